@@ -1,0 +1,48 @@
+package dev.autocomplete.server;
+
+import java.io.PrintStream;
+import java.io.PrintWriter;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+import dev.autocomplete.server.cli.KeysCommand;
+import dev.autocomplete.server.cli.ServeCommand;
+import dev.autocomplete.server.cli.ValidateCommand;
+
+/** The {@code autocomplete} command line: {@code serve}, {@code keys}, {@code validate}. */
+@Command(name = "autocomplete", mixinStandardHelpOptions = true, version = "autocomplete 0.1.0",
+        description = "A self-hostable autocomplete suggestion service.",
+        subcommands = {ServeCommand.class, KeysCommand.class, ValidateCommand.class})
+public final class Main implements Runnable {
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.setProperty("java.util.logging.SimpleFormatter.format",
+                "%1$tFT%1$tT.%1$tLZ %4$s %3$s: %5$s%6$s%n");
+        int exit = run(args, System.out, System.err);
+        if (exit != 0 || args.length == 0 || !"serve".equals(args[0])) {
+            System.exit(exit);
+        }
+    }
+
+    /** Runs one command with the given streams; returns its exit code. */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        CommandLine commandLine = new CommandLine(new Main());
+        commandLine.setOut(new PrintWriter(out, true));
+        commandLine.setErr(new PrintWriter(err, true));
+        commandLine.setExecutionExceptionHandler((e, command, parseResult) -> {
+            boolean expected = e instanceof IllegalArgumentException || e instanceof java.io.IOException;
+            command.getErr().println("error: " + (expected ? e.getMessage() : e));
+            return 2;
+        });
+        return commandLine.execute(args);
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+}

@@ -1,0 +1,136 @@
+package dev.autocomplete.server.auth;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.UnaryOperator;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+
+/**
+ * A tenant's {@code keys.yaml}: key ids, types, products, digests and times; never a key. Writes go to a
+ * temporary file that atomically replaces the old one, under a lock, so a running server never reads half
+ * a file and two commands never lose each other's keys.
+ */
+public final class KeysFile {
+
+    public static final String FILE_NAME = "keys.yaml";
+
+    private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
+            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+            .build());
+
+    private final Path file;
+    private final String tenantId;
+
+    public KeysFile(Path tenantDirectory) {
+        this.file = tenantDirectory.resolve(FILE_NAME);
+        this.tenantId = tenantDirectory.getFileName().toString();
+    }
+
+    public Path path() {
+        return file;
+    }
+
+    /** Every key record, revoked ones included; empty when the file does not exist. */
+    public List<KeyRecord> read() throws IOException {
+        if (!Files.exists(file)) {
+            return List.of();
+        }
+        JsonNode root = YAML.readTree(file.toFile());
+        List<KeyRecord> records = new ArrayList<>();
+        JsonNode keys = root == null ? null : root.get("keys");
+        if (keys == null || keys.isNull()) {
+            return records;
+        }
+        if (!keys.isArray()) {
+            throw new IOException(file + ": 'keys' must be a list");
+        }
+        for (int i = 0; i < keys.size(); i++) {
+            JsonNode key = keys.get(i);
+            try {
+                String product = text(key, "product");
+                String revoked = text(key, "revoked_at");
+                records.add(new KeyRecord(required(key, "id"), KeyType.fromWireName(required(key, "type")), tenantId,
+                        product == null ? null : UUID.fromString(product), required(key, "digest"),
+                        Instant.parse(required(key, "created_at")), revoked == null ? null : Instant.parse(revoked)));
+            } catch (RuntimeException e) {
+                throw new IOException(file + ": keys[" + i + "]: " + e.getMessage(), e);
+            }
+        }
+        return records;
+    }
+
+    /** Applies a change to the records and writes them back, under a lock. */
+    public List<KeyRecord> update(UnaryOperator<List<KeyRecord>> change) throws IOException {
+        Path lockFile = file.resolveSibling(FILE_NAME + ".lock");
+        try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                FileLock ignored = channel.lock()) {
+            List<KeyRecord> updated = change.apply(new ArrayList<>(read()));
+            write(updated);
+            return updated;
+        }
+    }
+
+    private void write(List<KeyRecord> records) throws IOException {
+        ObjectNode root = YAML.createObjectNode();
+        ArrayNode keys = root.putArray("keys");
+        for (KeyRecord record : records) {
+            Map<String, String> fields = new LinkedHashMap<>();
+            fields.put("id", record.id());
+            fields.put("type", record.type().wireName());
+            if (record.productId() != null) {
+                fields.put("product", record.productId().toString());
+            }
+            fields.put("digest", record.digest());
+            fields.put("created_at", record.createdAt().toString());
+            if (record.revokedAt() != null) {
+                fields.put("revoked_at", record.revokedAt().toString());
+            }
+            ObjectNode node = keys.addObject();
+            fields.forEach(node::put);
+        }
+        Path temp = Files.createTempFile(file.getParent(), ".keys", ".tmp");
+        try {
+            String header = "# Managed by `./autocomplete keys`. Digests only: the keys themselves are never stored.\n";
+            Files.writeString(temp, header + YAML.writeValueAsString(root));
+            try {
+                Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(temp);
+        }
+    }
+
+    private static String required(JsonNode node, String field) {
+        String value = text(node, field);
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException("'" + field + "' is required");
+        }
+        return value;
+    }
+
+    private static String text(JsonNode node, String field) {
+        JsonNode value = node.get(field);
+        return value == null || value.isNull() ? null : value.asText();
+    }
+}

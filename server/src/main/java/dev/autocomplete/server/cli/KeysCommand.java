@@ -1,0 +1,188 @@
+package dev.autocomplete.server.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import dev.autocomplete.server.auth.ApiKeys;
+import dev.autocomplete.server.auth.KeyRecord;
+import dev.autocomplete.server.auth.KeyType;
+import dev.autocomplete.server.auth.KeysFile;
+import dev.autocomplete.server.tenant.TenantException;
+import dev.autocomplete.server.tenant.TenantLoader;
+import dev.autocomplete.server.tenant.YamlDocument;
+
+/** {@code keys create|list|revoke}: manages a tenant's {@code keys.yaml}. */
+@Command(name = "keys", mixinStandardHelpOptions = true, description = "Create, list and revoke API keys.",
+        subcommands = {KeysCommand.Create.class, KeysCommand.ListKeys.class, KeysCommand.Revoke.class})
+public final class KeysCommand implements Runnable {
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** Options every keys sub-command shares. */
+    static final class TenantOptions {
+        @CommandLine.Mixin
+        TenantsOption tenants;
+
+        @Option(names = "--tenant", required = true, paramLabel = "T", description = "Tenant id (its directory name).")
+        String tenant;
+
+        Path directory() {
+            Path directory = tenants.directory.resolve(tenant).normalize();
+            if (tenant.contains("/") || tenant.contains("\\") || tenant.startsWith(".")
+                    || !Files.isRegularFile(directory.resolve(TenantLoader.TENANT_FILE))) {
+                throw new IllegalArgumentException(
+                        "No tenant '" + tenant + "' in " + tenants.directory + " (no " + TenantLoader.TENANT_FILE + ")");
+            }
+            return directory;
+        }
+    }
+
+    @Command(name = "create", mixinStandardHelpOptions = true,
+            description = "Create a key; prints it alone on the last line. Only its digest is stored.")
+    static final class Create implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @CommandLine.Mixin
+        TenantOptions options;
+
+        @Option(names = "--type", required = true, paramLabel = "public|secret", description = "Key type.")
+        String type;
+
+        @Option(names = "--product", paramLabel = "P", description = "Product slug or id (public keys only).")
+        String product;
+
+        @Override
+        public Integer call() throws IOException {
+            KeyType keyType;
+            try {
+                keyType = KeyType.fromWireName(type);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
+            Path directory = options.directory();
+            UUID productId = null;
+            if (keyType == KeyType.PUBLIC) {
+                if (product == null) {
+                    throw new CommandLine.ParameterException(spec.commandLine(),
+                            "A public key belongs to one product: add --product SLUG");
+                }
+                productId = productId(spec, directory, product);
+            } else if (product != null) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "A secret key serves every product of its tenant: drop --product");
+            }
+            String key = new ApiKeys().generate(keyType);
+            String digest = ApiKeys.digest(key);
+            KeyRecord record = new KeyRecord(ApiKeys.idOf(digest), keyType, options.tenant, productId, digest,
+                    Instant.now(), null);
+            new KeysFile(directory).update(records -> {
+                records.add(record);
+                return records;
+            });
+            PrintWriter out = spec.commandLine().getOut();
+            out.println("Created " + keyType.wireName() + " key " + record.id() + " for tenant " + options.tenant
+                    + (product != null ? ", product " + product : "") + ".");
+            out.println("Store it now: only its digest is kept, so it cannot be shown again.");
+            out.println(key);
+            return 0;
+        }
+    }
+
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "List a tenant's keys (never the keys).")
+    static final class ListKeys implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @CommandLine.Mixin
+        TenantOptions options;
+
+        @Override
+        public Integer call() throws IOException {
+            PrintWriter out = spec.commandLine().getOut();
+            List<KeyRecord> records = new KeysFile(options.directory()).read();
+            out.printf("%-16s %-7s %-36s %-24s %s%n", "ID", "TYPE", "PRODUCT", "CREATED", "REVOKED");
+            for (KeyRecord record : records) {
+                out.printf("%-16s %-7s %-36s %-24s %s%n", record.id(), record.type().wireName(),
+                        record.productId() == null ? "*" : record.productId(), record.createdAt(),
+                        record.revokedAt() == null ? "-" : record.revokedAt());
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "revoke", mixinStandardHelpOptions = true,
+            description = "Revoke a key by id; a running server refuses it within a second.")
+    static final class Revoke implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @CommandLine.Mixin
+        TenantOptions options;
+
+        @Parameters(index = "0", paramLabel = "KEY_ID", description = "The key's id, as shown by 'keys list'.")
+        String keyId;
+
+        @Override
+        public Integer call() throws IOException {
+            List<Boolean> found = new ArrayList<>();
+            new KeysFile(options.directory()).update(records -> {
+                List<KeyRecord> updated = new ArrayList<>();
+                for (KeyRecord record : records) {
+                    if (record.id().equals(keyId) && record.active()) {
+                        updated.add(record.revoked(Instant.now()));
+                        found.add(true);
+                    } else {
+                        updated.add(record);
+                    }
+                }
+                return updated;
+            });
+            if (found.isEmpty()) {
+                spec.commandLine().getErr().println("No active key " + keyId + " in tenant " + options.tenant);
+                return 1;
+            }
+            spec.commandLine().getOut().println("Revoked " + keyId + ".");
+            return 0;
+        }
+    }
+
+    /** The id of a product named by slug or id in the tenant's {@code tenant.yaml}. */
+    private static UUID productId(CommandLine.Model.CommandSpec spec, Path directory, String product) throws IOException {
+        try {
+            YamlDocument yaml = YamlDocument.read(directory.resolve(TenantLoader.TENANT_FILE));
+            if (yaml.root() instanceof Map<?, ?> root && root.get("products") instanceof List<?> products) {
+                for (Object item : products) {
+                    if (item instanceof Map<?, ?> map && map.get("id") != null
+                            && (product.equals(String.valueOf(map.get("slug")))
+                                    || product.equalsIgnoreCase(String.valueOf(map.get("id"))))) {
+                        return UUID.fromString(String.valueOf(map.get("id")));
+                    }
+                }
+            }
+        } catch (TenantException | IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "Cannot read the tenant: " + e.getMessage());
+        }
+        throw new CommandLine.ParameterException(spec.commandLine(), "No product '" + product + "' in "
+                + directory.resolve(TenantLoader.TENANT_FILE));
+    }
+}

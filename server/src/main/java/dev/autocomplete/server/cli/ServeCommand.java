@@ -1,0 +1,81 @@
+package dev.autocomplete.server.cli;
+
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import dev.autocomplete.server.auth.ApiKeys;
+import dev.autocomplete.server.auth.KeyRecord;
+import dev.autocomplete.server.auth.KeyType;
+import dev.autocomplete.server.http.AutocompleteServer;
+import dev.autocomplete.server.tenant.Product;
+import dev.autocomplete.server.tenant.Tenant;
+
+/** {@code serve}: loads the tenants and serves the API until stopped. */
+@Command(name = "serve", mixinStandardHelpOptions = true, description = "Serve the suggestion API.")
+public final class ServeCommand implements Callable<Integer> {
+
+    /** The tenant whose products get a demo public key for the life of the process. */
+    static final String DEMO_TENANT = "demo";
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.Mixin
+    private TenantsOption tenants;
+
+    @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+    private String host;
+
+    @Option(names = "--port", defaultValue = "8080", description = "Port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+    private int port;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        AutocompleteServer server = AutocompleteServer.start(host, port, tenants.directory);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            stopped.countDown();
+        }, "shutdown"));
+        String base = "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + server.port();
+        out.println("Serving " + server.tenants().tenants().size() + " tenant(s) from " + tenants.directory
+                + " on " + base);
+        server.tenants().problems().forEach(problem -> out.println("Skipped: " + problem));
+        server.tenants().tenant(DEMO_TENANT).ifPresent(demo -> printDemoKeys(out, server, demo, base));
+        out.flush();
+        stopped.await();
+        return 0;
+    }
+
+    /** Gives each demo product a public key that lives only in this process's memory. */
+    private static void printDemoKeys(PrintWriter out, AutocompleteServer server, Tenant demo, String base) {
+        ApiKeys apiKeys = new ApiKeys();
+        out.println("Demo public keys (valid until this process stops, never written to disk):");
+        String example = null;
+        for (Product product : demo.products()) {
+            String key = apiKeys.generate(KeyType.PUBLIC);
+            String digest = ApiKeys.digest(key);
+            server.keys().addEphemeral(new KeyRecord(ApiKeys.idOf(digest), KeyType.PUBLIC, demo.id(), product.id(),
+                    digest, Instant.now(), null));
+            out.println("  " + product.slug() + ": " + key);
+            if (example == null) {
+                example = "curl -s " + base + "/api/suggest -H 'Authorization: Bearer " + key + "'"
+                        + " -H 'Content-Type: application/json' -d '{\"data\":{\"raw_query\":\"\"},"
+                        + "\"meta\":{\"request_id\":\"" + UUID.randomUUID() + "\","
+                        + "\"request_at\":\"2026-01-01T00:00:00Z\"}}'";
+            }
+        }
+        if (example != null) {
+            out.println("Try it:");
+            out.println("  " + example);
+        }
+    }
+}

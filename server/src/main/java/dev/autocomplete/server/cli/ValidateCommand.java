@@ -1,0 +1,63 @@
+package dev.autocomplete.server.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+import dev.autocomplete.server.auth.KeysFile;
+import dev.autocomplete.server.tenant.Problem;
+import dev.autocomplete.server.tenant.TenantLoader;
+import dev.autocomplete.server.tenant.TenantRegistry;
+
+/** {@code validate}: loads every tenant as the server would and prints each problem as {@code file:line: message}. */
+@Command(name = "validate", mixinStandardHelpOptions = true,
+        description = "Check every tenant; print problems as file:line: message; exit 1 when there are any.")
+public final class ValidateCommand implements Callable<Integer> {
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.Mixin
+    private TenantsOption tenants;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        List<Path> directories;
+        try {
+            directories = TenantRegistry.tenantDirectories(tenants.directory);
+        } catch (IOException e) {
+            err.println(tenants.directory + ":1: " + e.getMessage());
+            return 1;
+        }
+        TenantLoader loader = new TenantLoader();
+        List<Problem> problems = new ArrayList<>();
+        for (Path directory : directories) {
+            TenantLoader.Result result = loader.load(directory);
+            problems.addAll(result.problems());
+            if (result.tenant() != null) {
+                result.tenant().close();
+            }
+            KeysFile keys = new KeysFile(directory);
+            try {
+                keys.read();
+            } catch (IOException e) {
+                problems.add(new Problem(keys.path(), 0, e.getMessage()));
+            }
+        }
+        problems.forEach(err::println);
+        if (problems.isEmpty()) {
+            out.println("ok: " + directories.size() + " tenant(s) in " + tenants.directory);
+            return 0;
+        }
+        err.println(problems.size() + " problem(s)");
+        return 1;
+    }
+}

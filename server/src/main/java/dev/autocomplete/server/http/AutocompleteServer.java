@@ -1,0 +1,107 @@
+package dev.autocomplete.server.http;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+
+import io.helidon.webserver.WebServer;
+import io.helidon.webserver.http.HttpRouting;
+
+import dev.autocomplete.server.auth.Authenticator;
+import dev.autocomplete.server.auth.KeyRegistry;
+import dev.autocomplete.server.protocol.JsonBodies;
+import dev.autocomplete.server.suggest.Suggester;
+import dev.autocomplete.server.tenant.TenantLoader;
+import dev.autocomplete.server.tenant.TenantRegistry;
+
+/**
+ * The running service: tenants, keys and the Helidon web server, wired by hand. Start with {@link #start},
+ * stop with {@link #close}.
+ */
+public final class AutocompleteServer implements AutoCloseable {
+
+    /** Requests larger than this are refused with 413 before they are read. */
+    public static final long MAX_BODY_BYTES = 64 * 1024;
+
+    private static final System.Logger LOG = System.getLogger(AutocompleteServer.class.getName());
+
+    private final TenantRegistry tenants;
+    private final KeyRegistry keys;
+    private final WebServer webServer;
+
+    private AutocompleteServer(TenantRegistry tenants, KeyRegistry keys, WebServer webServer) {
+        this.tenants = tenants;
+        this.keys = keys;
+        this.webServer = webServer;
+    }
+
+    /**
+     * Loads every tenant under {@code tenantsRoot}, reports the ones that fail, and serves on
+     * {@code host:port} ({@code 0} picks a free port).
+     */
+    public static AutocompleteServer start(String host, int port, Path tenantsRoot) throws IOException {
+        TenantRegistry tenants = TenantRegistry.load(tenantsRoot, new TenantLoader());
+        tenants.problems().forEach(problem -> LOG.log(System.Logger.Level.WARNING, "Tenant skipped: " + problem));
+        KeyRegistry keys = new KeyRegistry(tenantsRoot).start();
+        ObjectMapper json = jsonMapper();
+        JsonBodies bodies = new JsonBodies(json);
+        ErrorResponses errors = new ErrorResponses(bodies);
+        SuggestService suggest = new SuggestService(new Authenticator(keys, tenants), json, new Suggester(), bodies,
+                errors);
+        HttpRouting.Builder routing = HttpRouting.builder()
+                .register(suggest)
+                .any((req, res) -> errors.send(res, 404, "NOT_FOUND", "No such endpoint."))
+                .error(Throwable.class, (req, res, e) -> {
+                    LOG.log(System.Logger.Level.ERROR, "Unhandled error on " + req.path().path(), e);
+                    if (!res.isSent()) {
+                        errors.send(res, 500, "INTERNAL", "The server could not handle the request.");
+                    }
+                });
+        WebServer webServer = WebServer.builder()
+                .host(host)
+                .port(port)
+                .maxPayloadSize(MAX_BODY_BYTES)
+                .directHandlers(errors.directHandlers())
+                .routing(routing)
+                .build()
+                .start();
+        return new AutocompleteServer(tenants, keys, webServer);
+    }
+
+    /** The JSON mapper for request bodies: strict about trailing garbage, bounded nesting and lengths. */
+    static ObjectMapper jsonMapper() {
+        JsonMapper mapper = JsonMapper.builder()
+                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+                .build();
+        mapper.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
+                .maxNestingDepth(64)
+                .maxStringLength((int) MAX_BODY_BYTES)
+                .build());
+        return mapper;
+    }
+
+    public int port() {
+        return webServer.port();
+    }
+
+    public TenantRegistry tenants() {
+        return tenants;
+    }
+
+    public KeyRegistry keys() {
+        return keys;
+    }
+
+    @Override
+    public void close() {
+        webServer.stop();
+        keys.close();
+        tenants.close();
+    }
+}

@@ -1,0 +1,65 @@
+package dev.autocomplete.server.http;
+
+import io.helidon.http.DirectHandler;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.DirectHandlers;
+import io.helidon.webserver.http.ServerResponse;
+
+import dev.autocomplete.server.protocol.ApiException;
+import dev.autocomplete.server.protocol.JsonBodies;
+
+/**
+ * Every error leaves as {@code {"error": {"code", "message"}}} with {@code Content-Type: application/json}
+ * (protocol note 15), including the ones Helidon answers before routing (malformed HTTP, bodies over the
+ * size limit).
+ */
+public final class ErrorResponses {
+
+    private final JsonBodies bodies;
+
+    public ErrorResponses(JsonBodies bodies) {
+        this.bodies = bodies;
+    }
+
+    public void send(ServerResponse response, ApiException error) {
+        send(response, error.status(), error.code(), error.getMessage());
+    }
+
+    public void send(ServerResponse response, int status, String code, String message) {
+        response.status(Status.create(status));
+        response.header(HeaderValues.CONTENT_TYPE_JSON);
+        response.send(bodies.error(code, message));
+    }
+
+    /** JSON bodies for the errors Helidon handles before a request reaches the routes. */
+    public DirectHandlers directHandlers() {
+        DirectHandler handler = (request, eventType, status, headers, message) -> {
+            String code = switch (status.code()) {
+                case 413 -> "PAYLOAD_TOO_LARGE";
+                case 431 -> "HEADERS_TOO_LARGE";
+                case 505 -> "HTTP_VERSION_NOT_SUPPORTED";
+                default -> status.code() >= 500 ? "INTERNAL" : "INVALID_REQUEST";
+            };
+            String text = switch (status.code()) {
+                case 413 -> "The request body is larger than this server accepts ("
+                        + AutocompleteServer.MAX_BODY_BYTES + " bytes).";
+                case 431 -> "The request headers are too large.";
+                default -> status.code() >= 500 ? "The server could not handle the request."
+                        : "The HTTP request is malformed.";
+            };
+            return DirectHandler.TransportResponse.builder()
+                    .status(status)
+                    .headers(headers)
+                    .header(HeaderNames.CONTENT_TYPE, "application/json")
+                    .entity(bodies.error(code, text))
+                    .build();
+        };
+        DirectHandlers.Builder builder = DirectHandlers.builder();
+        for (DirectHandler.EventType type : DirectHandler.EventType.values()) {
+            builder.addHandler(type, handler);
+        }
+        return builder.build();
+    }
+}

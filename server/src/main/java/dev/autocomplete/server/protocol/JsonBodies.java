@@ -1,0 +1,95 @@
+package dev.autocomplete.server.protocol;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/** Writes response and error bodies straight to bytes, so they go out with a Content-Length. */
+public final class JsonBodies {
+
+    private final ObjectMapper json;
+
+    public JsonBodies(ObjectMapper json) {
+        this.json = json;
+    }
+
+    public byte[] suggestResponse(SuggestResponse response) {
+        return write(out -> {
+            out.writeStartObject();
+            out.writeObjectFieldStart("data");
+            out.writeStringField("raw_query", response.rawQuery());
+            if (response.input() == null) {
+                out.writeNullField("input");
+            } else {
+                out.writeArrayFieldStart("input");
+                for (SuggestResponse.InputSegment segment : response.input()) {
+                    out.writeStartObject();
+                    out.writeStringField("type", segment.type());
+                    out.writeStringField("text", segment.text());
+                    out.writeStringField("state", segment.state());
+                    if (segment.source() != null) {
+                        out.writeStringField("source", segment.source());
+                    }
+                    out.writeEndObject();
+                }
+                out.writeEndArray();
+            }
+            out.writeArrayFieldStart("suggestions");
+            for (SuggestResponse.Suggestion suggestion : response.suggestions()) {
+                out.writeStartObject();
+                out.writeStringField("type", suggestion.type());
+                out.writeStringField("text", suggestion.text());
+                out.writeBooleanField("required", suggestion.required());
+                if (!suggestion.options().isEmpty()) {
+                    out.writeArrayFieldStart("options");
+                    for (SuggestResponse.Option option : suggestion.options()) {
+                        out.writeStartObject();
+                        out.writeStringField("text", option.text());
+                        out.writeBooleanField("is_tappable", option.tappable());
+                        out.writeEndObject();
+                    }
+                    out.writeEndArray();
+                }
+                out.writeEndObject();
+            }
+            out.writeEndArray();
+            out.writeBooleanField("is_ready", response.ready());
+            out.writeEndObject();
+            out.writeObjectFieldStart("meta");
+            out.writeStringField("request_id", response.requestId());
+            out.writeStringField("request_at", response.requestAt());
+            out.writeStringField("session_id", response.sessionId());
+            out.writeEndObject();
+            out.writeEndObject();
+        });
+    }
+
+    /** {@code {"error": {"code", "message"}}}. */
+    public byte[] error(String code, String message) {
+        return write(out -> {
+            out.writeStartObject();
+            out.writeObjectFieldStart("error");
+            out.writeStringField("code", code);
+            out.writeStringField("message", message);
+            out.writeEndObject();
+            out.writeEndObject();
+        });
+    }
+
+    private interface Body {
+        void writeTo(JsonGenerator out) throws IOException;
+    }
+
+    private byte[] write(Body body) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(512);
+        try (JsonGenerator out = json.getFactory().createGenerator(bytes)) {
+            body.writeTo(out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+}

@@ -1,0 +1,43 @@
+package dev.autocomplete.server.protocol;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import dev.autocomplete.spi.Query;
+
+/**
+ * A validated {@code POST /api/suggest} body.
+ *
+ * @param rawQuery {@code data.raw_query}, verbatim
+ * @param fills the {@code completed_params} entries that fill a token present in {@code rawQuery}, by token
+ * @param dismissedTypes types of entries without a placeholder
+ * @param additionalContext the context as an immutable tree, or null when none (null, {}, [] or "")
+ * @param identifiedEcho {@code data.identified_params}
+ * @param recentlySuggested {@code data.recently_suggested}
+ * @param requestId {@code meta.request_id} exactly as sent
+ * @param requestAt {@code meta.request_at} exactly as sent
+ * @param sessionId {@code meta.session_id}, or null when the server must generate one
+ * @param language a well-formed {@code meta.language}, or null
+ */
+public record SuggestRequest(
+        String rawQuery,
+        Map<String, Fill> fills,
+        Set<String> dismissedTypes,
+        Object additionalContext,
+        List<Query.EchoedParam> identifiedEcho,
+        List<Query.SuggestionRef> recentlySuggested,
+        String requestId,
+        String requestAt,
+        String sessionId,
+        String language) {
+
+    /**
+     * A {@code completed_params} entry that fills a token.
+     *
+     * @param type the entry's type
+     * @param text the picked text, or null when masked
+     */
+    public record Fill(String type, String text) {
+    }
+}

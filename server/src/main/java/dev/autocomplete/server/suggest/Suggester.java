@@ -1,0 +1,196 @@
+package dev.autocomplete.server.suggest;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.UUID;
+
+import dev.autocomplete.server.auth.Caller;
+import dev.autocomplete.server.protocol.ApiException;
+import dev.autocomplete.server.protocol.Placeholders;
+import dev.autocomplete.server.protocol.SuggestRequest;
+import dev.autocomplete.server.protocol.SuggestResponse;
+import dev.autocomplete.server.ranking.ContextRanking;
+import dev.autocomplete.server.tenant.Product;
+import dev.autocomplete.spi.Engine;
+import dev.autocomplete.spi.Query;
+import dev.autocomplete.spi.Reading;
+import dev.autocomplete.spi.ReadingState;
+import dev.autocomplete.spi.Segment;
+
+/**
+ * The core of {@code /api/suggest}: turns a validated request into the engine's {@link Query}, runs the
+ * product's engine, and builds the response from its reading: {@code data.input}, {@code is_ready}, context
+ * ranking, dismissal filtering and limits. Stateless and thread-safe.
+ */
+public final class Suggester {
+
+    private static final System.Logger LOG = System.getLogger(Suggester.class.getName());
+    private static final String PLACEHOLDER_TYPE = "placeholder";
+
+    public SuggestResponse suggest(Caller caller, SuggestRequest request) {
+        Product product = caller.product();
+        Engine engine = product.engine();
+        Set<String> engineTypes = engine.paramTypes();
+        List<Segment> segments = segments(request, engineTypes);
+        Query query = new Query(request.rawQuery(), segments, request.dismissedTypes(), request.identifiedEcho(),
+                request.recentlySuggested(), request.additionalContext(), request.language(), product.maxOptions());
+        Reading reading;
+        try {
+            reading = caller.tenant().withEngineLoader(() -> engine.read(query));
+        } catch (RuntimeException | LinkageError e) {
+            LOG.log(System.Logger.Level.ERROR, "Engine of " + caller.tenant().id() + "/" + product.slug()
+                    + " failed: " + e.getClass().getName());
+            throw new ApiException(503, "ENGINE_UNAVAILABLE", "The suggestion engine failed; try again shortly.");
+        }
+        if (reading == null) {
+            LOG.log(System.Logger.Level.ERROR, "Engine of " + caller.tenant().id() + "/" + product.slug()
+                    + " returned no reading");
+            throw new ApiException(503, "ENGINE_UNAVAILABLE", "The suggestion engine gave no answer.");
+        }
+        List<Reading.Identified> identified = validIdentified(reading.identified(), segments, request.rawQuery());
+        String sessionId = request.sessionId() != null ? request.sessionId() : UUID.randomUUID().toString();
+        return new SuggestResponse(
+                request.rawQuery(),
+                input(request.rawQuery(), segments, reading, identified),
+                suggestions(reading, segments, request, product, engineTypes),
+                ready(reading, segments, identified),
+                request.requestId(),
+                request.requestAt(),
+                sessionId);
+    }
+
+    /** Splits {@code raw_query} into text and tokens; a token without an entry gets its type by name. */
+    static List<Segment> segments(SuggestRequest request, Set<String> engineTypes) {
+        String raw = request.rawQuery();
+        List<Segment> segments = new ArrayList<>();
+        int at = 0;
+        for (Placeholders.Token token : Placeholders.find(raw)) {
+            if (token.start() > at) {
+                segments.add(new Segment.Text(at, raw.substring(at, token.start())));
+            }
+            SuggestRequest.Fill fill = request.fills().get(token.token());
+            if (fill != null) {
+                segments.add(new Segment.Param(token.start(), token.token(), fill.type(), fill.text(), true));
+            } else {
+                segments.add(new Segment.Param(token.start(), token.token(), typeForName(token.name(), engineTypes),
+                        null, false));
+            }
+            at = token.end();
+        }
+        if (at < raw.length()) {
+            segments.add(new Segment.Text(at, raw.substring(at)));
+        }
+        return segments;
+    }
+
+    /** Decision 7: a token without an entry is typed by its NAME, matched against the product's types. */
+    private static String typeForName(String name, Set<String> engineTypes) {
+        return engineTypes.stream()
+                .filter(type -> Placeholders.mintedName(type).equals(name))
+                .min(Comparator.naturalOrder())
+                .orElse(name.toLowerCase(Locale.ROOT));
+    }
+
+    /** Keeps identified spans that lie inside typed text, do not overlap, and have a type. */
+    private static List<Reading.Identified> validIdentified(List<Reading.Identified> spans, List<Segment> segments,
+            String raw) {
+        List<Reading.Identified> sorted = new ArrayList<>(spans);
+        sorted.sort(Comparator.comparingInt(Reading.Identified::start));
+        List<Reading.Identified> valid = new ArrayList<>();
+        int lastEnd = -1;
+        for (Reading.Identified span : sorted) {
+            boolean insideText = span.end() <= raw.length() && segments.stream().anyMatch(s ->
+                    s instanceof Segment.Text && s.start() <= span.start() && span.end() <= s.end());
+            if (insideText && span.start() >= lastEnd) {
+                valid.add(span);
+                lastEnd = span.end();
+            }
+        }
+        return valid;
+    }
+
+    /** Decision 11: null without tokens; else the intent, then tokens and identified spans in query order. */
+    private static List<SuggestResponse.InputSegment> input(String raw, List<Segment> segments, Reading reading,
+            List<Reading.Identified> identified) {
+        List<Segment.Param> tokens = segments.stream()
+                .filter(Segment.Param.class::isInstance).map(Segment.Param.class::cast).toList();
+        if (tokens.isEmpty()) {
+            return null;
+        }
+        ReadingState intentState = reading.intent() == null ? ReadingState.IN_PROGRESS : reading.intent().state();
+        List<SuggestResponse.InputSegment> input = new ArrayList<>();
+        input.add(new SuggestResponse.InputSegment("intent", raw.substring(0, tokens.getFirst().start()),
+                intentState.wireName(), null));
+        int next = 0;
+        for (Segment.Param token : tokens) {
+            while (next < identified.size() && identified.get(next).start() < token.start()) {
+                input.add(identifiedSegment(raw, identified.get(next++)));
+            }
+            ReadingState state = token.confirmed() ? ReadingState.COMPLETED : ReadingState.NEED_CONFIRMATION;
+            input.add(new SuggestResponse.InputSegment(token.type(), token.placeholder(), state.wireName(), "selected"));
+        }
+        while (next < identified.size()) {
+            input.add(identifiedSegment(raw, identified.get(next++)));
+        }
+        return input;
+    }
+
+    private static SuggestResponse.InputSegment identifiedSegment(String raw, Reading.Identified span) {
+        return new SuggestResponse.InputSegment(span.type(), raw.substring(span.start(), span.end()),
+                span.state().wireName(), "identified");
+    }
+
+    /**
+     * Decision 12: the prompt first, then params the engine proposes, minus filled ones, dismissed optional
+     * ones and repeats; options ranked by context and cut to the product's limit.
+     */
+    private static List<SuggestResponse.Suggestion> suggestions(Reading reading, List<Segment> segments,
+            SuggestRequest request, Product product, Set<String> engineTypes) {
+        List<SuggestResponse.Suggestion> suggestions = new ArrayList<>();
+        if (reading.prompt() != null && !reading.prompt().isBlank()) {
+            suggestions.add(new SuggestResponse.Suggestion(PLACEHOLDER_TYPE, reading.prompt(), false, List.of()));
+        }
+        Set<String> filled = new HashSet<>();
+        segments.forEach(s -> {
+            if (s instanceof Segment.Param param) {
+                filled.add(param.type());
+            }
+        });
+        Set<String> allTypes = new HashSet<>(engineTypes);
+        reading.suggestions().forEach(s -> allTypes.add(s.type()));
+        Set<String> emitted = new HashSet<>();
+        for (Reading.ParamSuggestion suggestion : reading.suggestions()) {
+            String type = suggestion.type();
+            if (type.equals(PLACEHOLDER_TYPE) || filled.contains(type) || !emitted.add(type)
+                    || (!suggestion.required() && request.dismissedTypes().contains(type))) {
+                continue;
+            }
+            List<SuggestResponse.Option> options = ContextRanking
+                    .rank(suggestion.options(), request.additionalContext(), type, allTypes).stream()
+                    .limit(product.maxOptions())
+                    .map(option -> new SuggestResponse.Option(option.text(), option.tappable()))
+                    .toList();
+            suggestions.add(new SuggestResponse.Suggestion(type, suggestion.label(), suggestion.required(), options));
+        }
+        return suggestions;
+    }
+
+    /** Decision 13: an intent is recognized and each required param is selected or identified completed. */
+    private static boolean ready(Reading reading, List<Segment> segments, List<Reading.Identified> identified) {
+        if (reading.intent() == null || reading.intent().state() != ReadingState.COMPLETED) {
+            return false;
+        }
+        Set<String> filled = new HashSet<>();
+        segments.forEach(s -> {
+            if (s instanceof Segment.Param param && param.confirmed()) {
+                filled.add(param.type());
+            }
+        });
+        identified.stream().filter(s -> s.state() == ReadingState.COMPLETED).forEach(s -> filled.add(s.type()));
+        return filled.containsAll(reading.intent().requiredTypes());
+    }
+}

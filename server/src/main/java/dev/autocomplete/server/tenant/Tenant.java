@@ -1,0 +1,69 @@
+package dev.autocomplete.server.tenant;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+/**
+ * A loaded tenant: its products with their engines, and the class loader they run in. Immutable; closed
+ * once when unloaded.
+ *
+ * @param classLoader the loader to set as thread context class loader while its engines run
+ * @param ownLoader the tenant's own engine loader to close, or null when it has no engine JARs
+ */
+public record Tenant(String id, String displayName, String defaultLanguage, Path directory, List<Product> products,
+        Product defaultProduct, ClassLoader classLoader, EngineClassLoader ownLoader) implements AutoCloseable {
+
+    /** A product by UUID or slug. */
+    public Optional<Product> product(String idOrSlug) {
+        for (Product product : products) {
+            if (product.slug().equals(idOrSlug) || product.id().toString().equalsIgnoreCase(idOrSlug)) {
+                return Optional.of(product);
+            }
+        }
+        return Optional.empty();
+    }
+
+    public Optional<Product> product(UUID id) {
+        return products.stream().filter(p -> p.id().equals(id)).findFirst();
+    }
+
+    /** Runs engine code with this tenant's class loader as the thread context class loader. */
+    public <T> T withEngineLoader(Supplier<T> call) {
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        thread.setContextClassLoader(classLoader);
+        try {
+            return call.get();
+        } finally {
+            thread.setContextClassLoader(previous);
+        }
+    }
+
+    /** Closes every engine, then the tenant's class loader. */
+    @Override
+    public void close() {
+        for (Product product : products) {
+            withEngineLoader(() -> {
+                try {
+                    product.engine().close();
+                } catch (RuntimeException | LinkageError e) {
+                    System.getLogger(Tenant.class.getName()).log(System.Logger.Level.WARNING,
+                            "Engine of " + id + "/" + product.slug() + " failed to close: " + e);
+                }
+                return null;
+            });
+        }
+        if (ownLoader != null) {
+            try {
+                ownLoader.close();
+            } catch (IOException e) {
+                System.getLogger(Tenant.class.getName()).log(System.Logger.Level.WARNING,
+                        "Class loader of " + id + " failed to close: " + e);
+            }
+        }
+    }
+}

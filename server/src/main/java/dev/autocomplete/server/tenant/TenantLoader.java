@@ -1,0 +1,294 @@
+package dev.autocomplete.server.tenant;
+
+import java.io.IOException;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+import dev.autocomplete.spi.ConfigTree;
+import dev.autocomplete.spi.Engine;
+import dev.autocomplete.spi.EngineConfigException;
+import dev.autocomplete.spi.EngineContext;
+import dev.autocomplete.spi.EngineFactory;
+
+/**
+ * Loads one tenant directory: {@code tenant.yaml}, the engines in {@code engines/*.jar} through the tenant's
+ * own {@link EngineClassLoader}, and one engine per product. Every problem is collected with its file and
+ * line; a tenant with any problem is not loaded.
+ */
+public final class TenantLoader {
+
+    public static final String TENANT_FILE = "tenant.yaml";
+    public static final int DEFAULT_MAX_OPTIONS = 10;
+    public static final int MAX_MAX_OPTIONS = 50;
+
+    private static final Set<String> TENANT_KEYS =
+            Set.of("display_name", "default_language", "default_product", "products");
+    private static final Set<String> PRODUCT_KEYS = Set.of("id", "slug", "engine", "max_options", "config");
+    private static final Pattern SLUG = Pattern.compile("[a-z0-9][a-z0-9-]*");
+    private static final Pattern TENANT_ID = Pattern.compile("[a-z0-9][a-z0-9_-]*");
+
+    private final Map<String, EngineFactory> builtIns;
+    private final ClassLoader serverLoader;
+
+    /** A loader whose built-in engines are the {@link EngineFactory}s on the server's class path. */
+    public TenantLoader() {
+        this.serverLoader = TenantLoader.class.getClassLoader();
+        Map<String, EngineFactory> factories = new LinkedHashMap<>();
+        ServiceLoader.load(EngineFactory.class, serverLoader).forEach(f -> factories.putIfAbsent(f.name(), f));
+        this.builtIns = Map.copyOf(factories);
+    }
+
+    /** Names of the engines every tenant can use. */
+    public Set<String> builtInEngines() {
+        return builtIns.keySet();
+    }
+
+    /**
+     * The outcome of loading one tenant.
+     *
+     * @param tenant the loaded tenant, or null when there were problems
+     */
+    public record Result(Tenant tenant, List<Problem> problems) {
+    }
+
+    public Result load(Path directory) {
+        String tenantId = directory.getFileName().toString();
+        Path file = directory.resolve(TENANT_FILE);
+        List<Problem> problems = new ArrayList<>();
+        if (!TENANT_ID.matcher(tenantId).matches()) {
+            problems.add(new Problem(directory, 0,
+                    "tenant directory name must be lower-case letters, digits, '-' and '_'"));
+            return new Result(null, problems);
+        }
+        YamlDocument yaml;
+        try {
+            yaml = YamlDocument.read(file);
+        } catch (TenantException e) {
+            return new Result(null, List.of(e.problem()));
+        } catch (IOException e) {
+            return new Result(null, List.of(new Problem(file, 0, "cannot read: " + e.getMessage())));
+        }
+        if (!(yaml.root() instanceof Map<?, ?> root)) {
+            return new Result(null, List.of(yaml.problem("", "must be a map with display_name and products")));
+        }
+        root.keySet().stream().map(String::valueOf).filter(k -> !TENANT_KEYS.contains(k))
+                .forEach(k -> problems.add(yaml.problem(k, "is not a known key (known: "
+                        + String.join(", ", TENANT_KEYS.stream().sorted().toList()) + ")")));
+        String displayName = scalar(root.get("display_name"), tenantId);
+        String defaultLanguage = scalar(root.get("default_language"), "en");
+
+        EngineClassLoader ownLoader = null;
+        Map<String, EngineFactory> factories = new HashMap<>(builtIns);
+        try {
+            ownLoader = engineLoader(directory, tenantId, factories, problems);
+            ClassLoader loader = ownLoader != null ? ownLoader : serverLoader;
+            List<Product> products = products(yaml, root.get("products"), directory, tenantId, defaultLanguage,
+                    factories, loader, problems);
+            Product defaultProduct = products.isEmpty() ? null : products.getFirst();
+            Object defaultSlug = root.get("default_product");
+            if (defaultSlug != null) {
+                defaultProduct = products.stream().filter(p -> p.slug().equals(String.valueOf(defaultSlug)))
+                        .findFirst().orElse(null);
+                if (defaultProduct == null) {
+                    problems.add(yaml.problem("default_product", "names no product slug: '" + defaultSlug + "'"));
+                }
+            }
+            Tenant tenant = new Tenant(tenantId, displayName, defaultLanguage, directory, products, defaultProduct,
+                    loader, ownLoader);
+            if (!problems.isEmpty()) {
+                tenant.close();
+                return new Result(null, List.copyOf(problems));
+            }
+            return new Result(tenant, List.of());
+        } catch (RuntimeException | LinkageError e) {
+            closeQuietly(ownLoader);
+            problems.add(new Problem(file, 0, "failed to load: " + e));
+            return new Result(null, List.copyOf(problems));
+        }
+    }
+
+    private List<Product> products(YamlDocument yaml, Object node, Path directory, String tenantId,
+            String defaultLanguage, Map<String, EngineFactory> factories, ClassLoader loader, List<Problem> problems) {
+        if (!(node instanceof List<?> list) || list.isEmpty()) {
+            problems.add(yaml.problem("products", "needs a list of at least one product"));
+            return List.of();
+        }
+        List<Product> products = new ArrayList<>();
+        Set<UUID> ids = new HashSet<>();
+        Set<String> slugs = new HashSet<>();
+        for (int i = 0; i < list.size(); i++) {
+            String at = "products[" + i + "]";
+            if (!(list.get(i) instanceof Map<?, ?> product)) {
+                problems.add(yaml.problem(at, "must be a map with id, slug, engine and config"));
+                continue;
+            }
+            int before = problems.size();
+            product.keySet().stream().map(String::valueOf).filter(k -> !PRODUCT_KEYS.contains(k))
+                    .forEach(k -> problems.add(yaml.problem(at + "." + k, "is not a known key (known: "
+                            + String.join(", ", PRODUCT_KEYS.stream().sorted().toList()) + ")")));
+            UUID id = null;
+            try {
+                id = UUID.fromString(scalar(product.get("id"), ""));
+                if (!id.toString().equalsIgnoreCase(scalar(product.get("id"), ""))) {
+                    throw new IllegalArgumentException("not canonical");
+                }
+                if (!ids.add(id)) {
+                    problems.add(yaml.problem(at + ".id", "repeats product id " + id));
+                }
+            } catch (IllegalArgumentException e) {
+                problems.add(yaml.problem(at + ".id", "must be a UUID like 3f1c2e9a-0b7d-4c55-9a3e-1d2f4b6a8c90"));
+            }
+            String slug = scalar(product.get("slug"), "");
+            if (!SLUG.matcher(slug).matches()) {
+                problems.add(yaml.problem(at + ".slug", "must be lower-case letters, digits and '-'"));
+            } else if (!slugs.add(slug)) {
+                problems.add(yaml.problem(at + ".slug", "repeats product slug '" + slug + "'"));
+            }
+            int maxOptions = DEFAULT_MAX_OPTIONS;
+            Object max = product.get("max_options");
+            if (max != null) {
+                if (max instanceof Integer n && n >= 1 && n <= MAX_MAX_OPTIONS) {
+                    maxOptions = n;
+                } else {
+                    problems.add(yaml.problem(at + ".max_options", "must be a whole number from 1 to "
+                            + MAX_MAX_OPTIONS));
+                }
+            }
+            String engineName = scalar(product.get("engine"), "");
+            EngineFactory factory = factories.get(engineName);
+            if (factory == null) {
+                problems.add(yaml.problem(at + ".engine", (engineName.isEmpty() ? "is required" : "names no engine '"
+                        + engineName + "'") + "; available: " + String.join(", ", factories.keySet().stream()
+                        .sorted().toList())));
+            }
+            Object config = product.get("config");
+            if (config != null && !(config instanceof Map<?, ?>)) {
+                problems.add(yaml.problem(at + ".config", "must be a map"));
+            }
+            if (problems.size() > before) {
+                continue;
+            }
+            Engine engine = createEngine(yaml, at, factory, loader, new EngineContext(tenantId, slug, defaultLanguage,
+                    directory, ConfigTree.of(config == null ? Map.of() : asStringMap(config))), problems);
+            if (engine != null) {
+                products.add(new Product(id, slug, engineName, maxOptions, engine));
+            }
+        }
+        return products;
+    }
+
+    private static Engine createEngine(YamlDocument yaml, String at, EngineFactory factory, ClassLoader loader,
+            EngineContext context, List<Problem> problems) {
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        thread.setContextClassLoader(loader);
+        try {
+            Engine engine = factory.create(context);
+            if (engine == null || engine.paramTypes() == null) {
+                problems.add(yaml.problem(at + ".engine", "engine '" + factory.name() + "' returned no engine"));
+                return null;
+            }
+            return engine;
+        } catch (EngineConfigException e) {
+            String key = e.key().isEmpty() ? at + ".config" : at + ".config." + e.key();
+            problems.add(yaml.problem(key, e.getMessage()));
+            return null;
+        } catch (RuntimeException | LinkageError e) {
+            problems.add(yaml.problem(at + ".engine", "engine '" + factory.name() + "' failed to start: " + e));
+            return null;
+        } finally {
+            thread.setContextClassLoader(previous);
+        }
+    }
+
+    /** The tenant's own class loader, registering its factories; null when it has no engine JARs. */
+    private EngineClassLoader engineLoader(Path directory, String tenantId, Map<String, EngineFactory> factories,
+            List<Problem> problems) {
+        Path enginesDir = directory.resolve("engines");
+        if (!Files.isDirectory(enginesDir)) {
+            return null;
+        }
+        List<Path> jars = new ArrayList<>();
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(enginesDir, "*.jar")) {
+            stream.forEach(jars::add);
+        } catch (IOException e) {
+            problems.add(new Problem(enginesDir, 0, "cannot list engine JARs: " + e.getMessage()));
+            return null;
+        }
+        if (jars.isEmpty()) {
+            return null;
+        }
+        jars.sort(null);
+        URL[] urls = new URL[jars.size()];
+        for (int i = 0; i < urls.length; i++) {
+            try {
+                urls[i] = jars.get(i).toUri().toURL();
+            } catch (MalformedURLException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        EngineClassLoader loader = new EngineClassLoader(tenantId, urls, serverLoader);
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        thread.setContextClassLoader(loader);
+        int found = 0;
+        try {
+            for (EngineFactory factory : ServiceLoader.load(EngineFactory.class, loader)) {
+                found++;
+                if (factories.containsKey(factory.name())) {
+                    problems.add(new Problem(enginesDir, 0, "engine name '" + factory.name()
+                            + "' is defined twice (built in, or in two JARs)"));
+                } else {
+                    factories.put(factory.name(), factory);
+                }
+            }
+        } catch (ServiceConfigurationError | LinkageError e) {
+            problems.add(new Problem(enginesDir, 0, "cannot load engines from " + names(jars) + ": " + e.getMessage()));
+        } finally {
+            thread.setContextClassLoader(previous);
+        }
+        if (found == 0 && problems.isEmpty()) {
+            problems.add(new Problem(enginesDir, 0, "no dev.autocomplete.spi.EngineFactory found in " + names(jars)
+                    + " (is META-INF/services/dev.autocomplete.spi.EngineFactory in the JAR?)"));
+        }
+        return loader;
+    }
+
+    private static String names(List<Path> jars) {
+        return String.join(", ", jars.stream().map(p -> p.getFileName().toString()).toList());
+    }
+
+    private static String scalar(Object value, String defaultValue) {
+        return value == null || value instanceof Map || value instanceof List ? defaultValue : value.toString();
+    }
+
+    private static Map<String, Object> asStringMap(Object map) {
+        Map<String, Object> copy = new LinkedHashMap<>();
+        ((Map<?, ?>) map).forEach((k, v) -> copy.put(String.valueOf(k), v));
+        return copy;
+    }
+
+    private static void closeQuietly(EngineClassLoader loader) {
+        if (loader != null) {
+            try {
+                loader.close();
+            } catch (IOException ignored) {
+                // Nothing left to release.
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package dev.autocomplete.server;
+
+import static dev.autocomplete.server.ApiClient.envelope;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.function.BooleanSupplier;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.autocomplete.server.auth.ApiKeys;
+import dev.autocomplete.server.http.AutocompleteServer;
+
+/** {@code keys create|list|revoke} through the real command line, seen by a running server. */
+class KeysCommandTest {
+
+    @TempDir
+    Path temp;
+
+    @Test
+    void create_prints_the_key_alone_on_the_last_line_and_stores_only_its_digest() throws Exception {
+        Path tenants = TestTenants.copyOfDemo(temp);
+        TestTenants.Cli created = TestTenants.cli("keys", "create", "--tenants", tenants.toString(), "--tenant", "demo",
+                "--type", "public", "--product", "travel");
+        assertEquals(0, created.exit(), created.err());
+        String key = created.lastLine();
+        assertTrue(key.matches("pk_v1_[0-9A-Za-z]{38}"), key);
+
+        String stored = Files.readString(tenants.resolve("demo/keys.yaml"));
+        assertFalse(stored.contains(key), "the key itself is never written");
+        assertFalse(stored.contains(key.substring(6, 20)), "no part of the key is written");
+        assertTrue(stored.contains(ApiKeys.digest(key)));
+        assertTrue(stored.contains("product: 6f1c2a8e-3b4d-4e5f-9a7b-1c2d3e4f5a61"), stored);
+        assertTrue(stored.contains("created_at:"), stored);
+
+        String secret = TestTenants.createKey(tenants, "demo", "secret", null);
+        assertTrue(secret.startsWith("sk_v1_"), secret);
+        TestTenants.Cli list = TestTenants.cli("keys", "list", "--tenants", tenants.toString(), "--tenant", "demo");
+        assertEquals(0, list.exit());
+        assertEquals(3, list.out().lines().count(), list.out());
+        assertFalse(list.out().contains(key) || list.out().contains(secret));
+    }
+
+    @Test
+    void refuses_bad_arguments_with_a_clear_message() {
+        Path tenants = TestTenants.copyOfDemo(temp);
+        TestTenants.Cli noProduct = TestTenants.cli("keys", "create", "--tenants", tenants.toString(), "--tenant",
+                "demo", "--type", "public");
+        assertNotEquals(0, noProduct.exit());
+        assertTrue(noProduct.err().contains("--product"), noProduct.err());
+
+        TestTenants.Cli badProduct = TestTenants.cli("keys", "create", "--tenants", tenants.toString(), "--tenant",
+                "demo", "--type", "public", "--product", "boats");
+        assertNotEquals(0, badProduct.exit());
+        assertTrue(badProduct.err().contains("boats"), badProduct.err());
+
+        TestTenants.Cli badTenant = TestTenants.cli("keys", "list", "--tenants", tenants.toString(), "--tenant", "nope");
+        assertNotEquals(0, badTenant.exit());
+        assertTrue(badTenant.err().contains("nope"), badTenant.err());
+
+        TestTenants.Cli badType = TestTenants.cli("keys", "create", "--tenants", tenants.toString(), "--tenant", "demo",
+                "--type", "admin");
+        assertNotEquals(0, badType.exit());
+
+        TestTenants.Cli unknownRevoke = TestTenants.cli("keys", "revoke", "--tenants", tenants.toString(), "--tenant",
+                "demo", "key_000000000000");
+        assertEquals(1, unknownRevoke.exit());
+    }
+
+    @Test
+    void a_running_server_sees_new_and_revoked_keys_within_two_seconds() throws Exception {
+        Path tenants = TestTenants.copyOfDemo(temp);
+        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
+            ApiClient api = new ApiClient(server.port());
+            String key = TestTenants.createKey(tenants, "demo", "public", "travel");
+            assertTrue(within2Seconds(() -> api.suggest(key, envelope("")).status() == 200), "new key accepted");
+
+            String id = ApiKeys.idOf(ApiKeys.digest(key));
+            TestTenants.Cli revoked = TestTenants.cli("keys", "revoke", "--tenants", tenants.toString(), "--tenant",
+                    "demo", id);
+            assertEquals(0, revoked.exit(), revoked.err());
+            assertTrue(within2Seconds(() -> "INVALID_CREDENTIALS".equals(api.suggest(key, envelope("")).errorCode())),
+                    "revoked key refused");
+            assertTrue(Files.readString(tenants.resolve("demo/keys.yaml")).contains("revoked_at:"));
+        }
+    }
+
+    private static boolean within2Seconds(BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + 2_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            if (condition.getAsBoolean()) {
+                return true;
+            }
+            Thread.sleep(50);
+        }
+        return condition.getAsBoolean();
+    }
+}

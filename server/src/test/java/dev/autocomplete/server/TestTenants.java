@@ -1,0 +1,81 @@
+package dev.autocomplete.server;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+/** Copies of the repository's tenants in a temporary directory, and the real CLI run against them. */
+final class TestTenants {
+
+    private TestTenants() {
+    }
+
+    /** The repository root (set by the Maven build; falls back to the parent of the working directory). */
+    static Path repoRoot() {
+        String root = System.getProperty("autocomplete.test.repoRoot");
+        return root != null ? Path.of(root) : Path.of("..").toAbsolutePath().normalize();
+    }
+
+    /** A fresh tenants directory holding a copy of the bundled demo tenant (without its keys). */
+    static Path copyOfDemo(Path temp) {
+        Path tenants = temp.resolve("tenants");
+        copyTree(repoRoot().resolve("tenants/demo"), tenants.resolve("demo"));
+        try {
+            Files.deleteIfExists(tenants.resolve("demo/keys.yaml"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return tenants;
+    }
+
+    static void copyTree(Path from, Path to) {
+        try (Stream<Path> paths = Files.walk(from)) {
+            for (Path path : paths.toList()) {
+                Path target = to.resolve(from.relativize(path).toString());
+                if (Files.isDirectory(path)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(path, target);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The result of one CLI run. */
+    record Cli(int exit, String out, String err) {
+        /** The last non-empty line of stdout. */
+        String lastLine() {
+            List<String> lines = out.lines().filter(l -> !l.isBlank()).toList();
+            return lines.isEmpty() ? "" : lines.getLast();
+        }
+    }
+
+    /** Runs the real command line in-process with captured output. */
+    static Cli cli(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Cli(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /** Creates a key with {@code keys create} and returns it. */
+    static String createKey(Path tenants, String tenant, String type, String product) {
+        Cli result = product == null
+                ? cli("keys", "create", "--tenants", tenants.toString(), "--tenant", tenant, "--type", type)
+                : cli("keys", "create", "--tenants", tenants.toString(), "--tenant", tenant, "--type", type,
+                        "--product", product);
+        if (result.exit() != 0) {
+            throw new IllegalStateException("keys create failed: " + result.err());
+        }
+        return result.lastLine();
+    }
+}
