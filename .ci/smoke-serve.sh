@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Starts `./autocomplete serve --port 0` as a newcomer would, takes the URL and demo key it prints,
+# and checks one real suggestion over HTTP. Stops the server whatever happens.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+out="$(mktemp)"
+./autocomplete serve --port 0 >"$out" 2>&1 &
+pid=$!
+trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -f "$out"' EXIT
+
+for _ in $(seq 1 120); do
+  grep -q '^Try it:' "$out" && break
+  kill -0 "$pid" 2>/dev/null || { cat "$out"; echo "smoke: server exited early"; exit 1; }
+  sleep 0.5
+done
+url="$(sed -n 's/^Serving .* on \(http:[^ ]*\)$/\1/p' "$out")"
+key="$(sed -n 's/^  travel: \(pk_v1_[0-9A-Za-z]*\)$/\1/p' "$out")"
+[ -n "$url" ] && [ -n "$key" ] || { cat "$out"; echo "smoke: no URL or demo key printed"; exit 1; }
+
+body='{"data":{"raw_query":"Book a flight from {{ORIGIN_1}} to lon","completed_params":[{"placeholder":"{{ORIGIN_1}}","type":"origin","text":"Paris"}]},"meta":{"request_id":"0b1e4c9a-7d2f-4e8b-9c3a-5f6d7e8a9b0c","request_at":"2026-11-22T10:00:00Z"}}'
+reply="$(curl -sS -w '\n%{http_code}' "$url/api/suggest" -H "Authorization: Bearer $key" \
+  -H 'Content-Type: application/json' -d "$body")"
+status="$(tail -n1 <<<"$reply")"
+json="$(head -n -1 <<<"$reply")"
+if [ "$status" != 200 ] || ! grep -q '"text":"London"' <<<"$json"; then
+  echo "smoke: unexpected reply ($status): $json"; exit 1
+fi
+if grep -q "$key" "$out" && [ -f tenants/demo/keys.yaml ] && grep -q "$key" tenants/demo/keys.yaml; then
+  echo "smoke: the demo key was written to disk"; exit 1
+fi
+echo "smoke: 1 passed, 0 failed"
