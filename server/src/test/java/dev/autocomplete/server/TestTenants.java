@@ -73,7 +73,10 @@ final class TestTenants {
      */
     static String createKey(Path tenants, String tenant, String type, String product, String... options) {
         List<String> args = new java.util.ArrayList<>(List.of("keys", "create", "--tenants", tenants.toString(),
-                "--tenant", tenant, "--type", type, "--rate", "10000"));
+                "--tenant", tenant, "--type", type));
+        if (!List.of(options).contains("--rate")) {
+            args.addAll(List.of("--rate", "10000"));
+        }
         if (product != null) {
             args.addAll(List.of("--product", product));
         }
