@@ -19,10 +19,10 @@ public record RateLimitStatus(String mode, String redis, Instant since) {
     /** One line for the log or a health check. */
     public String describe() {
         return switch (mode) {
-            case "redis" -> "rate limits shared through Redis at " + redis;
-            case "local-fallback" -> "Redis at " + redis + " unreachable since " + since
-                    + "; rate limits are per process until it returns";
-            default -> "rate limits are per process (no Redis configured)";
+            case "redis" -> "shared through Redis at " + redis;
+            case "local-fallback" -> "per process: Redis at " + redis + " unreachable since " + since
+                    + "; shared again when it returns";
+            default -> "per process (no Redis configured)";
         };
     }
 }
