@@ -232,6 +232,21 @@ class AccessTokenTest {
         }
     }
 
+    @Test
+    void validate_reports_bad_access_token_settings_with_their_line() throws Exception {
+        Path tenants = TestTenants.copyOfDemo(temp);
+        Path tenantYaml = tenants.resolve("demo/tenant.yaml");
+        String original = Files.readString(tenantYaml);
+        Files.writeString(tenantYaml, original + "access_tokens:\n  lifetime: 10s\n  rate: 5\n  burst: 2\n  ttl: 1\n");
+        TestTenants.Cli result = TestTenants.cli("validate", "--tenants", tenants.toString());
+        assertEquals(1, result.exit(), result.out());
+        String out = result.out() + result.err();
+        assertTrue(out.contains("access_tokens.lifetime") && out.contains("30s to 24h"), out);
+        assertTrue(out.contains("access_tokens.rate") && out.contains("burst"), out);
+        assertTrue(out.contains("access_tokens.ttl"), out);
+        assertTrue(out.matches("(?s).*tenant\\.yaml:\\d+: .*"), out);
+    }
+
     static boolean within2Seconds(BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + 2_000_000_000L;
         while (System.nanoTime() < deadline) {

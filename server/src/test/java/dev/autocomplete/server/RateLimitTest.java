@@ -49,6 +49,15 @@ class RateLimitTest {
         }
     }
 
+    /** Bursts of {@code size} requests, until one is refused (at most ten bursts); returns every reply. */
+    private static List<ApiClient.Reply> untilRefused(int size, Supplier<ApiClient.Reply> request) throws Exception {
+        List<ApiClient.Reply> replies = new ArrayList<>();
+        for (int round = 0; round < 10 && replies.stream().noneMatch(r -> r.status() == 429); round++) {
+            replies.addAll(burst(size, request));
+        }
+        return replies;
+    }
+
     private static void assertRateHeaders(ApiClient.Reply reply, String limit) {
         assertEquals(limit, reply.header("RateLimit-Limit"), reply.headers().toString());
         assertTrue(Long.parseLong(reply.header("RateLimit-Remaining")) >= 0);
@@ -70,12 +79,12 @@ class RateLimitTest {
         try (AutocompleteServer server = start(tenants)) {
             ApiClient api = new ApiClient(server.port());
             long started = System.nanoTime();
-            List<ApiClient.Reply> replies = burst(35, () -> api.suggest(limited, envelope("")));
+            List<ApiClient.Reply> replies = untilRefused(35, () -> api.suggest(limited, envelope("")));
             double seconds = (System.nanoTime() - started) / 1e9;
             long ok = replies.stream().filter(r -> r.status() == 200).count();
             long limitedCount = replies.stream().filter(r -> r.status() == 429).count();
-            assertEquals(35, ok + limitedCount, replies.toString());
-            assertTrue(limitedCount >= 1, "35 requests in " + seconds + " s to a 20/s key: some are refused");
+            assertEquals(replies.size(), ok + limitedCount, replies.toString());
+            assertTrue(limitedCount >= 1, replies.size() + " requests in " + seconds + " s to a 20/s key: some refused");
             assertTrue(ok <= 20 + Math.ceil(20 * seconds) + 1, ok + " accepted in " + seconds + " s");
             replies.forEach(reply -> assertRateHeaders(reply, "20"));
 
@@ -96,8 +105,12 @@ class RateLimitTest {
             ApiClient.Reply first = api.suggest(key, envelope(""));
             assertRateHeaders(first, "40");
             assertEquals("39", first.header("RateLimit-Remaining"));
-            List<ApiClient.Reply> replies = burst(70, () -> api.suggest(key, envelope("")));
+            long started = System.nanoTime();
+            List<ApiClient.Reply> replies = untilRefused(50, () -> api.suggest(key, envelope("")));
+            double seconds = (System.nanoTime() - started) / 1e9;
             assertTrue(replies.stream().anyMatch(r -> r.status() == 429));
+            long ok = replies.stream().filter(r -> r.status() == 200).count();
+            assertTrue(ok <= 39 + Math.ceil(20 * seconds) + 1, ok + " accepted in " + seconds + " s");
             replies.forEach(reply -> assertRateHeaders(reply, "40"));
         }
     }
@@ -114,10 +127,13 @@ class RateLimitTest {
                     .asText();
             String two = AccessTokenTest.mint(api, secret, AccessTokenTest.TRAVEL_ID).json().path("access_token")
                     .asText();
+            long started = System.nanoTime();
             List<ApiClient.Reply> replies = burst(8, () -> api.suggest(one, envelope("")));
             replies.addAll(burst(4, () -> api.suggest(two, envelope(""))));
+            double seconds = (System.nanoTime() - started) / 1e9;
             long ok = replies.stream().filter(r -> r.status() == 200).count();
-            assertTrue(ok <= 4 + 2 * 2, ok + " of 12 accepted: both tokens draw from one product bucket");
+            assertTrue(ok <= 4 + Math.ceil(2 * seconds) + 1,
+                    ok + " of 12 accepted in " + seconds + " s: both tokens draw from one product bucket");
             replies.forEach(reply -> assertRateHeaders(reply, "4"));
             ApiClient.Reply workspace = api.post("/api/suggest", secret, envelope("").toString(), "application/json",
                     Map.of("X-App-Identifier", "workspace"));
