@@ -65,6 +65,7 @@ class KeyScopesTest {
                 assertEquals(403, reply.status(), refused + ": " + reply.raw());
                 assertEquals("ORIGIN_NOT_ALLOWED", reply.errorCode());
                 assertNull(reply.header("Access-Control-Allow-Origin"), refused);
+                assertTrue(reply.header("RateLimit-Remaining") != null, "rate headers on every response");
             }
             ApiClient.Reply noOrigin = fromOrigin(api, scoped, null);
             assertEquals(403, noOrigin.status(), "allow_no_origin: false refuses server-side callers");

@@ -17,8 +17,10 @@ import dev.autocomplete.server.ratelimit.RateLimiter;
 
 /**
  * What every API request passes before its body is read: failed authentications per client address,
- * authentication, the key's origin rules (and the CORS answer), then the rate limit of the key or, for an
- * access token, of its product. Every response that went through a bucket carries {@code RateLimit-*} headers.
+ * authentication, the rate limit of the key or, for an access token, of its product, then the key's origin
+ * rules (and the CORS answer). Every response that went through a bucket carries {@code RateLimit-*} headers,
+ * refusals of an origin included (an Origin header is no protection against non-browser clients draining a
+ * key, so checking it first would save nothing).
  */
 public final class Gatekeeper {
 
@@ -48,17 +50,20 @@ public final class Gatekeeper {
             origin.ifPresent(o -> CorsFilter.allow(response, o));
             throw e;
         }
-        if (!caller.key().scope().allowsOrigin(origin.orElse(null))) {
-            throw new ApiException(403, "ORIGIN_NOT_ALLOWED", origin.isPresent()
-                    ? "This key does not accept requests from this origin."
-                    : "This key accepts browser requests only (it refuses requests without an Origin header).");
+        boolean originAllowed = caller.key().scope().allowsOrigin(origin.orElse(null));
+        if (originAllowed) {
+            origin.ifPresent(o -> CorsFilter.allow(response, o));
         }
-        origin.ifPresent(o -> CorsFilter.allow(response, o));
         if (caller.kind() == Caller.Kind.ACCESS_TOKEN) {
             limit(response, "product:" + caller.tenant().id() + ":" + caller.product().id(),
                     caller.tenant().accessTokens().rate());
         } else {
             limit(response, "key:" + caller.key().id(), caller.key().scope().rateOrDefault());
+        }
+        if (!originAllowed) {
+            throw new ApiException(403, "ORIGIN_NOT_ALLOWED", origin.isPresent()
+                    ? "This key does not accept requests from this origin."
+                    : "This key accepts browser requests only (it refuses requests without an Origin header).");
         }
         return caller;
     }
