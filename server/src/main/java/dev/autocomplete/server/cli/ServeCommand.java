@@ -1,6 +1,8 @@
 package dev.autocomplete.server.cli;
 
 import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -12,7 +14,10 @@ import picocli.CommandLine.Option;
 
 import dev.autocomplete.server.auth.ApiKeys;
 import dev.autocomplete.server.auth.KeyRecord;
+import dev.autocomplete.server.auth.KeyScope;
 import dev.autocomplete.server.auth.KeyType;
+import dev.autocomplete.server.auth.SigningSecret;
+import dev.autocomplete.server.http.AccessOptions;
 import dev.autocomplete.server.http.AutocompleteServer;
 import dev.autocomplete.server.tenant.Product;
 import dev.autocomplete.server.tenant.Tenant;
@@ -36,10 +41,20 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(names = "--port", defaultValue = "8080", description = "Port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
     private int port;
 
+    @Option(names = "--redis", paramLabel = "URI",
+            description = "Keep rate limits in this Redis (redis://host:port) so replicas share them (default: per process).")
+    private URI redis;
+
+    @Option(names = "--token-secret-file", paramLabel = "FILE",
+            description = "File with the access-token signing secret, shared by replicas (default: "
+                    + "$" + SigningSecret.ENV_SECRET + ", else one generated under the tenants directory).")
+    private Path tokenSecretFile;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        AutocompleteServer server = AutocompleteServer.start(host, port, tenants.directory);
+        AutocompleteServer server = AutocompleteServer.start(host, port, tenants.directory,
+                AccessOptions.defaults().withRedis(redis).withTokenSecretFile(tokenSecretFile));
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();
@@ -49,6 +64,7 @@ public final class ServeCommand implements Callable<Integer> {
         out.println("Serving " + server.tenants().tenants().size() + " tenant(s) from " + tenants.directory
                 + " on " + base);
         server.tenants().problems().forEach(problem -> out.println("Skipped: " + problem));
+        out.println("Rate limits: " + server.rateLimiter().status().describe());
         server.tenants().tenant(DEMO_TENANT).ifPresent(demo -> printDemoKeys(out, server, demo, base));
         out.flush();
         stopped.await();
@@ -64,7 +80,7 @@ public final class ServeCommand implements Callable<Integer> {
             String key = apiKeys.generate(KeyType.PUBLIC);
             String digest = ApiKeys.digest(key);
             server.keys().addEphemeral(new KeyRecord(ApiKeys.idOf(digest), KeyType.PUBLIC, demo.id(), product.id(),
-                    digest, Instant.now(), null));
+                    digest, Instant.now(), null, KeyScope.DEFAULT));
             out.println("  " + product.slug() + ": " + key);
             if (example == null) {
                 example = "curl -s " + base + "/api/suggest -H 'Authorization: Bearer " + key + "'"

@@ -12,9 +12,12 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
 
+import dev.autocomplete.server.auth.AccessTokens;
 import dev.autocomplete.server.auth.Authenticator;
 import dev.autocomplete.server.auth.KeyRegistry;
+import dev.autocomplete.server.auth.SigningSecret;
 import dev.autocomplete.server.protocol.JsonBodies;
+import dev.autocomplete.server.ratelimit.RateLimiter;
 import dev.autocomplete.server.suggest.Suggester;
 import dev.autocomplete.server.tenant.TenantLoader;
 import dev.autocomplete.server.tenant.TenantRegistry;
@@ -28,15 +31,20 @@ public final class AutocompleteServer implements AutoCloseable {
     /** Requests larger than this are refused with 413 before they are read. */
     public static final long MAX_BODY_BYTES = 64 * 1024;
 
+    /** Where a generated token signing secret is kept, relative to the tenants directory (git-ignored). */
+    public static final String GENERATED_SECRET = ".secrets/token-signing.key";
+
     private static final System.Logger LOG = System.getLogger(AutocompleteServer.class.getName());
 
     private final TenantRegistry tenants;
     private final KeyRegistry keys;
+    private final RateLimiter limiter;
     private final WebServer webServer;
 
-    private AutocompleteServer(TenantRegistry tenants, KeyRegistry keys, WebServer webServer) {
+    private AutocompleteServer(TenantRegistry tenants, KeyRegistry keys, RateLimiter limiter, WebServer webServer) {
         this.tenants = tenants;
         this.keys = keys;
+        this.limiter = limiter;
         this.webServer = webServer;
     }
 
@@ -45,16 +53,28 @@ public final class AutocompleteServer implements AutoCloseable {
      * {@code host:port} ({@code 0} picks a free port).
      */
     public static AutocompleteServer start(String host, int port, Path tenantsRoot) throws IOException {
+        return start(host, port, tenantsRoot, AccessOptions.defaults());
+    }
+
+    /** As above, with rate-limit storage, token signing secret and clock chosen by {@code access}. */
+    public static AutocompleteServer start(String host, int port, Path tenantsRoot, AccessOptions access)
+            throws IOException {
         TenantRegistry tenants = TenantRegistry.load(tenantsRoot, new TenantLoader());
         tenants.problems().forEach(problem -> LOG.log(System.Logger.Level.WARNING, "Tenant skipped: " + problem));
-        KeyRegistry keys = new KeyRegistry(tenantsRoot).start();
+        AccessTokens tokens = new AccessTokens(SigningSecret.resolve(access.environment(), access.tokenSecretFile(),
+                tenantsRoot.resolve(GENERATED_SECRET)), access.clock());
+        KeyRegistry keys = new KeyRegistry(tenantsRoot, access.clock()).start();
+        RateLimiter limiter = access.redis() == null ? RateLimiter.local() : RateLimiter.redis(access.redis());
         ObjectMapper json = jsonMapper();
         JsonBodies bodies = new JsonBodies(json);
         ErrorResponses errors = new ErrorResponses(bodies);
-        SuggestService suggest = new SuggestService(new Authenticator(keys, tenants), json, new Suggester(), bodies,
-                errors);
+        Gatekeeper gatekeeper = new Gatekeeper(new Authenticator(keys, tenants, tokens), limiter,
+                access.failedAuthentication());
+        SuggestService suggest = new SuggestService(gatekeeper, json, new Suggester(), bodies, errors);
         HttpRouting.Builder routing = HttpRouting.builder()
+                .addFilter(new CorsFilter(CorsFilter.DEFAULT_PATHS))
                 .register(suggest)
+                .register(new TokenService(gatekeeper, json, errors))
                 .any((req, res) -> errors.send(res, 404, "NOT_FOUND", "No such endpoint."))
                 .error(Throwable.class, (req, res, e) -> {
                     LOG.log(System.Logger.Level.ERROR, "Unhandled error on " + req.path().path(), e);
@@ -70,7 +90,7 @@ public final class AutocompleteServer implements AutoCloseable {
                 .routing(routing)
                 .build()
                 .start();
-        return new AutocompleteServer(tenants, keys, webServer);
+        return new AutocompleteServer(tenants, keys, limiter, webServer);
     }
 
     /** The JSON mapper for request bodies: strict about trailing garbage, bounded nesting and lengths. */
@@ -98,9 +118,15 @@ public final class AutocompleteServer implements AutoCloseable {
         return keys;
     }
 
+    /** The rate limiter; its {@code status()} says whether limits are shared through Redis (for health output). */
+    public RateLimiter rateLimiter() {
+        return limiter;
+    }
+
     @Override
     public void close() {
         webServer.stop();
+        limiter.close();
         keys.close();
         tenants.close();
     }
