@@ -33,11 +33,13 @@ public final class AutocompleteServer implements AutoCloseable {
     private final TenantRegistry tenants;
     private final KeyRegistry keys;
     private final WebServer webServer;
+    private final DemoPage demoPage;
 
-    private AutocompleteServer(TenantRegistry tenants, KeyRegistry keys, WebServer webServer) {
+    private AutocompleteServer(TenantRegistry tenants, KeyRegistry keys, WebServer webServer, DemoPage demoPage) {
         this.tenants = tenants;
         this.keys = keys;
         this.webServer = webServer;
+        this.demoPage = demoPage;
     }
 
     /**
@@ -53,8 +55,10 @@ public final class AutocompleteServer implements AutoCloseable {
         ErrorResponses errors = new ErrorResponses(bodies);
         SuggestService suggest = new SuggestService(new Authenticator(keys, tenants), json, new Suggester(), bodies,
                 errors);
+        DemoPage demoPage = new DemoPage(json, errors);
         HttpRouting.Builder routing = HttpRouting.builder()
                 .register(suggest)
+                .register(demoPage)
                 .any((req, res) -> errors.send(res, 404, "NOT_FOUND", "No such endpoint."))
                 .error(Throwable.class, (req, res, e) -> {
                     LOG.log(System.Logger.Level.ERROR, "Unhandled error on " + req.path().path(), e);
@@ -70,7 +74,7 @@ public final class AutocompleteServer implements AutoCloseable {
                 .routing(routing)
                 .build()
                 .start();
-        return new AutocompleteServer(tenants, keys, webServer);
+        return new AutocompleteServer(tenants, keys, webServer, demoPage);
     }
 
     /** The JSON mapper for request bodies: strict about trailing garbage, bounded nesting and lengths. */
@@ -96,6 +100,11 @@ public final class AutocompleteServer implements AutoCloseable {
 
     public KeyRegistry keys() {
         return keys;
+    }
+
+    /** The page at {@code /}; {@code serve} publishes its demo keys there. */
+    public DemoPage demoPage() {
+        return demoPage;
     }
 
     @Override
