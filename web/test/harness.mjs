@@ -102,8 +102,9 @@ export function recordTraffic(page, origin) {
   page.on("response", async (response) => {
     const request = response.request();
     if (new URL(request.url()).pathname !== "/api/suggest" || request.method() !== "POST") return;
-    const entry = { request: JSON.parse(request.postData()), status: response.status(), headers: request.headers() };
+    const entry = { request: JSON.parse(request.postData()), status: response.status() };
     exchanges.push(entry);
+    entry.headers = await request.allHeaders(); // headers() leaves out Authorization
     try {
       entry.response = await response.json();
     } catch {
