@@ -199,6 +199,8 @@ describe("the demo page", () => {
       { from, what: "a request with additional_context" });
     assert.deepEqual(sent.request.data.additional_context, { recent_cities: ["Lisbon", "Zürich"] });
     assert.equal(sent.status, 200);
+    assert.equal(sent.response.data.suggestions[0].options[0].text, "Lisbon", "options the context names come first");
+    await option(page, "Lisbon").waitFor();
     await page.locator("#last-response").filter({ hasText: "Lisbon" }).waitFor();
     await screenshot(page, "demo-dark");
   });
