@@ -218,3 +218,27 @@ describe("the language switcher", () => {
     assert.deepEqual((await pills(page)).slice(0, 2), ["Départ", "Arrivée"]);
   });
 });
+
+describe("the product switcher and the context limit", () => {
+  it("switches to workspace with its own key, and shows the server's 400 for a context over 2000 bytes",
+    async () => {
+      const { page, traffic } = await openDemo("travel");
+      let from = traffic.exchanges.length;
+      await page.locator('#products button[data-product="workspace"]').click();
+      const workspace = await traffic.waitFor(() => true, { from, what: "the workspace's first request" });
+      assert.equal(workspace.headers.authorization, `Bearer ${server.keys.workspace}`);
+      assert.equal(workspace.response.data.suggestions[0].text, "Create a");
+
+      // {"k":"xxx…"} compacts to 8 bytes plus the string: 1993 x's make 2001 bytes.
+      await page.locator("#context").fill(JSON.stringify({ k: "x".repeat(1993) }, null, 2));
+      assert.equal(await page.locator("#context-bytes").textContent(), "2001 / 2000 bytes");
+      assert.equal(await page.locator("#context-bytes").getAttribute("data-state"), "over");
+      from = traffic.exchanges.length;
+      await editor(page).click();
+      await typeSlowly(page, "Create a xy");
+      const refused = await traffic.waitFor(() => true, { from, what: "the request with the large context" });
+      assert.equal(refused.status, 400);
+      assert.equal(refused.response.error.code, "ADDITIONAL_CONTEXT_TOO_LARGE");
+      await page.locator("#request-status", { hasText: "HTTP 400" }).waitFor();
+    });
+});
