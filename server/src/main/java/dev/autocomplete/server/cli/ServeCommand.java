@@ -4,6 +4,8 @@ import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -19,6 +21,7 @@ import dev.autocomplete.server.auth.KeyType;
 import dev.autocomplete.server.auth.SigningSecret;
 import dev.autocomplete.server.http.AccessOptions;
 import dev.autocomplete.server.http.AutocompleteServer;
+import dev.autocomplete.server.http.DemoPage;
 import dev.autocomplete.server.tenant.Product;
 import dev.autocomplete.server.tenant.Tenant;
 
@@ -76,12 +79,14 @@ public final class ServeCommand implements Callable<Integer> {
         ApiKeys apiKeys = new ApiKeys();
         out.println("Demo public keys (valid until this process stops, never written to disk):");
         String example = null;
+        List<DemoPage.DemoProduct> forPage = new ArrayList<>();
         for (Product product : demo.products()) {
             String key = apiKeys.generate(KeyType.PUBLIC);
             String digest = ApiKeys.digest(key);
             server.keys().addEphemeral(new KeyRecord(ApiKeys.idOf(digest), KeyType.PUBLIC, demo.id(), product.id(),
                     digest, Instant.now(), null, KeyScope.DEFAULT));
             out.println("  " + product.slug() + ": " + key);
+            forPage.add(new DemoPage.DemoProduct(product.slug(), product.id(), key));
             if (example == null) {
                 example = "curl -s " + base + "/api/suggest -H 'Authorization: Bearer " + key + "'"
                         + " -H 'Content-Type: application/json' -d '{\"data\":{\"raw_query\":\"\"},"
@@ -89,7 +94,9 @@ public final class ServeCommand implements Callable<Integer> {
                         + "\"request_at\":\"2026-01-01T00:00:00Z\"}}'";
             }
         }
+        server.demoPage().publish(forPage);
         if (example != null) {
+            out.println("Demo page: " + base + "/");
             out.println("Try it:");
             out.println("  " + example);
         }

@@ -40,12 +40,15 @@ public final class AutocompleteServer implements AutoCloseable {
     private final KeyRegistry keys;
     private final RateLimiter limiter;
     private final WebServer webServer;
+    private final DemoPage demoPage;
 
-    private AutocompleteServer(TenantRegistry tenants, KeyRegistry keys, RateLimiter limiter, WebServer webServer) {
+    private AutocompleteServer(TenantRegistry tenants, KeyRegistry keys, RateLimiter limiter, WebServer webServer,
+            DemoPage demoPage) {
         this.tenants = tenants;
         this.keys = keys;
         this.limiter = limiter;
         this.webServer = webServer;
+        this.demoPage = demoPage;
     }
 
     /**
@@ -71,10 +74,12 @@ public final class AutocompleteServer implements AutoCloseable {
         Gatekeeper gatekeeper = new Gatekeeper(new Authenticator(keys, tenants, tokens), limiter,
                 access.failedAuthentication());
         SuggestService suggest = new SuggestService(gatekeeper, json, new Suggester(), bodies, errors);
+        DemoPage demoPage = new DemoPage(json, errors);
         HttpRouting.Builder routing = HttpRouting.builder()
                 .addFilter(new CorsFilter(CorsFilter.DEFAULT_PATHS))
                 .register(suggest)
                 .register(new TokenService(gatekeeper, json, errors))
+                .register(demoPage)
                 .any((req, res) -> errors.send(res, 404, "NOT_FOUND", "No such endpoint."))
                 .error(Throwable.class, (req, res, e) -> {
                     LOG.log(System.Logger.Level.ERROR, "Unhandled error on " + req.path().path(), e);
@@ -90,7 +95,7 @@ public final class AutocompleteServer implements AutoCloseable {
                 .routing(routing)
                 .build()
                 .start();
-        return new AutocompleteServer(tenants, keys, limiter, webServer);
+        return new AutocompleteServer(tenants, keys, limiter, webServer, demoPage);
     }
 
     /** The JSON mapper for request bodies: strict about trailing garbage, bounded nesting and lengths. */
@@ -121,6 +126,11 @@ public final class AutocompleteServer implements AutoCloseable {
     /** The rate limiter; its {@code status()} says whether limits are shared through Redis (for health output). */
     public RateLimiter rateLimiter() {
         return limiter;
+    }
+
+    /** The page at {@code /}; {@code serve} publishes its demo keys there. */
+    public DemoPage demoPage() {
+        return demoPage;
     }
 
     @Override

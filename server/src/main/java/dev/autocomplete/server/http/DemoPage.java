@@ -1,0 +1,156 @@
+package dev.autocomplete.server.http;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.helidon.http.HeaderName;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+
+/**
+ * The demo page at {@code /}: the files the web build bundled into the class path under {@code web/} (the
+ * official vanilla client and the page around it), and {@code /demo/config.json}, which hands the page the
+ * process's demo public keys. That route answers 404 until {@link #publish} was called, which only
+ * {@code serve} does.
+ *
+ * <p>Helidon's {@code StaticContentFeature} would serve the files, but its artifact is not in the Maven
+ * repositories this project builds from, so this class reads the handful of files itself.
+ */
+public final class DemoPage implements HttpService {
+
+    /** Where the web build puts the page on the class path. */
+    static final String ROOT = "web/";
+
+    private static final Pattern ASSET_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,100}");
+    private static final Map<String, String> MEDIA_TYPES = Map.of(
+            "html", "text/html; charset=UTF-8",
+            "js", "text/javascript; charset=UTF-8",
+            "css", "text/css; charset=UTF-8",
+            "map", "application/json",
+            "json", "application/json",
+            "svg", "image/svg+xml",
+            "png", "image/png",
+            "txt", "text/plain; charset=UTF-8");
+    /**
+     * Everything from this server only. Styles may be inline because the client injects its stylesheet at
+     * run time.
+     */
+    private static final String CONTENT_SECURITY_POLICY = "default-src 'self'; style-src 'self' 'unsafe-inline'; "
+            + "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+    /** A demo product as the page sees it: the key is a public key, safe in a browser. */
+    public record DemoProduct(String slug, UUID id, String publicKey) {
+        public DemoProduct {
+            requireNonNull(slug, "slug is null");
+            requireNonNull(id, "id is null");
+            requireNonNull(publicKey, "publicKey is null");
+        }
+    }
+
+    private static final HeaderName CSP = HeaderNames.create("Content-Security-Policy");
+
+    private final ObjectMapper json;
+    private final ErrorResponses errors;
+    private final ClassLoader resources;
+    private volatile List<DemoProduct> products = List.of();
+
+    public DemoPage(ObjectMapper json, ErrorResponses errors) {
+        this.json = json;
+        this.errors = errors;
+        this.resources = DemoPage.class.getClassLoader();
+    }
+
+    /** Makes {@code /demo/config.json} answer with these products and their keys. */
+    public void publish(List<DemoProduct> demoProducts) {
+        this.products = List.copyOf(demoProducts);
+    }
+
+    @Override
+    public void routing(HttpRules rules) {
+        rules.get("/", (req, res) -> sendFile(res, "index.html"))
+                .get("/index.html", (req, res) -> sendFile(res, "index.html"))
+                .get("/assets/{name}", this::asset)
+                .get("/demo/config.json", this::config);
+    }
+
+    private void asset(ServerRequest request, ServerResponse response) {
+        String name = request.path().pathParameters().get("name");
+        if (!ASSET_NAME.matcher(name).matches() || name.contains("..")) {
+            errors.send(response, 404, "NOT_FOUND", "No such file.");
+            return;
+        }
+        sendFile(response, "assets/" + name);
+    }
+
+    private void config(ServerRequest request, ServerResponse response) {
+        List<DemoProduct> current = products;
+        if (current.isEmpty()) {
+            errors.send(response, 404, "NOT_FOUND",
+                    "No demo keys in this process; start the server with `./autocomplete serve`.");
+            return;
+        }
+        ObjectNode body = json.createObjectNode();
+        body.put("suggest_path", "/api/suggest");
+        body.put("max_additional_context_bytes", 2000);
+        ArrayNode list = body.putArray("products");
+        for (DemoProduct product : current) {
+            list.addObject()
+                    .put("slug", product.slug())
+                    .put("id", product.id().toString())
+                    .put("public_key", product.publicKey());
+        }
+        try {
+            response.status(Status.OK_200);
+            response.header(HeaderValues.CONTENT_TYPE_JSON);
+            response.header(HeaderNames.CACHE_CONTROL, "no-store");
+            response.send(json.writeValueAsBytes(body));
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void sendFile(ServerResponse response, String path) {
+        byte[] bytes = read(ROOT + path);
+        if (bytes == null) {
+            errors.send(response, 404, "NOT_FOUND", path.equals("index.html")
+                    ? "The demo page is not in this build; build with `./autocomplete package`."
+                    : "No such file.");
+            return;
+        }
+        String extension = path.substring(path.lastIndexOf('.') + 1).toLowerCase(Locale.ROOT);
+        response.status(Status.OK_200);
+        response.header(HeaderNames.CONTENT_TYPE, MEDIA_TYPES.getOrDefault(extension, "application/octet-stream"));
+        response.header(HeaderNames.CACHE_CONTROL, "no-cache");
+        response.header(HeaderNames.X_CONTENT_TYPE_OPTIONS, "nosniff");
+        if (extension.equals("html")) {
+            response.header(CSP, CONTENT_SECURITY_POLICY);
+        }
+        response.send(bytes);
+    }
+
+    private byte[] read(String resource) {
+        try (InputStream in = resources.getResourceAsStream(resource)) {
+            return in == null ? null : in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
