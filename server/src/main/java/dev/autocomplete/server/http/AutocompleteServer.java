@@ -15,6 +15,8 @@ import io.helidon.webserver.http.HttpRouting;
 import dev.autocomplete.server.auth.Authenticator;
 import dev.autocomplete.server.auth.KeyRegistry;
 import dev.autocomplete.server.protocol.JsonBodies;
+import dev.autocomplete.server.suggest.EngineObserver;
+import dev.autocomplete.server.suggest.EngineRunner;
 import dev.autocomplete.server.suggest.Suggester;
 import dev.autocomplete.server.tenant.TenantLoader;
 import dev.autocomplete.server.tenant.TenantRegistry;
@@ -32,11 +34,13 @@ public final class AutocompleteServer implements AutoCloseable {
 
     private final TenantRegistry tenants;
     private final KeyRegistry keys;
+    private final EngineRunner engines;
     private final WebServer webServer;
 
-    private AutocompleteServer(TenantRegistry tenants, KeyRegistry keys, WebServer webServer) {
+    private AutocompleteServer(TenantRegistry tenants, KeyRegistry keys, EngineRunner engines, WebServer webServer) {
         this.tenants = tenants;
         this.keys = keys;
+        this.engines = engines;
         this.webServer = webServer;
     }
 
@@ -51,8 +55,9 @@ public final class AutocompleteServer implements AutoCloseable {
         ObjectMapper json = jsonMapper();
         JsonBodies bodies = new JsonBodies(json);
         ErrorResponses errors = new ErrorResponses(bodies);
-        SuggestService suggest = new SuggestService(new Authenticator(keys, tenants), json, new Suggester(), bodies,
-                errors);
+        EngineRunner engines = new EngineRunner(EngineObserver.NONE);
+        SuggestService suggest = new SuggestService(new Authenticator(keys, tenants), json, new Suggester(engines),
+                bodies, errors);
         HttpRouting.Builder routing = HttpRouting.builder()
                 .register(suggest)
                 .any((req, res) -> errors.send(res, 404, "NOT_FOUND", "No such endpoint."))
@@ -70,7 +75,7 @@ public final class AutocompleteServer implements AutoCloseable {
                 .routing(routing)
                 .build()
                 .start();
-        return new AutocompleteServer(tenants, keys, webServer);
+        return new AutocompleteServer(tenants, keys, engines, webServer);
     }
 
     /** The JSON mapper for request bodies: strict about trailing garbage, bounded nesting and lengths. */
@@ -96,6 +101,10 @@ public final class AutocompleteServer implements AutoCloseable {
 
     public KeyRegistry keys() {
         return keys;
+    }
+
+    public EngineRunner engines() {
+        return engines;
     }
 
     @Override

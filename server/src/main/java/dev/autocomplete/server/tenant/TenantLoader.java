@@ -37,7 +37,8 @@ public final class TenantLoader {
 
     private static final Set<String> TENANT_KEYS =
             Set.of("display_name", "default_language", "default_product", "products");
-    private static final Set<String> PRODUCT_KEYS = Set.of("id", "slug", "engine", "max_options", "config");
+    private static final Set<String> PRODUCT_KEYS = union(Set.of("id", "slug", "engine", "max_options", "config"),
+            EngineLimits.KEYS);
     private static final Pattern SLUG = Pattern.compile("[a-z0-9][a-z0-9-]*");
     private static final Pattern TENANT_ID = Pattern.compile("[a-z0-9][a-z0-9_-]*");
 
@@ -168,6 +169,7 @@ public final class TenantLoader {
                             + MAX_MAX_OPTIONS));
                 }
             }
+            EngineLimits limits = EngineLimits.read(yaml, at, product, problems);
             String engineName = scalar(product.get("engine"), "");
             EngineFactory factory = factories.get(engineName);
             if (factory == null) {
@@ -185,7 +187,7 @@ public final class TenantLoader {
             Engine engine = createEngine(yaml, at, factory, loader, new EngineContext(tenantId, slug, defaultLanguage,
                     directory, ConfigTree.of(config == null ? Map.of() : asStringMap(config))), problems);
             if (engine != null) {
-                products.add(new Product(id, slug, engineName, maxOptions, engine));
+                products.add(new Product(id, slug, engineName, maxOptions, engine, limits));
             }
         }
         return products;
@@ -270,6 +272,12 @@ public final class TenantLoader {
 
     private static String names(List<Path> jars) {
         return String.join(", ", jars.stream().map(p -> p.getFileName().toString()).toList());
+    }
+
+    private static Set<String> union(Set<String> a, Set<String> b) {
+        Set<String> all = new HashSet<>(a);
+        all.addAll(b);
+        return Set.copyOf(all);
     }
 
     private static String scalar(Object value, String defaultValue) {
