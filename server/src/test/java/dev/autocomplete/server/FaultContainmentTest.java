@@ -34,7 +34,7 @@ class FaultContainmentTest {
               - id: 33333333-3333-4333-8333-333333333333
                 slug: flaky
                 engine: faulty
-                engine_budget_ms: 200
+                engine_budget_ms: 400
                 fallback:
                   prompt: Describe what you need
                   hints: ["Try: find a thing", "Try: order a thing"]
@@ -71,7 +71,7 @@ class FaultContainmentTest {
                 ApiClient.Reply reply = api.suggest(key, envelope(fault + " now"));
                 long millis = (System.nanoTime() - start) / 1_000_000;
                 assertEquals(200, reply.status(), fault + ": " + reply.raw());
-                assertTrue(millis < 1500, fault + " took " + millis + " ms");
+                assertTrue(millis < 2000, fault + " took " + millis + " ms (budget 400 ms)");
                 JsonNode suggestions = reply.data().path("suggestions");
                 assertEquals(1, suggestions.size(), reply.raw());
                 assertEquals("placeholder", suggestions.get(0).path("type").asText(), reply.raw());
@@ -146,9 +146,9 @@ class FaultContainmentTest {
     void engines_are_closed_when_the_server_unloads_their_tenant() throws Exception {
         Path tenants = tenantsWithFaultyEngine();
         try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
-            assertFalse(Files.exists(tenants.resolve("faulty/closed-flaky")));
+            assertFalse(Files.exists(tenants.resolve("faulty/.closed-flaky")));
         }
-        assertTrue(Files.exists(tenants.resolve("faulty/closed-flaky")));
-        assertTrue(Files.exists(tenants.resolve("faulty/closed-fragile")));
+        assertTrue(Files.exists(tenants.resolve("faulty/.closed-flaky")));
+        assertTrue(Files.exists(tenants.resolve("faulty/.closed-fragile")));
     }
 }

@@ -20,6 +20,7 @@ import dev.autocomplete.server.suggest.EngineRunner;
 import dev.autocomplete.server.suggest.Suggester;
 import dev.autocomplete.server.tenant.TenantLoader;
 import dev.autocomplete.server.tenant.TenantRegistry;
+import dev.autocomplete.server.tenant.TenantWatcher;
 
 /**
  * The running service: tenants, keys and the Helidon web server, wired by hand. Start with {@link #start},
@@ -33,12 +34,15 @@ public final class AutocompleteServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(AutocompleteServer.class.getName());
 
     private final TenantRegistry tenants;
+    private final TenantWatcher watcher;
     private final KeyRegistry keys;
     private final EngineRunner engines;
     private final WebServer webServer;
 
-    private AutocompleteServer(TenantRegistry tenants, KeyRegistry keys, EngineRunner engines, WebServer webServer) {
+    private AutocompleteServer(TenantRegistry tenants, TenantWatcher watcher, KeyRegistry keys, EngineRunner engines,
+            WebServer webServer) {
         this.tenants = tenants;
+        this.watcher = watcher;
         this.keys = keys;
         this.engines = engines;
         this.webServer = webServer;
@@ -49,13 +53,15 @@ public final class AutocompleteServer implements AutoCloseable {
      * {@code host:port} ({@code 0} picks a free port).
      */
     public static AutocompleteServer start(String host, int port, Path tenantsRoot) throws IOException {
-        TenantRegistry tenants = TenantRegistry.load(tenantsRoot, new TenantLoader());
+        TenantLoader loader = new TenantLoader();
+        TenantRegistry tenants = TenantRegistry.load(tenantsRoot, loader);
         tenants.problems().forEach(problem -> LOG.log(System.Logger.Level.WARNING, "Tenant skipped: " + problem));
+        TenantWatcher watcher = new TenantWatcher(tenants, loader).start();
         KeyRegistry keys = new KeyRegistry(tenantsRoot).start();
         ObjectMapper json = jsonMapper();
         JsonBodies bodies = new JsonBodies(json);
         ErrorResponses errors = new ErrorResponses(bodies);
-        EngineRunner engines = new EngineRunner(EngineObserver.NONE);
+        EngineRunner engines = new EngineRunner(tenants, EngineObserver.NONE);
         SuggestService suggest = new SuggestService(new Authenticator(keys, tenants), json, new Suggester(engines),
                 bodies, errors);
         HttpRouting.Builder routing = HttpRouting.builder()
@@ -75,7 +81,7 @@ public final class AutocompleteServer implements AutoCloseable {
                 .routing(routing)
                 .build()
                 .start();
-        return new AutocompleteServer(tenants, keys, engines, webServer);
+        return new AutocompleteServer(tenants, watcher, keys, engines, webServer);
     }
 
     /** The JSON mapper for request bodies: strict about trailing garbage, bounded nesting and lengths. */
@@ -110,6 +116,7 @@ public final class AutocompleteServer implements AutoCloseable {
     @Override
     public void close() {
         webServer.stop();
+        watcher.close();
         keys.close();
         tenants.close();
     }

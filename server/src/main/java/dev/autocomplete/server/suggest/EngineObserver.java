@@ -15,7 +15,9 @@ public interface EngineObserver {
         /** The engine answered null or unusable data. */
         INVALID,
         /** The product's circuit is open: the engine was not called. */
-        CIRCUIT_OPEN;
+        CIRCUIT_OPEN,
+        /** The tenant or product was unloaded while the request ran: no engine to call. */
+        UNLOADED;
 
         public String label() {
             return name().toLowerCase(java.util.Locale.ROOT);

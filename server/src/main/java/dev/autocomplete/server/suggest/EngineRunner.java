@@ -1,6 +1,7 @@
 package dev.autocomplete.server.suggest;
 
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -9,6 +10,7 @@ import java.util.concurrent.TimeoutException;
 
 import dev.autocomplete.server.tenant.Product;
 import dev.autocomplete.server.tenant.Tenant;
+import dev.autocomplete.server.tenant.TenantRegistry;
 import dev.autocomplete.spi.Query;
 import dev.autocomplete.spi.Reading;
 
@@ -25,6 +27,7 @@ public final class EngineRunner {
 
     private static final System.Logger LOG = System.getLogger(EngineRunner.class.getName());
 
+    private final TenantRegistry tenants;
     private final EngineObserver observer;
     private final Map<String, ProductCircuit> circuits = new ConcurrentHashMap<>();
 
@@ -42,11 +45,33 @@ public final class EngineRunner {
         }
     }
 
-    public EngineRunner(EngineObserver observer) {
+    public EngineRunner(TenantRegistry tenants, EngineObserver observer) {
+        this.tenants = tenants;
         this.observer = observer;
     }
 
+    /**
+     * Reads the query with the product's engine, holding the tenant so that a reload cannot close it meanwhile.
+     * When the tenant was already replaced, the replacement's product of the same id answers.
+     */
     public Result read(Tenant tenant, Product product, Query query) {
+        Optional<TenantRegistry.Lease> lease = tenants.lease(tenant);
+        if (lease.isEmpty()) {
+            observer.engineCall(tenant.id(), product.slug(), EngineObserver.Outcome.UNLOADED, 0);
+            return new Result(null, EngineObserver.Outcome.UNLOADED, 0);
+        }
+        try (TenantRegistry.Lease held = lease.get()) {
+            Tenant current = held.tenant();
+            Optional<Product> same = current == tenant ? Optional.of(product) : current.product(product.id());
+            if (same.isEmpty()) {
+                observer.engineCall(tenant.id(), product.slug(), EngineObserver.Outcome.UNLOADED, 0);
+                return new Result(null, EngineObserver.Outcome.UNLOADED, 0);
+            }
+            return call(current, same.get(), query);
+        }
+    }
+
+    private Result call(Tenant tenant, Product product, Query query) {
         Circuit circuit = circuit(tenant, product);
         if (!circuit.allow(System.nanoTime())) {
             return done(tenant, product, circuit, null, EngineObserver.Outcome.CIRCUIT_OPEN, 0);

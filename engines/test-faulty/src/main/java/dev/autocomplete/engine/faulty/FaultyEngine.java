@@ -14,7 +14,7 @@ import dev.autocomplete.spi.Reading;
 
 /**
  * Misbehaves on request: a query that starts with {@code throw}, {@code error}, {@code null}, {@code blank},
- * {@code duplicate}, {@code many} or {@code hang} gets that fault; any other query gets a normal answer
+ * {@code duplicate}, {@code many} or {@code hang} gets that fault; {@code slow} answers after a second; any other query gets a normal answer
  * (prompt {@code Faulty ok}, one {@code thing} suggestion).
  */
 final class FaultyEngine implements Engine {
@@ -53,6 +53,10 @@ final class FaultyEngine implements Engine {
         if (raw.startsWith("hang")) {
             hang();
         }
+        if (raw.startsWith("slow")) {
+            pause();
+            return new Reading(null, List.of(), "Faulty slow", List.of(thing(List.of("Apple"))));
+        }
         return answer(thing(List.of("Apple", "Banana")));
     }
 
@@ -65,6 +69,15 @@ final class FaultyEngine implements Engine {
             } catch (InterruptedException ignored) {
                 // A hung engine does not listen.
             }
+        }
+    }
+
+    /** Answers after one second, as a slow but working engine would. */
+    private static void pause() {
+        try {
+            Thread.sleep(1000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

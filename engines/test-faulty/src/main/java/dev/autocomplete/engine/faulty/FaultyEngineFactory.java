@@ -6,8 +6,8 @@ import dev.autocomplete.spi.EngineFactory;
 
 /**
  * A test engine, {@code faulty}, that misbehaves when the query asks it to. See {@link FaultyEngine} for the
- * words it obeys. Its {@code close()} leaves a file {@code closed-<slug>} in the tenant directory, so tests
- * can see that the server closed it.
+ * words it obeys. Its {@code close()} leaves a hidden file {@code .closed-<slug>} in the tenant directory
+ * (hidden, so the server's file watch ignores it), so tests can see that the server closed it.
  */
 public final class FaultyEngineFactory implements EngineFactory {
 
@@ -18,6 +18,6 @@ public final class FaultyEngineFactory implements EngineFactory {
 
     @Override
     public Engine create(EngineContext context) {
-        return new FaultyEngine(context.tenantDirectory().resolve("closed-" + context.productSlug()));
+        return new FaultyEngine(context.tenantDirectory().resolve(".closed-" + context.productSlug()));
     }
 }
