@@ -133,6 +133,12 @@ class FaultContainmentTest {
                 assertEquals(200, api.suggest(fragileKey, envelope("throw")).status());
             }
             assertEquals("open", server.engines().circuitState(faulty, faulty.product("fragile").orElseThrow()));
+            ApiClient.Reply health = api.send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create(api.base() + "/observe/health")).GET().build());
+            JsonNode products = health.json().path("checks").get(1).path("data").path("products");
+            assertEquals("tenant:faulty", health.json().path("checks").get(1).path("name").asText(), health.raw());
+            assertEquals("open", products.path("fragile").path("circuit").asText(), health.raw());
+            assertEquals("closed", products.path("flaky").path("circuit").asText(), health.raw());
             ApiClient.Reply whileOpen = api.suggest(fragileKey, envelope("fine"));
             assertEquals(200, whileOpen.status(), whileOpen.raw());
             assertEquals("Type what you would like to do",

@@ -34,7 +34,7 @@ class HotReloadTest {
 
     private static final long RELOAD_MILLIS = 2000;
 
-    private static final String SHOP_YAML = """
+    static final String SHOP_YAML = """
             display_name: Shop
             products:
               - id: 55555555-5555-4555-8555-555555555555

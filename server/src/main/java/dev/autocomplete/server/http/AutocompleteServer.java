@@ -14,8 +14,9 @@ import io.helidon.webserver.http.HttpRouting;
 
 import dev.autocomplete.server.auth.Authenticator;
 import dev.autocomplete.server.auth.KeyRegistry;
+import dev.autocomplete.server.observe.Health;
+import dev.autocomplete.server.observe.Metrics;
 import dev.autocomplete.server.protocol.JsonBodies;
-import dev.autocomplete.server.suggest.EngineObserver;
 import dev.autocomplete.server.suggest.EngineRunner;
 import dev.autocomplete.server.suggest.Suggester;
 import dev.autocomplete.server.tenant.TenantLoader;
@@ -37,10 +38,14 @@ public final class AutocompleteServer implements AutoCloseable {
     private final TenantWatcher watcher;
     private final KeyRegistry keys;
     private final EngineRunner engines;
+    private final Health health;
+    private final Metrics metrics;
     private final WebServer webServer;
 
     private AutocompleteServer(TenantRegistry tenants, TenantWatcher watcher, KeyRegistry keys, EngineRunner engines,
-            WebServer webServer) {
+            Health health, Metrics metrics, WebServer webServer) {
+        this.health = health;
+        this.metrics = metrics;
         this.tenants = tenants;
         this.watcher = watcher;
         this.keys = keys;
@@ -60,12 +65,19 @@ public final class AutocompleteServer implements AutoCloseable {
         KeyRegistry keys = new KeyRegistry(tenantsRoot).start();
         ObjectMapper json = jsonMapper();
         JsonBodies bodies = new JsonBodies(json);
-        ErrorResponses errors = new ErrorResponses(bodies);
-        EngineRunner engines = new EngineRunner(tenants, EngineObserver.NONE);
-        SuggestService suggest = new SuggestService(new Authenticator(keys, tenants), json, new Suggester(engines),
-                bodies, errors);
+        Metrics metrics = new Metrics(tenants);
+        RequestTracker tracker = new RequestTracker(metrics, new AccessLog(json));
+        ErrorResponses errors = new ErrorResponses(bodies, tracker.errorSent());
+        EngineRunner engines = new EngineRunner(tenants, tracker);
+        metrics.reportCircuits(tenants, engines);
+        Health health = new Health(tenants, engines);
+        Authenticator authenticator = new Authenticator(keys, tenants);
+        SuggestService suggest = new SuggestService(authenticator, json, new Suggester(engines), bodies, errors);
         HttpRouting.Builder routing = HttpRouting.builder()
+                .addFilter(tracker)
                 .register(suggest)
+                .register(new TelemetryService(authenticator, json, metrics, errors))
+                .register(new ObserveService(health, metrics, json))
                 .any((req, res) -> errors.send(res, 404, "NOT_FOUND", "No such endpoint."))
                 .error(Throwable.class, (req, res, e) -> {
                     LOG.log(System.Logger.Level.ERROR, "Unhandled error on " + req.path().path(), e);
@@ -81,7 +93,7 @@ public final class AutocompleteServer implements AutoCloseable {
                 .routing(routing)
                 .build()
                 .start();
-        return new AutocompleteServer(tenants, watcher, keys, engines, webServer);
+        return new AutocompleteServer(tenants, watcher, keys, engines, health, metrics, webServer);
     }
 
     /** The JSON mapper for request bodies: strict about trailing garbage, bounded nesting and lengths. */
@@ -111,6 +123,16 @@ public final class AutocompleteServer implements AutoCloseable {
 
     public EngineRunner engines() {
         return engines;
+    }
+
+    /** Add checks (e.g. a Redis connection) to {@code /observe/health} here. */
+    public Health health() {
+        return health;
+    }
+
+    /** Report rate-limit rejections and cache lookups here. */
+    public Metrics metrics() {
+        return metrics;
     }
 
     @Override

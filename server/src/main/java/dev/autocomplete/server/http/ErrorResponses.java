@@ -1,5 +1,7 @@
 package dev.autocomplete.server.http;
 
+import java.util.function.Consumer;
+
 import io.helidon.http.DirectHandler;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
@@ -18,9 +20,12 @@ import dev.autocomplete.server.protocol.JsonBodies;
 public final class ErrorResponses {
 
     private final JsonBodies bodies;
+    private final Consumer<String> sentCodes;
 
-    public ErrorResponses(JsonBodies bodies) {
+    /** @param sentCodes told the code of every error sent from a route, for metrics and the access log */
+    public ErrorResponses(JsonBodies bodies, Consumer<String> sentCodes) {
         this.bodies = bodies;
+        this.sentCodes = sentCodes;
     }
 
     public void send(ServerResponse response, ApiException error) {
@@ -28,6 +33,7 @@ public final class ErrorResponses {
     }
 
     public void send(ServerResponse response, int status, String code, String message) {
+        sentCodes.accept(code);
         response.status(Status.create(status));
         response.header(HeaderValues.CONTENT_TYPE_JSON);
         response.send(bodies.error(code, message));

@@ -55,7 +55,9 @@ public final class SuggestService implements HttpService {
             requireJson(request);
             Caller caller = authenticator.authenticate(request.headers().first(HeaderNames.AUTHORIZATION),
                     request.headers().first(Headers.APP_IDENTIFIER));
+            request.context().register(caller);
             SuggestRequest body = reader.read(parse(request));
+            request.context().register(body);
             byte[] bytes = bodies.suggestResponse(suggester.suggest(caller, body));
             response.status(Status.OK_200);
             response.header(HeaderValues.CONTENT_TYPE_JSON);

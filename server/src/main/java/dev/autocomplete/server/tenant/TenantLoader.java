@@ -36,7 +36,7 @@ public final class TenantLoader {
     public static final int MAX_MAX_OPTIONS = 50;
 
     private static final Set<String> TENANT_KEYS =
-            Set.of("display_name", "default_language", "default_product", "products");
+            Set.of("display_name", "default_language", "default_product", "products", "log_queries");
     private static final Set<String> PRODUCT_KEYS = union(Set.of("id", "slug", "engine", "max_options", "config"),
             EngineLimits.KEYS);
     private static final Pattern SLUG = Pattern.compile("[a-z0-9][a-z0-9-]*");
@@ -91,6 +91,10 @@ public final class TenantLoader {
                         + String.join(", ", TENANT_KEYS.stream().sorted().toList()) + ")")));
         String displayName = scalar(root.get("display_name"), tenantId);
         String defaultLanguage = scalar(root.get("default_language"), "en");
+        Object logQueries = root.get("log_queries");
+        if (logQueries != null && !(logQueries instanceof Boolean)) {
+            problems.add(yaml.problem("log_queries", "must be true or false"));
+        }
 
         EngineClassLoader ownLoader = null;
         Map<String, EngineFactory> factories = new HashMap<>(builtIns);
@@ -109,7 +113,7 @@ public final class TenantLoader {
                 }
             }
             Tenant tenant = new Tenant(tenantId, displayName, defaultLanguage, directory, products, defaultProduct,
-                    loader, ownLoader);
+                    loader, ownLoader, Boolean.TRUE.equals(logQueries));
             if (!problems.isEmpty()) {
                 tenant.close();
                 return new Result(null, List.copyOf(problems));
