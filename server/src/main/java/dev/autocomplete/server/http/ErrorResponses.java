@@ -49,8 +49,7 @@ public final class ErrorResponses {
                 default -> status.code() >= 500 ? "INTERNAL" : "INVALID_REQUEST";
             };
             String text = switch (status.code()) {
-                case 413 -> "The request body is larger than this server accepts ("
-                        + AutocompleteServer.MAX_BODY_BYTES + " bytes).";
+                case 413 -> "The request body is larger than this server accepts.";
                 case 431 -> "The request headers are too large.";
                 default -> status.code() >= 500 ? "The server could not handle the request."
                         : "The HTTP request is malformed.";

@@ -1,8 +1,12 @@
 package dev.autocomplete.server.http;
 
+import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
 import io.helidon.webserver.http.Filter;
 import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.RoutingRequest;
@@ -10,6 +14,7 @@ import io.helidon.webserver.http.RoutingResponse;
 
 import dev.autocomplete.server.auth.Caller;
 import dev.autocomplete.server.observe.Metrics;
+import dev.autocomplete.server.protocol.JsonBodies;
 import dev.autocomplete.server.protocol.SuggestRequest;
 import dev.autocomplete.server.suggest.EngineObserver;
 
@@ -31,10 +36,32 @@ final class RequestTracker implements Filter, EngineObserver {
     private final ThreadLocal<Facts> current = new ThreadLocal<>();
     private final Metrics metrics;
     private final AccessLog accessLog;
+    private final ErrorResponses errors;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private volatile boolean draining;
 
-    RequestTracker(Metrics metrics, AccessLog accessLog) {
+    RequestTracker(Metrics metrics, AccessLog accessLog, JsonBodies bodies) {
         this.metrics = metrics;
         this.accessLog = accessLog;
+        this.errors = new ErrorResponses(bodies, errorSent());
+    }
+
+    /**
+     * Graceful shutdown, first half: from now on new requests get {@code 503 SHUTTING_DOWN} with
+     * {@code Connection: close}; waits until the requests already running are answered, at most {@code bound}.
+     *
+     * @return whether every running request finished in time
+     */
+    boolean drain(Duration bound) throws InterruptedException {
+        draining = true;
+        long deadline = System.nanoTime() + bound.toNanos();
+        while (inFlight.get() > 0) {
+            if (System.nanoTime() - deadline > 0) {
+                return false;
+            }
+            Thread.sleep(10);
+        }
+        return true;
     }
 
     @Override
@@ -42,9 +69,17 @@ final class RequestTracker implements Filter, EngineObserver {
         long start = System.nanoTime();
         Facts facts = new Facts();
         current.set(facts);
+        inFlight.incrementAndGet();
         try {
-            chain.proceed();
+            if (draining) {
+                response.header(HeaderValues.CONNECTION_CLOSE);
+                response.header(HeaderNames.RETRY_AFTER, "1");
+                errors.send(response, 503, "SHUTTING_DOWN", "The server is shutting down; try again.");
+            } else {
+                chain.proceed();
+            }
         } finally {
+            inFlight.decrementAndGet();
             current.remove();
             long nanos = System.nanoTime() - start;
             Optional<Caller> caller = request.context().get(Caller.class);
