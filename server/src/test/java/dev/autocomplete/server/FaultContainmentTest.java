@@ -34,7 +34,7 @@ class FaultContainmentTest {
               - id: 33333333-3333-4333-8333-333333333333
                 slug: flaky
                 engine: faulty
-                engine_budget_ms: 400
+                engine_budget_ms: 1000
                 fallback:
                   prompt: Describe what you need
                   hints: ["Try: find a thing", "Try: order a thing"]
@@ -71,7 +71,7 @@ class FaultContainmentTest {
                 ApiClient.Reply reply = api.suggest(key, envelope(fault + " now"));
                 long millis = (System.nanoTime() - start) / 1_000_000;
                 assertEquals(200, reply.status(), fault + ": " + reply.raw());
-                assertTrue(millis < 2000, fault + " took " + millis + " ms (budget 400 ms)");
+                assertTrue(millis < 3000, fault + " took " + millis + " ms (budget 1000 ms)");
                 JsonNode suggestions = reply.data().path("suggestions");
                 assertEquals(1, suggestions.size(), reply.raw());
                 assertEquals("placeholder", suggestions.get(0).path("type").asText(), reply.raw());

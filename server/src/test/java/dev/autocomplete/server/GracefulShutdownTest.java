@@ -72,12 +72,17 @@ class GracefulShutdownTest {
                     return null;
                 }));
             }
-            // Slow requests (one second in the engine each), surely accepted before the signal.
+            // Slow requests (two seconds in the engine each), all inside the engine when the signal comes.
             List<Future<ApiClient.Reply>> slow = new ArrayList<>();
             for (int i = 0; i < 10; i++) {
                 slow.add(pool.submit(() -> api.suggest(slowKey, envelope("slow"))));
             }
-            Thread.sleep(400);
+            Path started = tenants.resolve("slow/.slow-slow");
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (!(Files.exists(started) && Files.readAllLines(started).size() == 10)) {
+                assertTrue(System.nanoTime() < deadline, "the slow requests did not reach the engine");
+                Thread.sleep(20);
+            }
             long signalled = System.nanoTime();
             loading.set(false);
             server.terminate();

@@ -40,6 +40,7 @@ class HotReloadTest {
               - id: 55555555-5555-4555-8555-555555555555
                 slug: store
                 engine: catalog
+                engine_budget_ms: 5000
                 config:
                   prompt: Buy %1$s
                   intents:
@@ -132,6 +133,13 @@ class HotReloadTest {
             ApiClient.Reply old = api.suggest(key, envelope("Buy "));
             assertEquals(200, old.status(), old.raw());
             assertEquals("Old", generation(old));
+            ApiClient.Reply health = api.send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create(api.base() + "/observe/health")).GET().build());
+            assertTrue(health.raw().contains("problems_of_last_change_not_loaded")
+                    && health.raw().contains("shop/tenant.yaml"), health.raw());
+            ApiClient.Reply metrics = api.send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create(api.base() + "/observe/metrics")).GET().build());
+            assertTrue(metrics.raw().contains("autocomplete_tenant_reloads_total{result=\"failed\"} 1"), metrics.raw());
 
             Files.writeString(tenants.resolve("shop/tenant.yaml"), SHOP_YAML.formatted("New"));
             await(() -> generation(api.suggest(key, envelope("Buy "))).equals("New"), "the fixed file is served");
@@ -182,7 +190,7 @@ class HotReloadTest {
             ApiClient api = new ApiClient(server.port());
             Tenant before = server.tenants().tenant("faulty").orElseThrow();
             Future<ApiClient.Reply> slow = pool.submit(() -> api.suggest(key, envelope("slow")));
-            Thread.sleep(100);
+            await(() -> Files.exists(tenants.resolve("faulty/.slow-flaky")), "the slow request reached the engine");
             Files.writeString(tenants.resolve("faulty/tenant.yaml"), yaml.formatted(4000));
             await(() -> server.tenants().tenant("faulty").orElseThrow() != before, "the new tenant is swapped in");
             assertFalse(slow.isDone(), "the slow request was still running at the swap");

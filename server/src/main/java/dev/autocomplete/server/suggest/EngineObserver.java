@@ -24,8 +24,6 @@ public interface EngineObserver {
         }
     }
 
-    EngineObserver NONE = (tenant, product, outcome, nanos) -> { };
-
     /**
      * @param nanos time spent waiting for the engine (0 when it was not called)
      */

@@ -31,10 +31,6 @@ public record EngineLimits(Duration budget, String fallbackPrompt, List<String> 
     /** Product keys this record reads. */
     static final Set<String> KEYS = Set.of("engine_budget_ms", "fallback", "circuit");
 
-    public static final EngineLimits DEFAULTS = new EngineLimits(Duration.ofMillis(DEFAULT_BUDGET_MILLIS),
-            DEFAULT_FALLBACK_PROMPT, List.of(), DEFAULT_CIRCUIT_FAILURES,
-            Duration.ofSeconds(DEFAULT_CIRCUIT_OPEN_SECONDS));
-
     public EngineLimits {
         requireNonNull(budget, "budget is null");
         requireNonNull(fallbackPrompt, "fallbackPrompt is null");

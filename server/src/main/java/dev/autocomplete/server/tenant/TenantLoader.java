@@ -23,6 +23,7 @@ import dev.autocomplete.spi.Engine;
 import dev.autocomplete.spi.EngineConfigException;
 import dev.autocomplete.spi.EngineContext;
 import dev.autocomplete.spi.EngineFactory;
+import dev.autocomplete.spi.Query;
 
 /**
  * Loads one tenant directory: {@code tenant.yaml}, the engines in {@code engines/*.jar} through the tenant's
@@ -41,6 +42,7 @@ public final class TenantLoader {
             EngineLimits.KEYS);
     private static final Pattern SLUG = Pattern.compile("[a-z0-9][a-z0-9-]*");
     private static final Pattern TENANT_ID = Pattern.compile("[a-z0-9][a-z0-9_-]*");
+    private static final java.time.Duration WARM_UP = java.time.Duration.ofSeconds(2);
 
     private final Map<String, EngineFactory> builtIns;
     private final ClassLoader serverLoader;
@@ -118,6 +120,7 @@ public final class TenantLoader {
                 tenant.close();
                 return new Result(null, List.copyOf(problems));
             }
+            warmUp(tenant);
             return new Result(tenant, List.of());
         } catch (RuntimeException | LinkageError e) {
             closeQuietly(ownLoader);
@@ -272,6 +275,32 @@ public final class TenantLoader {
                     + " (is META-INF/services/dev.autocomplete.spi.EngineFactory in the JAR?)"));
         }
         return loader;
+    }
+
+    /**
+     * Reads an empty query once per product, off the record, so that the first real request does not pay for
+     * class loading and a cold JIT within its engine budget. Bounded: an engine that hangs here is left to
+     * its first requests' budget.
+     */
+    private static void warmUp(Tenant tenant) {
+        for (Product product : tenant.products()) {
+            Query empty = new Query("", List.of(), Set.of(), List.of(), List.of(), null, null, product.maxOptions());
+            Thread call = Thread.ofVirtual().name("warm-up-" + tenant.id() + "-" + product.slug()).start(() -> {
+                try {
+                    tenant.withEngineLoader(() -> product.engine().read(empty));
+                } catch (Throwable ignored) {
+                    // Its requests will report it.
+                }
+            });
+            try {
+                if (!call.join(WARM_UP)) {
+                    call.interrupt();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     private static String names(List<Path> jars) {

@@ -85,11 +85,6 @@ public final class TenantRegistry implements AutoCloseable {
         return new TreeMap<>(problems).values().stream().flatMap(List::stream).toList();
     }
 
-    /** Problems of one tenant directory; empty when its files loaded. */
-    public List<Problem> problems(Path directory) {
-        return problems.getOrDefault(directory, List.of());
-    }
-
     /** How many times a changed tenant directory was loaded and swapped in. */
     public long reloads() {
         return reloads.get();

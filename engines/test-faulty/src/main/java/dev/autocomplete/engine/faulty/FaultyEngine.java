@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -14,15 +15,18 @@ import dev.autocomplete.spi.Reading;
 
 /**
  * Misbehaves on request: a query that starts with {@code throw}, {@code error}, {@code null}, {@code blank},
- * {@code duplicate}, {@code many} or {@code hang} gets that fault; {@code slow} answers after a second; any other query gets a normal answer
+ * {@code duplicate}, {@code many} or {@code hang} gets that fault; {@code slow} adds a line to the file {@code .slow-<slug>} in the tenant directory and answers after two
+ * seconds; any other query gets a normal answer
  * (prompt {@code Faulty ok}, one {@code thing} suggestion).
  */
 final class FaultyEngine implements Engine {
 
     private final Path closedMarker;
+    private final Path slowMarker;
 
-    FaultyEngine(Path closedMarker) {
+    FaultyEngine(Path closedMarker, Path slowMarker) {
         this.closedMarker = closedMarker;
+        this.slowMarker = slowMarker;
     }
 
     @Override
@@ -54,6 +58,7 @@ final class FaultyEngine implements Engine {
             hang();
         }
         if (raw.startsWith("slow")) {
+            mark(slowMarker);
             pause();
             return new Reading(null, List.of(), "Faulty slow", List.of(thing(List.of("Apple"))));
         }
@@ -72,10 +77,10 @@ final class FaultyEngine implements Engine {
         }
     }
 
-    /** Answers after one second, as a slow but working engine would. */
+    /** Answers after two seconds, as a slow but working engine would. */
     private static void pause() {
         try {
-            Thread.sleep(1000);
+            Thread.sleep(2000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -96,8 +101,13 @@ final class FaultyEngine implements Engine {
 
     @Override
     public void close() {
+        mark(closedMarker);
+    }
+
+    /** Appends one line to a marker file, so tests can count the calls too. */
+    private static void mark(Path marker) {
         try {
-            Files.writeString(closedMarker, "closed\n");
+            Files.writeString(marker, "yes\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

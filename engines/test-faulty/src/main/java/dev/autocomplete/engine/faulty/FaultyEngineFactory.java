@@ -18,6 +18,7 @@ public final class FaultyEngineFactory implements EngineFactory {
 
     @Override
     public Engine create(EngineContext context) {
-        return new FaultyEngine(context.tenantDirectory().resolve(".closed-" + context.productSlug()));
+        return new FaultyEngine(context.tenantDirectory().resolve(".closed-" + context.productSlug()),
+                context.tenantDirectory().resolve(".slow-" + context.productSlug()));
     }
 }
