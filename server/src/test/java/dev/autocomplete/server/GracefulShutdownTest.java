@@ -30,7 +30,7 @@ class GracefulShutdownTest {
 
     @Test
     void sigterm_during_load_answers_every_accepted_request_then_closes_engines_and_exits() throws Exception {
-        Path jar = Files.copy(ServerProcess.serverJar(), temp.resolve("autocomplete.jar"));
+        Path jar = Files.copy(PackagedServer.serverJar(), temp.resolve("autocomplete.jar"));
         Path tenants = TestTenants.copyOfDemo(temp);
         Path engines = Files.createDirectories(tenants.resolve("slow/engines"));
         Files.copy(EngineIsolationTest.engineJar("autocomplete.test.faultyEngineJar"), engines.resolve("faulty.jar"));
@@ -43,7 +43,7 @@ class GracefulShutdownTest {
                     engine_budget_ms: 5000
                 """);
         String slowKey = TestTenants.createKey(tenants, "slow", "public", "slow");
-        try (ServerProcess server = ServerProcess.start(temp, jar,
+        try (PackagedServer server = PackagedServer.start(temp, jar,
                 Map.of("AUTOCOMPLETE_SERVER_SHUTDOWN_GRACE_SECONDS", "8"), "serve", "--port", "0");
                 ExecutorService pool = Executors.newFixedThreadPool(24)) {
             int port = server.port(server.awaitUrl());

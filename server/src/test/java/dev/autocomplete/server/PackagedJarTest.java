@@ -24,9 +24,9 @@ class PackagedJarTest {
 
     @Test
     void the_single_jar_serves_suggestions_from_a_directory_holding_only_the_jar_and_tenants() throws Exception {
-        Path jar = Files.copy(ServerProcess.serverJar(), temp.resolve("autocomplete.jar"));
+        Path jar = Files.copy(PackagedServer.serverJar(), temp.resolve("autocomplete.jar"));
         TestTenants.copyOfDemo(temp);
-        try (ServerProcess server = ServerProcess.start(temp, jar, Map.of(), "serve", "--tenants", "tenants",
+        try (PackagedServer server = PackagedServer.start(temp, jar, Map.of(), "serve", "--tenants", "tenants",
                 "--port", "0")) {
             String url = server.awaitUrl();
             ApiClient api = new ApiClient(server.port(url));
@@ -42,7 +42,7 @@ class PackagedJarTest {
 
     @Test
     void settings_come_from_autocomplete_yaml_and_environment_variables_override_them() throws Exception {
-        Path jar = Files.copy(ServerProcess.serverJar(), temp.resolve("autocomplete.jar"));
+        Path jar = Files.copy(PackagedServer.serverJar(), temp.resolve("autocomplete.jar"));
         TestTenants.copyOfDemo(temp);
         Files.move(temp.resolve("tenants"), temp.resolve("my-tenants"));
         Files.writeString(temp.resolve("autocomplete.yaml"), """
@@ -52,7 +52,7 @@ class PackagedJarTest {
                 tenants:
                   dir: my-tenants
                 """);
-        try (ServerProcess server = ServerProcess.start(temp, jar, Map.of("AUTOCOMPLETE_SERVER_PORT", "0"),
+        try (PackagedServer server = PackagedServer.start(temp, jar, Map.of("AUTOCOMPLETE_SERVER_PORT", "0"),
                 "serve")) {
             String url = server.awaitUrl();
             assertTrue(server.output().contains("from my-tenants on"), server.output());

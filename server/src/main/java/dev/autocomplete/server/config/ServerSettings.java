@@ -24,10 +24,11 @@ import io.helidon.config.ConfigSources;
  *
  * @param tls the certificate chain and private key (PEM files), or null to serve plain HTTP
  * @param redisUrl the Redis URL for shared state, or empty for none
- * @param tokenSecret the secret that signs access tokens, or empty to generate one per process; never logged
+ * @param tokenSecret the secret that signs access tokens, or empty; never logged
+ * @param tokenSecretFile a file holding that secret, or null
  */
 public record ServerSettings(String host, int port, Path tenants, Tls tls, Limits limits, Duration shutdownGrace,
-        String redisUrl, String tokenSecret) {
+        String redisUrl, String tokenSecret, Path tokenSecretFile) {
 
     /** Every key, with its default ({@code ""} for none), in the order of the reference in the README. */
     public static final Map<String, String> KEYS = keys();
@@ -65,7 +66,8 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
         keys.put("limits.read-timeout-seconds", "30");
         keys.put("limits.max-concurrent-requests", "1024");
         keys.put("redis.url", "");
-        keys.put("auth.token-secret", "");
+        keys.put("token.secret", "");
+        keys.put("token.secret-file", "");
         return java.util.Collections.unmodifiableMap(keys);
     }
 
@@ -114,20 +116,22 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
         return new ServerSettings(s.text("server.host"), s.number("server.port", 0, 65535),
                 Path.of(s.text("tenants.dir")), tls, limits,
                 Duration.ofSeconds(s.number("server.shutdown-grace-seconds", 0, 3600)), s.text("redis.url"),
-                s.text("auth.token-secret"));
+                s.text("token.secret"), s.text("token.secret-file").isEmpty() ? null : Path.of(s.text("token.secret-file")));
     }
 
     /** The same settings with other host, port or tenants directory (command-line options win). */
     public ServerSettings with(String newHost, Integer newPort, Path newTenants) {
         return new ServerSettings(newHost != null ? newHost : host, newPort != null ? newPort : port,
-                newTenants != null ? newTenants : tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret);
+                newTenants != null ? newTenants : tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
+                tokenSecretFile);
     }
 
     @Override
     public String toString() {
         return "ServerSettings[host=" + host + ", port=" + port + ", tenants=" + tenants + ", tls=" + tls
                 + ", limits=" + limits + ", shutdownGrace=" + shutdownGrace + ", redis=" + !redisUrl.isEmpty()
-                + ", tokenSecret=" + (tokenSecret.isEmpty() ? "generated" : "set") + "]";
+                + ", tokenSecret=" + (tokenSecret.isEmpty() ? "not set" : "set") + ", tokenSecretFile=" + tokenSecretFile
+                + "]";
     }
 
     /** Typed reads with errors that name the key and the variable. */

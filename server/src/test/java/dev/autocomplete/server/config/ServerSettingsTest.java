@@ -39,7 +39,7 @@ class ServerSettingsTest {
     void environment_variables_override_the_file() throws Exception {
         Path file = Files.writeString(temp.resolve("autocomplete.yaml"), "server:\n  port: 9000\nlimits:\n  body-bytes: 4096\n");
         ServerSettings settings = ServerSettings.read(file, Map.of("AUTOCOMPLETE_SERVER_PORT", "9100",
-                "AUTOCOMPLETE_AUTH_TOKEN_SECRET", "s3cret", "AUTOCOMPLETE_REDIS_URL", "redis://127.0.0.1:6379"));
+                "AUTOCOMPLETE_TOKEN_SECRET", "s3cret", "AUTOCOMPLETE_REDIS_URL", "redis://127.0.0.1:6379"));
         assertEquals(9100, settings.port());
         assertEquals(4096, settings.limits().bodyBytes());
         assertEquals("s3cret", settings.tokenSecret());

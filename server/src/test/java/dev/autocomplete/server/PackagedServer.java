@@ -20,14 +20,14 @@ import java.util.regex.Pattern;
  * The packaged {@code autocomplete.jar} run as its own process, {@code java -jar autocomplete.jar serve ...}, in
  * a working directory; its output is collected line by line.
  */
-final class ServerProcess implements AutoCloseable {
+final class PackagedServer implements AutoCloseable {
 
     private static final Pattern SERVING = Pattern.compile("^Serving .* on (http://\\S+)$");
 
     private final Process process;
     private final List<String> lines = new CopyOnWriteArrayList<>();
 
-    private ServerProcess(Process process) {
+    private PackagedServer(Process process) {
         this.process = process;
         Thread.ofPlatform().daemon().start(() -> {
             try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(),
@@ -50,14 +50,14 @@ final class ServerProcess implements AutoCloseable {
     }
 
     /** Starts {@code java -jar <jar> args...} in {@code directory} with extra environment variables. */
-    static ServerProcess start(Path directory, Path jar, Map<String, String> environment, String... args)
+    static PackagedServer start(Path directory, Path jar, Map<String, String> environment, String... args)
             throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new java.util.ArrayList<>(List.of(java, "-jar", jar.toString()));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true);
         builder.environment().putAll(environment);
-        return new ServerProcess(builder.start());
+        return new PackagedServer(builder.start());
     }
 
     /** The URL printed once serving; fails after 30 seconds. */
