@@ -50,6 +50,11 @@ public record Query(
                 .toList();
     }
 
+    /** The text typed after the last placeholder, verbatim; empty when the query ends with a token. */
+    public String trailingText() {
+        return !segments.isEmpty() && segments.getLast() instanceof Segment.Text text ? text.text() : "";
+    }
+
     /**
      * The languages to try for labels and texts, most specific first: {@code fr-CA} gives
      * {@code [fr-ca, fr]}. Lower case. Empty when no language was requested. Engines fall back to their

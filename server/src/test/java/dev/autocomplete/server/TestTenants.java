@@ -77,12 +77,21 @@ final class TestTenants {
         return new Cli(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
-    /** Creates a key with {@code keys create} and returns it. */
-    static String createKey(Path tenants, String tenant, String type, String product) {
-        Cli result = product == null
-                ? cli("keys", "create", "--tenants", tenants.toString(), "--tenant", tenant, "--type", type)
-                : cli("keys", "create", "--tenants", tenants.toString(), "--tenant", tenant, "--type", type,
-                        "--product", product);
+    /**
+     * Creates a key with {@code keys create} and returns it. Its rate limit is high enough that tests firing
+     * requests back to back never meet it; rate limits have their own tests.
+     */
+    static String createKey(Path tenants, String tenant, String type, String product, String... options) {
+        List<String> args = new java.util.ArrayList<>(List.of("keys", "create", "--tenants", tenants.toString(),
+                "--tenant", tenant, "--type", type));
+        if (!List.of(options).contains("--rate")) {
+            args.addAll(List.of("--rate", "10000"));
+        }
+        if (product != null) {
+            args.addAll(List.of("--product", product));
+        }
+        args.addAll(List.of(options));
+        Cli result = cli(args.toArray(String[]::new));
         if (result.exit() != 0) {
             throw new IllegalStateException("keys create failed: " + result.err());
         }

@@ -1,6 +1,5 @@
 package dev.autocomplete.server.auth;
 
-import java.util.Locale;
 import java.util.Optional;
 
 import dev.autocomplete.server.protocol.ApiException;
@@ -9,17 +8,28 @@ import dev.autocomplete.server.tenant.Tenant;
 import dev.autocomplete.server.tenant.TenantRegistry;
 
 /**
- * Turns an {@code Authorization} header into a {@link Caller} (protocol notes 15 and 16). Access tokens and
- * other schemes plug in here. Error messages never repeat the credential.
+ * Turns an {@code Authorization} header into a {@link Caller} (protocol notes 15 and 16): public keys, secret
+ * keys and access tokens. Error messages never repeat the credential.
  */
 public final class Authenticator {
 
+    private static final ApiException INVALID = new ApiException(401, "INVALID_CREDENTIALS",
+            "The credential is not a valid key or token.");
+    private static final ApiException INVALID_SECRET = new ApiException(401, "INVALID_SECRET_KEY",
+            "Mint tokens with a valid secret key: 'Authorization: Bearer sk_v1_...'.");
+
     private final KeyRegistry keys;
     private final TenantRegistry tenants;
+    private final AccessTokens tokens;
 
-    public Authenticator(KeyRegistry keys, TenantRegistry tenants) {
+    public Authenticator(KeyRegistry keys, TenantRegistry tenants, AccessTokens tokens) {
         this.keys = keys;
         this.tenants = tenants;
+        this.tokens = tokens;
+    }
+
+    public AccessTokens tokens() {
+        return tokens;
     }
 
     /**
@@ -27,39 +37,60 @@ public final class Authenticator {
      * @param appIdentifier the {@code X-App-Identifier} header (product id or slug), if any
      */
     public Caller authenticate(Optional<String> authorization, Optional<String> appIdentifier) {
-        String credential = bearer(authorization);
-        KeyRecord key = keys.find(credential).orElseThrow(() -> new ApiException(401, "INVALID_CREDENTIALS",
-                "The credential is not a valid key or token."));
-        Tenant tenant = tenants.tenant(key.tenantId()).orElseThrow(() -> new ApiException(503, "ENGINE_UNAVAILABLE",
-                "This key's tenant is not loaded; the operator can see why in the server log."));
-        Product product;
-        if (key.type() == KeyType.PUBLIC) {
-            product = tenant.product(key.productId()).orElseThrow(() -> new ApiException(401, "INVALID_CREDENTIALS",
-                    "The product this key belongs to no longer exists."));
-        } else if (appIdentifier.isPresent() && !appIdentifier.get().isBlank()) {
-            product = tenant.product(appIdentifier.get().strip()).orElseThrow(() -> new ApiException(404,
-                    "PRODUCT_NOT_FOUND", "X-App-Identifier names no product of this key's tenant."));
-        } else {
-            product = tenant.defaultProduct();
+        String credential = Credentials.from(authorization, "MISSING_CREDENTIALS", "INVALID_CREDENTIALS");
+        Optional<String> named = appIdentifier.map(String::strip).filter(s -> !s.isEmpty());
+        if (AccessTokens.looksLikeToken(credential)) {
+            return fromToken(credential, named);
         }
-        return new Caller(tenant, product, key);
+        KeyRecord key = keys.find(credential).orElseThrow(() -> INVALID);
+        Tenant tenant = tenantOf(key);
+        if (key.type() == KeyType.PUBLIC) {
+            Product product = tenant.product(key.productId()).orElseThrow(() -> new ApiException(401,
+                    "INVALID_CREDENTIALS", "The product this key belongs to no longer exists."));
+            requireOwnProduct(tenant, product, named, "This public key is for another product.");
+            return new Caller(tenant, product, key, Caller.Kind.PUBLIC_KEY);
+        }
+        Product product = named.isPresent()
+                ? tenant.product(named.get()).orElseThrow(() -> new ApiException(404, "PRODUCT_NOT_FOUND",
+                        "X-App-Identifier names no product of this key's tenant."))
+                : tenant.defaultProduct();
+        return new Caller(tenant, product, key, Caller.Kind.SECRET_KEY);
     }
 
-    private static String bearer(Optional<String> authorization) {
-        String header = authorization.map(String::strip).orElse("");
-        if (header.isEmpty()) {
-            throw new ApiException(401, "MISSING_CREDENTIALS",
-                    "Send a key or access token as 'Authorization: Bearer <credential>'.");
+    /** The secret key allowed to mint tokens at {@code /api/auth/token}; anything else is INVALID_SECRET_KEY. */
+    public KeyRecord secretKey(Optional<String> authorization) {
+        String credential;
+        try {
+            credential = Credentials.from(authorization, "INVALID_SECRET_KEY", "INVALID_SECRET_KEY");
+        } catch (ApiException e) {
+            throw INVALID_SECRET;
         }
-        int space = header.indexOf(' ');
-        String scheme = space < 0 ? header : header.substring(0, space);
-        String credential = space < 0 ? "" : header.substring(space + 1).strip();
-        if (!scheme.toLowerCase(Locale.ROOT).equals("bearer")) {
-            throw new ApiException(401, "INVALID_CREDENTIALS", "Use the Bearer scheme: 'Authorization: Bearer <credential>'.");
+        return keys.find(credential).filter(key -> key.type() == KeyType.SECRET).orElseThrow(() -> INVALID_SECRET);
+    }
+
+    public Tenant tenantOf(KeyRecord key) {
+        return tenants.tenant(key.tenantId()).orElseThrow(() -> new ApiException(503, "ENGINE_UNAVAILABLE",
+                "This key's tenant is not loaded; the operator can see why in the server log."));
+    }
+
+    private Caller fromToken(String token, Optional<String> named) {
+        AccessTokens.Claims claims = tokens.verify(token);
+        KeyRecord key = keys.findUsableById(claims.keyId())
+                .filter(k -> k.type() == KeyType.SECRET && k.tenantId().equals(claims.tenantId()))
+                .orElseThrow(() -> new ApiException(401, "INVALID_CREDENTIALS",
+                        "The key that minted this token was revoked or has expired."));
+        Tenant tenant = tenantOf(key);
+        Product product = tenant.product(claims.productId()).orElseThrow(() -> INVALID);
+        requireOwnProduct(tenant, product, named, "This access token is for another product.");
+        return new Caller(tenant, product, key, Caller.Kind.ACCESS_TOKEN);
+    }
+
+    /** A bound credential serves its own product only; X-App-Identifier values that name no product are ignored. */
+    private static void requireOwnProduct(Tenant tenant, Product own, Optional<String> named, String message) {
+        if (named.isPresent()) {
+            tenant.product(named.get()).filter(other -> !other.id().equals(own.id())).ifPresent(other -> {
+                throw new ApiException(401, "INVALID_CREDENTIALS", message);
+            });
         }
-        if (credential.isEmpty()) {
-            throw new ApiException(401, "MISSING_CREDENTIALS", "The Bearer credential is empty.");
-        }
-        return credential;
     }
 }

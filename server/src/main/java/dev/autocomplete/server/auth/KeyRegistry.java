@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +27,7 @@ public final class KeyRegistry implements AutoCloseable {
     private static final long POLL_MILLIS = 500;
 
     private final Path tenantsRoot;
+    private final Clock clock;
     private final Map<String, KeyRecord> ephemeral = new ConcurrentHashMap<>();
     private final Map<Path, FileState> seen = new HashMap<>();
     private volatile Map<String, KeyRecord> stored = Map.of();
@@ -35,7 +37,13 @@ public final class KeyRegistry implements AutoCloseable {
     }
 
     public KeyRegistry(Path tenantsRoot) {
+        this(tenantsRoot, Clock.systemUTC());
+    }
+
+    /** @param clock decides when keys with an expiry stop working */
+    public KeyRegistry(Path tenantsRoot, Clock clock) {
         this.tenantsRoot = tenantsRoot;
+        this.clock = clock;
     }
 
     /** Reads every {@code keys.yaml} now, then keeps watching them. */
@@ -52,7 +60,7 @@ public final class KeyRegistry implements AutoCloseable {
         ephemeral.put(record.id(), record);
     }
 
-    /** The active record of a presented key, compared by digest in constant time. */
+    /** The usable (not revoked, not expired) record of a presented key, compared by digest in constant time. */
     public Optional<KeyRecord> find(String presentedKey) {
         if (ApiKeys.typeOf(presentedKey) == null) {
             return Optional.empty();
@@ -63,10 +71,19 @@ public final class KeyRegistry implements AutoCloseable {
         if (record == null) {
             record = stored.get(id);
         }
-        if (record == null || !record.active() || !ApiKeys.sameDigest(record.digest(), digest)) {
+        if (record == null || !record.usableAt(clock.instant()) || !ApiKeys.sameDigest(record.digest(), digest)) {
             return Optional.empty();
         }
         return Optional.of(record);
+    }
+
+    /** The record with this id if it is still usable (not revoked, not expired): how tokens follow their key. */
+    public Optional<KeyRecord> findUsableById(String id) {
+        KeyRecord record = ephemeral.get(id);
+        if (record == null) {
+            record = stored.get(id);
+        }
+        return record != null && record.usableAt(clock.instant()) ? Optional.of(record) : Optional.empty();
     }
 
     /** Re-reads the key files that changed since the last look. */

@@ -23,6 +23,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 
+import dev.autocomplete.server.ratelimit.RateLimit;
+
 /**
  * A tenant's {@code keys.yaml}: key ids, types, products, digests and times; never a key. Writes go to a
  * temporary file that atomically replaces the old one, under a lock, so a running server never reads half
@@ -70,7 +72,8 @@ public final class KeysFile {
                 String revoked = text(key, "revoked_at");
                 records.add(new KeyRecord(required(key, "id"), KeyType.fromWireName(required(key, "type")), tenantId,
                         product == null ? null : UUID.fromString(product), required(key, "digest"),
-                        Instant.parse(required(key, "created_at")), revoked == null ? null : Instant.parse(revoked)));
+                        Instant.parse(required(key, "created_at")), revoked == null ? null : Instant.parse(revoked),
+                        scope(key)));
             } catch (RuntimeException e) {
                 throw new IOException(file + ": keys[" + i + "]: " + e.getMessage(), e);
             }
@@ -104,8 +107,22 @@ public final class KeysFile {
             if (record.revokedAt() != null) {
                 fields.put("revoked_at", record.revokedAt().toString());
             }
+            KeyScope scope = record.scope();
+            if (scope.expiresAt() != null) {
+                fields.put("expires_at", scope.expiresAt().toString());
+            }
             ObjectNode node = keys.addObject();
             fields.forEach(node::put);
+            if (!scope.origins().isEmpty()) {
+                ArrayNode origins = node.putArray("origins");
+                scope.origins().forEach(origin -> origins.add(origin.toString()));
+            }
+            if (!scope.allowNoOrigin()) {
+                node.put("allow_no_origin", false);
+            }
+            if (scope.rate() != null) {
+                node.putObject("rate").put("per_second", scope.rate().perSecond()).put("burst", scope.rate().burst());
+            }
         }
         Path temp = Files.createTempFile(file.getParent(), ".keys", ".tmp");
         try {
@@ -119,6 +136,32 @@ public final class KeysFile {
         } finally {
             Files.deleteIfExists(temp);
         }
+    }
+
+    private static KeyScope scope(JsonNode key) {
+        List<OriginPattern> origins = new ArrayList<>();
+        JsonNode list = key.get("origins");
+        if (list != null && !list.isNull()) {
+            if (!list.isArray()) {
+                throw new IllegalArgumentException("'origins' must be a list");
+            }
+            list.forEach(origin -> origins.add(OriginPattern.parse(origin.asText())));
+        }
+        JsonNode allowNoOrigin = key.get("allow_no_origin");
+        if (allowNoOrigin != null && !allowNoOrigin.isNull() && !allowNoOrigin.isBoolean()) {
+            throw new IllegalArgumentException("'allow_no_origin' must be true or false");
+        }
+        String expires = text(key, "expires_at");
+        RateLimit rate = null;
+        JsonNode rateNode = key.get("rate");
+        if (rateNode != null && !rateNode.isNull()) {
+            if (!rateNode.path("per_second").isIntegralNumber() || !rateNode.path("burst").isIntegralNumber()) {
+                throw new IllegalArgumentException("'rate' needs whole numbers per_second and burst");
+            }
+            rate = new RateLimit(rateNode.path("per_second").asLong(), rateNode.path("burst").asLong());
+        }
+        return new KeyScope(origins, allowNoOrigin == null || allowNoOrigin.isNull() || allowNoOrigin.asBoolean(),
+                expires == null ? null : Instant.parse(expires), rate);
     }
 
     private static String required(JsonNode node, String field) {

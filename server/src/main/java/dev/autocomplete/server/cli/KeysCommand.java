@@ -5,6 +5,9 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,8 +21,12 @@ import picocli.CommandLine.Parameters;
 
 import dev.autocomplete.server.auth.ApiKeys;
 import dev.autocomplete.server.auth.KeyRecord;
+import dev.autocomplete.server.auth.KeyScope;
+import dev.autocomplete.server.auth.OriginPattern;
 import dev.autocomplete.server.auth.KeyType;
 import dev.autocomplete.server.auth.KeysFile;
+import dev.autocomplete.server.ratelimit.RateLimit;
+import dev.autocomplete.server.tenant.Durations;
 import dev.autocomplete.server.tenant.TenantException;
 import dev.autocomplete.server.tenant.TenantLoader;
 import dev.autocomplete.server.tenant.YamlDocument;
@@ -71,6 +78,27 @@ public final class KeysCommand implements Runnable {
         @Option(names = "--product", paramLabel = "P", description = "Product slug or id (public keys only).")
         String product;
 
+        @Option(names = "--origins", split = ",", paramLabel = "ORIGIN",
+                description = "Browser origins the key serves, comma-separated: https://app.example.com, "
+                        + "https://*.example.com (default: any).")
+        List<String> origins = new ArrayList<>();
+
+        @Option(names = "--allow-no-origin", arity = "1", defaultValue = "true", paramLabel = "true|false",
+                description = "Serve requests without an Origin header, e.g. from servers or curl (default: ${DEFAULT-VALUE}).")
+        boolean allowNoOrigin;
+
+        @Option(names = "--expires", paramLabel = "WHEN",
+                description = "When the key stops working: a date (2027-01-31, UTC midnight), an instant "
+                        + "(2027-01-31T12:00:00Z) or a duration from now (90d, 12h).")
+        String expires;
+
+        @Option(names = "--rate", paramLabel = "N[/s]",
+                description = "Requests a second for this key (default: 20, burst 40).")
+        String rate;
+
+        @Option(names = "--burst", paramLabel = "N", description = "Requests at once (default: twice --rate).")
+        Long burst;
+
         @Override
         public Integer call() throws IOException {
             KeyType keyType;
@@ -91,10 +119,11 @@ public final class KeysCommand implements Runnable {
                 throw new CommandLine.ParameterException(spec.commandLine(),
                         "A secret key serves every product of its tenant: drop --product");
             }
+            KeyScope scope = scope(spec);
             String key = new ApiKeys().generate(keyType);
             String digest = ApiKeys.digest(key);
             KeyRecord record = new KeyRecord(ApiKeys.idOf(digest), keyType, options.tenant, productId, digest,
-                    Instant.now(), null);
+                    Instant.now(), null, scope);
             new KeysFile(directory).update(records -> {
                 records.add(record);
                 return records;
@@ -105,6 +134,37 @@ public final class KeysCommand implements Runnable {
             out.println("Store it now: only its digest is kept, so it cannot be shown again.");
             out.println(key);
             return 0;
+        }
+
+        private KeyScope scope(CommandLine.Model.CommandSpec spec) {
+            try {
+                List<OriginPattern> patterns = origins.stream().filter(o -> !o.isBlank()).map(OriginPattern::parse)
+                        .toList();
+                if (rate == null && burst != null) {
+                    throw new IllegalArgumentException("--burst needs --rate");
+                }
+                return new KeyScope(patterns, allowNoOrigin, expires == null ? null : expiry(expires),
+                        rate == null ? null : RateLimit.parse(rate, burst));
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
+        }
+
+        private static Instant expiry(String text) {
+            try {
+                return LocalDate.parse(text).atStartOfDay(ZoneOffset.UTC).toInstant();
+            } catch (DateTimeParseException notADate) {
+                try {
+                    return Instant.parse(text);
+                } catch (DateTimeParseException notAnInstant) {
+                    try {
+                        return Instant.now().plus(Durations.parse(text));
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException("--expires '" + text
+                                + "' is not a date (2027-01-31), an instant (2027-01-31T12:00:00Z) or a duration (90d)");
+                    }
+                }
+            }
         }
     }
 
@@ -120,11 +180,18 @@ public final class KeysCommand implements Runnable {
         public Integer call() throws IOException {
             PrintWriter out = spec.commandLine().getOut();
             List<KeyRecord> records = new KeysFile(options.directory()).read();
-            out.printf("%-16s %-7s %-36s %-24s %s%n", "ID", "TYPE", "PRODUCT", "CREATED", "REVOKED");
+            String format = "%-16s %-7s %-36s %-24s %-24s %-24s %-10s %s%n";
+            out.printf(format, "ID", "TYPE", "PRODUCT", "CREATED", "REVOKED", "EXPIRES", "RATE", "ORIGINS");
             for (KeyRecord record : records) {
-                out.printf("%-16s %-7s %-36s %-24s %s%n", record.id(), record.type().wireName(),
+                KeyScope scope = record.scope();
+                String origins = (scope.origins().isEmpty() ? "*" : String.join(",",
+                        scope.origins().stream().map(OriginPattern::toString).toList()))
+                        + (scope.allowNoOrigin() ? "" : " (no-origin refused)");
+                out.printf(format, record.id(), record.type().wireName(),
                         record.productId() == null ? "*" : record.productId(), record.createdAt(),
-                        record.revokedAt() == null ? "-" : record.revokedAt());
+                        record.revokedAt() == null ? "-" : record.revokedAt(),
+                        scope.expiresAt() == null ? "-" : scope.expiresAt(),
+                        scope.rateOrDefault().perSecond() + "/s:" + scope.rateOrDefault().burst(), origins);
             }
             return 0;
         }

@@ -1,6 +1,7 @@
 package dev.autocomplete.server.cli;
 
 import java.io.PrintWriter;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -14,7 +15,9 @@ import picocli.CommandLine.Option;
 
 import dev.autocomplete.server.auth.ApiKeys;
 import dev.autocomplete.server.auth.KeyRecord;
+import dev.autocomplete.server.auth.KeyScope;
 import dev.autocomplete.server.auth.KeyType;
+import dev.autocomplete.server.auth.SigningSecret;
 import dev.autocomplete.server.config.ServerSettings;
 import dev.autocomplete.server.http.AutocompleteServer;
 import dev.autocomplete.server.tenant.Product;
@@ -47,6 +50,17 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(names = "--port", description = "Port; 0 picks a free one (default: server.port, else 8080).")
     private Integer port;
 
+    @Option(names = "--redis", paramLabel = "URI",
+            description = "Keep rate limits in this Redis (redis://host:port) so replicas share them (default: "
+                    + "redis.url, else per process).")
+    private URI redis;
+
+    @Option(names = "--token-secret-file", paramLabel = "FILE",
+            description = "File with the access-token signing secret, shared by replicas (default: "
+                    + "$" + SigningSecret.ENV_SECRET + ", token.secret-file, else one generated under the tenants "
+                    + "directory).")
+    private Path tokenSecretFile;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -55,7 +69,8 @@ public final class ServeCommand implements Callable<Integer> {
         if (file != null && !Files.isRegularFile(file)) {
             throw new IllegalArgumentException("settings file not found: " + file);
         }
-        ServerSettings settings = ServerSettings.read(file, System.getenv()).with(host, port, tenantsDirectory);
+        ServerSettings settings = ServerSettings.read(file, System.getenv()).with(host, port, tenantsDirectory)
+                .withAccess(redis == null ? null : redis.toString(), tokenSecretFile);
         AutocompleteServer server = AutocompleteServer.start(settings);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -67,6 +82,7 @@ public final class ServeCommand implements Callable<Integer> {
         out.println("Serving " + server.tenants().tenants().size() + " tenant(s) from " + settings.tenants()
                 + " on " + base);
         server.tenants().problems().forEach(problem -> out.println("Skipped: " + problem));
+        out.println("Rate limits: " + server.rateLimiter().status().describe());
         server.tenants().tenant(DEMO_TENANT).ifPresent(demo -> printDemoKeys(out, server, demo, base));
         out.flush();
         stopped.await();
@@ -82,7 +98,7 @@ public final class ServeCommand implements Callable<Integer> {
             String key = apiKeys.generate(KeyType.PUBLIC);
             String digest = ApiKeys.digest(key);
             server.keys().addEphemeral(new KeyRecord(ApiKeys.idOf(digest), KeyType.PUBLIC, demo.id(), product.id(),
-                    digest, Instant.now(), null));
+                    digest, Instant.now(), null, KeyScope.DEFAULT));
             out.println("  " + product.slug() + ": " + key);
             if (example == null) {
                 example = "curl -s " + base + "/api/suggest -H 'Authorization: Bearer " + key + "'"

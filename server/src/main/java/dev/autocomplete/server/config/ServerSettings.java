@@ -126,6 +126,13 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
                 tokenSecretFile);
     }
 
+    /** The same settings with another Redis URL or token secret file (command-line options win); null keeps. */
+    public ServerSettings withAccess(String newRedisUrl, Path newTokenSecretFile) {
+        return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace,
+                newRedisUrl != null ? newRedisUrl : redisUrl, tokenSecret,
+                newTokenSecretFile != null ? newTokenSecretFile : tokenSecretFile);
+    }
+
     @Override
     public String toString() {
         return "ServerSettings[host=" + host + ", port=" + port + ", tenants=" + tenants + ", tls=" + tls

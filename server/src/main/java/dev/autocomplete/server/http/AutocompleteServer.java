@@ -1,8 +1,11 @@
 package dev.autocomplete.server.http;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
@@ -16,12 +19,16 @@ import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.http.HttpRouting;
 
+import dev.autocomplete.server.auth.AccessTokens;
 import dev.autocomplete.server.auth.Authenticator;
 import dev.autocomplete.server.auth.KeyRegistry;
+import dev.autocomplete.server.auth.SigningSecret;
 import dev.autocomplete.server.config.ServerSettings;
 import dev.autocomplete.server.observe.Health;
+import dev.autocomplete.server.observe.HealthCheck;
 import dev.autocomplete.server.observe.Metrics;
 import dev.autocomplete.server.protocol.JsonBodies;
+import dev.autocomplete.server.ratelimit.RateLimiter;
 import dev.autocomplete.server.suggest.EngineRunner;
 import dev.autocomplete.server.suggest.Suggester;
 import dev.autocomplete.server.tenant.TenantLoader;
@@ -37,6 +44,9 @@ public final class AutocompleteServer implements AutoCloseable {
     /** The default body limit ({@code limits.body-bytes}): larger requests are refused with 413 unread. */
     public static final long MAX_BODY_BYTES = 64 * 1024;
 
+    /** Where a generated token signing secret is kept, relative to the tenants directory (git-ignored). */
+    public static final String GENERATED_SECRET = ".secrets/token-signing.key";
+
     private static final System.Logger LOG = System.getLogger(AutocompleteServer.class.getName());
 
     private final TenantRegistry tenants;
@@ -47,14 +57,17 @@ public final class AutocompleteServer implements AutoCloseable {
     private final Metrics metrics;
     private final RequestTracker tracker;
     private final Duration shutdownGrace;
+    private final RateLimiter limiter;
     private final WebServer webServer;
 
     private AutocompleteServer(TenantRegistry tenants, TenantWatcher watcher, KeyRegistry keys, EngineRunner engines,
-            Health health, Metrics metrics, RequestTracker tracker, Duration shutdownGrace, WebServer webServer) {
+            Health health, Metrics metrics, RequestTracker tracker, Duration shutdownGrace, RateLimiter limiter,
+            WebServer webServer) {
         this.tracker = tracker;
         this.shutdownGrace = shutdownGrace;
         this.health = health;
         this.metrics = metrics;
+        this.limiter = limiter;
         this.tenants = tenants;
         this.watcher = watcher;
         this.keys = keys;
@@ -67,17 +80,41 @@ public final class AutocompleteServer implements AutoCloseable {
      * {@code host:port} ({@code 0} picks a free port).
      */
     public static AutocompleteServer start(String host, int port, Path tenantsRoot) throws IOException {
-        return start(ServerSettings.defaults().with(host, port, tenantsRoot));
+        return start(ServerSettings.defaults().with(host, port, tenantsRoot), AccessOptions.defaults());
     }
 
-    /** Loads every tenant of {@code settings.tenants()} and serves as the settings say. */
+    /** As above, with rate-limit storage, token signing secret and clock chosen by {@code access}. */
+    public static AutocompleteServer start(String host, int port, Path tenantsRoot, AccessOptions access)
+            throws IOException {
+        return start(ServerSettings.defaults().with(host, port, tenantsRoot), access);
+    }
+
+    /**
+     * Serves as the settings say; their Redis URL, token secret and secret file fill in the access options
+     * ({@code AUTOCOMPLETE_TOKEN_SECRET} in the environment still wins over the file's secret).
+     */
     public static AutocompleteServer start(ServerSettings settings) throws IOException {
+        Map<String, String> environment = new HashMap<>(System.getenv());
+        if (!settings.tokenSecret().isEmpty()) {
+            environment.putIfAbsent(SigningSecret.ENV_SECRET, settings.tokenSecret());
+        }
+        AccessOptions access = AccessOptions.defaults().withEnvironment(environment)
+                .withRedis(settings.redisUrl().isEmpty() ? null : URI.create(settings.redisUrl()))
+                .withTokenSecretFile(settings.tokenSecretFile());
+        return start(settings, access);
+    }
+
+    /** Loads every tenant of {@code settings.tenants()} and serves as the settings and access options say. */
+    public static AutocompleteServer start(ServerSettings settings, AccessOptions access) throws IOException {
         Path tenantsRoot = settings.tenants();
         TenantLoader loader = new TenantLoader();
         TenantRegistry tenants = TenantRegistry.load(tenantsRoot, loader);
         tenants.problems().forEach(problem -> LOG.log(System.Logger.Level.WARNING, "Tenant skipped: " + problem));
         TenantWatcher watcher = new TenantWatcher(tenants, loader).start();
-        KeyRegistry keys = new KeyRegistry(tenantsRoot).start();
+        AccessTokens tokens = new AccessTokens(SigningSecret.resolve(access.environment(), access.tokenSecretFile(),
+                tenantsRoot.resolve(GENERATED_SECRET)), access.clock());
+        KeyRegistry keys = new KeyRegistry(tenantsRoot, access.clock()).start();
+        RateLimiter limiter = access.redis() == null ? RateLimiter.local() : RateLimiter.redis(access.redis());
         ObjectMapper json = jsonMapper(settings.limits());
         JsonBodies bodies = new JsonBodies(json);
         Metrics metrics = new Metrics(tenants);
@@ -86,12 +123,18 @@ public final class AutocompleteServer implements AutoCloseable {
         EngineRunner engines = new EngineRunner(tenants, tracker);
         metrics.reportCircuits(tenants, engines);
         Health health = new Health(tenants, engines);
-        Authenticator authenticator = new Authenticator(keys, tenants);
-        SuggestService suggest = new SuggestService(authenticator, json, new Suggester(engines), bodies, errors);
+        // Rate limits keep working per process while Redis is away, so a degraded mode is reported, not DOWN.
+        health.add(() -> new HealthCheck.Status("rate-limits", true, Map.of("mode", limiter.status().mode(),
+                "degraded", limiter.status().degraded(), "detail", limiter.status().describe())));
+        Gatekeeper gatekeeper = new Gatekeeper(new Authenticator(keys, tenants, tokens), limiter,
+                access.failedAuthentication());
+        SuggestService suggest = new SuggestService(gatekeeper, json, new Suggester(engines), bodies, errors);
         HttpRouting.Builder routing = HttpRouting.builder()
                 .addFilter(tracker)
+                .addFilter(new CorsFilter(CorsFilter.DEFAULT_PATHS))
                 .register(suggest)
-                .register(new TelemetryService(authenticator, json, metrics, errors))
+                .register(new TokenService(gatekeeper, json, errors))
+                .register(new TelemetryService(gatekeeper, json, metrics, errors))
                 .register(new ObserveService(health, metrics, json))
                 .any((req, res) -> errors.send(res, 404, "NOT_FOUND", "No such endpoint."))
                 .error(Throwable.class, (req, res, e) -> {
@@ -123,7 +166,7 @@ public final class AutocompleteServer implements AutoCloseable {
         }
         WebServer webServer = server.build().start();
         return new AutocompleteServer(tenants, watcher, keys, engines, health, metrics, tracker,
-                settings.shutdownGrace(), webServer);
+                settings.shutdownGrace(), limiter, webServer);
     }
 
     /** The JSON mapper for request bodies: strict about trailing garbage, bounded nesting and lengths. */
@@ -166,6 +209,11 @@ public final class AutocompleteServer implements AutoCloseable {
         return metrics;
     }
 
+    /** The rate limiter; its {@code status()} says whether limits are shared through Redis (for health output). */
+    public RateLimiter rateLimiter() {
+        return limiter;
+    }
+
     /**
      * Stops gracefully: new requests get 503 while the running ones finish (at most the shutdown grace
      * period), then the listener stops and every engine is closed.
@@ -182,6 +230,7 @@ public final class AutocompleteServer implements AutoCloseable {
         }
         webServer.stop();
         watcher.close();
+        limiter.close();
         keys.close();
         tenants.close();
     }

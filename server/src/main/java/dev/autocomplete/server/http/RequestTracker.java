@@ -91,6 +91,9 @@ final class RequestTracker implements Filter, EngineObserver {
             metrics.request(tenant, product, endpoint, status, nanos);
             if (facts.errorCode != null) {
                 metrics.error(tenant, product, facts.errorCode);
+                if (facts.errorCode.equals("RATE_LIMITED")) {
+                    metrics.rateLimited(tenant, product);
+                }
             }
             if (!endpoint.startsWith("/observe")) {
                 accessLog.write(new AccessLog.Entry(request.prologue().method().text(), endpoint, tenant, product,

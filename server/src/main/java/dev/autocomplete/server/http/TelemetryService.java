@@ -7,21 +7,20 @@ import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 
-import dev.autocomplete.server.auth.Authenticator;
 import dev.autocomplete.server.auth.Caller;
 import dev.autocomplete.server.observe.Metrics;
 import dev.autocomplete.server.protocol.ApiException;
 
 /**
  * {@code POST /api/telemetry/events}: the official client's fire-and-forget analytics
- * ({@code {source, session_id, type, at, query_data}}). Any valid credential of the product gets a 204; the
+ * ({@code {source, session_id, type, at, query_data}}). Any credential of the product that passes the
+ * {@link Gatekeeper} (rate limits, origin rules, CORS, as for {@code /api/suggest}) gets a 204; the
  * event is counted in the metrics by its {@code type} and otherwise dropped: nothing is stored or logged.
  */
 final class TelemetryService implements HttpService {
@@ -31,13 +30,13 @@ final class TelemetryService implements HttpService {
 
     private static final Pattern EVENT_TYPE = Pattern.compile("[A-Za-z0-9_.:-]{1,64}");
 
-    private final Authenticator authenticator;
+    private final Gatekeeper gatekeeper;
     private final ObjectMapper json;
     private final Metrics metrics;
     private final ErrorResponses errors;
 
-    TelemetryService(Authenticator authenticator, ObjectMapper json, Metrics metrics, ErrorResponses errors) {
-        this.authenticator = authenticator;
+    TelemetryService(Gatekeeper gatekeeper, ObjectMapper json, Metrics metrics, ErrorResponses errors) {
+        this.gatekeeper = gatekeeper;
         this.json = json;
         this.metrics = metrics;
         this.errors = errors;
@@ -52,8 +51,7 @@ final class TelemetryService implements HttpService {
 
     private void event(ServerRequest request, ServerResponse response) {
         try {
-            Caller caller = authenticator.authenticate(request.headers().first(HeaderNames.AUTHORIZATION),
-                    request.headers().first(Headers.APP_IDENTIFIER));
+            Caller caller = gatekeeper.admit(request, response);
             request.context().register(caller);
             JsonNode event = read(request);
             JsonNode type = event.path("type");

@@ -6,6 +6,7 @@ import java.net.URL;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -18,6 +19,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
+import dev.autocomplete.server.ratelimit.RateLimit;
 import dev.autocomplete.spi.ConfigTree;
 import dev.autocomplete.spi.Engine;
 import dev.autocomplete.spi.EngineConfigException;
@@ -37,7 +39,9 @@ public final class TenantLoader {
     public static final int MAX_MAX_OPTIONS = 50;
 
     private static final Set<String> TENANT_KEYS =
-            Set.of("display_name", "default_language", "default_product", "products", "log_queries");
+            Set.of("display_name", "default_language", "default_product", "products", "access_tokens",
+                    "log_queries");
+    private static final Set<String> ACCESS_TOKEN_KEYS = Set.of("lifetime", "rate", "burst");
     private static final Set<String> PRODUCT_KEYS = union(Set.of("id", "slug", "engine", "max_options", "config"),
             EngineLimits.KEYS);
     private static final Pattern SLUG = Pattern.compile("[a-z0-9][a-z0-9-]*");
@@ -114,8 +118,9 @@ public final class TenantLoader {
                     problems.add(yaml.problem("default_product", "names no product slug: '" + defaultSlug + "'"));
                 }
             }
+            AccessTokenSettings accessTokens = accessTokens(yaml, root.get("access_tokens"), problems);
             Tenant tenant = new Tenant(tenantId, displayName, defaultLanguage, directory, products, defaultProduct,
-                    loader, ownLoader, Boolean.TRUE.equals(logQueries));
+                    loader, ownLoader, accessTokens, Boolean.TRUE.equals(logQueries));
             if (!problems.isEmpty()) {
                 tenant.close();
                 return new Result(null, List.copyOf(problems));
@@ -127,6 +132,46 @@ public final class TenantLoader {
             problems.add(new Problem(file, 0, "failed to load: " + e));
             return new Result(null, List.copyOf(problems));
         }
+    }
+
+    private static AccessTokenSettings accessTokens(YamlDocument yaml, Object node, List<Problem> problems) {
+        if (node == null) {
+            return AccessTokenSettings.DEFAULT;
+        }
+        if (!(node instanceof Map<?, ?> map)) {
+            problems.add(yaml.problem("access_tokens", "must be a map with lifetime, rate and burst"));
+            return AccessTokenSettings.DEFAULT;
+        }
+        map.keySet().stream().map(String::valueOf).filter(k -> !ACCESS_TOKEN_KEYS.contains(k))
+                .forEach(k -> problems.add(yaml.problem("access_tokens." + k, "is not a known key (known: "
+                        + String.join(", ", ACCESS_TOKEN_KEYS.stream().sorted().toList()) + ")")));
+        Duration lifetime = AccessTokenSettings.DEFAULT_LIFETIME;
+        if (map.get("lifetime") != null) {
+            try {
+                lifetime = Durations.parse(String.valueOf(map.get("lifetime")));
+                if (lifetime.compareTo(AccessTokenSettings.MIN_LIFETIME) < 0
+                        || lifetime.compareTo(AccessTokenSettings.MAX_LIFETIME) > 0) {
+                    problems.add(yaml.problem("access_tokens.lifetime", "must be from 30s to 24h"));
+                    lifetime = AccessTokenSettings.DEFAULT_LIFETIME;
+                }
+            } catch (IllegalArgumentException e) {
+                problems.add(yaml.problem("access_tokens.lifetime", e.getMessage()));
+            }
+        }
+        RateLimit rate = RateLimit.DEFAULT;
+        Object perSecond = map.get("rate");
+        Object burst = map.get("burst");
+        if (perSecond != null || burst != null) {
+            try {
+                if (!(perSecond instanceof Integer r) || (burst != null && !(burst instanceof Integer))) {
+                    throw new IllegalArgumentException("rate and burst must be whole numbers (burst needs rate)");
+                }
+                rate = RateLimit.parse(String.valueOf(r), burst == null ? null : ((Integer) burst).longValue());
+            } catch (IllegalArgumentException e) {
+                problems.add(yaml.problem("access_tokens.rate", e.getMessage()));
+            }
+        }
+        return new AccessTokenSettings(lifetime, rate);
     }
 
     private List<Product> products(YamlDocument yaml, Object node, Path directory, String tenantId,

@@ -1,0 +1,114 @@
+package dev.autocomplete.server.http;
+
+import java.util.Optional;
+import java.util.function.Supplier;
+
+import io.helidon.http.HeaderNames;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+
+import dev.autocomplete.server.auth.Authenticator;
+import dev.autocomplete.server.auth.Caller;
+import dev.autocomplete.server.auth.KeyRecord;
+import dev.autocomplete.server.protocol.ApiException;
+import dev.autocomplete.server.ratelimit.RateDecision;
+import dev.autocomplete.server.ratelimit.RateLimit;
+import dev.autocomplete.server.ratelimit.RateLimiter;
+
+/**
+ * What every API request passes before its body is read: failed authentications per client address,
+ * authentication, the rate limit of the key or, for an access token, of its product, then the key's origin
+ * rules (and the CORS answer). Every response that went through a bucket carries {@code RateLimit-*} headers,
+ * refusals of an origin included (an Origin header is no protection against non-browser clients draining a
+ * key, so checking it first would save nothing).
+ */
+public final class Gatekeeper {
+
+    private final Authenticator authenticator;
+    private final RateLimiter limiter;
+    private final RateLimit failedAuthentication;
+
+    public Gatekeeper(Authenticator authenticator, RateLimiter limiter, RateLimit failedAuthentication) {
+        this.authenticator = authenticator;
+        this.limiter = limiter;
+        this.failedAuthentication = failedAuthentication;
+    }
+
+    public Authenticator authenticator() {
+        return authenticator;
+    }
+
+    /** For browser-facing endpoints ({@code /api/suggest}, telemetry): any credential, origin rules, CORS. */
+    public Caller admit(ServerRequest request, ServerResponse response) {
+        Optional<String> origin = request.headers().first(HeaderNames.ORIGIN);
+        Caller caller;
+        try {
+            caller = authenticated(request, response, () -> authenticator.authenticate(
+                    request.headers().first(HeaderNames.AUTHORIZATION), request.headers().first(Headers.APP_IDENTIFIER)));
+        } catch (ApiException e) {
+            // A browser client must see a 401 to refresh its token; the body says nothing about any key.
+            origin.ifPresent(o -> CorsFilter.allow(response, o));
+            throw e;
+        }
+        boolean originAllowed = caller.key().scope().allowsOrigin(origin.orElse(null));
+        if (originAllowed) {
+            origin.ifPresent(o -> CorsFilter.allow(response, o));
+        }
+        if (caller.kind() == Caller.Kind.ACCESS_TOKEN) {
+            limit(response, "product:" + caller.tenant().id() + ":" + caller.product().id(),
+                    caller.tenant().accessTokens().rate());
+        } else {
+            limit(response, "key:" + caller.key().id(), caller.key().scope().rateOrDefault());
+        }
+        if (!originAllowed) {
+            throw new ApiException(403, "ORIGIN_NOT_ALLOWED", origin.isPresent()
+                    ? "This key does not accept requests from this origin."
+                    : "This key accepts browser requests only (it refuses requests without an Origin header).");
+        }
+        return caller;
+    }
+
+    /** For {@code /api/auth/token}: a secret key only, no CORS. */
+    public KeyRecord admitSecretKey(ServerRequest request, ServerResponse response) {
+        KeyRecord key = authenticated(request, response,
+                () -> authenticator.secretKey(request.headers().first(HeaderNames.AUTHORIZATION)));
+        limit(response, "key:" + key.id(), key.scope().rateOrDefault());
+        return key;
+    }
+
+    private <T> T authenticated(ServerRequest request, ServerResponse response, Supplier<T> authenticate) {
+        String failures = "auth-failures:" + request.remotePeer().host();
+        RateDecision before = limiter.peek(failures, failedAuthentication);
+        if (!before.allowed()) {
+            headers(response, before);
+            throw new ApiException(429, "RATE_LIMITED", "Too many failed authentications from this address; retry in "
+                    + before.retryAfterSeconds() + " s.");
+        }
+        try {
+            return authenticate.get();
+        } catch (ApiException e) {
+            if (e.status() == 401) {
+                headers(response, limiter.tryConsume(failures, failedAuthentication));
+            }
+            throw e;
+        }
+    }
+
+    private void limit(ServerResponse response, String bucket, RateLimit limit) {
+        RateDecision decision = limiter.tryConsume(bucket, limit);
+        headers(response, decision);
+        if (!decision.allowed()) {
+            throw new ApiException(429, "RATE_LIMITED", "Rate limit of " + limit.perSecond() + " requests a second"
+                    + " (burst " + limit.burst() + ") exceeded; retry in " + decision.retryAfterSeconds() + " s.");
+        }
+    }
+
+    private static void headers(ServerResponse response, RateDecision decision) {
+        response.header(Headers.RATE_LIMIT_LIMIT, Long.toString(decision.limit().burst()));
+        response.header(Headers.RATE_LIMIT_REMAINING, Long.toString(decision.remaining()));
+        response.header(Headers.RATE_LIMIT_RESET, Long.toString(decision.resetSeconds()));
+        if (!decision.allowed()) {
+            response.header(HeaderNames.RETRY_AFTER, Long.toString(decision.retryAfterSeconds()));
+        }
+    }
+}

@@ -1,0 +1,166 @@
+package dev.autocomplete.server;
+
+import static dev.autocomplete.server.ApiClient.envelope;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Supplier;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.autocomplete.server.auth.SigningSecret;
+import dev.autocomplete.server.http.AccessOptions;
+import dev.autocomplete.server.http.AutocompleteServer;
+
+/** Token buckets per key, per token product and per failing client address, seen over HTTP. */
+class RateLimitTest {
+
+    @TempDir
+    Path temp;
+
+    private static AutocompleteServer start(Path tenants) throws Exception {
+        return AutocompleteServer.start("127.0.0.1", 0, tenants, AccessOptions.defaults()
+                .withEnvironment(Map.of(SigningSecret.ENV_SECRET, AccessTokenTest.SECRET)));
+    }
+
+    /** Sends {@code count} requests at once and returns the replies. */
+    private static List<ApiClient.Reply> burst(int count, Supplier<ApiClient.Reply> request) throws Exception {
+        try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<ApiClient.Reply>> futures = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                futures.add(executor.submit(request::get));
+            }
+            List<ApiClient.Reply> replies = new ArrayList<>();
+            for (Future<ApiClient.Reply> future : futures) {
+                replies.add(future.get());
+            }
+            return replies;
+        }
+    }
+
+    /** Bursts of {@code size} requests, until one is refused (at most ten bursts); returns every reply. */
+    private static List<ApiClient.Reply> untilRefused(int size, Supplier<ApiClient.Reply> request) throws Exception {
+        List<ApiClient.Reply> replies = new ArrayList<>();
+        for (int round = 0; round < 10 && replies.stream().noneMatch(r -> r.status() == 429); round++) {
+            replies.addAll(burst(size, request));
+        }
+        return replies;
+    }
+
+    private static void assertRateHeaders(ApiClient.Reply reply, String limit) {
+        assertEquals(limit, reply.header("RateLimit-Limit"), reply.headers().toString());
+        assertTrue(Long.parseLong(reply.header("RateLimit-Remaining")) >= 0);
+        assertTrue(Long.parseLong(reply.header("RateLimit-Reset")) >= 0);
+        if (reply.status() == 429) {
+            assertEquals("RATE_LIMITED", reply.errorCode(), reply.raw());
+            assertTrue(Long.parseLong(reply.header("Retry-After")) >= 1, reply.header("Retry-After"));
+            assertEquals("0", reply.header("RateLimit-Remaining"));
+        } else {
+            assertNull(reply.header("Retry-After"));
+        }
+    }
+
+    @Test
+    void a_20_per_second_key_sees_429s_past_its_limit_while_another_key_is_unaffected() throws Exception {
+        Path tenants = TestTenants.copyOfDemo(temp);
+        String limited = TestTenants.createKey(tenants, "demo", "public", "travel", "--rate", "20/s", "--burst", "20");
+        String other = TestTenants.createKey(tenants, "demo", "public", "travel", "--rate", "20/s", "--burst", "20");
+        try (AutocompleteServer server = start(tenants)) {
+            ApiClient api = new ApiClient(server.port());
+            long started = System.nanoTime();
+            List<ApiClient.Reply> replies = untilRefused(35, () -> api.suggest(limited, envelope("")));
+            double seconds = (System.nanoTime() - started) / 1e9;
+            long ok = replies.stream().filter(r -> r.status() == 200).count();
+            long limitedCount = replies.stream().filter(r -> r.status() == 429).count();
+            assertEquals(replies.size(), ok + limitedCount, replies.toString());
+            assertTrue(limitedCount >= 1, replies.size() + " requests in " + seconds + " s to a 20/s key: some refused");
+            assertTrue(ok <= 20 + Math.ceil(20 * seconds) + 1, ok + " accepted in " + seconds + " s");
+            replies.forEach(reply -> assertRateHeaders(reply, "20"));
+
+            ApiClient.Reply unaffected = api.suggest(other, envelope(""));
+            assertEquals(200, unaffected.status());
+            assertEquals("19", unaffected.header("RateLimit-Remaining"));
+        }
+    }
+
+    @Test
+    void keys_without_a_rate_get_20_per_second_with_a_burst_of_40() throws Exception {
+        Path tenants = TestTenants.copyOfDemo(temp);
+        TestTenants.Cli created = TestTenants.cli("keys", "create", "--tenants", tenants.toString(), "--tenant", "demo",
+                "--type", "public", "--product", "travel");
+        String key = created.lastLine();
+        try (AutocompleteServer server = start(tenants)) {
+            ApiClient api = new ApiClient(server.port());
+            ApiClient.Reply first = api.suggest(key, envelope(""));
+            assertRateHeaders(first, "40");
+            assertEquals("39", first.header("RateLimit-Remaining"));
+            long started = System.nanoTime();
+            List<ApiClient.Reply> replies = untilRefused(50, () -> api.suggest(key, envelope("")));
+            double seconds = (System.nanoTime() - started) / 1e9;
+            assertTrue(replies.stream().anyMatch(r -> r.status() == 429));
+            long ok = replies.stream().filter(r -> r.status() == 200).count();
+            assertTrue(ok <= 39 + Math.ceil(20 * seconds) + 1, ok + " accepted in " + seconds + " s");
+            replies.forEach(reply -> assertRateHeaders(reply, "40"));
+        }
+    }
+
+    @Test
+    void the_tokens_of_one_product_share_the_rate_the_tenant_sets() throws Exception {
+        Path tenants = TestTenants.copyOfDemo(temp);
+        Path tenantYaml = tenants.resolve("demo/tenant.yaml");
+        Files.writeString(tenantYaml, Files.readString(tenantYaml) + "access_tokens:\n  rate: 2\n  burst: 4\n");
+        String secret = TestTenants.createKey(tenants, "demo", "secret", null);
+        try (AutocompleteServer server = start(tenants)) {
+            ApiClient api = new ApiClient(server.port());
+            String one = AccessTokenTest.mint(api, secret, AccessTokenTest.TRAVEL_ID).json().path("access_token")
+                    .asText();
+            String two = AccessTokenTest.mint(api, secret, AccessTokenTest.TRAVEL_ID).json().path("access_token")
+                    .asText();
+            long started = System.nanoTime();
+            List<ApiClient.Reply> replies = burst(8, () -> api.suggest(one, envelope("")));
+            replies.addAll(burst(4, () -> api.suggest(two, envelope(""))));
+            double seconds = (System.nanoTime() - started) / 1e9;
+            long ok = replies.stream().filter(r -> r.status() == 200).count();
+            assertTrue(ok <= 4 + Math.ceil(2 * seconds) + 1,
+                    ok + " of 12 accepted in " + seconds + " s: both tokens draw from one product bucket");
+            replies.forEach(reply -> assertRateHeaders(reply, "4"));
+            ApiClient.Reply workspace = api.post("/api/suggest", secret, envelope("").toString(), "application/json",
+                    Map.of("X-App-Identifier", "workspace"));
+            assertEquals(200, workspace.status(), "the secret key has its own bucket");
+        }
+    }
+
+    @Test
+    void failed_authentication_is_limited_per_client_address() throws Exception {
+        Path tenants = TestTenants.copyOfDemo(temp);
+        String good = TestTenants.createKey(tenants, "demo", "public", "travel");
+        try (AutocompleteServer server = start(tenants)) {
+            ApiClient api = new ApiClient(server.port());
+            for (int i = 0; i < AccessOptions.DEFAULT_FAILED_AUTHENTICATION.burst(); i++) {
+                ApiClient.Reply reply = api.suggest("pk_v1_guess" + i, envelope(""));
+                assertEquals(401, reply.status(), "attempt " + i);
+                assertNotNull(reply.header("RateLimit-Remaining"));
+            }
+            ApiClient.Reply guessing = api.suggest("pk_v1_one-more-guess", envelope(""));
+            assertEquals(429, guessing.status(), guessing.raw());
+            assertRateHeaders(guessing, "20");
+            ApiClient.Reply evenAGoodKey = api.suggest(good, envelope(""));
+            assertEquals(429, evenAGoodKey.status(), "the address is refused before its credential is checked");
+            assertEquals("RATE_LIMITED", AccessTokenTest.mint(api, "sk_v1_guess", AccessTokenTest.TRAVEL_ID)
+                    .errorCode());
+            Thread.sleep(1_100);
+            assertEquals(200, api.suggest(good, envelope("")).status(), "one attempt a second comes back");
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package dev.autocomplete.server;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@code autocomplete serve} in its own JVM, as an operator runs it, with its output (stdout and the log on
+ * stderr) captured in a file.
+ */
+final class ServerProcess implements AutoCloseable {
+
+    private static final Pattern SERVING = Pattern.compile("Serving .* on http://[^:]+:(\\d+)");
+
+    private final Process process;
+    private final Path output;
+    private int port;
+
+    private ServerProcess(Process process, Path output) {
+        this.process = process;
+        this.output = output;
+    }
+
+    /** Starts {@code serve --port 0 --tenants DIR} plus {@code args}, without waiting for it. */
+    static ServerProcess start(Path tenants, Path output, Map<String, String> env, String... args) {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
+                Main.class.getName(), "serve", "--port", "0", "--tenants", tenants.toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(output.toFile());
+        builder.environment().keySet().removeIf(name -> name.startsWith("AUTOCOMPLETE_"));
+        builder.environment().putAll(env);
+        try {
+            return new ServerProcess(builder.start(), output);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Waits until the server prints the address it serves on, and returns this. */
+    ServerProcess awaitServing() throws InterruptedException {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            Matcher matcher = SERVING.matcher(log());
+            if (matcher.find()) {
+                port = Integer.parseInt(matcher.group(1));
+                return this;
+            }
+            if (!process.isAlive()) {
+                throw new AssertionError("the server exited early:\n" + log());
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("the server did not start within 60 s:\n" + log());
+    }
+
+    /** Waits up to {@code seconds} for the log to contain {@code text}. */
+    boolean awaitLog(String text, int seconds) throws InterruptedException {
+        long deadline = System.nanoTime() + seconds * 1_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            if (log().contains(text)) {
+                return true;
+            }
+            Thread.sleep(100);
+        }
+        return log().contains(text);
+    }
+
+    int port() {
+        return port;
+    }
+
+    /** Everything the process printed so far. */
+    String log() {
+        try {
+            return Files.readString(output, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor();
+        }
+    }
+}
