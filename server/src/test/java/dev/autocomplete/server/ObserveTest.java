@@ -151,6 +151,25 @@ class ObserveTest {
     }
 
     @Test
+    void rate_limit_refusals_are_counted_and_the_limiter_is_a_health_check() throws Exception {
+        String key = TestTenants.createKey(TestTenants.copyOfDemo(temp), "demo", "public", "travel", "--rate", "1/s",
+                "--burst", "1");
+        try (AutocompleteServer server = startDemo()) {
+            ApiClient api = new ApiClient(server.port());
+            assertEquals(200, api.suggest(key, envelope("")).status());
+            assertEquals(429, api.suggest(key, envelope("")).status());
+            String text = get(api, "/observe/metrics").raw();
+            assertTrue(text.contains("autocomplete_rate_limited_total{product=\"\",tenant=\"\"} 1"), text);
+            assertTrue(text.contains("autocomplete_errors_total{code=\"RATE_LIMITED\",product=\"\",tenant=\"\"} 1"),
+                    text);
+            ApiClient.Reply health = get(api, "/observe/health");
+            JsonNode limits = health.json().path("checks").get(1);
+            assertEquals("rate-limits", limits.path("name").asText(), health.raw());
+            assertEquals("local", limits.path("data").path("mode").asText(), health.raw());
+        }
+    }
+
+    @Test
     void the_access_log_has_one_line_per_request_without_credentials_queries_or_context() throws Exception {
         String key = TestTenants.createKey(TestTenants.copyOfDemo(temp), "demo", "public", "travel");
         try (AutocompleteServer server = startDemo()) {
