@@ -208,6 +208,7 @@ class ObserveTest {
             HotReloadTest.await(() -> !accessLines.isEmpty(), "an access log line");
             JsonNode line = ApiClient.JSON.readTree(accessLines.getFirst());
             assertEquals("Book a flight from Par", line.path("raw_query").asText());
+            assertEquals(36, line.path("session_id").asText().length(), "the generated session id: " + line);
             assertFalse(accessLines.getFirst().contains(key));
         }
     }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.autocomplete.server.protocol.SuggestRequest;
+import dev.autocomplete.server.protocol.SuggestResponse;
 
 /**
  * One JSON line per request on the logger {@code dev.autocomplete.access}: time, request id, session id,
@@ -27,7 +28,8 @@ final class AccessLog {
     }
 
     /** What is known about a request once it was answered. */
-    record Entry(String method, String path, String tenant, String product, SuggestRequest body, int status,
+    record Entry(String method, String path, String tenant, String product, SuggestRequest body,
+            SuggestResponse answer, int status,
             String errorCode, long nanos, long engineNanos, String fallback, boolean logQuery) {
     }
 
@@ -38,7 +40,8 @@ final class AccessLog {
         Map<String, Object> line = new LinkedHashMap<>();
         line.put("time", Instant.now().toString());
         line.put("request_id", entry.body() == null ? null : entry.body().requestId());
-        line.put("session_id", entry.body() == null ? null : entry.body().sessionId());
+        line.put("session_id", entry.answer() != null ? entry.answer().sessionId()
+                : entry.body() == null ? null : entry.body().sessionId());
         line.put("method", entry.method());
         line.put("path", entry.path());
         line.put("tenant", entry.tenant());

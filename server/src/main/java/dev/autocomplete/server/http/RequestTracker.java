@@ -16,6 +16,7 @@ import dev.autocomplete.server.auth.Caller;
 import dev.autocomplete.server.observe.Metrics;
 import dev.autocomplete.server.protocol.JsonBodies;
 import dev.autocomplete.server.protocol.SuggestRequest;
+import dev.autocomplete.server.protocol.SuggestResponse;
 import dev.autocomplete.server.suggest.EngineObserver;
 
 /**
@@ -97,7 +98,8 @@ final class RequestTracker implements Filter, EngineObserver {
             }
             if (!endpoint.startsWith("/observe")) {
                 accessLog.write(new AccessLog.Entry(request.prologue().method().text(), endpoint, tenant, product,
-                        request.context().get(SuggestRequest.class).orElse(null), status, facts.errorCode, nanos,
+                        request.context().get(SuggestRequest.class).orElse(null),
+                        request.context().get(SuggestResponse.class).orElse(null), status, facts.errorCode, nanos,
                         facts.engineNanos, facts.fallback, caller.map(c -> c.tenant().logQueries()).orElse(false)));
             }
         }

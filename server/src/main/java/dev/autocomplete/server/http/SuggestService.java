@@ -14,6 +14,7 @@ import dev.autocomplete.server.protocol.ApiException;
 import dev.autocomplete.server.protocol.JsonBodies;
 import dev.autocomplete.server.protocol.SuggestRequest;
 import dev.autocomplete.server.protocol.SuggestRequestReader;
+import dev.autocomplete.server.protocol.SuggestResponse;
 import dev.autocomplete.server.suggest.Suggester;
 
 /** {@code POST /api/suggest}: credentials, origin and rate limit, media type, body, then the {@link Suggester}. */
@@ -50,7 +51,9 @@ public final class SuggestService implements HttpService {
             JsonRequests.requireJson(request);
             SuggestRequest body = reader.read(JsonRequests.parse(json, request));
             request.context().register(body);
-            byte[] bytes = bodies.suggestResponse(suggester.suggest(caller, body));
+            SuggestResponse answer = suggester.suggest(caller, body);
+            request.context().register(answer);
+            byte[] bytes = bodies.suggestResponse(answer);
             response.status(Status.OK_200);
             response.header(HeaderValues.CONTENT_TYPE_JSON);
             response.send(bytes);
