@@ -49,6 +49,16 @@ final class TestTenants {
         }
     }
 
+    static void deleteTree(Path root) {
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** The result of one CLI run. */
     record Cli(int exit, String out, String err) {
         /** The last non-empty line of stdout. */

@@ -2,6 +2,7 @@ package dev.autocomplete.server.cli;
 
 import java.io.PrintWriter;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -19,7 +20,7 @@ import dev.autocomplete.server.auth.KeyRecord;
 import dev.autocomplete.server.auth.KeyScope;
 import dev.autocomplete.server.auth.KeyType;
 import dev.autocomplete.server.auth.SigningSecret;
-import dev.autocomplete.server.http.AccessOptions;
+import dev.autocomplete.server.config.ServerSettings;
 import dev.autocomplete.server.http.AutocompleteServer;
 import dev.autocomplete.server.http.DemoPage;
 import dev.autocomplete.server.tenant.Product;
@@ -35,36 +36,53 @@ public final class ServeCommand implements Callable<Integer> {
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
 
-    @CommandLine.Mixin
-    private TenantsOption tenants;
+    /** Read when present in the working directory and no {@code --config} is given. */
+    static final String DEFAULT_CONFIG = "autocomplete.yaml";
 
-    @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "Settings file (default: ./" + DEFAULT_CONFIG + " when present); see the README.")
+    private Path config;
+
+    @Option(names = "--tenants", paramLabel = "DIR",
+            description = "Directory with one sub-directory per tenant (default: tenants.dir, else tenants).")
+    private Path tenantsDirectory;
+
+    @Option(names = "--host", description = "Address to listen on (default: server.host, else 127.0.0.1).")
     private String host;
 
-    @Option(names = "--port", defaultValue = "8080", description = "Port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
-    private int port;
+    @Option(names = "--port", description = "Port; 0 picks a free one (default: server.port, else 8080).")
+    private Integer port;
 
     @Option(names = "--redis", paramLabel = "URI",
-            description = "Keep rate limits in this Redis (redis://host:port) so replicas share them (default: per process).")
+            description = "Keep rate limits in this Redis (redis://host:port) so replicas share them (default: "
+                    + "redis.url, else per process).")
     private URI redis;
 
     @Option(names = "--token-secret-file", paramLabel = "FILE",
             description = "File with the access-token signing secret, shared by replicas (default: "
-                    + "$" + SigningSecret.ENV_SECRET + ", else one generated under the tenants directory).")
+                    + "$" + SigningSecret.ENV_SECRET + ", token.secret-file, else one generated under the tenants "
+                    + "directory).")
     private Path tokenSecretFile;
 
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        AutocompleteServer server = AutocompleteServer.start(host, port, tenants.directory,
-                AccessOptions.defaults().withRedis(redis).withTokenSecretFile(tokenSecretFile));
+        Path file = config != null ? config : Files.isRegularFile(Path.of(DEFAULT_CONFIG)) ? Path.of(DEFAULT_CONFIG)
+                : null;
+        if (file != null && !Files.isRegularFile(file)) {
+            throw new IllegalArgumentException("settings file not found: " + file);
+        }
+        ServerSettings settings = ServerSettings.read(file, System.getenv()).with(host, port, tenantsDirectory)
+                .withAccess(redis == null ? null : redis.toString(), tokenSecretFile);
+        AutocompleteServer server = AutocompleteServer.start(settings);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();
             stopped.countDown();
         }, "shutdown"));
-        String base = "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + server.port();
-        out.println("Serving " + server.tenants().tenants().size() + " tenant(s) from " + tenants.directory
+        String shownHost = settings.host().contains(":") ? "[" + settings.host() + "]" : settings.host();
+        String base = (settings.tls() != null ? "https://" : "http://") + shownHost + ":" + server.port();
+        out.println("Serving " + server.tenants().tenants().size() + " tenant(s) from " + settings.tenants()
                 + " on " + base);
         server.tenants().problems().forEach(problem -> out.println("Skipped: " + problem));
         out.println("Rate limits: " + server.rateLimiter().status().describe());

@@ -1,7 +1,11 @@
 package dev.autocomplete.server.http;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
@@ -9,18 +13,27 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 
+import io.helidon.common.configurable.Resource;
 import io.helidon.webserver.WebServer;
+import io.helidon.webserver.WebServerConfig;
+import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.http.HttpRouting;
 
 import dev.autocomplete.server.auth.AccessTokens;
 import dev.autocomplete.server.auth.Authenticator;
 import dev.autocomplete.server.auth.KeyRegistry;
 import dev.autocomplete.server.auth.SigningSecret;
+import dev.autocomplete.server.config.ServerSettings;
+import dev.autocomplete.server.observe.Health;
+import dev.autocomplete.server.observe.HealthCheck;
+import dev.autocomplete.server.observe.Metrics;
 import dev.autocomplete.server.protocol.JsonBodies;
 import dev.autocomplete.server.ratelimit.RateLimiter;
+import dev.autocomplete.server.suggest.EngineRunner;
 import dev.autocomplete.server.suggest.Suggester;
 import dev.autocomplete.server.tenant.TenantLoader;
 import dev.autocomplete.server.tenant.TenantRegistry;
+import dev.autocomplete.server.tenant.TenantWatcher;
 
 /**
  * The running service: tenants, keys and the Helidon web server, wired by hand. Start with {@link #start},
@@ -28,7 +41,7 @@ import dev.autocomplete.server.tenant.TenantRegistry;
  */
 public final class AutocompleteServer implements AutoCloseable {
 
-    /** Requests larger than this are refused with 413 before they are read. */
+    /** The default body limit ({@code limits.body-bytes}): larger requests are refused with 413 unread. */
     public static final long MAX_BODY_BYTES = 64 * 1024;
 
     /** Where a generated token signing secret is kept, relative to the tenants directory (git-ignored). */
@@ -37,16 +50,29 @@ public final class AutocompleteServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(AutocompleteServer.class.getName());
 
     private final TenantRegistry tenants;
+    private final TenantWatcher watcher;
     private final KeyRegistry keys;
+    private final EngineRunner engines;
+    private final Health health;
+    private final Metrics metrics;
+    private final RequestTracker tracker;
+    private final Duration shutdownGrace;
     private final RateLimiter limiter;
     private final WebServer webServer;
     private final DemoPage demoPage;
 
-    private AutocompleteServer(TenantRegistry tenants, KeyRegistry keys, RateLimiter limiter, WebServer webServer,
-            DemoPage demoPage) {
-        this.tenants = tenants;
-        this.keys = keys;
+    private AutocompleteServer(TenantRegistry tenants, TenantWatcher watcher, KeyRegistry keys, EngineRunner engines,
+            Health health, Metrics metrics, RequestTracker tracker, Duration shutdownGrace, RateLimiter limiter,
+            WebServer webServer, DemoPage demoPage) {
+        this.tracker = tracker;
+        this.shutdownGrace = shutdownGrace;
+        this.health = health;
+        this.metrics = metrics;
         this.limiter = limiter;
+        this.tenants = tenants;
+        this.watcher = watcher;
+        this.keys = keys;
+        this.engines = engines;
         this.webServer = webServer;
         this.demoPage = demoPage;
     }
@@ -56,29 +82,63 @@ public final class AutocompleteServer implements AutoCloseable {
      * {@code host:port} ({@code 0} picks a free port).
      */
     public static AutocompleteServer start(String host, int port, Path tenantsRoot) throws IOException {
-        return start(host, port, tenantsRoot, AccessOptions.defaults());
+        return start(ServerSettings.defaults().with(host, port, tenantsRoot), AccessOptions.defaults());
     }
 
     /** As above, with rate-limit storage, token signing secret and clock chosen by {@code access}. */
     public static AutocompleteServer start(String host, int port, Path tenantsRoot, AccessOptions access)
             throws IOException {
-        TenantRegistry tenants = TenantRegistry.load(tenantsRoot, new TenantLoader());
+        return start(ServerSettings.defaults().with(host, port, tenantsRoot), access);
+    }
+
+    /**
+     * Serves as the settings say; their Redis URL, token secret and secret file fill in the access options
+     * ({@code AUTOCOMPLETE_TOKEN_SECRET} in the environment still wins over the file's secret).
+     */
+    public static AutocompleteServer start(ServerSettings settings) throws IOException {
+        Map<String, String> environment = new HashMap<>(System.getenv());
+        if (!settings.tokenSecret().isEmpty()) {
+            environment.putIfAbsent(SigningSecret.ENV_SECRET, settings.tokenSecret());
+        }
+        AccessOptions access = AccessOptions.defaults().withEnvironment(environment)
+                .withRedis(settings.redisUrl().isEmpty() ? null : URI.create(settings.redisUrl()))
+                .withTokenSecretFile(settings.tokenSecretFile());
+        return start(settings, access);
+    }
+
+    /** Loads every tenant of {@code settings.tenants()} and serves as the settings and access options say. */
+    public static AutocompleteServer start(ServerSettings settings, AccessOptions access) throws IOException {
+        Path tenantsRoot = settings.tenants();
+        TenantLoader loader = new TenantLoader();
+        TenantRegistry tenants = TenantRegistry.load(tenantsRoot, loader);
         tenants.problems().forEach(problem -> LOG.log(System.Logger.Level.WARNING, "Tenant skipped: " + problem));
+        TenantWatcher watcher = new TenantWatcher(tenants, loader).start();
         AccessTokens tokens = new AccessTokens(SigningSecret.resolve(access.environment(), access.tokenSecretFile(),
                 tenantsRoot.resolve(GENERATED_SECRET)), access.clock());
         KeyRegistry keys = new KeyRegistry(tenantsRoot, access.clock()).start();
         RateLimiter limiter = access.redis() == null ? RateLimiter.local() : RateLimiter.redis(access.redis());
-        ObjectMapper json = jsonMapper();
+        ObjectMapper json = jsonMapper(settings.limits());
         JsonBodies bodies = new JsonBodies(json);
-        ErrorResponses errors = new ErrorResponses(bodies);
+        Metrics metrics = new Metrics(tenants);
+        RequestTracker tracker = new RequestTracker(metrics, new AccessLog(json), bodies);
+        ErrorResponses errors = new ErrorResponses(bodies, tracker.errorSent());
+        EngineRunner engines = new EngineRunner(tenants, tracker);
+        metrics.reportCircuits(tenants, engines);
+        Health health = new Health(tenants, engines);
+        // Rate limits keep working per process while Redis is away, so a degraded mode is reported, not DOWN.
+        health.add(() -> new HealthCheck.Status("rate-limits", true, Map.of("mode", limiter.status().mode(),
+                "degraded", limiter.status().degraded(), "detail", limiter.status().describe())));
         Gatekeeper gatekeeper = new Gatekeeper(new Authenticator(keys, tenants, tokens), limiter,
                 access.failedAuthentication());
-        SuggestService suggest = new SuggestService(gatekeeper, json, new Suggester(), bodies, errors);
+        SuggestService suggest = new SuggestService(gatekeeper, json, new Suggester(engines), bodies, errors);
         DemoPage demoPage = new DemoPage(json, errors);
         HttpRouting.Builder routing = HttpRouting.builder()
+                .addFilter(tracker)
                 .addFilter(new CorsFilter(CorsFilter.DEFAULT_PATHS))
                 .register(suggest)
                 .register(new TokenService(gatekeeper, json, errors))
+                .register(new TelemetryService(gatekeeper, json, metrics, errors))
+                .register(new ObserveService(health, metrics, json))
                 .register(demoPage)
                 .any((req, res) -> errors.send(res, 404, "NOT_FOUND", "No such endpoint."))
                 .error(Throwable.class, (req, res, e) -> {
@@ -87,26 +147,42 @@ public final class AutocompleteServer implements AutoCloseable {
                         errors.send(res, 500, "INTERNAL", "The server could not handle the request.");
                     }
                 });
-        WebServer webServer = WebServer.builder()
-                .host(host)
-                .port(port)
-                .maxPayloadSize(MAX_BODY_BYTES)
+        ServerSettings.Limits limits = settings.limits();
+        WebServerConfig.Builder server = WebServer.builder()
+                .host(settings.host())
+                .port(settings.port())
+                .maxPayloadSize(limits.bodyBytes())
+                .maxConcurrentRequests(limits.maxConcurrentRequests())
+                .connectionOptions(socket -> socket.readTimeout(limits.readTimeout()))
+                .addProtocol(Http1Config.builder().maxHeadersSize(limits.headerBytes())
+                        .maxPrologueLength(Math.min(limits.headerBytes(), 8192)).build())
+                // Our own shutdown (ServeCommand) stops the server first, then closes the tenants.
+                .shutdownHook(false)
+                // close() drains requests within settings.shutdownGrace() before stopping the listener.
+                .shutdownGracePeriod(Duration.ofSeconds(1))
                 .directHandlers(errors.directHandlers())
-                .routing(routing)
-                .build()
-                .start();
-        return new AutocompleteServer(tenants, keys, limiter, webServer, demoPage);
+                .routing(routing);
+        if (settings.tls() != null) {
+            server.tls(tls -> tls
+                    .privateKey(key -> key.pem(pem -> pem.key(Resource.create(settings.tls().privateKey()))))
+                    .privateKeyCertChain(key -> key.pem(pem -> pem.certChain(
+                            Resource.create(settings.tls().certificate())))));
+        }
+        WebServer webServer = server.build().start();
+        return new AutocompleteServer(tenants, watcher, keys, engines, health, metrics, tracker,
+                settings.shutdownGrace(), limiter, webServer, demoPage);
     }
 
     /** The JSON mapper for request bodies: strict about trailing garbage, bounded nesting and lengths. */
-    static ObjectMapper jsonMapper() {
+    static ObjectMapper jsonMapper(ServerSettings.Limits limits) {
         JsonMapper mapper = JsonMapper.builder()
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
                 .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
                 .build();
         mapper.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
-                .maxNestingDepth(64)
-                .maxStringLength((int) MAX_BODY_BYTES)
+                .maxNestingDepth(limits.jsonDepth())
+                .maxStringLength(limits.jsonStringBytes())
+                .maxNameLength(limits.jsonStringBytes())
                 .build());
         return mapper;
     }
@@ -123,6 +199,20 @@ public final class AutocompleteServer implements AutoCloseable {
         return keys;
     }
 
+    public EngineRunner engines() {
+        return engines;
+    }
+
+    /** Add checks (e.g. a Redis connection) to {@code /observe/health} here. */
+    public Health health() {
+        return health;
+    }
+
+    /** Report rate-limit rejections and cache lookups here. */
+    public Metrics metrics() {
+        return metrics;
+    }
+
     /** The rate limiter; its {@code status()} says whether limits are shared through Redis (for health output). */
     public RateLimiter rateLimiter() {
         return limiter;
@@ -133,9 +223,22 @@ public final class AutocompleteServer implements AutoCloseable {
         return demoPage;
     }
 
+    /**
+     * Stops gracefully: new requests get 503 while the running ones finish (at most the shutdown grace
+     * period), then the listener stops and every engine is closed.
+     */
     @Override
     public void close() {
+        try {
+            if (!tracker.drain(shutdownGrace)) {
+                LOG.log(System.Logger.Level.WARNING, "Requests still running after " + shutdownGrace.toSeconds()
+                        + " s of shutdown grace; stopping anyway");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         webServer.stop();
+        watcher.close();
         limiter.close();
         keys.close();
         tenants.close();

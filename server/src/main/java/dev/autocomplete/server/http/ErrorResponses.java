@@ -1,5 +1,7 @@
 package dev.autocomplete.server.http;
 
+import java.util.function.Consumer;
+
 import io.helidon.http.DirectHandler;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
@@ -18,9 +20,12 @@ import dev.autocomplete.server.protocol.JsonBodies;
 public final class ErrorResponses {
 
     private final JsonBodies bodies;
+    private final Consumer<String> sentCodes;
 
-    public ErrorResponses(JsonBodies bodies) {
+    /** @param sentCodes told the code of every error sent from a route, for metrics and the access log */
+    public ErrorResponses(JsonBodies bodies, Consumer<String> sentCodes) {
         this.bodies = bodies;
+        this.sentCodes = sentCodes;
     }
 
     public void send(ServerResponse response, ApiException error) {
@@ -28,6 +33,7 @@ public final class ErrorResponses {
     }
 
     public void send(ServerResponse response, int status, String code, String message) {
+        sentCodes.accept(code);
         response.status(Status.create(status));
         response.header(HeaderValues.CONTENT_TYPE_JSON);
         response.send(bodies.error(code, message));
@@ -43,8 +49,7 @@ public final class ErrorResponses {
                 default -> status.code() >= 500 ? "INTERNAL" : "INVALID_REQUEST";
             };
             String text = switch (status.code()) {
-                case 413 -> "The request body is larger than this server accepts ("
-                        + AutocompleteServer.MAX_BODY_BYTES + " bytes).";
+                case 413 -> "The request body is larger than this server accepts.";
                 case 431 -> "The request headers are too large.";
                 default -> status.code() >= 500 ? "The server could not handle the request."
                         : "The HTTP request is malformed.";

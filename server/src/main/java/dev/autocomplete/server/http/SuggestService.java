@@ -14,6 +14,7 @@ import dev.autocomplete.server.protocol.ApiException;
 import dev.autocomplete.server.protocol.JsonBodies;
 import dev.autocomplete.server.protocol.SuggestRequest;
 import dev.autocomplete.server.protocol.SuggestRequestReader;
+import dev.autocomplete.server.protocol.SuggestResponse;
 import dev.autocomplete.server.suggest.Suggester;
 
 /** {@code POST /api/suggest}: credentials, origin and rate limit, media type, body, then the {@link Suggester}. */
@@ -46,9 +47,13 @@ public final class SuggestService implements HttpService {
     private void suggest(ServerRequest request, ServerResponse response) {
         try {
             Caller caller = gatekeeper.admit(request, response);
+            request.context().register(caller);
             JsonRequests.requireJson(request);
             SuggestRequest body = reader.read(JsonRequests.parse(json, request));
-            byte[] bytes = bodies.suggestResponse(suggester.suggest(caller, body));
+            request.context().register(body);
+            SuggestResponse answer = suggester.suggest(caller, body);
+            request.context().register(answer);
+            byte[] bytes = bodies.suggestResponse(answer);
             response.status(Status.OK_200);
             response.header(HeaderValues.CONTENT_TYPE_JSON);
             response.send(bytes);

@@ -28,6 +28,8 @@ public final class SuggestRequestReader {
 
     /** Decision 8: at most this many bytes of compact JSON. */
     public static final int MAX_CONTEXT_BYTES = 2000;
+    /** More entries than this is no real query: refused before any is read. */
+    public static final int MAX_COMPLETED_PARAMS = 100;
 
     private static final Pattern UUID = Pattern.compile(
             "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
@@ -95,6 +97,10 @@ public final class SuggestRequestReader {
         }
         if (!node.isArray()) {
             throw invalidParams("data.completed_params must be an array.");
+        }
+        if (node.size() > MAX_COMPLETED_PARAMS) {
+            throw invalidParams("data.completed_params has " + node.size() + " entries; the limit is "
+                    + MAX_COMPLETED_PARAMS + ".");
         }
         Set<String> seen = new HashSet<>();
         for (int i = 0; i < node.size(); i++) {

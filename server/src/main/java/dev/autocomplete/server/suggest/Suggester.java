@@ -9,13 +9,11 @@ import java.util.Set;
 import java.util.UUID;
 
 import dev.autocomplete.server.auth.Caller;
-import dev.autocomplete.server.protocol.ApiException;
 import dev.autocomplete.server.protocol.Placeholders;
 import dev.autocomplete.server.protocol.SuggestRequest;
 import dev.autocomplete.server.protocol.SuggestResponse;
 import dev.autocomplete.server.ranking.ContextRanking;
 import dev.autocomplete.server.tenant.Product;
-import dev.autocomplete.spi.Engine;
 import dev.autocomplete.spi.Query;
 import dev.autocomplete.spi.Reading;
 import dev.autocomplete.spi.ReadingState;
@@ -28,31 +26,28 @@ import dev.autocomplete.spi.Segment;
  */
 public final class Suggester {
 
-    private static final System.Logger LOG = System.getLogger(Suggester.class.getName());
     private static final String PLACEHOLDER_TYPE = "placeholder";
+    private static final Reading NO_READING = new Reading(null, List.of(), null, List.of());
+
+    private final EngineRunner runner;
+
+    public Suggester(EngineRunner runner) {
+        this.runner = runner;
+    }
 
     public SuggestResponse suggest(Caller caller, SuggestRequest request) {
         Product product = caller.product();
-        Engine engine = product.engine();
-        Set<String> engineTypes = engine.paramTypes();
+        Set<String> engineTypes = product.engine().paramTypes();
         List<Segment> segments = segments(request, engineTypes);
         Query query = new Query(request.rawQuery(), segments, request.dismissedTypes(), request.identifiedEcho(),
                 request.recentlySuggested(), request.additionalContext(), request.language(), product.maxOptions());
-        Reading reading;
-        try {
-            reading = caller.tenant().withEngineLoader(() -> engine.read(query));
-        } catch (RuntimeException | LinkageError e) {
-            LOG.log(System.Logger.Level.ERROR, "Engine of " + caller.tenant().id() + "/" + product.slug()
-                    + " failed: " + e.getClass().getName());
-            throw new ApiException(503, "ENGINE_UNAVAILABLE", "The suggestion engine failed; try again shortly.");
-        }
-        if (reading == null) {
-            LOG.log(System.Logger.Level.ERROR, "Engine of " + caller.tenant().id() + "/" + product.slug()
-                    + " returned no reading");
-            throw new ApiException(503, "ENGINE_UNAVAILABLE", "The suggestion engine gave no answer.");
-        }
-        List<Reading.Identified> identified = validIdentified(reading.identified(), segments, request.rawQuery());
+        EngineRunner.Result result = runner.read(caller.tenant(), product, query);
         String sessionId = request.sessionId() != null ? request.sessionId() : UUID.randomUUID().toString();
+        if (result.failed()) {
+            return fallback(request, segments, product, sessionId);
+        }
+        Reading reading = result.reading();
+        List<Reading.Identified> identified = validIdentified(reading.identified(), segments, request.rawQuery());
         return new SuggestResponse(
                 request.rawQuery(),
                 input(request.rawQuery(), segments, reading, identified),
@@ -61,6 +56,20 @@ public final class Suggester {
                 request.requestId(),
                 request.requestAt(),
                 sessionId);
+    }
+
+    /**
+     * The answer when the engine failed, timed out or its circuit is open: the product's fallback prompt with
+     * its hints as rows that cannot be tapped, the tokens echoed, never ready.
+     */
+    private static SuggestResponse fallback(SuggestRequest request, List<Segment> segments, Product product,
+            String sessionId) {
+        List<SuggestResponse.Option> hints = product.limits().fallbackHints().stream()
+                .map(hint -> new SuggestResponse.Option(hint, false)).toList();
+        return new SuggestResponse(request.rawQuery(), input(request.rawQuery(), segments, NO_READING, List.of()),
+                List.of(new SuggestResponse.Suggestion(PLACEHOLDER_TYPE, product.limits().fallbackPrompt(), false,
+                        hints)),
+                false, request.requestId(), request.requestAt(), sessionId);
     }
 
     /** Splits {@code raw_query} into text and tokens; a token without an entry gets its type by name. */

@@ -14,9 +14,11 @@ import java.util.function.Supplier;
  * @param classLoader the loader to set as thread context class loader while its engines run
  * @param ownLoader the tenant's own engine loader to close, or null when it has no engine JARs
  * @param accessTokens token lifetime and the rate limit of each product's tokens
+ * @param logQueries whether the access log may carry this tenant's query texts ({@code log_queries})
  */
 public record Tenant(String id, String displayName, String defaultLanguage, Path directory, List<Product> products,
-        Product defaultProduct, ClassLoader classLoader, EngineClassLoader ownLoader, AccessTokenSettings accessTokens)
+        Product defaultProduct, ClassLoader classLoader, EngineClassLoader ownLoader, AccessTokenSettings accessTokens,
+        boolean logQueries)
         implements AutoCloseable {
 
     /** A product by UUID or slug. */

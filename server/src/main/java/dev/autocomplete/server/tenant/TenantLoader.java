@@ -25,6 +25,7 @@ import dev.autocomplete.spi.Engine;
 import dev.autocomplete.spi.EngineConfigException;
 import dev.autocomplete.spi.EngineContext;
 import dev.autocomplete.spi.EngineFactory;
+import dev.autocomplete.spi.Query;
 
 /**
  * Loads one tenant directory: {@code tenant.yaml}, the engines in {@code engines/*.jar} through the tenant's
@@ -38,11 +39,14 @@ public final class TenantLoader {
     public static final int MAX_MAX_OPTIONS = 50;
 
     private static final Set<String> TENANT_KEYS =
-            Set.of("display_name", "default_language", "default_product", "products", "access_tokens");
+            Set.of("display_name", "default_language", "default_product", "products", "access_tokens",
+                    "log_queries");
     private static final Set<String> ACCESS_TOKEN_KEYS = Set.of("lifetime", "rate", "burst");
-    private static final Set<String> PRODUCT_KEYS = Set.of("id", "slug", "engine", "max_options", "config");
+    private static final Set<String> PRODUCT_KEYS = union(Set.of("id", "slug", "engine", "max_options", "config"),
+            EngineLimits.KEYS);
     private static final Pattern SLUG = Pattern.compile("[a-z0-9][a-z0-9-]*");
     private static final Pattern TENANT_ID = Pattern.compile("[a-z0-9][a-z0-9_-]*");
+    private static final java.time.Duration WARM_UP = java.time.Duration.ofSeconds(2);
 
     private final Map<String, EngineFactory> builtIns;
     private final ClassLoader serverLoader;
@@ -93,6 +97,10 @@ public final class TenantLoader {
                         + String.join(", ", TENANT_KEYS.stream().sorted().toList()) + ")")));
         String displayName = scalar(root.get("display_name"), tenantId);
         String defaultLanguage = scalar(root.get("default_language"), "en");
+        Object logQueries = root.get("log_queries");
+        if (logQueries != null && !(logQueries instanceof Boolean)) {
+            problems.add(yaml.problem("log_queries", "must be true or false"));
+        }
 
         EngineClassLoader ownLoader = null;
         Map<String, EngineFactory> factories = new HashMap<>(builtIns);
@@ -112,11 +120,12 @@ public final class TenantLoader {
             }
             AccessTokenSettings accessTokens = accessTokens(yaml, root.get("access_tokens"), problems);
             Tenant tenant = new Tenant(tenantId, displayName, defaultLanguage, directory, products, defaultProduct,
-                    loader, ownLoader, accessTokens);
+                    loader, ownLoader, accessTokens, Boolean.TRUE.equals(logQueries));
             if (!problems.isEmpty()) {
                 tenant.close();
                 return new Result(null, List.copyOf(problems));
             }
+            warmUp(tenant);
             return new Result(tenant, List.of());
         } catch (RuntimeException | LinkageError e) {
             closeQuietly(ownLoader);
@@ -212,6 +221,7 @@ public final class TenantLoader {
                             + MAX_MAX_OPTIONS));
                 }
             }
+            EngineLimits limits = EngineLimits.read(yaml, at, product, problems);
             String engineName = scalar(product.get("engine"), "");
             EngineFactory factory = factories.get(engineName);
             if (factory == null) {
@@ -229,7 +239,7 @@ public final class TenantLoader {
             Engine engine = createEngine(yaml, at, factory, loader, new EngineContext(tenantId, slug, defaultLanguage,
                     directory, ConfigTree.of(config == null ? Map.of() : asStringMap(config))), problems);
             if (engine != null) {
-                products.add(new Product(id, slug, engineName, maxOptions, engine));
+                products.add(new Product(id, slug, engineName, maxOptions, engine, limits));
             }
         }
         return products;
@@ -312,8 +322,40 @@ public final class TenantLoader {
         return loader;
     }
 
+    /**
+     * Reads an empty query once per product, off the record, so that the first real request does not pay for
+     * class loading and a cold JIT within its engine budget. Bounded: an engine that hangs here is left to
+     * its first requests' budget.
+     */
+    private static void warmUp(Tenant tenant) {
+        for (Product product : tenant.products()) {
+            Query empty = new Query("", List.of(), Set.of(), List.of(), List.of(), null, null, product.maxOptions());
+            Thread call = Thread.ofVirtual().name("warm-up-" + tenant.id() + "-" + product.slug()).start(() -> {
+                try {
+                    tenant.withEngineLoader(() -> product.engine().read(empty));
+                } catch (Throwable ignored) {
+                    // Its requests will report it.
+                }
+            });
+            try {
+                if (!call.join(WARM_UP)) {
+                    call.interrupt();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
     private static String names(List<Path> jars) {
         return String.join(", ", jars.stream().map(p -> p.getFileName().toString()).toList());
+    }
+
+    private static Set<String> union(Set<String> a, Set<String> b) {
+        Set<String> all = new HashSet<>(a);
+        all.addAll(b);
+        return Set.copyOf(all);
     }
 
     private static String scalar(Object value, String defaultValue) {

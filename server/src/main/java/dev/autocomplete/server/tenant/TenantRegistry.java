@@ -9,35 +9,41 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Every tenant under a tenants directory: one sub-directory with a {@code tenant.yaml} per tenant. Tenants
- * that fail to load are reported and left out; the others serve.
+ * that fail to load are reported and left out; the others serve. A tenant can be replaced or removed while
+ * requests run ({@link TenantWatcher} does so when files change): requests that hold a {@link Lease} on the
+ * old one finish on it, and it is closed after the last of them.
  */
 public final class TenantRegistry implements AutoCloseable {
 
-    private final Path root;
-    private final Map<String, Tenant> tenants;
-    private final List<Problem> problems;
+    private static final System.Logger LOG = System.getLogger(TenantRegistry.class.getName());
 
-    private TenantRegistry(Path root, Map<String, Tenant> tenants, List<Problem> problems) {
+    private final Path root;
+    private final Map<String, TenantUsers> tenants = new ConcurrentHashMap<>();
+    private final Map<Path, List<Problem>> problems = new ConcurrentHashMap<>();
+    private final AtomicLong reloads = new AtomicLong();
+    private final AtomicLong failedReloads = new AtomicLong();
+
+    private TenantRegistry(Path root) {
         this.root = root;
-        this.tenants = tenants;
-        this.problems = problems;
     }
 
     /** Loads every tenant under {@code root}. */
     public static TenantRegistry load(Path root, TenantLoader loader) throws IOException {
-        Map<String, Tenant> tenants = new TreeMap<>();
-        List<Problem> problems = new ArrayList<>();
+        TenantRegistry registry = new TenantRegistry(root);
         for (Path directory : tenantDirectories(root)) {
             TenantLoader.Result result = loader.load(directory);
-            problems.addAll(result.problems());
             if (result.tenant() != null) {
-                tenants.put(result.tenant().id(), result.tenant());
+                registry.tenants.put(result.tenant().id(), new TenantUsers(result.tenant()));
+            } else {
+                registry.problems.put(directory, List.copyOf(result.problems()));
             }
         }
-        return new TenantRegistry(root, Map.copyOf(tenants), List.copyOf(problems));
+        return registry;
     }
 
     /** Sub-directories of {@code root} that hold a {@code tenant.yaml}, sorted. */
@@ -61,21 +67,103 @@ public final class TenantRegistry implements AutoCloseable {
         return root;
     }
 
+    /** The tenant serving now. */
     public Optional<Tenant> tenant(String id) {
-        return Optional.ofNullable(tenants.get(id));
+        TenantUsers users = tenants.get(id);
+        return users == null ? Optional.empty() : Optional.of(users.tenant());
     }
 
+    /** The tenants serving now, by id. */
     public Map<String, Tenant> tenants() {
-        return tenants;
+        Map<String, Tenant> now = new TreeMap<>();
+        tenants.forEach((id, users) -> now.put(id, users.tenant()));
+        return now;
     }
 
-    /** Problems of the tenants that did not load. */
+    /** Problems of the tenant directories that did not load, or whose last change did not load. */
     public List<Problem> problems() {
-        return problems;
+        return new TreeMap<>(problems).values().stream().flatMap(List::stream).toList();
+    }
+
+    /** How many times a changed tenant directory was loaded and swapped in. */
+    public long reloads() {
+        return reloads.get();
+    }
+
+    /** How many times a changed tenant directory failed to load (the previous tenant kept serving). */
+    public long failedReloads() {
+        return failedReloads.get();
+    }
+
+    /** A request's hold on a tenant: while open, the tenant is not closed. Close it exactly once. */
+    public static final class Lease implements AutoCloseable {
+        private final TenantUsers users;
+
+        private Lease(TenantUsers users) {
+            this.users = users;
+        }
+
+        /** The tenant to use: the one asked for, or its replacement when that one was already retired. */
+        public Tenant tenant() {
+            return users.tenant();
+        }
+
+        @Override
+        public void close() {
+            users.release();
+        }
+    }
+
+    /**
+     * Holds {@code tenant} for one request; when it was replaced meanwhile, holds the tenant now serving its
+     * id instead. Empty when the tenant was removed.
+     */
+    public Optional<Lease> lease(Tenant tenant) {
+        while (true) {
+            TenantUsers users = tenants.get(tenant.id());
+            if (users == null) {
+                return Optional.empty();
+            }
+            if (users.acquire()) {
+                return Optional.of(new Lease(users));
+            }
+            // Retired between the lookup and the acquire: the replacement is in the map by now.
+        }
+    }
+
+    /** Swaps in a freshly loaded tenant for its directory; the one it replaces closes after its requests. */
+    void replace(Path directory, Tenant tenant) {
+        problems.remove(directory);
+        TenantUsers previous = tenants.put(tenant.id(), new TenantUsers(tenant));
+        reloads.incrementAndGet();
+        if (previous != null) {
+            previous.retire();
+        }
+        LOG.log(System.Logger.Level.INFO, (previous == null ? "Tenant loaded: " : "Tenant reloaded: ") + tenant.id());
+    }
+
+    /** Records why a changed directory did not load; its previous tenant, if any, keeps serving. */
+    void reject(Path directory, List<Problem> found) {
+        problems.put(directory, List.copyOf(found));
+        failedReloads.incrementAndGet();
+        String id = directory.getFileName().toString();
+        LOG.log(System.Logger.Level.WARNING, "Tenant " + id + " not (re)loaded"
+                + (tenants.containsKey(id) ? "; its previous version keeps serving" : "") + ": " + found);
+    }
+
+    /** Unloads the tenant of a directory that is gone or no longer has a {@code tenant.yaml}. */
+    void remove(Path directory) {
+        problems.remove(directory);
+        TenantUsers previous = tenants.remove(directory.getFileName().toString());
+        if (previous != null) {
+            previous.retire();
+            LOG.log(System.Logger.Level.INFO, "Tenant removed: " + previous.tenant().id());
+        }
     }
 
     @Override
     public void close() {
-        tenants.values().forEach(Tenant::close);
+        tenants.values().forEach(TenantUsers::retire);
+        tenants.clear();
     }
 }

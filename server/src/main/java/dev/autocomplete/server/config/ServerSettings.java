@@ -1,0 +1,196 @@
+package dev.autocomplete.server.config;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+
+import io.helidon.config.Config;
+import io.helidon.config.ConfigSources;
+
+/**
+ * The server's own settings, from {@code autocomplete.yaml}, each overridable by an environment variable
+ * named {@code AUTOCOMPLETE_} plus the key upper-cased with dots and dashes as underscores
+ * ({@code server.port} is {@code AUTOCOMPLETE_SERVER_PORT}). Read through Helidon config: the YAML file
+ * (parsed with Jackson, since helidon-config-yaml is not on Maven Central for 4.5.0) and the environment are
+ * two config sources, the environment first. Unknown keys in the file are errors, so typos do not pass.
+ *
+ * @param tls the certificate chain and private key (PEM files), or null to serve plain HTTP
+ * @param redisUrl the Redis URL for shared state, or empty for none
+ * @param tokenSecret the secret that signs access tokens, or empty; never logged
+ * @param tokenSecretFile a file holding that secret, or null
+ */
+public record ServerSettings(String host, int port, Path tenants, Tls tls, Limits limits, Duration shutdownGrace,
+        String redisUrl, String tokenSecret, Path tokenSecretFile) {
+
+    /** Every key, with its default ({@code ""} for none), in the order of the reference in the README. */
+    public static final Map<String, String> KEYS = keys();
+
+    /** TLS material, both PEM files. */
+    public record Tls(Path certificate, Path privateKey) {
+    }
+
+    /**
+     * Limits that protect the server.
+     *
+     * @param bodyBytes the largest request body (413 above)
+     * @param headerBytes the largest request head: request line and headers (431 above)
+     * @param jsonDepth the deepest JSON nesting in a body (400 above)
+     * @param jsonStringBytes the longest JSON string or name in a body (400 above)
+     * @param readTimeout how long a connection may stay silent while a request is being read
+     * @param maxConcurrentRequests requests served at once on the port; more wait for a free slot
+     */
+    public record Limits(long bodyBytes, int headerBytes, int jsonDepth, int jsonStringBytes, Duration readTimeout,
+            int maxConcurrentRequests) {
+    }
+
+    private static Map<String, String> keys() {
+        Map<String, String> keys = new LinkedHashMap<>();
+        keys.put("server.host", "127.0.0.1");
+        keys.put("server.port", "8080");
+        keys.put("server.tls.certificate", "");
+        keys.put("server.tls.private-key", "");
+        keys.put("server.shutdown-grace-seconds", "10");
+        keys.put("tenants.dir", "tenants");
+        keys.put("limits.body-bytes", "65536");
+        keys.put("limits.header-bytes", "16384");
+        keys.put("limits.json-depth", "64");
+        keys.put("limits.json-string-bytes", "65536");
+        keys.put("limits.read-timeout-seconds", "30");
+        keys.put("limits.max-concurrent-requests", "1024");
+        keys.put("redis.url", "");
+        keys.put("token.secret", "");
+        keys.put("token.secret-file", "");
+        return java.util.Collections.unmodifiableMap(keys);
+    }
+
+    /** The environment variable that overrides a key. */
+    public static String environmentName(String key) {
+        return "AUTOCOMPLETE_" + key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+    }
+
+    /** The defaults, with no file and no environment. */
+    public static ServerSettings defaults() {
+        return read(null, Map.of());
+    }
+
+    /**
+     * @param file the YAML file, or null for none
+     * @param environment the environment variables ({@code System.getenv()})
+     * @throws IllegalArgumentException naming the key or variable, when a value is unknown or invalid
+     */
+    public static ServerSettings read(Path file, Map<String, String> environment) {
+        Map<String, String> fromFile = file == null ? Map.of() : flatten(file);
+        Map<String, String> fromEnvironment = new LinkedHashMap<>();
+        for (String key : KEYS.keySet()) {
+            String value = environment.get(environmentName(key));
+            if (value != null) {
+                fromEnvironment.put(key, value);
+            }
+        }
+        Config config = Config.builder()
+                .disableEnvironmentVariablesSource()
+                .disableSystemPropertiesSource()
+                .sources(ConfigSources.create(fromEnvironment), ConfigSources.create(fromFile),
+                        ConfigSources.create(KEYS))
+                .build();
+        Settings s = new Settings(config);
+        String certificate = s.text("server.tls.certificate");
+        String privateKey = s.text("server.tls.private-key");
+        if (certificate.isEmpty() != privateKey.isEmpty()) {
+            throw new IllegalArgumentException("server.tls.certificate and server.tls.private-key go together");
+        }
+        Tls tls = certificate.isEmpty() ? null : new Tls(Path.of(certificate), Path.of(privateKey));
+        Limits limits = new Limits(s.number("limits.body-bytes", 1024, 16 * 1024 * 1024),
+                s.number("limits.header-bytes", 1024, 1024 * 1024), s.number("limits.json-depth", 4, 1000),
+                s.number("limits.json-string-bytes", 1024, 16 * 1024 * 1024),
+                Duration.ofSeconds(s.number("limits.read-timeout-seconds", 1, 3600)),
+                s.number("limits.max-concurrent-requests", 1, 1_000_000));
+        return new ServerSettings(s.text("server.host"), s.number("server.port", 0, 65535),
+                Path.of(s.text("tenants.dir")), tls, limits,
+                Duration.ofSeconds(s.number("server.shutdown-grace-seconds", 0, 3600)), s.text("redis.url"),
+                s.text("token.secret"), s.text("token.secret-file").isEmpty() ? null : Path.of(s.text("token.secret-file")));
+    }
+
+    /** The same settings with other host, port or tenants directory (command-line options win). */
+    public ServerSettings with(String newHost, Integer newPort, Path newTenants) {
+        return new ServerSettings(newHost != null ? newHost : host, newPort != null ? newPort : port,
+                newTenants != null ? newTenants : tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
+                tokenSecretFile);
+    }
+
+    /** The same settings with another Redis URL or token secret file (command-line options win); null keeps. */
+    public ServerSettings withAccess(String newRedisUrl, Path newTokenSecretFile) {
+        return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace,
+                newRedisUrl != null ? newRedisUrl : redisUrl, tokenSecret,
+                newTokenSecretFile != null ? newTokenSecretFile : tokenSecretFile);
+    }
+
+    @Override
+    public String toString() {
+        return "ServerSettings[host=" + host + ", port=" + port + ", tenants=" + tenants + ", tls=" + tls
+                + ", limits=" + limits + ", shutdownGrace=" + shutdownGrace + ", redis=" + !redisUrl.isEmpty()
+                + ", tokenSecret=" + (tokenSecret.isEmpty() ? "not set" : "set") + ", tokenSecretFile=" + tokenSecretFile
+                + "]";
+    }
+
+    /** Typed reads with errors that name the key and the variable. */
+    private record Settings(Config config) {
+        String text(String key) {
+            return config.get(key).asString().orElse("").strip();
+        }
+
+        int number(String key, int min, int max) {
+            String text = text(key);
+            try {
+                int value = Integer.parseInt(text);
+                if (value >= min && value <= max) {
+                    return value;
+                }
+            } catch (NumberFormatException ignored) {
+                // Reported below.
+            }
+            throw new IllegalArgumentException(key + " (or " + environmentName(key) + ") must be a whole number from "
+                    + min + " to " + max + "; got '" + text + "'");
+        }
+    }
+
+    /** The YAML file as dotted keys; unknown keys and non-scalar values are errors. */
+    private static Map<String, String> flatten(Path file) {
+        JsonNode root;
+        try {
+            root = new YAMLMapper().readTree(Files.readString(file));
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage(), e);
+        }
+        Map<String, String> flat = new LinkedHashMap<>();
+        if (root != null && !root.isNull() && !root.isMissingNode()) {
+            flatten(file, "", root, flat);
+        }
+        return flat;
+    }
+
+    private static void flatten(Path file, String prefix, JsonNode node, Map<String, String> flat) {
+        if (node.isObject()) {
+            for (Map.Entry<String, JsonNode> field : node.properties()) {
+                flatten(file, prefix.isEmpty() ? field.getKey() : prefix + "." + field.getKey(), field.getValue(), flat);
+            }
+            return;
+        }
+        if (!KEYS.containsKey(prefix)) {
+            throw new IllegalArgumentException(file + ": '" + prefix + "' is not a known key (known: "
+                    + String.join(", ", List.copyOf(KEYS.keySet())) + ")");
+        }
+        if (!node.isValueNode()) {
+            throw new IllegalArgumentException(file + ": '" + prefix + "' must be a single value");
+        }
+        flat.put(prefix, node.isNull() ? "" : node.asText());
+    }
+}

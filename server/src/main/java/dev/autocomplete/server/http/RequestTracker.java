@@ -1,0 +1,135 @@
+package dev.autocomplete.server.http;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
+import io.helidon.webserver.http.Filter;
+import io.helidon.webserver.http.FilterChain;
+import io.helidon.webserver.http.RoutingRequest;
+import io.helidon.webserver.http.RoutingResponse;
+
+import dev.autocomplete.server.auth.Caller;
+import dev.autocomplete.server.observe.Metrics;
+import dev.autocomplete.server.protocol.JsonBodies;
+import dev.autocomplete.server.protocol.SuggestRequest;
+import dev.autocomplete.server.protocol.SuggestResponse;
+import dev.autocomplete.server.suggest.EngineObserver;
+
+/**
+ * Wraps every request: times it, and once answered records it in the metrics and the access log. Services
+ * put what they learn in the request's context ({@link Caller} once authenticated, the {@link SuggestRequest}
+ * once read); engine time and error codes arrive through {@link #engineCall} and {@link #errorSent}, which run
+ * on the request's own thread (each request runs on one virtual thread, filter and handler alike).
+ */
+final class RequestTracker implements Filter, EngineObserver {
+
+    /** What the handler's thread learned about the request it runs. */
+    private static final class Facts {
+        long engineNanos;
+        String errorCode;
+        String fallback;
+    }
+
+    private final ThreadLocal<Facts> current = new ThreadLocal<>();
+    private final Metrics metrics;
+    private final AccessLog accessLog;
+    private final ErrorResponses errors;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private volatile boolean draining;
+
+    RequestTracker(Metrics metrics, AccessLog accessLog, JsonBodies bodies) {
+        this.metrics = metrics;
+        this.accessLog = accessLog;
+        this.errors = new ErrorResponses(bodies, errorSent());
+    }
+
+    /**
+     * Graceful shutdown, first half: from now on new requests get {@code 503 SHUTTING_DOWN} with
+     * {@code Connection: close}; waits until the requests already running are answered, at most {@code bound}.
+     *
+     * @return whether every running request finished in time
+     */
+    boolean drain(Duration bound) throws InterruptedException {
+        draining = true;
+        long deadline = System.nanoTime() + bound.toNanos();
+        while (inFlight.get() > 0) {
+            if (System.nanoTime() - deadline > 0) {
+                return false;
+            }
+            Thread.sleep(10);
+        }
+        return true;
+    }
+
+    @Override
+    public void filter(FilterChain chain, RoutingRequest request, RoutingResponse response) {
+        long start = System.nanoTime();
+        Facts facts = new Facts();
+        current.set(facts);
+        inFlight.incrementAndGet();
+        try {
+            if (draining) {
+                response.header(HeaderValues.CONNECTION_CLOSE);
+                response.header(HeaderNames.RETRY_AFTER, "1");
+                errors.send(response, 503, "SHUTTING_DOWN", "The server is shutting down; try again.");
+            } else {
+                chain.proceed();
+            }
+        } finally {
+            inFlight.decrementAndGet();
+            current.remove();
+            long nanos = System.nanoTime() - start;
+            Optional<Caller> caller = request.context().get(Caller.class);
+            String tenant = caller.map(c -> c.tenant().id()).orElse("");
+            String product = caller.map(c -> c.product().slug()).orElse("");
+            String path = request.path().path();
+            int status = response.status().code();
+            String endpoint = endpoint(path);
+            metrics.request(tenant, product, endpoint, status, nanos);
+            if (facts.errorCode != null) {
+                metrics.error(tenant, product, facts.errorCode);
+                if (facts.errorCode.equals("RATE_LIMITED")) {
+                    metrics.rateLimited(tenant, product);
+                }
+            }
+            if (!endpoint.startsWith("/observe")) {
+                accessLog.write(new AccessLog.Entry(request.prologue().method().text(), endpoint, tenant, product,
+                        request.context().get(SuggestRequest.class).orElse(null),
+                        request.context().get(SuggestResponse.class).orElse(null), status, facts.errorCode, nanos,
+                        facts.engineNanos, facts.fallback, caller.map(c -> c.tenant().logQueries()).orElse(false)));
+            }
+        }
+    }
+
+    @Override
+    public void engineCall(String tenant, String product, Outcome outcome, long nanos) {
+        metrics.engineCall(tenant, product, outcome, nanos);
+        Facts facts = current.get();
+        if (facts != null) {
+            facts.engineNanos += nanos;
+            facts.fallback = outcome == Outcome.OK ? null : outcome.label();
+        }
+    }
+
+    /** For {@link ErrorResponses}: the code of the error this thread's request is answered with. */
+    Consumer<String> errorSent() {
+        return code -> {
+            Facts facts = current.get();
+            if (facts != null) {
+                facts.errorCode = code;
+            }
+        };
+    }
+
+    /** The path as a metric label: known endpoints by name, anything else as {@code other}. */
+    private static String endpoint(String path) {
+        return switch (path) {
+            case "/api/suggest", "/api/auth/token", "/api/telemetry/events", "/observe/metrics" -> path;
+            default -> path.startsWith("/observe/health") ? "/observe/health" : "other";
+        };
+    }
+}

@@ -1,0 +1,85 @@
+package dev.autocomplete.server.http;
+
+import java.io.IOException;
+import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.helidon.http.Status;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+
+import dev.autocomplete.server.auth.Caller;
+import dev.autocomplete.server.observe.Metrics;
+import dev.autocomplete.server.protocol.ApiException;
+
+/**
+ * {@code POST /api/telemetry/events}: the official client's fire-and-forget analytics
+ * ({@code {source, session_id, type, at, query_data}}). Any credential of the product that passes the
+ * {@link Gatekeeper} (rate limits, origin rules, CORS, as for {@code /api/suggest}) gets a 204; the
+ * event is counted in the metrics by its {@code type} and otherwise dropped: nothing is stored or logged.
+ */
+final class TelemetryService implements HttpService {
+
+    /** Events are small; anything larger is refused with 413 before it is parsed. */
+    static final int MAX_EVENT_BYTES = 16 * 1024;
+
+    private static final Pattern EVENT_TYPE = Pattern.compile("[A-Za-z0-9_.:-]{1,64}");
+
+    private final Gatekeeper gatekeeper;
+    private final ObjectMapper json;
+    private final Metrics metrics;
+    private final ErrorResponses errors;
+
+    TelemetryService(Gatekeeper gatekeeper, ObjectMapper json, Metrics metrics, ErrorResponses errors) {
+        this.gatekeeper = gatekeeper;
+        this.json = json;
+        this.metrics = metrics;
+        this.errors = errors;
+    }
+
+    @Override
+    public void routing(HttpRules rules) {
+        rules.post("/api/telemetry/events", this::event)
+                .any("/api/telemetry/events", (req, res) -> errors.send(res, 405, "METHOD_NOT_ALLOWED",
+                        "Use POST for /api/telemetry/events."));
+    }
+
+    private void event(ServerRequest request, ServerResponse response) {
+        try {
+            Caller caller = gatekeeper.admit(request, response);
+            request.context().register(caller);
+            JsonNode event = read(request);
+            JsonNode type = event.path("type");
+            String label = type.isTextual() && EVENT_TYPE.matcher(type.asText()).matches() ? type.asText() : "other";
+            metrics.telemetryEvent(caller.tenant().id(), caller.product().slug(), label);
+            response.status(Status.NO_CONTENT_204);
+            response.send();
+        } catch (ApiException e) {
+            errors.send(response, e);
+        }
+    }
+
+    private JsonNode read(ServerRequest request) {
+        byte[] body = request.content().hasEntity() ? request.content().as(byte[].class) : new byte[0];
+        if (body.length > MAX_EVENT_BYTES) {
+            throw new ApiException(413, "PAYLOAD_TOO_LARGE", "A telemetry event is at most " + MAX_EVENT_BYTES
+                    + " bytes.");
+        }
+        try {
+            JsonNode node = json.readTree(body);
+            if (node == null || !node.isObject()) {
+                throw ApiException.badRequest("INVALID_REQUEST", "Send one event as a JSON object.");
+            }
+            return node;
+        } catch (JacksonException e) {
+            throw ApiException.badRequest("INVALID_JSON", "The body is not valid JSON.");
+        } catch (IOException e) {
+            throw ApiException.badRequest("INVALID_JSON", "The body could not be read.");
+        }
+    }
+}

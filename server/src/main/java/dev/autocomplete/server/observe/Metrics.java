@@ -1,0 +1,135 @@
+package dev.autocomplete.server.observe;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
+import dev.autocomplete.server.suggest.EngineObserver;
+import dev.autocomplete.server.suggest.EngineRunner;
+import dev.autocomplete.server.tenant.Product;
+import dev.autocomplete.server.tenant.Tenant;
+import dev.autocomplete.server.tenant.TenantRegistry;
+
+/**
+ * The service's metrics, per tenant and product, written at {@code /observe/metrics} in the Prometheus text
+ * format (with the Prometheus Java client: Helidon's own metrics modules are not on Maven Central for 4.5.0).
+ * Tenant and product are empty for requests that never authenticated. Other parts of the server report
+ * through the methods here: {@link #rateLimited} and {@link #cacheLookup} are hooks for rate limiting and
+ * response caching.
+ */
+public final class Metrics {
+
+    /** Telemetry event types counted separately per product; further types count as {@code other}. */
+    static final int MAX_EVENT_TYPES = 50;
+
+    private static final double[] SECONDS = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.2, 0.5, 1, 2.5, 5, 10};
+
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+    private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
+    private final Map<String, Set<String>> eventTypes = new ConcurrentHashMap<>();
+
+    private final Counter requests = Counter.builder().name("autocomplete_requests_total")
+            .help("HTTP requests by endpoint and status").labelNames("tenant", "product", "endpoint", "status")
+            .register(registry);
+    private final Histogram latency = Histogram.builder().name("autocomplete_request_duration_seconds")
+            .help("Time from request to response").labelNames("tenant", "product", "endpoint")
+            .classicOnly().classicUpperBounds(SECONDS).register(registry);
+    private final Counter errors = Counter.builder().name("autocomplete_errors_total")
+            .help("Error responses by error code").labelNames("tenant", "product", "code").register(registry);
+    private final Histogram engineTime = Histogram.builder().name("autocomplete_engine_duration_seconds")
+            .help("Time waited for engines").labelNames("tenant", "product")
+            .classicOnly().classicUpperBounds(SECONDS).register(registry);
+    private final Counter engineCalls = Counter.builder().name("autocomplete_engine_calls_total")
+            .help("Engine calls by outcome: ok, error, timeout, invalid, circuit_open, unloaded")
+            .labelNames("tenant", "product", "outcome").register(registry);
+    private final Counter fallbacks = Counter.builder().name("autocomplete_fallbacks_total")
+            .help("Fallback answers given instead of the engine's, by reason")
+            .labelNames("tenant", "product", "reason").register(registry);
+    private final Counter rateLimited = Counter.builder().name("autocomplete_rate_limited_total")
+            .help("Requests refused by rate limiting").labelNames("tenant", "product").register(registry);
+    private final Counter cache = Counter.builder().name("autocomplete_cache_lookups_total")
+            .help("Response cache lookups by result: hit or miss").labelNames("tenant", "product", "result")
+            .register(registry);
+    private final Counter telemetry = Counter.builder().name("autocomplete_telemetry_events_total")
+            .help("Telemetry events accepted, by event type").labelNames("tenant", "product", "type")
+            .register(registry);
+
+    /** Adds the gauges read from the tenants at scrape time. */
+    public Metrics(TenantRegistry tenants) {
+        CounterWithCallback.builder().name("autocomplete_tenant_reloads_total")
+                .help("Changed tenant directories loaded (ok) or refused (failed)").labelNames("result")
+                .callback(callback -> {
+                    callback.call(tenants.reloads(), "ok");
+                    callback.call(tenants.failedReloads(), "failed");
+                }).register(registry);
+        GaugeWithCallback.builder().name("autocomplete_tenant_problems")
+                .help("Problems of tenant directories whose files did not load").callback(callback ->
+                        callback.call(tenants.problems().size())).register(registry);
+    }
+
+    /** Adds a gauge of the engines' circuits, read at scrape time. */
+    public void reportCircuits(TenantRegistry tenants, EngineRunner engines) {
+        GaugeWithCallback.builder().name("autocomplete_circuit_open")
+                .help("1 while a product's engine circuit is open or half open").labelNames("tenant", "product")
+                .callback(callback -> {
+                    for (Tenant tenant : tenants.tenants().values()) {
+                        for (Product product : tenant.products()) {
+                            boolean open = !engines.circuitState(tenant, product).equals("closed");
+                            callback.call(open ? 1 : 0, tenant.id(), product.slug());
+                        }
+                    }
+                }).register(registry);
+    }
+
+    public void request(String tenant, String product, String endpoint, int status, long nanos) {
+        requests.labelValues(tenant, product, endpoint, Integer.toString(status)).inc();
+        latency.labelValues(tenant, product, endpoint).observe(nanos / 1e9);
+    }
+
+    public void error(String tenant, String product, String code) {
+        errors.labelValues(tenant, product, code).inc();
+    }
+
+    public void engineCall(String tenant, String product, EngineObserver.Outcome outcome, long nanos) {
+        engineCalls.labelValues(tenant, product, outcome.label()).inc();
+        if (nanos > 0) {
+            engineTime.labelValues(tenant, product).observe(nanos / 1e9);
+        }
+        if (outcome != EngineObserver.Outcome.OK) {
+            fallbacks.labelValues(tenant, product, outcome.label()).inc();
+        }
+    }
+
+    /** Hook for rate limiting: one request refused. */
+    public void rateLimited(String tenant, String product) {
+        rateLimited.labelValues(tenant, product).inc();
+    }
+
+    /** Hook for a response cache: one lookup. */
+    public void cacheLookup(String tenant, String product, boolean hit) {
+        cache.labelValues(tenant, product, hit ? "hit" : "miss").inc();
+    }
+
+    public void telemetryEvent(String tenant, String product, String type) {
+        Set<String> known = eventTypes.computeIfAbsent(tenant + "/" + product, k -> ConcurrentHashMap.newKeySet());
+        String label = known.contains(type) || (known.size() < MAX_EVENT_TYPES && known.add(type)) ? type : "other";
+        telemetry.labelValues(tenant, product, label).inc();
+    }
+
+    public String contentType() {
+        return writer.getContentType();
+    }
+
+    public void write(OutputStream out) throws IOException {
+        writer.write(out, registry.scrape());
+    }
+}

@@ -1,0 +1,241 @@
+package dev.autocomplete.server;
+
+import static dev.autocomplete.server.ApiClient.envelope;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.autocomplete.server.http.AutocompleteServer;
+
+/**
+ * {@code /observe/health}, {@code /observe/metrics}, the access log and {@code /api/telemetry/events}, over
+ * HTTP against the demo tenant.
+ */
+class ObserveTest {
+
+    @TempDir
+    Path temp;
+
+    private final List<String> accessLines = new CopyOnWriteArrayList<>();
+    private final Logger accessLogger = Logger.getLogger("dev.autocomplete.access");
+    private final Handler capture = new Handler() {
+        @Override
+        public void publish(LogRecord record) {
+            accessLines.add(record.getMessage());
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+
+    @BeforeEach
+    void captureAccessLog() {
+        accessLogger.addHandler(capture);
+    }
+
+    @AfterEach
+    void releaseAccessLog() {
+        accessLogger.removeHandler(capture);
+    }
+
+    /** Serves the copy of the demo tenant made in {@code temp}. */
+    private AutocompleteServer startDemo() throws java.io.IOException {
+        return AutocompleteServer.start("127.0.0.1", 0, temp.resolve("tenants"));
+    }
+
+    private static ApiClient.Reply get(ApiClient api, String path) {
+        return api.send(HttpRequest.newBuilder(URI.create(api.base() + path)).GET().build());
+    }
+
+    @Test
+    void health_is_ready_with_details_per_tenant_and_product_when_every_tenant_loaded() throws Exception {
+        Path tenants = TestTenants.copyOfDemo(temp);
+        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
+            ApiClient api = new ApiClient(server.port());
+            for (String path : List.of("/observe/health", "/observe/health/ready")) {
+                ApiClient.Reply health = get(api, path);
+                assertEquals(200, health.status(), health.raw());
+                assertEquals("UP", health.json().path("status").asText());
+                JsonNode demo = health.json().path("checks").get(0);
+                assertEquals("tenant:demo", demo.path("name").asText());
+                assertEquals("UP", demo.path("status").asText());
+                assertEquals("catalog", demo.path("data").path("products").path("travel").path("engine").asText());
+                assertEquals("closed", demo.path("data").path("products").path("travel").path("circuit").asText());
+            }
+            assertEquals(200, get(api, "/observe/health/live").status());
+        }
+    }
+
+    @Test
+    void health_is_not_ready_while_a_tenant_does_not_load_and_names_the_problem() throws Exception {
+        Path tenants = TestTenants.copyOfDemo(temp);
+        Files.createDirectories(tenants.resolve("broken"));
+        Files.writeString(tenants.resolve("broken/tenant.yaml"), "display_name: Broken\nproducts: []\n");
+        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
+            ApiClient api = new ApiClient(server.port());
+            ApiClient.Reply health = get(api, "/observe/health/ready");
+            assertEquals(503, health.status(), health.raw());
+            assertEquals("DOWN", health.json().path("status").asText());
+            JsonNode broken = health.json().path("checks").get(0);
+            assertEquals("tenant:broken", broken.path("name").asText(), health.raw());
+            assertEquals("DOWN", broken.path("status").asText());
+            assertTrue(broken.path("data").path("problems").get(0).asText().startsWith("broken/tenant.yaml:2: products"),
+                    health.raw());
+            assertEquals(200, get(api, "/observe/health/live").status());
+
+            Files.writeString(tenants.resolve("broken/tenant.yaml"), HotReloadTest.SHOP_YAML.formatted("Fixed"));
+            HotReloadTest.await(() -> get(api, "/observe/health").status() == 200, "ready once the tenant loads");
+        }
+    }
+
+    @Test
+    void metrics_count_requests_latency_errors_engine_time_and_telemetry_per_tenant_and_product() throws Exception {
+        String key = TestTenants.createKey(TestTenants.copyOfDemo(temp), "demo", "public", "travel");
+        try (AutocompleteServer server = startDemo()) {
+            ApiClient api = new ApiClient(server.port());
+            assertEquals(200, api.suggest(key, envelope("Book a flight from Par")).status());
+            assertEquals(200, api.suggest(key, envelope("")).status());
+            ObjectNode badId = envelope("");
+            ((ObjectNode) badId.path("meta")).put("request_id", "nope");
+            assertEquals(400, api.suggest(key, badId).status());
+            assertEquals(401, api.suggest("pk_v1_wrong", envelope("")).status());
+            assertEquals(204, telemetry(api, key, "{\"type\":\"selection\",\"query_data\":{}}").status());
+            server.metrics().rateLimited("demo", "travel");
+            server.metrics().cacheLookup("demo", "travel", true);
+
+            ApiClient.Reply metrics = get(api, "/observe/metrics");
+            assertEquals(200, metrics.status());
+            assertTrue(metrics.header("Content-Type").startsWith("text/plain"), metrics.header("Content-Type"));
+            String text = metrics.raw();
+            for (String expected : List.of(
+                    "autocomplete_requests_total{endpoint=\"/api/suggest\",product=\"travel\",status=\"200\",tenant=\"demo\"} 2",
+                    "autocomplete_requests_total{endpoint=\"/api/suggest\",product=\"\",status=\"401\",tenant=\"\"} 1",
+                    "autocomplete_errors_total{code=\"INVALID_REQUEST_ID\",product=\"travel\",tenant=\"demo\"} 1",
+                    "autocomplete_errors_total{code=\"INVALID_CREDENTIALS\",product=\"\",tenant=\"\"} 1",
+                    "autocomplete_request_duration_seconds_bucket{endpoint=\"/api/suggest\",product=\"travel\",tenant=\"demo\",le=\"+Inf\"} 3",
+                    "autocomplete_engine_duration_seconds_count{product=\"travel\",tenant=\"demo\"} 2",
+                    "autocomplete_engine_calls_total{outcome=\"ok\",product=\"travel\",tenant=\"demo\"} 2",
+                    "autocomplete_telemetry_events_total{product=\"travel\",tenant=\"demo\",type=\"selection\"} 1",
+                    "autocomplete_rate_limited_total{product=\"travel\",tenant=\"demo\"} 1",
+                    "autocomplete_cache_lookups_total{product=\"travel\",result=\"hit\",tenant=\"demo\"} 1",
+                    "autocomplete_tenant_reloads_total{result=\"failed\"} 0",
+                    "autocomplete_circuit_open{product=\"travel\",tenant=\"demo\"} 0")) {
+                assertTrue(text.contains(expected), "missing: " + expected + "\n" + text);
+            }
+        }
+    }
+
+    @Test
+    void rate_limit_refusals_are_counted_and_the_limiter_is_a_health_check() throws Exception {
+        String key = TestTenants.createKey(TestTenants.copyOfDemo(temp), "demo", "public", "travel", "--rate", "1/s",
+                "--burst", "1");
+        try (AutocompleteServer server = startDemo()) {
+            ApiClient api = new ApiClient(server.port());
+            assertEquals(200, api.suggest(key, envelope("")).status());
+            assertEquals(429, api.suggest(key, envelope("")).status());
+            String text = get(api, "/observe/metrics").raw();
+            assertTrue(text.contains("autocomplete_rate_limited_total{product=\"\",tenant=\"\"} 1"), text);
+            assertTrue(text.contains("autocomplete_errors_total{code=\"RATE_LIMITED\",product=\"\",tenant=\"\"} 1"),
+                    text);
+            ApiClient.Reply health = get(api, "/observe/health");
+            JsonNode limits = health.json().path("checks").get(1);
+            assertEquals("rate-limits", limits.path("name").asText(), health.raw());
+            assertEquals("local", limits.path("data").path("mode").asText(), health.raw());
+        }
+    }
+
+    @Test
+    void the_access_log_has_one_line_per_request_without_credentials_queries_or_context() throws Exception {
+        String key = TestTenants.createKey(TestTenants.copyOfDemo(temp), "demo", "public", "travel");
+        try (AutocompleteServer server = startDemo()) {
+            ApiClient api = new ApiClient(server.port());
+            ObjectNode body = envelope("Book a flight from {{ORIGIN_1}} to Lon");
+            ApiClient.fill(body, "{{ORIGIN_1}}", "origin", "Secretville");
+            ((ObjectNode) body.path("data")).putObject("additional_context").put("note", "private-context-value");
+            ((ObjectNode) body.path("meta")).put("session_id", "9b2f6c1e-4d3a-4f5b-8c7d-2e1f0a9b8c7d");
+            assertEquals(200, api.suggest(key, body).status());
+            HotReloadTest.await(() -> !accessLines.isEmpty(), "an access log line");
+            assertEquals(1, accessLines.size(), accessLines.toString());
+            JsonNode line = ApiClient.JSON.readTree(accessLines.getFirst());
+            assertEquals(body.path("meta").path("request_id").asText(), line.path("request_id").asText());
+            assertEquals("9b2f6c1e-4d3a-4f5b-8c7d-2e1f0a9b8c7d", line.path("session_id").asText());
+            assertEquals("demo", line.path("tenant").asText());
+            assertEquals("travel", line.path("product").asText());
+            assertEquals(200, line.path("status").asInt());
+            assertTrue(line.path("duration_ms").asDouble() >= line.path("engine_ms").asDouble(), line.toString());
+            assertTrue(line.path("engine_ms").asDouble() > 0, line.toString());
+            assertFalse(line.path("time").asText().isEmpty());
+            for (String secret : List.of(key, "Secretville", "private-context-value", "Lon", "raw_query")) {
+                assertFalse(accessLines.getFirst().contains(secret), secret + " leaked: " + accessLines.getFirst());
+            }
+        }
+    }
+
+    @Test
+    void a_tenant_with_query_logging_on_gets_its_queries_in_the_access_log() throws Exception {
+        Path tenants = TestTenants.copyOfDemo(temp);
+        Path yaml = tenants.resolve("demo/tenant.yaml");
+        Files.writeString(yaml, "log_queries: true\n" + Files.readString(yaml));
+        String key = TestTenants.createKey(tenants, "demo", "public", "travel");
+        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
+            ApiClient api = new ApiClient(server.port());
+            assertEquals(200, api.suggest(key, envelope("Book a flight from Par")).status());
+            HotReloadTest.await(() -> !accessLines.isEmpty(), "an access log line");
+            JsonNode line = ApiClient.JSON.readTree(accessLines.getFirst());
+            assertEquals("Book a flight from Par", line.path("raw_query").asText());
+            assertEquals(36, line.path("session_id").asText().length(), "the generated session id: " + line);
+            assertFalse(accessLines.getFirst().contains(key));
+        }
+    }
+
+    @Test
+    void telemetry_events_are_accepted_for_valid_credentials_and_bounded() throws Exception {
+        String key = TestTenants.createKey(TestTenants.copyOfDemo(temp), "demo", "public", "travel");
+        try (AutocompleteServer server = startDemo()) {
+            ApiClient api = new ApiClient(server.port());
+            String event = "{\"source\":\"vanilla\",\"session_id\":null,\"type\":\"suggestion_selected\","
+                    + "\"at\":\"2026-11-22T10:00:00Z\",\"query_data\":{\"raw_query\":\"x\"}}";
+            ApiClient.Reply accepted = telemetry(api, key, event);
+            assertEquals(204, accepted.status(), accepted.raw());
+            assertEquals("", accepted.raw());
+            assertEquals("MISSING_CREDENTIALS", telemetry(api, null, event).errorCode());
+            assertEquals("INVALID_CREDENTIALS", telemetry(api, "pk_v1_wrong", event).errorCode());
+            assertEquals("INVALID_JSON", telemetry(api, key, "{nope").errorCode());
+            assertEquals("INVALID_REQUEST", telemetry(api, key, "[1]").errorCode());
+            String big = "{\"type\":\"x\",\"query_data\":\"" + "a".repeat(20_000) + "\"}";
+            ApiClient.Reply tooBig = telemetry(api, key, big);
+            assertEquals(413, tooBig.status(), tooBig.raw());
+            assertEquals("PAYLOAD_TOO_LARGE", tooBig.errorCode());
+            assertNull(accessLines.stream().filter(l -> l.contains("suggestion_selected")).findFirst().orElse(null));
+        }
+    }
+
+    private static ApiClient.Reply telemetry(ApiClient api, String key, String body) {
+        return api.post("/api/telemetry/events", key, body, "application/json", Map.of());
+    }
+}

@@ -1,0 +1,63 @@
+package dev.autocomplete.server;
+
+import static dev.autocomplete.server.ApiClient.envelope;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The single runnable JAR the build packages: copied alone into an empty directory beside a tenants folder,
+ * {@code java -jar autocomplete.jar serve --tenants tenants} serves suggestions, reads
+ * {@code autocomplete.yaml} and environment overrides, and its {@code keys} command works too.
+ */
+class PackagedJarTest {
+
+    @TempDir
+    Path temp;
+
+    @Test
+    void the_single_jar_serves_suggestions_from_a_directory_holding_only_the_jar_and_tenants() throws Exception {
+        Path jar = Files.copy(PackagedServer.serverJar(), temp.resolve("autocomplete.jar"));
+        TestTenants.copyOfDemo(temp);
+        try (PackagedServer server = PackagedServer.start(temp, jar, Map.of(), "serve", "--tenants", "tenants",
+                "--port", "0")) {
+            String url = server.awaitUrl();
+            ApiClient api = new ApiClient(server.port(url));
+            ApiClient.Reply reply = api.suggest(server.demoKey("travel"), envelope("Book a flight from Par"));
+            assertEquals(200, reply.status(), reply.raw());
+            assertTrue(reply.options("origin").contains("Paris"), reply.raw());
+        }
+        try (var files = Files.list(temp)) {
+            assertEquals(List.of("autocomplete.jar", "tenants"),
+                    files.map(p -> p.getFileName().toString()).sorted().toList());
+        }
+    }
+
+    @Test
+    void settings_come_from_autocomplete_yaml_and_environment_variables_override_them() throws Exception {
+        Path jar = Files.copy(PackagedServer.serverJar(), temp.resolve("autocomplete.jar"));
+        TestTenants.copyOfDemo(temp);
+        Files.move(temp.resolve("tenants"), temp.resolve("my-tenants"));
+        Files.writeString(temp.resolve("autocomplete.yaml"), """
+                server:
+                  host: 127.0.0.1
+                  port: 1
+                tenants:
+                  dir: my-tenants
+                """);
+        try (PackagedServer server = PackagedServer.start(temp, jar, Map.of("AUTOCOMPLETE_SERVER_PORT", "0"),
+                "serve")) {
+            String url = server.awaitUrl();
+            assertTrue(server.output().contains("from my-tenants on"), server.output());
+            ApiClient.Reply reply = new ApiClient(server.port(url)).suggest(server.demoKey("travel"), envelope(""));
+            assertEquals(200, reply.status(), reply.raw());
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package dev.autocomplete.server.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code autocomplete.yaml}, environment overrides, and the reference in the README and deploy/. */
+class ServerSettingsTest {
+
+    @TempDir
+    Path temp;
+
+    private static Path repoRoot() {
+        String root = System.getProperty("autocomplete.test.repoRoot");
+        return root != null ? Path.of(root) : Path.of("..").toAbsolutePath().normalize();
+    }
+
+    @Test
+    void the_example_file_in_deploy_holds_every_key_at_its_default() {
+        ServerSettings example = ServerSettings.read(repoRoot().resolve("deploy/autocomplete.yaml"), Map.of());
+        assertEquals(ServerSettings.defaults(), example);
+        assertEquals(8080, example.port());
+        assertEquals(65536, example.limits().bodyBytes());
+        assertEquals(Duration.ofSeconds(10), example.shutdownGrace());
+        assertNull(example.tls());
+    }
+
+    @Test
+    void environment_variables_override_the_file() throws Exception {
+        Path file = Files.writeString(temp.resolve("autocomplete.yaml"), "server:\n  port: 9000\nlimits:\n  body-bytes: 4096\n");
+        ServerSettings settings = ServerSettings.read(file, Map.of("AUTOCOMPLETE_SERVER_PORT", "9100",
+                "AUTOCOMPLETE_TOKEN_SECRET", "s3cret", "AUTOCOMPLETE_REDIS_URL", "redis://127.0.0.1:6379"));
+        assertEquals(9100, settings.port());
+        assertEquals(4096, settings.limits().bodyBytes());
+        assertEquals("s3cret", settings.tokenSecret());
+        assertEquals("redis://127.0.0.1:6379", settings.redisUrl());
+        assertFalse(settings.toString().contains("s3cret"), settings.toString());
+    }
+
+    @Test
+    void unknown_keys_and_bad_values_are_errors_that_name_the_key() throws Exception {
+        Path typo = Files.writeString(temp.resolve("typo.yaml"), "server:\n  prot: 9000\n");
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> ServerSettings.read(typo, Map.of()))
+                .getMessage().contains("'server.prot' is not a known key"));
+        IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
+                () -> ServerSettings.read(null, Map.of("AUTOCOMPLETE_LIMITS_BODY_BYTES", "lots")));
+        assertTrue(bad.getMessage().contains("limits.body-bytes (or AUTOCOMPLETE_LIMITS_BODY_BYTES)"),
+                bad.getMessage());
+    }
+
+    @Test
+    void the_readme_documents_every_key_and_its_environment_variable() throws Exception {
+        String readme = Files.readString(repoRoot().resolve("README.md"));
+        for (String key : ServerSettings.KEYS.keySet()) {
+            assertTrue(readme.contains("`" + key + "`"), "README lacks " + key);
+            assertTrue(readme.contains("`" + ServerSettings.environmentName(key) + "`"), "README lacks env of " + key);
+        }
+    }
+}
