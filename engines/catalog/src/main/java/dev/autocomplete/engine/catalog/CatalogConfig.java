@@ -30,7 +30,7 @@ final class CatalogConfig {
     private static final Set<String> CATALOG_KEYS = Set.of("file", "options");
     private static final Set<String> INTENT_KEYS = Set.of("name", "phrases", "params");
     private static final Set<String> PARAM_KEYS =
-            Set.of("type", "label", "required", "cues", "catalog", "options", "when");
+            Set.of("type", "label", "required", "cues", "catalog", "options", "when", "context_keys");
     private static final Set<String> OPTION_KEYS = Set.of("text", "weight", "aliases");
     /** A type must survive the client's minting, {@code {{NAME_N}}} with NAME in {@code [A-Z0-9_]+}. */
     private static final Pattern TYPE = Pattern.compile("[A-Za-z0-9_]+( [A-Za-z0-9_]+)*");
@@ -137,7 +137,8 @@ final class CatalogConfig {
             List<String> values = when.strings(on).stream().map(TextFolding::fold).toList();
             condition = new CatalogModel.Condition(on, values);
         }
-        return new CatalogModel.Param(type, label, required, cues, catalog, condition);
+        List<String> contextKeys = tree.strings("context_keys").stream().map(TextFolding::fold).toList();
+        return new CatalogModel.Param(type, label, required, cues, catalog, condition, contextKeys);
     }
 
     private OptionCatalog catalog(ConfigTree tree, String name) throws EngineConfigException {

@@ -30,9 +30,11 @@ record CatalogModel(Localized prompt, List<Intent> intents) {
      *
      * @param cues folded cue words that introduce the param in free text
      * @param condition when non-null, the param applies only once another param holds one of some values
+     * @param contextKeys folded top-level {@code additional_context} keys whose values are this param's
+     *     first options (e.g. {@code home_city} for an origin)
      */
     record Param(String type, Localized label, boolean required, List<String> cues, OptionCatalog catalog,
-            Condition condition) {
+            Condition condition, List<String> contextKeys) {
     }
 
     /**

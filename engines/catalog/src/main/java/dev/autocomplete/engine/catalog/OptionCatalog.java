@@ -4,9 +4,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.Set;
 import java.util.function.IntPredicate;
 
 import dev.autocomplete.spi.ContextNames;
@@ -27,8 +29,12 @@ final class OptionCatalog {
     static final int AT_ALIAS = 1;
     static final int AT_WORD = 2;
 
-    /** An option that matched a prefix. */
-    record Match(int option, int where) {
+    /** An option that matched a prefix with {@code edits} typos (0 for a plain prefix match). */
+    record Match(int option, int where, int edits) {
+
+        Match(int option, int where) {
+            this(option, where, 0);
+        }
     }
 
     private final String[] texts;
@@ -45,6 +51,12 @@ final class OptionCatalog {
     /** One option as read from config or a data file. */
     record Entry(String text, double weight, List<String> aliases) {
     }
+
+    /** Fewer typos first, then a better place, then a heavier weight. */
+    private final Comparator<Match> ranking = Comparator.comparingInt(Match::edits)
+            .thenComparingInt(Match::where)
+            .thenComparing(Comparator.comparingDouble((Match m) -> weight(m.option())).reversed())
+            .thenComparingInt(Match::option);
 
     OptionCatalog(List<Entry> entries) {
         int n = entries.size();
@@ -151,19 +163,119 @@ final class OptionCatalog {
                 bestWhere.merge(option, (int) keyWhere[k], Math::min);
             }
         }
-        Comparator<Match> better = Comparator.comparingInt(Match::where)
-                .thenComparing(Comparator.comparingDouble((Match m) -> weights[m.option()]).reversed())
-                .thenComparingInt(Match::option);
-        PriorityQueue<Match> worstFirst = new PriorityQueue<>(better.reversed());
-        bestWhere.forEach((option, where) -> {
-            worstFirst.add(new Match(option, where));
+        List<Match> candidates = new ArrayList<>(bestWhere.size());
+        bestWhere.forEach((option, where) -> candidates.add(new Match(option, where)));
+        return topOf(candidates, limit);
+    }
+
+    /**
+     * The best options with a word that starts with {@code foldedPrefix} give or take the typos {@link Typos}
+     * allows, excluding plain prefix matches: fewest typos first, then where, then weight. Walks the sorted
+     * keys like a trie, reusing the alignment rows of the shared prefix and skipping every key under a
+     * prefix that is already over budget.
+     */
+    List<Match> typoComplete(String foldedPrefix, int limit, IntPredicate excluded) {
+        int budget = Typos.budget(foldedPrefix);
+        if (budget == 0) {
+            return List.of();
+        }
+        char first = foldedPrefix.charAt(0);
+        int from = firstKeyAtOrAfter(String.valueOf(first));
+        int to = firstKeyAtOrAfter(String.valueOf((char) (first + 1)));
+        int m = foldedPrefix.length();
+        int maxDepth = 0;
+        for (int k = from; k < to; k++) {
+            maxDepth = Math.max(maxDepth, keys[k].length());
+        }
+        int[][] rows = new int[maxDepth + 1][m + 1];
+        int[] bestEnd = new int[maxDepth + 1];
+        rows[0] = Typos.firstRow(foldedPrefix);
+        bestEnd[0] = rows[0][m];
+        Map<Integer, Match> best = new HashMap<>();
+        String previous = "";
+        int valid = 0;
+        int k = from;
+        while (k < to) {
+            String key = keys[k];
+            int depth = Math.min(valid, commonPrefix(previous, key));
+            int matchedAt = -1;
+            int failedAt = -1;
+            for (int i = Math.max(depth, 0) + 1; i <= key.length(); i++) {
+                int min = Typos.nextRow(foldedPrefix, key.charAt(i - 1), i >= 2 ? key.charAt(i - 2) : 0,
+                        rows[i - 1], i >= 2 ? rows[i - 2] : null, rows[i]);
+                bestEnd[i] = Math.min(bestEnd[i - 1], rows[i][m]);
+                valid = i;
+                if (i == 1 && key.charAt(0) != first) {
+                    failedAt = i;
+                    break;
+                }
+                if (bestEnd[i] <= budget) {
+                    matchedAt = i;
+                    break;
+                }
+                if (min > budget) {
+                    failedAt = i;
+                    break;
+                }
+            }
+            if (depth >= 1 && bestEnd[depth] <= budget) {
+                matchedAt = depth;
+            }
+            previous = key;
+            if (matchedAt < 0) {
+                k = failedAt < 0 ? k + 1 : firstKeyAtOrAfter(key.substring(0, failedAt) + Character.MAX_VALUE);
+                continue;
+            }
+            int end = firstKeyAtOrAfter(key.substring(0, matchedAt) + Character.MAX_VALUE);
+            int edits = bestEnd[matchedAt];
+            for (; k < end && k < to; k++) {
+                int option = keyOptions[k];
+                if (edits > 0 && !excluded.test(option)) {
+                    Match match = new Match(option, keyWhere[k], edits);
+                    best.merge(option, match, (a, b) -> ranking.compare(a, b) <= 0 ? a : b);
+                }
+            }
+            previous = keys[end - 1];
+            valid = Math.min(valid, matchedAt);
+        }
+        return topOf(best.values(), limit);
+    }
+
+    /** Plain prefix matches first, then typo matches, up to {@code limit}. */
+    List<Match> completeWithTypos(String foldedPrefix, int limit, IntPredicate excluded) {
+        List<Match> matches = new ArrayList<>(complete(foldedPrefix, limit, excluded));
+        if (matches.size() < limit) {
+            Set<Integer> seen = new HashSet<>();
+            matches.forEach(m -> seen.add(m.option()));
+            for (Match typo : typoComplete(foldedPrefix, limit, excluded)) {
+                if (matches.size() < limit && seen.add(typo.option())) {
+                    matches.add(typo);
+                }
+            }
+        }
+        return matches;
+    }
+
+    private List<Match> topOf(Iterable<Match> candidates, int limit) {
+        PriorityQueue<Match> worstFirst = new PriorityQueue<>(ranking.reversed());
+        for (Match match : candidates) {
+            worstFirst.add(match);
             if (worstFirst.size() > limit) {
                 worstFirst.poll();
             }
-        });
+        }
         List<Match> matches = new ArrayList<>(worstFirst);
-        matches.sort(better);
+        matches.sort(ranking);
         return matches;
+    }
+
+    private static int commonPrefix(String a, String b) {
+        int n = Math.min(a.length(), b.length());
+        int i = 0;
+        while (i < n && a.charAt(i) == b.charAt(i)) {
+            i++;
+        }
+        return i;
     }
 
     private int firstKeyAtOrAfter(String prefix) {
