@@ -1,7 +1,6 @@
 package dev.autocomplete.engine.catalog;
 
 import java.util.Arrays;
-import java.util.PriorityQueue;
 import java.util.function.IntPredicate;
 
 /**
@@ -12,6 +11,7 @@ import java.util.function.IntPredicate;
 final class KeyIndex {
 
     private static final int BLOCK_SHIFT = 6;
+    private static final int BLOCK = 1 << BLOCK_SHIFT;
 
     private final byte[] blob;
     private final int[] positions;
@@ -111,9 +111,75 @@ final class KeyIndex {
         return lo;
     }
 
-    /** The first key after every key that starts with the first {@code length} bytes of key {@code k}. */
-    int upperBound(int k, int length) {
-        return upperBound(Arrays.copyOfRange(blob, positions[k], positions[k] + length));
+    /**
+     * The first key in {@code (k, to)} whose first {@code length} bytes differ from key {@code k}'s, or
+     * {@code to}; {@code length} may count the key's terminator, so {@code length(k) + 1} skips equal keys.
+     * Gallops from {@code k}, so skipping a small subtree costs a few comparisons.
+     */
+    int endOfPrefix(int k, int length, int to) {
+        int step = 1;
+        int lo = k;
+        while (k + step < to && samePrefix(k, k + step, length)) {
+            lo = k + step;
+            step <<= 1;
+        }
+        int hi = Math.min(k + step, to);
+        // Invariant: lo shares the prefix, hi does not (or is the end).
+        while (hi - lo > 1) {
+            int mid = (lo + hi) >>> 1;
+            if (samePrefix(k, mid, length)) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        return hi;
+    }
+
+    /**
+     * The first key in {@code [k, to)} that shares key {@code k}'s first {@code depth} bytes and has a byte
+     * of at least {@code b} at {@code depth}; or the first key past that shared prefix.
+     */
+    int seek(int k, int depth, int b, int to) {
+        // Keys below the target share the prefix and hold a smaller byte at depth; gallop over them from k.
+        int step = 1;
+        int lo = k;
+        if (!below(k, k, depth, b)) {
+            return k;
+        }
+        while (k + step < to && below(k, k + step, depth, b)) {
+            lo = k + step;
+            step <<= 1;
+        }
+        int hi = Math.min(k + step, to);
+        while (hi - lo > 1) {
+            int mid = (lo + hi) >>> 1;
+            if (below(k, mid, depth, b)) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        return hi;
+    }
+
+    private boolean below(int k, int j, int depth, int b) {
+        return samePrefix(k, j, depth) && byteAt(j, depth) < b;
+    }
+
+    private boolean samePrefix(int a, int b, int length) {
+        int p = positions[a];
+        int q = positions[b];
+        for (int i = 0; i < length; i++) {
+            byte x = blob[p + i];
+            if (x != blob[q + i]) {
+                return false;
+            }
+            if (x == 0) {
+                return true;
+            }
+        }
+        return true;
     }
 
     /** Compares key {@code k} with {@code prefix}; with {@code asPrefix}, a key that starts with it is equal. */
@@ -138,37 +204,90 @@ final class KeyIndex {
         if (from >= to) {
             return;
         }
-        // Keys still to read, as (block or single key) entries ordered by the best weight they may hold.
-        PriorityQueue<long[]> queue = new PriorityQueue<>((a, b) -> Float.compare(Float.intBitsToFloat((int) b[0]),
-                Float.intBitsToFloat((int) a[0])));
-        int firstFull = ((from + (1 << BLOCK_SHIFT) - 1) >> BLOCK_SHIFT);
+        LongHeap heap = new LongHeap();
+        int firstFull = (from + BLOCK - 1) >> BLOCK_SHIFT;
         int lastFull = to >> BLOCK_SHIFT;
         if (firstFull >= lastFull) {
             for (int k = from; k < to; k++) {
-                queue.add(new long[] {Float.floatToIntBits(weights[options[k]]), k, 1});
+                heap.add(entry(weights[options[k]], k, false));
             }
         } else {
             for (int k = from; k < firstFull << BLOCK_SHIFT; k++) {
-                queue.add(new long[] {Float.floatToIntBits(weights[options[k]]), k, 1});
+                heap.add(entry(weights[options[k]], k, false));
             }
             for (int b = firstFull; b < lastFull; b++) {
-                queue.add(new long[] {Float.floatToIntBits(blockMax[b]), b, 0});
+                heap.add(entry(blockMax[b], b, true));
             }
             for (int k = lastFull << BLOCK_SHIFT; k < to; k++) {
-                queue.add(new long[] {Float.floatToIntBits(weights[options[k]]), k, 1});
+                heap.add(entry(weights[options[k]], k, false));
             }
         }
         int taken = 0;
-        while (!queue.isEmpty() && taken < wanted) {
-            long[] entry = queue.poll();
-            if (entry[2] == 0) {
-                int start = (int) entry[1] << BLOCK_SHIFT;
-                for (int k = start; k < start + (1 << BLOCK_SHIFT); k++) {
-                    queue.add(new long[] {Float.floatToIntBits(weights[options[k]]), k, 1});
+        while (heap.size() > 0 && taken < wanted) {
+            long top = heap.poll();
+            int index = (int) (top & 0x7fffffffL);
+            if ((top & 0x80000000L) != 0) {
+                for (int k = index << BLOCK_SHIFT; k < (index + 1) << BLOCK_SHIFT; k++) {
+                    heap.add(entry(weights[options[k]], k, false));
                 }
-            } else if (accept.test(options[(int) entry[1]])) {
+            } else if (accept.test(options[index])) {
                 taken++;
             }
+        }
+    }
+
+    /** A heap entry: higher weights sort higher; the low bits hold a key or block index and a block flag. */
+    private static long entry(float weight, int index, boolean block) {
+        int bits = Float.floatToIntBits(weight);
+        int sortable = bits ^ ((bits >> 31) & 0x7fffffff);
+        return ((long) sortable << 32) | (block ? 0x80000000L : 0) | index;
+    }
+
+    /** A max-heap of longs, without boxing. */
+    private static final class LongHeap {
+        private long[] items = new long[64];
+        private int size;
+
+        int size() {
+            return size;
+        }
+
+        void add(long item) {
+            if (size == items.length) {
+                items = Arrays.copyOf(items, size * 2);
+            }
+            int i = size++;
+            while (i > 0) {
+                int parent = (i - 1) >>> 1;
+                if (items[parent] >= item) {
+                    break;
+                }
+                items[i] = items[parent];
+                i = parent;
+            }
+            items[i] = item;
+        }
+
+        long poll() {
+            long top = items[0];
+            long last = items[--size];
+            int i = 0;
+            while (true) {
+                int child = 2 * i + 1;
+                if (child >= size) {
+                    break;
+                }
+                if (child + 1 < size && items[child + 1] > items[child]) {
+                    child++;
+                }
+                if (items[child] <= last) {
+                    break;
+                }
+                items[i] = items[child];
+                i = child;
+            }
+            items[i] = last;
+            return top;
         }
     }
 

@@ -254,8 +254,12 @@ final class OptionCatalog {
         int maxDepth = index.maxLength();
         int[][] rows = new int[maxDepth + 1][m + 1];
         int[] bestEnd = new int[maxDepth + 1];
+        int[] rowMin = new int[maxDepth + 1];
         rows[0] = Typos.firstRow(typed);
         bestEnd[0] = rows[0][m];
+        // A row whose minimum is the budget can only go on with a byte the query holds.
+        boolean[] inQuery = new boolean[256];
+        typed.chars().forEach(c -> inQuery[c & 0xff] = true);
         int previous = -1;
         int valid = 0;
         while (k < to) {
@@ -267,6 +271,7 @@ final class OptionCatalog {
                 int min = Typos.nextRow(typed, (char) index.byteAt(k, i - 1),
                         i >= 2 ? (char) index.byteAt(k, i - 2) : 0, rows[i - 1], i >= 2 ? rows[i - 2] : null, rows[i]);
                 bestEnd[i] = Math.min(bestEnd[i - 1], rows[i][m]);
+                rowMin[i] = min;
                 valid = i;
                 if (bestEnd[i] <= budget) {
                     matchedAt = i;
@@ -279,10 +284,14 @@ final class OptionCatalog {
             }
             previous = k;
             if (matchedAt < 0) {
-                k = failedAt < 0 ? k + 1 : index.upperBound(k, failedAt);
+                if (failedAt > 1 && rowMin[failedAt - 1] >= budget) {
+                    k = index.seek(k, failedAt - 1, nextIn(inQuery, index.byteAt(k, failedAt - 1)), to);
+                } else {
+                    k = index.endOfPrefix(k, failedAt < 0 ? length + 1 : failedAt, to);
+                }
                 continue;
             }
-            int end = index.upperBound(k, matchedAt);
+            int end = index.endOfPrefix(k, matchedAt, to);
             int edits = bestEnd[matchedAt];
             index.heaviest(k, end, limit, option -> {
                 if (excluded.test(option)) {
@@ -295,6 +304,15 @@ final class OptionCatalog {
             valid = Math.min(valid, matchedAt);
             k = end;
         }
+    }
+
+    /** The smallest byte above {@code b} that the query holds, or 256. */
+    private static int nextIn(boolean[] inQuery, int b) {
+        int c = b + 1;
+        while (c < 256 && !inQuery[c]) {
+            c++;
+        }
+        return c;
     }
 
     private static int commonPrefix(KeyIndex index, int a, int b) {
