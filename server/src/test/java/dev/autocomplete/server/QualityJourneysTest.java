@@ -101,4 +101,17 @@ class QualityJourneysTest {
         ((ObjectNode) german.get("meta")).put("language", "de");
         assertEquals("Von", travel(german).data().path("suggestions").get(1).path("text").asText());
     }
+
+    @Test
+    void a_repeated_request_answers_from_the_cache_with_its_own_ids() {
+        ObjectNode first = envelope("book a flight from paris to ber");
+        ObjectNode second = envelope("book a flight from paris to ber");
+        ApiClient.Reply a = travel(first);
+        ApiClient.Reply b = travel(second);
+        assertEquals(a.data().toString(), b.data().toString());
+        assertEquals(second.path("meta").path("request_id").asText(),
+                b.json().path("meta").path("request_id").asText());
+        assertFalse(a.json().path("meta").path("session_id").asText()
+                .equals(b.json().path("meta").path("session_id").asText()), "each gets a fresh session id");
+    }
 }

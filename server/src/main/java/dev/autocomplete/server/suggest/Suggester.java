@@ -31,7 +31,29 @@ public final class Suggester {
     private static final System.Logger LOG = System.getLogger(Suggester.class.getName());
     private static final String PLACEHOLDER_TYPE = "placeholder";
 
+    private final ResponseCache cache;
+
+    public Suggester() {
+        this(new ResponseCache(ResponseCache.DEFAULT_MAXIMUM_SIZE));
+    }
+
+    public Suggester(ResponseCache cache) {
+        this.cache = cache;
+    }
+
+    /** The response cache, for metrics. */
+    public ResponseCache cache() {
+        return cache;
+    }
+
     public SuggestResponse suggest(Caller caller, SuggestRequest request) {
+        SuggestResponse answer = cache.get(caller.product(), request, () -> answer(caller, request));
+        String sessionId = request.sessionId() != null ? request.sessionId() : UUID.randomUUID().toString();
+        return new SuggestResponse(answer.rawQuery(), answer.input(), answer.suggestions(), answer.ready(),
+                request.requestId(), request.requestAt(), sessionId);
+    }
+
+    private SuggestResponse answer(Caller caller, SuggestRequest request) {
         Product product = caller.product();
         Engine engine = product.engine();
         Set<String> engineTypes = engine.paramTypes();
@@ -52,15 +74,14 @@ public final class Suggester {
             throw new ApiException(503, "ENGINE_UNAVAILABLE", "The suggestion engine gave no answer.");
         }
         List<Reading.Identified> identified = validIdentified(reading.identified(), segments, request.rawQuery());
-        String sessionId = request.sessionId() != null ? request.sessionId() : UUID.randomUUID().toString();
         return new SuggestResponse(
                 request.rawQuery(),
                 input(request.rawQuery(), segments, reading, identified),
                 suggestions(reading, segments, request, product, engineTypes),
                 ready(reading, segments, identified),
-                request.requestId(),
-                request.requestAt(),
-                sessionId);
+                null,
+                null,
+                null);
     }
 
     /** Splits {@code raw_query} into text and tokens; a token without an entry gets its type by name. */
