@@ -103,6 +103,16 @@ class QualityJourneysTest {
     }
 
     @Test
+    void a_french_query_is_read_with_french_phrases_and_cues() {
+        ObjectNode body = envelope("Réserver un vol de Paris à Lon");
+        ((ObjectNode) body.get("meta")).put("language", "fr");
+        ApiClient.Reply reply = travel(body);
+        assertEquals("destination", reply.suggestionTypes().getFirst());
+        assertEquals("London", reply.options("destination").getFirst());
+        assertEquals("À", reply.data().path("suggestions").get(0).path("text").asText());
+    }
+
+    @Test
     void a_repeated_request_answers_from_the_cache_with_its_own_ids() {
         ObjectNode first = envelope("book a flight from paris to ber");
         ObjectNode second = envelope("book a flight from paris to ber");

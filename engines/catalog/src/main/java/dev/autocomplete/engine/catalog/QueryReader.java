@@ -65,13 +65,13 @@ final class QueryReader {
         }
         List<Word> leading = leadingIsText ? blocks.getFirst() : List.of();
         for (Intent intent : model.intents()) {
-            int consumed = phraseWords(intent, leading);
+            int consumed = phraseWords(intent, leading, languages());
             if (consumed >= 0) {
                 return reading(readWith(intent, consumed), ReadingState.COMPLETED);
             }
         }
         for (Intent intent : model.intents()) {
-            int consumed = typoPhraseWords(intent, leading);
+            int consumed = typoPhraseWords(intent, leading, languages());
             if (consumed >= 0) {
                 return reading(readWith(intent, consumed), ReadingState.NEED_CONFIRMATION);
             }
@@ -80,7 +80,7 @@ final class QueryReader {
         if (query.params().isEmpty() && typed.indexOf(' ') > 0) {
             // Several words that start a phrase: the user is typing the intent, not a value.
             for (Intent intent : model.intents()) {
-                if (intent.phrases().stream().anyMatch(p -> p.startsWith(typed))) {
+                if (intent.phrasesIn(languages()).stream().anyMatch(p -> p.startsWith(typed))) {
                     return reading(readWith(intent, leading.size()), ReadingState.IN_PROGRESS);
                 }
             }
@@ -97,7 +97,7 @@ final class QueryReader {
             return reading(fitting.getFirst(), state);
         }
         for (Intent intent : model.intents()) {
-            if (!typed.isEmpty() && intent.phrases().stream().anyMatch(p -> p.startsWith(typed))) {
+            if (!typed.isEmpty() && intent.phrasesIn(languages()).stream().anyMatch(p -> p.startsWith(typed))) {
                 return reading(readWith(intent, leading.size()), ReadingState.IN_PROGRESS);
             }
         }
@@ -126,8 +126,8 @@ final class QueryReader {
     }
 
     /** How many leading words an intent phrase covers, or -1 when the text does not start with one. */
-    private static int phraseWords(Intent intent, List<Word> leading) {
-        for (String phrase : intent.phrases()) {
+    private static int phraseWords(Intent intent, List<Word> leading, List<String> languages) {
+        for (String phrase : intent.phrasesIn(languages)) {
             StringBuilder joined = new StringBuilder();
             for (int i = 0; i < leading.size() && joined.length() < phrase.length(); i++) {
                 if (i > 0) {
@@ -143,8 +143,8 @@ final class QueryReader {
     }
 
     /** How many leading words read as a phrase with typos the rules allow, or -1. */
-    private static int typoPhraseWords(Intent intent, List<Word> leading) {
-        for (String phrase : intent.phrases()) {
+    private static int typoPhraseWords(Intent intent, List<Word> leading, List<String> languages) {
+        for (String phrase : intent.phrasesIn(languages)) {
             StringBuilder joined = new StringBuilder();
             for (int i = 0; i < leading.size() && joined.length() <= phrase.length() + 2; i++) {
                 if (i > 0) {
@@ -268,7 +268,7 @@ final class QueryReader {
                 && current.catalog().hasPrefix(Words.join(words, pieceStart, i + 1))) {
             return 0;
         }
-        for (String cue : param.cues()) {
+        for (String cue : param.cuesIn(languages())) {
             int length = cue.split(" ").length;
             if (i + length <= words.size() && Words.join(words, i, i + length).equals(cue)) {
                 return length;
@@ -283,7 +283,7 @@ final class QueryReader {
             if (filled(param, sofar)) {
                 continue;
             }
-            for (String cue : param.cues()) {
+            for (String cue : param.cuesIn(languages())) {
                 int length = cue.split(" ").length;
                 if (i + length <= words.size() && Words.join(words, i, i + length).equals(cue)) {
                     return param;

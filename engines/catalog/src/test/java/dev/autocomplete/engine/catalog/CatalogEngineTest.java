@@ -39,13 +39,16 @@ class CatalogEngineTest {
                     Map.of("text", "Munich", "weight", 1_500_000)))),
             "intents", List.of(Map.of(
                     "name", "book_flight",
-                    "phrases", List.of("Book a flight from", "Book a flight"),
+                    "phrases", Map.of("en", List.of("Book a flight from", "Book a flight"),
+                            "fr", List.of("Réserver un vol de")),
                     "params", List.of(
                             Map.of("type", "origin", "label", Map.of("en", "From", "fr", "De", "de", "Von"),
-                                    "required", true, "cues", List.of("from"), "catalog", "cities",
+                                    "required", true, "cues", Map.of("en", List.of("from"), "fr", List.of("de")),
+                                    "catalog", "cities",
                                     "context_keys", List.of("home_city")),
                             Map.of("type", "destination", "label", Map.of("en", "To", "fr", "À"),
-                                    "required", true, "cues", List.of("to"), "catalog", "cities"),
+                                    "required", true, "cues", Map.of("en", List.of("to"), "fr", List.of("à")),
+                                    "catalog", "cities"),
                             Map.of("type", "cabin", "label", "Cabin", "cues", List.of("in"),
                                     "options", List.of("Economy", "Business")))))));
 
@@ -174,5 +177,17 @@ class CatalogEngineTest {
     @Test
     void the_empty_query_has_no_intent() {
         assertNull(read("").intent());
+    }
+
+    @Test
+    void phrases_and_cues_match_in_the_requested_language_and_in_the_default_one() {
+        String french = "réserver un vol de paris à lon";
+        Reading reading = TRAVEL.read(query(french, Map.of(), List.of(), List.of(), null, "fr-FR"));
+        assertEquals(ReadingState.COMPLETED, reading.intent().state());
+        assertEquals(ReadingState.COMPLETED, identified(reading, "origin").state());
+        assertEquals("London", options(reading, "destination").getFirst());
+        Reading english = TRAVEL.read(query("book a flight from paris to lon", Map.of(), List.of(), List.of(), null,
+                "fr-FR"));
+        assertEquals(ReadingState.COMPLETED, english.intent().state());
     }
 }
