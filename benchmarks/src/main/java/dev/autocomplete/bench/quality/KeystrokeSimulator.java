@@ -1,13 +1,10 @@
 package dev.autocomplete.bench.quality;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,7 +20,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.autocomplete.server.Main;
+import dev.autocomplete.bench.BenchTenants;
 import dev.autocomplete.server.http.AutocompleteServer;
 
 /**
@@ -91,8 +88,8 @@ public final class KeystrokeSimulator {
             Path tenants = temp.resolve("tenants");
             copyTree(repo.resolve("tenants/demo"), tenants.resolve("demo"));
             Files.deleteIfExists(tenants.resolve("demo/keys.yaml"));
-            Map<String, String> keys = Map.of("travel", createKey(tenants, "travel"),
-                    "workspace", createKey(tenants, "workspace"));
+            Map<String, String> keys = Map.of("travel", BenchTenants.createKey(tenants, "demo", "travel"),
+                    "workspace", BenchTenants.createKey(tenants, "demo", "workspace"));
             List<TargetQueries.Target> targets =
                     TargetQueries.generate(repo.resolve("tenants/demo"), TRAVEL_QUERIES, WORKSPACE_QUERIES, seed);
             try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
@@ -220,17 +217,6 @@ public final class KeystrokeSimulator {
         }
     }
 
-    private static String createKey(Path tenants, String product) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int exit = Main.run(new String[] {"keys", "create", "--tenants", tenants.toString(), "--tenant", "demo",
-                "--type", "public", "--product", product}, new PrintStream(out, true, StandardCharsets.UTF_8),
-                System.err);
-        if (exit != 0) {
-            throw new IllegalStateException("keys create failed for " + product);
-        }
-        List<String> lines = out.toString(StandardCharsets.UTF_8).lines().filter(l -> !l.isBlank()).toList();
-        return lines.getLast().strip();
-    }
 
     private static void copyTree(Path from, Path to) throws IOException {
         try (Stream<Path> paths = Files.walk(from)) {
