@@ -12,11 +12,18 @@ final class KeyIndex {
 
     private static final int BLOCK_SHIFT = 6;
     private static final int BLOCK = 1 << BLOCK_SHIFT;
+    private static final int SUPER_SHIFT = 12;
+    private static final int SUPER = 1 << SUPER_SHIFT;
+    private static final int KEY_LEVEL = 0;
+    private static final int BLOCK_LEVEL = 1;
+    private static final int SUPER_LEVEL = 2;
+    private static final long INDEX_MASK = (1L << 30) - 1;
 
     private final byte[] blob;
     private final int[] positions;
     private final int[] options;
     private final float[] blockMax;
+    private final float[] superMax;
     private final float[] weights;
     private final int maxLength;
 
@@ -44,6 +51,12 @@ final class KeyIndex {
             int b = k >> BLOCK_SHIFT;
             blockMax[b] = Math.max(blockMax[b], weights[options[k]]);
         }
+        this.superMax = new float[(positions.length >> SUPER_SHIFT) + 1];
+        Arrays.fill(superMax, Float.NEGATIVE_INFINITY);
+        for (int b = 0; b < blockMax.length; b++) {
+            int sb = b >> (SUPER_SHIFT - BLOCK_SHIFT);
+            superMax[sb] = Math.max(superMax[sb], blockMax[b]);
+        }
     }
 
     int size() {
@@ -51,7 +64,7 @@ final class KeyIndex {
     }
 
     long heapBytes() {
-        return 8L * positions.length + 4L * blockMax.length;
+        return 8L * positions.length + 4L * (blockMax.length + superMax.length);
     }
 
     int option(int k) {
@@ -205,30 +218,33 @@ final class KeyIndex {
             return;
         }
         LongHeap heap = new LongHeap();
-        int firstFull = (from + BLOCK - 1) >> BLOCK_SHIFT;
-        int lastFull = to >> BLOCK_SHIFT;
-        if (firstFull >= lastFull) {
-            for (int k = from; k < to; k++) {
-                heap.add(entry(weights[options[k]], k, false));
-            }
-        } else {
-            for (int k = from; k < firstFull << BLOCK_SHIFT; k++) {
-                heap.add(entry(weights[options[k]], k, false));
-            }
-            for (int b = firstFull; b < lastFull; b++) {
-                heap.add(entry(blockMax[b], b, true));
-            }
-            for (int k = lastFull << BLOCK_SHIFT; k < to; k++) {
-                heap.add(entry(weights[options[k]], k, false));
+        // Cover [from, to) with keys, blocks of 64 keys and super blocks of 4,096, largest where aligned.
+        int k = from;
+        while (k < to) {
+            if ((k & (SUPER - 1)) == 0 && k + SUPER <= to) {
+                heap.add(entry(superMax[k >> SUPER_SHIFT], k >> SUPER_SHIFT, SUPER_LEVEL));
+                k += SUPER;
+            } else if ((k & (BLOCK - 1)) == 0 && k + BLOCK <= to) {
+                heap.add(entry(blockMax[k >> BLOCK_SHIFT], k >> BLOCK_SHIFT, BLOCK_LEVEL));
+                k += BLOCK;
+            } else {
+                heap.add(entry(weights[options[k]], k, KEY_LEVEL));
+                k++;
             }
         }
         int taken = 0;
         while (heap.size() > 0 && taken < wanted) {
             long top = heap.poll();
-            int index = (int) (top & 0x7fffffffL);
-            if ((top & 0x80000000L) != 0) {
-                for (int k = index << BLOCK_SHIFT; k < (index + 1) << BLOCK_SHIFT; k++) {
-                    heap.add(entry(weights[options[k]], k, false));
+            int index = (int) (top & INDEX_MASK);
+            int level = (int) ((top >>> 30) & 3);
+            if (level == SUPER_LEVEL) {
+                int perSuper = SUPER >> BLOCK_SHIFT;
+                for (int b = index * perSuper; b < (index + 1) * perSuper; b++) {
+                    heap.add(entry(blockMax[b], b, BLOCK_LEVEL));
+                }
+            } else if (level == BLOCK_LEVEL) {
+                for (int key = index << BLOCK_SHIFT; key < (index + 1) << BLOCK_SHIFT; key++) {
+                    heap.add(entry(weights[options[key]], key, KEY_LEVEL));
                 }
             } else if (accept.test(options[index])) {
                 taken++;
@@ -236,11 +252,11 @@ final class KeyIndex {
         }
     }
 
-    /** A heap entry: higher weights sort higher; the low bits hold a key or block index and a block flag. */
-    private static long entry(float weight, int index, boolean block) {
+    /** A heap entry: higher weights sort higher; the low bits hold an index and its level. */
+    private static long entry(float weight, int index, int level) {
         int bits = Float.floatToIntBits(weight);
         int sortable = bits ^ ((bits >> 31) & 0x7fffffff);
-        return ((long) sortable << 32) | (block ? 0x80000000L : 0) | index;
+        return ((long) sortable << 32) | ((long) level << 30) | index;
     }
 
     /** A max-heap of longs, without boxing. */

@@ -85,4 +85,29 @@ class OptionCatalogTest {
         assertEquals("Londrina", found.getFirst(), found.toString());
         assertTrue(found.indexOf("London") > 0, found.toString());
     }
+
+    @Test
+    void the_heaviest_matches_of_a_large_catalog_are_found_without_reading_every_key() {
+        java.util.Random random = new java.util.Random(3);
+        List<OptionCatalog.Entry> entries = new java.util.ArrayList<>();
+        for (int i = 0; i < 20_000; i++) {
+            entries.add(new OptionCatalog.Entry("Place " + i + " " + (char) ('a' + random.nextInt(3)) + "ville",
+                    random.nextInt(1_000_000), List.of()));
+        }
+        OptionCatalog catalog = new OptionCatalog(entries);
+        // No prefix below matches both at the start and at an inner word, so weight alone orders them.
+        for (String prefix : List.of("p", "place 1", "bville", "a")) {
+            List<Double> found = catalog.complete(prefix, 10, option -> option % 7 == 0).stream()
+                    .map(m -> catalog.weight(m.option())).toList();
+            List<Double> expected = java.util.stream.IntStream.range(0, entries.size())
+                    .filter(i -> i % 7 != 0)
+                    .filter(i -> java.util.Arrays.stream(catalog.foldedText(i).split(" "))
+                            .anyMatch(w -> w.startsWith(prefix)) || catalog.foldedText(i).startsWith(prefix))
+                    .mapToObj(catalog::weight)
+                    .sorted(java.util.Comparator.reverseOrder())
+                    .limit(10)
+                    .toList();
+            assertEquals(expected, found, prefix);
+        }
+    }
 }
