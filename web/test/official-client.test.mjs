@@ -213,7 +213,7 @@ describe("the language switcher", () => {
     await page.locator("#language").selectOption("fr");
     const french = await traffic.waitFor((e) => e.request.meta.language === "fr", { from, what: "a request in fr" });
     assert.equal(french.request.data.raw_query, "");
-    assert.equal(french.response.data.suggestions[0].text, "Réserver un vol depuis");
+    assert.equal(french.response.data.suggestions[0].text, "Réserver un vol au départ de");
     await page.locator("[data-aia-pill]").filter({ hasText: "Départ" }).first().waitFor();
     assert.deepEqual((await pills(page)).slice(0, 2), ["Départ", "Arrivée"]);
   });

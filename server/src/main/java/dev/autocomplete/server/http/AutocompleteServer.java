@@ -130,7 +130,7 @@ public final class AutocompleteServer implements AutoCloseable {
                 "degraded", limiter.status().degraded(), "detail", limiter.status().describe())));
         Gatekeeper gatekeeper = new Gatekeeper(new Authenticator(keys, tenants, tokens), limiter,
                 access.failedAuthentication());
-        SuggestService suggest = new SuggestService(gatekeeper, json, new Suggester(engines), bodies, errors);
+        SuggestService suggest = new SuggestService(gatekeeper, json, new Suggester(engines, tracker), bodies, errors);
         DemoPage demoPage = new DemoPage(json, errors);
         HttpRouting.Builder routing = HttpRouting.builder()
                 .addFilter(tracker)

@@ -106,6 +106,11 @@ final class RequestTracker implements Filter, EngineObserver {
     }
 
     @Override
+    public void cacheLookup(String tenant, String product, boolean hit) {
+        metrics.cacheLookup(tenant, product, hit);
+    }
+
+    @Override
     public void engineCall(String tenant, String product, Outcome outcome, long nanos) {
         metrics.engineCall(tenant, product, outcome, nanos);
         Facts facts = current.get();

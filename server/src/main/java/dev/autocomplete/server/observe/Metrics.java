@@ -114,7 +114,7 @@ public final class Metrics {
         rateLimited.labelValues(tenant, product).inc();
     }
 
-    /** Hook for a response cache: one lookup. */
+    /** One lookup in the response cache. */
     public void cacheLookup(String tenant, String product, boolean hit) {
         cache.labelValues(tenant, product, hit ? "hit" : "miss").inc();
     }

@@ -28,4 +28,8 @@ public interface EngineObserver {
      * @param nanos time spent waiting for the engine (0 when it was not called)
      */
     void engineCall(String tenant, String product, Outcome outcome, long nanos);
+
+    /** One lookup in the response cache, answered from it ({@code hit}) or computed. */
+    default void cacheLookup(String tenant, String product, boolean hit) {
+    }
 }

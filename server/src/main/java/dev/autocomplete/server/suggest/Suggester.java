@@ -30,21 +30,65 @@ public final class Suggester {
     private static final Reading NO_READING = new Reading(null, List.of(), null, List.of());
 
     private final EngineRunner runner;
+    private final ResponseCache cache;
+    private final EngineObserver observer;
 
-    public Suggester(EngineRunner runner) {
+    /** A suggester with the default response cache. */
+    public Suggester(EngineRunner runner, EngineObserver observer) {
+        this(runner, new ResponseCache(ResponseCache.DEFAULT_MAXIMUM_SIZE), observer);
+    }
+
+    public Suggester(EngineRunner runner, ResponseCache cache, EngineObserver observer) {
         this.runner = runner;
+        this.cache = cache;
+        this.observer = observer;
+    }
+
+    /** Carries a fallback answer past the cache, so that an engine's failure is never cached. */
+    private static final class FallbackAnswer extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        private final transient SuggestResponse response;
+
+        FallbackAnswer(SuggestResponse response) {
+            super(null, null, false, false);
+            this.response = response;
+        }
+    }
+
+    /** The response cache, for metrics. */
+    public ResponseCache cache() {
+        return cache;
     }
 
     public SuggestResponse suggest(Caller caller, SuggestRequest request) {
+        SuggestResponse answer;
+        boolean[] computed = {false};
+        try {
+            answer = cache.get(caller.product(), request, () -> {
+                computed[0] = true;
+                return answer(caller, request);
+            });
+        } catch (FallbackAnswer fallback) {
+            answer = fallback.response;
+        }
+        if (cache.caches(caller.product())) {
+            observer.cacheLookup(caller.tenant().id(), caller.product().slug(), !computed[0]);
+        }
+        String sessionId = request.sessionId() != null ? request.sessionId() : UUID.randomUUID().toString();
+        return new SuggestResponse(answer.rawQuery(), answer.input(), answer.suggestions(), answer.ready(),
+                request.requestId(), request.requestAt(), sessionId);
+    }
+
+    private SuggestResponse answer(Caller caller, SuggestRequest request) {
         Product product = caller.product();
         Set<String> engineTypes = product.engine().paramTypes();
         List<Segment> segments = segments(request, engineTypes);
         Query query = new Query(request.rawQuery(), segments, request.dismissedTypes(), request.identifiedEcho(),
                 request.recentlySuggested(), request.additionalContext(), request.language(), product.maxOptions());
         EngineRunner.Result result = runner.read(caller.tenant(), product, query);
-        String sessionId = request.sessionId() != null ? request.sessionId() : UUID.randomUUID().toString();
         if (result.failed()) {
-            return fallback(request, segments, product, sessionId);
+            throw new FallbackAnswer(fallback(request, segments, product));
         }
         Reading reading = result.reading();
         List<Reading.Identified> identified = validIdentified(reading.identified(), segments, request.rawQuery());
@@ -53,23 +97,22 @@ public final class Suggester {
                 input(request.rawQuery(), segments, reading, identified),
                 suggestions(reading, segments, request, product, engineTypes),
                 ready(reading, segments, identified),
-                request.requestId(),
-                request.requestAt(),
-                sessionId);
+                null,
+                null,
+                null);
     }
 
     /**
      * The answer when the engine failed, timed out or its circuit is open: the product's fallback prompt with
      * its hints as rows that cannot be tapped, the tokens echoed, never ready.
      */
-    private static SuggestResponse fallback(SuggestRequest request, List<Segment> segments, Product product,
-            String sessionId) {
+    private static SuggestResponse fallback(SuggestRequest request, List<Segment> segments, Product product) {
         List<SuggestResponse.Option> hints = product.limits().fallbackHints().stream()
                 .map(hint -> new SuggestResponse.Option(hint, false)).toList();
         return new SuggestResponse(request.rawQuery(), input(request.rawQuery(), segments, NO_READING, List.of()),
                 List.of(new SuggestResponse.Suggestion(PLACEHOLDER_TYPE, product.limits().fallbackPrompt(), false,
                         hints)),
-                false, request.requestId(), request.requestAt(), sessionId);
+                false, null, null, null);
     }
 
     /** Splits {@code raw_query} into text and tokens; a token without an entry gets its type by name. */

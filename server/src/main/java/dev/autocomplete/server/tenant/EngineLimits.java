@@ -28,6 +28,10 @@ public record EngineLimits(Duration budget, String fallbackPrompt, List<String> 
     public static final int DEFAULT_CIRCUIT_FAILURES = 5;
     public static final int DEFAULT_CIRCUIT_OPEN_SECONDS = 30;
 
+    /** The limits of a product whose tenant.yaml sets none. */
+    public static final EngineLimits DEFAULTS = new EngineLimits(Duration.ofMillis(DEFAULT_BUDGET_MILLIS),
+            DEFAULT_FALLBACK_PROMPT, List.of(), DEFAULT_CIRCUIT_FAILURES, Duration.ofSeconds(DEFAULT_CIRCUIT_OPEN_SECONDS));
+
     /** Product keys this record reads. */
     static final Set<String> KEYS = Set.of("engine_budget_ms", "fallback", "circuit");
 

@@ -30,7 +30,7 @@ final class CatalogConfig {
     private static final Set<String> CATALOG_KEYS = Set.of("file", "options");
     private static final Set<String> INTENT_KEYS = Set.of("name", "phrases", "params");
     private static final Set<String> PARAM_KEYS =
-            Set.of("type", "label", "required", "cues", "catalog", "options", "when");
+            Set.of("type", "label", "required", "cues", "catalog", "options", "when", "context_keys");
     private static final Set<String> OPTION_KEYS = Set.of("text", "weight", "aliases");
     /** A type must survive the client's minting, {@code {{NAME_N}}} with NAME in {@code [A-Z0-9_]+}. */
     private static final Pattern TYPE = Pattern.compile("[A-Za-z0-9_]+( [A-Za-z0-9_]+)*");
@@ -66,7 +66,8 @@ final class CatalogConfig {
             }
             intents.add(intent);
         }
-        String firstPhrase = intentTrees.getFirst().strings("phrases").getFirst();
+        String firstPhrase = wordLists(intentTrees.getFirst(), "phrases")
+                .get(context.defaultLanguage().toLowerCase(java.util.Locale.ROOT)).getFirst();
         Localized prompt = Localized.read(root, "prompt", context.defaultLanguage(), firstPhrase);
         return new CatalogModel(prompt, List.copyOf(intents));
     }
@@ -75,16 +76,13 @@ final class CatalogConfig {
             throws EngineConfigException {
         rejectUnknownKeys(tree, INTENT_KEYS);
         String name = tree.string("name");
-        List<String> phrases = tree.strings("phrases");
-        if (phrases.isEmpty()) {
-            throw tree.error("phrases", "needs at least one phrase");
+        Map<String, List<String>> byLanguage = wordLists(tree, "phrases");
+        List<String> phrases = byLanguage.remove(context.defaultLanguage().toLowerCase(java.util.Locale.ROOT));
+        if (phrases == null || phrases.isEmpty()) {
+            throw tree.error("phrases", "needs at least one phrase in the default language '"
+                    + context.defaultLanguage() + "'");
         }
-        List<String> folded = phrases.stream()
-                .map(TextFolding::fold)
-                .filter(p -> !p.isEmpty())
-                .distinct()
-                .sorted(Comparator.comparingInt(String::length).reversed())
-                .toList();
+        List<String> folded = folded(phrases);
         if (folded.isEmpty()) {
             throw tree.error("phrases", "needs a phrase with letters or digits");
         }
@@ -97,7 +95,9 @@ final class CatalogConfig {
             CatalogModel.Param param = param(paramTree, catalogs, params);
             params.add(param);
         }
-        return new CatalogModel.Intent(name, folded, List.copyOf(params));
+        Map<String, List<String>> translated = new HashMap<>();
+        byLanguage.forEach((language, list) -> translated.put(language, folded(list)));
+        return new CatalogModel.Intent(name, folded, Map.copyOf(translated), List.copyOf(params));
     }
 
     private CatalogModel.Param param(ConfigTree tree, Map<String, OptionCatalog> catalogs,
@@ -112,7 +112,11 @@ final class CatalogConfig {
         }
         Localized label = Localized.read(tree, "label", context.defaultLanguage(), type);
         boolean required = tree.bool("required", false);
-        List<String> cues = tree.strings("cues").stream().map(TextFolding::fold).filter(c -> !c.isEmpty()).toList();
+        Map<String, List<String>> cuesByLanguage = wordLists(tree, "cues");
+        List<String> cues = folded(cuesByLanguage.getOrDefault(
+                context.defaultLanguage().toLowerCase(java.util.Locale.ROOT), List.of()));
+        Map<String, List<String>> translatedCues = new HashMap<>();
+        cuesByLanguage.forEach((language, list) -> translatedCues.put(language, folded(list)));
         OptionCatalog catalog;
         if (tree.has("catalog") == tree.has("options")) {
             throw tree.error("catalog", "give either 'catalog' (a name under catalogs) or inline 'options'");
@@ -137,7 +141,36 @@ final class CatalogConfig {
             List<String> values = when.strings(on).stream().map(TextFolding::fold).toList();
             condition = new CatalogModel.Condition(on, values);
         }
-        return new CatalogModel.Param(type, label, required, cues, catalog, condition);
+        List<String> contextKeys = tree.strings("context_keys").stream().map(TextFolding::fold).toList();
+        return new CatalogModel.Param(type, label, required, cues, Map.copyOf(translatedCues), catalog, condition,
+                contextKeys);
+    }
+
+    /**
+     * A list of words or phrases: a plain list (the default language) or a map from language tag to list.
+     * Keys are lower-case tags; insertion order kept.
+     */
+    private Map<String, List<String>> wordLists(ConfigTree tree, String key) throws EngineConfigException {
+        Map<String, List<String>> lists = new java.util.LinkedHashMap<>();
+        if (tree.raw(key).orElse(null) instanceof Map<?, ?>) {
+            ConfigTree byLanguage = tree.tree(key);
+            for (String language : byLanguage.keys()) {
+                lists.put(language.toLowerCase(java.util.Locale.ROOT), byLanguage.strings(language));
+            }
+        } else {
+            lists.put(context.defaultLanguage().toLowerCase(java.util.Locale.ROOT), tree.strings(key));
+        }
+        return lists;
+    }
+
+    /** Folded, non-empty, distinct, longest first. */
+    private static List<String> folded(List<String> words) {
+        return words.stream()
+                .map(TextFolding::fold)
+                .filter(p -> !p.isEmpty())
+                .distinct()
+                .sorted(Comparator.comparingInt(String::length).reversed())
+                .toList();
     }
 
     private OptionCatalog catalog(ConfigTree tree, String name) throws EngineConfigException {

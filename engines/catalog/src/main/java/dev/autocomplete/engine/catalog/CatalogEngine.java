@@ -20,6 +20,10 @@ final class CatalogEngine implements Engine {
         this.paramTypes = Set.copyOf(types);
     }
 
+    CatalogModel model() {
+        return model;
+    }
+
     @Override
     public Reading read(Query query) {
         return new QueryReader(model, query, paramTypes).read();

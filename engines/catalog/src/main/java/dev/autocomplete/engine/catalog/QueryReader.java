@@ -65,9 +65,24 @@ final class QueryReader {
         }
         List<Word> leading = leadingIsText ? blocks.getFirst() : List.of();
         for (Intent intent : model.intents()) {
-            int consumed = phraseWords(intent, leading);
+            int consumed = phraseWords(intent, leading, languages());
             if (consumed >= 0) {
                 return reading(readWith(intent, consumed), ReadingState.COMPLETED);
+            }
+        }
+        for (Intent intent : model.intents()) {
+            int consumed = typoPhraseWords(intent, leading, languages());
+            if (consumed >= 0) {
+                return reading(readWith(intent, consumed), ReadingState.NEED_CONFIRMATION);
+            }
+        }
+        String typed = Words.join(leading, 0, leading.size());
+        if (query.params().isEmpty() && typed.indexOf(' ') > 0) {
+            // Several words that start a phrase: the user is typing the intent, not a value.
+            for (Intent intent : model.intents()) {
+                if (intent.phrasesIn(languages()).stream().anyMatch(p -> p.startsWith(typed))) {
+                    return reading(readWith(intent, leading.size()), ReadingState.IN_PROGRESS);
+                }
             }
         }
         List<IntentReading> fitting = new ArrayList<>();
@@ -81,9 +96,8 @@ final class QueryReader {
             ReadingState state = fitting.size() == 1 ? ReadingState.COMPLETED : ReadingState.NEED_CONFIRMATION;
             return reading(fitting.getFirst(), state);
         }
-        String typed = Words.join(leading, 0, leading.size());
         for (Intent intent : model.intents()) {
-            if (!typed.isEmpty() && intent.phrases().stream().anyMatch(p -> p.startsWith(typed))) {
+            if (!typed.isEmpty() && intent.phrasesIn(languages()).stream().anyMatch(p -> p.startsWith(typed))) {
                 return reading(readWith(intent, leading.size()), ReadingState.IN_PROGRESS);
             }
         }
@@ -112,8 +126,8 @@ final class QueryReader {
     }
 
     /** How many leading words an intent phrase covers, or -1 when the text does not start with one. */
-    private static int phraseWords(Intent intent, List<Word> leading) {
-        for (String phrase : intent.phrases()) {
+    private static int phraseWords(Intent intent, List<Word> leading, List<String> languages) {
+        for (String phrase : intent.phrasesIn(languages)) {
             StringBuilder joined = new StringBuilder();
             for (int i = 0; i < leading.size() && joined.length() < phrase.length(); i++) {
                 if (i > 0) {
@@ -121,6 +135,23 @@ final class QueryReader {
                 }
                 joined.append(leading.get(i).folded());
                 if (joined.toString().equals(phrase)) {
+                    return i + 1;
+                }
+            }
+        }
+        return -1;
+    }
+
+    /** How many leading words read as a phrase with typos the rules allow, or -1. */
+    private static int typoPhraseWords(Intent intent, List<Word> leading, List<String> languages) {
+        for (String phrase : intent.phrasesIn(languages)) {
+            StringBuilder joined = new StringBuilder();
+            for (int i = 0; i < leading.size() && joined.length() <= phrase.length() + 2; i++) {
+                if (i > 0) {
+                    joined.append(' ');
+                }
+                joined.append(leading.get(i).folded());
+                if (Typos.distance(joined.toString(), phrase) < Typos.NEVER) {
                     return i + 1;
                 }
             }
@@ -146,9 +177,10 @@ final class QueryReader {
                     Param piece = readPiece(intent, words, pieceStart, i, cued, trailing, reads);
                     if (trailing && piece != null) {
                         active = piece;
-                        activePrefix = reads.isEmpty() || reads.getLast().state() != ReadingState.IN_PROGRESS
-                                || reads.getLast().param() != piece
-                                ? "" : foldedSpan(reads.getLast());
+                        Read last = reads.isEmpty() ? null : reads.getLast();
+                        boolean typing = last != null && last.state() != ReadingState.COMPLETED
+                                && last.param() == piece && last.end() == words.getLast().end();
+                        activePrefix = typing ? foldedSpan(last) : "";
                     }
                     if (i == words.size()) {
                         break;
@@ -197,6 +229,16 @@ final class QueryReader {
                 }
             }
         }
+        // A typo-level reading is never settled: need_confirmation, trailing or not.
+        for (Param param : candidates) {
+            for (int s = start; s < to; s++) {
+                if (!param.catalog().typoComplete(Words.join(words, s, to), 1, option -> false).isEmpty()) {
+                    reads.add(new Read(param, words.get(s).start(), words.get(to - 1).end(),
+                            ReadingState.NEED_CONFIRMATION, -1));
+                    return trailing ? param : null;
+                }
+            }
+        }
         return null;
     }
 
@@ -226,7 +268,7 @@ final class QueryReader {
                 && current.catalog().hasPrefix(Words.join(words, pieceStart, i + 1))) {
             return 0;
         }
-        for (String cue : param.cues()) {
+        for (String cue : param.cuesIn(languages())) {
             int length = cue.split(" ").length;
             if (i + length <= words.size() && Words.join(words, i, i + length).equals(cue)) {
                 return length;
@@ -241,7 +283,7 @@ final class QueryReader {
             if (filled(param, sofar)) {
                 continue;
             }
-            for (String cue : param.cues()) {
+            for (String cue : param.cuesIn(languages())) {
                 int length = cue.split(" ").length;
                 if (i + length <= words.size() && Words.join(words, i, i + length).equals(cue)) {
                     return param;
@@ -298,13 +340,34 @@ final class QueryReader {
                 }
             }
             candidates.sort(java.util.Comparator.comparingDouble(catalog::weight).reversed());
+            for (String name : contextValues(param)) {
+                for (int option : catalog.named(name)) {
+                    if (!excluded.test(option)) {
+                        chosen.add(option);
+                    }
+                }
+            }
             chosen.addAll(candidates);
         } else {
-            catalog.complete(prefix, limit, excluded).forEach(match -> chosen.add(match.option()));
+            catalog.completeWithTypos(prefix, limit, excluded).forEach(match -> chosen.add(match.option()));
         }
         return chosen.stream()
                 .map(option -> new Reading.Option(catalog.text(option), catalog.aliases(option), true))
                 .toList();
+    }
+
+    /** The folded string values of the context keys the param reads (top level only); data, never code. */
+    private List<String> contextValues(Param param) {
+        if (param.contextKeys().isEmpty() || !(query.additionalContext() instanceof Map<?, ?> context)) {
+            return List.of();
+        }
+        List<String> values = new ArrayList<>();
+        context.forEach((key, value) -> {
+            if (param.contextKeys().contains(TextFolding.fold(String.valueOf(key))) && value instanceof String text) {
+                values.add(TextFolding.fold(text));
+            }
+        });
+        return values;
     }
 
     /** Folded texts already picked, per catalog, so options never repeat a pick of the same catalog. */

@@ -1,0 +1,201 @@
+package dev.autocomplete.bench.load;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.autocomplete.bench.BenchTenants;
+import dev.autocomplete.bench.SyntheticCatalog;
+import dev.autocomplete.server.http.AutocompleteServer;
+
+/**
+ * End to end with {@code wrk} on loopback: a mixed keystroke workload (journeys of people typing an origin,
+ * picking it, then typing a destination, over a million synthesized places) against the real server, and
+ * the same bodies against a bare Helidon endpoint answering a canned body of the same size, in one run:
+ * full-speed throughput of both, then the real server at half its throughput for latency.
+ * Usage: {@code WrkBenchmark repoRoot [seconds] [connections]}.
+ */
+public final class WrkBenchmark {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern RPS = Pattern.compile("Requests/sec:\\s+([0-9.]+)");
+    private static final Pattern P50 = Pattern.compile("\\s50%\\s+([0-9.]+)(us|ms|s)");
+    private static final Pattern P99 = Pattern.compile("\\s99%\\s+([0-9.]+)(us|ms|s)");
+
+    private WrkBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path repo = Path.of(args.length > 0 ? args[0] : ".").toAbsolutePath().normalize();
+        int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 20;
+        int connections = args.length > 2 ? Integer.parseInt(args[2]) : 16;
+        Path work = repo.resolve("benchmarks/target/wrk");
+        Path tenant = work.resolve("tenants/bench");
+        Files.createDirectories(tenant.resolve("data"));
+        List<SyntheticCatalog.Option> places = SyntheticCatalog.generate(repo, 1_000_000);
+        SyntheticCatalog.write(places, tenant.resolve("data/places.csv"));
+        Files.writeString(tenant.resolve("tenant.yaml"), """
+                display_name: Bench
+                products:
+                  - id: 7a1c2a8e-3b4d-4e5f-9a7b-1c2d3e4f5a61
+                    slug: travel
+                    engine: catalog
+                    config:
+                      prompt: Book a flight from
+                      catalogs:
+                        places: {file: data/places.csv}
+                      intents:
+                        - name: book_flight
+                          phrases: [Book a flight from]
+                          params:
+                            - {type: origin, label: From, required: true, cues: [from], catalog: places}
+                            - {type: destination, label: To, required: true, cues: [to], catalog: places}
+                """);
+        Files.deleteIfExists(tenant.resolve("keys.yaml"));
+        String key = BenchTenants.createKey(work.resolve("tenants"), "bench", "travel");
+        List<String> bodies = journeys(places, 400, new Random(11));
+        Path script = work.resolve("keystrokes.lua");
+        writeScript(script, bodies, key);
+
+        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, work.resolve("tenants"))) {
+            byte[] typical = post(server.port(), key, bodies.get(bodies.size() / 2));
+            System.out.printf(Locale.ROOT, "%d distinct request bodies; canned response %d bytes%n", bodies.size(),
+                    typical.length);
+            // Warm up the server's JIT and cache before measuring.
+            wrk(server.port(), script, Math.max(5, seconds / 2), connections, 0);
+            double real = rate(wrk(server.port(), script, seconds, connections, 0));
+            double bare;
+            try (BareServer baseline = new BareServer(typical)) {
+                wrk(baseline.port(), script, Math.max(5, seconds / 2), connections, 0);
+                bare = rate(wrk(baseline.port(), script, seconds, connections, 0));
+            }
+            // wrk paces a connection by whole milliseconds: use enough connections for a ~10 ms gap each.
+            int paced = Math.max(connections, (int) Math.ceil(10 * (real / 2) / 1000));
+            String half = wrk(server.port(), script, seconds, paced, real / 2);
+            System.out.printf(Locale.ROOT, "bare Helidon: %.0f req/s%nserver:       %.0f req/s (%.1f%% of bare)%n",
+                    bare, real, 100 * real / bare);
+            System.out.printf(Locale.ROOT, "server at half load (%.0f req/s offered over %d connections): %.0f req/s, "
+                    + "p50 %.2f ms, p99 %.2f ms%n", real / 2, paced, rate(half), millis(P50, half), millis(P99, half));
+        }
+    }
+
+    /** Journeys over the synthesized places: type an origin letter by letter, pick it, then a destination. */
+    static List<String> journeys(List<SyntheticCatalog.Option> places, int count, Random random) {
+        List<String> bodies = new ArrayList<>();
+        for (int j = 0; j < count; j++) {
+            String origin = places.get(random.nextInt(20_000)).text();
+            String destination = places.get(random.nextInt(20_000)).text();
+            bodies.add(body("", null, null));
+            for (int i = 1; i <= Math.min(6, origin.length()); i++) {
+                bodies.add(body(origin.substring(0, i), null, null));
+            }
+            for (int i = 1; i <= Math.min(6, destination.length()); i++) {
+                bodies.add(body("{{ORIGIN_1}} " + destination.substring(0, i), "{{ORIGIN_1}}", origin));
+            }
+            bodies.add(body("{{ORIGIN_1}} to {{DESTINATION_1}}", "{{ORIGIN_1}}", origin));
+        }
+        return bodies;
+    }
+
+    private static String body(String raw, String token, String text) {
+        ObjectNode body = JSON.createObjectNode();
+        ObjectNode data = body.putObject("data").put("raw_query", raw);
+        var params = data.putArray("completed_params");
+        if (token != null) {
+            params.addObject().put("placeholder", token).put("type", "origin").put("text", text);
+        }
+        if (raw.contains("{{DESTINATION_1}}")) {
+            params.addObject().put("placeholder", "{{DESTINATION_1}}").put("type", "destination").put("text", "Paris, FR");
+        }
+        body.putObject("meta").put("request_id", UUID.randomUUID().toString())
+                .put("request_at", "2026-11-22T10:15:30Z").put("language", "en-US");
+        return body.toString();
+    }
+
+    private static void writeScript(Path script, List<String> bodies, String key) throws IOException {
+        StringBuilder lua = new StringBuilder();
+        lua.append("-- Generated by WrkBenchmark: keystroke bodies, sent in turn by every connection.\n");
+        lua.append("local bodies = {\n");
+        for (String body : bodies) {
+            lua.append("  [==[").append(body).append("]==],\n");
+        }
+        lua.append("}\n");
+        lua.append("local headers = {[\"Content-Type\"] = \"application/json\", [\"Authorization\"] = \"Bearer ")
+                .append(key).append("\"}\n");
+        lua.append("""
+                local i = 0
+                local gap = tonumber(os.getenv("WRK_DELAY_MS") or "0")
+                setup = function(thread) thread:set("offset", math.random(#bodies)) end
+                request = function()
+                  i = i + 1
+                  return wrk.format("POST", "/api/suggest", headers, bodies[(i + (offset or 0)) % #bodies + 1])
+                end
+                delay = function() return gap end
+                """);
+        Files.writeString(script, lua.toString());
+    }
+
+    /** Runs wrk; a positive {@code rate} paces every connection to offer that many requests per second. */
+    private static String wrk(int port, Path script, int seconds, int connections, double rate)
+            throws IOException, InterruptedException {
+        ProcessBuilder builder = new ProcessBuilder("wrk", "--latency", "-t2", "-c" + connections, "-d" + seconds + "s",
+                "-s", script.toString(), "http://127.0.0.1:" + port + "/api/suggest");
+        builder.environment().put("WRK_DELAY_MS", rate > 0 ? Long.toString(Math.round(connections * 1000 / rate)) : "0");
+        builder.redirectErrorStream(true);
+        Process process = builder.start();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (process.waitFor() != 0) {
+            throw new IllegalStateException("wrk failed: " + out);
+        }
+        return out;
+    }
+
+    private static double rate(String wrkOutput) {
+        Matcher m = RPS.matcher(wrkOutput);
+        if (!m.find()) {
+            throw new IllegalStateException("no Requests/sec in: " + wrkOutput);
+        }
+        return Double.parseDouble(m.group(1));
+    }
+
+    private static double millis(Pattern percentile, String wrkOutput) {
+        Matcher m = percentile.matcher(wrkOutput);
+        if (!m.find()) {
+            throw new IllegalStateException("no latency percentile in: " + wrkOutput);
+        }
+        double value = Double.parseDouble(m.group(1));
+        return switch (m.group(2)) {
+            case "us" -> value / 1000;
+            case "s" -> value * 1000;
+            default -> value;
+        };
+    }
+
+    private static byte[] post(int port, String key, String body) throws IOException, InterruptedException {
+        HttpResponse<byte[]> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + port + "/api/suggest"))
+                .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofByteArray());
+        if (response.statusCode() != 200) {
+            throw new IllegalStateException("HTTP " + response.statusCode() + ": " + new String(response.body(),
+                    StandardCharsets.UTF_8));
+        }
+        return response.body();
+    }
+
+}

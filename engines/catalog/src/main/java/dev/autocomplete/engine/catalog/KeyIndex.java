@@ -1,0 +1,372 @@
+package dev.autocomplete.engine.catalog;
+
+import java.util.Arrays;
+import java.util.function.IntPredicate;
+
+/**
+ * A sorted array of keys, each a suffix of a zero-terminated folded name in a shared byte blob, with the
+ * option each key belongs to and the maximum weight of every block of 64 keys, so that the heaviest options
+ * under a prefix are found without visiting every key under it. Immutable, so thread-safe.
+ */
+final class KeyIndex {
+
+    private static final int BLOCK_SHIFT = 6;
+    private static final int BLOCK = 1 << BLOCK_SHIFT;
+    private static final int SUPER_SHIFT = 12;
+    private static final int SUPER = 1 << SUPER_SHIFT;
+    private static final int KEY_LEVEL = 0;
+    private static final int BLOCK_LEVEL = 1;
+    private static final int SUPER_LEVEL = 2;
+    private static final long INDEX_MASK = (1L << 30) - 1;
+
+    private final byte[] blob;
+    private final int[] positions;
+    private final int[] options;
+    private final float[] blockMax;
+    private final float[] superMax;
+    private final float[] weights;
+    private final int maxLength;
+
+    /**
+     * @param blob folded names, each followed by a 0 byte
+     * @param positions where each key starts in {@code blob}; sorted here in place
+     * @param ownerOf the option of the key starting at a position
+     * @param weights every option's weight
+     */
+    KeyIndex(byte[] blob, int[] positions, java.util.function.IntUnaryOperator ownerOf, float[] weights) {
+        this.blob = blob;
+        this.weights = weights;
+        sort(positions, 0, positions.length, 0);
+        this.positions = positions;
+        this.options = new int[positions.length];
+        int longest = 0;
+        for (int k = 0; k < positions.length; k++) {
+            options[k] = ownerOf.applyAsInt(positions[k]);
+            longest = Math.max(longest, length(k));
+        }
+        this.maxLength = longest;
+        this.blockMax = new float[(positions.length >> BLOCK_SHIFT) + 1];
+        Arrays.fill(blockMax, Float.NEGATIVE_INFINITY);
+        for (int k = 0; k < positions.length; k++) {
+            int b = k >> BLOCK_SHIFT;
+            blockMax[b] = Math.max(blockMax[b], weights[options[k]]);
+        }
+        this.superMax = new float[(positions.length >> SUPER_SHIFT) + 1];
+        Arrays.fill(superMax, Float.NEGATIVE_INFINITY);
+        for (int b = 0; b < blockMax.length; b++) {
+            int sb = b >> (SUPER_SHIFT - BLOCK_SHIFT);
+            superMax[sb] = Math.max(superMax[sb], blockMax[b]);
+        }
+    }
+
+    int size() {
+        return positions.length;
+    }
+
+    long heapBytes() {
+        return 8L * positions.length + 4L * (blockMax.length + superMax.length);
+    }
+
+    int option(int k) {
+        return options[k];
+    }
+
+    int position(int k) {
+        return positions[k];
+    }
+
+    int maxLength() {
+        return maxLength;
+    }
+
+    /** The key's byte at {@code i} (0 to 255), or -1 past its end. */
+    int byteAt(int k, int i) {
+        int b = blob[positions[k] + i] & 0xff;
+        return b == 0 ? -1 : b;
+    }
+
+    int length(int k) {
+        int p = positions[k];
+        int i = p;
+        while (blob[i] != 0) {
+            i++;
+        }
+        return i - p;
+    }
+
+    /** The first key not below {@code prefix} (unsigned byte order). */
+    int lowerBound(byte[] prefix) {
+        int lo = 0;
+        int hi = positions.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (compare(mid, prefix, false) < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** The first key after every key that starts with {@code prefix}. */
+    int upperBound(byte[] prefix) {
+        int lo = 0;
+        int hi = positions.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (compare(mid, prefix, true) <= 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /**
+     * The first key in {@code (k, to)} whose first {@code length} bytes differ from key {@code k}'s, or
+     * {@code to}; {@code length} may count the key's terminator, so {@code length(k) + 1} skips equal keys.
+     * Gallops from {@code k}, so skipping a small subtree costs a few comparisons.
+     */
+    int endOfPrefix(int k, int length, int to) {
+        int step = 1;
+        int lo = k;
+        while (k + step < to && samePrefix(k, k + step, length)) {
+            lo = k + step;
+            step <<= 1;
+        }
+        int hi = Math.min(k + step, to);
+        // Invariant: lo shares the prefix, hi does not (or is the end).
+        while (hi - lo > 1) {
+            int mid = (lo + hi) >>> 1;
+            if (samePrefix(k, mid, length)) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        return hi;
+    }
+
+    /**
+     * The first key in {@code [k, to)} that shares key {@code k}'s first {@code depth} bytes and has a byte
+     * of at least {@code b} at {@code depth}; or the first key past that shared prefix.
+     */
+    int seek(int k, int depth, int b, int to) {
+        // Keys below the target share the prefix and hold a smaller byte at depth; gallop over them from k.
+        int step = 1;
+        int lo = k;
+        if (!below(k, k, depth, b)) {
+            return k;
+        }
+        while (k + step < to && below(k, k + step, depth, b)) {
+            lo = k + step;
+            step <<= 1;
+        }
+        int hi = Math.min(k + step, to);
+        while (hi - lo > 1) {
+            int mid = (lo + hi) >>> 1;
+            if (below(k, mid, depth, b)) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        return hi;
+    }
+
+    private boolean below(int k, int j, int depth, int b) {
+        return samePrefix(k, j, depth) && byteAt(j, depth) < b;
+    }
+
+    private boolean samePrefix(int a, int b, int length) {
+        int p = positions[a];
+        int q = positions[b];
+        for (int i = 0; i < length; i++) {
+            byte x = blob[p + i];
+            if (x != blob[q + i]) {
+                return false;
+            }
+            if (x == 0) {
+                return true;
+            }
+        }
+        return true;
+    }
+
+    /** Compares key {@code k} with {@code prefix}; with {@code asPrefix}, a key that starts with it is equal. */
+    private int compare(int k, byte[] prefix, boolean asPrefix) {
+        int p = positions[k];
+        for (int i = 0; i < prefix.length; i++) {
+            int a = blob[p + i] & 0xff;
+            int b = prefix[i] & 0xff;
+            if (a != b) {
+                return a - b;
+            }
+        }
+        return asPrefix || blob[p + prefix.length] == 0 ? 0 : 1;
+    }
+
+    /**
+     * Feeds the options of keys {@code [from, to)} to {@code accept}, heaviest first, until {@code wanted} of
+     * them passed {@code accept} (which may record them); blocks whose heaviest key cannot beat what is
+     * already taken are never read.
+     */
+    void heaviest(int from, int to, int wanted, IntPredicate accept) {
+        if (from >= to) {
+            return;
+        }
+        LongHeap heap = new LongHeap();
+        // Cover [from, to) with keys, blocks of 64 keys and super blocks of 4,096, largest where aligned.
+        int k = from;
+        while (k < to) {
+            if ((k & (SUPER - 1)) == 0 && k + SUPER <= to) {
+                heap.add(entry(superMax[k >> SUPER_SHIFT], k >> SUPER_SHIFT, SUPER_LEVEL));
+                k += SUPER;
+            } else if ((k & (BLOCK - 1)) == 0 && k + BLOCK <= to) {
+                heap.add(entry(blockMax[k >> BLOCK_SHIFT], k >> BLOCK_SHIFT, BLOCK_LEVEL));
+                k += BLOCK;
+            } else {
+                heap.add(entry(weights[options[k]], k, KEY_LEVEL));
+                k++;
+            }
+        }
+        int taken = 0;
+        while (heap.size() > 0 && taken < wanted) {
+            long top = heap.poll();
+            int index = (int) (top & INDEX_MASK);
+            int level = (int) ((top >>> 30) & 3);
+            if (level == SUPER_LEVEL) {
+                int perSuper = SUPER >> BLOCK_SHIFT;
+                for (int b = index * perSuper; b < (index + 1) * perSuper; b++) {
+                    heap.add(entry(blockMax[b], b, BLOCK_LEVEL));
+                }
+            } else if (level == BLOCK_LEVEL) {
+                for (int key = index << BLOCK_SHIFT; key < (index + 1) << BLOCK_SHIFT; key++) {
+                    heap.add(entry(weights[options[key]], key, KEY_LEVEL));
+                }
+            } else if (accept.test(options[index])) {
+                taken++;
+            }
+        }
+    }
+
+    /** A heap entry: higher weights sort higher; the low bits hold an index and its level. */
+    private static long entry(float weight, int index, int level) {
+        int bits = Float.floatToIntBits(weight);
+        int sortable = bits ^ ((bits >> 31) & 0x7fffffff);
+        return ((long) sortable << 32) | ((long) level << 30) | index;
+    }
+
+    /** A max-heap of longs, without boxing. */
+    private static final class LongHeap {
+        private long[] items = new long[64];
+        private int size;
+
+        int size() {
+            return size;
+        }
+
+        void add(long item) {
+            if (size == items.length) {
+                items = Arrays.copyOf(items, size * 2);
+            }
+            int i = size++;
+            while (i > 0) {
+                int parent = (i - 1) >>> 1;
+                if (items[parent] >= item) {
+                    break;
+                }
+                items[i] = items[parent];
+                i = parent;
+            }
+            items[i] = item;
+        }
+
+        long poll() {
+            long top = items[0];
+            long last = items[--size];
+            int i = 0;
+            while (true) {
+                int child = 2 * i + 1;
+                if (child >= size) {
+                    break;
+                }
+                if (child + 1 < size && items[child + 1] > items[child]) {
+                    child++;
+                }
+                if (items[child] <= last) {
+                    break;
+                }
+                items[i] = items[child];
+                i = child;
+            }
+            items[i] = last;
+            return top;
+        }
+    }
+
+    /** Multikey quicksort (Bentley and Sedgewick) of key positions by their bytes from {@code depth}. */
+    private void sort(int[] a, int lo, int hi, int depth) {
+        while (hi - lo > 1) {
+            if (hi - lo < 12) {
+                insertionSort(a, lo, hi, depth);
+                return;
+            }
+            int pivot = at(a[lo + (hi - lo) / 2], depth);
+            int lt = lo;
+            int gt = hi - 1;
+            int i = lo;
+            while (i <= gt) {
+                int c = at(a[i], depth);
+                if (c < pivot) {
+                    swap(a, lt++, i++);
+                } else if (c > pivot) {
+                    swap(a, i, gt--);
+                } else {
+                    i++;
+                }
+            }
+            sort(a, lo, lt, depth);
+            sort(a, gt + 1, hi, depth);
+            if (pivot == 0) {
+                return;
+            }
+            lo = lt;
+            hi = gt + 1;
+            depth++;
+        }
+    }
+
+    private void insertionSort(int[] a, int lo, int hi, int depth) {
+        for (int i = lo + 1; i < hi; i++) {
+            for (int j = i; j > lo && less(a[j], a[j - 1], depth); j--) {
+                swap(a, j, j - 1);
+            }
+        }
+    }
+
+    private boolean less(int p, int q, int depth) {
+        for (int i = depth;; i++) {
+            int a = at(p, i);
+            int b = at(q, i);
+            if (a != b) {
+                return a < b;
+            }
+            if (a == 0) {
+                return false;
+            }
+        }
+    }
+
+    private int at(int position, int depth) {
+        return blob[position + depth] & 0xff;
+    }
+
+    private static void swap(int[] a, int i, int j) {
+        int t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
+}

@@ -1,0 +1,113 @@
+package dev.autocomplete.engine.catalog;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+/** The matching rules of one option list: prefixes on every word, typos, ranking. */
+class OptionCatalogTest {
+
+    private static final OptionCatalog CITIES = new OptionCatalog(List.of(
+            new OptionCatalog.Entry("London", 9_000_000, List.of("LHR")),
+            new OptionCatalog.Entry("Londrina", 500_000, List.of()),
+            new OptionCatalog.Entry("New York", 8_000_000, List.of("Big Apple")),
+            new OptionCatalog.Entry("York", 200_000, List.of()),
+            new OptionCatalog.Entry("São Paulo", 12_000_000, List.of()),
+            new OptionCatalog.Entry("Paris", 2_100_000, List.of()),
+            new OptionCatalog.Entry("Lyon", 500_000, List.of()),
+            new OptionCatalog.Entry("Rome", 2_800_000, List.of()),
+            new OptionCatalog.Entry("Barcelona", 1_600_000, List.of()),
+            new OptionCatalog.Entry("Route 66", 10, List.of()),
+            new OptionCatalog.Entry("Route 67", 10, List.of())));
+
+    private static List<String> find(String typed) {
+        return CITIES.completeWithTypos(typed, 10, option -> false).stream()
+                .map(match -> CITIES.text(match.option()))
+                .toList();
+    }
+
+    @Test
+    void a_prefix_of_any_word_matches_and_a_match_at_the_start_ranks_first() {
+        assertEquals(List.of("York", "New York"), find("york"));
+    }
+
+    @Test
+    void accents_case_and_punctuation_are_ignored() {
+        assertEquals(List.of("São Paulo"), find("sao-pau"));
+    }
+
+    @Test
+    void aliases_match_like_text() {
+        assertEquals(List.of("London"), find("lhr"));
+        assertEquals(List.of("New York"), find("big ap"));
+    }
+
+    @Test
+    void words_shorter_than_four_letters_allow_no_typo() {
+        assertEquals(List.of(), find("lno"));
+        assertEquals(List.of(), find("rmo"));
+        assertEquals(List.of("Rome"), find("roem"));
+    }
+
+    @Test
+    void a_transposition_in_a_four_letter_word_is_one_typo() {
+        assertEquals("London", find("lodn").getFirst());
+        assertEquals(List.of("Paris"), find("pairs"));
+    }
+
+    @Test
+    void one_typo_from_four_letters_two_from_eight() {
+        assertEquals(List.of(), find("lxndxn"));
+        assertEquals(List.of("Barcelona"), find("bracelnoa"));
+        assertEquals(List.of(), find("bxrxxlona"));
+    }
+
+    @Test
+    void the_first_letter_is_never_forgiven() {
+        assertEquals(List.of(), find("oLndon".toLowerCase()));
+        assertEquals(List.of(), find("kondon"));
+    }
+
+    @Test
+    void digits_match_exactly() {
+        assertEquals(List.of("Route 66"), find("route 66"));
+        assertEquals(List.of(), find("route 68"));
+        assertEquals(List.of("Route 66", "Route 67"), find("rotue 6"));
+    }
+
+    @Test
+    void exact_and_prefix_matches_rank_above_typo_matches() {
+        // London, one typo away from "londr", is lighter here than nothing: it still ranks below the prefix match.
+        List<String> found = find("londr");
+        assertEquals("Londrina", found.getFirst(), found.toString());
+        assertTrue(found.indexOf("London") > 0, found.toString());
+    }
+
+    @Test
+    void the_heaviest_matches_of_a_large_catalog_are_found_without_reading_every_key() {
+        java.util.Random random = new java.util.Random(3);
+        List<OptionCatalog.Entry> entries = new java.util.ArrayList<>();
+        for (int i = 0; i < 20_000; i++) {
+            entries.add(new OptionCatalog.Entry("Place " + i + " " + (char) ('a' + random.nextInt(3)) + "ville",
+                    random.nextInt(1_000_000), List.of()));
+        }
+        OptionCatalog catalog = new OptionCatalog(entries);
+        // No prefix below matches both at the start and at an inner word, so weight alone orders them.
+        for (String prefix : List.of("p", "place 1", "bville", "a")) {
+            List<Double> found = catalog.complete(prefix, 10, option -> option % 7 == 0).stream()
+                    .map(m -> catalog.weight(m.option())).toList();
+            List<Double> expected = java.util.stream.IntStream.range(0, entries.size())
+                    .filter(i -> i % 7 != 0)
+                    .filter(i -> java.util.Arrays.stream(catalog.foldedText(i).split(" "))
+                            .anyMatch(w -> w.startsWith(prefix)) || catalog.foldedText(i).startsWith(prefix))
+                    .mapToObj(catalog::weight)
+                    .sorted(java.util.Comparator.reverseOrder())
+                    .limit(10)
+                    .toList();
+            assertEquals(expected, found, prefix);
+        }
+    }
+}
