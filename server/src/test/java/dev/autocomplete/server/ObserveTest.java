@@ -120,29 +120,30 @@ class ObserveTest {
             ApiClient api = new ApiClient(server.port());
             assertEquals(200, api.suggest(key, envelope("Book a flight from Par")).status());
             assertEquals(200, api.suggest(key, envelope("")).status());
+            assertEquals(200, api.suggest(key, envelope("")).status()); // the same query again: a cache hit
             ObjectNode badId = envelope("");
             ((ObjectNode) badId.path("meta")).put("request_id", "nope");
             assertEquals(400, api.suggest(key, badId).status());
             assertEquals(401, api.suggest("pk_v1_wrong", envelope("")).status());
             assertEquals(204, telemetry(api, key, "{\"type\":\"selection\",\"query_data\":{}}").status());
             server.metrics().rateLimited("demo", "travel");
-            server.metrics().cacheLookup("demo", "travel", true);
 
             ApiClient.Reply metrics = get(api, "/observe/metrics");
             assertEquals(200, metrics.status());
             assertTrue(metrics.header("Content-Type").startsWith("text/plain"), metrics.header("Content-Type"));
             String text = metrics.raw();
             for (String expected : List.of(
-                    "autocomplete_requests_total{endpoint=\"/api/suggest\",product=\"travel\",status=\"200\",tenant=\"demo\"} 2",
+                    "autocomplete_requests_total{endpoint=\"/api/suggest\",product=\"travel\",status=\"200\",tenant=\"demo\"} 3",
                     "autocomplete_requests_total{endpoint=\"/api/suggest\",product=\"\",status=\"401\",tenant=\"\"} 1",
                     "autocomplete_errors_total{code=\"INVALID_REQUEST_ID\",product=\"travel\",tenant=\"demo\"} 1",
                     "autocomplete_errors_total{code=\"INVALID_CREDENTIALS\",product=\"\",tenant=\"\"} 1",
-                    "autocomplete_request_duration_seconds_bucket{endpoint=\"/api/suggest\",product=\"travel\",tenant=\"demo\",le=\"+Inf\"} 3",
+                    "autocomplete_request_duration_seconds_bucket{endpoint=\"/api/suggest\",product=\"travel\",tenant=\"demo\",le=\"+Inf\"} 4",
                     "autocomplete_engine_duration_seconds_count{product=\"travel\",tenant=\"demo\"} 2",
                     "autocomplete_engine_calls_total{outcome=\"ok\",product=\"travel\",tenant=\"demo\"} 2",
                     "autocomplete_telemetry_events_total{product=\"travel\",tenant=\"demo\",type=\"selection\"} 1",
                     "autocomplete_rate_limited_total{product=\"travel\",tenant=\"demo\"} 1",
                     "autocomplete_cache_lookups_total{product=\"travel\",result=\"hit\",tenant=\"demo\"} 1",
+                    "autocomplete_cache_lookups_total{product=\"travel\",result=\"miss\",tenant=\"demo\"} 2",
                     "autocomplete_tenant_reloads_total{result=\"failed\"} 0",
                     "autocomplete_circuit_open{product=\"travel\",tenant=\"demo\"} 0")) {
                 assertTrue(text.contains(expected), "missing: " + expected + "\n" + text);
