@@ -160,9 +160,9 @@ class ObserveTest {
             assertEquals(200, api.suggest(key, envelope("")).status());
             assertEquals(429, api.suggest(key, envelope("")).status());
             String text = get(api, "/observe/metrics").raw();
-            assertTrue(text.contains("autocomplete_rate_limited_total{product=\"\",tenant=\"\"} 1"), text);
-            assertTrue(text.contains("autocomplete_errors_total{code=\"RATE_LIMITED\",product=\"\",tenant=\"\"} 1"),
-                    text);
+            assertTrue(text.contains("autocomplete_rate_limited_total{product=\"travel\",tenant=\"demo\"} 1"), text);
+            assertTrue(text.contains(
+                    "autocomplete_errors_total{code=\"RATE_LIMITED\",product=\"travel\",tenant=\"demo\"} 1"), text);
             ApiClient.Reply health = get(api, "/observe/health");
             JsonNode limits = health.json().path("checks").get(1);
             assertEquals("rate-limits", limits.path("name").asText(), health.raw());

@@ -50,6 +50,8 @@ public final class Gatekeeper {
             origin.ifPresent(o -> CorsFilter.allow(response, o));
             throw e;
         }
+        // Known from here on: refusals below are counted and logged for this tenant and product.
+        request.context().register(caller);
         boolean originAllowed = caller.key().scope().allowsOrigin(origin.orElse(null));
         if (originAllowed) {
             origin.ifPresent(o -> CorsFilter.allow(response, o));

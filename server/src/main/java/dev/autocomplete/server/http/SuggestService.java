@@ -47,7 +47,6 @@ public final class SuggestService implements HttpService {
     private void suggest(ServerRequest request, ServerResponse response) {
         try {
             Caller caller = gatekeeper.admit(request, response);
-            request.context().register(caller);
             JsonRequests.requireJson(request);
             SuggestRequest body = reader.read(JsonRequests.parse(json, request));
             request.context().register(body);

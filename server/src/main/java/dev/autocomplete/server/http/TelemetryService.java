@@ -52,7 +52,6 @@ final class TelemetryService implements HttpService {
     private void event(ServerRequest request, ServerResponse response) {
         try {
             Caller caller = gatekeeper.admit(request, response);
-            request.context().register(caller);
             JsonNode event = read(request);
             JsonNode type = event.path("type");
             String label = type.isTextual() && EVENT_TYPE.matcher(type.asText()).matches() ? type.asText() : "other";
