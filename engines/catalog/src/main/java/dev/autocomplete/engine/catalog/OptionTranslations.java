@@ -68,19 +68,9 @@ final class OptionTranslations {
         return new OptionTranslations(catalog, Map.copyOf(languages));
     }
 
-    /** No translations. */
-    static OptionTranslations none(OptionCatalog catalog) {
-        return new OptionTranslations(catalog, Map.of());
-    }
-
     /** The options in the default language. */
     OptionCatalog catalog() {
         return catalog;
-    }
-
-    /** The languages (lower-case tags) that have texts. */
-    Set<String> languages() {
-        return languages.keySet();
     }
 
     /** The option's text in the first of {@code languages} that translates it, else the default text. */
