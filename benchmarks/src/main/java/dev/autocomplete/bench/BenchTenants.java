@@ -14,11 +14,16 @@ public final class BenchTenants {
     private BenchTenants() {
     }
 
-    /** Creates a public key for {@code product} of {@code tenant} with {@code keys create} and returns it. */
-    public static String createKey(Path tenants, String tenant, String product) {
+    /**
+     * Creates a public key for {@code product} of {@code tenant} with {@code keys create} and more
+     * {@code options} (e.g. {@code --rate 100000}), and returns it.
+     */
+    public static String createKey(Path tenants, String tenant, String product, String... options) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int exit = Main.run(new String[] {"keys", "create", "--tenants", tenants.toString(), "--tenant", tenant,
-                "--type", "public", "--product", product}, new PrintStream(out, true, StandardCharsets.UTF_8),
+        List<String> args = new java.util.ArrayList<>(List.of("keys", "create", "--tenants", tenants.toString(),
+                "--tenant", tenant, "--type", "public", "--product", product));
+        args.addAll(List.of(options));
+        int exit = Main.run(args.toArray(String[]::new), new PrintStream(out, true, StandardCharsets.UTF_8),
                 System.err);
         if (exit != 0) {
             throw new IllegalStateException("keys create failed for " + tenant + "/" + product);

@@ -108,7 +108,7 @@ class QualityJourneysTest {
         ((ObjectNode) body.get("meta")).put("language", "fr");
         ApiClient.Reply reply = travel(body);
         assertEquals("destination", reply.suggestionTypes().getFirst());
-        assertEquals("London", reply.options("destination").getFirst());
+        assertEquals("Londres", reply.options("destination").getFirst(), "London, shown in French");
         assertEquals("Arrivée", reply.data().path("suggestions").get(0).path("text").asText());
     }
 

@@ -21,6 +21,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.autocomplete.bench.BenchTenants;
+import dev.autocomplete.engine.catalog.PrefixBaseline;
 import dev.autocomplete.server.http.AutocompleteServer;
 
 /**
@@ -36,6 +37,9 @@ public final class KeystrokeSimulator {
     private static final int TRAVEL_QUERIES = 150;
     private static final int WORKSPACE_QUERIES = 100;
     private static final int TAP_WITHIN = 5;
+    private static final String[] UNLIMITED = {"--rate", "1000000"};
+    /** The baseline shows as many options as the demo products do (the default max_options). */
+    private static final int BASELINE_OPTIONS = 10;
 
     /** Totals for one group (a product, or all). */
     static final class Tally {
@@ -88,25 +92,36 @@ public final class KeystrokeSimulator {
             Path tenants = temp.resolve("tenants");
             copyTree(repo.resolve("tenants/demo"), tenants.resolve("demo"));
             Files.deleteIfExists(tenants.resolve("demo/keys.yaml"));
-            Map<String, String> keys = Map.of("travel", BenchTenants.createKey(tenants, "demo", "travel"),
-                    "workspace", BenchTenants.createKey(tenants, "demo", "workspace"));
+            // A simulated user sends a request per keystroke, with no pause: lift the key's rate limit.
+            Map<String, String> keys = Map.of("travel", BenchTenants.createKey(tenants, "demo", "travel", UNLIMITED),
+                    "workspace", BenchTenants.createKey(tenants, "demo", "workspace", UNLIMITED));
             List<TargetQueries.Target> targets =
                     TargetQueries.generate(repo.resolve("tenants/demo"), TRAVEL_QUERIES, WORKSPACE_QUERIES, seed);
+            PrefixBaseline baseline = new PrefixBaseline(tenants.resolve("demo"), BASELINE_OPTIONS);
             try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
                 HttpClient http = HttpClient.newHttpClient();
                 System.out.printf(Locale.ROOT, "Keystroke simulator: %d target queries (%d travel, %d workspace), "
                         + "seed %d%n%n", targets.size(), TRAVEL_QUERIES, WORKSPACE_QUERIES, seed);
+                Map<String, Tally> overall = new LinkedHashMap<>();
                 for (boolean typos : new boolean[] {false, true}) {
-                    Random typoRandom = new Random(seed + 1);
-                    Map<String, Tally> byProduct = new LinkedHashMap<>();
-                    for (TargetQueries.Target target : targets) {
-                        Function<ObjectNode, JsonNode> transport = body -> post(http, server.port(),
-                                keys.get(target.product()), body);
-                        Tally tally = byProduct.computeIfAbsent(target.product(), p -> new Tally());
-                        simulate(target, transport, typos ? typoRandom : null, tally);
+                    for (boolean plain : new boolean[] {false, true}) {
+                        Random typoRandom = new Random(seed + 1);
+                        Map<String, Tally> byProduct = new LinkedHashMap<>();
+                        for (TargetQueries.Target target : targets) {
+                            Function<ObjectNode, JsonNode> transport = body -> post(http, server.port(),
+                                    keys.get(target.product()), body);
+                            if (plain) {
+                                transport = baseline.around(target.product(), transport);
+                            }
+                            Tally tally = byProduct.computeIfAbsent(target.product(), p -> new Tally());
+                            simulate(target, transport, typos ? typoRandom : null, tally);
+                        }
+                        String title = (typos ? "With one typo per word of 4+ letters" : "Without typos")
+                                + (plain ? ", baseline (plain prefix match by population)" : "");
+                        overall.put(title, report(title, byProduct));
                     }
-                    report(typos ? "With one typo per word of 4+ letters" : "Without typos", byProduct);
                 }
+                summary(overall);
             }
         } finally {
             deleteTree(temp);
@@ -175,7 +190,8 @@ public final class KeystrokeSimulator {
         return Integer.MAX_VALUE;
     }
 
-    private static void report(String title, Map<String, Tally> byProduct) {
+    /** Prints one run's tables; returns its overall tally. */
+    private static Tally report(String title, Map<String, Tally> byProduct) {
         Tally all = new Tally();
         byProduct.values().forEach(all::add);
         System.out.println("## " + title);
@@ -189,6 +205,18 @@ public final class KeystrokeSimulator {
         System.out.println("|---|---|---|---|");
         all.perParam.forEach((type, c) -> System.out.printf(Locale.ROOT, "| %s | %d | %.3f | %.3f |%n", type, c[0],
                 (double) c[1] / c[0], (double) c[2] / c[0]));
+        System.out.println();
+        return all;
+    }
+
+    /** Ours beside the baseline, overall, each pair measured in this run. */
+    private static void summary(Map<String, Tally> overall) {
+        System.out.println("## Summary (all queries)");
+        System.out.println();
+        System.out.println("| run | keystroke saving | success@1 | success@5 | ready share |");
+        System.out.println("|---|---|---|---|---|");
+        overall.forEach((title, t) -> System.out.printf(Locale.ROOT, "| %s | %.3f | %.3f | %.3f | %.3f |%n", title,
+                t.saving(), t.successAt(1), t.successAt(2), t.readyShare()));
         System.out.println();
     }
 

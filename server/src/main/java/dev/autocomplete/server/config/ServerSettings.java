@@ -26,9 +26,10 @@ import io.helidon.config.ConfigSources;
  * @param redisUrl the Redis URL for shared state, or empty for none
  * @param tokenSecret the secret that signs access tokens, or empty; never logged
  * @param tokenSecretFile a file holding that secret, or null
+ * @param cacheMaxEntries how many responses the response cache keeps; 0 turns it off
  */
 public record ServerSettings(String host, int port, Path tenants, Tls tls, Limits limits, Duration shutdownGrace,
-        String redisUrl, String tokenSecret, Path tokenSecretFile) {
+        String redisUrl, String tokenSecret, Path tokenSecretFile, int cacheMaxEntries) {
 
     /** Every key, with its default ({@code ""} for none), in the order of the reference in the README. */
     public static final Map<String, String> KEYS = keys();
@@ -68,6 +69,7 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
         keys.put("redis.url", "");
         keys.put("token.secret", "");
         keys.put("token.secret-file", "");
+        keys.put("cache.max-entries", "20000");
         return java.util.Collections.unmodifiableMap(keys);
     }
 
@@ -116,21 +118,22 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
         return new ServerSettings(s.text("server.host"), s.number("server.port", 0, 65535),
                 Path.of(s.text("tenants.dir")), tls, limits,
                 Duration.ofSeconds(s.number("server.shutdown-grace-seconds", 0, 3600)), s.text("redis.url"),
-                s.text("token.secret"), s.text("token.secret-file").isEmpty() ? null : Path.of(s.text("token.secret-file")));
+                s.text("token.secret"), s.text("token.secret-file").isEmpty() ? null : Path.of(s.text("token.secret-file")),
+                s.number("cache.max-entries", 0, 10_000_000));
     }
 
     /** The same settings with other host, port or tenants directory (command-line options win). */
     public ServerSettings with(String newHost, Integer newPort, Path newTenants) {
         return new ServerSettings(newHost != null ? newHost : host, newPort != null ? newPort : port,
                 newTenants != null ? newTenants : tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
-                tokenSecretFile);
+                tokenSecretFile, cacheMaxEntries);
     }
 
     /** The same settings with another Redis URL or token secret file (command-line options win); null keeps. */
     public ServerSettings withAccess(String newRedisUrl, Path newTokenSecretFile) {
         return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace,
                 newRedisUrl != null ? newRedisUrl : redisUrl, tokenSecret,
-                newTokenSecretFile != null ? newTokenSecretFile : tokenSecretFile);
+                newTokenSecretFile != null ? newTokenSecretFile : tokenSecretFile, cacheMaxEntries);
     }
 
     @Override
@@ -138,7 +141,7 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
         return "ServerSettings[host=" + host + ", port=" + port + ", tenants=" + tenants + ", tls=" + tls
                 + ", limits=" + limits + ", shutdownGrace=" + shutdownGrace + ", redis=" + !redisUrl.isEmpty()
                 + ", tokenSecret=" + (tokenSecret.isEmpty() ? "not set" : "set") + ", tokenSecretFile=" + tokenSecretFile
-                + "]";
+                + ", cacheMaxEntries=" + cacheMaxEntries + "]";
     }
 
     /** Typed reads with errors that name the key and the variable. */

@@ -30,6 +30,7 @@ import dev.autocomplete.server.observe.Metrics;
 import dev.autocomplete.server.protocol.JsonBodies;
 import dev.autocomplete.server.ratelimit.RateLimiter;
 import dev.autocomplete.server.suggest.EngineRunner;
+import dev.autocomplete.server.suggest.ResponseCache;
 import dev.autocomplete.server.suggest.Suggester;
 import dev.autocomplete.server.tenant.TenantLoader;
 import dev.autocomplete.server.tenant.TenantRegistry;
@@ -130,7 +131,8 @@ public final class AutocompleteServer implements AutoCloseable {
                 "degraded", limiter.status().degraded(), "detail", limiter.status().describe())));
         Gatekeeper gatekeeper = new Gatekeeper(new Authenticator(keys, tenants, tokens), limiter,
                 access.failedAuthentication());
-        SuggestService suggest = new SuggestService(gatekeeper, json, new Suggester(engines, tracker), bodies, errors);
+        SuggestService suggest = new SuggestService(gatekeeper, json, new Suggester(engines,
+                new ResponseCache(settings.cacheMaxEntries()), tracker), bodies, errors);
         DemoPage demoPage = new DemoPage(json, errors);
         HttpRouting.Builder routing = HttpRouting.builder()
                 .addFilter(tracker)

@@ -27,11 +27,14 @@ import dev.autocomplete.spi.TextFolding;
 final class CatalogConfig {
 
     private static final Set<String> ROOT_KEYS = Set.of("prompt", "catalogs", "intents");
-    private static final Set<String> CATALOG_KEYS = Set.of("file", "options");
+    private static final Set<String> CATALOG_KEYS = Set.of("file", "options", "translations");
     private static final Set<String> INTENT_KEYS = Set.of("name", "phrases", "params");
     private static final Set<String> PARAM_KEYS =
             Set.of("type", "label", "required", "cues", "catalog", "options", "when", "context_keys");
-    private static final Set<String> OPTION_KEYS = Set.of("text", "weight", "aliases");
+    private static final Set<String> OPTION_KEYS = Set.of("text", "weight", "aliases", "translations");
+    /** A CSV column of translated texts: {@code text_} and a language tag, e.g. {@code text_fr}. */
+    private static final String TEXT_COLUMN = "text_";
+    private static final Pattern LANGUAGE = Pattern.compile("[a-z]{2,8}(-[a-z0-9]{1,8})*");
     /** A type must survive the client's minting, {@code {{NAME_N}}} with NAME in {@code [A-Z0-9_]+}. */
     private static final Pattern TYPE = Pattern.compile("[A-Za-z0-9_]+( [A-Za-z0-9_]+)*");
 
@@ -47,7 +50,7 @@ final class CatalogConfig {
 
     private CatalogModel model(ConfigTree root) throws EngineConfigException {
         rejectUnknownKeys(root, ROOT_KEYS);
-        Map<String, OptionCatalog> catalogs = new HashMap<>();
+        Map<String, OptionTranslations> catalogs = new HashMap<>();
         ConfigTree catalogTree = root.optionalTree("catalogs").orElse(ConfigTree.of(Map.of()));
         for (String name : catalogTree.keys()) {
             ConfigTree catalog = catalogTree.tree(name);
@@ -72,7 +75,7 @@ final class CatalogConfig {
         return new CatalogModel(prompt, List.copyOf(intents));
     }
 
-    private CatalogModel.Intent intent(ConfigTree tree, Map<String, OptionCatalog> catalogs)
+    private CatalogModel.Intent intent(ConfigTree tree, Map<String, OptionTranslations> catalogs)
             throws EngineConfigException {
         rejectUnknownKeys(tree, INTENT_KEYS);
         String name = tree.string("name");
@@ -100,7 +103,7 @@ final class CatalogConfig {
         return new CatalogModel.Intent(name, folded, Map.copyOf(translated), List.copyOf(params));
     }
 
-    private CatalogModel.Param param(ConfigTree tree, Map<String, OptionCatalog> catalogs,
+    private CatalogModel.Param param(ConfigTree tree, Map<String, OptionTranslations> catalogs,
             List<CatalogModel.Param> earlier) throws EngineConfigException {
         rejectUnknownKeys(tree, PARAM_KEYS);
         String type = tree.string("type");
@@ -117,16 +120,16 @@ final class CatalogConfig {
                 context.defaultLanguage().toLowerCase(java.util.Locale.ROOT), List.of()));
         Map<String, List<String>> translatedCues = new HashMap<>();
         cuesByLanguage.forEach((language, list) -> translatedCues.put(language, folded(list)));
-        OptionCatalog catalog;
+        OptionTranslations options;
         if (tree.has("catalog") == tree.has("options")) {
             throw tree.error("catalog", "give either 'catalog' (a name under catalogs) or inline 'options'");
         } else if (tree.has("catalog")) {
-            catalog = catalogs.get(tree.string("catalog"));
-            if (catalog == null) {
+            options = catalogs.get(tree.string("catalog"));
+            if (options == null) {
                 throw tree.error("catalog", "names no catalog under 'catalogs': '" + tree.string("catalog") + "'");
             }
         } else {
-            catalog = new OptionCatalog(inlineOptions(tree, "options"));
+            options = inlineOptions(tree, "options").build();
         }
         CatalogModel.Condition condition = null;
         if (tree.has("when")) {
@@ -142,8 +145,8 @@ final class CatalogConfig {
             condition = new CatalogModel.Condition(on, values);
         }
         List<String> contextKeys = tree.strings("context_keys").stream().map(TextFolding::fold).toList();
-        return new CatalogModel.Param(type, label, required, cues, Map.copyOf(translatedCues), catalog, condition,
-                contextKeys);
+        return new CatalogModel.Param(type, label, required, cues, Map.copyOf(translatedCues), options.catalog(),
+                condition, contextKeys, options);
     }
 
     /**
@@ -173,26 +176,79 @@ final class CatalogConfig {
                 .toList();
     }
 
-    private OptionCatalog catalog(ConfigTree tree, String name) throws EngineConfigException {
+    private OptionTranslations catalog(ConfigTree tree, String name) throws EngineConfigException {
         rejectUnknownKeys(tree, CATALOG_KEYS);
         if (tree.has("file") == tree.has("options")) {
             throw tree.error("", "give either 'file' or 'options' for catalog '" + name + "'");
         }
-        if (tree.has("options")) {
-            return new OptionCatalog(inlineOptions(tree, "options"));
+        Options options = tree.has("options") ? inlineOptions(tree, "options")
+                : csvOptions(tree, "file", context.tenantFile(tree.child("file"), tree.string("file")));
+        if (tree.has("translations")) {
+            Path file = context.tenantFile(tree.child("translations"), tree.string("translations"));
+            options.translateFrom(tree, csvOptions(tree, "translations", file));
         }
-        Path file = context.tenantFile(tree.child("file"), tree.string("file"));
-        return new OptionCatalog(csvOptions(tree, file));
+        return options.build();
     }
 
-    /** Inline options: strings, or maps with text, weight and aliases. Unweighted ones keep list order. */
-    private static List<OptionCatalog.Entry> inlineOptions(ConfigTree tree, String key) throws EngineConfigException {
+    /**
+     * Options as read, with their texts in other languages.
+     *
+     * @param translations per entry, lower-case language tag to text
+     */
+    private record Options(List<OptionCatalog.Entry> entries, List<Map<String, String>> translations) {
+
+        OptionTranslations build() {
+            return OptionTranslations.of(new OptionCatalog(entries), translations);
+        }
+
+        /** Adds the translations of a translations file, whose {@code text} column names options by their text. */
+        void translateFrom(ConfigTree tree, Options file) throws EngineConfigException {
+            Map<String, List<Integer>> byText = new HashMap<>();
+            for (int i = 0; i < entries.size(); i++) {
+                byText.computeIfAbsent(entries.get(i).text(), t -> new ArrayList<>()).add(i);
+            }
+            for (int row = 0; row < file.entries().size(); row++) {
+                String text = file.entries().get(row).text();
+                List<Integer> named = byText.get(text);
+                if (named == null) {
+                    throw tree.error("translations", "row " + (row + 1) + " names no option: '" + text + "'");
+                }
+                for (int option : named) {
+                    translations.get(option).putAll(file.translations().get(row));
+                }
+            }
+        }
+    }
+
+    /** A language's text of one option; the default language's text is the option's own {@code text}. */
+    private void putTranslation(ConfigTree tree, String key, Map<String, String> texts, String language, String text)
+            throws EngineConfigException {
+        String tag = language.toLowerCase(java.util.Locale.ROOT);
+        if (!LANGUAGE.matcher(tag).matches()) {
+            throw tree.error(key, "'" + language + "' is not a language tag such as fr or pt-br");
+        }
+        if (tag.equals(context.defaultLanguage().toLowerCase(java.util.Locale.ROOT))) {
+            throw tree.error(key, "'" + language + "' is the default language: its text is the option's text");
+        }
+        if (!text.isBlank()) {
+            texts.put(tag, text.strip());
+        }
+    }
+
+    /**
+     * Inline options: strings, or maps with text, weight, aliases and translations ({@code {fr: Économique}}).
+     * Unweighted ones keep list order.
+     */
+    private Options inlineOptions(ConfigTree tree, String key) throws EngineConfigException {
         Object raw = tree.raw(key).orElse(List.of());
         if (!(raw instanceof List<?> items) || items.isEmpty()) {
             throw tree.error(key, "must be a non-empty list");
         }
         List<OptionCatalog.Entry> entries = new ArrayList<>();
+        List<Map<String, String>> translations = new ArrayList<>();
         for (int i = 0; i < items.size(); i++) {
+            Map<String, String> texts = new java.util.LinkedHashMap<>();
+            translations.add(texts);
             double defaultWeight = items.size() - i;
             String itemKey = key + "[" + i + "]";
             if (items.get(i) instanceof Map<?, ?>) {
@@ -201,6 +257,12 @@ final class CatalogConfig {
                 String weight = item.string("weight", Double.toString(defaultWeight));
                 entries.add(new OptionCatalog.Entry(nonBlank(item, "text"), number(item, "weight", weight),
                         item.strings("aliases")));
+                if (item.has("translations")) {
+                    ConfigTree byLanguage = item.tree("translations");
+                    for (String language : byLanguage.keys()) {
+                        putTranslation(item, "translations", texts, language, byLanguage.string(language));
+                    }
+                }
             } else {
                 String text = tree.strings(key).get(i);
                 if (text.isBlank()) {
@@ -209,17 +271,22 @@ final class CatalogConfig {
                 entries.add(new OptionCatalog.Entry(text.strip(), defaultWeight, List.of()));
             }
         }
-        return entries;
+        return new Options(entries, translations);
     }
 
-    /** A CSV file with a header: {@code text} (required), {@code weight}, {@code aliases} (separated by |). */
-    private static List<OptionCatalog.Entry> csvOptions(ConfigTree tree, Path file) throws EngineConfigException {
+    /**
+     * A CSV file with a header: {@code text} (required), {@code weight}, {@code aliases} (separated by |), and
+     * {@code text_<language>} columns of translated texts (an empty cell: none).
+     */
+    private Options csvOptions(ConfigTree tree, String key, Path file) throws EngineConfigException {
         CSVFormat format = CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true).get();
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8);
                 CSVParser parser = CSVParser.parse(reader, format)) {
             if (!parser.getHeaderMap().containsKey("text")) {
-                throw tree.error("file", "needs a header row with a 'text' column: " + file.getFileName());
+                throw tree.error(key, "needs a header row with a 'text' column: " + file.getFileName());
             }
+            List<String> translated = parser.getHeaderNames().stream().filter(h -> h.startsWith(TEXT_COLUMN)).toList();
+            List<Map<String, String>> translations = new ArrayList<>();
             boolean weighted = parser.getHeaderMap().containsKey("weight");
             boolean aliased = parser.getHeaderMap().containsKey("aliases");
             List<OptionCatalog.Entry> entries = new ArrayList<>();
@@ -227,14 +294,14 @@ final class CatalogConfig {
                 String where = file.getFileName() + " line " + (row.getRecordNumber() + 1) + ": ";
                 String text = row.isMapped("text") && row.isSet("text") ? row.get("text").strip() : "";
                 if (text.isEmpty()) {
-                    throw tree.error("file", where + "empty text");
+                    throw tree.error(key, where + "empty text");
                 }
                 double weight = 0;
                 if (weighted && row.isSet("weight") && !row.get("weight").isBlank()) {
                     try {
                         weight = Double.parseDouble(row.get("weight").strip());
                     } catch (NumberFormatException e) {
-                        throw tree.error("file", where + "weight is not a number");
+                        throw tree.error(key, where + "weight is not a number");
                     }
                 }
                 List<String> aliases = aliased && row.isSet("aliases") && !row.get("aliases").isBlank()
@@ -242,13 +309,20 @@ final class CatalogConfig {
                         : List.of();
                 entries.add(new OptionCatalog.Entry(text, weight,
                         aliases.stream().map(String::strip).filter(a -> !a.isEmpty()).toList()));
+                Map<String, String> texts = new java.util.LinkedHashMap<>();
+                for (String column : translated) {
+                    if (row.isSet(column)) {
+                        putTranslation(tree, key, texts, column.substring(TEXT_COLUMN.length()), row.get(column));
+                    }
+                }
+                translations.add(texts);
             }
             if (entries.isEmpty()) {
-                throw tree.error("file", "has no options: " + file.getFileName());
+                throw tree.error(key, "has no options: " + file.getFileName());
             }
-            return entries;
+            return new Options(entries, translations);
         } catch (IOException | java.io.UncheckedIOException | IllegalArgumentException | IllegalStateException e) {
-            throw tree.error("file", "cannot read " + file.getFileName() + ": " + e.getMessage());
+            throw tree.error(key, "cannot read " + file.getFileName() + ": " + e.getMessage());
         }
     }
 

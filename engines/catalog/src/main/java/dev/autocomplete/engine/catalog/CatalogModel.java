@@ -40,10 +40,11 @@ record CatalogModel(Localized prompt, List<Intent> intents) {
      * @param condition when non-null, the param applies only once another param holds one of some values
      * @param contextKeys folded top-level {@code additional_context} keys whose values are this param's
      *     first options (e.g. {@code home_city} for an origin)
+     * @param translations the texts of the catalog's options in other languages
      */
     record Param(String type, Localized label, boolean required, List<String> cues,
             Map<String, List<String>> translatedCues, OptionCatalog catalog, Condition condition,
-            List<String> contextKeys) {
+            List<String> contextKeys, OptionTranslations translations) {
 
         /** The cues of the requested languages and of the default one, longest first. */
         List<String> cuesIn(List<String> languages) {

@@ -210,7 +210,7 @@ final class QueryReader {
         for (Param param : candidates) {
             for (int length = to - start; length >= 1; length--) {
                 for (int s = start; s + length <= to; s++) {
-                    int option = param.catalog().exactMatch(Words.join(words, s, s + length));
+                    int option = param.translations().exactMatch(Words.join(words, s, s + length), languages());
                     if (option >= 0) {
                         reads.add(new Read(param, words.get(s).start(), words.get(s + length - 1).end(),
                                 ReadingState.COMPLETED, option));
@@ -222,7 +222,7 @@ final class QueryReader {
         }
         for (Param param : candidates) {
             for (int s = start; s < to; s++) {
-                if (param.catalog().hasPrefix(Words.join(words, s, to))) {
+                if (param.translations().hasPrefix(Words.join(words, s, to), languages())) {
                     ReadingState state = trailing ? ReadingState.IN_PROGRESS : ReadingState.NEED_CONFIRMATION;
                     reads.add(new Read(param, words.get(s).start(), words.get(to - 1).end(), state, -1));
                     return trailing ? param : null;
@@ -232,7 +232,7 @@ final class QueryReader {
         // A typo-level reading is never settled: need_confirmation, trailing or not.
         for (Param param : candidates) {
             for (int s = start; s < to; s++) {
-                if (!param.catalog().typoComplete(Words.join(words, s, to), 1, option -> false).isEmpty()) {
+                if (param.translations().hasTypoMatch(Words.join(words, s, to), languages())) {
                     reads.add(new Read(param, words.get(s).start(), words.get(to - 1).end(),
                             ReadingState.NEED_CONFIRMATION, -1));
                     return trailing ? param : null;
@@ -265,7 +265,7 @@ final class QueryReader {
             return 0;
         }
         if (current != null && i > pieceStart
-                && current.catalog().hasPrefix(Words.join(words, pieceStart, i + 1))) {
+                && current.translations().hasPrefix(Words.join(words, pieceStart, i + 1), languages())) {
             return 0;
         }
         for (String cue : param.cuesIn(languages())) {
@@ -333,7 +333,7 @@ final class QueryReader {
             // Options the context names are candidates too (the server moves them first); all by weight.
             List<Integer> candidates = new ArrayList<>(catalog.top(limit, excluded));
             for (String name : ContextNames.forParam(query.additionalContext(), param.type(), allTypes)) {
-                for (int option : catalog.named(name)) {
+                for (int option : param.translations().named(name, languages())) {
                     if (!excluded.test(option) && !candidates.contains(option) && candidates.size() < 2 * limit) {
                         candidates.add(option);
                     }
@@ -341,7 +341,7 @@ final class QueryReader {
             }
             candidates.sort(java.util.Comparator.comparingDouble(catalog::weight).reversed());
             for (String name : contextValues(param)) {
-                for (int option : catalog.named(name)) {
+                for (int option : param.translations().named(name, languages())) {
                     if (!excluded.test(option)) {
                         chosen.add(option);
                     }
@@ -349,10 +349,12 @@ final class QueryReader {
             }
             chosen.addAll(candidates);
         } else {
-            catalog.completeWithTypos(prefix, limit, excluded).forEach(match -> chosen.add(match.option()));
+            param.translations().completeWithTypos(prefix, limit, excluded, languages())
+                    .forEach(match -> chosen.add(match.option()));
         }
         return chosen.stream()
-                .map(option -> new Reading.Option(catalog.text(option), catalog.aliases(option), true))
+                .map(option -> new Reading.Option(param.translations().text(option, languages()),
+                        param.translations().aliases(option, languages()), true))
                 .toList();
     }
 
@@ -376,7 +378,8 @@ final class QueryReader {
         for (Segment.Param token : query.params()) {
             Param param = reading.intent().param(token.type());
             if (param != null && !token.masked()) {
-                picked.computeIfAbsent(param.catalog(), c -> new HashSet<>()).add(TextFolding.fold(token.text()));
+                picked.computeIfAbsent(param.catalog(), c -> new HashSet<>())
+                        .add(param.translations().canonical(token.text(), languages()));
             }
         }
         for (Read read : reading.reads()) {
@@ -415,7 +418,9 @@ final class QueryReader {
     private String valueOf(String type, IntentReading reading) {
         for (Segment.Param token : query.params()) {
             if (token.type().equals(type) && !token.masked()) {
-                return TextFolding.fold(token.text());
+                Param param = reading.intent().param(type);
+                return param == null ? TextFolding.fold(token.text())
+                        : param.translations().canonical(token.text(), languages());
             }
         }
         for (Read read : reading.reads()) {
