@@ -106,13 +106,18 @@ class FaultContainmentTest {
             for (int i = 0; i < 20; i++) {
                 hung.add(pool.submit(() -> api.suggest(faultyKey, envelope("hang"))));
             }
+            List<Long> nanos = new ArrayList<>();
             for (int i = 0; i < 20; i++) {
                 long start = System.nanoTime();
                 ApiClient.Reply travel = api.suggest(travelKey, envelope("Book a flight from Par"));
+                nanos.add(System.nanoTime() - start);
                 assertEquals(200, travel.status(), travel.raw());
                 assertTrue(travel.options("origin").contains("Paris"), travel.raw());
-                assertTrue(System.nanoTime() - start < 1_000_000_000L, "travel slowed down by a hung engine");
             }
+            // Blocked behind the hung calls, travel would wait out their 1 s budget; the median stays far below
+            // (the median, not each one, so a busy shared machine's stray pause does not fail the test).
+            nanos.sort(null);
+            assertTrue(nanos.get(nanos.size() / 2) < 500_000_000L, "travel slowed down by a hung engine: " + nanos);
             for (Future<ApiClient.Reply> reply : hung) {
                 assertEquals("Describe what you need",
                         reply.get().data().path("suggestions").get(0).path("text").asText());
