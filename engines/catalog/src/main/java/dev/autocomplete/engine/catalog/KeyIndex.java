@@ -18,7 +18,7 @@ final class KeyIndex {
     private static final int BLOCK_LEVEL = 1;
     private static final int SUPER_LEVEL = 2;
     private static final long INDEX_MASK = (1L << 30) - 1;
-    private static final int SAMPLE_SHIFT = 3;
+    private static final int SAMPLE_SHIFT = 4;
     private static final int HEAD = 8;
 
     private final byte[] blob;
@@ -28,7 +28,7 @@ final class KeyIndex {
     private final float[] superMax;
     private final float[] weights;
     private final int maxLength;
-    /** The first 8 bytes of every 8th key, big-endian: most searches for a short prefix stay in this array. */
+    /** The first 8 bytes of every 16th key, big-endian: most searches for a short prefix stay in this array. */
     private final long[] heads;
 
     /**
