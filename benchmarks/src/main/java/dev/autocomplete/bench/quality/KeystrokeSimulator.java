@@ -37,7 +37,6 @@ public final class KeystrokeSimulator {
     private static final int TRAVEL_QUERIES = 150;
     private static final int WORKSPACE_QUERIES = 100;
     private static final int TAP_WITHIN = 5;
-    private static final String[] UNLIMITED = {"--rate", "1000000"};
     /** The baseline shows as many options as the demo products do (the default max_options). */
     private static final int BASELINE_OPTIONS = 10;
 
@@ -93,8 +92,8 @@ public final class KeystrokeSimulator {
             copyTree(repo.resolve("tenants/demo"), tenants.resolve("demo"));
             Files.deleteIfExists(tenants.resolve("demo/keys.yaml"));
             // A simulated user sends a request per keystroke, with no pause: lift the key's rate limit.
-            Map<String, String> keys = Map.of("travel", BenchTenants.createKey(tenants, "demo", "travel", UNLIMITED),
-                    "workspace", BenchTenants.createKey(tenants, "demo", "workspace", UNLIMITED));
+            Map<String, String> keys = Map.of("travel", BenchTenants.createKey(tenants, "demo", "travel"),
+                    "workspace", BenchTenants.createKey(tenants, "demo", "workspace"));
             List<TargetQueries.Target> targets =
                     TargetQueries.generate(repo.resolve("tenants/demo"), TRAVEL_QUERIES, WORKSPACE_QUERIES, seed);
             PrefixBaseline baseline = new PrefixBaseline(tenants.resolve("demo"), BASELINE_OPTIONS);

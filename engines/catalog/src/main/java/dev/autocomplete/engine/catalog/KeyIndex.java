@@ -18,6 +18,8 @@ final class KeyIndex {
     private static final int BLOCK_LEVEL = 1;
     private static final int SUPER_LEVEL = 2;
     private static final long INDEX_MASK = (1L << 30) - 1;
+    private static final int SAMPLE_SHIFT = 4;
+    private static final int HEAD = 8;
 
     private final byte[] blob;
     private final int[] positions;
@@ -26,6 +28,8 @@ final class KeyIndex {
     private final float[] superMax;
     private final float[] weights;
     private final int maxLength;
+    /** The first 8 bytes of every 16th key, big-endian: most searches for a short prefix stay in this array. */
+    private final long[] heads;
 
     /**
      * @param blob folded names, each followed by a 0 byte
@@ -51,6 +55,10 @@ final class KeyIndex {
             int b = k >> BLOCK_SHIFT;
             blockMax[b] = Math.max(blockMax[b], weights[options[k]]);
         }
+        this.heads = new long[((positions.length - 1) >> SAMPLE_SHIFT) + 1];
+        for (int s = 0; s < heads.length; s++) {
+            heads[s] = head(s << SAMPLE_SHIFT);
+        }
         this.superMax = new float[(positions.length >> SUPER_SHIFT) + 1];
         Arrays.fill(superMax, Float.NEGATIVE_INFINITY);
         for (int b = 0; b < blockMax.length; b++) {
@@ -64,7 +72,7 @@ final class KeyIndex {
     }
 
     long heapBytes() {
-        return 8L * positions.length + 4L * (blockMax.length + superMax.length);
+        return 8L * positions.length + 4L * (blockMax.length + superMax.length) + 8L * heads.length;
     }
 
     int option(int k) {
@@ -130,6 +138,12 @@ final class KeyIndex {
      * Gallops from {@code k}, so skipping a small subtree costs a few comparisons.
      */
     int endOfPrefix(int k, int length, int to) {
+        if (length == 0) {
+            return to;
+        }
+        if (length <= HEAD) {
+            return firstAtLeast(keep(head(k), length) + (1L << (8 * (HEAD - length))), k + 1, to);
+        }
         int step = 1;
         int lo = k;
         while (k + step < to && samePrefix(k, k + step, length)) {
@@ -155,11 +169,17 @@ final class KeyIndex {
      */
     int seek(int k, int depth, int b, int to) {
         // Keys below the target share the prefix and hold a smaller byte at depth; gallop over them from k.
-        int step = 1;
-        int lo = k;
         if (!below(k, k, depth, b)) {
             return k;
         }
+        if (depth < HEAD) {
+            if (b > 255) {
+                return endOfPrefix(k, depth, to);
+            }
+            return firstAtLeast(keep(head(k), depth) | ((long) b << (8 * (HEAD - 1 - depth))), k + 1, to);
+        }
+        int step = 1;
+        int lo = k;
         while (k + step < to && below(k, k + step, depth, b)) {
             lo = k + step;
             step <<= 1;
@@ -174,6 +194,64 @@ final class KeyIndex {
             }
         }
         return hi;
+    }
+
+    /** The key's first 8 bytes, big-endian, zero after its end: ordered like the keys (unsigned). */
+    private long head(int k) {
+        int p = positions[k];
+        long head = 0;
+        int i = 0;
+        for (; i < HEAD; i++) {
+            int b = blob[p + i] & 0xff;
+            if (b == 0) {
+                break;
+            }
+            head = (head << 8) | b;
+        }
+        return i == HEAD ? head : head << (8 * (HEAD - i));
+    }
+
+    /** The first {@code bytes} bytes of a head, zero after them. */
+    private static long keep(long head, int bytes) {
+        return bytes == 0 ? 0 : bytes >= HEAD ? head : head & ~(-1L >>> (8 * bytes));
+    }
+
+    /** The first key in {@code [from, to)} whose head is at least {@code target} (unsigned), or {@code to}. */
+    private int firstAtLeast(long target, int from, int to) {
+        if (from >= to) {
+            return to;
+        }
+        // The first sample at or above the target, among the samples from `from` on: the answer is at most it
+        // and above the sample before it.
+        int lo = (from + (1 << SAMPLE_SHIFT) - 1) >> SAMPLE_SHIFT;
+        int hi = Math.min(heads.length, ((to - 1) >> SAMPLE_SHIFT) + 1);
+        // Gallop first: the answer is most often a few samples away.
+        int bound = 1;
+        while (lo + bound - 1 < hi && Long.compareUnsigned(heads[lo + bound - 1], target) < 0) {
+            bound <<= 1;
+        }
+        hi = Math.min(hi, lo + bound);
+        lo += bound >> 1;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (Long.compareUnsigned(heads[mid], target) < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        int right = Math.min(to, lo << SAMPLE_SHIFT);
+        int left = Math.max(from, (lo - 1) << SAMPLE_SHIFT);
+        // Invariant: keys before `left` are below the target, keys from `right` on are not.
+        while (left < right) {
+            int mid = (left + right) >>> 1;
+            if (Long.compareUnsigned(head(mid), target) < 0) {
+                left = mid + 1;
+            } else {
+                right = mid;
+            }
+        }
+        return left;
     }
 
     private boolean below(int k, int j, int depth, int b) {
@@ -214,11 +292,24 @@ final class KeyIndex {
      * already taken are never read.
      */
     void heaviest(int from, int to, int wanted, IntPredicate accept) {
-        if (from >= to) {
-            return;
-        }
+        heaviest(new int[] {from, to}, 2, wanted, accept);
+    }
+
+    /**
+     * Like {@link #heaviest(int, int, int, IntPredicate)} over the union of the disjoint ranges
+     * {@code [ranges[i], ranges[i + 1])} for even {@code i < length}: one search, so the options of many
+     * ranges are ranked together and a light range is never read.
+     */
+    void heaviest(int[] ranges, int length, int wanted, IntPredicate accept) {
         LongHeap heap = new LongHeap();
-        // Cover [from, to) with keys, blocks of 64 keys and super blocks of 4,096, largest where aligned.
+        for (int r = 0; r < length; r += 2) {
+            cover(ranges[r], ranges[r + 1], heap);
+        }
+        drain(heap, wanted, accept);
+    }
+
+    /** Covers {@code [from, to)} with keys, blocks of 64 keys and super blocks of 4,096, largest where aligned. */
+    private void cover(int from, int to, LongHeap heap) {
         int k = from;
         while (k < to) {
             if ((k & (SUPER - 1)) == 0 && k + SUPER <= to) {
@@ -232,11 +323,14 @@ final class KeyIndex {
                 k++;
             }
         }
+    }
+
+    private void drain(LongHeap heap, int wanted, IntPredicate accept) {
         int taken = 0;
         while (heap.size() > 0 && taken < wanted) {
             long top = heap.poll();
-            int index = (int) (top & INDEX_MASK);
             int level = (int) ((top >>> 30) & 3);
+            int index = level == KEY_LEVEL ? (int) (INDEX_MASK - (top & INDEX_MASK)) : (int) (top & INDEX_MASK);
             if (level == SUPER_LEVEL) {
                 int perSuper = SUPER >> BLOCK_SHIFT;
                 for (int b = index * perSuper; b < (index + 1) * perSuper; b++) {
@@ -252,11 +346,15 @@ final class KeyIndex {
         }
     }
 
-    /** A heap entry: higher weights sort higher; the low bits hold an index and its level. */
+    /**
+     * A heap entry: higher weights sort higher; the low bits hold an index and its level. Of two keys of equal
+     * weight, the first in key order comes first.
+     */
     private static long entry(float weight, int index, int level) {
         int bits = Float.floatToIntBits(weight);
         int sortable = bits ^ ((bits >> 31) & 0x7fffffff);
-        return ((long) sortable << 32) | ((long) level << 30) | index;
+        long low = level == KEY_LEVEL ? INDEX_MASK - index : index;
+        return ((long) sortable << 32) | ((long) level << 30) | low;
     }
 
     /** A max-heap of longs, without boxing. */

@@ -8,7 +8,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.function.IntPredicate;
 
@@ -52,12 +51,6 @@ final class OptionCatalog {
     private final int[] byWeight;
     private final KeyIndex starts;
     private final KeyIndex words;
-
-    /** Fewer typos first, then a better place, then a heavier weight. */
-    private final Comparator<Match> ranking = Comparator.comparingInt(Match::edits)
-            .thenComparingInt(Match::where)
-            .thenComparing(Comparator.comparingDouble((Match m) -> weight(m.option())).reversed())
-            .thenComparingInt(Match::option);
 
     OptionCatalog(List<Entry> entries) {
         int n = entries.size();
@@ -216,7 +209,8 @@ final class OptionCatalog {
      * The best options with a word that starts with {@code foldedPrefix} give or take the typos {@link Typos}
      * allows, excluding plain prefix matches: fewest typos first, then where, then weight. Walks the sorted
      * keys like a trie, aligning a shared prefix once and skipping every key under a prefix that is already
-     * over budget; under a prefix within budget, only the heaviest keys are read.
+     * over budget; the ranges of keys under a prefix within budget are gathered by their rank (typos, then
+     * where) and each rank's ranges are searched together, heaviest first, until {@code limit} are found.
      */
     List<Match> typoComplete(String foldedPrefix, int limit, IntPredicate excluded) {
         int budget = Typos.budget(foldedPrefix);
@@ -224,10 +218,31 @@ final class OptionCatalog {
             return List.of();
         }
         String typed = new String(bytes(foldedPrefix), StandardCharsets.ISO_8859_1);
-        Map<Integer, Match> best = new HashMap<>();
-        walk(starts, AT_START, typed, budget, limit, excluded, best);
-        walk(words, AT_WORD, typed, budget, limit, excluded, best);
-        return topOf(best.values(), limit);
+        IntBuffer[] startRanges = new IntBuffer[budget + 1];
+        IntBuffer[] wordRanges = new IntBuffer[budget + 1];
+        walk(starts, typed, budget, startRanges);
+        walk(words, typed, budget, wordRanges);
+        List<Match> matches = new ArrayList<>(limit);
+        Set<Integer> seen = new HashSet<>();
+        for (int edits = 0; edits <= budget && matches.size() < limit; edits++) {
+            for (KeyIndex index : new KeyIndex[] {starts, words}) {
+                IntBuffer ranges = (index == starts ? startRanges : wordRanges)[edits];
+                int wanted = limit - matches.size();
+                if (ranges == null || wanted == 0) {
+                    continue;
+                }
+                int where = index == starts ? AT_START : AT_WORD;
+                int rank = edits;
+                index.heaviest(ranges.ints, ranges.size, wanted, option -> {
+                    if (excluded.test(option) || !seen.add(option)) {
+                        return false;
+                    }
+                    matches.add(new Match(option, where, rank));
+                    return true;
+                });
+            }
+        }
+        return matches;
     }
 
     /** Plain prefix matches first, then typo matches, up to {@code limit}. */
@@ -245,8 +260,8 @@ final class OptionCatalog {
         return matches;
     }
 
-    private void walk(KeyIndex index, int where, String typed, int budget, int limit, IntPredicate excluded,
-            Map<Integer, Match> best) {
+    /** Gathers into {@code ranges[edits]} the key ranges under a prefix within budget, by its typos. */
+    private static void walk(KeyIndex index, String typed, int budget, IntBuffer[] ranges) {
         byte[] first = {(byte) typed.charAt(0)};
         int k = index.lowerBound(first);
         int to = index.upperBound(first);
@@ -293,13 +308,11 @@ final class OptionCatalog {
             }
             int end = index.endOfPrefix(k, matchedAt, to);
             int edits = bestEnd[matchedAt];
-            index.heaviest(k, end, limit, option -> {
-                if (excluded.test(option)) {
-                    return false;
-                }
-                best.merge(option, new Match(option, where, edits), (a, b) -> ranking.compare(a, b) <= 0 ? a : b);
-                return true;
-            });
+            if (ranges[edits] == null) {
+                ranges[edits] = new IntBuffer();
+            }
+            ranges[edits].add(k);
+            ranges[edits].add(end);
             previous = end - 1;
             valid = Math.min(valid, matchedAt);
             k = end;
@@ -324,19 +337,6 @@ final class OptionCatalog {
             }
             i++;
         }
-    }
-
-    private List<Match> topOf(Iterable<Match> candidates, int limit) {
-        PriorityQueue<Match> worstFirst = new PriorityQueue<>(ranking.reversed());
-        for (Match match : candidates) {
-            worstFirst.add(match);
-            if (worstFirst.size() > limit) {
-                worstFirst.poll();
-            }
-        }
-        List<Match> matches = new ArrayList<>(worstFirst);
-        matches.sort(ranking);
-        return matches;
     }
 
     private void forExact(String folded, java.util.function.IntConsumer each) {

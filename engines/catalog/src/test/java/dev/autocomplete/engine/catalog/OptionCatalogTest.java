@@ -110,4 +110,39 @@ class OptionCatalogTest {
             assertEquals(expected, found, prefix);
         }
     }
+
+    @Test
+    void typo_matches_of_a_large_catalog_are_exactly_the_options_with_a_word_prefix_within_budget() {
+        java.util.Random random = new java.util.Random(5);
+        List<OptionCatalog.Entry> entries = new java.util.ArrayList<>();
+        for (int i = 0; i < 6_000; i++) {
+            entries.add(new OptionCatalog.Entry(word(random) + " " + word(random), random.nextInt(1_000), List.of()));
+        }
+        OptionCatalog catalog = new OptionCatalog(entries);
+        for (int q = 0; q < 200; q++) {
+            String typed = word(random).substring(0, 4 + random.nextInt(3));
+            java.util.Set<Integer> found = new java.util.HashSet<>();
+            catalog.completeWithTypos(typed, 100_000, option -> false).forEach(m -> found.add(m.option()));
+            java.util.Set<Integer> expected = new java.util.HashSet<>();
+            for (int i = 0; i < entries.size(); i++) {
+                for (String word : catalog.foldedText(i).split(" ")) {
+                    for (int end = 1; end <= word.length(); end++) {
+                        if (Typos.distance(typed, word.substring(0, end)) != Typos.NEVER) {
+                            expected.add(i);
+                        }
+                    }
+                }
+            }
+            assertEquals(expected, found, typed);
+        }
+    }
+
+    /** A word of 6 to 9 letters from a small alphabet, so that typos find many neighbours. */
+    private static String word(java.util.Random random) {
+        StringBuilder word = new StringBuilder();
+        for (int i = 6 + random.nextInt(4); i > 0; i--) {
+            word.append("abcdeo".charAt(random.nextInt(6)));
+        }
+        return word.toString();
+    }
 }
