@@ -25,12 +25,24 @@ public final class KeyRegistry implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(KeyRegistry.class.getName());
     private static final long POLL_MILLIS = 500;
+    /** Public keys whose digest is remembered, at most; beyond that the memo starts over. */
+    static final int MAX_MEMOIZED_DIGESTS = 4_096;
 
     private final Path tenantsRoot;
     private final Clock clock;
     private final Map<String, KeyRecord> ephemeral = new ConcurrentHashMap<>();
     private final Map<Path, FileState> seen = new HashMap<>();
     private volatile Map<String, KeyRecord> stored = Map.of();
+    /**
+     * Presented public key to its digest and id, which never change: saves two SHA-256 and the format check
+     * per request. Only public keys (they ship in web pages anyway), only well-formed ones that named a
+     * record; the record itself is still looked up, checked for revocation and expiry, and its digest
+     * compared in constant time on every request.
+     */
+    private final Map<String, Digested> digests = new ConcurrentHashMap<>();
+
+    private record Digested(String digest, String id) {
+    }
     private ScheduledExecutorService poller;
 
     private record FileState(long modified, long size, Object fileKey, List<KeyRecord> records) {
@@ -62,16 +74,27 @@ public final class KeyRegistry implements AutoCloseable {
 
     /** The usable (not revoked, not expired) record of a presented key, compared by digest in constant time. */
     public Optional<KeyRecord> find(String presentedKey) {
-        if (ApiKeys.typeOf(presentedKey) == null) {
-            return Optional.empty();
+        Digested digested = digests.get(presentedKey);
+        if (digested == null) {
+            KeyType type = ApiKeys.typeOf(presentedKey);
+            if (type == null) {
+                return Optional.empty();
+            }
+            String digest = ApiKeys.digest(presentedKey);
+            digested = new Digested(digest, ApiKeys.idOf(digest));
+            if (type == KeyType.PUBLIC && (ephemeral.containsKey(digested.id()) || stored.containsKey(digested.id()))) {
+                if (digests.size() >= MAX_MEMOIZED_DIGESTS) {
+                    digests.clear();
+                }
+                digests.put(presentedKey, digested);
+            }
         }
-        String digest = ApiKeys.digest(presentedKey);
-        String id = ApiKeys.idOf(digest);
-        KeyRecord record = ephemeral.get(id);
+        KeyRecord record = ephemeral.get(digested.id());
         if (record == null) {
-            record = stored.get(id);
+            record = stored.get(digested.id());
         }
-        if (record == null || !record.usableAt(clock.instant()) || !ApiKeys.sameDigest(record.digest(), digest)) {
+        if (record == null || !record.usableAt(clock.instant())
+                || !ApiKeys.sameDigest(record.digest(), digested.digest())) {
             return Optional.empty();
         }
         return Optional.of(record);

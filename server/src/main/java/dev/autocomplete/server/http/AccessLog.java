@@ -3,6 +3,9 @@ package dev.autocomplete.server.http;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -15,16 +18,32 @@ import dev.autocomplete.server.protocol.SuggestResponse;
  * method, path, tenant, product, status, error code, duration, engine time and fallback reason. Never a
  * credential or {@code additional_context}; {@code raw_query} and the texts of completed params only for a
  * tenant with {@code log_queries: true}.
+ *
+ * <p>Lines are formatted and written by one background thread, so a request never waits for the console
+ * (one synchronous console write per request cost more than the rest of a cached answer). The queue is
+ * bounded: when it is full the request's own thread writes its line, so no line is ever dropped, and
+ * {@link #close} writes every line still queued.
  */
-final class AccessLog {
+final class AccessLog implements AutoCloseable {
 
     static final String LOGGER = "dev.autocomplete.access";
 
+    /** Lines waiting for the writer thread; beyond this a request writes its own line. */
+    static final int QUEUE_CAPACITY = 16_384;
+
     private final System.Logger logger = System.getLogger(LOGGER);
     private final ObjectMapper json;
+    private final BlockingQueue<Timed> queue = new ArrayBlockingQueue<>(QUEUE_CAPACITY);
+    private final Thread writer;
+    private volatile boolean closed;
+
+    /** An entry with the time it was answered. */
+    private record Timed(Instant time, Entry entry) {
+    }
 
     AccessLog(ObjectMapper json) {
         this.json = json;
+        this.writer = Thread.ofPlatform().daemon().name("access-log").start(this::drain);
     }
 
     /** What is known about a request once it was answered. */
@@ -33,12 +52,48 @@ final class AccessLog {
             String errorCode, long nanos, long engineNanos, String fallback, boolean logQuery) {
     }
 
+    /** Queues the line of an answered request (or writes it now if the queue is full or closed). */
     void write(Entry entry) {
         if (!logger.isLoggable(System.Logger.Level.INFO)) {
             return;
         }
+        Timed timed = new Timed(Instant.now(), entry);
+        if (closed || !queue.offer(timed)) {
+            log(timed);
+        }
+    }
+
+    /** Writes every queued line, then stops the writer thread. */
+    @Override
+    public void close() {
+        closed = true;
+        writer.interrupt();
+        try {
+            writer.join(TimeUnit.SECONDS.toMillis(5));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        for (Timed timed = queue.poll(); timed != null; timed = queue.poll()) {
+            log(timed);
+        }
+    }
+
+    private void drain() {
+        while (!closed) {
+            try {
+                log(queue.take());
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                logger.log(System.Logger.Level.WARNING, "Access log line not written: " + e.getClass().getName());
+            }
+        }
+    }
+
+    private void log(Timed timed) {
+        Entry entry = timed.entry();
         Map<String, Object> line = new LinkedHashMap<>();
-        line.put("time", Instant.now().toString());
+        line.put("time", timed.time().toString());
         line.put("request_id", entry.body() == null ? null : entry.body().requestId());
         line.put("session_id", entry.answer() != null ? entry.answer().sessionId()
                 : entry.body() == null ? null : entry.body().sessionId());

@@ -240,6 +240,7 @@ public final class AutocompleteServer implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         webServer.stop();
+        tracker.close();
         watcher.close();
         limiter.close();
         keys.close();

@@ -25,7 +25,7 @@ import dev.autocomplete.server.suggest.EngineObserver;
  * once read); engine time and error codes arrive through {@link #engineCall} and {@link #errorSent}, which run
  * on the request's own thread (each request runs on one virtual thread, filter and handler alike).
  */
-final class RequestTracker implements Filter, EngineObserver {
+final class RequestTracker implements Filter, EngineObserver, AutoCloseable {
 
     /** What the handler's thread learned about the request it runs. */
     private static final class Facts {
@@ -103,6 +103,12 @@ final class RequestTracker implements Filter, EngineObserver {
                         facts.engineNanos, facts.fallback, caller.map(c -> c.tenant().logQueries()).orElse(false)));
             }
         }
+    }
+
+    /** Writes the access log lines still queued. */
+    @Override
+    public void close() {
+        accessLog.close();
     }
 
     @Override

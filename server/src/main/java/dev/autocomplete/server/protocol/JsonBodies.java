@@ -3,68 +3,113 @@ package dev.autocomplete.server.protocol;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 
-/** Writes response and error bodies straight to bytes, so they go out with a Content-Length. */
+/**
+ * Writes response and error bodies straight to bytes, so they go out with a Content-Length.
+ *
+ * <p>A response served from the response cache shares its {@code data} parts (the same list and string
+ * instances) with every other response of that cache entry, so the bytes of {@code data} are kept by the
+ * identity of its suggestions list (weakly: they go once the cache drops the entry) and only {@code meta} is
+ * written per request.
+ */
 public final class JsonBodies {
 
+    /** Serialized {@code data} objects kept, at most (about the response cache's size). */
+    static final int MAXIMUM_MEMOIZED = 20_000;
+
+    private static final byte[] DATA_START = "{\"data\":".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] META_START = ",\"meta\":".getBytes(StandardCharsets.US_ASCII);
+
     private final ObjectMapper json;
+    private final Cache<List<SuggestResponse.Suggestion>, Data> memo = Caffeine.newBuilder().weakKeys()
+            .maximumSize(MAXIMUM_MEMOIZED).build();
+
+    /** The bytes of {@code data}, and the other parts they were written from. */
+    private record Data(String rawQuery, List<SuggestResponse.InputSegment> input, boolean ready, byte[] bytes) {
+
+        boolean writtenFrom(SuggestResponse response) {
+            return rawQuery == response.rawQuery() && input == response.input() && ready == response.ready();
+        }
+    }
 
     public JsonBodies(ObjectMapper json) {
         this.json = json;
     }
 
     public byte[] suggestResponse(SuggestResponse response) {
-        return write(out -> {
+        Data data = memo.getIfPresent(response.suggestions());
+        if (data == null || !data.writtenFrom(response)) {
+            data = new Data(response.rawQuery(), response.input(), response.ready(), write(out -> data(out, response)));
+            memo.put(response.suggestions(), data);
+        }
+        byte[] meta = write(out -> {
             out.writeStartObject();
-            out.writeObjectFieldStart("data");
-            out.writeStringField("raw_query", response.rawQuery());
-            if (response.input() == null) {
-                out.writeNullField("input");
-            } else {
-                out.writeArrayFieldStart("input");
-                for (SuggestResponse.InputSegment segment : response.input()) {
-                    out.writeStartObject();
-                    out.writeStringField("type", segment.type());
-                    out.writeStringField("text", segment.text());
-                    out.writeStringField("state", segment.state());
-                    if (segment.source() != null) {
-                        out.writeStringField("source", segment.source());
-                    }
-                    out.writeEndObject();
-                }
-                out.writeEndArray();
-            }
-            out.writeArrayFieldStart("suggestions");
-            for (SuggestResponse.Suggestion suggestion : response.suggestions()) {
-                out.writeStartObject();
-                out.writeStringField("type", suggestion.type());
-                out.writeStringField("text", suggestion.text());
-                out.writeBooleanField("required", suggestion.required());
-                if (!suggestion.options().isEmpty()) {
-                    out.writeArrayFieldStart("options");
-                    for (SuggestResponse.Option option : suggestion.options()) {
-                        out.writeStartObject();
-                        out.writeStringField("text", option.text());
-                        out.writeBooleanField("is_tappable", option.tappable());
-                        out.writeEndObject();
-                    }
-                    out.writeEndArray();
-                }
-                out.writeEndObject();
-            }
-            out.writeEndArray();
-            out.writeBooleanField("is_ready", response.ready());
-            out.writeEndObject();
-            out.writeObjectFieldStart("meta");
             out.writeStringField("request_id", response.requestId());
             out.writeStringField("request_at", response.requestAt());
             out.writeStringField("session_id", response.sessionId());
             out.writeEndObject();
-            out.writeEndObject();
         });
+        byte[] body = new byte[DATA_START.length + data.bytes().length + META_START.length + meta.length + 1];
+        int at = append(body, 0, DATA_START);
+        at = append(body, at, data.bytes());
+        at = append(body, at, META_START);
+        at = append(body, at, meta);
+        body[at] = '}';
+        return body;
+    }
+
+    private static int append(byte[] body, int at, byte[] part) {
+        System.arraycopy(part, 0, body, at, part.length);
+        return at + part.length;
+    }
+
+    private static void data(JsonGenerator out, SuggestResponse response) throws IOException {
+        out.writeStartObject();
+        out.writeStringField("raw_query", response.rawQuery());
+        if (response.input() == null) {
+            out.writeNullField("input");
+        } else {
+            out.writeArrayFieldStart("input");
+            for (SuggestResponse.InputSegment segment : response.input()) {
+                out.writeStartObject();
+                out.writeStringField("type", segment.type());
+                out.writeStringField("text", segment.text());
+                out.writeStringField("state", segment.state());
+                if (segment.source() != null) {
+                    out.writeStringField("source", segment.source());
+                }
+                out.writeEndObject();
+            }
+            out.writeEndArray();
+        }
+        out.writeArrayFieldStart("suggestions");
+        for (SuggestResponse.Suggestion suggestion : response.suggestions()) {
+            out.writeStartObject();
+            out.writeStringField("type", suggestion.type());
+            out.writeStringField("text", suggestion.text());
+            out.writeBooleanField("required", suggestion.required());
+            if (!suggestion.options().isEmpty()) {
+                out.writeArrayFieldStart("options");
+                for (SuggestResponse.Option option : suggestion.options()) {
+                    out.writeStartObject();
+                    out.writeStringField("text", option.text());
+                    out.writeBooleanField("is_tappable", option.tappable());
+                    out.writeEndObject();
+                }
+                out.writeEndArray();
+            }
+            out.writeEndObject();
+        }
+        out.writeEndArray();
+        out.writeBooleanField("is_ready", response.ready());
+        out.writeEndObject();
     }
 
     /** {@code {"error": {"code", "message"}}}. */

@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -31,11 +30,6 @@ public final class SuggestRequestReader {
     /** More entries than this is no real query: refused before any is read. */
     public static final int MAX_COMPLETED_PARAMS = 100;
 
-    private static final Pattern UUID = Pattern.compile(
-            "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
-    private static final Pattern UUID_V4 = Pattern.compile(
-            "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}");
-
     private final ObjectMapper json;
 
     public SuggestRequestReader(ObjectMapper json) {
@@ -50,7 +44,7 @@ public final class SuggestRequestReader {
         JsonNode data = object(body, "data", "data");
 
         String requestId = text(meta.get("request_id"));
-        if (requestId == null || !UUID.matcher(requestId).matches()) {
+        if (requestId == null || !Uuids.isUuid(requestId)) {
             throw ApiException.badRequest("INVALID_REQUEST_ID", "meta.request_id must be a UUID (8-4-4-4-12 hex).");
         }
         String requestAt = text(meta.get("request_at"));
@@ -61,7 +55,7 @@ public final class SuggestRequestReader {
         JsonNode session = meta.get("session_id");
         String sessionId = null;
         if (session != null && !session.isNull()) {
-            if (!session.isTextual() || !UUID_V4.matcher(session.textValue()).matches()) {
+            if (!session.isTextual() || !Uuids.isUuidV4(session.textValue())) {
                 throw ApiException.badRequest("INVALID_SESSION_ID", "meta.session_id must be a UUID version 4.");
             }
             sessionId = session.textValue();
