@@ -17,7 +17,6 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.autocomplete.server.http.AutocompleteServer;
 
 /** Journeys on the bundled demo tenant, as the official client would make them, over HTTP. */
 class DemoJourneysTest {
@@ -25,35 +24,24 @@ class DemoJourneysTest {
     @TempDir
     static Path temp;
 
-    private static AutocompleteServer server;
-    private static ApiClient api;
-    private static String travelKey;
-    private static String workspaceKey;
+    private static DemoServer demo;
 
     @BeforeAll
     static void start() throws Exception {
-        Path tenants = TestTenants.copyOfDemo(temp);
-        travelKey = TestTenants.createKey(tenants, "demo", "public", "travel");
-        workspaceKey = TestTenants.createKey(tenants, "demo", "public", "workspace");
-        server = AutocompleteServer.start("127.0.0.1", 0, tenants);
-        api = new ApiClient(server.port());
+        demo = DemoServer.start(temp);
     }
 
     @AfterAll
     static void stop() {
-        server.close();
+        demo.close();
     }
 
     private static ApiClient.Reply travel(ObjectNode body) {
-        ApiClient.Reply reply = api.suggest(travelKey, body);
-        assertEquals(200, reply.status(), reply.raw());
-        return reply;
+        return demo.suggestOk("travel", body);
     }
 
     private static ApiClient.Reply workspace(ObjectNode body) {
-        ApiClient.Reply reply = api.suggest(workspaceKey, body);
-        assertEquals(200, reply.status(), reply.raw());
-        return reply;
+        return demo.suggestOk("workspace", body);
     }
 
     @Test

@@ -16,7 +16,6 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.autocomplete.server.http.AutocompleteServer;
 
 /** Translated option texts of the demo travel product (French and German), over HTTP. */
 class LocalizedOptionsTest {
@@ -24,28 +23,21 @@ class LocalizedOptionsTest {
     @TempDir
     static Path temp;
 
-    private static AutocompleteServer server;
-    private static ApiClient api;
-    private static String travelKey;
+    private static DemoServer demo;
 
     @BeforeAll
     static void start() throws Exception {
-        Path tenants = TestTenants.copyOfDemo(temp);
-        travelKey = TestTenants.createKey(tenants, "demo", "public", "travel");
-        server = AutocompleteServer.start("127.0.0.1", 0, tenants);
-        api = new ApiClient(server.port());
+        demo = DemoServer.start(temp);
     }
 
     @AfterAll
     static void stop() {
-        server.close();
+        demo.close();
     }
 
     private static ApiClient.Reply travel(ObjectNode body, String language) {
         ((ObjectNode) body.get("meta")).put("language", language);
-        ApiClient.Reply reply = api.suggest(travelKey, body);
-        assertEquals(200, reply.status(), reply.raw());
-        return reply;
+        return demo.suggestOk("travel", body);
     }
 
     private static JsonNode input(ApiClient.Reply reply, String type) {

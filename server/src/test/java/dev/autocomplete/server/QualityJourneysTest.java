@@ -16,7 +16,6 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.autocomplete.server.http.AutocompleteServer;
 
 /** Typo tolerance, free-text reading, context and language on the demo travel product, over HTTP. */
 class QualityJourneysTest {
@@ -24,27 +23,20 @@ class QualityJourneysTest {
     @TempDir
     static Path temp;
 
-    private static AutocompleteServer server;
-    private static ApiClient api;
-    private static String travelKey;
+    private static DemoServer demo;
 
     @BeforeAll
     static void start() throws Exception {
-        Path tenants = TestTenants.copyOfDemo(temp);
-        travelKey = TestTenants.createKey(tenants, "demo", "public", "travel");
-        server = AutocompleteServer.start("127.0.0.1", 0, tenants);
-        api = new ApiClient(server.port());
+        demo = DemoServer.start(temp);
     }
 
     @AfterAll
     static void stop() {
-        server.close();
+        demo.close();
     }
 
     private static ApiClient.Reply travel(ObjectNode body) {
-        ApiClient.Reply reply = api.suggest(travelKey, body);
-        assertEquals(200, reply.status(), reply.raw());
-        return reply;
+        return demo.suggestOk("travel", body);
     }
 
     @Test

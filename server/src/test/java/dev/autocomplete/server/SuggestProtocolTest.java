@@ -27,6 +27,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.autocomplete.server.http.AutocompleteServer;
 
+
 /** Every rule of the spec's Endpoints and Errors sections and of the protocol notes, over HTTP. */
 class SuggestProtocolTest {
 
@@ -36,23 +37,22 @@ class SuggestProtocolTest {
     @TempDir
     static Path temp;
 
-    private static AutocompleteServer server;
+    private static DemoServer demo;
     private static ApiClient api;
     private static String travelKey;
     private static String secretKey;
 
     @BeforeAll
     static void start() throws Exception {
-        Path tenants = TestTenants.copyOfDemo(temp);
-        travelKey = TestTenants.createKey(tenants, "demo", "public", "travel");
-        secretKey = TestTenants.createKey(tenants, "demo", "secret", null);
-        server = AutocompleteServer.start("127.0.0.1", 0, tenants);
-        api = new ApiClient(server.port());
+        demo = DemoServer.start(temp);
+        api = demo.api();
+        travelKey = demo.key("travel");
+        secretKey = demo.key("secret");
     }
 
     @AfterAll
     static void stop() {
-        server.close();
+        demo.close();
     }
 
     private static ApiClient.Reply travel(ObjectNode body) {
