@@ -23,6 +23,11 @@ import dev.autocomplete.server.protocol.SuggestResponse;
  * (one synchronous console write per request cost more than the rest of a cached answer). The queue is
  * bounded: when it is full the request's own thread writes its line, so no line is ever dropped, and
  * {@link #close} writes every line still queued.
+ *
+ * <p>Unless the operator gave the logger handlers of its own (java.util.logging configuration), lines go
+ * to standard error as bare JSON lines through a {@link LineHandler} that flushes once per drained batch
+ * rather than once per line as the console handler does: that flush cost about half the throughput of
+ * cached answers (docs/benchmarks.md).
  */
 final class AccessLog implements AutoCloseable {
 
@@ -41,9 +46,44 @@ final class AccessLog implements AutoCloseable {
     private record Timed(Instant time, Entry entry) {
     }
 
+    private final java.util.logging.Logger julLogger = java.util.logging.Logger.getLogger(LOGGER);
+
     AccessLog(ObjectMapper json) {
         this.json = json;
+        installLineHandler(julLogger);
         this.writer = Thread.ofPlatform().daemon().name("access-log").start(this::drain);
+    }
+
+    /** Bare JSON lines on standard error, written through a buffer that the writer flushes per batch. */
+    static final class LineHandler extends java.util.logging.StreamHandler {
+        LineHandler() {
+            super(System.err, new java.util.logging.Formatter() {
+                @Override
+                public String format(java.util.logging.LogRecord record) {
+                    return record.getMessage() + System.lineSeparator();
+                }
+            });
+        }
+
+        @Override
+        public synchronized void close() {
+            flush(); // standard error belongs to the process, not to this handler
+        }
+    }
+
+    /** Once per process, and only when the operator's logging configuration gave the logger no handler. */
+    private static void installLineHandler(java.util.logging.Logger logger) {
+        synchronized (LineHandler.class) {
+            for (java.util.logging.Handler handler : logger.getHandlers()) {
+                if (handler instanceof LineHandler) {
+                    return;
+                }
+            }
+            if (logger.getHandlers().length == 0 && logger.getUseParentHandlers()) {
+                logger.addHandler(new LineHandler());
+                logger.setUseParentHandlers(false);
+            }
+        }
     }
 
     /** What is known about a request once it was answered. */
@@ -60,6 +100,7 @@ final class AccessLog implements AutoCloseable {
         Timed timed = new Timed(Instant.now(), entry);
         if (closed || !queue.offer(timed)) {
             log(timed);
+            flush();
         }
     }
 
@@ -76,17 +117,34 @@ final class AccessLog implements AutoCloseable {
         for (Timed timed = queue.poll(); timed != null; timed = queue.poll()) {
             log(timed);
         }
+        flush();
     }
 
     private void drain() {
+        java.util.List<Timed> batch = new java.util.ArrayList<>();
         while (!closed) {
             try {
-                log(queue.take());
+                batch.add(queue.take());
+                queue.drainTo(batch, 1023);
+                for (Timed timed : batch) {
+                    log(timed);
+                }
+                if (queue.isEmpty()) {
+                    flush();
+                }
             } catch (InterruptedException e) {
                 return;
             } catch (RuntimeException e) {
                 logger.log(System.Logger.Level.WARNING, "Access log line not written: " + e.getClass().getName());
+            } finally {
+                batch.clear();
             }
+        }
+    }
+
+    private void flush() {
+        for (java.util.logging.Handler handler : julLogger.getHandlers()) {
+            handler.flush();
         }
     }
 
