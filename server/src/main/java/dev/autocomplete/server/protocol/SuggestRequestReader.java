@@ -1,8 +1,5 @@
 package dev.autocomplete.server.protocol;
 
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Collections;
 
@@ -13,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -29,6 +27,10 @@ public final class SuggestRequestReader {
     public static final int MAX_CONTEXT_BYTES = 2000;
     /** More entries than this is no real query: refused before any is read. */
     public static final int MAX_COMPLETED_PARAMS = 100;
+
+    /** Tags seen so far and their normalized form ("" when malformed): clients send a handful, on every request. */
+    private static final Map<String, String> LANGUAGES = new ConcurrentHashMap<>();
+    private static final int MAX_REMEMBERED_LANGUAGES = 1024;
 
     private final ObjectMapper json;
 
@@ -48,7 +50,7 @@ public final class SuggestRequestReader {
             throw ApiException.badRequest("INVALID_REQUEST_ID", "meta.request_id must be a UUID (8-4-4-4-12 hex).");
         }
         String requestAt = text(meta.get("request_at"));
-        if (requestAt == null || !isZonedTimestamp(requestAt)) {
+        if (requestAt == null || !Timestamps.isZonedTimestamp(requestAt)) {
             throw ApiException.badRequest("INVALID_REQUEST_AT",
                     "meta.request_at must be an ISO 8601 timestamp with a zone, e.g. 2026-01-31T09:30:00Z.");
         }
@@ -202,25 +204,25 @@ public final class SuggestRequestReader {
         return node != null && node.isTextual() ? node.textValue() : null;
     }
 
-    private static boolean isZonedTimestamp(String text) {
-        try {
-            OffsetDateTime.parse(text, DateTimeFormatter.ISO_OFFSET_DATE_TIME);
-            return true;
-        } catch (DateTimeParseException e) {
-            return false;
-        }
-    }
-
     /** Decision 5: a well-formed BCP-47 tag, or null; a malformed one is ignored, never an error. */
     private static String language(String tag) {
         if (tag == null || tag.isBlank()) {
             return null;
         }
-        try {
-            return new Locale.Builder().setLanguageTag(tag.replace('_', '-')).build().toLanguageTag();
-        } catch (IllformedLocaleException e) {
-            return null;
+        String known = LANGUAGES.get(tag);
+        if (known != null) {
+            return known.isEmpty() ? null : known;
         }
+        String normalized;
+        try {
+            normalized = new Locale.Builder().setLanguageTag(tag.replace('_', '-')).build().toLanguageTag();
+        } catch (IllformedLocaleException e) {
+            normalized = "";
+        }
+        if (LANGUAGES.size() < MAX_REMEMBERED_LANGUAGES) {
+            LANGUAGES.put(tag, normalized);
+        }
+        return normalized.isEmpty() ? null : normalized;
     }
 
     private static ApiException invalidParams(String message) {
