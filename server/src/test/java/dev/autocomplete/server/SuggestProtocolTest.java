@@ -85,7 +85,9 @@ class SuggestProtocolTest {
 
         ObjectNode withNull = envelope("");
         ((ObjectNode) withNull.get("meta")).putNull("session_id");
-        assertTrue(UUID_V4.matcher(travel(withNull).json().path("meta").path("session_id").asText()).matches());
+        String minted = travel(withNull).json().path("meta").path("session_id").asText();
+        assertTrue(UUID_V4.matcher(minted).matches());
+        assertNotEquals(absent.json().path("meta").path("session_id").asText(), minted, "every minted id is new");
 
         String session = UUID.randomUUID().toString();
         ObjectNode given = envelope("");

@@ -4,50 +4,32 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 
 /**
  * Writes response and error bodies straight to bytes, so they go out with a Content-Length.
  *
- * <p>A response served from the response cache shares its {@code data} parts (the same list and string
- * instances) with every other response of that cache entry, so the bytes of {@code data} are kept by the
- * identity of its suggestions list (weakly: they go once the cache drops the entry) and only {@code meta} is
- * written per request.
+ * <p>A response served from the response cache shares its {@code data} with every other response of that
+ * cache entry, and with it the slot of its written bytes ({@link SuggestResponse.DataBytes}): {@code data} is
+ * written once per entry, only {@code meta} per request.
  */
 public final class JsonBodies {
-
-    /** Serialized {@code data} objects kept, at most (about the response cache's size). */
-    static final int MAXIMUM_MEMOIZED = 20_000;
 
     private static final byte[] DATA_START = "{\"data\":".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] META_START = ",\"meta\":".getBytes(StandardCharsets.US_ASCII);
 
     private final ObjectMapper json;
-    private final Cache<List<SuggestResponse.Suggestion>, Data> memo = Caffeine.newBuilder().weakKeys()
-            .maximumSize(MAXIMUM_MEMOIZED).build();
-
-    /** The bytes of {@code data}, and the other parts they were written from. */
-    private record Data(String rawQuery, List<SuggestResponse.InputSegment> input, boolean ready, byte[] bytes) {
-
-        boolean writtenFrom(SuggestResponse response) {
-            return rawQuery == response.rawQuery() && input == response.input() && ready == response.ready();
-        }
-    }
-
     public JsonBodies(ObjectMapper json) {
         this.json = json;
     }
 
     public byte[] suggestResponse(SuggestResponse response) {
-        Data data = memo.getIfPresent(response.suggestions());
-        if (data == null || !data.writtenFrom(response)) {
-            data = new Data(response.rawQuery(), response.input(), response.ready(), write(out -> data(out, response)));
-            memo.put(response.suggestions(), data);
+        byte[] data = response.dataBytes().get();
+        if (data == null) {
+            data = write(out -> data(out, response));
+            response.dataBytes().set(data);
         }
         byte[] meta = write(out -> {
             out.writeStartObject();
@@ -56,9 +38,9 @@ public final class JsonBodies {
             out.writeStringField("session_id", response.sessionId());
             out.writeEndObject();
         });
-        byte[] body = new byte[DATA_START.length + data.bytes().length + META_START.length + meta.length + 1];
+        byte[] body = new byte[DATA_START.length + data.length + META_START.length + meta.length + 1];
         int at = append(body, 0, DATA_START);
-        at = append(body, at, data.bytes());
+        at = append(body, at, data);
         at = append(body, at, META_START);
         at = append(body, at, meta);
         body[at] = '}';

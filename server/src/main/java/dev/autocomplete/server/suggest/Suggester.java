@@ -6,7 +6,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.UUID;
 
 import dev.autocomplete.server.auth.Caller;
 import dev.autocomplete.server.protocol.Placeholders;
@@ -75,9 +74,8 @@ public final class Suggester {
         if (cache.caches(caller.product())) {
             observer.cacheLookup(caller.tenant().id(), caller.product().slug(), !computed[0]);
         }
-        String sessionId = request.sessionId() != null ? request.sessionId() : UUID.randomUUID().toString();
-        return new SuggestResponse(answer.rawQuery(), answer.input(), answer.suggestions(), answer.ready(),
-                request.requestId(), request.requestAt(), sessionId);
+        String sessionId = request.sessionId() != null ? request.sessionId() : SessionIds.next();
+        return answer.withEnvelope(request.requestId(), request.requestAt(), sessionId);
     }
 
     private SuggestResponse answer(Caller caller, SuggestRequest request) {
