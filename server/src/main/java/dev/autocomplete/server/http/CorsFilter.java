@@ -63,7 +63,12 @@ public final class CorsFilter implements Filter {
     }
 
     private boolean covers(String path) {
-        return paths.stream().anyMatch(p -> path.equals(p) || path.startsWith(p + "/"));
+        for (String p : paths) {
+            if (path.startsWith(p) && (path.length() == p.length() || path.charAt(p.length()) == '/')) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Lets the browser read this response from {@code origin}. */

@@ -37,7 +37,11 @@ public final class RateLimiter implements AutoCloseable {
     private static final int REDIS_TIMEOUT_MILLIS = 500;
     private static final long SWEEP_SECONDS = 60;
 
-    private final Map<String, Bucket> local = new ConcurrentHashMap<>();
+    /** A local bucket's key: the limit is part of it, so a key whose rate changes gets a fresh bucket. */
+    private record LocalKey(String name, long perSecond, long burst) {
+    }
+
+    private final Map<LocalKey, Bucket> local = new ConcurrentHashMap<>();
     private final ScheduledExecutorService background;
     private final JedisPool pool;
     private final ProxyManager<String> shared;
@@ -98,8 +102,14 @@ public final class RateLimiter implements AutoCloseable {
         return decision(limit, onBucket(name, limit, bucket -> bucket.tryConsumeAndReturnRemaining(1)));
     }
 
-    /** Whether the named bucket has a request left, without taking it. */
+    /** Whether the named bucket has a request left, without taking it (nor making a local bucket). */
     public RateDecision peek(String name, RateLimit limit) {
+        if (shared == null || status.degraded()) {
+            Bucket bucket = local.get(new LocalKey(name, limit.perSecond(), limit.burst()));
+            if (bucket == null) {
+                return new RateDecision(true, limit, limit.burst(), 0, 0);
+            }
+        }
         return estimate(limit, onBucket(name, limit, bucket -> bucket.estimateAbilityToConsume(1)));
     }
 
@@ -117,7 +127,7 @@ public final class RateLimiter implements AutoCloseable {
     }
 
     private Bucket localBucket(String name, RateLimit limit) {
-        return local.computeIfAbsent(keyOf(name, limit), k -> Bucket.builder()
+        return local.computeIfAbsent(new LocalKey(name, limit.perSecond(), limit.burst()), k -> Bucket.builder()
                 .addLimit(bandwidth(limit)).build());
     }
 
@@ -176,11 +186,7 @@ public final class RateLimiter implements AutoCloseable {
 
     /** Forgets local buckets that are full again, so buckets of one-off client addresses do not pile up. */
     private void sweep() {
-        local.entrySet().removeIf(entry -> {
-            String[] parts = entry.getKey().split(":");
-            long burst = Long.parseLong(parts[parts.length - 1]);
-            return entry.getValue().getAvailableTokens() >= burst;
-        });
+        local.entrySet().removeIf(entry -> entry.getValue().getAvailableTokens() >= entry.getKey().burst());
     }
 
     @Override
