@@ -40,6 +40,9 @@ public final class ResponseCache {
     /** A cache of at most {@code maximumSize} responses; 0 turns caching off. */
     public ResponseCache(long maximumSize) {
         this.cache = maximumSize <= 0 ? null : Caffeine.newBuilder()
+                // Upkeep (replaying reads, evicting) on the caller's thread, in small amortized steps: on the
+                // default common pool it was a hand-off and a contended lock every few hundred hits.
+                .executor(Runnable::run)
                 .maximumSize(maximumSize)
                 .expireAfterAccess(Duration.ofMinutes(10))
                 .recordStats()
