@@ -24,15 +24,26 @@ public record Tenant(String id, String displayName, String defaultLanguage, Path
     /** A product by UUID or slug. */
     public Optional<Product> product(String idOrSlug) {
         for (Product product : products) {
-            if (product.slug().equals(idOrSlug) || product.id().toString().equalsIgnoreCase(idOrSlug)) {
+            if (product.slug().equals(idOrSlug)) {
+                return Optional.of(product);
+            }
+        }
+        UUID id;
+        try {
+            id = idOrSlug.length() == 36 ? UUID.fromString(idOrSlug) : null;
+        } catch (IllegalArgumentException e) {
+            id = null;
+        }
+        return id == null ? Optional.empty() : product(id);
+    }
+
+    public Optional<Product> product(UUID id) {
+        for (Product product : products) {
+            if (product.id().equals(id)) {
                 return Optional.of(product);
             }
         }
         return Optional.empty();
-    }
-
-    public Optional<Product> product(UUID id) {
-        return products.stream().filter(p -> p.id().equals(id)).findFirst();
     }
 
     /** Runs engine code with this tenant's class loader as the thread context class loader. */
