@@ -19,6 +19,11 @@ public final class JsonBodies {
 
     private static final byte[] DATA_START = "{\"data\":".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] META_START = ",\"meta\":".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[][] META_FIELDS = {
+        ",\"meta\":{\"request_id\":\"".getBytes(StandardCharsets.US_ASCII),
+        "\",\"request_at\":\"".getBytes(StandardCharsets.US_ASCII),
+        "\",\"session_id\":\"".getBytes(StandardCharsets.US_ASCII)};
+    private static final byte[] META_END = "\"}}".getBytes(StandardCharsets.US_ASCII);
 
     private final ObjectMapper json;
     public JsonBodies(ObjectMapper json) {
@@ -31,20 +36,52 @@ public final class JsonBodies {
             data = write(out -> data(out, response));
             response.dataBytes().set(data);
         }
-        byte[] meta = write(out -> {
-            out.writeStartObject();
-            out.writeStringField("request_id", response.requestId());
-            out.writeStringField("request_at", response.requestAt());
-            out.writeStringField("session_id", response.sessionId());
-            out.writeEndObject();
-        });
-        byte[] body = new byte[DATA_START.length + data.length + META_START.length + meta.length + 1];
+        String[] meta = {response.requestId(), response.requestAt(), response.sessionId()};
+        if (!plain(meta)) {
+            byte[] written = write(out -> {
+                out.writeStartObject();
+                out.writeStringField("request_id", meta[0]);
+                out.writeStringField("request_at", meta[1]);
+                out.writeStringField("session_id", meta[2]);
+                out.writeEndObject();
+            });
+            byte[] body = new byte[DATA_START.length + data.length + META_START.length + written.length + 1];
+            int at = append(body, 0, DATA_START);
+            at = append(body, at, data);
+            at = append(body, at, META_START);
+            at = append(body, at, written);
+            body[at] = '}';
+            return body;
+        }
+        // The envelope's values were validated (UUIDs, an ISO timestamp): plain ASCII, written as is.
+        byte[] body = new byte[DATA_START.length + data.length + META_FIELDS[0].length + META_FIELDS[1].length
+                + META_FIELDS[2].length + meta[0].length() + meta[1].length() + meta[2].length() + META_END.length];
         int at = append(body, 0, DATA_START);
         at = append(body, at, data);
-        at = append(body, at, META_START);
-        at = append(body, at, meta);
-        body[at] = '}';
+        for (int i = 0; i < meta.length; i++) {
+            at = append(body, at, META_FIELDS[i]);
+            for (int c = 0; c < meta[i].length(); c++) {
+                body[at++] = (byte) meta[i].charAt(c);
+            }
+        }
+        append(body, at, META_END);
         return body;
+    }
+
+    /** Whether every value is non-null and made only of characters JSON strings carry unescaped in ASCII. */
+    private static boolean plain(String[] values) {
+        for (String value : values) {
+            if (value == null) {
+                return false;
+            }
+            for (int i = 0; i < value.length(); i++) {
+                char c = value.charAt(i);
+                if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     private static int append(byte[] body, int at, byte[] part) {
