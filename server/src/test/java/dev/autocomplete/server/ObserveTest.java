@@ -211,6 +211,13 @@ class ObserveTest {
             assertEquals("Book a flight from Par", line.path("raw_query").asText());
             assertEquals(36, line.path("session_id").asText().length(), "the generated session id: " + line);
             assertFalse(accessLines.getFirst().contains(key));
+
+            // Quotes, backslashes, control characters and non-ASCII text stay one valid JSON line.
+            String awkward = "Book a flight from \"São\" \\ Paulo\n\t\u0001 to";
+            assertEquals(200, api.suggest(key, envelope(awkward)).status());
+            HotReloadTest.await(() -> accessLines.size() >= 2, "a second access log line");
+            assertFalse(accessLines.get(1).contains("\n"), accessLines.get(1));
+            assertEquals(awkward, ApiClient.JSON.readTree(accessLines.get(1)).path("raw_query").asText());
         }
     }
 

@@ -1,7 +1,5 @@
 package dev.autocomplete.server.http;
 
-import java.io.IOException;
-import java.io.StringWriter;
 import java.time.Instant;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -9,9 +7,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.autocomplete.server.protocol.SuggestRequest;
 import dev.autocomplete.server.protocol.SuggestResponse;
@@ -46,7 +41,6 @@ final class AccessLog implements AutoCloseable {
 
     private final System.Logger logger = System.getLogger(LOGGER);
     private final java.util.logging.Logger julLogger = java.util.logging.Logger.getLogger(LOGGER);
-    private final JsonFactory jsonFactory;
     private final Queue<Timed> queue = new ConcurrentLinkedQueue<>();
     private final AtomicInteger queued = new AtomicInteger();
     private final Thread writer;
@@ -56,8 +50,7 @@ final class AccessLog implements AutoCloseable {
     private record Timed(Instant time, Entry entry) {
     }
 
-    AccessLog(ObjectMapper json) {
-        this.jsonFactory = json.getFactory();
+    AccessLog() {
         installLineHandler(julLogger);
         this.writer = Thread.ofPlatform().daemon().name("access-log").start(this::drain);
     }
@@ -193,39 +186,39 @@ final class AccessLog implements AutoCloseable {
     }
 
     /** The line's buffer, reused: only the holder of this object's lock formats a line. */
-    private final StringWriter line = new StringWriter(256);
+    private final StringBuilder line = new StringBuilder(256);
 
     private void log(Timed timed) {
         Entry entry = timed.entry();
-        line.getBuffer().setLength(0);
-        try (JsonGenerator out = jsonFactory.createGenerator(line)) {
-            out.writeStartObject();
-            out.writeStringField("time", timed.time().toString());
-            out.writeStringField("request_id", entry.body() == null ? null : entry.body().requestId());
-            out.writeStringField("session_id", entry.answer() != null ? entry.answer().sessionId()
-                    : entry.body() == null ? null : entry.body().sessionId());
-            out.writeStringField("method", entry.method());
-            out.writeStringField("path", entry.path());
-            out.writeStringField("tenant", entry.tenant());
-            out.writeStringField("product", entry.product());
-            out.writeNumberField("status", entry.status());
-            out.writeStringField("error", entry.errorCode());
-            out.writeNumberField("duration_ms", Math.round(entry.nanos() / 10_000.0) / 100.0);
-            out.writeNumberField("engine_ms", Math.round(entry.engineNanos() / 10_000.0) / 100.0);
-            out.writeStringField("fallback", entry.fallback());
-            if (entry.logQuery() && entry.body() != null) {
-                out.writeStringField("raw_query", entry.body().rawQuery());
-                out.writeObjectFieldStart("params");
-                for (var fill : entry.body().fills().entrySet()) {
-                    out.writeStringField(fill.getKey(), fill.getValue().text());
+        line.setLength(0);
+        line.append('{');
+        field("time", timed.time().toString());
+        field("request_id", entry.body() == null ? null : entry.body().requestId());
+        field("session_id", entry.answer() != null ? entry.answer().sessionId()
+                : entry.body() == null ? null : entry.body().sessionId());
+        field("method", entry.method());
+        field("path", entry.path());
+        field("tenant", entry.tenant());
+        field("product", entry.product());
+        name("status").append(entry.status());
+        field("error", entry.errorCode());
+        name("duration_ms").append(Math.round(entry.nanos() / 10_000.0) / 100.0);
+        name("engine_ms").append(Math.round(entry.engineNanos() / 10_000.0) / 100.0);
+        field("fallback", entry.fallback());
+        if (entry.logQuery() && entry.body() != null) {
+            field("raw_query", entry.body().rawQuery());
+            name("params").append('{');
+            int before = line.length();
+            for (var fill : entry.body().fills().entrySet()) {
+                if (line.length() > before) {
+                    line.append(',');
                 }
-                out.writeEndObject();
+                string(fill.getKey()).append(':');
+                string(fill.getValue().text());
             }
-            out.writeEndObject();
-        } catch (IOException e) {
-            logger.log(System.Logger.Level.WARNING, "Access log line not written: " + e.getClass().getName());
-            return;
+            line.append('}');
         }
+        line.append('}');
         java.util.logging.Handler[] handlers = julLogger.getHandlers();
         if (handlers.length == 1 && handlers[0] instanceof LineHandler lines && !julLogger.getUseParentHandlers()
                 && julLogger.getFilter() == null
@@ -234,5 +227,44 @@ final class AccessLog implements AutoCloseable {
         } else {
             julLogger.log(java.util.logging.Level.INFO, line.toString());
         }
+    }
+
+    /** Starts a member: a comma unless first, the name, a colon. */
+    private StringBuilder name(String name) {
+        if (line.length() > 1) {
+            line.append(',');
+        }
+        return line.append('"').append(name).append("\":");
+    }
+
+    private void field(String name, String value) {
+        name(name);
+        string(value);
+    }
+
+    /** A JSON string (or null): quotes, backslashes and control characters escaped, the rest as is. */
+    private StringBuilder string(String value) {
+        if (value == null) {
+            return line.append("null");
+        }
+        line.append('"');
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            switch (c) {
+                case '"' -> line.append("\\\"");
+                case '\\' -> line.append("\\\\");
+                case '\n' -> line.append("\\n");
+                case '\r' -> line.append("\\r");
+                case '\t' -> line.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        line.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        line.append(c);
+                    }
+                }
+            }
+        }
+        return line.append('"');
     }
 }

@@ -121,7 +121,7 @@ public final class AutocompleteServer implements AutoCloseable {
         ObjectMapper json = jsonMapper(settings.limits());
         JsonBodies bodies = new JsonBodies(json);
         Metrics metrics = new Metrics(tenants);
-        RequestTracker tracker = new RequestTracker(metrics, new AccessLog(json), bodies);
+        RequestTracker tracker = new RequestTracker(metrics, new AccessLog(), bodies);
         ErrorResponses errors = new ErrorResponses(bodies, tracker.errorSent());
         EngineRunner engines = new EngineRunner(tenants, tracker);
         metrics.reportCircuits(tenants, engines);
