@@ -248,7 +248,13 @@ final class AccessLog implements AutoCloseable {
             return line.append("null");
         }
         line.append('"');
-        for (int i = 0; i < value.length(); i++) {
+        int plain = 0;
+        while (plain < value.length() && value.charAt(plain) >= 0x20 && value.charAt(plain) != '"'
+                && value.charAt(plain) != '\\') {
+            plain++;
+        }
+        line.append(value, 0, plain); // ids, names and codes: the whole value at once
+        for (int i = plain; i < value.length(); i++) {
             char c = value.charAt(i);
             switch (c) {
                 case '"' -> line.append("\\\"");
