@@ -37,29 +37,30 @@ public final class Metrics {
     private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
     private final Map<String, Set<String>> eventTypes = new ConcurrentHashMap<>();
 
-    private final Counter requests = Counter.builder().name("autocomplete_requests_total")
+    // No exemplars: nothing here is traced, and sampling them scheduled work on every few observations.
+    private final Counter requests = Counter.builder().withoutExemplars().name("autocomplete_requests_total")
             .help("HTTP requests by endpoint and status").labelNames("tenant", "product", "endpoint", "status")
             .register(registry);
-    private final Histogram latency = Histogram.builder().name("autocomplete_request_duration_seconds")
+    private final Histogram latency = Histogram.builder().withoutExemplars().name("autocomplete_request_duration_seconds")
             .help("Time from request to response").labelNames("tenant", "product", "endpoint")
             .classicOnly().classicUpperBounds(SECONDS).register(registry);
-    private final Counter errors = Counter.builder().name("autocomplete_errors_total")
+    private final Counter errors = Counter.builder().withoutExemplars().name("autocomplete_errors_total")
             .help("Error responses by error code").labelNames("tenant", "product", "code").register(registry);
-    private final Histogram engineTime = Histogram.builder().name("autocomplete_engine_duration_seconds")
+    private final Histogram engineTime = Histogram.builder().withoutExemplars().name("autocomplete_engine_duration_seconds")
             .help("Time waited for engines").labelNames("tenant", "product")
             .classicOnly().classicUpperBounds(SECONDS).register(registry);
-    private final Counter engineCalls = Counter.builder().name("autocomplete_engine_calls_total")
+    private final Counter engineCalls = Counter.builder().withoutExemplars().name("autocomplete_engine_calls_total")
             .help("Engine calls by outcome: ok, error, timeout, invalid, circuit_open, unloaded")
             .labelNames("tenant", "product", "outcome").register(registry);
-    private final Counter fallbacks = Counter.builder().name("autocomplete_fallbacks_total")
+    private final Counter fallbacks = Counter.builder().withoutExemplars().name("autocomplete_fallbacks_total")
             .help("Fallback answers given instead of the engine's, by reason")
             .labelNames("tenant", "product", "reason").register(registry);
-    private final Counter rateLimited = Counter.builder().name("autocomplete_rate_limited_total")
+    private final Counter rateLimited = Counter.builder().withoutExemplars().name("autocomplete_rate_limited_total")
             .help("Requests refused by rate limiting").labelNames("tenant", "product").register(registry);
-    private final Counter cache = Counter.builder().name("autocomplete_cache_lookups_total")
+    private final Counter cache = Counter.builder().withoutExemplars().name("autocomplete_cache_lookups_total")
             .help("Response cache lookups by result: hit or miss").labelNames("tenant", "product", "result")
             .register(registry);
-    private final Counter telemetry = Counter.builder().name("autocomplete_telemetry_events_total")
+    private final Counter telemetry = Counter.builder().withoutExemplars().name("autocomplete_telemetry_events_total")
             .help("Telemetry events accepted, by event type").labelNames("tenant", "product", "type")
             .register(registry);
 
