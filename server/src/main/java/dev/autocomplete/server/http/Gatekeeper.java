@@ -51,7 +51,7 @@ public final class Gatekeeper {
             throw e;
         }
         // Known from here on: refusals below are counted and logged for this tenant and product.
-        request.context().register(caller);
+        RequestFacts.current().caller = caller;
         boolean originAllowed = caller.key().scope().allowsOrigin(origin.orElse(null));
         if (originAllowed) {
             origin.ifPresent(o -> CorsFilter.allow(response, o));

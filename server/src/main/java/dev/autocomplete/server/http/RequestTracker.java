@@ -1,7 +1,6 @@
 package dev.autocomplete.server.http;
 
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -16,25 +15,17 @@ import dev.autocomplete.server.auth.Caller;
 import dev.autocomplete.server.observe.Metrics;
 import dev.autocomplete.server.protocol.JsonBodies;
 import dev.autocomplete.server.protocol.SuggestRequest;
-import dev.autocomplete.server.protocol.SuggestResponse;
 import dev.autocomplete.server.suggest.EngineObserver;
 
 /**
  * Wraps every request: times it, and once answered records it in the metrics and the access log. Services
- * put what they learn in the request's context ({@link Caller} once authenticated, the {@link SuggestRequest}
- * once read); engine time and error codes arrive through {@link #engineCall} and {@link #errorSent}, which run
- * on the request's own thread (each request runs on one virtual thread, filter and handler alike).
+ * put what they learn in the request's {@link RequestFacts} ({@link Caller} once authenticated, the
+ * {@link SuggestRequest} once read); engine time and error codes arrive through {@link #engineCall} and
+ * {@link #errorSent}, which run on the request's own thread (each request runs on one virtual thread, filter
+ * and handler alike).
  */
 final class RequestTracker implements Filter, EngineObserver, AutoCloseable {
 
-    /** What the handler's thread learned about the request it runs. */
-    private static final class Facts {
-        long engineNanos;
-        String errorCode;
-        String fallback;
-    }
-
-    private final ThreadLocal<Facts> current = new ThreadLocal<>();
     private final Metrics metrics;
     private final AccessLog accessLog;
     private final ErrorResponses errors;
@@ -68,8 +59,7 @@ final class RequestTracker implements Filter, EngineObserver, AutoCloseable {
     @Override
     public void filter(FilterChain chain, RoutingRequest request, RoutingResponse response) {
         long start = System.nanoTime();
-        Facts facts = new Facts();
-        current.set(facts);
+        RequestFacts facts = RequestFacts.start();
         inFlight.incrementAndGet();
         try {
             if (draining) {
@@ -81,11 +71,11 @@ final class RequestTracker implements Filter, EngineObserver, AutoCloseable {
             }
         } finally {
             inFlight.decrementAndGet();
-            current.remove();
+            RequestFacts.end();
             long nanos = System.nanoTime() - start;
-            Optional<Caller> caller = request.context().get(Caller.class);
-            String tenant = caller.map(c -> c.tenant().id()).orElse("");
-            String product = caller.map(c -> c.product().slug()).orElse("");
+            Caller caller = facts.caller;
+            String tenant = caller == null ? "" : caller.tenant().id();
+            String product = caller == null ? "" : caller.product().slug();
             String path = request.path().path();
             int status = response.status().code();
             String endpoint = endpoint(path);
@@ -98,9 +88,8 @@ final class RequestTracker implements Filter, EngineObserver, AutoCloseable {
             }
             if (!endpoint.startsWith("/observe")) {
                 accessLog.write(new AccessLog.Entry(request.prologue().method().text(), endpoint, tenant, product,
-                        request.context().get(SuggestRequest.class).orElse(null),
-                        request.context().get(SuggestResponse.class).orElse(null), status, facts.errorCode, nanos,
-                        facts.engineNanos, facts.fallback, caller.map(c -> c.tenant().logQueries()).orElse(false)));
+                        facts.body, facts.answer, status, facts.errorCode, nanos, facts.engineNanos, facts.fallback,
+                        caller != null && caller.tenant().logQueries()));
             }
         }
     }
@@ -119,21 +108,14 @@ final class RequestTracker implements Filter, EngineObserver, AutoCloseable {
     @Override
     public void engineCall(String tenant, String product, Outcome outcome, long nanos) {
         metrics.engineCall(tenant, product, outcome, nanos);
-        Facts facts = current.get();
-        if (facts != null) {
-            facts.engineNanos += nanos;
-            facts.fallback = outcome == Outcome.OK ? null : outcome.label();
-        }
+        RequestFacts facts = RequestFacts.current();
+        facts.engineNanos += nanos;
+        facts.fallback = outcome == Outcome.OK ? null : outcome.label();
     }
 
     /** For {@link ErrorResponses}: the code of the error this thread's request is answered with. */
     Consumer<String> errorSent() {
-        return code -> {
-            Facts facts = current.get();
-            if (facts != null) {
-                facts.errorCode = code;
-            }
-        };
+        return code -> RequestFacts.current().errorCode = code;
     }
 
     /** The path as a metric label: known endpoints by name, anything else as {@code other}. */

@@ -49,9 +49,10 @@ public final class SuggestService implements HttpService {
             Caller caller = gatekeeper.admit(request, response);
             JsonRequests.requireJson(request);
             SuggestRequest body = reader.read(JsonRequests.parse(json, request));
-            request.context().register(body);
+            RequestFacts facts = RequestFacts.current();
+            facts.body = body;
             SuggestResponse answer = suggester.suggest(caller, body);
-            request.context().register(answer);
+            facts.answer = answer;
             byte[] bytes = bodies.suggestResponse(answer);
             response.status(Status.OK_200);
             response.header(HeaderValues.CONTENT_TYPE_JSON);
