@@ -1,6 +1,8 @@
 package dev.autocomplete.bench.load;
 
 import java.io.IOException;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -26,13 +28,16 @@ import dev.autocomplete.server.http.AutocompleteServer;
 /**
  * End to end with {@code wrk} on loopback: a mixed keystroke workload (journeys of people typing an origin,
  * picking it, then typing a destination, over a million synthesized places) against the real server, and
- * the same bodies against a bare Helidon endpoint answering a canned body of the same size, in one run:
- * full-speed throughput of both, then the real server at half its throughput for latency.
- * Usage: {@code WrkBenchmark repoRoot [seconds] [connections]}.
+ * the same bodies against a bare Helidon endpoint answering a canned body of the same size, in one run: both
+ * warmed until the JIT is quiet, then full-speed rounds alternating between the two (throughput and the JVM's
+ * CPU per request), then the real server at half its median throughput, three times, for latency.
+ * Usage: {@code WrkBenchmark repoRoot [seconds] [connections] [rounds]}.
  */
 public final class WrkBenchmark {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final com.sun.management.OperatingSystemMXBean PROCESS =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final Pattern RPS = Pattern.compile("Requests/sec:\\s+([0-9.]+)");
     private static final Pattern P50 = Pattern.compile("\\s50%\\s+([0-9.]+)(us|ms|s)");
@@ -45,6 +50,7 @@ public final class WrkBenchmark {
         Path repo = Path.of(args.length > 0 ? args[0] : ".").toAbsolutePath().normalize();
         int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 20;
         int connections = args.length > 2 ? Integer.parseInt(args[2]) : 16;
+        int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 5;
         Path work = repo.resolve("benchmarks/target/wrk");
         Path tenant = work.resolve("tenants/bench");
         Files.createDirectories(tenant.resolve("data"));
@@ -79,31 +85,94 @@ public final class WrkBenchmark {
             byte[] typical = post(server.port(), key, bodies.get(bodies.size() / 2));
             System.out.printf(Locale.ROOT, "%d distinct request bodies; canned response %d bytes%n", bodies.size(),
                     typical.length);
-            // Fill the response cache one body at a time, then warm up the JIT as long as the measure lasts
-            // (with half as long, the JIT compiler still took a third of the CPU during the measure).
+            // Fill the response cache one body at a time.
             for (String body : bodies) {
                 post(server.port(), key, body);
             }
-            wrk(server.port(), script, seconds, connections, 0);
-            double real = rate(wrk(server.port(), script, seconds, connections, 0));
-            double bare;
             try (BareServer baseline = new BareServer(typical)) {
-                wrk(baseline.port(), script, seconds, connections, 0);
-                bare = rate(wrk(baseline.port(), script, seconds, connections, 0));
+                warm("server", server.port(), script, connections);
+                warm("bare", baseline.port(), script, connections);
+                // Rounds alternate between the two, so the machine's other load weighs on both alike.
+                List<Double> serverRates = new ArrayList<>();
+                List<Double> bareRates = new ArrayList<>();
+                List<Double> ratios = new ArrayList<>();
+                List<Double> cpuRatios = new ArrayList<>();
+                for (int round = 1; round <= rounds; round++) {
+                    Measure real = measure(server.port(), script, seconds, connections);
+                    Measure bare = measure(baseline.port(), script, seconds, connections);
+                    serverRates.add(real.rate());
+                    bareRates.add(bare.rate());
+                    ratios.add(real.rate() / bare.rate());
+                    cpuRatios.add(real.cpuMicros() / bare.cpuMicros());
+                    System.out.printf(Locale.ROOT, "round %d: server %.0f req/s (%.1f us CPU/request), bare %.0f req/s "
+                            + "(%.1f us CPU/request): %.1f%% of bare%n", round, real.rate(), real.cpuMicros(),
+                            bare.rate(), bare.cpuMicros(), 100 * real.rate() / bare.rate());
+                }
+                double real = median(serverRates);
+                // wrk paces a connection by whole milliseconds: use enough connections for a ~10 ms gap each.
+                int paced = Math.max(connections, (int) Math.ceil(10 * (real / 2) / 1000));
+                List<Double> p50s = new ArrayList<>();
+                List<Double> p99s = new ArrayList<>();
+                for (int round = 1; round <= 3; round++) {
+                    String half = wrk(server.port(), script, seconds, paced, real / 2);
+                    p50s.add(millis(P50, half));
+                    p99s.add(millis(P99, half));
+                    System.out.printf(Locale.ROOT, "half load %d (%.0f req/s offered over %d connections): %.0f req/s, "
+                            + "p50 %.2f ms, p99 %.2f ms%n", round, real / 2, paced, rate(half), millis(P50, half),
+                            millis(P99, half));
+                }
+                // A fallback (engine timeout, open circuit) is a cheap answer: a run with any is not a measure.
+                double fallbacks = fallbacks(server.port());
+                if (fallbacks > 0) {
+                    throw new IllegalStateException(fallbacks + " fallback answers: the engine timed out under load");
+                }
+                System.out.printf(Locale.ROOT, "medians of %d rounds: bare Helidon %.0f req/s, server %.0f req/s; "
+                        + "server/bare per round: median %.1f%% (min %.1f%%, max %.1f%%); CPU per request server/bare: "
+                        + "median %.2f%n", rounds, median(bareRates), real, 100 * median(ratios),
+                        100 * ratios.stream().mapToDouble(Double::doubleValue).min().orElseThrow(),
+                        100 * ratios.stream().mapToDouble(Double::doubleValue).max().orElseThrow(), median(cpuRatios));
+                System.out.printf(Locale.ROOT, "half load: median p50 %.2f ms, median p99 %.2f ms%n", median(p50s),
+                        median(p99s));
             }
-            // wrk paces a connection by whole milliseconds: use enough connections for a ~10 ms gap each.
-            int paced = Math.max(connections, (int) Math.ceil(10 * (real / 2) / 1000));
-            String half = wrk(server.port(), script, seconds, paced, real / 2);
-            // A fallback (engine timeout, open circuit) is a cheap answer: a run with any is not a measure.
-            double fallbacks = fallbacks(server.port());
-            if (fallbacks > 0) {
-                throw new IllegalStateException(fallbacks + " fallback answers: the engine timed out under load");
-            }
-            System.out.printf(Locale.ROOT, "bare Helidon: %.0f req/s%nserver:       %.0f req/s (%.1f%% of bare)%n",
-                    bare, real, 100 * real / bare);
-            System.out.printf(Locale.ROOT, "server at half load (%.0f req/s offered over %d connections): %.0f req/s, "
-                    + "p50 %.2f ms, p99 %.2f ms%n", real / 2, paced, rate(half), millis(P50, half), millis(P99, half));
         }
+    }
+
+    /** A round's throughput and the JVM's CPU time per answered request, in microseconds. */
+    private record Measure(double rate, double cpuMicros) {
+    }
+
+    private static Measure measure(int port, Path script, int seconds, int connections)
+            throws IOException, InterruptedException {
+        long cpuBefore = PROCESS.getProcessCpuTime();
+        double rate = rate(wrk(port, script, seconds, connections, 0));
+        long cpuNanos = PROCESS.getProcessCpuTime() - cpuBefore;
+        return new Measure(rate, cpuNanos / 1000.0 / (rate * seconds));
+    }
+
+    /**
+     * Runs wrk in 5 s rounds until the JIT compiler is quiet (under 150 ms of compilation in a round, after
+     * at least three rounds): compiling the request path took up to a third of the CPU for a minute.
+     */
+    private static void warm(String name, int port, Path script, int connections)
+            throws IOException, InterruptedException {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        for (int round = 1; round <= 24; round++) {
+            long before = jit.getTotalCompilationTime();
+            double rate = rate(wrk(port, script, 5, connections, 0));
+            long compiling = jit.getTotalCompilationTime() - before;
+            if (round >= 3 && compiling < 150) {
+                System.out.printf(Locale.ROOT, "%s warmed up in %d rounds of 5 s (last: %.0f req/s, %d ms of JIT)%n",
+                        name, round, rate, compiling);
+                return;
+            }
+        }
+        System.out.printf(Locale.ROOT, "%s: the JIT was still compiling after 24 rounds of 5 s%n", name);
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> sorted = values.stream().sorted().toList();
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
 
     /** Journeys over the synthesized places: type an origin letter by letter, pick it, then a destination. */
