@@ -78,12 +78,16 @@ public final class Placeholders {
     /** The NAME the client mints for a type: upper case, whitespace runs turned into {@code _}. */
     public static String mintedName(String type) {
         String upper = type.toUpperCase(Locale.ROOT);
-        if (upper.chars().noneMatch(Placeholders::isSpace)) {
+        int first = 0;
+        while (first < upper.length() && !isSpace(upper.charAt(first))) {
+            first++;
+        }
+        if (first == upper.length()) {
             return upper;
         }
-        StringBuilder name = new StringBuilder(upper.length());
+        StringBuilder name = new StringBuilder(upper.length()).append(upper, 0, first);
         boolean inSpace = false;
-        for (int i = 0; i < upper.length(); i++) {
+        for (int i = first; i < upper.length(); i++) {
             char c = upper.charAt(i);
             if (!isSpace(c)) {
                 name.append(c);
