@@ -287,7 +287,8 @@ final class OptionCatalog {
         int k = index.lowerBound(first);
         int to = index.upperBound(first);
         int m = typed.length();
-        int maxDepth = index.maxLength();
+        // A row's minimum grows by one per byte past the typed length: no walk goes deeper than this.
+        int maxDepth = Math.min(index.maxLength(), m + budget + 1);
         int[][] rows = new int[maxDepth + 1][m + 1];
         int[] bestEnd = new int[maxDepth + 1];
         int[] rowMin = new int[maxDepth + 1];
@@ -296,13 +297,18 @@ final class OptionCatalog {
         int previous = -1;
         int valid = 0;
         while (k < to) {
-            int depth = previous < 0 ? 0 : Math.min(valid, commonPrefix(index, previous, k));
-            int length = index.length(k);
+            int depth = previous < 0 ? 0 : commonPrefix(index, previous, k, valid);
+            int length = -1;
             int matchedAt = -1;
             int failedAt = -1;
-            for (int i = depth + 1; i <= length; i++) {
-                int min = Typos.nextRow(typed, (char) index.byteAt(k, i - 1),
-                        i >= 2 ? (char) index.byteAt(k, i - 2) : 0, rows[i - 1], i >= 2 ? rows[i - 2] : null, rows[i]);
+            for (int i = depth + 1;; i++) {
+                int c = index.byteAt(k, i - 1);
+                if (c < 0) {
+                    length = i - 1;
+                    break;
+                }
+                int min = Typos.nextRow(typed, (char) c, i >= 2 ? (char) index.byteAt(k, i - 2) : 0, rows[i - 1],
+                        i >= 2 ? rows[i - 2] : null, rows[i]);
                 bestEnd[i] = Math.min(bestEnd[i - 1], rows[i][m]);
                 rowMin[i] = min;
                 valid = i;
@@ -340,15 +346,17 @@ final class OptionCatalog {
         return ranges;
     }
 
-    private static int commonPrefix(KeyIndex index, int a, int b) {
+    /** How many leading bytes keys {@code a} and {@code b} share, up to {@code most}. */
+    private static int commonPrefix(KeyIndex index, int a, int b, int most) {
         int i = 0;
-        while (true) {
+        while (i < most) {
             int x = index.byteAt(a, i);
             if (x < 0 || x != index.byteAt(b, i)) {
                 return i;
             }
             i++;
         }
+        return most;
     }
 
     private void forExact(String folded, java.util.function.IntConsumer each) {
