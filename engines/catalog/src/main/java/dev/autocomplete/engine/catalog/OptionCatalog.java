@@ -294,6 +294,7 @@ final class OptionCatalog {
         int[] rowMin = new int[maxDepth + 1];
         rows[0] = Typos.firstRow(typed);
         bestEnd[0] = rows[0][m];
+        int[] hints = TrieTop.newHints();
         int previous = -1;
         int valid = 0;
         while (k < to) {
@@ -326,13 +327,13 @@ final class OptionCatalog {
                 if (failedAt > 1 && rowMin[failedAt - 1] >= budget) {
                     int d = failedAt - 1;
                     k = index.seek(k, d, Typos.nextWithin(typed, budget, rows[d], rows[d - 1],
-                            (char) index.byteAt(k, d - 1), index.byteAt(k, d)), to);
+                            (char) index.byteAt(k, d - 1), index.byteAt(k, d)), to, hints);
                 } else {
-                    k = index.endOfPrefix(k, failedAt < 0 ? length + 1 : failedAt, to);
+                    k = index.endOfPrefix(k, failedAt < 0 ? length + 1 : failedAt, to, hints);
                 }
                 continue;
             }
-            int end = index.endOfPrefix(k, matchedAt, to);
+            int end = index.endOfPrefix(k, matchedAt, to, hints);
             int edits = bestEnd[matchedAt];
             if (ranges[edits] == null) {
                 ranges[edits] = new IntBuffer();

@@ -55,15 +55,31 @@ final class TrieTop {
         return bytes;
     }
 
+    /** A scratch array for {@link #firstAtLeast(int, long, int[])}: one per walk, used by one thread. */
+    static int[] newHints() {
+        return new int[DEPTH + 1];
+    }
+
     /**
      * The first key whose first {@code depth} bytes (as a head, zero past them) are at least {@code target}
-     * (unsigned, and zero past {@code depth} bytes), or the number of keys.
+     * (unsigned, and zero past {@code depth} bytes), or the number of keys. {@code hints} (or null) remembers
+     * the node found last at each depth: a walk that goes forward gallops from it instead of searching the
+     * whole level, and a hint past the target is simply ignored.
      */
-    int firstAtLeast(int depth, long target) {
+    int firstAtLeast(int depth, long target, int[] hints) {
         long[] level = prefixes[depth];
         long flipped = target ^ Long.MIN_VALUE;
         int lo = 0;
         int hi = level.length;
+        int hint = hints == null ? level.length : hints[depth];
+        if (hint < level.length && level[hint] < flipped) {
+            int bound = 1;
+            while (hint + bound < level.length && level[hint + bound] < flipped) {
+                bound <<= 1;
+            }
+            lo = hint + (bound >> 1) + 1;
+            hi = Math.min(hint + bound, level.length);
+        }
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
             if (level[mid] < flipped) {
@@ -71,6 +87,9 @@ final class TrieTop {
             } else {
                 hi = mid;
             }
+        }
+        if (hints != null) {
+            hints[depth] = lo;
         }
         return starts[depth][lo];
     }

@@ -53,7 +53,9 @@ class KeyIndexTest {
     }
 
     @Test
-    void skipping_a_subtree_and_seeking_a_child_byte_match_a_scan_of_the_sorted_keys() {
+    void skipping_a_subtree_and_seeking_a_child_byte_match_a_scan_of_the_sorted_keys_with_or_without_hints() {
+        // Hints left by earlier searches, here in random order, only ever speed a search up.
+        int[] hints = TrieTop.newHints();
         for (int q = 0; q < 5_000; q++) {
             int k = random.nextInt(keys.size());
             int length = 1 + random.nextInt(10);
@@ -62,6 +64,7 @@ class KeyIndexTest {
                 end++;
             }
             assertEquals(end, index.endOfPrefix(k, length, keys.size()), k + "/" + length);
+            assertEquals(end, index.endOfPrefix(k, length, keys.size(), hints), k + "/" + length);
             if (keys.get(k).length < 2) {
                 continue;
             }
@@ -73,6 +76,7 @@ class KeyIndexTest {
                 found++;
             }
             assertEquals(found, index.seek(k, depth, b, keys.size()), k + "/" + depth + "/" + b);
+            assertEquals(found, index.seek(k, depth, b, keys.size(), hints), k + "/" + depth + "/" + b);
         }
     }
 
