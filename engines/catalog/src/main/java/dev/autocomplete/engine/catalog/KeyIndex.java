@@ -51,11 +51,14 @@ final class KeyIndex {
         this.positions = positions;
         this.options = new int[positions.length];
         int longest = 0;
+        TrieTop.Builder topLevels = new TrieTop.Builder();
         for (int k = 0; k < positions.length; k++) {
             options[k] = ownerOf.applyAsInt(positions[k]);
             longest = Math.max(longest, length(k));
+            topLevels.add(head(k));
         }
         this.maxLength = longest;
+        this.top = topLevels.build();
         this.blockMax = new float[(positions.length >> BLOCK_SHIFT) + 1];
         Arrays.fill(blockMax, Float.NEGATIVE_INFINITY);
         for (int k = 0; k < positions.length; k++) {
@@ -66,7 +69,6 @@ final class KeyIndex {
         for (int s = 0; s < heads.length; s++) {
             heads[s] = head(s << SAMPLE_SHIFT);
         }
-        this.top = new TrieTop(this::head, positions.length);
         this.superMax = new float[(positions.length >> SUPER_SHIFT) + 1];
         Arrays.fill(superMax, Float.NEGATIVE_INFINITY);
         for (int b = 0; b < blockMax.length; b++) {

@@ -18,13 +18,23 @@ final class TrieTop {
     /** Per depth, the first key of each node, then the number of keys. */
     private final int[][] starts = new int[DEPTH + 1][];
 
-    /** @param heads the keys' first 8 bytes, big-endian, zero past the end, in key order */
-    TrieTop(java.util.function.IntToLongFunction heads, int size) {
-        long[][] prefixList = new long[DEPTH + 1][16];
-        int[][] startList = new int[DEPTH + 1][16];
-        int[] count = new int[DEPTH + 1];
-        for (int k = 0; k < size; k++) {
-            long head = heads.applyAsLong(k);
+    private TrieTop(long[][] prefixList, int[][] startList, int[] count, int size) {
+        for (int d = 1; d <= DEPTH; d++) {
+            prefixes[d] = Arrays.copyOf(prefixList[d], count[d]);
+            starts[d] = Arrays.copyOf(startList[d], count[d] + 1);
+            starts[d][count[d]] = size;
+        }
+    }
+
+    /** Collects the nodes from the keys' heads, given in key order (while a key's bytes are in cache anyway). */
+    static final class Builder {
+        private final long[][] prefixList = new long[DEPTH + 1][16];
+        private final int[][] startList = new int[DEPTH + 1][16];
+        private final int[] count = new int[DEPTH + 1];
+        private int size;
+
+        /** @param head the next key's first 8 bytes, big-endian, zero past its end */
+        void add(long head) {
             for (int d = 1; d <= DEPTH; d++) {
                 long prefix = keep(head, d) ^ Long.MIN_VALUE;
                 int n = count[d];
@@ -36,14 +46,14 @@ final class TrieTop {
                     startList[d] = Arrays.copyOf(startList[d], n * 2);
                 }
                 prefixList[d][n] = prefix;
-                startList[d][n] = k;
+                startList[d][n] = size;
                 count[d] = n + 1;
             }
+            size++;
         }
-        for (int d = 1; d <= DEPTH; d++) {
-            prefixes[d] = Arrays.copyOf(prefixList[d], count[d]);
-            starts[d] = Arrays.copyOf(startList[d], count[d] + 1);
-            starts[d][count[d]] = size;
+
+        TrieTop build() {
+            return new TrieTop(prefixList, startList, count, size);
         }
     }
 
