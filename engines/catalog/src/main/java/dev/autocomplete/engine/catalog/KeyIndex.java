@@ -1,5 +1,8 @@
 package dev.autocomplete.engine.catalog;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.function.IntPredicate;
 
@@ -20,6 +23,8 @@ final class KeyIndex {
     private static final long INDEX_MASK = (1L << 30) - 1;
     private static final int SAMPLE_SHIFT = 4;
     private static final int HEAD = 8;
+    private static final VarHandle LONG_VIEW = MethodHandles.byteArrayViewVarHandle(long[].class,
+            ByteOrder.BIG_ENDIAN);
 
     private final byte[] blob;
     private final int[] positions;
@@ -30,6 +35,8 @@ final class KeyIndex {
     private final int maxLength;
     /** The first 8 bytes of every 16th key, big-endian: most searches for a short prefix stay in this array. */
     private final long[] heads;
+    /** The first levels of the trie, where most seeks of the typo walk land. */
+    private final TrieTop top;
 
     /**
      * @param blob folded names, each followed by a 0 byte
@@ -44,11 +51,14 @@ final class KeyIndex {
         this.positions = positions;
         this.options = new int[positions.length];
         int longest = 0;
+        TrieTop.Builder topLevels = new TrieTop.Builder();
         for (int k = 0; k < positions.length; k++) {
             options[k] = ownerOf.applyAsInt(positions[k]);
             longest = Math.max(longest, length(k));
+            topLevels.add(head(k));
         }
         this.maxLength = longest;
+        this.top = topLevels.build();
         this.blockMax = new float[(positions.length >> BLOCK_SHIFT) + 1];
         Arrays.fill(blockMax, Float.NEGATIVE_INFINITY);
         for (int k = 0; k < positions.length; k++) {
@@ -72,7 +82,7 @@ final class KeyIndex {
     }
 
     long heapBytes() {
-        return 8L * positions.length + 4L * (blockMax.length + superMax.length) + 8L * heads.length;
+        return 8L * positions.length + 4L * (blockMax.length + superMax.length) + 8L * heads.length + top.heapBytes();
     }
 
     int option(int k) {
@@ -104,6 +114,9 @@ final class KeyIndex {
 
     /** The first key not below {@code prefix} (unsigned byte order). */
     int lowerBound(byte[] prefix) {
+        if (prefix.length > 0 && prefix.length <= HEAD) {
+            return firstWithHead(headOf(prefix), prefix.length);
+        }
         int lo = 0;
         int hi = positions.length;
         while (lo < hi) {
@@ -119,6 +132,9 @@ final class KeyIndex {
 
     /** The first key after every key that starts with {@code prefix}. */
     int upperBound(byte[] prefix) {
+        if (prefix.length > 0 && prefix.length <= HEAD && (prefix[prefix.length - 1] & 0xff) < 0xff) {
+            return firstWithHead(headOf(prefix) + (1L << (8 * (HEAD - prefix.length))), prefix.length);
+        }
         int lo = 0;
         int hi = positions.length;
         while (lo < hi) {
@@ -138,8 +154,17 @@ final class KeyIndex {
      * Gallops from {@code k}, so skipping a small subtree costs a few comparisons.
      */
     int endOfPrefix(int k, int length, int to) {
+        return endOfPrefix(k, length, to, null);
+    }
+
+    /** {@link #endOfPrefix(int, int, int)} with the hints of a walk that goes forward ({@link TrieTop#newHints}). */
+    int endOfPrefix(int k, int length, int to, int[] hints) {
         if (length == 0) {
             return to;
+        }
+        if (length <= TrieTop.DEPTH) {
+            return Math.min(to, top.firstAtLeast(length, keep(head(k), length) + (1L << (8 * (HEAD - length))),
+                    hints));
         }
         if (length <= HEAD) {
             return firstAtLeast(keep(head(k), length) + (1L << (8 * (HEAD - length))), k + 1, to);
@@ -168,15 +193,24 @@ final class KeyIndex {
      * of at least {@code b} at {@code depth}; or the first key past that shared prefix.
      */
     int seek(int k, int depth, int b, int to) {
+        return seek(k, depth, b, to, null);
+    }
+
+    /** {@link #seek(int, int, int, int)} with the hints of a walk that goes forward ({@link TrieTop#newHints}). */
+    int seek(int k, int depth, int b, int to, int[] hints) {
         // Keys below the target share the prefix and hold a smaller byte at depth; gallop over them from k.
         if (!below(k, k, depth, b)) {
             return k;
         }
         if (depth < HEAD) {
             if (b > 255) {
-                return endOfPrefix(k, depth, to);
+                return endOfPrefix(k, depth, to, hints);
             }
-            return firstAtLeast(keep(head(k), depth) | ((long) b << (8 * (HEAD - 1 - depth))), k + 1, to);
+            long target = keep(head(k), depth) | ((long) b << (8 * (HEAD - 1 - depth)));
+            if (depth < TrieTop.DEPTH) {
+                return Math.min(to, top.firstAtLeast(depth + 1, target, hints));
+            }
+            return firstAtLeast(target, k + 1, to);
         }
         int step = 1;
         int lo = k;
@@ -196,9 +230,35 @@ final class KeyIndex {
         return hi;
     }
 
+    /** A prefix of at most 8 bytes as a head. */
+    private static long headOf(byte[] prefix) {
+        long head = 0;
+        for (int i = 0; i < HEAD; i++) {
+            head = (head << 8) | (i < prefix.length ? prefix[i] & 0xff : 0);
+        }
+        return head;
+    }
+
+    /** The first key whose head is at least {@code target}, which is zero past its first {@code length} bytes. */
+    private int firstWithHead(long target, int length) {
+        return length <= TrieTop.DEPTH ? top.firstAtLeast(length, target, null) : firstAtLeast(target, 0, positions.length);
+    }
+
     /** The key's first 8 bytes, big-endian, zero after its end: ordered like the keys (unsigned). */
     private long head(int k) {
         int p = positions[k];
+        if (p + HEAD > blob.length) {
+            return headByBytes(p);
+        }
+        // One 8-byte load, then the bytes from the terminator on are cleared: no loop, no branch per byte, so
+        // the loads of several keys can be in flight at once.
+        long word = (long) LONG_VIEW.get(blob, p);
+        long zeros = ~(((word & 0x7f7f7f7f7f7f7f7fL) + 0x7f7f7f7f7f7f7f7fL) | word | 0x7f7f7f7f7f7f7f7fL);
+        int kept = Long.numberOfLeadingZeros(zeros) >>> 3;
+        return kept == HEAD ? word : word & ~(-1L >>> (8 * kept));
+    }
+
+    private long headByBytes(int p) {
         long head = 0;
         int i = 0;
         for (; i < HEAD; i++) {
@@ -211,9 +271,8 @@ final class KeyIndex {
         return i == HEAD ? head : head << (8 * (HEAD - i));
     }
 
-    /** The first {@code bytes} bytes of a head, zero after them. */
     private static long keep(long head, int bytes) {
-        return bytes == 0 ? 0 : bytes >= HEAD ? head : head & ~(-1L >>> (8 * bytes));
+        return TrieTop.keep(head, bytes);
     }
 
     /** The first key in {@code [from, to)} whose head is at least {@code target} (unsigned), or {@code to}. */

@@ -188,103 +188,128 @@ final class OptionCatalog {
      * or alias first, then at an inner word, each by weight.
      */
     List<Match> complete(String foldedPrefix, int limit, IntPredicate excluded) {
-        byte[] prefix = bytes(foldedPrefix);
-        List<Match> matches = new ArrayList<>(limit);
-        Set<Integer> seen = new HashSet<>();
-        for (KeyIndex index : new KeyIndex[] {starts, words}) {
-            int where = index == starts ? AT_START : AT_WORD;
-            int wanted = limit - matches.size();
-            index.heaviest(index.lowerBound(prefix), index.upperBound(prefix), wanted, option -> {
-                if (excluded.test(option) || !seen.add(option)) {
-                    return false;
-                }
-                matches.add(new Match(option, where));
-                return true;
-            });
-        }
-        return matches;
+        return search(foldedPrefix, 0, limit, excluded);
+    }
+
+    /**
+     * Like {@link #completeWithTypos}, but empty when {@code foldedPrefix} allows no typo: whether typos
+     * find anything the plain prefix would not be asked for.
+     */
+    List<Match> typoComplete(String foldedPrefix, int limit, IntPredicate excluded) {
+        int budget = Typos.budget(foldedPrefix);
+        return budget == 0 ? List.of() : search(foldedPrefix, budget, limit, excluded);
     }
 
     /**
      * The best options with a word that starts with {@code foldedPrefix} give or take the typos {@link Typos}
-     * allows, excluding plain prefix matches: fewest typos first, then where, then weight. Walks the sorted
-     * keys like a trie, aligning a shared prefix once and skipping every key under a prefix that is already
-     * over budget; the ranges of keys under a prefix within budget are gathered by their rank (typos, then
-     * where) and each rank's ranges are searched together, heaviest first, until {@code limit} are found.
+     * allows: plain prefix matches first (at the start, then at an inner word), then fewest typos, then where,
+     * then weight, up to {@code limit}.
      */
-    List<Match> typoComplete(String foldedPrefix, int limit, IntPredicate excluded) {
-        int budget = Typos.budget(foldedPrefix);
-        if (budget == 0) {
-            return List.of();
-        }
-        String typed = new String(bytes(foldedPrefix), StandardCharsets.ISO_8859_1);
-        IntBuffer[] startRanges = new IntBuffer[budget + 1];
-        IntBuffer[] wordRanges = new IntBuffer[budget + 1];
-        walk(starts, typed, budget, startRanges);
-        walk(words, typed, budget, wordRanges);
-        List<Match> matches = new ArrayList<>(limit);
-        Set<Integer> seen = new HashSet<>();
-        for (int edits = 0; edits <= budget && matches.size() < limit; edits++) {
-            for (KeyIndex index : new KeyIndex[] {starts, words}) {
-                IntBuffer ranges = (index == starts ? startRanges : wordRanges)[edits];
-                int wanted = limit - matches.size();
-                if (ranges == null || wanted == 0) {
-                    continue;
-                }
-                int where = index == starts ? AT_START : AT_WORD;
-                int rank = edits;
-                index.heaviest(ranges.ints, ranges.size, wanted, option -> {
-                    if (excluded.test(option) || !seen.add(option)) {
-                        return false;
-                    }
-                    matches.add(new Match(option, where, rank));
-                    return true;
-                });
-            }
-        }
-        return matches;
-    }
-
-    /** Plain prefix matches first, then typo matches, up to {@code limit}. */
     List<Match> completeWithTypos(String foldedPrefix, int limit, IntPredicate excluded) {
-        List<Match> matches = new ArrayList<>(complete(foldedPrefix, limit, excluded));
-        if (matches.size() < limit) {
-            Set<Integer> seen = new HashSet<>();
-            matches.forEach(m -> seen.add(m.option()));
-            for (Match typo : typoComplete(foldedPrefix, limit, excluded)) {
-                if (matches.size() < limit && seen.add(typo.option())) {
-                    matches.add(typo);
-                }
-            }
-        }
-        return matches;
+        return search(foldedPrefix, Typos.budget(foldedPrefix), limit, excluded);
     }
 
-    /** Gathers into {@code ranges[edits]} the key ranges under a prefix within budget, by its typos. */
-    private static void walk(KeyIndex index, String typed, int budget, IntBuffer[] ranges) {
+    /**
+     * Fills the ranks in order, each searched heaviest first: plain prefix matches at the start, then at an
+     * inner word, then for each number of typos up to {@code budget} the same two. Typo matches come from a
+     * walk over each index that gathers the key ranges under a prefix within budget by their typos; an index
+     * is walked only when a rank of it is reached, so when typo matches at the start fill the list the inner
+     * words are never walked.
+     */
+    private List<Match> search(String foldedPrefix, int budget, int limit, IntPredicate excluded) {
+        byte[] prefix = bytes(foldedPrefix);
+        Ranked ranked = new Ranked(limit, excluded);
+        ranked.take(starts, new int[] {starts.lowerBound(prefix), starts.upperBound(prefix)}, 2, AT_START, 0);
+        ranked.take(words, new int[] {words.lowerBound(prefix), words.upperBound(prefix)}, 2, AT_WORD, 0);
+        if (ranked.full() || budget == 0 || prefix.length == 0) {
+            return ranked.matches;
+        }
+        String typed = new String(prefix, StandardCharsets.ISO_8859_1);
+        IntBuffer[] startRanges = walk(starts, typed, budget);
+        IntBuffer[] wordRanges = null;
+        for (int edits = 1; edits <= budget && !ranked.full(); edits++) {
+            ranked.take(starts, startRanges[edits], AT_START, edits);
+            if (!ranked.full()) {
+                wordRanges = wordRanges == null ? walk(words, typed, budget) : wordRanges;
+                ranked.take(words, wordRanges[edits], AT_WORD, edits);
+            }
+        }
+        return ranked.matches;
+    }
+
+    /** The matches taken so far, rank by rank; an option is taken once, at its best rank. */
+    private static final class Ranked {
+        final List<Match> matches;
+        private final int limit;
+        private final IntPredicate excluded;
+        private final Set<Integer> seen = new HashSet<>();
+
+        Ranked(int limit, IntPredicate excluded) {
+            this.matches = new ArrayList<>(limit);
+            this.limit = limit;
+            this.excluded = excluded;
+        }
+
+        boolean full() {
+            return matches.size() >= limit;
+        }
+
+        void take(KeyIndex index, IntBuffer ranges, int where, int edits) {
+            if (ranges != null) {
+                take(index, ranges.ints, ranges.size, where, edits);
+            }
+        }
+
+        void take(KeyIndex index, int[] ranges, int length, int where, int edits) {
+            int wanted = limit - matches.size();
+            if (wanted <= 0) {
+                return;
+            }
+            index.heaviest(ranges, length, wanted, option -> {
+                if (excluded.test(option) || !seen.add(option)) {
+                    return false;
+                }
+                matches.add(new Match(option, where, edits));
+                return true;
+            });
+        }
+    }
+
+    /**
+     * The key ranges under a prefix within budget, by its typos ({@code [edits]}, null for none). Walks the
+     * sorted keys like a trie, aligning a shared prefix once, skipping every key under a prefix that is
+     * already over budget, and from a prefix that spent the whole budget seeking only the bytes that can
+     * still align.
+     */
+    private static IntBuffer[] walk(KeyIndex index, String typed, int budget) {
+        IntBuffer[] ranges = new IntBuffer[budget + 1];
         byte[] first = {(byte) typed.charAt(0)};
         int k = index.lowerBound(first);
         int to = index.upperBound(first);
         int m = typed.length();
-        int maxDepth = index.maxLength();
+        // A row's minimum grows by one per byte past the typed length: no walk goes deeper than this.
+        int maxDepth = Math.min(index.maxLength(), m + budget + 1);
         int[][] rows = new int[maxDepth + 1][m + 1];
         int[] bestEnd = new int[maxDepth + 1];
         int[] rowMin = new int[maxDepth + 1];
         rows[0] = Typos.firstRow(typed);
         bestEnd[0] = rows[0][m];
-        // A row whose minimum is the budget can only go on with a byte the query holds.
-        boolean[] inQuery = new boolean[256];
-        typed.chars().forEach(c -> inQuery[c & 0xff] = true);
+        int[] hints = TrieTop.newHints();
         int previous = -1;
         int valid = 0;
         while (k < to) {
-            int depth = previous < 0 ? 0 : Math.min(valid, commonPrefix(index, previous, k));
-            int length = index.length(k);
+            int depth = previous < 0 ? 0 : commonPrefix(index, previous, k, valid);
+            int length = -1;
             int matchedAt = -1;
             int failedAt = -1;
-            for (int i = depth + 1; i <= length; i++) {
-                int min = Typos.nextRow(typed, (char) index.byteAt(k, i - 1),
-                        i >= 2 ? (char) index.byteAt(k, i - 2) : 0, rows[i - 1], i >= 2 ? rows[i - 2] : null, rows[i]);
+            for (int i = depth + 1;; i++) {
+                int c = index.byteAt(k, i - 1);
+                if (c < 0) {
+                    length = i - 1;
+                    break;
+                }
+                int min = Typos.nextRow(typed, (char) c, i >= 2 ? (char) index.byteAt(k, i - 2) : 0, rows[i - 1],
+                        i >= 2 ? rows[i - 2] : null, rows[i]);
                 bestEnd[i] = Math.min(bestEnd[i - 1], rows[i][m]);
                 rowMin[i] = min;
                 valid = i;
@@ -300,13 +325,15 @@ final class OptionCatalog {
             previous = k;
             if (matchedAt < 0) {
                 if (failedAt > 1 && rowMin[failedAt - 1] >= budget) {
-                    k = index.seek(k, failedAt - 1, nextIn(inQuery, index.byteAt(k, failedAt - 1)), to);
+                    int d = failedAt - 1;
+                    k = index.seek(k, d, Typos.nextWithin(typed, budget, rows[d], rows[d - 1],
+                            (char) index.byteAt(k, d - 1), index.byteAt(k, d)), to, hints);
                 } else {
-                    k = index.endOfPrefix(k, failedAt < 0 ? length + 1 : failedAt, to);
+                    k = index.endOfPrefix(k, failedAt < 0 ? length + 1 : failedAt, to, hints);
                 }
                 continue;
             }
-            int end = index.endOfPrefix(k, matchedAt, to);
+            int end = index.endOfPrefix(k, matchedAt, to, hints);
             int edits = bestEnd[matchedAt];
             if (ranges[edits] == null) {
                 ranges[edits] = new IntBuffer();
@@ -317,26 +344,20 @@ final class OptionCatalog {
             valid = Math.min(valid, matchedAt);
             k = end;
         }
+        return ranges;
     }
 
-    /** The smallest byte above {@code b} that the query holds, or 256. */
-    private static int nextIn(boolean[] inQuery, int b) {
-        int c = b + 1;
-        while (c < 256 && !inQuery[c]) {
-            c++;
-        }
-        return c;
-    }
-
-    private static int commonPrefix(KeyIndex index, int a, int b) {
+    /** How many leading bytes keys {@code a} and {@code b} share, up to {@code most}. */
+    private static int commonPrefix(KeyIndex index, int a, int b, int most) {
         int i = 0;
-        while (true) {
+        while (i < most) {
             int x = index.byteAt(a, i);
             if (x < 0 || x != index.byteAt(b, i)) {
                 return i;
             }
             i++;
         }
+        return most;
     }
 
     private void forExact(String folded, java.util.function.IntConsumer each) {
@@ -413,7 +434,7 @@ final class OptionCatalog {
 
     /** A growable int array. */
     private static final class IntBuffer {
-        private int[] ints = new int[1024];
+        private int[] ints = new int[16];
         private int size;
 
         void add(int value) {

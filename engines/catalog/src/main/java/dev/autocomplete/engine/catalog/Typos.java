@@ -83,6 +83,29 @@ final class Typos {
         return min;
     }
 
+    /**
+     * The smallest byte above {@code after} that can follow a prefix whose row (from {@link #nextRow}) is
+     * {@code row}, the row before it {@code above} and its last character {@code last}, without going over
+     * {@code budget}; or 256. Only for a row whose minimum is the budget: then a next character must match a
+     * typed character diagonally, or complete a transposition.
+     */
+    static int nextWithin(String typed, int budget, int[] row, int[] above, char last, int after) {
+        int next = 256;
+        for (int j = 1; j < row.length; j++) {
+            char t = typed.charAt(j - 1);
+            if (t > after && t < next && row[j - 1] <= budget) {
+                next = t;
+            }
+            if (j >= 2 && t == last && !isDigit(t) && above[j - 2] + 1 <= budget) {
+                char c = typed.charAt(j - 2);
+                if (c != t && c > after && c < next && !isDigit(c)) {
+                    next = c;
+                }
+            }
+        }
+        return next;
+    }
+
     private static int cost(char c) {
         return isDigit(c) ? NEVER : 1;
     }

@@ -137,6 +137,61 @@ class OptionCatalogTest {
         }
     }
 
+    @Test
+    void typo_matches_at_the_start_rank_above_typo_matches_at_an_inner_word() {
+        OptionCatalog catalog = new OptionCatalog(List.of(
+                new OptionCatalog.Entry("Old Marsella", 900, List.of()),
+                new OptionCatalog.Entry("Marseille", 10, List.of()),
+                new OptionCatalog.Entry("Marsea", 20, List.of()),
+                new OptionCatalog.Entry("Port Marseau", 800, List.of())));
+        java.util.function.Function<Integer, List<String>> find = limit -> catalog
+                .completeWithTypos("masre", limit, option -> false).stream()
+                .map(match -> catalog.text(match.option()) + "/" + match.where() + "/" + match.edits())
+                .toList();
+        assertEquals(List.of("Marsea/0/1", "Marseille/0/1"), find.apply(2));
+        assertEquals(List.of("Marsea/0/1", "Marseille/0/1", "Old Marsella/2/1", "Port Marseau/2/1"),
+                find.apply(10));
+    }
+
+    @Test
+    void typo_matches_with_a_budget_of_two_and_across_words_are_exactly_the_keys_within_budget_in_rank_order() {
+        java.util.Random random = new java.util.Random(9);
+        List<OptionCatalog.Entry> entries = new java.util.ArrayList<>();
+        for (int i = 0; i < 3_000; i++) {
+            entries.add(new OptionCatalog.Entry(word(random) + " " + word(random) + (i % 3 == 0 ? " 7" : ""),
+                    random.nextInt(1_000), List.of()));
+        }
+        OptionCatalog catalog = new OptionCatalog(entries);
+        for (int q = 0; q < 150; q++) {
+            String typed = word(random).substring(0, 5) + (q % 2 == 0 ? word(random).substring(0, 3) : " ab");
+            List<OptionCatalog.Match> all = catalog.completeWithTypos(typed, 100_000, option -> false);
+            java.util.Set<Integer> expected = new java.util.HashSet<>();
+            for (int i = 0; i < entries.size(); i++) {
+                String text = catalog.foldedText(i);
+                for (int start = 0; start < text.length(); start++) {
+                    if (start > 0 && text.charAt(start - 1) != ' ') {
+                        continue;
+                    }
+                    for (int end = start + 1; end <= text.length(); end++) {
+                        if (Typos.distance(typed, text.substring(start, end)) != Typos.NEVER) {
+                            expected.add(i);
+                        }
+                    }
+                }
+            }
+            assertEquals(expected, all.stream().map(OptionCatalog.Match::option)
+                    .collect(java.util.stream.Collectors.toSet()), typed);
+            for (int i = 1; i < all.size(); i++) {
+                OptionCatalog.Match before = all.get(i - 1);
+                OptionCatalog.Match after = all.get(i);
+                assertTrue(before.edits() < after.edits()
+                        || before.edits() == after.edits() && before.where() <= after.where(), typed + " " + all);
+            }
+            assertEquals(all.subList(0, Math.min(3, all.size())), catalog.completeWithTypos(typed, 3, option -> false),
+                    typed);
+        }
+    }
+
     /** A word of 6 to 9 letters from a small alphabet, so that typos find many neighbours. */
     private static String word(java.util.Random random) {
         StringBuilder word = new StringBuilder();
