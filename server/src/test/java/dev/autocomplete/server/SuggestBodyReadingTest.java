@@ -122,7 +122,8 @@ class SuggestBodyReadingTest {
         assertError(object(META, "\"data\":{" + tooLarge + "," + RAW_QUERY + ",\"completed_params\":[7]}"),
                 "INVALID_COMPLETED_PARAMS", "data.completed_params[0] must be an object.");
         assertError(object(META, "\"data\":{" + RAW_QUERY + ",\"identified_params\":[7]," + tooLarge + "}"),
-                "ADDITIONAL_CONTEXT_TOO_LARGE", "data.additional_context is 2011 bytes as compact JSON; the limit is 2000.");
+                "ADDITIONAL_CONTEXT_TOO_LARGE",
+                "data.additional_context is 2011 bytes as compact JSON; the limit is 2000.");
     }
 
     @Test
@@ -138,9 +139,11 @@ class SuggestBodyReadingTest {
         assertError(object(badData, badLanguage), "INVALID_REQUEST", "meta.language must be a string.");
         assertError(object("\"data\":\"x\"", badMeta), "INVALID_REQUEST", "data must be an object.");
         assertError(object("\"data\":{\"recently_suggested\":{},\"identified_params\":5,\"completed_params\":[{}],"
-                + RAW_QUERY + "}", META), "INVALID_COMPLETED_PARAMS", "data.completed_params[0].type must be a non-empty string.");
+                + RAW_QUERY + "}", META), "INVALID_COMPLETED_PARAMS",
+                "data.completed_params[0].type must be a non-empty string.");
         assertError(object("\"data\":{\"recently_suggested\":{},\"identified_params\":[{\"type\":\"a\"}],"
-                + RAW_QUERY + "}", META), "INVALID_REQUEST", "data.identified_params[0] needs string 'type' and 'value'.");
+                + RAW_QUERY + "}", META), "INVALID_REQUEST",
+                "data.identified_params[0] needs string 'type' and 'value'.");
     }
 
     @Test

@@ -55,7 +55,8 @@ public class RequestReadingBenchmark {
             streaming = new SuggestRequestReader(json);
             for (byte[] body : bodies) {
                 if (!tree.read(body).equals(streaming.read(body))) {
-                    throw new IllegalStateException("the readers disagree on " + new String(body, StandardCharsets.UTF_8));
+                    throw new IllegalStateException("the readers disagree on "
+                            + new String(body, StandardCharsets.UTF_8));
                 }
             }
         }

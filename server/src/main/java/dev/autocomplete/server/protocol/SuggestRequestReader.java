@@ -79,7 +79,7 @@ public final class SuggestRequestReader {
         Data data;
     }
 
-    /** The known fields of {@code data}: each null when absent or null. */
+    /** The known fields of {@code data}: null when absent or null, else as read (or NOT_A_STRING, NOT_AN_ARRAY). */
     private static final class Data {
         Object rawQuery;
         List<Fields> completedParams;
