@@ -30,9 +30,6 @@ public final class Placeholders {
 
     /** Every token in {@code text}, in order. */
     public static List<Token> find(String text) {
-        if (!text.contains("{{")) {
-            return List.of(); // most keystrokes: no token, and no matcher to run
-        }
         List<Token> tokens = new ArrayList<>();
         Matcher matcher = TOKEN.matcher(text);
         while (matcher.find()) {
@@ -49,12 +46,6 @@ public final class Placeholders {
 
     /** The NAME the client mints for a type: upper case, whitespace runs turned into {@code _}. */
     public static String mintedName(String type) {
-        String upper = type.toUpperCase(Locale.ROOT);
-        for (int i = 0; i < upper.length(); i++) {
-            if (" \t\n\u000B\f\r".indexOf(upper.charAt(i)) >= 0) { // the characters \s matches
-                return WHITESPACE.matcher(upper).replaceAll("_");
-            }
-        }
-        return upper;
+        return WHITESPACE.matcher(type.toUpperCase(Locale.ROOT)).replaceAll("_");
     }
 }
