@@ -11,8 +11,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -21,8 +19,9 @@ import dev.autocomplete.spi.Query;
 
 /**
  * The baseline for {@link RequestReadingBenchmark}: the suggest body read as a Jackson tree and the tree then
- * validated, as the server did before {@link SuggestRequestReader} streamed it (a verbatim copy of that code,
- * with the regular expressions {@link Placeholders} then always ran).
+ * validated, as the server did before {@link SuggestRequestReader} streamed it (a verbatim copy of that code;
+ * both call the same {@link Placeholders}, {@link Timestamps} and {@link Uuids}, so the comparison isolates
+ * the reading).
  */
 final class TreeRequestReader {
 
@@ -85,7 +84,7 @@ final class TreeRequestReader {
         }
         String rawQuery = rawNode.textValue();
         Set<String> tokensInQuery = new HashSet<>();
-        regexFind(rawQuery).forEach(token -> tokensInQuery.add(token.token()));
+        Placeholders.find(rawQuery).forEach(token -> tokensInQuery.add(token.token()));
 
         Map<String, SuggestRequest.Fill> fills = new LinkedHashMap<>();
         Set<String> dismissed = new HashSet<>();
@@ -141,9 +140,9 @@ final class TreeRequestReader {
             if (token == null) {
                 throw invalidParams(where + ".placeholder must be a token like {{TYPE_1}} or empty.");
             }
-            if (!token.name().equals(regexMintedName(type))) {
+            if (!token.name().equals(Placeholders.mintedName(type))) {
                 throw invalidParams(where + ".placeholder " + placeholder + " does not match type '" + type
-                        + "' (expected {{" + regexMintedName(type) + "_N}}).");
+                        + "' (expected {{" + Placeholders.mintedName(type) + "_N}}).");
             }
             if (!seen.add(placeholder)) {
                 throw invalidParams("data.completed_params has two entries for " + placeholder + ".");
@@ -241,21 +240,5 @@ final class TreeRequestReader {
 
     private static ApiException invalidParams(String message) {
         return ApiException.badRequest("INVALID_COMPLETED_PARAMS", message);
-    }
-
-    private static final Pattern TOKEN = Pattern.compile("\\{\\{([A-Z0-9_]+)_([1-9][0-9]*)}}");
-    private static final Pattern WHITESPACE = Pattern.compile("\\s+");
-
-    private static List<Placeholders.Token> regexFind(String text) {
-        List<Placeholders.Token> tokens = new ArrayList<>();
-        Matcher matcher = TOKEN.matcher(text);
-        while (matcher.find()) {
-            tokens.add(new Placeholders.Token(matcher.start(), matcher.group(), matcher.group(1)));
-        }
-        return tokens;
-    }
-
-    private static String regexMintedName(String type) {
-        return WHITESPACE.matcher(type.toUpperCase(Locale.ROOT)).replaceAll("_");
     }
 }
