@@ -176,7 +176,7 @@ public final class WrkBenchmark {
     }
 
     /** Journeys over the synthesized places: type an origin letter by letter, pick it, then a destination. */
-    static List<String> journeys(List<SyntheticCatalog.Option> places, int count, Random random) {
+    public static List<String> journeys(List<SyntheticCatalog.Option> places, int count, Random random) {
         List<String> bodies = new ArrayList<>();
         for (int j = 0; j < count; j++) {
             String origin = places.get(random.nextInt(20_000)).text();

@@ -55,12 +55,23 @@ final class JsonRequests {
         }
     }
 
-    static JsonNode parse(ObjectMapper json, ServerRequest request) {
+    /** The body's bytes, refused when empty or unreadable. */
+    static byte[] body(ServerRequest request) {
+        byte[] body;
         try {
-            byte[] body = request.content().hasEntity() ? bytes(request) : new byte[0];
-            if (body.length == 0) {
-                throw ApiException.badRequest("INVALID_JSON", "The body is empty; send a JSON object.");
-            }
+            body = request.content().hasEntity() ? bytes(request) : new byte[0];
+        } catch (IOException e) {
+            throw ApiException.badRequest("INVALID_JSON", "The body could not be read.");
+        }
+        if (body.length == 0) {
+            throw ApiException.badRequest("INVALID_JSON", "The body is empty; send a JSON object.");
+        }
+        return body;
+    }
+
+    static JsonNode parse(ObjectMapper json, ServerRequest request) {
+        byte[] body = body(request);
+        try {
             return json.readTree(body);
         } catch (JacksonException e) {
             throw ApiException.badRequest("INVALID_JSON", "The body is not valid JSON.");

@@ -21,7 +21,6 @@ import dev.autocomplete.server.suggest.Suggester;
 public final class SuggestService implements HttpService {
 
     private final Gatekeeper gatekeeper;
-    private final ObjectMapper json;
     private final SuggestRequestReader reader;
     private final Suggester suggester;
     private final JsonBodies bodies;
@@ -30,7 +29,6 @@ public final class SuggestService implements HttpService {
     public SuggestService(Gatekeeper gatekeeper, ObjectMapper json, Suggester suggester, JsonBodies bodies,
             ErrorResponses errors) {
         this.gatekeeper = gatekeeper;
-        this.json = json;
         this.reader = new SuggestRequestReader(json);
         this.suggester = suggester;
         this.bodies = bodies;
@@ -48,7 +46,7 @@ public final class SuggestService implements HttpService {
         try {
             Caller caller = gatekeeper.admit(request, response);
             JsonRequests.requireJson(request);
-            SuggestRequest body = reader.read(JsonRequests.parse(json, request));
+            SuggestRequest body = reader.read(JsonRequests.body(request));
             RequestFacts facts = RequestFacts.current();
             facts.body = body;
             SuggestResponse answer = suggester.suggest(caller, body);

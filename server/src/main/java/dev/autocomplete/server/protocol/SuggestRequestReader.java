@@ -1,8 +1,8 @@
 package dev.autocomplete.server.protocol;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
-
 import java.util.HashSet;
 import java.util.IllformedLocaleException;
 import java.util.LinkedHashMap;
@@ -12,14 +12,23 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 
 import dev.autocomplete.spi.Query;
 
 /**
  * Reads and validates a suggest body by the protocol notes' decisions 1 to 9: a tolerant reader that
  * ignores unknown fields and refuses known fields of the wrong type.
+ *
+ * <p>One streaming pass over the body collects the known fields (of duplicate keys the last wins, as in a
+ * tree); only {@code additional_context} is read as a tree. The whole body is read before any check, so
+ * invalid JSON anywhere is {@code INVALID_JSON}, and the checks then run in a fixed order: the same error
+ * wins whatever the order of the fields.
  */
 public final class SuggestRequestReader {
 
@@ -32,93 +41,258 @@ public final class SuggestRequestReader {
     private static final Map<String, String> LANGUAGES = new ConcurrentHashMap<>();
     private static final int MAX_REMEMBERED_LANGUAGES = 1024;
 
+    /** A known field holding neither a string nor null. */
+    private static final Object NOT_A_STRING = new Object();
+    /** A known list field holding neither an array nor null (compared by identity). */
+    private static final List<Fields> NOT_AN_ARRAY = Collections.unmodifiableList(new ArrayList<>());
+
+    private static final String[] META = {"request_id", "request_at", "session_id", "language", "client_version"};
+    private static final String[] COMPLETED_PARAM = {"type", "placeholder", "text"};
+    private static final String[] IDENTIFIED_PARAM = {"type", "value"};
+    private static final String[] SUGGESTION = {"type", "text"};
+
     private final ObjectMapper json;
+    /** Reads one value inside the body: the trailing-token check belongs to the whole body. */
+    private final ObjectReader subtree;
 
     public SuggestRequestReader(ObjectMapper json) {
         this.json = json;
+        this.subtree = json.reader().without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     }
 
-    public SuggestRequest read(JsonNode body) {
-        if (body == null || !body.isObject()) {
+    public SuggestRequest read(byte[] body) {
+        Envelope envelope;
+        try (JsonParser parser = json.createParser(body)) {
+            envelope = envelope(parser);
+            if (parser.nextToken() != null) {
+                throw new IOException("trailing tokens");
+            }
+        } catch (IOException e) {
+            throw ApiException.badRequest("INVALID_JSON", "The body is not valid JSON.");
+        }
+        return validate(envelope);
+    }
+
+    /** The known fields of a body, as read. */
+    private static final class Envelope {
+        Fields meta;
+        Data data;
+    }
+
+    /** The known fields of {@code data}: null when absent or null, else as read (or NOT_A_STRING, NOT_AN_ARRAY). */
+    private static final class Data {
+        Object rawQuery;
+        List<Fields> completedParams;
+        JsonNode additionalContext;
+        List<Fields> identifiedParams;
+        List<Fields> recentlySuggested;
+    }
+
+    /** The wanted string fields of an object: each null (absent or null), a String, or NOT_A_STRING. */
+    private record Fields(String[] names, Object[] values) {
+
+        Object get(String name) {
+            return values[indexOf(names, name)];
+        }
+
+        String text(String name) {
+            return get(name) instanceof String text ? text : null;
+        }
+    }
+
+    /** The body's top-level object, or null when the body is another value. */
+    private Envelope envelope(JsonParser parser) throws IOException {
+        JsonToken first = parser.nextToken();
+        if (first != JsonToken.START_OBJECT) {
+            if (first != null) {
+                skip(parser);
+            }
+            return null;
+        }
+        Envelope envelope = new Envelope();
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            String name = parser.currentName();
+            boolean object = parser.nextToken() == JsonToken.START_OBJECT;
+            switch (name) {
+                case "meta" -> envelope.meta = object ? fields(parser, META) : skipped(parser);
+                case "data" -> envelope.data = object ? data(parser) : skipped(parser);
+                default -> skip(parser);
+            }
+        }
+        return envelope;
+    }
+
+    private Data data(JsonParser parser) throws IOException {
+        Data data = new Data();
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            String name = parser.currentName();
+            JsonToken token = parser.nextToken();
+            switch (name) {
+                case "raw_query" -> data.rawQuery = string(parser, token);
+                case "completed_params" -> data.completedParams = entries(parser, token, COMPLETED_PARAM);
+                case "additional_context" -> data.additionalContext = subtree.readTree(parser);
+                case "identified_params" -> data.identifiedParams = entries(parser, token, IDENTIFIED_PARAM);
+                case "recently_suggested" -> data.recentlySuggested = entries(parser, token, SUGGESTION);
+                default -> skip(parser);
+            }
+        }
+        return data;
+    }
+
+    /** An object's wanted fields; the parser is on its start. */
+    private static Fields fields(JsonParser parser, String[] names) throws IOException {
+        Object[] values = new Object[names.length];
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            String name = parser.currentName();
+            JsonToken token = parser.nextToken();
+            int i = indexOf(names, name);
+            if (i < 0) {
+                skip(parser);
+            } else {
+                values[i] = string(parser, token);
+            }
+        }
+        return new Fields(names, values);
+    }
+
+    /** An array of objects: each entry's wanted fields, null for an entry that is not an object. */
+    private static List<Fields> entries(JsonParser parser, JsonToken token, String[] names) throws IOException {
+        if (token != JsonToken.START_ARRAY) {
+            skip(parser);
+            return token == JsonToken.VALUE_NULL ? null : NOT_AN_ARRAY;
+        }
+        List<Fields> entries = new ArrayList<>();
+        for (JsonToken entry = parser.nextToken(); entry != JsonToken.END_ARRAY; entry = parser.nextToken()) {
+            if (entry == JsonToken.START_OBJECT) {
+                entries.add(fields(parser, names));
+            } else {
+                skip(parser);
+                entries.add(null);
+            }
+        }
+        return entries;
+    }
+
+    private static Object string(JsonParser parser, JsonToken token) throws IOException {
+        if (token == JsonToken.VALUE_STRING) {
+            return parser.getText();
+        }
+        skip(parser);
+        return token == JsonToken.VALUE_NULL ? null : NOT_A_STRING;
+    }
+
+    /**
+     * Steps over the current value. Its strings and numbers are still decoded, as a tree would decode them:
+     * that is where the parser applies its limits (string and number lengths), so a skipped value is refused
+     * exactly like a read one.
+     */
+    private static void skip(JsonParser parser) throws IOException {
+        int depth = 0;
+        JsonToken token = parser.currentToken();
+        do {
+            switch (token) {
+                case START_OBJECT, START_ARRAY -> depth++;
+                case END_OBJECT, END_ARRAY -> depth--;
+                case VALUE_STRING -> parser.getText();
+                case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> parser.getNumberValue();
+                default -> {
+                }
+            }
+        } while (depth > 0 && (token = parser.nextToken()) != null);
+    }
+
+    private static <T> T skipped(JsonParser parser) throws IOException {
+        skip(parser);
+        return null;
+    }
+
+    private static int indexOf(String[] names, String name) {
+        for (int i = 0; i < names.length; i++) {
+            if (names[i].equals(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private SuggestRequest validate(Envelope body) {
+        if (body == null) {
             throw ApiException.badRequest("INVALID_REQUEST", "The body must be a JSON object with 'data' and 'meta'.");
         }
-        JsonNode meta = object(body, "meta", "meta");
-        JsonNode data = object(body, "data", "data");
+        if (body.meta == null) {
+            throw ApiException.badRequest("INVALID_REQUEST", "meta must be an object.");
+        }
+        if (body.data == null) {
+            throw ApiException.badRequest("INVALID_REQUEST", "data must be an object.");
+        }
+        Fields meta = body.meta;
+        Data data = body.data;
 
-        String requestId = text(meta.get("request_id"));
+        String requestId = meta.text("request_id");
         if (requestId == null || !Uuids.isUuid(requestId)) {
             throw ApiException.badRequest("INVALID_REQUEST_ID", "meta.request_id must be a UUID (8-4-4-4-12 hex).");
         }
-        String requestAt = text(meta.get("request_at"));
+        String requestAt = meta.text("request_at");
         if (requestAt == null || !Timestamps.isZonedTimestamp(requestAt)) {
             throw ApiException.badRequest("INVALID_REQUEST_AT",
                     "meta.request_at must be an ISO 8601 timestamp with a zone, e.g. 2026-01-31T09:30:00Z.");
         }
-        JsonNode session = meta.get("session_id");
-        String sessionId = null;
-        if (session != null && !session.isNull()) {
-            if (!session.isTextual() || !Uuids.isUuidV4(session.textValue())) {
-                throw ApiException.badRequest("INVALID_SESSION_ID", "meta.session_id must be a UUID version 4.");
-            }
-            sessionId = session.textValue();
+        Object sessionId = meta.get("session_id");
+        if (sessionId != null && !(sessionId instanceof String session && Uuids.isUuidV4(session))) {
+            throw ApiException.badRequest("INVALID_SESSION_ID", "meta.session_id must be a UUID version 4.");
         }
         String language = language(optionalString(meta, "language", "meta.language"));
         optionalString(meta, "client_version", "meta.client_version");
 
-        JsonNode rawNode = data.get("raw_query");
-        if (rawNode == null || !rawNode.isTextual()) {
+        if (!(data.rawQuery instanceof String rawQuery)) {
             throw ApiException.badRequest("INVALID_REQUEST", "data.raw_query must be a string (it may be empty).");
         }
-        String rawQuery = rawNode.textValue();
         Set<String> tokensInQuery = new HashSet<>();
         Placeholders.find(rawQuery).forEach(token -> tokensInQuery.add(token.token()));
 
         Map<String, SuggestRequest.Fill> fills = new LinkedHashMap<>();
         Set<String> dismissed = new HashSet<>();
-        readCompletedParams(data.get("completed_params"), tokensInQuery, fills, dismissed);
+        readCompletedParams(data.completedParams, tokensInQuery, fills, dismissed);
 
         return new SuggestRequest(rawQuery, Collections.unmodifiableMap(fills), Set.copyOf(dismissed),
-                additionalContext(data.get("additional_context")),
-                pairs(data, "identified_params", "value").stream()
+                additionalContext(data.additionalContext),
+                pairs(data.identifiedParams, "identified_params", "value").stream()
                         .map(p -> new Query.EchoedParam(p[0], p[1])).toList(),
-                pairs(data, "recently_suggested", "text").stream()
+                pairs(data.recentlySuggested, "recently_suggested", "text").stream()
                         .map(p -> new Query.SuggestionRef(p[0], p[1])).toList(),
-                requestId, requestAt, sessionId, language);
+                requestId, requestAt, (String) sessionId, language);
     }
 
-    private static void readCompletedParams(JsonNode node, Set<String> tokensInQuery,
+    private static void readCompletedParams(List<Fields> entries, Set<String> tokensInQuery,
             Map<String, SuggestRequest.Fill> fills, Set<String> dismissed) {
-        if (node == null || node.isNull()) {
+        if (entries == null) {
             return;
         }
-        if (!node.isArray()) {
+        if (entries == NOT_AN_ARRAY) {
             throw invalidParams("data.completed_params must be an array.");
         }
-        if (node.size() > MAX_COMPLETED_PARAMS) {
-            throw invalidParams("data.completed_params has " + node.size() + " entries; the limit is "
+        if (entries.size() > MAX_COMPLETED_PARAMS) {
+            throw invalidParams("data.completed_params has " + entries.size() + " entries; the limit is "
                     + MAX_COMPLETED_PARAMS + ".");
         }
         Set<String> seen = new HashSet<>();
-        for (int i = 0; i < node.size(); i++) {
-            JsonNode entry = node.get(i);
+        for (int i = 0; i < entries.size(); i++) {
+            Fields entry = entries.get(i);
             String where = "data.completed_params[" + i + "]";
-            if (!entry.isObject()) {
+            if (entry == null) {
                 throw invalidParams(where + " must be an object.");
             }
-            JsonNode typeNode = entry.get("type");
-            if (typeNode == null || !typeNode.isTextual() || typeNode.textValue().isBlank()) {
+            String type = entry.text("type");
+            if (type == null || type.isBlank()) {
                 throw invalidParams(where + ".type must be a non-empty string.");
             }
-            String type = typeNode.textValue();
-            JsonNode placeholderNode = entry.get("placeholder");
-            if (placeholderNode != null && !placeholderNode.isNull() && !placeholderNode.isTextual()) {
+            if (entry.get("placeholder") == NOT_A_STRING) {
                 throw invalidParams(where + ".placeholder must be a string.");
             }
-            JsonNode textNode = entry.get("text");
-            if (textNode != null && !textNode.isNull() && !textNode.isTextual()) {
+            if (entry.get("text") == NOT_A_STRING) {
                 throw invalidParams(where + ".text must be a string when present.");
             }
-            String placeholder = placeholderNode == null || placeholderNode.isNull() ? "" : placeholderNode.textValue();
+            String placeholder = entry.text("placeholder") == null ? "" : entry.text("placeholder");
             if (placeholder.isEmpty()) {
                 dismissed.add(type);
                 continue;
@@ -135,8 +309,7 @@ public final class SuggestRequestReader {
                 throw invalidParams("data.completed_params has two entries for " + placeholder + ".");
             }
             if (tokensInQuery.contains(placeholder)) {
-                fills.put(placeholder, new SuggestRequest.Fill(type, textNode == null || textNode.isNull()
-                        ? null : textNode.textValue()));
+                fills.put(placeholder, new SuggestRequest.Fill(type, entry.text("text")));
             }
         }
     }
@@ -159,19 +332,18 @@ public final class SuggestRequestReader {
         return ContextTree.of(node);
     }
 
-    private static List<String[]> pairs(JsonNode data, String field, String second) {
-        JsonNode node = data.get(field);
-        if (node == null || node.isNull()) {
+    private static List<String[]> pairs(List<Fields> entries, String field, String second) {
+        if (entries == null) {
             return List.of();
         }
-        if (!node.isArray()) {
+        if (entries == NOT_AN_ARRAY) {
             throw ApiException.badRequest("INVALID_REQUEST", "data." + field + " must be an array.");
         }
         List<String[]> pairs = new ArrayList<>();
-        for (int i = 0; i < node.size(); i++) {
-            JsonNode entry = node.get(i);
-            String type = entry.isObject() ? text(entry.get("type")) : null;
-            String value = entry.isObject() ? text(entry.get(second)) : null;
+        for (int i = 0; i < entries.size(); i++) {
+            Fields entry = entries.get(i);
+            String type = entry == null ? null : entry.text("type");
+            String value = entry == null ? null : entry.text(second);
             if (type == null || value == null) {
                 throw ApiException.badRequest("INVALID_REQUEST",
                         "data." + field + "[" + i + "] needs string 'type' and '" + second + "'.");
@@ -181,27 +353,12 @@ public final class SuggestRequestReader {
         return pairs;
     }
 
-    private static JsonNode object(JsonNode parent, String field, String where) {
-        JsonNode node = parent.get(field);
-        if (node == null || !node.isObject()) {
-            throw ApiException.badRequest("INVALID_REQUEST", where + " must be an object.");
-        }
-        return node;
-    }
-
-    private static String optionalString(JsonNode parent, String field, String where) {
-        JsonNode node = parent.get(field);
-        if (node == null || node.isNull()) {
-            return null;
-        }
-        if (!node.isTextual()) {
+    private static String optionalString(Fields fields, String field, String where) {
+        Object value = fields.get(field);
+        if (value == NOT_A_STRING) {
             throw ApiException.badRequest("INVALID_REQUEST", where + " must be a string.");
         }
-        return node.textValue();
-    }
-
-    private static String text(JsonNode node) {
-        return node != null && node.isTextual() ? node.textValue() : null;
+        return (String) value;
     }
 
     /** Decision 5: a well-formed BCP-47 tag, or null; a malformed one is ignored, never an error. */
