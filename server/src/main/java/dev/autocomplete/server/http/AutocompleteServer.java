@@ -7,8 +7,10 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -177,7 +179,10 @@ public final class AutocompleteServer implements AutoCloseable {
 
     /** The JSON mapper for request bodies: strict about trailing garbage, bounded nesting and lengths. */
     static ObjectMapper jsonMapper(ServerSettings.Limits limits) {
-        JsonMapper mapper = JsonMapper.builder()
+        // Parser and generator buffers from one shared pool: the default pool is per thread, and every
+        // request runs on a new virtual thread, so its buffers were never reused.
+        JsonFactory factory = JsonFactory.builder().recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool()).build();
+        JsonMapper mapper = JsonMapper.builder(factory)
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
                 .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
                 .build();
