@@ -146,7 +146,7 @@ final class AccessLog implements AutoCloseable {
     }
 
     private synchronized void writeNow(Timed timed) {
-        log(timed);
+        log(timed, directHandler());
         flush();
     }
 
@@ -171,9 +171,10 @@ final class AccessLog implements AutoCloseable {
     /** Writes the lines queued so far; the caller holds this object's lock. */
     private int writeQueued() {
         int written = 0;
+        LineHandler direct = directHandler();
         for (Timed timed = queue.poll(); timed != null; timed = queue.poll()) {
             queued.decrementAndGet();
-            log(timed);
+            log(timed, direct);
             written++;
         }
         return written;
@@ -188,7 +189,18 @@ final class AccessLog implements AutoCloseable {
     /** The line's buffer, reused: only the holder of this object's lock formats a line. */
     private final StringBuilder line = new StringBuilder(256);
 
-    private void log(Timed timed) {
+    /**
+     * The default handler when it is the logger's only way out (no filter, no parent handlers, level at
+     * most INFO): lines are then appended to it directly, without a {@code LogRecord}. Null otherwise.
+     */
+    private LineHandler directHandler() {
+        java.util.logging.Handler[] handlers = julLogger.getHandlers();
+        return handlers.length == 1 && handlers[0] instanceof LineHandler lines && !julLogger.getUseParentHandlers()
+                && julLogger.getFilter() == null
+                && lines.getLevel().intValue() <= java.util.logging.Level.INFO.intValue() ? lines : null;
+    }
+
+    private void log(Timed timed, LineHandler direct) {
         Entry entry = timed.entry();
         line.setLength(0);
         line.append('{');
@@ -219,11 +231,8 @@ final class AccessLog implements AutoCloseable {
             line.append('}');
         }
         line.append('}');
-        java.util.logging.Handler[] handlers = julLogger.getHandlers();
-        if (handlers.length == 1 && handlers[0] instanceof LineHandler lines && !julLogger.getUseParentHandlers()
-                && julLogger.getFilter() == null
-                && lines.getLevel().intValue() <= java.util.logging.Level.INFO.intValue()) {
-            lines.append(line.toString());
+        if (direct != null) {
+            direct.append(line.toString());
         } else {
             julLogger.log(java.util.logging.Level.INFO, line.toString());
         }
