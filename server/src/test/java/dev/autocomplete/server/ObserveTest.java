@@ -211,6 +211,8 @@ class ObserveTest {
             assertEquals("Book a flight from Par", line.path("raw_query").asText());
             assertEquals(36, line.path("session_id").asText().length(), "the generated session id: " + line);
             assertFalse(accessLines.getFirst().contains(key));
+            java.time.Instant answered = java.time.Instant.parse(line.path("time").asText());
+            assertTrue(Math.abs(java.time.Duration.between(answered, java.time.Instant.now()).toSeconds()) < 60, line.toString());
 
             // Quotes, backslashes, control characters and non-ASCII text stay one valid JSON line.
             String awkward = "Book a flight from \"São\" \\ Paulo\n\t\u0001 to";

@@ -204,7 +204,7 @@ final class AccessLog implements AutoCloseable {
         Entry entry = timed.entry();
         line.setLength(0);
         line.append('{');
-        field("time", timed.time().toString());
+        time(timed.time());
         field("request_id", entry.body() == null ? null : entry.body().requestId());
         field("session_id", entry.answer() != null ? entry.answer().sessionId()
                 : entry.body() == null ? null : entry.body().sessionId());
@@ -236,6 +236,28 @@ final class AccessLog implements AutoCloseable {
         } else {
             julLogger.log(java.util.logging.Level.INFO, line.toString());
         }
+    }
+
+    /** The second last formatted, and its text up to the seconds: a batch of lines mostly shares it. */
+    private long formattedSecond = Long.MIN_VALUE;
+    private String secondText;
+
+    /** {@code "time"} as {@link Instant#toString()} writes it, formatting the date and time once a second. */
+    private void time(Instant time) {
+        if (time.getEpochSecond() != formattedSecond) {
+            String whole = Instant.ofEpochSecond(time.getEpochSecond()).toString();
+            secondText = whole.substring(0, whole.length() - 1); // without the Z
+            formattedSecond = time.getEpochSecond();
+        }
+        name("time").append('"').append(secondText);
+        int nanos = time.getNano();
+        if (nanos > 0) {
+            int digits = nanos % 1_000_000 == 0 ? 3 : nanos % 1_000 == 0 ? 6 : 9;
+            int value = digits == 3 ? nanos / 1_000_000 : digits == 6 ? nanos / 1_000 : nanos;
+            String text = Integer.toString(value);
+            line.append('.').repeat('0', digits - text.length()).append(text);
+        }
+        line.append("Z\"");
     }
 
     /** Starts a member: a comma unless first, the name, a colon. */
