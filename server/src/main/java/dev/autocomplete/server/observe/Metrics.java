@@ -6,6 +6,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.prometheus.metrics.core.datapoints.CounterDataPoint;
+import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
@@ -36,6 +38,15 @@ public final class Metrics {
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
     private final Map<String, Set<String>> eventTypes = new ConcurrentHashMap<>();
+
+    /** A request's labels, and the series they select: looked up once per request instead of twice. */
+    private record RequestLabels(String tenant, String product, String endpoint, int status) {
+    }
+
+    private record RequestSeries(CounterDataPoint count, DistributionDataPoint latency) {
+    }
+
+    private final Map<RequestLabels, RequestSeries> requestSeries = new ConcurrentHashMap<>();
 
     // No exemplars: nothing here is traced, and sampling them scheduled work on every few observations.
     private final Counter requests = Counter.builder().withoutExemplars().name("autocomplete_requests_total")
@@ -92,8 +103,12 @@ public final class Metrics {
     }
 
     public void request(String tenant, String product, String endpoint, int status, long nanos) {
-        requests.labelValues(tenant, product, endpoint, Integer.toString(status)).inc();
-        latency.labelValues(tenant, product, endpoint).observe(nanos / 1e9);
+        RequestSeries series = requestSeries.computeIfAbsent(new RequestLabels(tenant, product, endpoint, status),
+                labels -> new RequestSeries(
+                        requests.labelValues(tenant, product, endpoint, Integer.toString(status)),
+                        latency.labelValues(tenant, product, endpoint)));
+        series.count().inc();
+        series.latency().observe(nanos / 1e9);
     }
 
     public void error(String tenant, String product, String code) {
