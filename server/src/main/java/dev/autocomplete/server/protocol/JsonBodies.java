@@ -19,13 +19,9 @@ public final class JsonBodies {
 
     private static final byte[] DATA_START = "{\"data\":".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] META_START = ",\"meta\":".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[][] META_FIELDS = {
-        ",\"meta\":{\"request_id\":\"".getBytes(StandardCharsets.US_ASCII),
-        "\",\"request_at\":\"".getBytes(StandardCharsets.US_ASCII),
-        "\",\"session_id\":\"".getBytes(StandardCharsets.US_ASCII)};
-    private static final byte[] META_END = "\"}}".getBytes(StandardCharsets.US_ASCII);
 
     private final ObjectMapper json;
+
     public JsonBodies(ObjectMapper json) {
         this.json = json;
     }
@@ -36,36 +32,34 @@ public final class JsonBodies {
             data = write(out -> data(out, response));
             response.dataBytes().set(data);
         }
-        String[] meta = {response.requestId(), response.requestAt(), response.sessionId()};
-        if (!plain(meta)) {
-            byte[] written = write(out -> {
-                out.writeStartObject();
-                out.writeStringField("request_id", meta[0]);
-                out.writeStringField("request_at", meta[1]);
-                out.writeStringField("session_id", meta[2]);
-                out.writeEndObject();
-            });
-            byte[] body = new byte[DATA_START.length + data.length + META_START.length + written.length + 1];
-            int at = append(body, 0, DATA_START);
-            at = append(body, at, data);
-            at = append(body, at, META_START);
-            at = append(body, at, written);
-            body[at] = '}';
-            return body;
-        }
-        // The envelope's values were validated (UUIDs, an ISO timestamp): plain ASCII, written as is.
-        byte[] body = new byte[DATA_START.length + data.length + META_FIELDS[0].length + META_FIELDS[1].length
-                + META_FIELDS[2].length + meta[0].length() + meta[1].length() + meta[2].length() + META_END.length];
+        byte[] meta = meta(response.requestId(), response.requestAt(), response.sessionId());
+        byte[] body = new byte[DATA_START.length + data.length + META_START.length + meta.length + 1];
         int at = append(body, 0, DATA_START);
         at = append(body, at, data);
-        for (int i = 0; i < meta.length; i++) {
-            at = append(body, at, META_FIELDS[i]);
-            for (int c = 0; c < meta[i].length(); c++) {
-                body[at++] = (byte) meta[i].charAt(c);
-            }
-        }
-        append(body, at, META_END);
+        at = append(body, at, META_START);
+        at = append(body, at, meta);
+        body[at] = '}';
         return body;
+    }
+
+    /**
+     * {@code meta}. Its values were validated (UUIDs, an ISO timestamp), so they are plain ASCII and written
+     * as is, without a generator; anything else goes through Jackson.
+     */
+    private byte[] meta(String... values) {
+        if (!plain(values)) {
+            return write(out -> {
+                out.writeStartObject();
+                out.writeStringField("request_id", values[0]);
+                out.writeStringField("request_at", values[1]);
+                out.writeStringField("session_id", values[2]);
+                out.writeEndObject();
+            });
+        }
+        StringBuilder meta = new StringBuilder(128);
+        meta.append("{\"request_id\":\"").append(values[0]).append("\",\"request_at\":\"").append(values[1])
+                .append("\",\"session_id\":\"").append(values[2]).append("\"}");
+        return meta.toString().getBytes(StandardCharsets.US_ASCII);
     }
 
     /** Whether every value is non-null and made only of characters JSON strings carry unescaped in ASCII. */

@@ -106,9 +106,8 @@ public final class RateLimiter implements AutoCloseable {
     public RateDecision peek(String name, RateLimit limit) {
         if (shared == null || status.degraded()) {
             Bucket bucket = local.get(new LocalKey(name, limit.perSecond(), limit.burst()));
-            if (bucket == null) {
-                return new RateDecision(true, limit, limit.burst(), 0, 0);
-            }
+            return bucket == null ? new RateDecision(true, limit, limit.burst(), 0, 0)
+                    : estimate(limit, bucket.estimateAbilityToConsume(1));
         }
         return estimate(limit, onBucket(name, limit, bucket -> bucket.estimateAbilityToConsume(1)));
     }
