@@ -2,6 +2,7 @@ package dev.autocomplete.server;
 
 import static dev.autocomplete.server.ApiClient.envelope;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.Map;
@@ -19,6 +20,8 @@ class LimitsTest {
 
     @TempDir
     Path temp;
+
+    private String key;
 
     @Test
     void oversized_headers_deep_json_and_too_many_completed_params_are_clear_4xx() throws Exception {
@@ -48,20 +51,73 @@ class LimitsTest {
         }
     }
 
-    @Test
-    void the_body_limit_follows_the_settings() throws Exception {
+    /** A server over a copy of the demo tenants whose body limit is 2048 bytes; {@link #key} reaches travel. */
+    private AutocompleteServer startWithSmallBodyLimit() throws Exception {
         Path tenants = TestTenants.copyOfDemo(temp);
-        String key = TestTenants.createKey(tenants, "demo", "public", "travel");
-        ServerSettings settings = ServerSettings.read(null, Map.of("AUTOCOMPLETE_LIMITS_BODY_BYTES", "2048"))
-                .with("127.0.0.1", 0, tenants);
-        try (AutocompleteServer server = AutocompleteServer.start(settings)) {
+        key = TestTenants.createKey(tenants, "demo", "public", "travel");
+        return AutocompleteServer.start(ServerSettings.read(null, Map.of("AUTOCOMPLETE_LIMITS_BODY_BYTES", "2048"))
+                .with("127.0.0.1", 0, tenants));
+    }
+
+    @Test
+    void the_body_limit_follows_the_settings_and_every_refusal_reaches_the_client() throws Exception {
+        try (AutocompleteServer server = startWithSmallBodyLimit()) {
             ApiClient api = new ApiClient(server.port());
             ObjectNode body = envelope("");
             ((ObjectNode) body.path("data")).put("padding", "x".repeat(3000));
             ApiClient.Reply large = api.suggest(key, body);
             assertEquals(413, large.status(), large.raw());
             assertEquals("PAYLOAD_TOO_LARGE", large.errorCode());
+            // Far more than the socket buffers hold: the answer comes while the client is still sending, and
+            // must not be lost to a reset.
+            ((ObjectNode) body.path("data")).put("padding", "x".repeat(200_000));
+            for (int i = 0; i < 30; i++) {
+                ApiClient.Reply refused = api.suggest(key, body);
+                assertEquals(413, refused.status(), refused.raw());
+                assertEquals("PAYLOAD_TOO_LARGE", refused.errorCode());
+            }
             assertEquals(200, api.suggest(key, envelope("")).status());
+        }
+    }
+
+    @Test
+    void a_connection_stays_open_after_a_413_and_a_chunked_body_counts_too() throws Exception {
+        try (AutocompleteServer server = startWithSmallBodyLimit();
+                RawConnection connection = new RawConnection(server.port())) {
+            String head = "POST /api/suggest HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + key
+                    + "\r\nContent-Type: application/json\r\n";
+            String large = "{\"meta\":{},\"data\":{\"raw_query\":\"" + "x".repeat(5000) + "\"}}";
+            connection.send(head + "Content-Length: " + large.length() + "\r\n\r\n" + large);
+            assertTrue(connection.readResponse().startsWith("HTTP/1.1 413"));
+
+            StringBuilder chunked = new StringBuilder(head + "Transfer-Encoding: chunked\r\n\r\n");
+            for (int i = 0; i < 5; i++) {
+                chunked.append("3e8\r\n").append(i == 0 ? "{\"data\":{\"raw_query\":\"" : "")
+                        .append("y".repeat(i == 0 ? 1000 - 22 : 1000)).append("\r\n");
+            }
+            connection.send(chunked.append("3\r\n\"}}\r\n0\r\n\r\n").toString());
+            String refused = connection.readResponse();
+            assertTrue(refused.startsWith("HTTP/1.1 413"), refused);
+            assertTrue(refused.contains("PAYLOAD_TOO_LARGE"), refused);
+
+            String small = envelope("").toString();
+            connection.send(head + "Content-Length: " + small.length() + "\r\n\r\n" + small);
+            String ok = connection.readResponse();
+            assertTrue(ok.startsWith("HTTP/1.1 200"), ok);
+        }
+    }
+
+    @Test
+    void a_declared_length_far_over_the_limit_is_refused_before_any_byte_is_read() throws Exception {
+        Path tenants = TestTenants.copyOfDemo(temp);
+        String key = TestTenants.createKey(tenants, "demo", "public", "travel");
+        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants);
+                RawConnection connection = new RawConnection(server.port())) {
+            connection.send("POST /api/suggest HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + key
+                    + "\r\nContent-Type: application/json\r\nContent-Length: 1000000000\r\n\r\n");
+            String refused = connection.readResponse();
+            assertTrue(refused.startsWith("HTTP/1.1 413"), refused);
+            assertTrue(refused.contains("PAYLOAD_TOO_LARGE"), refused);
         }
     }
 }

@@ -47,6 +47,13 @@ public final class AutocompleteServer implements AutoCloseable {
     /** The default body limit ({@code limits.body-bytes}): larger requests are refused with 413 unread. */
     public static final long MAX_BODY_BYTES = 64 * 1024;
 
+    /**
+     * How much of a body past the limit is read and discarded after its 413, so the connection stays open and
+     * a client still sending gets the answer. A declared length beyond that is refused before routing and the
+     * connection closed, as Helidon does at its payload limit.
+     */
+    static final long DRAINED_BYTES = 1024 * 1024;
+
     /** Where a generated token signing secret is kept, relative to the tenants directory (git-ignored). */
     public static final String GENERATED_SECRET = ".secrets/token-signing.key";
 
@@ -134,13 +141,13 @@ public final class AutocompleteServer implements AutoCloseable {
         Gatekeeper gatekeeper = new Gatekeeper(new Authenticator(keys, tenants, tokens), limiter,
                 access.failedAuthentication());
         SuggestService suggest = new SuggestService(gatekeeper, json, new Suggester(engines,
-                new ResponseCache(settings.cacheMaxEntries()), tracker), bodies, errors);
+                new ResponseCache(settings.cacheMaxEntries()), tracker), bodies, errors, settings.limits().bodyBytes());
         DemoPage demoPage = new DemoPage(json, errors);
         HttpRouting.Builder routing = HttpRouting.builder()
                 .addFilter(tracker)
                 .addFilter(new CorsFilter(CorsFilter.DEFAULT_PATHS))
                 .register(suggest)
-                .register(new TokenService(gatekeeper, json, errors))
+                .register(new TokenService(gatekeeper, json, errors, settings.limits().bodyBytes()))
                 .register(new TelemetryService(gatekeeper, json, metrics, errors))
                 .register(new ObserveService(health, metrics, json))
                 .register(demoPage)
@@ -155,7 +162,7 @@ public final class AutocompleteServer implements AutoCloseable {
         WebServerConfig.Builder server = WebServer.builder()
                 .host(settings.host())
                 .port(settings.port())
-                .maxPayloadSize(limits.bodyBytes())
+                .maxPayloadSize(limits.bodyBytes() + DRAINED_BYTES)
                 .maxConcurrentRequests(limits.maxConcurrentRequests())
                 .connectionOptions(socket -> socket.readTimeout(limits.readTimeout()))
                 .addProtocol(Http1Config.builder().maxHeadersSize(limits.headerBytes())

@@ -13,12 +13,24 @@ import io.helidon.webserver.http.ServerRequest;
 
 import dev.autocomplete.server.protocol.ApiException;
 
-/** Reading JSON request bodies: the media type check and the parse, with the protocol's error codes. */
+/**
+ * Reading JSON request bodies: the media type check, the size limit and the parse, with the protocol's error
+ * codes. A body over the limit is refused here, in the route, not by Helidon: the answer then leaves on a
+ * connection that stays open, and Helidon reads and discards the rest of the body (up to
+ * {@link AutocompleteServer#DRAINED_BYTES} past the limit). Had the connection been closed with the client still
+ * sending, the client's TCP stack would have been reset and its 413 lost.
+ */
 final class JsonRequests {
 
     private static final String JSON_TYPE = "application/json";
 
-    private JsonRequests() {
+    private final long limit;
+    private final String tooLarge;
+
+    /** @param limit the largest body, in bytes; {@code what} names the body in the 413 message */
+    JsonRequests(long limit, String what) {
+        this.limit = limit;
+        this.tooLarge = what + " is at most " + limit + " bytes.";
     }
 
     static void requireJson(ServerRequest request) {
@@ -37,16 +49,23 @@ final class JsonRequests {
     }
 
     /**
-     * The whole body. With a Content-Length it is read into an array of exactly that size: reading to the end
-     * of the stream allocates a 16 KB buffer per request (most of a cached answer's allocation) and copies out.
-     * Helidon has already refused a length over the payload limit; the stream ends at the declared length.
+     * The whole body. With a Content-Length over the limit nothing is read; under it, the body is read into an
+     * array of exactly that size (reading to the end of the stream allocates a 16 KB buffer per request, most of
+     * a cached answer's allocation, and copies out). A chunked body is read up to one byte past the limit.
      */
-    private static byte[] bytes(ServerRequest request) throws IOException {
+    private byte[] bytes(ServerRequest request) throws IOException {
         long length = request.headers().contentLength().orElse(-1);
-        if (length < 0 || length > Integer.MAX_VALUE - 8) {
-            return request.content().as(byte[].class);
+        if (length > limit) {
+            throw payloadTooLarge();
         }
         try (InputStream in = request.content().inputStream()) {
+            if (length < 0) {
+                byte[] body = in.readNBytes((int) limit + 1);
+                if (body.length > limit) {
+                    throw payloadTooLarge();
+                }
+                return body;
+            }
             byte[] body = in.readNBytes((int) length);
             if (body.length < length) {
                 throw new IOException("the body ended before its Content-Length");
@@ -55,8 +74,12 @@ final class JsonRequests {
         }
     }
 
-    /** The body's bytes, refused when empty or unreadable. */
-    static byte[] body(ServerRequest request) {
+    private ApiException payloadTooLarge() {
+        return new ApiException(413, "PAYLOAD_TOO_LARGE", tooLarge);
+    }
+
+    /** The body's bytes, refused when empty, over the limit or unreadable. */
+    byte[] body(ServerRequest request) {
         byte[] body;
         try {
             body = request.content().hasEntity() ? bytes(request) : new byte[0];
@@ -69,7 +92,7 @@ final class JsonRequests {
         return body;
     }
 
-    static JsonNode parse(ObjectMapper json, ServerRequest request) {
+    JsonNode parse(ObjectMapper json, ServerRequest request) {
         byte[] body = body(request);
         try {
             return json.readTree(body);

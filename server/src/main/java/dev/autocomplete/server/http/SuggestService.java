@@ -25,14 +25,16 @@ public final class SuggestService implements HttpService {
     private final Suggester suggester;
     private final JsonBodies bodies;
     private final ErrorResponses errors;
+    private final JsonRequests requests;
 
     public SuggestService(Gatekeeper gatekeeper, ObjectMapper json, Suggester suggester, JsonBodies bodies,
-            ErrorResponses errors) {
+            ErrorResponses errors, long bodyLimit) {
         this.gatekeeper = gatekeeper;
         this.reader = new SuggestRequestReader(json);
         this.suggester = suggester;
         this.bodies = bodies;
         this.errors = errors;
+        this.requests = new JsonRequests(bodyLimit, "A suggest request");
     }
 
     @Override
@@ -46,7 +48,7 @@ public final class SuggestService implements HttpService {
         try {
             Caller caller = gatekeeper.admit(request, response);
             JsonRequests.requireJson(request);
-            SuggestRequest body = reader.read(JsonRequests.body(request));
+            SuggestRequest body = reader.read(requests.body(request));
             RequestFacts facts = RequestFacts.current();
             facts.body = body;
             SuggestResponse answer = suggester.suggest(caller, body);

@@ -34,6 +34,7 @@ final class TelemetryService implements HttpService {
     private final ObjectMapper json;
     private final Metrics metrics;
     private final ErrorResponses errors;
+    private final JsonRequests requests = new JsonRequests(MAX_EVENT_BYTES, "A telemetry event");
 
     TelemetryService(Gatekeeper gatekeeper, ObjectMapper json, Metrics metrics, ErrorResponses errors) {
         this.gatekeeper = gatekeeper;
@@ -64,21 +65,10 @@ final class TelemetryService implements HttpService {
     }
 
     private JsonNode read(ServerRequest request) {
-        byte[] body = request.content().hasEntity() ? request.content().as(byte[].class) : new byte[0];
-        if (body.length > MAX_EVENT_BYTES) {
-            throw new ApiException(413, "PAYLOAD_TOO_LARGE", "A telemetry event is at most " + MAX_EVENT_BYTES
-                    + " bytes.");
+        JsonNode node = requests.parse(json, request);
+        if (!node.isObject()) {
+            throw ApiException.badRequest("INVALID_REQUEST", "Send one event as a JSON object.");
         }
-        try {
-            JsonNode node = json.readTree(body);
-            if (node == null || !node.isObject()) {
-                throw ApiException.badRequest("INVALID_REQUEST", "Send one event as a JSON object.");
-            }
-            return node;
-        } catch (JacksonException e) {
-            throw ApiException.badRequest("INVALID_JSON", "The body is not valid JSON.");
-        } catch (IOException e) {
-            throw ApiException.badRequest("INVALID_JSON", "The body could not be read.");
-        }
+        return node;
     }
 }

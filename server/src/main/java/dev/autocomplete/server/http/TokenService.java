@@ -34,11 +34,13 @@ public final class TokenService implements HttpService {
     private final Gatekeeper gatekeeper;
     private final ObjectMapper json;
     private final ErrorResponses errors;
+    private final JsonRequests requests;
 
-    public TokenService(Gatekeeper gatekeeper, ObjectMapper json, ErrorResponses errors) {
+    public TokenService(Gatekeeper gatekeeper, ObjectMapper json, ErrorResponses errors, long bodyLimit) {
         this.gatekeeper = gatekeeper;
         this.json = json;
         this.errors = errors;
+        this.requests = new JsonRequests(bodyLimit, "A token request");
     }
 
     @Override
@@ -52,7 +54,7 @@ public final class TokenService implements HttpService {
         try {
             KeyRecord key = gatekeeper.admitSecretKey(request, response);
             JsonRequests.requireJson(request);
-            UUID productId = productId(JsonRequests.parse(json, request));
+            UUID productId = productId(requests.parse(json, request));
             Tenant tenant = gatekeeper.authenticator().tenantOf(key);
             Product product = tenant.product(productId).orElseThrow(() -> new ApiException(404, "PRODUCT_NOT_FOUND",
                     "product_id names no product of this key's tenant."));
