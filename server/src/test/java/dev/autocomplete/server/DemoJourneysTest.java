@@ -6,13 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -21,20 +18,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 /** Journeys on the bundled demo tenant, as the official client would make them, over HTTP. */
 class DemoJourneysTest {
 
-    @TempDir
-    static Path temp;
-
-    private static DemoServer demo;
-
-    @BeforeAll
-    static void start() throws Exception {
-        demo = DemoServer.start(temp);
-    }
-
-    @AfterAll
-    static void stop() {
-        demo.close();
-    }
+    @RegisterExtension
+    static final DemoServer demo = new DemoServer();
 
     private static ApiClient.Reply travel(ObjectNode body) {
         return demo.suggestOk("travel", body);

@@ -6,12 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -20,20 +17,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 /** Typo tolerance, free-text reading, context and language on the demo travel product, over HTTP. */
 class QualityJourneysTest {
 
-    @TempDir
-    static Path temp;
-
-    private static DemoServer demo;
-
-    @BeforeAll
-    static void start() throws Exception {
-        demo = DemoServer.start(temp);
-    }
-
-    @AfterAll
-    static void stop() {
-        demo.close();
-    }
+    @RegisterExtension
+    static final DemoServer demo = new DemoServer();
 
     private static ApiClient.Reply travel(ObjectNode body) {
         return demo.suggestOk("travel", body);

@@ -6,10 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import java.nio.file.Path;
 import java.util.Map;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -31,23 +30,16 @@ class SuggestBodyReadingTest {
     private static final String DATA = "\"data\":{" + RAW_QUERY + "," + PARAMS + "}";
     private static final String LISBON_FIRST = "\"additional_context\":{\"destination\":\"Lisbon\"}";
 
-    @TempDir
-    static Path temp;
+    @RegisterExtension
+    static final DemoServer demo = new DemoServer();
 
-    private static DemoServer demo;
     private static String travelKey;
     private static JsonNode plainAnswer;
 
     @BeforeAll
-    static void start() throws Exception {
-        demo = DemoServer.start(temp);
+    static void keys() throws Exception {
         travelKey = demo.key("travel");
         plainAnswer = ok(object(META, DATA));
-    }
-
-    @AfterAll
-    static void stop() {
-        demo.close();
     }
 
     @Test
@@ -148,7 +140,7 @@ class SuggestBodyReadingTest {
 
     @Test
     void a_string_over_the_length_limit_is_refused_even_in_an_unknown_field() throws Exception {
-        Path tenants = TestTenants.copyOfDemo(temp.resolve("short-strings"));
+        Path tenants = TestTenants.copyOfDemo(demo.temp().resolve("short-strings"));
         String key = TestTenants.createKey(tenants, "demo", "public", "travel");
         ServerSettings settings = ServerSettings.read(null, Map.of("AUTOCOMPLETE_LIMITS_JSON_STRING_BYTES", "1024"))
                 .with("127.0.0.1", 0, tenants);

@@ -10,15 +10,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
 import java.net.http.HttpRequest;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -34,25 +32,18 @@ class SuggestProtocolTest {
     private static final Pattern UUID_V4 =
             Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");
 
-    @TempDir
-    static Path temp;
+    @RegisterExtension
+    static final DemoServer demo = new DemoServer();
 
-    private static DemoServer demo;
     private static ApiClient api;
     private static String travelKey;
     private static String secretKey;
 
     @BeforeAll
-    static void start() throws Exception {
-        demo = DemoServer.start(temp);
+    static void keys() throws Exception {
         api = demo.api();
         travelKey = demo.key("travel");
         secretKey = demo.key("secret");
-    }
-
-    @AfterAll
-    static void stop() {
-        demo.close();
     }
 
     private static ApiClient.Reply travel(ObjectNode body) {
