@@ -1,12 +1,17 @@
 package dev.autocomplete.server.http;
 
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
-
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 
 import dev.autocomplete.server.protocol.SuggestRequest;
 import dev.autocomplete.server.protocol.SuggestResponse;
@@ -40,7 +45,7 @@ final class AccessLog implements AutoCloseable {
     static final long DRAIN_INTERVAL_MS = 20;
 
     private final System.Logger logger = System.getLogger(LOGGER);
-    private final java.util.logging.Logger julLogger = java.util.logging.Logger.getLogger(LOGGER);
+    private final Logger julLogger = Logger.getLogger(LOGGER);
     private final Queue<Timed> queue = new ConcurrentLinkedQueue<>();
     private final AtomicInteger queued = new AtomicInteger();
     private final Thread writer;
@@ -59,11 +64,11 @@ final class AccessLog implements AutoCloseable {
      * Bare JSON lines on standard error, gathered in a buffer that the writer hands to standard error once per
      * drained batch, rather than once per line as the console handler does.
      */
-    static final class LineHandler extends java.util.logging.Handler {
-        private final java.io.ByteArrayOutputStream buffer = new java.io.ByteArrayOutputStream(64 * 1024);
+    static final class LineHandler extends Handler {
+        private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(64 * 1024);
 
         @Override
-        public void publish(java.util.logging.LogRecord record) {
+        public void publish(LogRecord record) {
             if (isLoggable(record)) {
                 append(record.getMessage());
             }
@@ -71,7 +76,7 @@ final class AccessLog implements AutoCloseable {
 
         /** Adds one line, without the {@code LogRecord} a logger call makes. */
         synchronized void append(String line) {
-            buffer.writeBytes(line.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            buffer.writeBytes(line.getBytes(StandardCharsets.UTF_8));
             buffer.writeBytes(NEWLINE);
         }
 
@@ -89,13 +94,13 @@ final class AccessLog implements AutoCloseable {
             flush(); // standard error belongs to the process, not to this handler
         }
 
-        private static final byte[] NEWLINE = System.lineSeparator().getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        private static final byte[] NEWLINE = System.lineSeparator().getBytes(StandardCharsets.US_ASCII);
     }
 
     /** Once per process, and only when the operator's logging configuration gave the logger no handler. */
-    private static void installLineHandler(java.util.logging.Logger logger) {
+    private static void installLineHandler(Logger logger) {
         synchronized (LineHandler.class) {
-            for (java.util.logging.Handler handler : logger.getHandlers()) {
+            for (Handler handler : logger.getHandlers()) {
                 if (handler instanceof LineHandler) {
                     return;
                 }
@@ -115,7 +120,7 @@ final class AccessLog implements AutoCloseable {
 
     /** Queues the line of an answered request (or writes it now if the queue is full or closed). */
     void write(Entry entry) {
-        if (!julLogger.isLoggable(java.util.logging.Level.INFO)) {
+        if (!julLogger.isLoggable(Level.INFO)) {
             return;
         }
         Timed timed = new Timed(Instant.now(), entry);
@@ -181,7 +186,7 @@ final class AccessLog implements AutoCloseable {
     }
 
     private void flush() {
-        for (java.util.logging.Handler handler : julLogger.getHandlers()) {
+        for (Handler handler : julLogger.getHandlers()) {
             handler.flush();
         }
     }
@@ -194,10 +199,10 @@ final class AccessLog implements AutoCloseable {
      * most INFO): lines are then appended to it directly, without a {@code LogRecord}. Null otherwise.
      */
     private LineHandler directHandler() {
-        java.util.logging.Handler[] handlers = julLogger.getHandlers();
+        Handler[] handlers = julLogger.getHandlers();
         return handlers.length == 1 && handlers[0] instanceof LineHandler lines && !julLogger.getUseParentHandlers()
                 && julLogger.getFilter() == null
-                && lines.getLevel().intValue() <= java.util.logging.Level.INFO.intValue() ? lines : null;
+                && lines.getLevel().intValue() <= Level.INFO.intValue() ? lines : null;
     }
 
     private void log(Timed timed, LineHandler direct) {
@@ -234,7 +239,7 @@ final class AccessLog implements AutoCloseable {
         if (direct != null) {
             direct.append(line.toString());
         } else {
-            julLogger.log(java.util.logging.Level.INFO, line.toString());
+            julLogger.log(Level.INFO, line.toString());
         }
     }
 

@@ -25,9 +25,6 @@ import dev.autocomplete.spi.Query;
  */
 public final class ResponseCache {
 
-    /** The default bound: entries, each one response (a few kilobytes at most). */
-    public static final long DEFAULT_MAXIMUM_SIZE = 20_000;
-
     private static final String CACHED_ENGINE = "catalog";
 
     private record Key(Engine engine, int maxOptions, String rawQuery, Map<String, SuggestRequest.Fill> fills,

@@ -32,11 +32,6 @@ public final class Suggester {
     private final ResponseCache cache;
     private final EngineObserver observer;
 
-    /** A suggester with the default response cache. */
-    public Suggester(EngineRunner runner, EngineObserver observer) {
-        this(runner, new ResponseCache(ResponseCache.DEFAULT_MAXIMUM_SIZE), observer);
-    }
-
     public Suggester(EngineRunner runner, ResponseCache cache, EngineObserver observer) {
         this.runner = runner;
         this.cache = cache;
