@@ -1,11 +1,18 @@
 package dev.autocomplete.spi;
 
+import java.util.List;
+import java.util.Set;
+
 /**
- * Reads a partially typed query and proposes what comes next, for one product.
+ * A source of values for some param types of one product: it tells how typed text reads as a value, and
+ * which options to offer. The server reads the query (intents, cues, spans, readiness, context ranking,
+ * languages) and asks the engines of the product's params; an engine knows only its data.
  *
- * <p>Threading: an engine is shared by every request of its product, so {@link #read} must be thread-safe
- * and should not block on I/O: every request runs on its own virtual thread and the server bounds the time
- * it waits. Load data in {@link EngineFactory#create}, not here.
+ * <p>Threading: an engine is shared by every request of its product, so every method must be thread-safe
+ * and should not block on I/O: the server calls it in-process, on the request's virtual thread, within one
+ * time budget per request ({@link Ask#deadlineNanos()}). Load data in {@link EngineFactory#create}, not here.
+ * A method that throws costs only the params this engine serves, for that request; repeated failures open a
+ * circuit for this engine in this product.
  *
  * <p>Lifecycle: created by its {@link EngineFactory}; the server calls {@link #close()} once, after the last
  * request that uses it finished, when its tenant is unloaded or reloaded. The thread context class loader
@@ -14,19 +21,37 @@ package dev.autocomplete.spi;
 public interface Engine extends AutoCloseable {
 
     /**
-     * Reads the query and proposes suggestions.
-     *
-     * @param query the parsed request; never null
-     * @return the engine's reading; never null
+     * The param types this engine serves: those of {@link EngineContext#params()} it accepted. The server asks
+     * about no other type, and drops answers about others. Constant for the engine's life; never null.
      */
-    Reading read(Query query);
+    Set<String> paramTypes();
 
     /**
-     * Every param type this engine may suggest, e.g. {@code origin}. The server uses them to type a
-     * placeholder token sent without a {@code completed_params} entry, and to tell which
-     * {@code additional_context} keys name a param. Constant for the engine's life; never null.
+     * Whether the answers depend on the arguments alone (the {@link Ask}, including {@link Ask#today()}), so
+     * the server may cache them. An engine over live data that changes without a reload returns false.
      */
-    java.util.Set<String> paramTypes();
+    default boolean cacheable() {
+        return true;
+    }
+
+    /**
+     * How each typed span reads as a value of {@code ask.type()}: batched, so that the server asks once for
+     * every span of a piece of text.
+     *
+     * @param ask what the server asks about; never null
+     * @param spans typed text, verbatim (not folded), one question each; never null
+     * @return one answer per span, in the same order; never null
+     */
+    List<SpanMatch> match(Ask ask, List<String> spans);
+
+    /**
+     * The options to offer for {@code ask.type()}, best first, for what the user typed so far.
+     *
+     * @param ask what the server asks about; never null
+     * @param typed the text typed for this param, verbatim; empty for the best options with nothing typed
+     * @return at most {@link Ask#limit()} options (the server cuts the rest), best first; never null
+     */
+    List<Option> options(Ask ask, String typed);
 
     /** Releases what the engine holds. The default does nothing. Must not throw. */
     @Override

@@ -1,4 +1,4 @@
-package dev.autocomplete.engine.catalog;
+package dev.autocomplete.spi.toolkit;
 
 /**
  * The typo rules, in the style of Algolia, Typesense and Meilisearch: no typo in a word shorter than 4
@@ -6,16 +6,16 @@ package dev.autocomplete.engine.catalog;
  * never forgiven; digits match exactly. Distances are optimal string alignment (restricted
  * Damerau-Levenshtein). Thread-safe.
  */
-final class Typos {
+public final class Typos {
 
     /** A cost above any budget: an edit that is not allowed. */
-    static final int NEVER = 100;
+    public static final int NEVER = 100;
 
     private Typos() {
     }
 
     /** How many typos a folded text allows: the sum over its words. */
-    static int budget(String folded) {
+    public static int budget(String folded) {
         int budget = 0;
         int wordLength = 0;
         for (int i = 0; i <= folded.length(); i++) {
@@ -30,7 +30,7 @@ final class Typos {
     }
 
     /** The edits between folded {@code typed} and folded {@code target}, or {@link #NEVER} when over budget. */
-    static int distance(String typed, String target) {
+    public static int distance(String typed, String target) {
         int budget = budget(typed);
         if (typed.isEmpty() || target.isEmpty() || typed.charAt(0) != target.charAt(0)) {
             return typed.equals(target) ? 0 : NEVER;
@@ -48,7 +48,7 @@ final class Typos {
     }
 
     /** Row 0 of the alignment table: turning the empty text into the first j typed characters. */
-    static int[] firstRow(String typed) {
+    public static int[] firstRow(String typed) {
         int[] row = new int[typed.length() + 1];
         for (int j = 1; j <= typed.length(); j++) {
             row[j] = Math.min(NEVER, row[j - 1] + cost(typed.charAt(j - 1)));
@@ -60,7 +60,7 @@ final class Typos {
      * Fills {@code row} for the next target character {@code c} (previous target character {@code before},
      * 0 at the start) from the two rows above; returns the row's minimum.
      */
-    static int nextRow(String typed, char c, char before, int[] above, int[] twoAbove, int[] row) {
+    public static int nextRow(String typed, char c, char before, int[] above, int[] twoAbove, int[] row) {
         row[0] = Math.min(NEVER, above[0] + cost(c));
         int min = row[0];
         for (int j = 1; j < row.length; j++) {
@@ -89,7 +89,7 @@ final class Typos {
      * {@code budget}; or 256. Only for a row whose minimum is the budget: then a next character must match a
      * typed character diagonally, or complete a transposition.
      */
-    static int nextWithin(String typed, int budget, int[] row, int[] above, char last, int after) {
+    public static int nextWithin(String typed, int budget, int[] row, int[] above, char last, int after) {
         int next = 256;
         for (int j = 1; j < row.length; j++) {
             char t = typed.charAt(j - 1);

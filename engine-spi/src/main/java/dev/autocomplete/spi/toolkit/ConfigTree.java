@@ -1,6 +1,8 @@
-package dev.autocomplete.spi;
+package dev.autocomplete.spi.toolkit;
 
 import static java.util.Objects.requireNonNull;
+
+import dev.autocomplete.spi.EngineConfigException;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -34,6 +36,17 @@ public final class ConfigTree {
      */
     public static ConfigTree of(Map<String, ?> values) {
         return new ConfigTree("", copyMap(requireNonNull(values, "values is null")));
+    }
+
+    /**
+     * A tree that sits at {@code path} of a larger document, so that its errors name the full key there, e.g.
+     * {@code products[0].intents[1].params[2]}.
+     *
+     * @param path the dotted path of this tree; empty for the root; never null
+     * @param values the configuration, as parsed from YAML; copied; never null
+     */
+    public static ConfigTree at(String path, Map<String, ?> values) {
+        return new ConfigTree(requireNonNull(path, "path is null"), copyMap(requireNonNull(values, "values is null")));
     }
 
     /** The dotted path of this tree inside the engine config; empty at the root. */

@@ -1,9 +1,11 @@
-package dev.autocomplete.spi;
+package dev.autocomplete.spi.toolkit;
 
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+
+import dev.autocomplete.spi.AdditionalContext;
 
 /**
  * Which values an {@code additional_context} names for a param, by the protocol's rule: every string value
@@ -20,15 +22,15 @@ public final class ContextNames {
     /**
      * The folded values that {@code context} names for {@code paramType}.
      *
-     * @param context the query's {@code additionalContext}; null gives an empty set
+     * @param context the request's context
      * @param paramType the param whose options are ranked
      * @param allParamTypes every param type of the product, to tell param keys from other keys
      */
-    public static Set<String> forParam(Object context, String paramType, Set<String> allParamTypes) {
+    public static Set<String> forParam(AdditionalContext context, String paramType, Set<String> allParamTypes) {
         Set<String> foldedTypes = new HashSet<>();
         allParamTypes.forEach(type -> foldedTypes.add(TextFolding.fold(type)));
         Set<String> names = new HashSet<>();
-        collect(context, TextFolding.fold(paramType), null, foldedTypes, names, 0);
+        collect(context.root(), TextFolding.fold(paramType), null, foldedTypes, names, 0);
         names.remove("");
         return names;
     }
@@ -64,23 +66,26 @@ public final class ContextNames {
         return text.substring(0, cut);
     }
 
-    private static void collect(Object value, String param, String owner, Set<String> types, Set<String> names,
-            int depth) {
-        if (value == null || depth > 64) {
+    private static void collect(AdditionalContext.Value value, String param, String owner, Set<String> types,
+            Set<String> names, int depth) {
+        if (depth > 64) {
             return;
         }
-        if (value instanceof String text) {
-            if (owner == null || owner.equals(param)) {
-                names.add(TextFolding.fold(text));
+        switch (value) {
+            case AdditionalContext.Text text -> {
+                if (owner == null || owner.equals(param)) {
+                    names.add(TextFolding.fold(text.text()));
+                }
             }
-        } else if (value instanceof List<?> list) {
-            list.forEach(item -> collect(item, param, owner, types, names, depth + 1));
-        } else if (value instanceof Map<?, ?> map) {
-            map.forEach((key, item) -> {
-                String folded = TextFolding.fold(String.valueOf(key));
+            case AdditionalContext.Items items ->
+                    items.items().forEach(item -> collect(item, param, owner, types, names, depth + 1));
+            case AdditionalContext.Fields fields -> fields.fields().forEach((key, item) -> {
+                String folded = TextFolding.fold(key);
                 String nextOwner = owner == null && types.contains(folded) ? folded : owner;
                 collect(item, param, nextOwner, types, names, depth + 1);
             });
+            default -> {
+            }
         }
     }
 }

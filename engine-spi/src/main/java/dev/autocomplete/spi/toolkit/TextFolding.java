@@ -1,4 +1,4 @@
-package dev.autocomplete.spi;
+package dev.autocomplete.spi.toolkit;
 
 import java.text.Normalizer;
 import java.util.Locale;

@@ -1,0 +1,18 @@
+package dev.autocomplete.spi;
+
+/**
+ * The version of this SPI. An engine JAR records the major version it was compiled against in its manifest,
+ * as the attribute {@value #MANIFEST_ATTRIBUTE} (the engine guide shows the two lines of Maven that write it);
+ * the server refuses a JAR without it or built for another major version, with a message that names both.
+ */
+public final class SpiVersion {
+
+    /** The major version: engines built against another major version are refused at load. */
+    public static final int MAJOR = 2;
+
+    /** The manifest attribute that holds the major version an engine JAR was built against. */
+    public static final String MANIFEST_ATTRIBUTE = "Autocomplete-Engine-SPI";
+
+    private SpiVersion() {
+    }
+}
