@@ -2,129 +2,121 @@ package dev.autocomplete.engine.date;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.autocomplete.engine.date.DateExpressions.DateReading;
+import dev.autocomplete.engine.date.DateReader.Typed;
+import dev.autocomplete.spi.Ask;
 import dev.autocomplete.spi.Engine;
-import dev.autocomplete.spi.Query;
-import dev.autocomplete.spi.Reading;
-import dev.autocomplete.spi.ReadingState;
-import dev.autocomplete.spi.Segment;
-import java.time.Clock;
+import dev.autocomplete.spi.Option;
+import dev.autocomplete.spi.SpanMatch;
 import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * Reads one intent, {@value #INTENT}, whose only param is a date typed after one of its phrases
- * ("Remind me on next friday") or picked from the options. Immutable and thread-safe: "today" is read from
- * the clock on every call.
+ * Serves date params: reads typed dates in English, French and German ({@link Grammar}) and offers dates as
+ * options, each shown in the request's language ({@link DateLanguage#display}). Reads no clock: "today" is
+ * {@link Ask#today()}, so its answers are cacheable. Immutable and thread-safe.
  */
 final class DateEngine implements Engine {
 
-    static final String INTENT = "remind";
-
     private final DateSettings settings;
-    private final Clock clock;
-    private final List<List<String>> phrases;
-    private final List<List<String>> cues;
-    private final String mintedType;
+    /** The tenant's default language, or English when the engine does not know it. */
+    private final DateLanguage fallback;
 
     /**
-     * @param clock the clock "today" is read from, in the configured zone; tests pass a fixed one
+     * @param defaultLanguage the tenant's default language tag: read besides the request's languages, and the
+     *     language of the answers when the request names none the engine knows
      */
-    DateEngine(DateSettings settings, Clock clock) {
+    DateEngine(DateSettings settings, String defaultLanguage) {
         this.settings = requireNonNull(settings, "settings is null");
-        this.clock = requireNonNull(clock, "clock is null");
-        this.phrases = settings.phrases().stream().map(FoldedWords::wordsOf).toList();
-        this.cues = settings.cues().stream().map(FoldedWords::wordsOf).toList();
-        this.mintedType = DateSettings.minted(settings.type());
+        this.fallback = DateLanguage.of(requireNonNull(defaultLanguage, "defaultLanguage is null"))
+                .orElse(DateLanguage.EN);
     }
 
     @Override
     public Set<String> paramTypes() {
-        return Set.of(settings.type());
+        return settings.defaultDays().keySet();
     }
 
     @Override
-    public Reading read(Query query) {
-        try {
-            return readQuery(query);
-        } catch (RuntimeException e) {
-            // The SPI forbids throwing: a bug here costs this reading, never the request.
-            return new Reading(null, List.of(), null, List.of());
+    public List<SpanMatch> match(Ask ask, List<String> spans) {
+        Languages languages = languages(ask);
+        DateReader reader = new DateReader(Grammar.templates(languages.read()), ask.today());
+        List<SpanMatch> matches = new ArrayList<>(spans.size());
+        for (String span : spans) {
+            matches.add(match(reader, languages.answer(), Typed.of(span)));
         }
+        return matches;
     }
 
-    private Reading readQuery(Query query) {
-        String raw = query.rawQuery();
-        DateExpressions expressions = new DateExpressions(LocalDate.now(clock));
-        boolean filledByToken = query.params().stream()
-                .anyMatch(param -> DateSettings.minted(param.type()).equals(mintedType));
+    private static SpanMatch match(DateReader reader, DateLanguage answer, Typed typed) {
+        List<LocalDate> dates = reader.dates(typed);
+        if (dates.size() == 1) {
+            return new SpanMatch(SpanMatch.Kind.EXACT, answer.display(dates.getFirst()), true);
+        }
+        if (dates.size() > 1) {
+            return SpanMatch.AMBIGUOUS;
+        }
+        boolean connectingWord =
+                typed.tokens().size() == 1 && Grammar.CONNECTING_WORDS.contains(typed.tokens().getFirst());
+        return !connectingWord && reader.startsDate(typed) ? SpanMatch.PREFIX : SpanMatch.NONE;
+    }
 
-        // The intent is read from the text before the first placeholder.
-        Segment.Text lead = query.segments().isEmpty() || !(query.segments().getFirst() instanceof Segment.Text text)
-                ? null
-                : text;
-        FoldedWords words = FoldedWords.of(lead == null ? "" : lead.text());
-        int phraseLength = phraseLength(words);
-        ReadingState phraseState = phraseLength > 0 ? ReadingState.COMPLETED
-                : isPhrasePrefix(words) ? ReadingState.IN_PROGRESS
-                : null;
+    @Override
+    public List<Option> options(Ask ask, String typed) {
+        Languages languages = languages(ask);
+        LocalDate today = ask.today();
+        Set<LocalDate> dates = new LinkedHashSet<>();
+        if (typed.isBlank()) {
+            int days = settings.defaultDays().getOrDefault(ask.type(), DateSettings.DEFAULT_DEFAULT_DAYS);
+            for (int ahead = 0; ahead < days; ahead++) {
+                dates.add(today.plusDays(ahead));
+            }
+        } else {
+            DateReader reader = new DateReader(Grammar.templates(languages.read()), today);
+            Typed words = Typed.of(typed);
+            dates.addAll(reader.dates(words));
+            dates.addAll(reader.completions(words, ask.limit()));
+        }
+        return dates.stream()
+                .limit(ask.limit())
+                .map(date -> option(date, languages.answer()))
+                .toList();
+    }
 
-        Optional<Reading.Identified> identified = Optional.empty();
-        List<Reading.Option> typedOptions = null;
-        if (lead != null && !filledByToken && phraseState != ReadingState.IN_PROGRESS) {
-            boolean trailing = query.segments().size() == 1;
-            Optional<DateReading> date = expressions.read(words, phraseLength, cues, trailing);
-            if (date.isPresent()) {
-                identified = identified(lead, date.get(), raw);
-                if (identified.isPresent() && date.get().state() == ReadingState.IN_PROGRESS) {
-                    typedOptions = date.get().options();
-                }
+    /** The date shown in the answer's language; its ISO form and its text in the default language as aliases. */
+    private Option option(LocalDate date, DateLanguage answer) {
+        String text = answer.display(date);
+        String inDefault = fallback.display(date);
+        List<String> aliases = inDefault.equals(text) ? List.of(date.toString()) : List.of(date.toString(), inDefault);
+        return new Option(text, aliases, true);
+    }
+
+    /**
+     * The languages of a request.
+     *
+     * @param read the languages typed text is read in: the request's that the engine knows, and the tenant's
+     *     default (English when the engine does not know it)
+     * @param answer the language values and options are shown in: the request's first that the engine knows,
+     *     else the default
+     */
+    private record Languages(Set<DateLanguage> read, DateLanguage answer) {
+    }
+
+    private Languages languages(Ask ask) {
+        Set<DateLanguage> read = EnumSet.noneOf(DateLanguage.class);
+        DateLanguage answer = null;
+        for (String tag : ask.languages()) {
+            Optional<DateLanguage> language = DateLanguage.of(tag);
+            if (language.isPresent()) {
+                read.add(language.get());
+                answer = answer == null ? language.get() : answer;
             }
         }
-
-        boolean filled = filledByToken
-                || identified.filter(span -> span.state() == ReadingState.COMPLETED).isPresent();
-        Reading.Intent intent = raw.isBlank() ? null : new Reading.Intent(
-                INTENT,
-                phraseState != null ? phraseState : filled ? ReadingState.COMPLETED : ReadingState.IN_PROGRESS,
-                settings.required() ? List.of(settings.type()) : List.of());
-        String prompt = raw.isBlank() ? settings.prompt() : null;
-        List<Reading.ParamSuggestion> suggestions = filled ? List.of() : List.of(new Reading.ParamSuggestion(
-                settings.type(),
-                settings.label(),
-                settings.required(),
-                limit(typedOptions != null ? typedOptions : expressions.defaults(), query.optionLimit())));
-        return new Reading(intent, identified.stream().toList(), prompt, suggestions);
-    }
-
-    /** The number of words of the longest phrase the text starts with; 0 when none. */
-    private int phraseLength(FoldedWords words) {
-        int longest = 0;
-        for (List<String> phrase : phrases) {
-            if (phrase.size() > longest && words.startsWith(0, phrase)) {
-                longest = phrase.size();
-            }
-        }
-        return longest;
-    }
-
-    private boolean isPhrasePrefix(FoldedWords words) {
-        return phrases.stream().anyMatch(phrase -> words.isProperPrefixOf(0, phrase));
-    }
-
-    /** The reading as a span of {@code raw_query}, unless the segment's offsets do not fit it. */
-    private Optional<Reading.Identified> identified(Segment.Text lead, DateReading date, String raw) {
-        int start = lead.start() + date.start();
-        int end = lead.start() + date.end();
-        if (start < 0 || end <= start || end > raw.length()) {
-            return Optional.empty();
-        }
-        return Optional.of(new Reading.Identified(settings.type(), start, end, date.state()));
-    }
-
-    private static List<Reading.Option> limit(List<Reading.Option> options, int limit) {
-        return options.size() <= limit ? options : options.subList(0, limit);
+        read.add(fallback);
+        return new Languages(read, answer == null ? fallback : answer);
     }
 }

@@ -4,14 +4,15 @@ import dev.autocomplete.spi.Engine;
 import dev.autocomplete.spi.EngineConfigException;
 import dev.autocomplete.spi.EngineContext;
 import dev.autocomplete.spi.EngineFactory;
-import java.time.Clock;
 
 /**
- * Creates {@link DateEngine}s: a product whose {@code engine} is {@code date} gets one intent whose only
- * param is a date, read from relative expressions such as "tomorrow", "next friday" or "in 3 days".
+ * Creates {@link DateEngine}s: the engine named {@code date} serves every param that names it
+ * ({@code engine: date}) with dates read from what the user types in English, French or German
+ * ({@code 12 March}, {@code next friday}, {@code demain}, {@code nächsten Freitag}).
  *
- * <p>Config keys, all optional: {@code prompt}, {@code phrases}, {@code type}, {@code label},
- * {@code required}, {@code cues}, {@code time_zone} (see {@link DateSettings}). Stateless and thread-safe.
+ * <p>One config key, optional, tenant-wide under {@code engines.date} and on each param (which overrides it):
+ * {@code default_days}, how many days from today on the options offer before anything is typed (1 to 31,
+ * default 7). Any other key is an error. Stateless and thread-safe.
  */
 public final class DateEngineFactory implements EngineFactory {
 
@@ -22,7 +23,6 @@ public final class DateEngineFactory implements EngineFactory {
 
     @Override
     public Engine create(EngineContext context) throws EngineConfigException {
-        DateSettings settings = DateSettings.read(context.config());
-        return new DateEngine(settings, Clock.system(settings.timeZone()));
+        return new DateEngine(DateSettings.read(context), context.defaultLanguage());
     }
 }

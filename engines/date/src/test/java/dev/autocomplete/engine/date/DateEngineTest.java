@@ -2,26 +2,22 @@ package dev.autocomplete.engine.date;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.autocomplete.spi.ConfigTree;
+import dev.autocomplete.spi.AdditionalContext;
+import dev.autocomplete.spi.Ask;
 import dev.autocomplete.spi.Engine;
 import dev.autocomplete.spi.EngineConfigException;
 import dev.autocomplete.spi.EngineContext;
 import dev.autocomplete.spi.EngineFactory;
-import dev.autocomplete.spi.Query;
-import dev.autocomplete.spi.Reading;
-import dev.autocomplete.spi.ReadingState;
-import dev.autocomplete.spi.Segment;
+import dev.autocomplete.spi.Option;
+import dev.autocomplete.spi.ParamSpec;
+import dev.autocomplete.spi.SpanMatch;
+import dev.autocomplete.spi.toolkit.ConfigTree;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneId;
+import java.time.LocalDate;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -31,10 +27,11 @@ import org.junit.jupiter.api.Test;
 
 class DateEngineTest {
 
-    // Wednesday 2026-11-25: "friday" is the 27th, "next friday" (next week's) the 4th of December.
-    private static final Clock WEDNESDAY = Clock.fixed(Instant.parse("2026-11-25T10:00:00Z"), ZoneOffset.UTC);
+    // Wednesday 4 March 2026: "friday" is the 6th, "next friday" (next week's) the 13th.
+    private static final LocalDate WEDNESDAY = LocalDate.of(2026, 3, 4);
+    private static final String PARAM_PATH = "products[0].intents[0].params[1]";
 
-    private final Engine engine = engine(Map.of());
+    private final Engine engine = engine("en", Map.of(), Map.of());
 
     @Test
     void factory_is_found_by_service_loader_under_the_name_date() {
@@ -45,258 +42,295 @@ class DateEngineTest {
     }
 
     @Test
-    void factory_builds_an_engine_from_an_empty_config() throws EngineConfigException {
-        Engine created = new DateEngineFactory().create(context(Map.of()));
-        assertEquals(Set.of("date"), created.paramTypes());
-        assertEquals("Remind me", created.read(query("")).prompt());
+    void the_engine_serves_every_param_type_assigned_to_it_and_is_cacheable() throws EngineConfigException {
+        Engine two = new DateEngineFactory().create(context("en", Map.of(),
+                new ParamSpec("departure_date", ConfigTree.at(PARAM_PATH, Map.of())),
+                new ParamSpec("return_date", ConfigTree.at("products[0].intents[0].params[2]", Map.of()))));
+
+        assertEquals(Set.of("departure_date", "return_date"), two.paramTypes());
+        assertTrue(two.cacheable());
+        assertEquals("Thursday 5 March 2026", value(two, ask("return_date", List.of("en")), "tomorrow"));
     }
 
     @Test
-    void config_errors_name_the_offending_key() {
-        assertConfigError("colour", Map.of("colour", "blue"));
-        assertConfigError("time_zone", Map.of("time_zone", "Mars/Olympus_Mons"));
-        assertConfigError("time_zone", Map.of("time_zone", "not a zone"));
-        assertConfigError("phrases", Map.of("phrases", List.of()));
-        assertConfigError("phrases[1]", Map.of("phrases", List.of("Remind me", "!!")));
-        assertConfigError("prompt", Map.of("prompt", " "));
-        assertConfigError("prompt", Map.of("prompt", List.of("a", "b")));
-        assertConfigError("type", Map.of("type", "due-date"));
-        assertConfigError("label", Map.of("label", ""));
-        assertConfigError("required", Map.of("required", "yes"));
-        assertConfigError("cues[0]", Map.of("cues", List.of("...")));
+    void config_errors_name_the_full_key_in_tenant_yaml() {
+        assertConfigError(PARAM_PATH + ".colour", Map.of(), Map.of("colour", "blue"));
+        assertConfigError("engines.date.colour", Map.of("colour", "blue"), Map.of());
+        assertConfigError(PARAM_PATH + ".default_days", Map.of(), Map.of("default_days", 0));
+        assertConfigError(PARAM_PATH + ".default_days", Map.of(), Map.of("default_days", "many"));
+        assertConfigError("engines.date.default_days", Map.of("default_days", 32), Map.of());
     }
 
     @Test
-    void remind_me_tomorrow_identifies_tomorrow_as_a_completed_date() {
-        Reading reading = engine.read(query("Remind me tomorrow"));
-
-        assertEquals(new Reading.Intent("remind", ReadingState.COMPLETED, List.of("date")), reading.intent());
-        assertEquals(List.of(new Reading.Identified("date", 10, 18, ReadingState.COMPLETED)), reading.identified());
-        assertNull(reading.prompt());
-        assertEquals(List.of(), reading.suggestions());
+    void english_dates_are_read_as_exact_free_form_values_in_one_display_format() {
+        assertEquals(new SpanMatch(SpanMatch.Kind.EXACT, "Thursday 12 March 2026", true),
+                match(engine, en(), "12 March"));
+        assertReads(en(), Map.ofEntries(
+                Map.entry("12 March", "Thursday 12 March 2026"),
+                Map.entry("12 march 2027", "Friday 12 March 2027"),
+                Map.entry("March 12", "Thursday 12 March 2026"),
+                Map.entry("March 12th, 2027", "Friday 12 March 2027"),
+                Map.entry("12th of March", "Thursday 12 March 2026"),
+                Map.entry("next friday", "Friday 13 March 2026"),
+                Map.entry("friday", "Friday 6 March 2026"),
+                Map.entry("this Friday", "Friday 6 March 2026"),
+                Map.entry("today", "Wednesday 4 March 2026"),
+                Map.entry("TOMORROW", "Thursday 5 March 2026"),
+                Map.entry("day after tomorrow", "Friday 6 March 2026"),
+                Map.entry("in 3 days", "Saturday 7 March 2026"),
+                Map.entry("in a week", "Wednesday 11 March 2026"),
+                Map.entry("in 2 weeks", "Wednesday 18 March 2026"),
+                Map.entry("2026-03-12", "Thursday 12 March 2026"),
+                Map.entry("Thursday 12 March 2026", "Thursday 12 March 2026")));
     }
 
     @Test
-    void remind_me_on_next_fr_is_in_progress_and_filters_the_options() {
-        Reading reading = engine.read(query("Remind me on next fr"));
-
-        assertEquals(ReadingState.COMPLETED, reading.intent().state());
-        assertEquals(List.of(new Reading.Identified("date", 13, 20, ReadingState.IN_PROGRESS)), reading.identified());
-        assertEquals(List.of("Next Friday (2026-12-04)"), optionTexts(reading));
-        assertTrue(reading.suggestions().getFirst().required());
-        assertEquals("Date", reading.suggestions().getFirst().label());
+    void french_dates_are_read_and_shown_in_french() {
+        assertReads(List.of("fr"), Map.ofEntries(
+                Map.entry("demain", "jeudi 5 mars 2026"),
+                Map.entry("aujourd'hui", "mercredi 4 mars 2026"),
+                Map.entry("après-demain", "vendredi 6 mars 2026"),
+                Map.entry("vendredi", "vendredi 6 mars 2026"),
+                Map.entry("vendredi prochain", "vendredi 13 mars 2026"),
+                Map.entry("12 mars", "jeudi 12 mars 2026"),
+                Map.entry("12 mars 2027", "vendredi 12 mars 2027"),
+                Map.entry("1er avril", "mercredi 1er avril 2026"),
+                Map.entry("dans 3 jours", "samedi 7 mars 2026"),
+                Map.entry("dans une semaine", "mercredi 11 mars 2026"),
+                Map.entry("12/03/2026", "jeudi 12 mars 2026"),
+                Map.entry("jeudi 12 mars 2026", "jeudi 12 mars 2026")));
     }
 
     @Test
-    void a_one_letter_prefix_offers_every_expression_it_may_become_up_to_the_limit() {
-        Reading reading = engine.read(query("Remind me t", 4));
-
-        assertEquals(List.of(new Reading.Identified("date", 10, 11, ReadingState.IN_PROGRESS)), reading.identified());
-        assertEquals(
-                List.of("Today (2026-11-25)", "Tomorrow (2026-11-26)", "Thursday (2026-11-26)", "Tuesday (2026-12-01)"),
-                optionTexts(reading));
+    void german_dates_are_read_and_shown_in_german() {
+        assertReads(List.of("de"), Map.ofEntries(
+                Map.entry("Freitag", "Freitag, 6. März 2026"),
+                Map.entry("morgen", "Donnerstag, 5. März 2026"),
+                Map.entry("heute", "Mittwoch, 4. März 2026"),
+                Map.entry("übermorgen", "Freitag, 6. März 2026"),
+                Map.entry("12. März", "Donnerstag, 12. März 2026"),
+                Map.entry("12. Maerz 2027", "Freitag, 12. März 2027"),
+                Map.entry("nächsten Freitag", "Freitag, 13. März 2026"),
+                Map.entry("in 3 Tagen", "Samstag, 7. März 2026"),
+                Map.entry("in einer Woche", "Mittwoch, 11. März 2026"),
+                Map.entry("12.03.2026", "Donnerstag, 12. März 2026"),
+                Map.entry("Donnerstag, 12. März 2026", "Donnerstag, 12. März 2026")));
     }
 
     @Test
-    void empty_query_gives_the_prompt_and_the_default_options() {
-        Reading reading = engine.read(query(""));
-
-        assertNull(reading.intent());
-        assertEquals(List.of(), reading.identified());
-        assertEquals("Remind me", reading.prompt());
-        assertEquals(1, reading.suggestions().size());
-        assertEquals("date", reading.suggestions().getFirst().type());
-        assertEquals(
-                List.of("Today (2026-11-25)", "Tomorrow (2026-11-26)", "Friday (2026-11-27)",
-                        "Saturday (2026-11-28)", "Sunday (2026-11-29)", "Monday (2026-11-30)"),
-                optionTexts(reading));
+    void a_day_and_month_without_a_year_is_the_next_such_date_on_or_after_today() {
+        assertReads(en(), Map.of(
+                "4 March", "Wednesday 4 March 2026",
+                "3 March", "Wednesday 3 March 2027",
+                "February 12", "Friday 12 February 2027",
+                "29 February", "Tuesday 29 February 2028",
+                "12 March 2025", "Wednesday 12 March 2025"));
+        assertReads(List.of("fr"), Map.of("3 mars", "mercredi 3 mars 2027"));
+        assertReads(List.of("de"), Map.of("3. März", "Mittwoch, 3. März 2027"));
     }
 
     @Test
-    void options_are_cut_to_the_option_limit() {
-        assertEquals(List.of("Today (2026-11-25)", "Tomorrow (2026-11-26)"), optionTexts(engine.read(query("", 2))));
+    void today_comes_from_the_ask_so_the_same_words_read_as_another_date_on_another_day() {
+        Ask newYearsEve = new Ask("date", en(), AdditionalContext.NONE, Map.of(), LocalDate.of(2026, 12, 31), 10,
+                Long.MAX_VALUE);
+
+        assertEquals("Friday 1 January 2027", value(engine, newYearsEve, "tomorrow"));
+        assertEquals("Friday 12 March 2027", value(engine, newYearsEve, "12 March"));
     }
 
     @Test
-    void a_filled_date_placeholder_satisfies_the_required_type_and_ends_suggestions() {
-        String raw = "Remind me {{DATE_1}}";
-        Query query = new Query(raw,
-                List.of(new Segment.Text(0, "Remind me "),
-                        new Segment.Param(10, "{{DATE_1}}", "date", "Friday (2026-11-27)", true)),
-                Set.of(), List.of(), List.of(), null, "en", 10);
-
-        Reading reading = engine.read(query);
-
-        assertEquals(new Reading.Intent("remind", ReadingState.COMPLETED, List.of("date")), reading.intent());
-        List<String> filledTypes = query.params().stream().map(Segment.Param::type).toList();
-        assertTrue(filledTypes.containsAll(reading.intent().requiredTypes()));
-        assertEquals(List.of(), reading.identified());
-        assertEquals(List.of(), reading.suggestions());
-        assertNull(reading.prompt());
-    }
-
-    @Test
-    void a_query_that_starts_with_a_masked_date_placeholder_reads_the_intent_from_the_param() {
-        Query query = new Query("{{DATE_1}} ",
-                List.of(new Segment.Param(0, "{{DATE_1}}", "date", null, true), new Segment.Text(10, " ")),
-                Set.of(), List.of(), List.of(), null, null, 10);
-
-        Reading reading = engine.read(query);
-
-        assertEquals(ReadingState.COMPLETED, reading.intent().state());
-        assertEquals(List.of(), reading.suggestions());
-    }
-
-    @Test
-    void a_prefix_of_the_phrase_is_an_intent_in_progress_with_the_default_options() {
-        Reading reading = engine.read(query("Remind m"));
-
-        assertEquals(ReadingState.IN_PROGRESS, reading.intent().state());
-        assertEquals(List.of(), reading.identified());
-        assertEquals(6, optionTexts(reading).size());
-    }
-
-    @Test
-    void text_after_the_phrase_that_is_no_date_leaves_the_date_to_suggest() {
-        Reading reading = engine.read(query("Remind me to water the plants"));
-
-        assertEquals(ReadingState.COMPLETED, reading.intent().state());
-        assertEquals(List.of(), reading.identified());
-        assertEquals(6, optionTexts(reading).size());
-    }
-
-    @Test
-    void reading_ignores_case_and_accents() {
-        Reading reading = engine.read(query("REMIND ME ÓN TÓMORROW"));
-
-        assertEquals(List.of(new Reading.Identified("date", 13, 21, ReadingState.COMPLETED)), reading.identified());
-    }
-
-    @Test
-    void every_kind_of_expression_is_read_as_a_completed_date() {
-        for (String date : List.of("today", "tomorrow", "day after tomorrow", "friday", "this friday",
-                "next friday", "in 3 days", "in 1 day", "in 2 weeks", "in 1 week", "2026-12-24")) {
-            String raw = "Remind me " + date;
-            Reading reading = engine.read(query(raw));
-            assertEquals(List.of(new Reading.Identified("date", 10, raw.length(), ReadingState.COMPLETED)),
-                    reading.identified(), raw);
+    void impossible_dates_and_weekdays_that_disagree_with_the_date_are_no_dates() {
+        for (String span : List.of("30 February 2027", "31 April", "Friday 12 March 2026", "2026-02-30")) {
+            assertEquals(SpanMatch.NONE, match(engine, en(), span), span);
         }
     }
 
     @Test
-    void a_date_after_a_cue_later_in_the_text_is_read_and_the_rest_is_left_alone() {
-        String raw = "Remind me to call mom on friday at noon";
-        Reading reading = engine.read(query(raw));
-
-        int start = raw.indexOf("friday");
-        assertEquals(List.of(new Reading.Identified("date", start, start + 6, ReadingState.COMPLETED)),
-                reading.identified());
+    void a_proper_prefix_of_an_expression_is_a_prefix() {
+        for (String span : List.of("12 ma", "next fr", "tomo", "t", "next", "next ", "in 3", "12 march 20", "2026-0")) {
+            assertEquals(SpanMatch.PREFIX, match(engine, en(), span), span);
+        }
+        for (String span : List.of("dem", "aujourd'", "vendredi proch", "12 m", "dans 2 sem")) {
+            assertEquals(SpanMatch.PREFIX, match(engine, List.of("fr"), span), span);
+        }
+        for (String span : List.of("nächsten Fr", "12. M", "über", "in 3 Ta")) {
+            assertEquals(SpanMatch.PREFIX, match(engine, List.of("de"), span), span);
+        }
     }
 
     @Test
-    void a_date_without_the_phrase_still_reads_the_intent() {
-        Reading reading = engine.read(query("tomorrow"));
-
-        assertEquals(ReadingState.COMPLETED, reading.intent().state());
-        assertEquals(List.of(new Reading.Identified("date", 0, 8, ReadingState.COMPLETED)), reading.identified());
+    void connecting_words_and_other_text_are_no_dates() {
+        for (String span : List.of("to", "a", "in", "Paris", "12 zz", "tomorrowx", "tomo ", "next week", "", "!!",
+                "12 March to London", "from")) {
+            assertEquals(SpanMatch.NONE, match(engine, en(), span), span);
+        }
+        assertEquals(SpanMatch.NONE, match(engine, List.of("fr"), "à"));
+        assertEquals(SpanMatch.NONE, match(engine, List.of("fr"), "de"));
+        assertEquals(SpanMatch.NONE, match(engine, List.of("de"), "nach"));
+        assertEquals(SpanMatch.NONE, match(engine, List.of("de"), "von"));
     }
 
     @Test
-    void an_in_n_prefix_offers_days_and_weeks() {
-        Reading reading = engine.read(query("Remind me in 3"));
+    void match_answers_every_span_in_order() {
+        List<SpanMatch> matches = engine.match(ask(en()), List.of("tomorrow", "to", "tomo"));
 
-        assertEquals(List.of(new Reading.Identified("date", 10, 14, ReadingState.IN_PROGRESS)), reading.identified());
-        assertEquals(List.of("In 3 days (2026-11-28)", "In 3 weeks (2026-12-16)"), optionTexts(reading));
+        assertEquals(List.of(SpanMatch.Kind.EXACT, SpanMatch.Kind.NONE, SpanMatch.Kind.PREFIX),
+                matches.stream().map(SpanMatch::kind).toList());
     }
 
     @Test
-    void an_iso_date_prefix_is_in_progress_and_an_impossible_date_is_not_read() {
-        Reading partial = engine.read(query("Remind me 2026-11-2"));
-        assertEquals(List.of(new Reading.Identified("date", 10, 19, ReadingState.IN_PROGRESS)), partial.identified());
+    void the_request_languages_and_the_default_language_are_read_and_the_first_request_language_answers() {
+        List<String> canadianFrench = List.of("fr-ca", "fr");
+
+        assertEquals("jeudi 5 mars 2026", value(engine, ask(canadianFrench), "demain"));
+        assertEquals("jeudi 5 mars 2026", value(engine, ask(canadianFrench), "tomorrow"));
+        assertEquals(SpanMatch.NONE, match(engine, en(), "demain"));
+        assertEquals(SpanMatch.NONE, match(engine, List.of("fr"), "Freitag"));
+
+        Engine german = engine("de", Map.of(), Map.of());
+        assertEquals("Donnerstag, 5. März 2026", value(german, ask(List.of()), "morgen"));
+        assertEquals("Donnerstag, 5. März 2026", value(german, ask(List.of("es")), "morgen"));
+        assertEquals("Thursday 5 March 2026", value(german, ask(en()), "morgen"));
+    }
+
+    @Test
+    void with_nothing_typed_the_options_are_the_coming_days_from_today() {
         assertEquals(
-                List.of("Today (2026-11-25)", "Tomorrow (2026-11-26)", "Day after tomorrow (2026-11-27)",
-                        "Saturday (2026-11-28)", "Sunday (2026-11-29)"),
-                optionTexts(partial));
-
-        assertEquals(List.of(), engine.read(query("Remind me 2026-02-30")).identified());
+                List.of("Wednesday 4 March 2026", "Thursday 5 March 2026", "Friday 6 March 2026",
+                        "Saturday 7 March 2026", "Sunday 8 March 2026", "Monday 9 March 2026",
+                        "Tuesday 10 March 2026"),
+                texts(engine.options(ask(en()), "")));
+        assertEquals(List.of("mercredi 4 mars 2026", "jeudi 5 mars 2026"),
+                texts(engine.options(ask(List.of("fr")).withLimit(2), "")));
     }
 
     @Test
-    void optional_date_is_not_required() {
-        Engine optional = engine(Map.of("required", false, "type", "due date", "phrases", List.of("Due", "Deadline")));
-
-        Reading reading = optional.read(query("Deadline "));
-
-        assertEquals(List.of(), reading.intent().requiredTypes());
-        assertEquals("due date", reading.suggestions().getFirst().type());
-        assertEquals(false, reading.suggestions().getFirst().required());
+    void default_days_sets_how_many_days_are_offered_tenant_wide_or_per_param() {
+        assertEquals(3, engine("en", Map.of("default_days", 3), Map.of()).options(ask(en()), "").size());
+        assertEquals(14, engine("en", Map.of("default_days", 3), Map.of("default_days", 14))
+                .options(ask(en()).withLimit(20), "").size());
     }
 
     @Test
-    void today_is_reckoned_in_the_configured_time_zone() {
-        Clock lateUtc = Clock.fixed(Instant.parse("2026-11-25T23:30:00Z"), ZoneId.of("Pacific/Kiritimati"));
-        Engine ahead = new DateEngine(settings(Map.of("time_zone", "Pacific/Kiritimati")), lateUtc);
+    void options_carry_the_iso_date_and_the_default_language_text_as_aliases() {
+        Option tomorrow = engine.options(ask(List.of("de")), "morgen").getFirst();
 
-        assertEquals("Today (2026-11-26)", optionTexts(ahead.read(query(""))).getFirst());
+        assertEquals(new Option("Donnerstag, 5. März 2026", List.of("2026-03-05", "Thursday 5 March 2026"), true),
+                tomorrow);
     }
 
     @Test
-    void read_never_throws_whatever_the_query() {
+    void a_complete_expression_offers_its_value_first() {
+        assertEquals("Thursday 5 March 2026", texts(engine.options(ask(en()), "tomorrow")).getFirst());
+        assertEquals("Monday 1 March 2027", texts(engine.options(ask(en()), "March 1")).getFirst());
+        assertEquals("Tuesday 10 March 2026", texts(engine.options(ask(en()), "March 1")).get(1));
+    }
+
+    @Test
+    void a_prefix_offers_the_dates_it_may_become_nearest_first() {
+        assertEquals(List.of("Thursday 12 March 2026", "Tuesday 12 May 2026"),
+                texts(engine.options(ask(en()), "12 ma")).subList(0, 2));
+        assertEquals(List.of("Friday 13 March 2026"), texts(engine.options(ask(en()), "next fr")));
+        assertEquals(List.of("Thursday 5 March 2026"), texts(engine.options(ask(en()), "tomo")));
+        assertEquals(List.of("Wednesday 4 March 2026", "Thursday 5 March 2026", "Tuesday 10 March 2026"),
+                texts(engine.options(ask(en()), "t")).subList(0, 3));
+        assertEquals("jeudi 5 mars 2026", texts(engine.options(ask(List.of("fr")), "dem")).getFirst());
+        assertEquals(List.of("Freitag, 13. März 2026"), texts(engine.options(ask(List.of("de")), "nächsten Fr")));
+        assertEquals(List.of(), engine.options(ask(en()), "zzz"));
+    }
+
+    @Test
+    void options_are_cut_to_the_limit() {
+        assertEquals(2, engine.options(ask(en()).withLimit(2), "12 ma").size());
+        assertEquals(1, engine.options(ask(en()).withLimit(1), "").size());
+    }
+
+    @Test
+    void every_option_text_reads_back_as_exactly_that_date() {
+        for (String language : List.of("en", "fr", "de")) {
+            Ask ask = ask(List.of(language)).withLimit(12);
+            for (String typed : List.of("", "t", "1", "12 ma", "in 1", "dans 1", "next", "v", "Fr", "nächsten",
+                    "29 f", "2026-1", "demain", "morgen", "tomorrow", "mi")) {
+                for (Option option : engine.options(ask, typed)) {
+                    assertEquals(new SpanMatch(SpanMatch.Kind.EXACT, option.text(), true),
+                            match(engine, ask.languages(), option.text()), language + " '" + typed + "'");
+                }
+            }
+        }
+    }
+
+    @Test
+    void match_and_options_never_throw_whatever_the_text() {
         Random random = new Random(42);
-        String alphabet = "Remind mtoywfrxn0123456789-{}_ ÓÉ\u0301ﬁ½\uD83D\uDE00";
+        String alphabet = "tomrwnextfidaeuMärzcj0123456789-./' ÓÉ\u0301ﬁ½\uD83D\uDE00";
+        Ask ask = ask(List.of("fr", "de", "en"));
         for (int i = 0; i < 5_000; i++) {
-            StringBuilder raw = new StringBuilder();
-            int length = random.nextInt(30);
+            StringBuilder text = new StringBuilder();
+            int length = random.nextInt(20);
             for (int j = 0; j < length; j++) {
-                raw.append(alphabet.charAt(random.nextInt(alphabet.length())));
+                text.append(alphabet.charAt(random.nextInt(alphabet.length())));
             }
-            String text = raw.toString();
-            List<Segment> segments = new ArrayList<>();
-            if (!text.isEmpty()) {
-                // Offsets that may not fit raw_query: the engine must cope all the same.
-                segments.add(new Segment.Text(random.nextInt(3) - 1, text));
-            }
-            if (random.nextBoolean()) {
-                segments.add(new Segment.Param(text.length(), "{{OTHER_1}}", "other", null, false));
-            }
-            Query query = new Query(text, segments, Set.of(), List.of(), List.of(), null, null,
-                    1 + random.nextInt(10));
-            Reading reading = assertDoesNotThrow(() -> engine.read(query), text);
-            assertNotNull(reading);
-            for (Reading.Identified span : reading.identified()) {
-                assertTrue(span.end() <= text.length(), text);
-            }
+            String typed = text.toString();
+            List<SpanMatch> matches = assertDoesNotThrow(() -> engine.match(ask, List.of(typed)), typed);
+            assertEquals(1, matches.size());
+            List<Option> options = assertDoesNotThrow(() -> engine.options(ask, typed), typed);
+            assertTrue(options.size() <= ask.limit(), typed);
         }
     }
 
-    private static Engine engine(Map<String, ?> config) {
-        return new DateEngine(settings(config), WEDNESDAY);
+    private static void assertReads(List<String> languages, Map<String, String> expected) {
+        Engine engine = engine("en", Map.of(), Map.of());
+        expected.forEach((typed, value) -> assertEquals(new SpanMatch(SpanMatch.Kind.EXACT, value, true),
+                match(engine, languages, typed), typed));
     }
 
-    private static DateSettings settings(Map<String, ?> config) {
-        return assertDoesNotThrow(() -> DateSettings.read(ConfigTree.of(config)));
+    private static SpanMatch match(Engine engine, List<String> languages, String span) {
+        return engine.match(ask(languages), List.of(span)).getFirst();
     }
 
-    private static EngineContext context(Map<String, ?> config) {
-        return new EngineContext("acme", "reminders", "en", Path.of("."), ConfigTree.of(config));
+    private static String value(Engine engine, Ask ask, String span) {
+        SpanMatch match = engine.match(ask, List.of(span)).getFirst();
+        assertEquals(SpanMatch.Kind.EXACT, match.kind(), span);
+        return match.value();
     }
 
-    private static void assertConfigError(String key, Map<String, ?> config) {
-        EngineConfigException error = assertThrows(EngineConfigException.class,
-                () -> new DateEngineFactory().create(context(config)), config.toString());
+    private static List<String> en() {
+        return List.of("en");
+    }
+
+    private static Ask ask(List<String> languages) {
+        return ask("date", languages);
+    }
+
+    private static Ask ask(String type, List<String> languages) {
+        return new Ask(type, languages, AdditionalContext.NONE, Map.of(), WEDNESDAY, 10, Long.MAX_VALUE);
+    }
+
+    private static List<String> texts(List<Option> options) {
+        return options.stream().map(Option::text).toList();
+    }
+
+    private static Engine engine(String defaultLanguage, Map<String, ?> tenantWide, Map<String, ?> paramConfig) {
+        return assertDoesNotThrow(() -> new DateEngineFactory().create(context(defaultLanguage, tenantWide,
+                new ParamSpec("date", ConfigTree.at(PARAM_PATH, paramConfig)))));
+    }
+
+    private static EngineContext context(String defaultLanguage, Map<String, ?> tenantWide, ParamSpec... params) {
+        return new EngineContext("acme", "travel", defaultLanguage, ZoneOffset.UTC, Path.of("."),
+                ConfigTree.at("engines.date", tenantWide), List.of(params), new NoSharing());
+    }
+
+    private static void assertConfigError(String key, Map<String, ?> tenantWide, Map<String, ?> paramConfig) {
+        EngineConfigException error = assertThrows(EngineConfigException.class, () -> new DateEngineFactory()
+                .create(context("en", tenantWide, new ParamSpec("date", ConfigTree.at(PARAM_PATH, paramConfig)))));
         assertEquals(key, error.key(), error.getMessage());
     }
 
-    private static Query query(String raw) {
-        return query(raw, 10);
-    }
-
-    private static Query query(String raw, int optionLimit) {
-        List<Segment> segments = raw.isEmpty() ? List.of() : List.of(new Segment.Text(0, raw));
-        return new Query(raw, segments, Set.of(), List.of(), List.of(), null, "en", optionLimit);
-    }
-
-    private static List<String> optionTexts(Reading reading) {
-        return reading.suggestions().getFirst().options().stream().map(Reading.Option::text).toList();
+    /** Builds every shared value afresh: the date engine shares nothing. */
+    private static final class NoSharing implements EngineContext.Shared {
+        @Override
+        public <T> T get(String key, EngineContext.Builder<T> builder) throws EngineConfigException {
+            return builder.build();
+        }
     }
 }

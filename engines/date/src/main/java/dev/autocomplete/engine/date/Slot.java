@@ -1,0 +1,155 @@
+package dev.autocomplete.engine.date;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.autocomplete.spi.toolkit.TextFolding;
+import java.time.LocalDate;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import java.util.stream.IntStream;
+
+/**
+ * One word of a date expression: a fixed word, or one of the words that name a day, month, year, weekday or
+ * count. Each form a word may take (folded) maps to the number it stands for; fixed words stand for 0.
+ * Immutable.
+ */
+final class Slot {
+
+    /** What a slot's number means. */
+    enum Kind { WORD, DAY, MONTH, YEAR, WEEKDAY, COUNT }
+
+    /** The years a date may name: wide enough for any booking, narrow enough to enumerate a typed prefix. */
+    static final int FIRST_YEAR = 1900;
+    static final int LAST_YEAR = 2199;
+
+    private static final int[] NONE = new int[0];
+
+    private final Kind kind;
+    private final NavigableMap<String, Integer> forms;
+    private final int[] untyped;
+
+    /**
+     * @param kind what the word stands for
+     * @param forms every folded form of the word, with the number it stands for
+     * @param untyped the numbers to try when the word is not typed yet, to complete an expression (a year's
+     *     depend on today and are not listed)
+     */
+    private Slot(Kind kind, NavigableMap<String, Integer> forms, List<Integer> untyped) {
+        this.kind = requireNonNull(kind, "kind is null");
+        this.forms = Collections.unmodifiableNavigableMap(new TreeMap<>(requireNonNull(forms, "forms is null")));
+        this.untyped = untyped.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    Kind kind() {
+        return kind;
+    }
+
+    /** A fixed word, in any of the spellings given (folded here). */
+    static Slot words(String... spellings) {
+        NavigableMap<String, Integer> forms = new TreeMap<>();
+        for (String spelling : spellings) {
+            forms.put(TextFolding.fold(spelling), 0);
+        }
+        return new Slot(Kind.WORD, forms, List.of(0));
+    }
+
+    /** A day of the month: {@code 1} to {@code 31}, {@code 01}, and the ordinals {@code 1st}, {@code 1er}. */
+    static Slot day() {
+        NavigableMap<String, Integer> forms = numbers(1, 31);
+        for (int day = 1; day <= 31; day++) {
+            int last = day % 10;
+            String suffix = day / 10 == 1 || last > 3 || last == 0 ? "th" : List.of("st", "nd", "rd").get(last - 1);
+            forms.put(day + suffix, day);
+        }
+        forms.put("1er", 1);
+        return new Slot(Kind.DAY, forms, range(1, 31));
+    }
+
+    /** A month by number, {@code 1} to {@code 12} or {@code 01}, as in {@code 2026-03-12}. */
+    static Slot monthNumber() {
+        return new Slot(Kind.MONTH, numbers(1, 12), range(1, 12));
+    }
+
+    /** A month by name, January first, in the given names plus other spellings (folded here). */
+    static Slot monthName(List<String> names, Map<String, Integer> otherSpellings) {
+        return named(Kind.MONTH, names, otherSpellings);
+    }
+
+    /** A weekday by name, Monday first, in the given names plus other spellings (folded here). */
+    static Slot weekday(List<String> names, Map<String, Integer> otherSpellings) {
+        return named(Kind.WEEKDAY, names, otherSpellings);
+    }
+
+    /** A four-digit year. */
+    static Slot year() {
+        NavigableMap<String, Integer> forms = new TreeMap<>();
+        for (int year = FIRST_YEAR; year <= LAST_YEAR; year++) {
+            forms.put(Integer.toString(year), year);
+        }
+        return new Slot(Kind.YEAR, forms, List.of());
+    }
+
+    /** A count of days or weeks: {@code 1} to {@code 999}, or a number word such as {@code a} or {@code une}. */
+    static Slot count(Map<String, Integer> words) {
+        NavigableMap<String, Integer> forms = new TreeMap<>();
+        for (int n = 1; n <= 999; n++) {
+            forms.put(Integer.toString(n), n);
+        }
+        words.forEach((word, n) -> forms.put(TextFolding.fold(word), n));
+        return new Slot(Kind.COUNT, forms, List.of(1, 2, 3));
+    }
+
+    /** The number a whole folded token stands for, or -1. */
+    int value(String token) {
+        Integer value = forms.get(token);
+        return value == null ? -1 : value;
+    }
+
+    /** The numbers of every form that starts with a folded token (the token may still be being typed). */
+    int[] valuesStartingWith(String token) {
+        // Most tokens start no form: answer those without building a view of the map.
+        String first = forms.ceilingKey(token);
+        if (first == null || !first.startsWith(token)) {
+            return NONE;
+        }
+        return forms.subMap(token, true, token + Character.MAX_VALUE, false).values().stream()
+                .mapToInt(Integer::intValue)
+                .distinct()
+                .toArray();
+    }
+
+    /** The numbers to try for this slot when nothing of it is typed; the caller must not change them. */
+    int[] untyped(LocalDate today) {
+        if (kind == Kind.YEAR) {
+            return new int[] {today.getYear(), today.getYear() + 1};
+        }
+        return untyped;
+    }
+
+    private static Slot named(Kind kind, List<String> names, Map<String, Integer> otherSpellings) {
+        NavigableMap<String, Integer> forms = new TreeMap<>();
+        for (int i = 0; i < names.size(); i++) {
+            forms.put(TextFolding.fold(names.get(i)), i + 1);
+        }
+        otherSpellings.forEach((spelling, n) -> forms.put(TextFolding.fold(spelling), n));
+        return new Slot(kind, forms, range(1, names.size()));
+    }
+
+    private static NavigableMap<String, Integer> numbers(int from, int to) {
+        NavigableMap<String, Integer> forms = new TreeMap<>();
+        for (int n = from; n <= to; n++) {
+            forms.put(Integer.toString(n), n);
+            if (n < 10) {
+                forms.put("0" + n, n);
+            }
+        }
+        return forms;
+    }
+
+    private static List<Integer> range(int from, int to) {
+        return IntStream.rangeClosed(from, to).boxed().toList();
+    }
+}
