@@ -66,9 +66,18 @@ public final class TenantLoader {
 
     /** A loader whose built-in engines are the {@link EngineFactory}s on the server's class path. */
     public TenantLoader() {
+        this(List.of());
+    }
+
+    /**
+     * A loader whose built-in engines are those on the server's class path and {@code engines}, which replace any
+     * of the same name: an engine author's test passes the factory it tests (the engine test kit).
+     */
+    public TenantLoader(java.util.Collection<? extends EngineFactory> engines) {
         this.serverLoader = TenantLoader.class.getClassLoader();
         Map<String, EngineFactory> factories = new LinkedHashMap<>();
         ServiceLoader.load(EngineFactory.class, serverLoader).forEach(f -> factories.putIfAbsent(f.name(), f));
+        engines.forEach(f -> factories.put(f.name(), f));
         this.builtIns = Map.copyOf(factories);
     }
 

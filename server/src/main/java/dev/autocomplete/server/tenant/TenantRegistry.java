@@ -46,6 +46,16 @@ public final class TenantRegistry implements AutoCloseable {
         return registry;
     }
 
+    /**
+     * A registry of one tenant loaded by the caller, with no directory to watch: for running the suggest core in
+     * process without HTTP (the engine test kit). Closing the registry closes the tenant.
+     */
+    public static TenantRegistry of(Tenant tenant) {
+        TenantRegistry registry = new TenantRegistry(tenant.directory().getParent());
+        registry.tenants.put(tenant.id(), new TenantUsers(tenant));
+        return registry;
+    }
+
     /** Sub-directories of {@code root} that hold a {@code tenant.yaml}, sorted. */
     public static List<Path> tenantDirectories(Path root) throws IOException {
         if (!Files.isDirectory(root)) {

@@ -1,0 +1,100 @@
+package dev.autocomplete.testkit;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.LocalDate;
+import java.time.LocalTime;
+import java.time.ZoneId;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.autocomplete.server.auth.Caller;
+import dev.autocomplete.server.protocol.ApiException;
+import dev.autocomplete.server.protocol.JsonBodies;
+import dev.autocomplete.server.protocol.SuggestRequest;
+import dev.autocomplete.server.protocol.SuggestRequestReader;
+import dev.autocomplete.server.suggest.EngineObserver;
+import dev.autocomplete.server.suggest.EngineRunner;
+import dev.autocomplete.server.suggest.ResponseCache;
+import dev.autocomplete.server.suggest.Suggester;
+import dev.autocomplete.server.tenant.Product;
+import dev.autocomplete.server.tenant.Tenant;
+import dev.autocomplete.server.tenant.TenantRegistry;
+
+/**
+ * The server's path for one suggest body, minus HTTP and authentication: the body bytes are read and validated by
+ * the server's reader, answered by its {@link Suggester}, and written by its {@link JsonBodies}, so that an
+ * {@link Answer} is the very body the HTTP API would send. Thread-safe.
+ */
+final class Core {
+
+    static final ObjectMapper JSON = JsonMapper.builder().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+
+    private final TenantRegistry tenants;
+    private final ResponseCache cache;
+    private final SuggestRequestReader reader = new SuggestRequestReader(JSON);
+    private final JsonBodies bodies = new JsonBodies(JSON);
+
+    Core(TenantRegistry tenants, ResponseCache cache) {
+        this.tenants = tenants;
+        this.cache = cache;
+    }
+
+    /**
+     * Answers a suggest body for a product as the server would on {@code today} (the system clock's today when
+     * null); the product's engines ran as {@code /api/suggest} runs them (one budget, fallback when late).
+     *
+     * @throws RequestRefused when the server would refuse the body with a 4xx
+     */
+    Answer suggest(Tenant tenant, Product product, ObjectNode body, LocalDate today) {
+        SuggestRequest request;
+        try {
+            request = reader.read(JSON.writeValueAsBytes(body));
+        } catch (ApiException e) {
+            throw new RequestRefused(e.status(), e.code(), e.getMessage());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        EngineObserver.Outcome[] outcome = {null};
+        EngineObserver observer = (tenantId, slug, what, nanos) -> outcome[0] = what;
+        Suggester suggester = new Suggester(new EngineRunner(tenants, observer), cache, observer, clock(today));
+        // Authentication is HTTP's business; the suggest core reads only the tenant and product of its caller.
+        Caller caller = new Caller(tenant, product, null, Caller.Kind.SECRET_KEY);
+        byte[] written = bodies.suggestResponse(suggester.suggest(caller, request));
+        try {
+            JsonNode json = JSON.readTree(written);
+            return Answer.of(json.path("data"), outcome[0] == null ? "cached" : outcome[0].label());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A clock that reads noon of {@code today}: the date is what matters, in any product's time zone. */
+    private static Clock clock(LocalDate today) {
+        if (today == null) {
+            return Clock.systemUTC();
+        }
+        ZoneId zone = ZoneId.of("UTC");
+        return new Clock() {
+            @Override
+            public ZoneId getZone() {
+                return zone;
+            }
+
+            @Override
+            public Clock withZone(ZoneId other) {
+                return Clock.fixed(today.atTime(LocalTime.NOON).atZone(other).toInstant(), other);
+            }
+
+            @Override
+            public java.time.Instant instant() {
+                return today.atTime(LocalTime.NOON).atZone(zone).toInstant();
+            }
+        };
+    }
+}
