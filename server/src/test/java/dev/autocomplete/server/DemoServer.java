@@ -26,15 +26,37 @@ final class DemoServer implements BeforeAllCallback, AfterAllCallback {
     private AutocompleteServer server;
     private ApiClient api;
     private Map<String, String> keys;
+    private final Map<String, String> extraFiles = new java.util.LinkedHashMap<>();
+    private final Map<String, String[]> extraKeys = new java.util.LinkedHashMap<>();
+
+    /**
+     * Serves another tenant beside the demo: {@code files} maps paths under the tenants directory
+     * ({@code lab/tenant.yaml}) to their text; a public key is made for each product slug, named
+     * {@code tenant/slug} for {@link #key} and {@link #suggestOk}.
+     */
+    DemoServer withTenant(String tenant, Map<String, String> files, String... productSlugs) {
+        extraFiles.putAll(files);
+        for (String slug : productSlugs) {
+            extraKeys.put(tenant + "/" + slug, new String[] {tenant, slug});
+        }
+        return this;
+    }
 
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
         temp = Files.createTempDirectory("demo-server");
         Path tenants = TestTenants.copyOfDemo(temp);
-        keys = Map.of(
+        for (Map.Entry<String, String> file : extraFiles.entrySet()) {
+            Path path = tenants.resolve(file.getKey());
+            Files.createDirectories(path.getParent());
+            Files.writeString(path, file.getValue());
+        }
+        Map<String, String> made = new java.util.HashMap<>(Map.of(
                 "travel", TestTenants.createKey(tenants, "demo", "public", "travel"),
                 "workspace", TestTenants.createKey(tenants, "demo", "public", "workspace"),
-                "secret", TestTenants.createKey(tenants, "demo", "secret", null));
+                "secret", TestTenants.createKey(tenants, "demo", "secret", null)));
+        extraKeys.forEach((name, where) -> made.put(name, TestTenants.createKey(tenants, where[0], "public", where[1])));
+        keys = Map.copyOf(made);
         server = AutocompleteServer.start("127.0.0.1", 0, tenants);
         api = new ApiClient(server.port());
     }

@@ -53,8 +53,9 @@ public final class Health {
             if (tenant != null) {
                 Map<String, Object> products = new LinkedHashMap<>();
                 for (Product product : tenant.products()) {
-                    products.put(product.slug(), Map.of("engine", product.engineName(),
-                            "circuit", engines.circuitState(tenant, product)));
+                    Map<String, Object> circuits = new LinkedHashMap<>();
+                    product.engines().forEach(engine -> circuits.put(engine.name(), engine.circuitState()));
+                    products.put(product.slug(), Map.of("engines", circuits));
                 }
                 data.put("products", products);
             }

@@ -17,6 +17,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 import dev.autocomplete.server.suggest.EngineObserver;
 import dev.autocomplete.server.suggest.EngineRunner;
+import dev.autocomplete.server.suggest.GuardedEngine;
 import dev.autocomplete.server.tenant.Product;
 import dev.autocomplete.server.tenant.Tenant;
 import dev.autocomplete.server.tenant.TenantRegistry;
@@ -91,12 +92,15 @@ public final class Metrics {
     /** Adds a gauge of the engines' circuits, read at scrape time. */
     public void reportCircuits(TenantRegistry tenants, EngineRunner engines) {
         GaugeWithCallback.builder().name("autocomplete_circuit_open")
-                .help("1 while a product's engine circuit is open or half open").labelNames("tenant", "product")
+                .help("1 while the circuit of a product's engine is open or half open")
+                .labelNames("tenant", "product", "engine")
                 .callback(callback -> {
                     for (Tenant tenant : tenants.tenants().values()) {
                         for (Product product : tenant.products()) {
-                            boolean open = !engines.circuitState(tenant, product).equals("closed");
-                            callback.call(open ? 1 : 0, tenant.id(), product.slug());
+                            for (GuardedEngine engine : product.engines()) {
+                                boolean open = !engine.circuitState().equals("closed");
+                                callback.call(open ? 1 : 0, tenant.id(), product.slug(), engine.name());
+                            }
                         }
                     }
                 }).register(registry);

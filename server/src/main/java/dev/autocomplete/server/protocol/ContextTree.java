@@ -1,39 +1,48 @@
 package dev.autocomplete.server.protocol;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.autocomplete.spi.AdditionalContext;
+
 import com.fasterxml.jackson.databind.JsonNode;
 
-/** Turns {@code additional_context} into the immutable JDK-only tree that engines see. */
+/** Turns {@code additional_context} into the immutable tree that the reader and engines see. */
 final class ContextTree {
 
     private ContextTree() {
     }
 
-    static Object of(JsonNode node) {
+    /** The context; {@link AdditionalContext#NONE} for a missing or null node. */
+    static AdditionalContext of(JsonNode node) {
         if (node == null || node.isNull() || node.isMissingNode()) {
-            return null;
+            return AdditionalContext.NONE;
+        }
+        return new AdditionalContext(value(node));
+    }
+
+    private static AdditionalContext.Value value(JsonNode node) {
+        if (node == null || node.isNull() || node.isMissingNode()) {
+            return new AdditionalContext.Null();
         }
         if (node.isTextual()) {
-            return node.textValue();
+            return new AdditionalContext.Text(node.textValue());
         }
         if (node.isBoolean()) {
-            return node.booleanValue();
+            return new AdditionalContext.Flag(node.booleanValue());
         }
         if (node.isNumber()) {
-            return node.numberValue();
+            return new AdditionalContext.Number(node.decimalValue());
         }
         if (node.isArray()) {
-            List<Object> items = new ArrayList<>(node.size());
-            node.forEach(item -> items.add(of(item)));
-            return Collections.unmodifiableList(items);
+            List<AdditionalContext.Value> items = new ArrayList<>(node.size());
+            node.forEach(item -> items.add(value(item)));
+            return new AdditionalContext.Items(items);
         }
-        Map<String, Object> fields = new LinkedHashMap<>();
-        node.properties().forEach(field -> fields.put(field.getKey(), of(field.getValue())));
-        return Collections.unmodifiableMap(fields);
+        Map<String, AdditionalContext.Value> fields = new LinkedHashMap<>();
+        node.properties().forEach(field -> fields.put(field.getKey(), value(field.getValue())));
+        return new AdditionalContext.Fields(fields);
     }
 }

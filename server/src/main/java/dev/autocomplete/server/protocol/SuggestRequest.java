@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import dev.autocomplete.spi.Query;
+import dev.autocomplete.spi.AdditionalContext;
 
 /**
  * A validated {@code POST /api/suggest} body.
@@ -12,7 +12,7 @@ import dev.autocomplete.spi.Query;
  * @param rawQuery {@code data.raw_query}, verbatim
  * @param fills the {@code completed_params} entries that fill a token present in {@code rawQuery}, by token
  * @param dismissedTypes types of entries without a placeholder
- * @param additionalContext the context as an immutable tree, or null when none (null, {}, [] or "")
+ * @param additionalContext the context as an immutable tree; {@link AdditionalContext#NONE} when none (null, {}, [] or "")
  * @param identifiedEcho {@code data.identified_params}
  * @param recentlySuggested {@code data.recently_suggested}
  * @param requestId {@code meta.request_id} exactly as sent
@@ -24,9 +24,9 @@ public record SuggestRequest(
         String rawQuery,
         Map<String, Fill> fills,
         Set<String> dismissedTypes,
-        Object additionalContext,
-        List<Query.EchoedParam> identifiedEcho,
-        List<Query.SuggestionRef> recentlySuggested,
+        AdditionalContext additionalContext,
+        List<EchoedParam> identifiedEcho,
+        List<SuggestionRef> recentlySuggested,
         String requestId,
         String requestAt,
         String sessionId,
@@ -39,5 +39,23 @@ public record SuggestRequest(
      * @param text the picked text, or null when masked
      */
     public record Fill(String type, String text) {
+    }
+
+    /**
+     * An identified reading the client echoed back ({@code data.identified_params[]}).
+     *
+     * @param type the type the server sent
+     * @param value the literal text the server read
+     */
+    public record EchoedParam(String type, String value) {
+    }
+
+    /**
+     * A suggestion that was on screen ({@code data.recently_suggested[]}).
+     *
+     * @param type the suggestion's type
+     * @param text the suggestion's text as the server sent it
+     */
+    public record SuggestionRef(String type, String text) {
     }
 }

@@ -19,7 +19,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 
-import dev.autocomplete.spi.Query;
+import dev.autocomplete.spi.AdditionalContext;
 
 /**
  * Reads and validates a suggest body by the protocol notes' decisions 1 to 9: a tolerant reader that
@@ -257,9 +257,9 @@ public final class SuggestRequestReader {
         return new SuggestRequest(rawQuery, Collections.unmodifiableMap(fills), Set.copyOf(dismissed),
                 additionalContext(data.additionalContext),
                 pairs(data.identifiedParams, "identified_params", "value").stream()
-                        .map(p -> new Query.EchoedParam(p[0], p[1])).toList(),
+                        .map(p -> new SuggestRequest.EchoedParam(p[0], p[1])).toList(),
                 pairs(data.recentlySuggested, "recently_suggested", "text").stream()
-                        .map(p -> new Query.SuggestionRef(p[0], p[1])).toList(),
+                        .map(p -> new SuggestRequest.SuggestionRef(p[0], p[1])).toList(),
                 requestId, requestAt, (String) sessionId, language);
     }
 
@@ -314,10 +314,10 @@ public final class SuggestRequestReader {
         }
     }
 
-    private Object additionalContext(JsonNode node) {
+    private AdditionalContext additionalContext(JsonNode node) {
         if (node == null || node.isNull() || (node.isContainerNode() && node.isEmpty())
                 || (node.isTextual() && node.textValue().isEmpty())) {
-            return null;
+            return AdditionalContext.NONE;
         }
         int size;
         try {

@@ -1,139 +1,123 @@
 package dev.autocomplete.server.suggest;
 
-import java.util.ArrayList;
-import java.util.List;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
- * What one request's engine calls came to, per engine name: calls, time spent, and failures by kind; and
- * whether an engine whose answers must not be cached answered. {@link GuardedEngine} adds to it, the top
- * layer reads it afterwards (metrics, the access log's engine time, whether to cache the response).
+ * What happened to the engines during one request: a value the reading fills in (through {@link GuardedEngine})
+ * and the top layer reads afterwards to log, count and decide whether to cache. Per engine name: calls, time
+ * spent, failures by kind; and whether an engine whose answers must not be cached answered.
  *
- * <p>Not thread-safe, on purpose: a request's reading runs on one thread, and a request makes many engine
- * calls, so this is a few parallel arrays searched by name (a product has a handful of engines).
+ * <p>Not thread-safe, on purpose: a request's reading runs on one thread. Only {@link #inProgress()} may be
+ * read by another thread (the one waiting out the request's budget), to blame the engine it ran out in.
  */
 public final class EngineCalls {
 
-    /** Why an engine call gave no usable answer. */
-    public enum Failure {
-        /** The engine threw. */
-        THREW,
-        /** The engine answered null or a list of the wrong size. */
-        INVALID,
-        /** The engine's circuit is open: it was not called. */
-        CIRCUIT_OPEN
-    }
+    /** Calls, failures and time of one engine in this request. */
+    public static final class Tally {
+        private int calls;
+        private long nanos;
+        private int threw;
+        private int invalid;
+        private int circuitOpen;
 
-    /**
-     * One engine's calls in the request.
-     *
-     * @param calls calls made to the engine (not counting those its open circuit refused)
-     * @param nanos time spent in the engine
-     * @param threw calls that threw
-     * @param invalid calls that answered null or a wrongly sized list
-     * @param circuitOpen questions answered without the engine because its circuit was open
-     */
-    public record Entry(String engine, int calls, long nanos, int threw, int invalid, int circuitOpen) {
+        /** Calls that reached the engine (not those its open circuit refused). */
+        public int calls() {
+            return calls;
+        }
 
-        /** Every question this engine could not answer. */
+        /** Every question this engine could not answer: it threw, answered unusably, or its circuit was open. */
         public int failures() {
             return threw + invalid + circuitOpen;
         }
-    }
 
-    private String[] engines = new String[4];
-    private int[] calls = new int[4];
-    private long[] nanos = new long[4];
-    private int[][] failures = new int[4][];
-    private int size;
-    private boolean uncacheableAnswered;
+        /** Time spent in the engine. */
+        public long nanos() {
+            return nanos;
+        }
 
-    /** Records one call that reached the engine. */
-    void called(String engine, long spentNanos, Failure failure, boolean cacheable) {
-        int i = index(engine);
-        calls[i]++;
-        nanos[i] += spentNanos;
-        if (failure != null) {
-            failures[i][failure.ordinal()]++;
-        } else if (!cacheable) {
-            uncacheableAnswered = true;
+        /** Calls that threw. */
+        public int threw() {
+            return threw;
+        }
+
+        /** Calls that answered null or a list of the wrong size. */
+        public int invalid() {
+            return invalid;
+        }
+
+        /** Questions answered without the engine because its circuit was open. */
+        public int circuitOpen() {
+            return circuitOpen;
         }
     }
 
-    /** Records a question the engine's open circuit answered without calling it. */
-    void refused(String engine) {
-        failures[index(engine)][Failure.CIRCUIT_OPEN.ordinal()]++;
+    /** Why an engine call gave no usable answer. */
+    enum Failure { THREW, INVALID }
+
+    private final Map<String, Tally> byEngine = new LinkedHashMap<>();
+    private volatile GuardedEngine inProgress;
+    private boolean uncacheable;
+
+    /** Per engine name, what it did in this request, in first-call order. */
+    public Map<String, Tally> byEngine() {
+        return byEngine;
     }
 
-    /** Whether an engine that declared its answers uncacheable answered in this request. */
-    public boolean uncacheableAnswered() {
-        return uncacheableAnswered;
+    /** Whether an engine whose answers must not be cached answered in this request. */
+    public boolean uncacheable() {
+        return uncacheable;
     }
 
     /** Whether a response built from these answers may be cached: every engine answered, all cacheable. */
     public boolean cacheable() {
-        if (uncacheableAnswered) {
-            return false;
-        }
-        for (int i = 0; i < size; i++) {
-            for (int count : failures[i]) {
-                if (count > 0) {
-                    return false;
-                }
-            }
-        }
-        return true;
+        return !uncacheable && byEngine.values().stream().allMatch(tally -> tally.failures() == 0);
     }
 
     /** Time spent in every engine. */
     public long totalNanos() {
         long total = 0;
-        for (int i = 0; i < size; i++) {
-            total += nanos[i];
+        for (Tally tally : byEngine.values()) {
+            total += tally.nanos;
         }
         return total;
     }
 
-    /** The calls of one engine; zeros when it was not asked. */
-    public Entry of(String engine) {
-        for (int i = 0; i < size; i++) {
-            if (engines[i].equals(engine)) {
-                return entry(i);
-            }
-        }
-        return new Entry(engine, 0, 0, 0, 0, 0);
+    /** The engine being called right now, or null: the one to blame when the request's budget runs out. */
+    public GuardedEngine inProgress() {
+        return inProgress;
     }
 
-    /** Every engine asked, in the order first asked. */
-    public List<Entry> entries() {
-        List<Entry> entries = new ArrayList<>(size);
-        for (int i = 0; i < size; i++) {
-            entries.add(entry(i));
-        }
-        return entries;
+    void started(GuardedEngine engine) {
+        inProgress = engine;
     }
 
-    private Entry entry(int i) {
-        int[] f = failures[i];
-        return new Entry(engines[i], calls[i], nanos[i], f[Failure.THREW.ordinal()], f[Failure.INVALID.ordinal()],
-                f[Failure.CIRCUIT_OPEN.ordinal()]);
+    /** Records one call that reached the engine; {@code failure} null when it answered. */
+    void finished(GuardedEngine engine, long nanos, Failure failure) {
+        inProgress = null;
+        Tally tally = tally(engine.name());
+        tally.calls++;
+        tally.nanos += nanos;
+        if (failure == Failure.THREW) {
+            tally.threw++;
+        } else if (failure == Failure.INVALID) {
+            tally.invalid++;
+        } else if (!engine.cacheable()) {
+            uncacheable = true;
+        }
     }
 
-    private int index(String engine) {
-        for (int i = 0; i < size; i++) {
-            // Names are the same String instances on the hot path; equals covers the rest.
-            if (engines[i] == engine || engines[i].equals(engine)) {
-                return i;
-            }
+    /** Records a question the engine's open circuit answered without calling it. */
+    void refused(GuardedEngine engine) {
+        tally(engine.name()).circuitOpen++;
+    }
+
+    private Tally tally(String engine) {
+        Tally tally = byEngine.get(engine);
+        if (tally == null) {
+            tally = new Tally();
+            byEngine.put(engine, tally);
         }
-        if (size == engines.length) {
-            int grown = size * 2;
-            engines = java.util.Arrays.copyOf(engines, grown);
-            calls = java.util.Arrays.copyOf(calls, grown);
-            nanos = java.util.Arrays.copyOf(nanos, grown);
-            failures = java.util.Arrays.copyOf(failures, grown);
-        }
-        engines[size] = engine;
-        failures[size] = new int[Failure.values().length];
-        return size++;
+        return tally;
     }
 }

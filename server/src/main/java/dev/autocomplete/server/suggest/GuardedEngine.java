@@ -109,11 +109,12 @@ public final class GuardedEngine implements AutoCloseable {
             return nones(spans.size());
         }
         if (!circuit.allow(System.nanoTime())) {
-            calls.refused(engineName);
+            calls.refused(this);
             return nones(spans.size());
         }
         long start = System.nanoTime();
         List<SpanMatch> answer;
+        calls.started(this);
         ClassLoader previous = enter();
         try {
             answer = engine.match(ask, spans);
@@ -139,11 +140,12 @@ public final class GuardedEngine implements AutoCloseable {
             return List.of();
         }
         if (!circuit.allow(System.nanoTime())) {
-            calls.refused(engineName);
+            calls.refused(this);
             return List.of();
         }
         long start = System.nanoTime();
         List<Option> answer;
+        calls.started(this);
         ClassLoader previous = enter();
         try {
             answer = engine.options(ask, typed);
@@ -159,6 +161,20 @@ public final class GuardedEngine implements AutoCloseable {
         }
         succeeded(calls, start);
         return checkedOptions(ask.type(), answer);
+    }
+
+    /**
+     * Counts a failure the caller saw: the request's budget ran out while this engine was answering (the call
+     * goes on, on the abandoned reading's thread, and is counted again when it ends).
+     */
+    public void timedOut() {
+        long now = System.nanoTime();
+        circuit.failed(now);
+        int heldBack = failureLog.admit(now);
+        if (heldBack >= 0) {
+            LOG.log(System.Logger.Level.WARNING, where + " did not answer within the request's budget"
+                    + heldBack(heldBack));
+        }
     }
 
     /** Closes the engine; what it throws is logged. */
@@ -212,14 +228,14 @@ public final class GuardedEngine implements AutoCloseable {
 
     private void succeeded(EngineCalls calls, long start) {
         circuit.succeeded();
-        calls.called(engineName, System.nanoTime() - start, null, cacheable);
+        calls.finished(this, System.nanoTime() - start, null);
     }
 
     private List<SpanMatch> failed(EngineCalls calls, long start, EngineCalls.Failure failure, String method,
             Object why, int spans) {
         long now = System.nanoTime();
         circuit.failed(now);
-        calls.called(engineName, now - start, failure, cacheable);
+        calls.finished(this, now - start, failure);
         int heldBack = failureLog.admit(now);
         if (heldBack >= 0) {
             String what = why instanceof Throwable e ? "threw " + describe(e) : "answered " + why;

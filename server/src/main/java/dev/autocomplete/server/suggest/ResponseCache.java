@@ -1,10 +1,11 @@
 package dev.autocomplete.server.suggest;
 
 import java.time.Duration;
+import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -12,24 +13,21 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.autocomplete.server.protocol.SuggestRequest;
 import dev.autocomplete.server.protocol.SuggestResponse;
 import dev.autocomplete.server.tenant.Product;
-import dev.autocomplete.spi.Engine;
-import dev.autocomplete.spi.Query;
+import dev.autocomplete.spi.AdditionalContext;
 
 /**
- * Responses of the built-in catalog engine, keyed by everything that shapes one except the envelope's ids
- * and times: the engine instance, the option limit, {@code raw_query}, the fills, the dismissals,
- * {@code additional_context}, the echoes and {@code meta.language}. The catalog engine is a pure function of
- * those, so a hit is exact; plug-in engines may read the clock (the date engine does) and are never cached.
- * Bounded by entry count; entries idle for ten minutes go, so a reloaded tenant's old engine is released.
- * The cached context is kept in memory only, never logged or written. Thread-safe.
+ * Responses of products whose engines are all cacheable ({@link dev.autocomplete.spi.Engine#cacheable()}), keyed
+ * by everything that shapes one except the envelope's ids and times: the product instance (so a reloaded tenant
+ * starts afresh), {@code raw_query}, the fills, the dismissals, {@code additional_context}, the suggestions on
+ * screen, {@code meta.language} and the product's today (engines read no clock: the core hands them the date).
+ * Bounded by entry count; entries idle for ten minutes go, so a reloaded tenant's old product is released. The
+ * cached context is kept in memory only, never logged or written. Thread-safe.
  */
 public final class ResponseCache {
 
-    private static final String CACHED_ENGINE = "catalog";
-
-    private record Key(Engine engine, int maxOptions, String rawQuery, Map<String, SuggestRequest.Fill> fills,
-            Set<String> dismissed, Object context, List<Query.EchoedParam> echo, List<Query.SuggestionRef> recent,
-            String language) {
+    record Key(Product product, String rawQuery, Map<String, SuggestRequest.Fill> fills,
+            Set<String> dismissed, AdditionalContext context, List<SuggestRequest.SuggestionRef> recent,
+            String language, LocalDate today) {
     }
 
     private final Cache<Key, SuggestResponse> cache;
@@ -49,21 +47,29 @@ public final class ResponseCache {
     /**
      * The response for {@code request} on {@code product}, computed by {@code answer} on a miss. The
      * returned response carries whatever envelope {@code answer} gave the first time: callers set their own.
-     * Exceptions of {@code answer} propagate and nothing is cached.
+     * An answer of null is returned and not cached.
      */
-    SuggestResponse get(Product product, SuggestRequest request, Supplier<SuggestResponse> answer) {
+    SuggestResponse get(Product product, SuggestRequest request, LocalDate today,
+            Function<Key, SuggestResponse> answer) {
         if (!caches(product)) {
-            return answer.get();
+            return answer.apply(null);
         }
-        Key key = new Key(product.engine(), product.maxOptions(), request.rawQuery(), request.fills(),
-                request.dismissedTypes(), request.additionalContext(), request.identifiedEcho(),
-                request.recentlySuggested(), request.language());
-        return cache.get(key, k -> answer.get());
+        Key key = new Key(product, request.rawQuery(), request.fills(), request.dismissedTypes(),
+                request.additionalContext(), request.recentlySuggested(), request.language(), today);
+        SuggestResponse hit = cache.getIfPresent(key);
+        return hit != null ? hit : answer.apply(key);
+    }
+
+    /** Keeps a computed answer. */
+    void put(Object key, SuggestResponse response) {
+        if (key instanceof Key typed && cache != null) {
+            cache.put(typed, response);
+        }
     }
 
     /** Whether responses of this product are cached at all. */
     boolean caches(Product product) {
-        return cache != null && CACHED_ENGINE.equals(product.engineName());
+        return cache != null && product.cacheable();
     }
 
     /** The share of lookups answered from the cache since start, 0 when none was made or caching is off. */

@@ -1,27 +1,31 @@
 package dev.autocomplete.server.suggest;
 
+import java.time.Clock;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 import dev.autocomplete.server.auth.Caller;
 import dev.autocomplete.server.protocol.Placeholders;
 import dev.autocomplete.server.protocol.SuggestRequest;
 import dev.autocomplete.server.protocol.SuggestResponse;
-import dev.autocomplete.server.ranking.ContextRanking;
+import dev.autocomplete.server.reading.Query;
+import dev.autocomplete.server.reading.Reading;
+import dev.autocomplete.server.reading.ReadingState;
+import dev.autocomplete.server.reading.Segment;
 import dev.autocomplete.server.tenant.Product;
-import dev.autocomplete.spi.Query;
-import dev.autocomplete.spi.Reading;
-import dev.autocomplete.spi.ReadingState;
-import dev.autocomplete.spi.Segment;
+import dev.autocomplete.spi.Option;
 
 /**
- * The core of {@code /api/suggest}: turns a validated request into the engine's {@link Query}, runs the
- * product's engine, and builds the response from its reading: {@code data.input}, {@code is_ready}, context
- * ranking, dismissal filtering and limits. Stateless and thread-safe.
+ * The core of {@code /api/suggest}: turns a validated request into a {@link Query}, reads it with the product's
+ * engines, and builds the response from the reading: {@code data.input}, {@code is_ready}, dismissal filtering and
+ * limits. Stateless and thread-safe.
  */
 public final class Suggester {
 
@@ -31,23 +35,22 @@ public final class Suggester {
     private final EngineRunner runner;
     private final ResponseCache cache;
     private final EngineObserver observer;
+    private final Clock clock;
 
     public Suggester(EngineRunner runner, ResponseCache cache, EngineObserver observer) {
+        this(runner, cache, observer, Clock.systemUTC());
+    }
+
+    /** As above, with the clock that says what "today" is in each product's time zone. */
+    public Suggester(EngineRunner runner, ResponseCache cache, EngineObserver observer, Clock clock) {
         this.runner = runner;
         this.cache = cache;
         this.observer = observer;
+        this.clock = clock;
     }
 
-    /** Carries a fallback answer past the cache, so that an engine's failure is never cached. */
-    private static final class FallbackAnswer extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        private final transient SuggestResponse response;
-
-        FallbackAnswer(SuggestResponse response) {
-            super(null, null, false, false);
-            this.response = response;
-        }
+    /** An answer and whether it may be kept in the cache. */
+    private record Answer(SuggestResponse response, boolean keep) {
     }
 
     /** The response cache, for metrics. */
@@ -56,47 +59,55 @@ public final class Suggester {
     }
 
     public SuggestResponse suggest(Caller caller, SuggestRequest request) {
-        SuggestResponse answer;
+        Product product = caller.product();
+        LocalDate today = LocalDate.now(clock.withZone(product.zone()));
         boolean[] computed = {false};
-        try {
-            answer = cache.get(caller.product(), request, () -> {
-                computed[0] = true;
-                return answer(caller, request);
-            });
-        } catch (FallbackAnswer fallback) {
-            answer = fallback.response;
-        }
-        if (cache.caches(caller.product())) {
-            observer.cacheLookup(caller.tenant().id(), caller.product().slug(), !computed[0]);
+        SuggestResponse answer = cache.get(product, request, today, key -> {
+            computed[0] = true;
+            Answer fresh = answer(caller, request, today);
+            if (fresh.keep()) {
+                cache.put(key, fresh.response());
+            }
+            return fresh.response();
+        });
+        if (cache.caches(product)) {
+            observer.cacheLookup(caller.tenant().id(), product.slug(), !computed[0]);
         }
         String sessionId = request.sessionId() != null ? request.sessionId() : SessionIds.next();
         return answer.withEnvelope(request.requestId(), request.requestAt(), sessionId);
     }
 
-    private SuggestResponse answer(Caller caller, SuggestRequest request) {
+    private Answer answer(Caller caller, SuggestRequest request, LocalDate today) {
         Product product = caller.product();
-        Set<String> engineTypes = product.engine().paramTypes();
-        List<Segment> segments = segments(request, engineTypes);
-        Query query = new Query(request.rawQuery(), segments, request.dismissedTypes(), request.identifiedEcho(),
-                request.recentlySuggested(), request.additionalContext(), request.language(), product.maxOptions());
-        EngineRunner.Result result = runner.read(caller.tenant(), product, query);
+        List<Segment> segments = segments(request, product.model().paramTypes());
+        Query query = new Query(request.rawQuery(), segments, request.dismissedTypes(), request.recentlySuggested(),
+                request.additionalContext(), request.language(), product.maxOptions(), today);
+        Map<String, String> picked = new HashMap<>();
+        for (Segment segment : segments) {
+            if (segment instanceof Segment.Param param && !param.masked()) {
+                picked.putIfAbsent(param.type(), param.text());
+            }
+        }
+        EngineRunner.Result result = runner.read(caller.tenant(), product, query, picked);
         if (result.failed()) {
-            throw new FallbackAnswer(fallback(request, segments, product));
+            return new Answer(fallback(request, segments, product), false);
         }
         Reading reading = result.reading();
         List<Reading.Identified> identified = validIdentified(reading.identified(), segments, request.rawQuery());
-        return new SuggestResponse(
+        boolean engineFailed = result.calls().byEngine().values().stream().anyMatch(t -> t.failures() > 0);
+        SuggestResponse response = new SuggestResponse(
                 request.rawQuery(),
                 input(request.rawQuery(), segments, reading, identified),
-                suggestions(reading, segments, request, product, engineTypes),
+                suggestions(reading, segments, request, product),
                 ready(reading, segments, identified),
                 null,
                 null,
                 null);
+        return new Answer(response, !engineFailed && !result.calls().uncacheable());
     }
 
     /**
-     * The answer when the engine failed, timed out or its circuit is open: the product's fallback prompt with
+     * The answer when the reading failed, timed out or the tenant went away: the product's fallback prompt with
      * its hints as rows that cannot be tapped, the tokens echoed, never ready.
      */
     private static SuggestResponse fallback(SuggestRequest request, List<Segment> segments, Product product) {
@@ -109,7 +120,7 @@ public final class Suggester {
     }
 
     /** Splits {@code raw_query} into text and tokens; a token without an entry gets its type by name. */
-    static List<Segment> segments(SuggestRequest request, Set<String> engineTypes) {
+    static List<Segment> segments(SuggestRequest request, Set<String> productTypes) {
         String raw = request.rawQuery();
         List<Segment> segments = new ArrayList<>();
         int at = 0;
@@ -121,7 +132,7 @@ public final class Suggester {
             if (fill != null) {
                 segments.add(new Segment.Param(token.start(), token.token(), fill.type(), fill.text(), true));
             } else {
-                segments.add(new Segment.Param(token.start(), token.token(), typeForName(token.name(), engineTypes),
+                segments.add(new Segment.Param(token.start(), token.token(), typeForName(token.name(), productTypes),
                         null, false));
             }
             at = token.end();
@@ -132,15 +143,15 @@ public final class Suggester {
         return segments;
     }
 
-    /** Decision 7: a token without an entry is typed by its NAME, matched against the product's types. */
-    private static String typeForName(String name, Set<String> engineTypes) {
-        return engineTypes.stream()
+    /** Protocol §completed params: a token without an entry is typed by its NAME, matched against the types. */
+    private static String typeForName(String name, Set<String> productTypes) {
+        return productTypes.stream()
                 .filter(type -> Placeholders.mintedName(type).equals(name))
                 .min(Comparator.naturalOrder())
                 .orElse(name.toLowerCase(Locale.ROOT));
     }
 
-    /** Keeps identified spans that lie inside typed text, do not overlap, and have a type. */
+    /** Keeps identified spans that lie inside typed text and do not overlap. */
     private static List<Reading.Identified> validIdentified(List<Reading.Identified> spans, List<Segment> segments,
             String raw) {
         List<Reading.Identified> sorted = new ArrayList<>(spans);
@@ -158,7 +169,7 @@ public final class Suggester {
         return valid;
     }
 
-    /** Decision 11: null without tokens; else the intent, then tokens and identified spans in query order. */
+    /** Protocol §input: null without tokens; else the intent, then tokens and identified spans in query order. */
     private static List<SuggestResponse.InputSegment> input(String raw, List<Segment> segments, Reading reading,
             List<Reading.Identified> identified) {
         List<Segment.Param> tokens = segments.stream()
@@ -190,11 +201,12 @@ public final class Suggester {
     }
 
     /**
-     * Decision 12: the prompt first, then params the engine proposes, minus filled ones, dismissed optional
-     * ones and repeats; options ranked by context and cut to the product's limit.
+     * Protocol §suggestions: the prompt first, then the params the reading proposes, minus filled ones, dismissed
+     * optional ones and repeats; options cut to the product's limit (the reader already put the ones the context
+     * names first).
      */
     private static List<SuggestResponse.Suggestion> suggestions(Reading reading, List<Segment> segments,
-            SuggestRequest request, Product product, Set<String> engineTypes) {
+            SuggestRequest request, Product product) {
         List<SuggestResponse.Suggestion> suggestions = new ArrayList<>();
         if (reading.prompt() != null && !reading.prompt().isBlank()) {
             suggestions.add(new SuggestResponse.Suggestion(PLACEHOLDER_TYPE, reading.prompt(), false, List.of()));
@@ -205,8 +217,6 @@ public final class Suggester {
                 filled.add(param.type());
             }
         });
-        Set<String> allTypes = new HashSet<>(engineTypes);
-        reading.suggestions().forEach(s -> allTypes.add(s.type()));
         Set<String> emitted = new HashSet<>();
         for (Reading.ParamSuggestion suggestion : reading.suggestions()) {
             String type = suggestion.type();
@@ -214,17 +224,19 @@ public final class Suggester {
                     || (!suggestion.required() && request.dismissedTypes().contains(type))) {
                 continue;
             }
-            List<SuggestResponse.Option> options = ContextRanking
-                    .rank(suggestion.options(), request.additionalContext(), type, allTypes).stream()
-                    .limit(product.maxOptions())
-                    .map(option -> new SuggestResponse.Option(option.text(), option.tappable()))
-                    .toList();
+            Set<String> texts = new HashSet<>();
+            List<SuggestResponse.Option> options = new ArrayList<>();
+            for (Option option : suggestion.options()) {
+                if (options.size() < product.maxOptions() && texts.add(option.text())) {
+                    options.add(new SuggestResponse.Option(option.text(), option.tappable()));
+                }
+            }
             suggestions.add(new SuggestResponse.Suggestion(type, suggestion.label(), suggestion.required(), options));
         }
         return suggestions;
     }
 
-    /** Decision 13: an intent is recognized and each required param is selected or identified completed. */
+    /** Protocol §ready: an intent is recognized and each required param is selected or identified completed. */
     private static boolean ready(Reading reading, List<Segment> segments, List<Reading.Identified> identified) {
         if (reading.intent() == null || reading.intent().state() != ReadingState.COMPLETED) {
             return false;

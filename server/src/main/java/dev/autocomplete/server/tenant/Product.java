@@ -2,23 +2,38 @@ package dev.autocomplete.server.tenant;
 
 import static java.util.Objects.requireNonNull;
 
+import java.time.ZoneId;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
-import dev.autocomplete.spi.Engine;
+import dev.autocomplete.server.reading.ProductModel;
+import dev.autocomplete.server.suggest.GuardedEngine;
 
 /**
- * One product of a tenant, with its running engine.
+ * One product of a tenant: how it reads queries, and the engines that serve its params.
  *
  * @param maxOptions the most options per suggestion in responses
- * @param limits the engine's time budget, fallback answer and circuit settings
+ * @param zone the product's time zone: what "today" means for its engines
+ * @param engines the product's engines, one per engine name its params use
+ * @param enginesByType the engine of each param type
+ * @param limits the time budget, fallback answer and circuit settings
  */
-public record Product(UUID id, String slug, String engineName, int maxOptions, Engine engine, EngineLimits limits) {
+public record Product(UUID id, String slug, int maxOptions, ZoneId zone, ProductModel model,
+        List<GuardedEngine> engines, Map<String, GuardedEngine> enginesByType, EngineLimits limits) {
 
     public Product {
         requireNonNull(id, "id is null");
         requireNonNull(slug, "slug is null");
-        requireNonNull(engineName, "engineName is null");
-        requireNonNull(engine, "engine is null");
+        requireNonNull(zone, "zone is null");
+        requireNonNull(model, "model is null");
+        engines = List.copyOf(engines);
+        enginesByType = Map.copyOf(enginesByType);
         requireNonNull(limits, "limits is null");
+    }
+
+    /** Whether every engine's answers depend on the question alone, so whole responses may be cached. */
+    public boolean cacheable() {
+        return engines.stream().allMatch(GuardedEngine::cacheable);
     }
 }

@@ -62,15 +62,7 @@ public record Tenant(String id, String displayName, String defaultLanguage, Path
     @Override
     public void close() {
         for (Product product : products) {
-            withEngineLoader(() -> {
-                try {
-                    product.engine().close();
-                } catch (RuntimeException | LinkageError e) {
-                    System.getLogger(Tenant.class.getName()).log(System.Logger.Level.WARNING,
-                            "Engine of " + id + "/" + product.slug() + " failed to close: " + e);
-                }
-                return null;
-            });
+            product.engines().forEach(engine -> engine.close());
         }
         if (ownLoader != null) {
             try {

@@ -3,6 +3,8 @@ package dev.autocomplete.server.tenant;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -13,12 +15,18 @@ import java.util.UUID;
 import java.util.regex.Pattern;
 
 import dev.autocomplete.server.ratelimit.RateLimit;
-import dev.autocomplete.spi.ConfigTree;
+import dev.autocomplete.server.reading.ProductConfig;
+import dev.autocomplete.server.reading.Query;
+import dev.autocomplete.server.reading.QueryReader;
+import dev.autocomplete.server.suggest.EngineCalls;
+import dev.autocomplete.server.suggest.GuardedEngine;
+import dev.autocomplete.spi.AdditionalContext;
 import dev.autocomplete.spi.Engine;
 import dev.autocomplete.spi.EngineConfigException;
 import dev.autocomplete.spi.EngineContext;
 import dev.autocomplete.spi.EngineFactory;
-import dev.autocomplete.spi.Query;
+import dev.autocomplete.spi.ParamSpec;
+import dev.autocomplete.spi.toolkit.ConfigTree;
 
 /**
  * Loads one tenant directory: {@code tenant.yaml}, the engines in {@code engines/*.jar} through the tenant's
@@ -33,10 +41,15 @@ public final class TenantLoader {
 
     private static final Set<String> TENANT_KEYS =
             Set.of("display_name", "default_language", "default_product", "products", "access_tokens",
-                    "log_queries");
+                    "log_queries", "catalogs", "engines");
     private static final Set<String> ACCESS_TOKEN_KEYS = Set.of("lifetime", "rate", "burst");
-    private static final Set<String> PRODUCT_KEYS = union(Set.of("id", "slug", "engine", "max_options", "config"),
-            EngineLimits.KEYS);
+    private static final Set<String> PRODUCT_KEYS = union(Set.of("id", "slug", "max_options", "time_zone",
+            "prompt", "intents"), EngineLimits.KEYS);
+    /** What changed in the product format, for a tenant.yaml written for an older server. */
+    private static final String OLD_FORMAT = "tenant.yaml's format changed: a product no longer names one"
+            + " engine with a 'config'. Move 'prompt' and 'intents' up into the product, the 'catalogs' map to the"
+            + " top of tenant.yaml, and let each param name its engine ('engine: date'; without it the param is"
+            + " served by the catalog, from 'catalog: NAME' or inline 'options'). See docs/configuration.md.";
     private static final Pattern SLUG = Pattern.compile("[a-z0-9][a-z0-9-]*");
     private static final Pattern TENANT_ID = Pattern.compile("[a-z0-9][a-z0-9_-]*");
     private static final java.time.Duration WARM_UP = java.time.Duration.ofSeconds(2);
@@ -93,8 +106,10 @@ public final class TenantLoader {
             problems.addAll(found.problems());
             Map<String, EngineFactory> factories = found.factories();
             ClassLoader loader = found.contextLoader();
-            List<Product> products = products(yaml, root.get("products"), directory, tenantId, defaultLanguage,
-                    factories, loader, problems);
+            Map<String, Object> document = asStringMap(root);
+            SharedValues shared = new SharedValues();
+            List<Product> products = products(yaml, document, directory, tenantId, defaultLanguage,
+                    factories, loader, Boolean.TRUE.equals(logQueries), shared, problems);
             Product defaultProduct = products.isEmpty() ? null : products.getFirst();
             Object defaultSlug = root.get("default_product");
             if (defaultSlug != null) {
@@ -111,7 +126,11 @@ public final class TenantLoader {
                 tenant.close();
                 return new Result(null, List.copyOf(problems));
             }
-            warmUp(tenant);
+            warmUp(tenant, problems, yaml);
+            if (!problems.isEmpty()) {
+                tenant.close();
+                return new Result(null, List.copyOf(problems));
+            }
             return new Result(tenant, List.of());
         } catch (RuntimeException | LinkageError e) {
             closeQuietly(ownLoader);
@@ -160,11 +179,21 @@ public final class TenantLoader {
         return new AccessTokenSettings(lifetime, rate);
     }
 
-    private List<Product> products(YamlDocument yaml, Object node, Path directory, String tenantId,
-            String defaultLanguage, Map<String, EngineFactory> factories, ClassLoader loader, List<Problem> problems) {
+    private List<Product> products(YamlDocument yaml, Map<String, Object> document, Path directory,
+            String tenantId, String defaultLanguage, Map<String, EngineFactory> factories, ClassLoader loader,
+            boolean logQueries, SharedValues shared, List<Problem> problems) {
+        Object node = document.get("products");
         if (!(node instanceof List<?> list) || list.isEmpty()) {
             problems.add(yaml.problem("products", "needs a list of at least one product"));
             return List.of();
+        }
+        Object enginesNode = document.get("engines");
+        if (enginesNode != null && !(enginesNode instanceof Map<?, ?>)) {
+            problems.add(yaml.problem("engines", "must be a map from engine name to its settings"));
+        }
+        Object catalogsNode = document.get("catalogs");
+        if (catalogsNode != null && !(catalogsNode instanceof Map<?, ?>)) {
+            problems.add(yaml.problem("catalogs", "must be a map from catalog name to its file or options"));
         }
         List<Product> products = new ArrayList<>();
         Set<UUID> ids = new HashSet<>();
@@ -172,10 +201,14 @@ public final class TenantLoader {
         for (int i = 0; i < list.size(); i++) {
             String at = "products[" + i + "]";
             if (!(list.get(i) instanceof Map<?, ?> product)) {
-                problems.add(yaml.problem(at, "must be a map with id, slug, engine and config"));
+                problems.add(yaml.problem(at, "must be a map with id, slug and intents"));
                 continue;
             }
             int before = problems.size();
+            if (product.containsKey("engine") || product.containsKey("config")) {
+                problems.add(yaml.problem(at + (product.containsKey("config") ? ".config" : ".engine"), OLD_FORMAT));
+                continue;
+            }
             product.keySet().stream().map(String::valueOf).filter(k -> !PRODUCT_KEYS.contains(k))
                     .forEach(k -> problems.add(yaml.problem(at + "." + k, "is not a known key (known: "
                             + String.join(", ", PRODUCT_KEYS.stream().sorted().toList()) + ")")));
@@ -207,28 +240,70 @@ public final class TenantLoader {
                             + MAX_MAX_OPTIONS));
                 }
             }
+            ZoneId zone = ZoneOffset.UTC;
+            if (product.get("time_zone") != null) {
+                try {
+                    zone = ZoneId.of(scalar(product.get("time_zone"), ""));
+                } catch (java.time.DateTimeException e) {
+                    problems.add(yaml.problem(at + ".time_zone", "must be a time zone such as UTC or Europe/Paris"));
+                }
+            }
             EngineLimits limits = EngineLimits.read(yaml, at, product, problems);
-            String engineName = scalar(product.get("engine"), "");
-            EngineFactory factory = factories.get(engineName);
-            if (factory == null) {
-                problems.add(yaml.problem(at + ".engine", (engineName.isEmpty() ? "is required" : "names no engine '"
-                        + engineName + "'") + "; available: " + String.join(", ", factories.keySet().stream()
-                        .sorted().toList())));
-            }
-            Object config = product.get("config");
-            if (config != null && !(config instanceof Map<?, ?>)) {
-                problems.add(yaml.problem(at + ".config", "must be a map"));
-            }
-            if (problems.size() > before) {
+            List<EngineConfigException> readingProblems = new ArrayList<>();
+            ProductConfig.Parsed parsed = ProductConfig.parse(ConfigTree.at(at, asStringMap(product)), defaultLanguage,
+                    readingProblems);
+            readingProblems.forEach(e -> problems.add(yaml.problem(e.key(), e.getMessage())));
+            if (problems.size() > before || parsed == null) {
                 continue;
             }
-            Engine engine = createEngine(yaml, at, factory, loader, new EngineContext(tenantId, slug, defaultLanguage,
-                    directory, ConfigTree.of(config == null ? Map.of() : asStringMap(config))), problems);
-            if (engine != null) {
-                products.add(new Product(id, slug, engineName, maxOptions, engine, limits));
+            List<GuardedEngine> engines = new ArrayList<>();
+            Map<String, GuardedEngine> byType = new HashMap<>();
+            for (Map.Entry<String, List<ParamSpec>> entry : parsed.specs().entrySet()) {
+                String name = entry.getKey();
+                String firstParam = entry.getValue().getFirst().config().path();
+                EngineFactory factory = factories.get(name);
+                if (factory == null) {
+                    problems.add(yaml.problem(firstParam + ".engine", "names no engine '" + name + "'; available: "
+                            + String.join(", ", factories.keySet().stream().sorted().toList())));
+                    continue;
+                }
+                ConfigTree engineConfig = engineConfig(document, name);
+                Engine engine = createEngine(yaml, firstParam, factory, loader, new EngineContext(tenantId, slug,
+                        defaultLanguage, zone, directory, engineConfig, entry.getValue(), shared), problems);
+                if (engine == null) {
+                    continue;
+                }
+                GuardedEngine guarded = new GuardedEngine(tenantId, slug, name, engine, loader,
+                        limits.circuitFailures(), limits.circuitOpen(), logQueries);
+                engines.add(guarded);
+                for (ParamSpec spec : entry.getValue()) {
+                    if (!guarded.paramTypes().contains(spec.type())) {
+                        problems.add(yaml.problem(spec.config().path() + ".type", "engine '" + name
+                                + "' does not serve type '" + spec.type() + "' (it serves: "
+                                + String.join(", ", guarded.paramTypes().stream().sorted().toList()) + ")"));
+                    }
+                    byType.put(spec.type(), guarded);
+                }
+            }
+            if (problems.size() == before) {
+                products.add(new Product(id, slug, maxOptions, zone, parsed.model(), engines, byType, limits));
+            } else {
+                engines.forEach(GuardedEngine::close);
             }
         }
         return products;
+    }
+
+    /** An engine's tenant-wide settings: {@code catalogs} for the catalog, {@code engines.<name>} for others. */
+    private static ConfigTree engineConfig(Map<String, Object> document, String name) {
+        if (name.equals(ProductConfig.DEFAULT_ENGINE)) {
+            return document.get("catalogs") instanceof Map<?, ?> catalogs
+                    ? ConfigTree.at("catalogs", asStringMap(catalogs)) : ConfigTree.at("catalogs", Map.of());
+        }
+        if (document.get("engines") instanceof Map<?, ?> engines && engines.get(name) instanceof Map<?, ?> own) {
+            return ConfigTree.at("engines." + name, asStringMap(own));
+        }
+        return ConfigTree.at("engines." + name, Map.of());
     }
 
     private static Engine createEngine(YamlDocument yaml, String at, EngineFactory factory, ClassLoader loader,
@@ -244,8 +319,7 @@ public final class TenantLoader {
             }
             return engine;
         } catch (EngineConfigException e) {
-            String key = e.key().isEmpty() ? at + ".config" : at + ".config." + e.key();
-            problems.add(yaml.problem(key, e.getMessage()));
+            problems.add(yaml.problem(e.key().isEmpty() ? at : e.key(), e.getMessage()));
             return null;
         } catch (RuntimeException | LinkageError e) {
             problems.add(yaml.problem(at + ".engine", "engine '" + factory.name() + "' failed to start: " + e));
@@ -255,17 +329,37 @@ public final class TenantLoader {
         }
     }
 
+    /** {@link EngineContext.Shared} for one tenant load. */
+    private static final class SharedValues implements EngineContext.Shared {
+        private final Map<String, Object> values = new java.util.concurrent.ConcurrentHashMap<>();
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public synchronized <T> T get(String key, EngineContext.Builder<T> builder) throws EngineConfigException {
+            Object value = values.get(key);
+            if (value == null) {
+                value = builder.build();
+                values.put(key, value);
+            }
+            return (T) value;
+        }
+    }
+
     /**
-     * Reads an empty query once per product, off the record, so that the first real request does not pay for
-     * class loading and a cold JIT within its engine budget. Bounded: an engine that hangs here is left to
+     * Reads an empty query once per product, off the record: the engines' startup probe, and so that the first real
+     * request does not pay for class loading and a cold JIT within its budget. An engine that fails it makes the
+     * load fail (the previous version of the tenant keeps serving). Bounded: an engine that hangs here is left to
      * its first requests' budget.
      */
-    private static void warmUp(Tenant tenant) {
+    private static void warmUp(Tenant tenant, List<Problem> problems, YamlDocument yaml) {
         for (Product product : tenant.products()) {
-            Query empty = new Query("", List.of(), Set.of(), List.of(), List.of(), null, null, product.maxOptions());
+            Query empty = new Query("", List.of(), Set.of(), List.of(), AdditionalContext.NONE, null,
+                    product.maxOptions(), java.time.LocalDate.now(product.zone()));
+            EngineCalls calls = new EngineCalls();
             Thread call = Thread.ofVirtual().name("warm-up-" + tenant.id() + "-" + product.slug()).start(() -> {
                 try {
-                    tenant.withEngineLoader(() -> product.engine().read(empty));
+                    QueryReader.read(product.model(), empty, product.enginesByType(), calls,
+                            System.nanoTime() + WARM_UP.toNanos(), Map.of());
                 } catch (Throwable ignored) {
                     // Its requests will report it.
                 }
@@ -273,11 +367,18 @@ public final class TenantLoader {
             try {
                 if (!call.join(WARM_UP)) {
                     call.interrupt();
+                    continue;
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             }
+            calls.byEngine().forEach((name, tally) -> {
+                if (tally.failures() > 0) {
+                    problems.add(yaml.problem("products", "product '" + product.slug() + "': engine '" + name
+                            + "' failed its startup probe (an empty query); see the log for its error"));
+                }
+            });
         }
     }
 

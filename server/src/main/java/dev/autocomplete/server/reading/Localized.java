@@ -1,9 +1,9 @@
-package dev.autocomplete.engine.catalog;
+package dev.autocomplete.server.reading;
 
 import java.util.List;
 import java.util.Map;
 
-import dev.autocomplete.spi.ConfigTree;
+import dev.autocomplete.spi.toolkit.ConfigTree;
 import dev.autocomplete.spi.EngineConfigException;
 
 /**
@@ -12,7 +12,7 @@ import dev.autocomplete.spi.EngineConfigException;
  * @param fallback the text in the tenant's default language
  * @param translations lower-case language tag to text
  */
-record Localized(String fallback, Map<String, String> translations) {
+public record Localized(String fallback, Map<String, String> translations) {
 
     static Localized of(String text) {
         return new Localized(text, Map.of());
@@ -47,7 +47,7 @@ record Localized(String fallback, Map<String, String> translations) {
     }
 
     /** The text in the first of {@code languages} that has one, else the default. */
-    String in(List<String> languages) {
+    public String in(List<String> languages) {
         for (String language : languages) {
             String text = translations.get(language);
             if (text != null) {

@@ -1,4 +1,4 @@
-package dev.autocomplete.spi;
+package dev.autocomplete.server.reading;
 
 /** How settled a reading is; the wire's {@code data.input[].state}. */
 public enum ReadingState {

@@ -1,0 +1,106 @@
+package dev.autocomplete.server.reading;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import dev.autocomplete.server.suggest.EngineCalls;
+import dev.autocomplete.server.suggest.GuardedEngine;
+import dev.autocomplete.spi.Ask;
+import dev.autocomplete.spi.Option;
+import dev.autocomplete.spi.SpanMatch;
+import dev.autocomplete.spi.toolkit.TextFolding;
+
+/**
+ * The engines of one product as one request's reader asks them: each param type goes to the engine that serves
+ * it; span questions are asked in batches and remembered for the request; what the engines did is noted in
+ * {@link EngineCalls}. One instance per request; not thread-safe.
+ */
+final class ParamSources {
+
+    private record SpanKey(String type, int start, int end) {
+    }
+
+    private final Map<String, GuardedEngine> engines;
+    private final Query query;
+    private final List<String> languages;
+    private final EngineCalls calls;
+    private final long deadlineNanos;
+    private final Map<String, String> picked;
+    private final Map<SpanKey, SpanMatch> spans = new HashMap<>();
+
+    /**
+     * @param engines the engine of each param type of the product
+     * @param picked the texts of the params the client filled with a pick, by type
+     */
+    ParamSources(Map<String, GuardedEngine> engines, Query query, EngineCalls calls, long deadlineNanos,
+            Map<String, String> picked) {
+        this.engines = engines;
+        this.query = query;
+        this.languages = query.languageFallbacks();
+        this.calls = calls;
+        this.deadlineNanos = deadlineNanos;
+        this.picked = Map.copyOf(picked);
+    }
+
+    /**
+     * How the spans {@code [start, ends[i])} of {@code raw_query} read as values of {@code type}; asked in one
+     * batch for those not asked before in this request.
+     */
+    SpanMatch[] match(String type, int start, int[] ends, Set<String> contextValues) {
+        SpanMatch[] answers = new SpanMatch[ends.length];
+        List<Integer> unasked = new ArrayList<>();
+        for (int i = 0; i < ends.length; i++) {
+            answers[i] = spans.get(new SpanKey(type, start, ends[i]));
+            if (answers[i] == null) {
+                unasked.add(i);
+            }
+        }
+        if (unasked.isEmpty()) {
+            return answers;
+        }
+        GuardedEngine engine = engines.get(type);
+        List<String> texts = new ArrayList<>(unasked.size());
+        unasked.forEach(i -> texts.add(query.rawQuery().substring(start, ends[i])));
+        List<SpanMatch> fresh = engine == null ? null : engine.match(ask(type, picked, query.optionLimit()), texts,
+                calls);
+        for (int k = 0; k < unasked.size(); k++) {
+            int i = unasked.get(k);
+            SpanMatch answer = fresh == null ? SpanMatch.NONE : fresh.get(k);
+            if (!answer.kind().isValue() && contextValues.contains(TextFolding.fold(texts.get(k)))) {
+                answer = SpanMatch.exact(texts.get(k).strip());
+            }
+            answers[i] = answer;
+            spans.put(new SpanKey(type, start, ends[i]), answer);
+        }
+        return answers;
+    }
+
+    /** How one span reads as a value of {@code type}. */
+    SpanMatch match(String type, int start, int end, Set<String> contextValues) {
+        return match(type, start, new int[] {end}, contextValues)[0];
+    }
+
+    /** The options the engine of {@code type} offers for {@code typed}, given what is filled. */
+    List<Option> options(String type, String typed, Map<String, String> filled, int limit) {
+        GuardedEngine engine = engines.get(type);
+        if (engine == null) {
+            return List.of();
+        }
+        return engine.options(ask(type, filled, limit), typed, calls);
+    }
+
+    private Ask ask(String type, Map<String, String> filled, int limit) {
+        return new Ask(type, languages, query.context(), filled, query.today(), limit, deadlineNanos);
+    }
+
+    /** Texts of filled params: the picks plus values read so far, by type. */
+    Map<String, String> filledWith(Map<String, String> read) {
+        Map<String, String> all = new LinkedHashMap<>(picked);
+        read.forEach(all::putIfAbsent);
+        return all;
+    }
+}

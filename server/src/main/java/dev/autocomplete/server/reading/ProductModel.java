@@ -1,0 +1,95 @@
+package dev.autocomplete.server.reading;
+
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * How a product reads queries, as its {@code tenant.yaml} declares it: the prompt, and the intents with their
+ * phrases and params. Immutable.
+ */
+public record ProductModel(Localized prompt, List<Intent> intents) {
+
+    public ProductModel {
+        intents = List.copyOf(intents);
+    }
+
+    /** Every param type of every intent, in declaration order. */
+    public Set<String> paramTypes() {
+        Set<String> types = new LinkedHashSet<>();
+        intents.forEach(intent -> intent.params().forEach(param -> types.add(param.type())));
+        return types;
+    }
+
+    /** The first declaration of each param type. */
+    public Map<String, Param> paramsByType() {
+        Map<String, Param> byType = new LinkedHashMap<>();
+        intents.forEach(intent -> intent.params().forEach(param -> byType.putIfAbsent(param.type(), param)));
+        return byType;
+    }
+
+    /**
+     * One intent: phrases that name it and the params it takes.
+     *
+     * @param phrases folded phrases in the default language, longest first
+     * @param translatedPhrases folded phrases by lower-case language tag
+     */
+    public record Intent(String name, List<String> phrases, Map<String, List<String>> translatedPhrases,
+            List<Param> params) {
+
+        /** The phrases of the requested languages and of the default one, longest first. */
+        List<String> phrasesIn(List<String> languages) {
+            return inLanguages(phrases, translatedPhrases, languages);
+        }
+
+        Param param(String type) {
+            for (Param param : params) {
+                if (param.type().equals(type)) {
+                    return param;
+                }
+            }
+            return null;
+        }
+    }
+
+    /**
+     * One param.
+     *
+     * @param cues folded cue words that introduce the param in free text, in the default language
+     * @param translatedCues folded cue words by lower-case language tag
+     * @param condition when non-null, the param applies only once another param holds one of some values
+     * @param contextKeys folded top-level {@code additional_context} keys whose values are this param's first
+     *     options (e.g. {@code home_city} for an origin)
+     * @param contextOptions whether values the context names for this param are offered even when its engine
+     *     does not know them (a host's per-user list, e.g. recent contacts)
+     * @param engine the name of the engine that serves the param's values
+     */
+    public record Param(String type, Localized label, boolean required, List<String> cues,
+            Map<String, List<String>> translatedCues, Condition condition, List<String> contextKeys,
+            boolean contextOptions, String engine) {
+
+        /** The cues of the requested languages and of the default one, longest first. */
+        List<String> cuesIn(List<String> languages) {
+            return inLanguages(cues, translatedCues, languages);
+        }
+    }
+
+    /** The param applies only when param {@code type} was filled with one of {@code values} (folded). */
+    public record Condition(String type, List<String> values) {
+    }
+
+    /** Words of the requested languages and of the default one, longest first. */
+    private static List<String> inLanguages(List<String> byDefault, Map<String, List<String>> translated,
+            List<String> languages) {
+        if (translated.isEmpty() || languages.isEmpty()) {
+            return byDefault;
+        }
+        Set<String> all = new LinkedHashSet<>();
+        languages.forEach(language -> all.addAll(translated.getOrDefault(language, List.of())));
+        all.addAll(byDefault);
+        return all.stream().sorted(Comparator.comparingInt(String::length).reversed()).toList();
+    }
+}

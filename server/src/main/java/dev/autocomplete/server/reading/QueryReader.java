@@ -1,0 +1,572 @@
+package dev.autocomplete.server.reading;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import dev.autocomplete.server.protocol.SuggestRequest;
+import dev.autocomplete.server.reading.ProductModel.Intent;
+import dev.autocomplete.server.reading.ProductModel.Param;
+import dev.autocomplete.spi.AdditionalContext;
+import dev.autocomplete.spi.Option;
+import dev.autocomplete.spi.SpanMatch;
+import dev.autocomplete.spi.toolkit.ContextNames;
+import dev.autocomplete.spi.toolkit.TextFolding;
+import dev.autocomplete.spi.toolkit.Typos;
+import dev.autocomplete.spi.toolkit.Words;
+import dev.autocomplete.spi.toolkit.Words.Word;
+
+/**
+ * Reads one query against a product: which intent, which free-typed spans are param values (asking each param's
+ * engine), which param the user is typing into, and what to propose next. One instance per request; not
+ * thread-safe.
+ */
+public final class QueryReader {
+
+    /** Free-typed values longer than this many words are read by their last words only. */
+    private static final int MAX_VALUE_WORDS = 12;
+    /** At most this many values the context names are looked up per param. */
+    private static final int MAX_CONTEXT_LOOKUPS = 8;
+
+    private final ProductModel model;
+    private final Query query;
+    private final ParamSources sources;
+    private final Set<String> allTypes;
+    private final List<String> languages;
+    private final List<List<Word>> blocks = new ArrayList<>();
+    private final boolean endsWithText;
+    private final boolean leadingIsText;
+    private final Map<Param, Set<String>> contextValues = new java.util.IdentityHashMap<>();
+
+    /** A free-typed span read as a value of {@code param}; {@code value} is the value it reads as, or null. */
+    private record Read(Param param, int start, int end, ReadingState state, String value) {
+    }
+
+    /** What one intent makes of the query; {@code activeText} is what the user is typing into {@code active}. */
+    private record IntentReading(Intent intent, List<Read> reads, Param active, String activeText) {
+    }
+
+    /** A cue word (or words) at some place: the param it introduces, or null for a connecting word. */
+    private record Cue(Param param, int length) {
+    }
+
+    /** Where a piece left the user: the param still being typed into and the text typed for it. */
+    private record Typing(Param param, String text) {
+    }
+
+    QueryReader(ProductModel model, Query query, ParamSources sources) {
+        this.model = model;
+        this.query = query;
+        this.sources = sources;
+        this.allTypes = model.paramTypes();
+        this.languages = query.languageFallbacks();
+        List<Segment> segments = query.segments();
+        for (Segment segment : segments) {
+            if (segment instanceof Segment.Text text) {
+                blocks.add(Words.of(text.text(), text.start()));
+            }
+        }
+        endsWithText = !segments.isEmpty() && segments.getLast() instanceof Segment.Text;
+        leadingIsText = !segments.isEmpty() && segments.getFirst() instanceof Segment.Text;
+    }
+
+    /**
+     * Reads {@code query} for a product.
+     *
+     * @param engines the engine of each param type
+     * @param calls receives what the engines did
+     * @param deadlineNanos when the answer is due, on {@link System#nanoTime()}
+     * @param picked the texts of the params filled by a pick, by type
+     */
+    public static Reading read(ProductModel model, Query query,
+            java.util.Map<String, dev.autocomplete.server.suggest.GuardedEngine> engines,
+            dev.autocomplete.server.suggest.EngineCalls calls, long deadlineNanos, Map<String, String> picked) {
+        return new QueryReader(model, query, new ParamSources(engines, query, calls, deadlineNanos, picked)).read();
+    }
+
+    Reading read() {
+        if (query.rawQuery().isBlank()) {
+            Intent first = model.intents().getFirst();
+            IntentReading nothing = new IntentReading(first, List.of(), null, "");
+            return new Reading(null, List.of(), model.prompt().in(languages), suggestions(nothing));
+        }
+        List<Word> leading = leadingIsText ? blocks.getFirst() : List.of();
+        for (Intent intent : model.intents()) {
+            int consumed = phraseWords(intent, leading);
+            if (consumed >= 0) {
+                return reading(readWith(intent, consumed), ReadingState.COMPLETED);
+            }
+        }
+        for (Intent intent : model.intents()) {
+            int consumed = typoPhraseWords(intent, leading);
+            if (consumed >= 0) {
+                return reading(readWith(intent, consumed), ReadingState.NEED_CONFIRMATION);
+            }
+        }
+        String typed = Words.join(leading, 0, leading.size());
+        if (query.params().isEmpty() && typed.indexOf(' ') > 0) {
+            // Several words that start a phrase: the user is typing the intent, not a value.
+            for (Intent intent : model.intents()) {
+                if (intent.phrasesIn(languages).stream().anyMatch(p -> p.startsWith(typed))) {
+                    return reading(readWith(intent, leading.size()), ReadingState.IN_PROGRESS);
+                }
+            }
+        }
+        List<IntentReading> fitting = new ArrayList<>();
+        for (Intent intent : model.intents()) {
+            IntentReading reading = readWith(intent, 0);
+            if (fits(reading)) {
+                fitting.add(reading);
+            }
+        }
+        if (!fitting.isEmpty()) {
+            ReadingState state = fitting.size() == 1 ? ReadingState.COMPLETED : ReadingState.NEED_CONFIRMATION;
+            return reading(fitting.getFirst(), state);
+        }
+        for (Intent intent : model.intents()) {
+            if (!typed.isEmpty() && intent.phrasesIn(languages).stream().anyMatch(p -> p.startsWith(typed))) {
+                return reading(readWith(intent, leading.size()), ReadingState.IN_PROGRESS);
+            }
+        }
+        return reading(readWith(model.intents().getFirst(), 0), ReadingState.IN_PROGRESS);
+    }
+
+    private Reading reading(IntentReading reading, ReadingState intentState) {
+        List<String> required = reading.intent().params().stream()
+                .filter(p -> p.required() && applies(p, reading))
+                .map(Param::type)
+                .toList();
+        List<Reading.Identified> identified = reading.reads().stream()
+                .map(r -> new Reading.Identified(r.param().type(), r.start(), r.end(), r.state()))
+                .toList();
+        return new Reading(new Reading.Intent(reading.intent().name(), intentState, required), identified, null,
+                suggestions(reading));
+    }
+
+    /** Protocol §reading: an intent fits when every token is one of its params and something was read or filled. */
+    private boolean fits(IntentReading reading) {
+        Set<String> types = new HashSet<>();
+        reading.intent().params().forEach(p -> types.add(p.type()));
+        List<Segment.Param> tokens = query.params();
+        boolean allTokensFit = tokens.stream().allMatch(t -> types.contains(t.type()));
+        return allTokensFit && (!tokens.isEmpty() || !reading.reads().isEmpty());
+    }
+
+    /** How many leading words an intent phrase covers, or -1 when the text does not start with one. */
+    private int phraseWords(Intent intent, List<Word> leading) {
+        for (String phrase : intent.phrasesIn(languages)) {
+            StringBuilder joined = new StringBuilder();
+            for (int i = 0; i < leading.size() && joined.length() < phrase.length(); i++) {
+                if (i > 0) {
+                    joined.append(' ');
+                }
+                joined.append(leading.get(i).folded());
+                if (joined.toString().equals(phrase)) {
+                    return i + 1;
+                }
+            }
+        }
+        return -1;
+    }
+
+    /** How many leading words read as a phrase with typos the rules allow, or -1. */
+    private int typoPhraseWords(Intent intent, List<Word> leading) {
+        for (String phrase : intent.phrasesIn(languages)) {
+            StringBuilder joined = new StringBuilder();
+            for (int i = 0; i < leading.size() && joined.length() <= phrase.length() + 2; i++) {
+                if (i > 0) {
+                    joined.append(' ');
+                }
+                joined.append(leading.get(i).folded());
+                if (Typos.distance(joined.toString(), phrase) < Typos.NEVER) {
+                    return i + 1;
+                }
+            }
+        }
+        return -1;
+    }
+
+    private IntentReading readWith(Intent intent, int skipLeading) {
+        List<Read> reads = new ArrayList<>();
+        Typing typing = null;
+        for (int b = 0; b < blocks.size(); b++) {
+            List<Word> words = blocks.get(b);
+            int from = b == 0 && leadingIsText ? Math.min(skipLeading, words.size()) : 0;
+            boolean lastBlock = b == blocks.size() - 1 && endsWithText;
+            int pieceStart = from;
+            Param cued = null;
+            int i = from;
+            while (i <= words.size()) {
+                Cue cue = i < words.size() ? cueAt(intent, words, i, pieceStart, cued, reads) : null;
+                if (i == words.size() || cue != null) {
+                    boolean trailing = lastBlock && i == words.size();
+                    Typing left = readPiece(intent, words, pieceStart, i, cued, trailing, reads);
+                    if (trailing) {
+                        typing = left;
+                    }
+                    if (i == words.size()) {
+                        break;
+                    }
+                    cued = cue.param();
+                    i += cue.length();
+                    pieceStart = i;
+                } else {
+                    i++;
+                }
+            }
+        }
+        return typing == null
+                ? new IntentReading(intent, List.copyOf(reads), null, "")
+                : new IntentReading(intent, List.copyOf(reads), typing.param(), typing.text());
+    }
+
+    /**
+     * Reads the words {@code [from, to)} introduced by {@code cued} (null when no cue word introduced them): from
+     * the left, the longest span that reads as a value of a candidate param, where a span that reaches the end of
+     * the piece may also be the start of a value or a typo-level match. Returns where the user is typing when this
+     * is the trailing piece, else null.
+     */
+    private Typing readPiece(Intent intent, List<Word> words, int from, int to, Param cued, boolean trailing,
+            List<Read> reads) {
+        if (from >= to) {
+            return trailing && cued != null && !filled(cued, reads) ? new Typing(cued, "") : null;
+        }
+        Typing typing = null;
+        int pos = Math.max(from, to - MAX_VALUE_WORDS);
+        int readUpTo = pos;
+        Param open = cued;
+        while (pos < to) {
+            List<Param> candidates = open != null && !filled(open, reads) ? List.of(open)
+                    : uncuedCandidates(intent, reads, trailing);
+            Param bestParam = null;
+            int bestEnd = -1;
+            SpanMatch bestMatch = null;
+            int[] ends = new int[Math.min(to, pos + MAX_VALUE_WORDS) - pos];
+            for (int k = 0; k < ends.length; k++) {
+                ends[k] = words.get(pos + k).end();
+            }
+            for (Param param : candidates) {
+                SpanMatch[] matches = sources.match(param.type(), words.get(pos).start(), ends, contextValues(param));
+                for (int k = ends.length - 1; k >= 0 && pos + k + 1 > bestEnd; k--) {
+                    boolean reachesEnd = pos + k + 1 == to;
+                    SpanMatch.Kind kind = matches[k].kind();
+                    if (kind.isValue() || (reachesEnd && (kind == SpanMatch.Kind.PREFIX
+                            || kind == SpanMatch.Kind.LOOSE))) {
+                        bestParam = param;
+                        bestEnd = pos + k + 1;
+                        bestMatch = matches[k];
+                        break;
+                    }
+                }
+            }
+            if (bestParam == null) {
+                pos++;
+                continue;
+            }
+            boolean typedLast = trailing && bestEnd == to;
+            ReadingState state = switch (bestMatch.kind()) {
+                case EXACT -> ReadingState.COMPLETED;
+                case EXACT_PREFIX -> typedLast ? ReadingState.IN_PROGRESS : ReadingState.COMPLETED;
+                case PREFIX -> typedLast ? ReadingState.IN_PROGRESS : ReadingState.NEED_CONFIRMATION;
+                default -> ReadingState.NEED_CONFIRMATION;
+            };
+            int start = words.get(pos).start();
+            int end = words.get(bestEnd - 1).end();
+            reads.add(new Read(bestParam, start, end, state, bestMatch.value()));
+            typing = typedLast && state != ReadingState.COMPLETED
+                    ? new Typing(bestParam, query.rawQuery().substring(start, end)) : null;
+            open = null;
+            pos = bestEnd;
+            readUpTo = bestEnd;
+        }
+        if (trailing && readUpTo < to) {
+            // Words no param reads: the param they were meant for stays active, showing what matches them (none).
+            Param meant = cued != null && !filled(cued, reads) ? cued
+                    : uncuedCandidates(intent, reads, true).stream().findFirst().orElse(null);
+            if (meant != null) {
+                int start = words.get(readUpTo).start();
+                return new Typing(meant, query.rawQuery().substring(start, words.get(to - 1).end()));
+            }
+        }
+        return typing;
+    }
+
+    /** Params an uncued value may belong to: the ones on screen first, then the next to fill, then the rest. */
+    private List<Param> uncuedCandidates(Intent intent, List<Read> reads, boolean trailing) {
+        IntentReading sofar = new IntentReading(intent, reads, null, "");
+        Set<Param> candidates = new LinkedHashSet<>();
+        if (trailing) {
+            for (SuggestRequest.SuggestionRef ref : query.recentlySuggested()) {
+                Param param = intent.param(ref.type());
+                if (param != null && !filled(param, reads) && applies(param, sofar)) {
+                    candidates.add(param);
+                }
+            }
+        }
+        candidates.addAll(openParams(sofar));
+        return List.copyOf(candidates);
+    }
+
+    /**
+     * A cue at {@code i}: the longest cue of any param of the intent. A cue of a param that is filled (or does not
+     * apply) is a connecting word: it separates values and is never read as one. A cue that continues the value
+     * being typed ({@code de} in {@code Rio de Janeiro}, {@code am} as the start of {@code Amsterdam}) is no cue:
+     * the longest option match wins.
+     */
+    private Cue cueAt(Intent intent, List<Word> words, int i, int pieceStart, Param current, List<Read> reads) {
+        Param cuedParam = null;
+        int length = 0;
+        for (Param param : intent.params()) {
+            for (String cue : param.cuesIn(languages)) {
+                int n = cue.split(" ").length;
+                if (n > length && i + n <= words.size() && Words.join(words, i, i + n).equals(cue)) {
+                    cuedParam = param;
+                    length = n;
+                }
+            }
+        }
+        if (length == 0) {
+            return null;
+        }
+        int lookEnd = Math.min(words.size(), i + length + 1);
+        List<Param> continuing = current != null && !filled(current, reads) ? List.of(current)
+                : uncuedCandidates(intent, reads, false).stream().limit(1).toList();
+        for (Param param : continuing) {
+            SpanMatch.Kind kind = sources.match(param.type(), words.get(pieceStart).start(),
+                    words.get(lookEnd - 1).end(), contextValues(param)).kind();
+            if (kind != SpanMatch.Kind.NONE && kind != SpanMatch.Kind.LOOSE) {
+                return null;
+            }
+        }
+        IntentReading sofar = new IntentReading(intent, reads, null, "");
+        boolean open = !filled(cuedParam, reads) && applies(cuedParam, sofar);
+        return new Cue(open ? cuedParam : null, length);
+    }
+
+    /** Applicable params not yet filled: required ones first, then optional ones not dismissed. */
+    private List<Param> openParams(IntentReading reading) {
+        List<Param> open = new ArrayList<>();
+        for (boolean required : new boolean[] {true, false}) {
+            for (Param param : reading.intent().params()) {
+                if (param.required() == required && applies(param, reading) && !filled(param, reading.reads())
+                        && (required || !query.dismissedTypes().contains(param.type()))) {
+                    open.add(param);
+                }
+            }
+        }
+        return open;
+    }
+
+    /**
+     * Protocol §suggestions: the param being typed into first, then the open ones; while a required param is open,
+     * optional ones wait (the official client asks again only when it runs out of cached suggestions, so listing
+     * them would hide {@code is_ready} after the last required pick).
+     */
+    private List<Reading.ParamSuggestion> suggestions(IntentReading reading) {
+        Set<Param> order = new LinkedHashSet<>();
+        if (reading.active() != null && !filled(reading.active(), reading.reads())) {
+            order.add(reading.active());
+        }
+        List<Param> open = openParams(reading);
+        boolean requiredOpen = open.stream().anyMatch(Param::required);
+        open.stream().filter(p -> p.required() || !requiredOpen).forEach(order::add);
+        Map<String, String> filled = sources.filledWith(readValues(reading));
+        List<Reading.ParamSuggestion> suggestions = new ArrayList<>();
+        for (Param param : order) {
+            String typed = param == reading.active() ? reading.activeText() : "";
+            suggestions.add(new Reading.ParamSuggestion(param.type(), param.label().in(languages), param.required(),
+                    options(param, typed, filled)));
+        }
+        return suggestions;
+    }
+
+    /**
+     * The options of a param for what was typed: the engine's, with the values the context names that match the
+     * typed text first (protocol §context), whatever their rank in the engine's list.
+     */
+    private List<Option> options(Param param, String typed, Map<String, String> filled) {
+        int limit = query.optionLimit();
+        List<Option> engineOptions = sources.options(param.type(), typed, filled, limit);
+        Set<String> names = contextValues(param);
+        if (names.isEmpty()) {
+            return engineOptions;
+        }
+        String typedFolded = TextFolding.fold(typed);
+        Map<String, Option> named = new LinkedHashMap<>();
+        List<Option> others = new ArrayList<>();
+        for (Option option : engineOptions) {
+            if (ContextNames.names(names, option.text(), option.aliases())) {
+                named.putIfAbsent(option.text(), option);
+            } else {
+                others.add(option);
+            }
+        }
+        int lookups = 0;
+        for (String name : names) {
+            if (lookups >= MAX_CONTEXT_LOOKUPS || !startsAWord(name, typedFolded)) {
+                continue;
+            }
+            lookups++;
+            boolean found = false;
+            for (Option option : sources.options(param.type(), name, filled, 3)) {
+                if (ContextNames.names(Set.of(name), option.text(), option.aliases())) {
+                    named.putIfAbsent(option.text(), option);
+                    found = true;
+                }
+            }
+            if (!found && param.contextOptions()) {
+                String text = contextText(param, name);
+                if (text != null && !filled.containsValue(text)) {
+                    named.putIfAbsent(text, Option.of(text));
+                }
+            }
+        }
+        if (named.isEmpty()) {
+            return engineOptions;
+        }
+        List<Option> ranked = new ArrayList<>(named.values());
+        for (Option option : others) {
+            if (!named.containsKey(option.text())) {
+                ranked.add(option);
+            }
+        }
+        return ranked.size() > limit ? ranked.subList(0, limit) : ranked;
+    }
+
+    private static boolean startsAWord(String foldedName, String foldedTyped) {
+        if (foldedTyped.isEmpty() || foldedName.startsWith(foldedTyped)) {
+            return true;
+        }
+        int space = foldedName.indexOf(' ');
+        while (space >= 0) {
+            if (foldedName.startsWith(foldedTyped, space + 1)) {
+                return true;
+            }
+            space = foldedName.indexOf(' ', space + 1);
+        }
+        return false;
+    }
+
+    /**
+     * The folded values the context names for a param: its own key's values, its {@code context_keys}' values,
+     * and string values outside any param's key (protocol §context).
+     */
+    private Set<String> contextValues(Param param) {
+        return contextValues.computeIfAbsent(param, p -> {
+            AdditionalContext context = query.context();
+            if (context.isEmpty()) {
+                return Set.of();
+            }
+            Set<String> names = new LinkedHashSet<>();
+            if (!p.contextKeys().isEmpty() && context.root() instanceof AdditionalContext.Fields fields) {
+                fields.fields().forEach((key, value) -> {
+                    if (p.contextKeys().contains(TextFolding.fold(key))) {
+                        texts(value).forEach(text -> names.add(TextFolding.fold(text)));
+                    }
+                });
+            }
+            names.addAll(ContextNames.forParam(context, p.type(), allTypes));
+            names.remove("");
+            return names;
+        });
+    }
+
+    /** The text as the context wrote it of a folded value under the param's own keys, or null. */
+    private String contextText(Param param, String folded) {
+        if (!(query.context().root() instanceof AdditionalContext.Fields fields)) {
+            return null;
+        }
+        for (Map.Entry<String, AdditionalContext.Value> entry : fields.fields().entrySet()) {
+            String key = TextFolding.fold(entry.getKey());
+            if (key.equals(TextFolding.fold(param.type())) || param.contextKeys().contains(key)) {
+                for (String text : texts(entry.getValue())) {
+                    if (TextFolding.fold(text).equals(folded)) {
+                        return text.strip();
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    private static List<String> texts(AdditionalContext.Value value) {
+        if (value instanceof AdditionalContext.Text text) {
+            return List.of(text.text());
+        }
+        if (value instanceof AdditionalContext.Items items) {
+            return items.items().stream()
+                    .filter(AdditionalContext.Text.class::isInstance)
+                    .map(item -> ((AdditionalContext.Text) item).text())
+                    .toList();
+        }
+        return List.of();
+    }
+
+    /** The values read as completed, by type: what an engine may depend on besides the picks. */
+    private Map<String, String> readValues(IntentReading reading) {
+        Map<String, String> values = new LinkedHashMap<>();
+        for (Read read : reading.reads()) {
+            if (read.state() == ReadingState.COMPLETED) {
+                values.putIfAbsent(read.param().type(), read.value() != null ? read.value()
+                        : query.rawQuery().substring(read.start(), read.end()));
+            }
+        }
+        return values;
+    }
+
+    private boolean filled(Param param, List<Read> reads) {
+        for (Segment.Param token : query.params()) {
+            if (token.type().equals(param.type())) {
+                return true;
+            }
+        }
+        for (Read read : reads) {
+            if (read.param() == param && read.state() == ReadingState.COMPLETED) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean applies(Param param, IntentReading reading) {
+        ProductModel.Condition condition = param.condition();
+        if (condition == null) {
+            return true;
+        }
+        return valueNames(condition.type(), reading).stream().anyMatch(condition.values()::contains);
+    }
+
+    /**
+     * The folded names of the value a param holds, from a token or a completed reading; empty when open or masked.
+     * A pick in a translated text also has the option's other names ({@code when: {type: email}} holds for a pick
+     * of {@code courriel}): the engine's option for the text lists its default text among its aliases.
+     */
+    private Set<String> valueNames(String type, IntentReading reading) {
+        for (Segment.Param token : query.params()) {
+            if (token.type().equals(type) && !token.masked()) {
+                Set<String> names = new HashSet<>();
+                String folded = TextFolding.fold(token.text());
+                names.add(folded);
+                if (!languages.isEmpty()) {
+                    for (Option option : sources.options(type, token.text(), Map.of(), 3)) {
+                        if (TextFolding.fold(option.text()).equals(folded)) {
+                            option.aliases().forEach(alias -> names.add(TextFolding.fold(alias)));
+                        }
+                    }
+                }
+                return names;
+            }
+        }
+        for (Read read : reading.reads()) {
+            if (read.param().type().equals(type) && read.state() == ReadingState.COMPLETED) {
+                return Set.of(TextFolding.fold(read.value() != null ? read.value()
+                        : query.rawQuery().substring(read.start(), read.end())));
+            }
+        }
+        return Set.of();
+    }
+}

@@ -1,0 +1,35 @@
+package dev.autocomplete.server.reading;
+
+import java.util.List;
+
+import dev.autocomplete.spi.Option;
+
+/**
+ * What the reader made of a query: the intent, the free-typed spans read as values, and what to propose next.
+ *
+ * @param intent the intent, or null when the query is empty
+ * @param identified free-typed spans read as param values, in query order, not overlapping
+ * @param prompt the prompt (ghost text) for the empty query, or null
+ * @param suggestions params to propose, the active one first, with their options (not yet ranked by context)
+ */
+public record Reading(Intent intent, List<Identified> identified, String prompt, List<ParamSuggestion> suggestions) {
+
+    public Reading {
+        identified = List.copyOf(identified);
+        suggestions = List.copyOf(suggestions);
+    }
+
+    /**
+     * @param requiredTypes the param types that must be filled, given what is filled so far
+     */
+    public record Intent(String name, ReadingState state, List<String> requiredTypes) {
+    }
+
+    /** A span {@code [start, end)} of {@code raw_query} read as a value of {@code type}. */
+    public record Identified(String type, int start, int end, ReadingState state) {
+    }
+
+    /** A param to propose; {@code options} best first. */
+    public record ParamSuggestion(String type, String label, boolean required, List<Option> options) {
+    }
+}
