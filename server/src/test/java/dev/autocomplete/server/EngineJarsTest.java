@@ -136,12 +136,12 @@ class EngineJarsTest {
         assertEquals(List.of(), found.problems());
         assertEquals("probe.jar", found.origins().get("library-probe"));
         assertEquals(EngineJars.BUILT_IN, found.origins().get("catalog"));
-        URL resource = found.loader().getResource(EngineJarFiles.PROBE_BUILD);
+        URL resource = found.contextLoader().getResource(EngineJarFiles.PROBE_BUILD);
         assertNotNull(resource);
         assertFalse(resource.toString().contains(tenant.toString()), "loaded from the tenant's own file: " + resource);
 
         EngineJarFiles.withEntry(probeJar(), EngineJarFiles.PROBE_BUILD, "second", jar);
-        try (InputStream in = found.loader().getResourceAsStream(EngineJarFiles.PROBE_BUILD)) {
+        try (InputStream in = found.contextLoader().getResourceAsStream(EngineJarFiles.PROBE_BUILD)) {
             assertEquals("first", new String(in.readAllBytes(), StandardCharsets.UTF_8),
                     "a load keeps reading the JAR it was loaded from");
         }
