@@ -73,7 +73,8 @@ class EngineIsolationTest {
 
         try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants);
                 ExecutorService pool = Executors.newFixedThreadPool(8)) {
-            assertEquals(List.of(), server.tenants().problems());
+            assertTrue(server.tenants().tenant("alpha").isPresent() && server.tenants().tenant("beta").isPresent(),
+                    server.tenants().problems().toString());
             ApiClient api = new ApiClient(server.port());
             List<Future<ApiClient.Reply>> alpha = new ArrayList<>();
             List<Future<ApiClient.Reply>> beta = new ArrayList<>();
