@@ -145,7 +145,7 @@ class EngineJarsTest {
             assertEquals("first", new String(in.readAllBytes(), StandardCharsets.UTF_8),
                     "a load keeps reading the JAR it was loaded from");
         }
-        Path copy = Path.of(new URL(resource.toString().substring(4, resource.toString().indexOf("!/"))).toURI());
+        Path copy = Path.of(java.net.URI.create(resource.toString().substring(4, resource.toString().indexOf("!/"))));
         assertTrue(Files.exists(copy));
 
         found.close();
