@@ -85,10 +85,17 @@ final class LibraryProbe implements Engine {
         }
     }
 
-    /** The bundled {@code build.txt}, which tests rewrite to tell builds of one JAR apart. */
+    /**
+     * The bundled {@code build.txt}, which tests rewrite to tell builds of one JAR apart. Read through its URL, as
+     * many libraries read resources: that goes through the JDK's cache of open JAR files by URL.
+     */
     private static String build() {
-        try (InputStream in = LibraryProbe.class.getResourceAsStream("build.txt")) {
-            return in == null ? "unknown" : new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
+        java.net.URL url = LibraryProbe.class.getResource("build.txt");
+        if (url == null) {
+            return "unknown";
+        }
+        try (InputStream in = url.openStream()) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
