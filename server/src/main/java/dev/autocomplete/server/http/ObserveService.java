@@ -48,7 +48,7 @@ final class ObserveService implements HttpService {
     }
 
     private void sendHealth(ServerResponse response, List<HealthCheck.Status> checks) throws JsonProcessingException {
-        boolean up = checks.stream().allMatch(HealthCheck.Status::up);
+        boolean up = Health.serving(checks);
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("status", up ? "UP" : "DOWN");
         report.put("checks", checks.stream().map(check -> {
