@@ -277,8 +277,9 @@ public final class QueryReader {
             int start = words.get(pos).start();
             int end = words.get(bestEnd - 1).end();
             reads.add(new Read(bestParam, start, end, state, bestMatch.value()));
+            // The text being typed runs to the end of the query: a trailing space says a word is finished.
             typing = typedLast && state != ReadingState.COMPLETED
-                    ? new Typing(bestParam, query.rawQuery().substring(start, end)) : null;
+                    ? new Typing(bestParam, query.rawQuery().substring(start)) : null;
             open = null;
             pos = bestEnd;
             readUpTo = bestEnd;
@@ -288,8 +289,7 @@ public final class QueryReader {
             Param meant = cued != null && !filled(cued, reads) ? cued
                     : uncuedCandidates(intent, reads, true).stream().findFirst().orElse(null);
             if (meant != null) {
-                int start = words.get(readUpTo).start();
-                return new Typing(meant, query.rawQuery().substring(start, words.get(to - 1).end()));
+                return new Typing(meant, query.rawQuery().substring(words.get(readUpTo).start()));
             }
         }
         return typing;

@@ -133,9 +133,12 @@ final class CatalogConfig {
                 Integer first = seen.putIfAbsent(TextFolding.fold(entries.get(i).text()), i);
                 if (first != null) {
                     String both = places.get(first) + " and " + places.get(i);
-                    throw tree.error(key, (file == null ? both : file + " lines " + both) + " are one option ('"
-                            + entries.get(first).text() + "' and '" + entries.get(i).text()
-                            + "' differ only in case, accents or punctuation): keep one, or tell them apart");
+                    String one = entries.get(first).text();
+                    String other = entries.get(i).text();
+                    throw tree.error(key, (file == null ? both : file + " lines " + both) + " are one option ("
+                            + (one.equals(other) ? "'" + one + "' twice"
+                                    : "'" + one + "' and '" + other + "' differ only in case, accents or punctuation")
+                            + "): keep one, or tell them apart");
                 }
             }
         }

@@ -117,9 +117,14 @@ final class OptionTranslations {
      * heaviest first: several when they share an alias or a translated text.
      */
     int[] exactOptions(String folded, List<String> requested) {
+        int[] own = catalog.exactOptions(folded);
+        List<Language> translated = in(requested);
+        if (translated.isEmpty() && own.length < 2) {
+            return own;
+        }
         Set<Integer> found = new LinkedHashSet<>();
-        Arrays.stream(catalog.exactOptions(folded)).forEach(found::add);
-        for (Language language : in(requested)) {
+        Arrays.stream(own).forEach(found::add);
+        for (Language language : translated) {
             Arrays.stream(language.texts().exactOptions(folded)).forEach(text -> found.add(language.options()[text]));
         }
         return found.stream()

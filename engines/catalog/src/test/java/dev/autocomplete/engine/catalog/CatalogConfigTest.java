@@ -113,6 +113,8 @@ class CatalogConfigTest {
         assertEquals("catalogs.c.file", e.key());
         assertTrue(e.getMessage().startsWith("data/c.csv lines 2 and 4 are one option"),
                 e.getMessage());
+        assertEquals("data/c.csv lines 2 and 3 are one option ('Lyon' twice): keep one, or tell them apart",
+                refusedFile("text\nLyon\nLyon\n").getMessage());
     }
 
     @Test
