@@ -160,15 +160,18 @@ final class OptionCatalog {
     }
 
     /**
-     * Whether a text or alias longer than {@code folded} starts with it and belongs to an option that
-     * {@code other} accepts: whether typing on may still reach another option.
+     * Whether a text or alias longer than {@code folded} starts with it, going on within its last word, and belongs
+     * to an option that {@code other} accepts: whether the user, still typing that word, may reach another option
+     * ({@code bo} goes on to {@code bogota}; {@code london} is a whole word of {@code london canada}, so typing it
+     * names London).
      */
     boolean startsLonger(String folded, IntPredicate other) {
         byte[] prefix = bytes(folded);
         int to = starts.upperBound(prefix);
         for (int k = starts.lowerBound(prefix); k < to; k++) {
             // Equal keys sort first (the terminator is the smallest byte); usually the next key decides.
-            if (starts.byteAt(k, prefix.length) >= 0 && other.test(starts.option(k))) {
+            int next = starts.byteAt(k, prefix.length);
+            if (next >= 0 && next != ' ' && other.test(starts.option(k))) {
                 return true;
             }
         }
