@@ -8,7 +8,7 @@ import dev.autocomplete.spi.ContextNames;
 import dev.autocomplete.spi.Reading;
 
 /**
- * Protocol note 14: options that {@code additional_context} names move ahead of the others, each group
+ * docs/protocol.md §4.6: options that {@code additional_context} names move ahead of the others, each group
  * keeping its order. An option is named by its text, its name without a disambiguating detail
  * ({@code Lisbon} for {@code Lisbon, Portugal}) or one of its aliases, compared folded.
  */
