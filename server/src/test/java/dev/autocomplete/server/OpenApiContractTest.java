@@ -68,7 +68,8 @@ class OpenApiContractTest {
     @Test
     void a_code_the_document_gives_another_status_is_refused() {
         Map<String, List<String>> headers = Map.of("Content-Type", List.of("application/json"),
-                "RateLimit-Limit", List.of("40"), "RateLimit-Remaining", List.of("39"), "RateLimit-Reset", List.of("1"));
+                "RateLimit-Limit", List.of("40"), "RateLimit-Remaining", List.of("39"),
+                "RateLimit-Reset", List.of("1"));
         String forbidden = "{\"error\":{\"code\":\"ORIGIN_NOT_ALLOWED\",\"message\":\"No.\"}}";
         String notFound = "{\"error\":{\"code\":\"NOT_FOUND\",\"message\":\"No.\"}}";
         OpenApiContract contract = OpenApiContract.repository();
