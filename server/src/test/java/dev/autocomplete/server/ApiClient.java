@@ -16,7 +16,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-/** A small HTTP client for tests: real requests to a real port. */
+/**
+ * A small HTTP client for tests: real requests to a real port. Every response it receives is checked against
+ * docs/openapi.yaml ({@link OpenApiContract}): one that does not match fails the test.
+ */
 final class ApiClient {
 
     static final ObjectMapper JSON = new ObjectMapper();
@@ -102,6 +105,8 @@ final class ApiClient {
     Reply send(HttpRequest request) {
         try {
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            OpenApiContract.repository().check(request.method(), request.uri().getRawPath(), response.statusCode(),
+                    response.headers().map(), response.body());
             JsonNode json;
             try {
                 json = response.body().isEmpty() ? null : JSON.readTree(response.body());

@@ -26,7 +26,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.autocomplete.server.http.AutocompleteServer;
 
 
-/** Every rule of the spec's Endpoints and Errors sections and of the protocol notes, over HTTP. */
+/** The rules of docs/protocol.md §2 to §7, over HTTP. */
 class SuggestProtocolTest {
 
     private static final Pattern UUID_V4 =

@@ -147,7 +147,7 @@ public final class QueryReader {
                 suggestions(reading));
     }
 
-    /** Protocol §reading: an intent fits when every token is one of its params and something was read or filled. */
+    /** docs/protocol.md §4.7: an intent fits when every token is one of its params and something was read or filled. */
     private boolean fits(IntentReading reading) {
         Set<String> types = new HashSet<>();
         reading.intent().params().forEach(p -> types.add(p.type()));
@@ -362,7 +362,7 @@ public final class QueryReader {
     }
 
     /**
-     * Protocol §suggestions: the param being typed into first, then the open ones; while a required param is open,
+     * docs/protocol.md §4.4: the param being typed into first, then the open ones; while a required param is open,
      * optional ones wait (the official client asks again only when it runs out of cached suggestions, so listing
      * them would hide {@code is_ready} after the last required pick).
      */
@@ -386,7 +386,7 @@ public final class QueryReader {
 
     /**
      * The options of a param for what was typed: the engine's, with the values the context names that match the
-     * typed text first (protocol §context), whatever their rank in the engine's list.
+     * typed text first (docs/protocol.md §4.6), whatever their rank in the engine's list.
      */
     private List<Option> options(Param param, String typed, Map<String, String> filled) {
         int limit = query.optionLimit();
@@ -453,7 +453,7 @@ public final class QueryReader {
 
     /**
      * The folded values the context names for a param: its own key's values, its {@code context_keys}' values,
-     * and string values outside any param's key (protocol §context).
+     * and string values outside any param's key (docs/protocol.md §4.6).
      */
     private Set<String> contextValues(Param param) {
         return contextValues.computeIfAbsent(param, p -> {
