@@ -425,7 +425,13 @@ class SuggestProtocolTest {
         ApiClient.Reply scopedReply = travel(scoped);
         assertEquals("Lisbon", scopedReply.options("destination").getFirst());
         assertNotEquals("Lisbon", scopedReply.options("origin").getFirst(), "a param key scopes its values");
-        assertEquals("Business", scopedReply.options("cabin").getFirst());
+
+        ObjectNode ready = envelope("Book a flight from {{ORIGIN_1}} to {{DESTINATION_1}} ");
+        fill(ready, "{{ORIGIN_1}}", "origin", "Paris");
+        fill(ready, "{{DESTINATION_1}}", "destination", "London");
+        ((ObjectNode) ready.get("data")).putObject("additional_context").put("cabin", "Business");
+        ApiClient.Reply optional = travel(ready);
+        assertEquals("Business", optional.options("cabin").getFirst(), optional.raw());
     }
 
     private static ObjectNode withContextOfSize(int bytes) {

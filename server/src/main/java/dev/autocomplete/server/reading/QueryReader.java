@@ -31,6 +31,8 @@ public final class QueryReader {
     private static final int MAX_VALUE_WORDS = 12;
     /** At most this many values the context names are looked up per param. */
     private static final int MAX_CONTEXT_LOOKUPS = 8;
+    /** How far down an engine's ranking the order of several named options is looked up. */
+    private static final int WIDE_LIMIT = 500;
 
     private final ProductModel model;
     private final Query query;
@@ -314,8 +316,9 @@ public final class QueryReader {
     /**
      * A cue at {@code i}: the longest cue of any param of the intent. A cue of a param that is filled (or does not
      * apply) is a connecting word: it separates values and is never read as one. A cue that continues the value
-     * being typed ({@code de} in {@code Rio de Janeiro}, {@code am} as the start of {@code Amsterdam}) is no cue:
-     * the longest option match wins.
+     * being typed ({@code de} in {@code Rio de Janeiro}, {@code am} as the start of {@code Amsterdam} after
+     * {@code von}) is no cue: the longest option match wins; but a cue word that starts a piece and introduces the
+     * param it would be read for is its cue ({@code to} before a destination, though {@code Tokyo} starts with it).
      */
     private Cue cueAt(Intent intent, List<Word> words, int i, int pieceStart, Param current, List<Read> reads) {
         Param cuedParam = null;
@@ -336,6 +339,9 @@ public final class QueryReader {
         List<Param> continuing = current != null && !filled(current, reads) ? List.of(current)
                 : uncuedCandidates(intent, reads, false).stream().limit(1).toList();
         for (Param param : continuing) {
+            if (pieceStart == i && param == cuedParam) {
+                continue; // The cue of the very param it would start: `to` before a destination is the cue.
+            }
             SpanMatch.Kind kind = sources.match(param.type(), words.get(pieceStart).start(),
                     words.get(lookEnd - 1).end(), contextValues(param)).kind();
             if (kind != SpanMatch.Kind.NONE && kind != SpanMatch.Kind.LOOSE) {
@@ -429,6 +435,15 @@ public final class QueryReader {
             return engineOptions;
         }
         List<Option> ranked = new ArrayList<>(named.values());
+        if (ranked.size() > 1) {
+            // Named options keep the engine's order among themselves, also those beyond its first page.
+            List<String> order = sources.options(param.type(), typed, filled, WIDE_LIMIT).stream()
+                    .map(Option::text).toList();
+            ranked.sort(java.util.Comparator.comparingInt(o -> {
+                int at = order.indexOf(o.text());
+                return at < 0 ? Integer.MAX_VALUE : at;
+            }));
+        }
         for (Option option : others) {
             if (!named.containsKey(option.text())) {
                 ranked.add(option);
