@@ -32,11 +32,12 @@ export function cli(...args) {
 }
 
 /**
- * Starts `./autocomplete serve --port 0 --tenants DIR` and reads the URL and demo keys it prints.
+ * Starts `./autocomplete serve --port 0 --management-port 0 --tenants DIR` (free ports, so runs never collide)
+ * and reads the URL and demo keys it prints.
  * Resolves to { url, keys: { travel, workspace }, products: { slug: id }, stop() }.
  */
 export async function startServer(tenants) {
-  const child = spawn(path.join(REPO, "autocomplete"), ["serve", "--port", "0", "--tenants", tenants], {
+  const child = spawn(path.join(REPO, "autocomplete"), ["serve", "--port", "0", "--management-port", "0", "--tenants", tenants], {
     cwd: REPO,
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -138,8 +138,7 @@ class FaultContainmentTest {
                 assertEquals(200, api.suggest(fragileKey, envelope("throw")).status());
             }
             assertEquals("open", server.engines().circuitState(faulty, faulty.product("fragile").orElseThrow()));
-            ApiClient.Reply health = api.send(java.net.http.HttpRequest.newBuilder(
-                    java.net.URI.create(api.base() + "/observe/health")).GET().build());
+            ApiClient.Reply health = new ApiClient(server.managementPort()).get("/observe/health");
             JsonNode products = health.json().path("checks").get(1).path("data").path("products");
             assertEquals("tenant:faulty", health.json().path("checks").get(1).path("name").asText(), health.raw());
             assertEquals("open", products.path("fragile").path("circuit").asText(), health.raw());
