@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -18,6 +21,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.autocomplete.server.config.ServerSettings;
 import dev.autocomplete.server.http.AutocompleteServer;
 
 /**
@@ -68,10 +72,21 @@ class ManagementTest {
             assertEquals(503, head.status(), "HEAD probes get the same status");
             assertEquals("", head.raw());
 
-            Files.delete(tenants.resolve("broken/tenant.yaml"));
-            Files.delete(tenants.resolve("broken"));
-            HotReloadTest.await(() -> api.get("/ready").status() == 200, "ready once the broken tenant is gone");
+            Files.writeString(tenants.resolve("broken/tenant.yaml"), HotReloadTest.SHOP_YAML.formatted("Fixed"));
+            HotReloadTest.await(() -> api.get("/ready").status() == 200, "ready once the tenant loads");
             assertEquals("{\"status\":\"UP\"}", api.get("/ready").raw());
+        }
+    }
+
+    @Test
+    void a_management_port_in_use_stops_the_start_with_an_error_that_names_it() throws Exception {
+        Path tenants = TestTenants.copyOfDemo(temp);
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            ServerSettings settings = ServerSettings.defaults().with("127.0.0.1", 0, tenants)
+                    .withManagement("127.0.0.1", taken.getLocalPort());
+            IOException refused = assertThrows(IOException.class, () -> AutocompleteServer.start(settings).close());
+            assertTrue(refused.getMessage().contains("127.0.0.1:" + taken.getLocalPort() + " (management)"),
+                    refused.getMessage());
         }
     }
 

@@ -182,8 +182,16 @@ public final class AutocompleteServer implements AutoCloseable {
                             Resource.create(settings.tls().certificate())))));
         }
         WebServer webServer = server.build().start();
-        return new AutocompleteServer(tenants, watcher, keys, engines, health, metrics, tracker,
+        AutocompleteServer started = new AutocompleteServer(tenants, watcher, keys, engines, health, metrics, tracker,
                 settings.shutdownGrace(), limiter, webServer, demoPage);
+        // Helidon logs (SEVERE, with the address) a listener that cannot bind, stops the others and returns.
+        if (webServer.port() < 0 || webServer.port(MANAGEMENT_SOCKET) < 0) {
+            started.close();
+            throw new IOException("cannot listen on " + settings.host() + ":" + settings.port() + " (API) and "
+                    + settings.management().host() + ":" + settings.management().port()
+                    + " (management): one is in use or not an address of this machine (the log says which)");
+        }
+        return started;
     }
 
     /** The management listener: plain HTTP, its own connections, so a busy API port does not hide health. */
