@@ -18,9 +18,9 @@ const CHROMIUM_FLAGS = [
   "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ];
 
-/** A fresh tenants directory with the bundled demo tenant, without its per-machine keys. */
+/** A fresh tenants directory with the bundled demo tenant, without its per-machine keys (data/ goes beside it). */
 export function demoTenants() {
-  const dir = mkdtempSync(path.join(tmpdir(), "autocomplete-web-"));
+  const dir = path.join(mkdtempSync(path.join(tmpdir(), "autocomplete-web-")), "tenants");
   cpSync(path.join(REPO, "tenants/demo"), path.join(dir, "demo"), { recursive: true });
   rmSync(path.join(dir, "demo/keys.yaml"), { force: true });
   return dir;
