@@ -28,7 +28,11 @@ final class ApiClient {
     private final String base;
 
     ApiClient(int port) {
-        this.base = "http://127.0.0.1:" + port;
+        this("127.0.0.1", port);
+    }
+
+    ApiClient(String host, int port) {
+        this.base = "http://" + host + ":" + port;
     }
 
     /** A response: status, headers and the body parsed as JSON (null when it is not JSON). */
@@ -100,6 +104,10 @@ final class ApiClient {
         }
         headers.forEach(request::header);
         return send(request.build());
+    }
+
+    Reply get(String path) {
+        return send(HttpRequest.newBuilder(URI.create(base + path)).GET().build());
     }
 
     Reply send(HttpRequest request) {
