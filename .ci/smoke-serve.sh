@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Starts `./autocomplete serve --port 0` as a newcomer would, takes the URL and demo key it prints,
-# and checks one real suggestion over HTTP. Stops the server whatever happens.
+# Starts `./autocomplete serve` as a newcomer would (on free ports), takes the URLs and demo key it prints,
+# checks one real suggestion over HTTP, health on the management port only, and the bare readiness answer.
+# Stops the server whatever happens.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 out="$(mktemp)"
-./autocomplete serve --port 0 >"$out" 2>&1 &
+./autocomplete serve --port 0 --management-port 0 >"$out" 2>&1 &
 pid=$!
 trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -f "$out"' EXIT
 
@@ -16,7 +17,8 @@ for _ in $(seq 1 120); do
 done
 url="$(sed -n 's/^Serving .* on \(http:[^ ]*\)$/\1/p' "$out")"
 key="$(sed -n 's/^  travel: \(pk_v1_[0-9A-Za-z]*\)$/\1/p' "$out")"
-[ -n "$url" ] && [ -n "$key" ] || { cat "$out"; echo "smoke: no URL or demo key printed"; exit 1; }
+management="$(sed -n 's/^Management .*: \(http:[^ ]*\)\/observe\/health and .*$/\1/p' "$out")"
+[ -n "$url" ] && [ -n "$key" ] && [ -n "$management" ] || { cat "$out"; echo "smoke: no URLs or demo key printed"; exit 1; }
 
 body='{"data":{"raw_query":"Book a flight from {{ORIGIN_1}} to lon","completed_params":[{"placeholder":"{{ORIGIN_1}}","type":"origin","text":"Paris"}]},"meta":{"request_id":"0b1e4c9a-7d2f-4e8b-9c3a-5f6d7e8a9b0c","request_at":"2026-11-22T10:00:00Z"}}'
 reply="$(curl -sS -w '\n%{http_code}' "$url/api/suggest" -H "Authorization: Bearer $key" \
@@ -26,7 +28,14 @@ json="$(head -n -1 <<<"$reply")"
 if [ "$status" != 200 ] || ! grep -q '"text":"London"' <<<"$json"; then
   echo "smoke: unexpected reply ($status): $json"; exit 1
 fi
+code() { curl -s -o /dev/null -w '%{http_code}' "$1"; }
+if [ "$(code "$management/observe/health")" != 200 ] || [ "$(code "$url/observe/health")" != 404 ]; then
+  echo "smoke: health must answer on $management only"; exit 1
+fi
+if [ "$(curl -sS "$url/ready")" != '{"status":"UP"}' ]; then
+  echo "smoke: $url/ready is not the bare readiness answer"; exit 1
+fi
 if grep -q "$key" "$out" && [ -f tenants/demo/keys.yaml ] && grep -q "$key" tenants/demo/keys.yaml; then
   echo "smoke: the demo key was written to disk"; exit 1
 fi
-echo "smoke: 1 passed, 0 failed"
+echo "smoke: 3 passed, 0 failed"

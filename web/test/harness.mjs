@@ -18,9 +18,9 @@ const CHROMIUM_FLAGS = [
   "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ];
 
-/** A fresh tenants directory with the bundled demo tenant, without its per-machine keys. */
+/** A fresh tenants directory with the bundled demo tenant, without its per-machine keys (data/ goes beside it). */
 export function demoTenants() {
-  const dir = mkdtempSync(path.join(tmpdir(), "autocomplete-web-"));
+  const dir = path.join(mkdtempSync(path.join(tmpdir(), "autocomplete-web-")), "tenants");
   cpSync(path.join(REPO, "tenants/demo"), path.join(dir, "demo"), { recursive: true });
   rmSync(path.join(dir, "demo/keys.yaml"), { force: true });
   return dir;
@@ -32,11 +32,12 @@ export function cli(...args) {
 }
 
 /**
- * Starts `./autocomplete serve --port 0 --tenants DIR` and reads the URL and demo keys it prints.
+ * Starts `./autocomplete serve --port 0 --management-port 0 --tenants DIR` (free ports, so runs never collide)
+ * and reads the URL and demo keys it prints.
  * Resolves to { url, keys: { travel, workspace }, products: { slug: id }, stop() }.
  */
 export async function startServer(tenants) {
-  const child = spawn(path.join(REPO, "autocomplete"), ["serve", "--port", "0", "--tenants", tenants], {
+  const child = spawn(path.join(REPO, "autocomplete"), ["serve", "--port", "0", "--management-port", "0", "--tenants", tenants], {
     cwd: REPO,
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -9,6 +9,7 @@ import picocli.CommandLine.Command;
 import dev.autocomplete.server.cli.KeysCommand;
 import dev.autocomplete.server.cli.ServeCommand;
 import dev.autocomplete.server.cli.ValidateCommand;
+import dev.autocomplete.server.observe.PrintedOutput;
 
 /** The {@code autocomplete} command line: {@code serve}, {@code keys}, {@code validate}. */
 @Command(name = "autocomplete", mixinStandardHelpOptions = true, version = "autocomplete 0.1.0",
@@ -22,7 +23,10 @@ public final class Main implements Runnable {
     public static void main(String[] args) {
         System.setProperty("java.util.logging.SimpleFormatter.format",
                 "%1$tFT%1$tT.%1$tLZ %4$s %3$s: %5$s%6$s%n");
-        int exit = run(args, System.out, System.err);
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        PrintedOutput.install(); // engines' System.out and System.err become prefixed lines, apart from the access log
+        int exit = run(args, out, err);
         if (exit != 0 || args.length == 0 || !"serve".equals(args[0])) {
             System.exit(exit);
         }

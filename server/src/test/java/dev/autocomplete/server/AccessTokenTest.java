@@ -203,7 +203,7 @@ class AccessTokenTest {
     }
 
     @Test
-    void without_a_configured_secret_the_first_start_generates_one_owner_only_and_later_starts_reuse_it()
+    void without_a_configured_secret_the_first_start_generates_one_owner_only_in_the_data_directory_and_later_starts_reuse_it()
             throws Exception {
         Path tenants = TestTenants.copyOfDemo(temp);
         String secret = TestTenants.createKey(tenants, "demo", "secret", null);
@@ -212,8 +212,9 @@ class AccessTokenTest {
         try (AutocompleteServer first = AutocompleteServer.start("127.0.0.1", 0, tenants, unconfigured)) {
             token = mint(new ApiClient(first.port()), secret, TRAVEL_ID).json().path("access_token").asText();
         }
-        Path file = tenants.resolve(AutocompleteServer.GENERATED_SECRET);
-        assertTrue(Files.isRegularFile(file));
+        Path file = temp.resolve("data").resolve(SigningSecret.GENERATED_FILE);
+        assertTrue(Files.isRegularFile(file), "data/ beside tenants/ holds the generated secret");
+        assertFalse(Files.exists(tenants.resolve(".secrets")), "nothing of the server's own lands in tenants/");
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file.getParent())));
         assertTrue(Files.readString(file).strip().length() >= 32);

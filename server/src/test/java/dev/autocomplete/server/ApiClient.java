@@ -16,7 +16,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-/** A small HTTP client for tests: real requests to a real port. */
+/**
+ * A small HTTP client for tests: real requests to a real port. Every response it receives is checked against
+ * docs/openapi.yaml ({@link OpenApiContract}): one that does not match fails the test.
+ */
 final class ApiClient {
 
     static final ObjectMapper JSON = new ObjectMapper();
@@ -25,7 +28,11 @@ final class ApiClient {
     private final String base;
 
     ApiClient(int port) {
-        this.base = "http://127.0.0.1:" + port;
+        this("127.0.0.1", port);
+    }
+
+    ApiClient(String host, int port) {
+        this.base = "http://" + host + ":" + port;
     }
 
     /** A response: status, headers and the body parsed as JSON (null when it is not JSON). */
@@ -99,9 +106,15 @@ final class ApiClient {
         return send(request.build());
     }
 
+    Reply get(String path) {
+        return send(HttpRequest.newBuilder(URI.create(base + path)).GET().build());
+    }
+
     Reply send(HttpRequest request) {
         try {
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            OpenApiContract.repository().check(request.method(), request.uri().getRawPath(), response.statusCode(),
+                    response.headers().map(), response.body());
             JsonNode json;
             try {
                 json = response.body().isEmpty() ? null : JSON.readTree(response.body());

@@ -37,8 +37,11 @@ class EngineIsolationTest {
         return Path.of(path);
     }
 
-    /** Adds a tenant with one product, {@code probe}, served by the engine in {@code jar}. */
-    static void addTenant(Path tenants, String id, Path jar, String productId, String engine, String config)
+    /**
+     * Adds a tenant with one product, {@code probe} (phrase {@code Probe}), whose one required param, {@code probe},
+     * is served by the engine {@code engine} in {@code jar}; {@code paramKeys} are more keys of that param (YAML).
+     */
+    static void addTenant(Path tenants, String id, Path jar, String productId, String engine, String paramKeys)
             throws Exception {
         Path engines = Files.createDirectories(tenants.resolve(id).resolve("engines"));
         Files.copy(jar, engines.resolve(jar.getFileName()));
@@ -47,29 +50,37 @@ class EngineIsolationTest {
                 products:
                   - id: %s
                     slug: probe
-                    engine: %s
-                %s""".formatted(id, productId, engine, config.indent(4)));
+                    prompt: Probe
+                    intents:
+                      - name: probe
+                        phrases: [Probe]
+                        params:
+                          - type: probe
+                            required: true
+                            engine: %s
+                %s""".formatted(id, productId, engine, paramKeys.indent(12)));
     }
 
     @Test
     void two_tenants_each_run_their_own_version_of_one_library_at_the_same_time() throws Exception {
         Path tenants = TestTenants.copyOfDemo(temp);
         addTenant(tenants, "alpha", engineJar("autocomplete.test.libAEngineJar"),
-                "11111111-1111-4111-8111-111111111111", "library-probe", "config:\n  values: one,two\n");
+                "11111111-1111-4111-8111-111111111111", "library-probe", "values: one,two");
         addTenant(tenants, "beta", engineJar("autocomplete.test.libBEngineJar"),
-                "22222222-2222-4222-8222-222222222222", "library-probe", "config:\n  values: three\n");
+                "22222222-2222-4222-8222-222222222222", "library-probe", "values: three");
         String alphaKey = TestTenants.createKey(tenants, "alpha", "public", "probe");
         String betaKey = TestTenants.createKey(tenants, "beta", "public", "probe");
 
         try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants);
                 ExecutorService pool = Executors.newFixedThreadPool(8)) {
-            assertEquals(List.of(), server.tenants().problems());
+            assertTrue(server.tenants().tenant("alpha").isPresent() && server.tenants().tenant("beta").isPresent(),
+                    server.tenants().problems().toString());
             ApiClient api = new ApiClient(server.port());
             List<Future<ApiClient.Reply>> alpha = new ArrayList<>();
             List<Future<ApiClient.Reply>> beta = new ArrayList<>();
             for (int i = 0; i < 40; i++) {
-                alpha.add(pool.submit(() -> api.suggest(alphaKey, envelope(""))));
-                beta.add(pool.submit(() -> api.suggest(betaKey, envelope(""))));
+                alpha.add(pool.submit(() -> api.suggest(alphaKey, envelope("Probe "))));
+                beta.add(pool.submit(() -> api.suggest(betaKey, envelope("Probe "))));
             }
             for (Future<ApiClient.Reply> reply : alpha) {
                 assertProbe(reply.get(), PREVIOUS_CSV, List.of("one", "two"));
@@ -87,7 +98,7 @@ class EngineIsolationTest {
                 "11111111-1111-4111-8111-111111111111", "library-probe", "");
         String key = TestTenants.createKey(tenants, "alpha", "public", "probe");
         try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
-            ApiClient.Reply reply = new ApiClient(server.port()).suggest(key, envelope(""));
+            ApiClient.Reply reply = new ApiClient(server.port()).suggest(key, envelope("Probe "));
             assertEquals(200, reply.status(), reply.raw());
             List<String> options = reply.options("probe");
             for (String serverClass : List.of("dev.autocomplete.server.Main",
@@ -99,8 +110,8 @@ class EngineIsolationTest {
 
     private static void assertProbe(ApiClient.Reply reply, String csvVersion, List<String> values) {
         assertEquals(200, reply.status(), reply.raw());
-        assertEquals("commons-csv " + csvVersion, reply.data().path("suggestions").get(0).path("text").asText(),
-                reply.raw());
-        assertEquals(values, reply.options("probe").subList(0, values.size()), reply.raw());
+        List<String> options = reply.options("probe");
+        assertEquals("commons-csv " + csvVersion, options.getFirst(), reply.raw());
+        assertEquals(values, options.subList(2, 2 + values.size()), reply.raw());
     }
 }

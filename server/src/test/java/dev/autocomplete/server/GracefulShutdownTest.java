@@ -44,7 +44,8 @@ class GracefulShutdownTest {
                 """);
         String slowKey = TestTenants.createKey(tenants, "slow", "public", "slow");
         try (PackagedServer server = PackagedServer.start(temp, jar,
-                Map.of("AUTOCOMPLETE_SERVER_SHUTDOWN_GRACE_SECONDS", "8"), "serve", "--port", "0");
+                Map.of("AUTOCOMPLETE_SERVER_SHUTDOWN_GRACE_SECONDS", "8"), "serve", "--port", "0",
+                "--management-port", "0");
                 ExecutorService pool = Executors.newFixedThreadPool(24)) {
             int port = server.port(server.awaitUrl());
             ApiClient api = new ApiClient(port);

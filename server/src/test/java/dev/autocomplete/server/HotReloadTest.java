@@ -133,12 +133,11 @@ class HotReloadTest {
             ApiClient.Reply old = api.suggest(key, envelope("Buy "));
             assertEquals(200, old.status(), old.raw());
             assertEquals("Old", generation(old));
-            ApiClient.Reply health = api.send(java.net.http.HttpRequest.newBuilder(
-                    java.net.URI.create(api.base() + "/observe/health")).GET().build());
+            ApiClient management = new ApiClient(server.managementPort());
+            ApiClient.Reply health = management.get("/observe/health");
             assertTrue(health.raw().contains("problems_of_last_change_not_loaded")
                     && health.raw().contains("shop/tenant.yaml"), health.raw());
-            ApiClient.Reply metrics = api.send(java.net.http.HttpRequest.newBuilder(
-                    java.net.URI.create(api.base() + "/observe/metrics")).GET().build());
+            ApiClient.Reply metrics = management.get("/observe/metrics");
             assertTrue(metrics.raw().contains("autocomplete_tenant_reloads_total{result=\"failed\"} 1"), metrics.raw());
 
             Files.writeString(tenants.resolve("shop/tenant.yaml"), SHOP_YAML.formatted("New"));

@@ -56,7 +56,7 @@ class LimitsTest {
         Path tenants = TestTenants.copyOfDemo(temp);
         key = TestTenants.createKey(tenants, "demo", "public", "travel");
         return AutocompleteServer.start(ServerSettings.read(null, Map.of("AUTOCOMPLETE_LIMITS_BODY_BYTES", "2048"))
-                .with("127.0.0.1", 0, tenants));
+                .with("127.0.0.1", 0, tenants).withManagement("127.0.0.1", 0));
     }
 
     @Test

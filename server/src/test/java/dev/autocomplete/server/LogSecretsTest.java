@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.autocomplete.server.auth.ApiKeys;
 import dev.autocomplete.server.auth.KeyType;
-import dev.autocomplete.server.http.AutocompleteServer;
+import dev.autocomplete.server.auth.SigningSecret;
 
 /**
  * A real server process goes through every authentication path (minting, tokens, keys, Basic, revoked keys,
@@ -87,7 +87,8 @@ class LogSecretsTest {
             assertTrue(errors.stream().noneMatch(r -> r.status() == 200 || r.status() >= 500),
                     errors.stream().map(ApiClient.Reply::raw).toList().toString());
 
-            String signingSecret = Files.readString(tenants.resolve(AutocompleteServer.GENERATED_SECRET)).strip();
+            String signingSecret = Files.readString(tenants.resolveSibling("data").resolve(SigningSecret.GENERATED_FILE))
+                    .strip();
             Map<String, String> secrets = new LinkedHashMap<>();
             for (String key : List.of(secret, publicKey, revoked, limitedKey)) {
                 secrets.put("key " + key.substring(0, 6), key);

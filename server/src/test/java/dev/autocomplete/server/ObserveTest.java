@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.URI;
-import java.net.http.HttpRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -28,8 +26,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.autocomplete.server.http.AutocompleteServer;
 
 /**
- * {@code /observe/health}, {@code /observe/metrics}, the access log and {@code /api/telemetry/events}, over
- * HTTP against the demo tenant.
+ * {@code /observe/health} and {@code /observe/metrics} on the management port, {@code /ready} on the API's, the
+ * access log and {@code /api/telemetry/events}, over HTTP against the demo tenant.
  */
 class ObserveTest {
 
@@ -68,48 +66,45 @@ class ObserveTest {
         return AutocompleteServer.start("127.0.0.1", 0, temp.resolve("tenants"));
     }
 
-    private static ApiClient.Reply get(ApiClient api, String path) {
-        return api.send(HttpRequest.newBuilder(URI.create(api.base() + path)).GET().build());
-    }
-
     @Test
     void health_is_ready_with_details_per_tenant_and_product_when_every_tenant_loaded() throws Exception {
         Path tenants = TestTenants.copyOfDemo(temp);
         try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
-            ApiClient api = new ApiClient(server.port());
+            ApiClient management = new ApiClient(server.managementPort());
             for (String path : List.of("/observe/health", "/observe/health/ready")) {
-                ApiClient.Reply health = get(api, path);
+                ApiClient.Reply health = management.get(path);
                 assertEquals(200, health.status(), health.raw());
                 assertEquals("UP", health.json().path("status").asText());
                 JsonNode demo = health.json().path("checks").get(0);
                 assertEquals("tenant:demo", demo.path("name").asText());
                 assertEquals("UP", demo.path("status").asText());
-                assertEquals("catalog", demo.path("data").path("products").path("travel").path("engine").asText());
-                assertEquals("closed", demo.path("data").path("products").path("travel").path("circuit").asText());
+                JsonNode travel = demo.path("data").path("products").path("travel");
+                assertEquals("closed", travel.path("circuit").asText(), health.raw());
+                assertEquals("closed", travel.path("engines").path("catalog").path("circuit").asText(), health.raw());
+                assertEquals("closed", travel.path("engines").path("date").path("circuit").asText(), health.raw());
             }
-            assertEquals(200, get(api, "/observe/health/live").status());
+            assertEquals(200, management.get("/observe/health/live").status());
         }
     }
 
     @Test
-    void health_is_not_ready_while_a_tenant_does_not_load_and_names_the_problem() throws Exception {
-        Path tenants = TestTenants.copyOfDemo(temp);
-        Files.createDirectories(tenants.resolve("broken"));
-        Files.writeString(tenants.resolve("broken/tenant.yaml"), "display_name: Broken\nproducts: []\n");
+    void a_tenant_that_does_not_load_is_down_in_its_own_check_with_the_problem_while_the_server_is_up() throws Exception {
+        Path tenants = TestTenants.copyOfDemoWithBrokenTenant(temp);
         try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
-            ApiClient api = new ApiClient(server.port());
-            ApiClient.Reply health = get(api, "/observe/health/ready");
-            assertEquals(503, health.status(), health.raw());
-            assertEquals("DOWN", health.json().path("status").asText());
+            ApiClient management = new ApiClient(server.managementPort());
+            ApiClient.Reply health = management.get("/observe/health/ready");
+            assertEquals(200, health.status(), "the server serves the other tenants: " + health.raw());
+            assertEquals("UP", health.json().path("status").asText());
             JsonNode broken = health.json().path("checks").get(0);
             assertEquals("tenant:broken", broken.path("name").asText(), health.raw());
             assertEquals("DOWN", broken.path("status").asText());
             assertTrue(broken.path("data").path("problems").get(0).asText().startsWith("broken/tenant.yaml:2: products"),
                     health.raw());
-            assertEquals(200, get(api, "/observe/health/live").status());
+            assertEquals(200, management.get("/observe/health/live").status());
 
             Files.writeString(tenants.resolve("broken/tenant.yaml"), HotReloadTest.SHOP_YAML.formatted("Fixed"));
-            HotReloadTest.await(() -> get(api, "/observe/health").status() == 200, "ready once the tenant loads");
+            HotReloadTest.await(() -> management.get("/observe/health").json().path("checks").get(0).path("status")
+                    .asText().equals("UP"), "the tenant's check is up once it loads");
         }
     }
 
@@ -126,9 +121,9 @@ class ObserveTest {
             assertEquals(400, api.suggest(key, badId).status());
             assertEquals(401, api.suggest("pk_v1_wrong", envelope("")).status());
             assertEquals(204, telemetry(api, key, "{\"type\":\"selection\",\"query_data\":{}}").status());
-            server.metrics().rateLimited("demo", "travel");
+            assertEquals(200, api.get("/ready").status());
 
-            ApiClient.Reply metrics = get(api, "/observe/metrics");
+            ApiClient.Reply metrics = new ApiClient(server.managementPort()).get("/observe/metrics");
             assertEquals(200, metrics.status());
             assertTrue(metrics.header("Content-Type").startsWith("text/plain"), metrics.header("Content-Type"));
             String text = metrics.raw();
@@ -141,7 +136,7 @@ class ObserveTest {
                     "autocomplete_engine_duration_seconds_count{product=\"travel\",tenant=\"demo\"} 2",
                     "autocomplete_engine_calls_total{outcome=\"ok\",product=\"travel\",tenant=\"demo\"} 2",
                     "autocomplete_telemetry_events_total{product=\"travel\",tenant=\"demo\",type=\"selection\"} 1",
-                    "autocomplete_rate_limited_total{product=\"travel\",tenant=\"demo\"} 1",
+                    "autocomplete_requests_total{endpoint=\"/ready\",product=\"\",status=\"200\",tenant=\"\"} 1",
                     "autocomplete_cache_lookups_total{product=\"travel\",result=\"hit\",tenant=\"demo\"} 1",
                     "autocomplete_cache_lookups_total{product=\"travel\",result=\"miss\",tenant=\"demo\"} 2",
                     "autocomplete_tenant_reloads_total{result=\"failed\"} 0",
@@ -159,11 +154,12 @@ class ObserveTest {
             ApiClient api = new ApiClient(server.port());
             assertEquals(200, api.suggest(key, envelope("")).status());
             assertEquals(429, api.suggest(key, envelope("")).status());
-            String text = get(api, "/observe/metrics").raw();
+            ApiClient management = new ApiClient(server.managementPort());
+            String text = management.get("/observe/metrics").raw();
             assertTrue(text.contains("autocomplete_rate_limited_total{product=\"travel\",tenant=\"demo\"} 1"), text);
             assertTrue(text.contains(
                     "autocomplete_errors_total{code=\"RATE_LIMITED\",product=\"travel\",tenant=\"demo\"} 1"), text);
-            ApiClient.Reply health = get(api, "/observe/health");
+            ApiClient.Reply health = management.get("/observe/health");
             JsonNode limits = health.json().path("checks").get(1);
             assertEquals("rate-limits", limits.path("name").asText(), health.raw());
             assertEquals("local", limits.path("data").path("mode").asText(), health.raw());
@@ -179,6 +175,7 @@ class ObserveTest {
             ApiClient.fill(body, "{{ORIGIN_1}}", "origin", "Secretville");
             ((ObjectNode) body.path("data")).putObject("additional_context").put("note", "private-context-value");
             ((ObjectNode) body.path("meta")).put("session_id", "9b2f6c1e-4d3a-4f5b-8c7d-2e1f0a9b8c7d");
+            assertEquals(200, api.get("/ready").status()); // load balancers' probes stay out of the log
             assertEquals(200, api.suggest(key, body).status());
             HotReloadTest.await(() -> !accessLines.isEmpty(), "an access log line");
             assertEquals(1, accessLines.size(), accessLines.toString());

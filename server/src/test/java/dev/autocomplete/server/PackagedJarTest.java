@@ -27,7 +27,7 @@ class PackagedJarTest {
         Path jar = Files.copy(PackagedServer.serverJar(), temp.resolve("autocomplete.jar"));
         TestTenants.copyOfDemo(temp);
         try (PackagedServer server = PackagedServer.start(temp, jar, Map.of(), "serve", "--tenants", "tenants",
-                "--port", "0")) {
+                "--port", "0", "--management-port", "0")) {
             String url = server.awaitUrl();
             ApiClient api = new ApiClient(server.port(url));
             ApiClient.Reply reply = api.suggest(server.demoKey("travel"), envelope("Book a flight from Par"));
@@ -35,7 +35,8 @@ class PackagedJarTest {
             assertTrue(reply.options("origin").contains("Paris"), reply.raw());
         }
         try (var files = Files.list(temp)) {
-            assertEquals(List.of("autocomplete.jar", "tenants"),
+            // data/ holds the token signing secret the first start generated, beside the tenants.
+            assertEquals(List.of("autocomplete.jar", "data", "tenants"),
                     files.map(p -> p.getFileName().toString()).sorted().toList());
         }
     }
@@ -52,7 +53,8 @@ class PackagedJarTest {
                 tenants:
                   dir: my-tenants
                 """);
-        try (PackagedServer server = PackagedServer.start(temp, jar, Map.of("AUTOCOMPLETE_SERVER_PORT", "0"),
+        try (PackagedServer server = PackagedServer.start(temp, jar, Map.of("AUTOCOMPLETE_SERVER_PORT", "0",
+                "AUTOCOMPLETE_MANAGEMENT_PORT", "0"),
                 "serve")) {
             String url = server.awaitUrl();
             assertTrue(server.output().contains("from my-tenants on"), server.output());

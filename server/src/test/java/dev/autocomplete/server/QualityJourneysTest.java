@@ -27,7 +27,7 @@ class QualityJourneysTest {
     @Test
     void a_whole_free_text_query_ranks_london_first_for_destination_and_is_not_yet_ready() {
         ApiClient.Reply reply = travel(envelope("book a flight from paris to lon"));
-        assertTrue(reply.data().get("input").isNull(), "no token, so no input (decision 11)");
+        assertTrue(reply.data().get("input").isNull(), "no token, so no input (protocol §4.3)");
         assertEquals("destination", reply.suggestionTypes().getFirst());
         assertEquals("London", reply.options("destination").getFirst());
         assertFalse(reply.data().path("is_ready").asBoolean());

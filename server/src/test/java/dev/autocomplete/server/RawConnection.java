@@ -6,17 +6,30 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * One HTTP/1.1 connection written and read byte by byte, for what a client library hides: framing of its
- * own choosing, and several requests on one connection.
+ * own choosing, and several requests on one connection. Like {@link ApiClient}, it checks every response
+ * against docs/openapi.yaml, matching responses to the request lines it sent, in order.
  */
 final class RawConnection implements AutoCloseable {
+
+    private static final Pattern REQUEST_LINE = Pattern.compile("^([A-Z]+) (\\S+) HTTP/1\\.[01]\r\n");
 
     private final Socket socket;
     private final InputStream in;
     private final OutputStream out;
+    /** Method and path of each request sent and not yet answered. */
+    private final Deque<String[]> sent = new ArrayDeque<>();
 
     RawConnection(int port) throws IOException {
         socket = new Socket("127.0.0.1", port);
@@ -26,6 +39,10 @@ final class RawConnection implements AutoCloseable {
     }
 
     void send(String request) throws IOException {
+        Matcher line = REQUEST_LINE.matcher(request);
+        if (line.find()) {
+            sent.add(new String[] {line.group(1), line.group(2)});
+        }
         out.write(request.getBytes(StandardCharsets.UTF_8));
         out.flush();
     }
@@ -41,13 +58,23 @@ final class RawConnection implements AutoCloseable {
             head.write(b);
         }
         String text = head.toString(StandardCharsets.ISO_8859_1);
-        int length = 0;
-        for (String line : text.split("\r\n")) {
-            if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
-                length = Integer.parseInt(line.substring("content-length:".length()).trim());
-            }
+        String[] lines = text.split("\r\n");
+        Map<String, List<String>> headers = new LinkedHashMap<>();
+        for (int i = 1; i < lines.length; i++) {
+            int colon = lines[i].indexOf(':');
+            headers.computeIfAbsent(lines[i].substring(0, colon).trim(), name -> new ArrayList<>())
+                    .add(lines[i].substring(colon + 1).trim());
         }
-        return text + new String(in.readNBytes(length), StandardCharsets.UTF_8);
+        int length = headers.entrySet().stream()
+                .filter(h -> h.getKey().toLowerCase(Locale.ROOT).equals("content-length"))
+                .mapToInt(h -> Integer.parseInt(h.getValue().getFirst())).findFirst().orElse(0);
+        String body = new String(in.readNBytes(length), StandardCharsets.UTF_8);
+        String[] request = sent.poll();
+        if (request != null) {
+            OpenApiContract.repository().check(request[0], request[1], Integer.parseInt(lines[0].split(" ")[1]),
+                    headers, body);
+        }
+        return text + body;
     }
 
     @Override

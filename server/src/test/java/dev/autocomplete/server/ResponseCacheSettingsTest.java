@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.URI;
-import java.net.http.HttpRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -55,12 +53,12 @@ class ResponseCacheSettingsTest {
     private String threeEqualRequests(ServerSettings settings) throws Exception {
         String key = TestTenants.createKey(TestTenants.copyOfDemo(temp), "demo", "public", "travel");
         try (AutocompleteServer server = AutocompleteServer.start(
-                settings.with("127.0.0.1", 0, temp.resolve("tenants")))) {
+                settings.with("127.0.0.1", 0, temp.resolve("tenants")).withManagement("127.0.0.1", 0))) {
             ApiClient api = new ApiClient(server.port());
             for (int i = 0; i < 3; i++) {
                 assertEquals(200, api.suggest(key, envelope("Book a flight from Par")).status());
             }
-            return api.send(HttpRequest.newBuilder(URI.create(api.base() + "/observe/metrics")).GET().build()).raw();
+            return new ApiClient(server.managementPort()).get("/observe/metrics").raw();
         }
     }
 }

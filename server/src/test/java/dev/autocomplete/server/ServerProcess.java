@@ -19,21 +19,23 @@ import java.util.regex.Pattern;
 final class ServerProcess implements AutoCloseable {
 
     private static final Pattern SERVING = Pattern.compile("Serving .* on http://[^:]+:(\\d+)");
+    private static final Pattern MANAGEMENT = Pattern.compile("Management .*: http://[^:]+:(\\d+)/observe/health");
 
     private final Process process;
     private final Path output;
     private int port;
+    private int managementPort;
 
     private ServerProcess(Process process, Path output) {
         this.process = process;
         this.output = output;
     }
 
-    /** Starts {@code serve --port 0 --tenants DIR} plus {@code args}, without waiting for it. */
+    /** Starts {@code serve --port 0 --management-port 0 --tenants DIR} plus {@code args}, without waiting for it. */
     static ServerProcess start(Path tenants, Path output, Map<String, String> env, String... args) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
-                Main.class.getName(), "serve", "--port", "0", "--tenants", tenants.toString()));
+                Main.class.getName(), "serve", "--port", "0", "--management-port", "0", "--tenants", tenants.toString()));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(output.toFile());
@@ -50,9 +52,12 @@ final class ServerProcess implements AutoCloseable {
     ServerProcess awaitServing() throws InterruptedException {
         long deadline = System.nanoTime() + 60_000_000_000L;
         while (System.nanoTime() < deadline) {
-            Matcher matcher = SERVING.matcher(log());
-            if (matcher.find()) {
+            String log = log();
+            Matcher matcher = SERVING.matcher(log);
+            Matcher management = MANAGEMENT.matcher(log);
+            if (matcher.find() && management.find()) {
                 port = Integer.parseInt(matcher.group(1));
+                managementPort = Integer.parseInt(management.group(1));
                 return this;
             }
             if (!process.isAlive()) {
@@ -77,6 +82,11 @@ final class ServerProcess implements AutoCloseable {
 
     int port() {
         return port;
+    }
+
+    /** The port of {@code /observe/*}, as {@code serve} printed it. */
+    int managementPort() {
+        return managementPort;
     }
 
     /** Everything the process printed so far. */

@@ -143,7 +143,7 @@ class SuggestBodyReadingTest {
         Path tenants = TestTenants.copyOfDemo(demo.temp().resolve("short-strings"));
         String key = TestTenants.createKey(tenants, "demo", "public", "travel");
         ServerSettings settings = ServerSettings.read(null, Map.of("AUTOCOMPLETE_LIMITS_JSON_STRING_BYTES", "1024"))
-                .with("127.0.0.1", 0, tenants);
+                .with("127.0.0.1", 0, tenants).withManagement("127.0.0.1", 0);
         try (AutocompleteServer server = AutocompleteServer.start(settings)) {
             ApiClient api = new ApiClient(server.port());
             String fits = object(META, DATA, "\"x\":{\"y\":[\"" + "a".repeat(1000) + "\"]}");

@@ -26,7 +26,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.autocomplete.server.http.AutocompleteServer;
 
 
-/** Every rule of the spec's Endpoints and Errors sections and of the protocol notes, over HTTP. */
+/** The rules of docs/protocol.md §2 to §7, over HTTP. */
 class SuggestProtocolTest {
 
     private static final Pattern UUID_V4 =
@@ -425,7 +425,13 @@ class SuggestProtocolTest {
         ApiClient.Reply scopedReply = travel(scoped);
         assertEquals("Lisbon", scopedReply.options("destination").getFirst());
         assertNotEquals("Lisbon", scopedReply.options("origin").getFirst(), "a param key scopes its values");
-        assertEquals("Business", scopedReply.options("cabin").getFirst());
+
+        ObjectNode ready = envelope("Book a flight from {{ORIGIN_1}} to {{DESTINATION_1}} ");
+        fill(ready, "{{ORIGIN_1}}", "origin", "Paris");
+        fill(ready, "{{DESTINATION_1}}", "destination", "London");
+        ((ObjectNode) ready.get("data")).putObject("additional_context").put("cabin", "Business");
+        ApiClient.Reply optional = travel(ready);
+        assertEquals("Business", optional.options("cabin").getFirst(), optional.raw());
     }
 
     private static ObjectNode withContextOfSize(int bytes) {

@@ -34,6 +34,18 @@ final class TestTenants {
         return tenants;
     }
 
+    /** {@link #copyOfDemo} plus {@code broken/}, a tenant that does not load: its tenant.yaml has no products. */
+    static Path copyOfDemoWithBrokenTenant(Path temp) {
+        Path tenants = copyOfDemo(temp);
+        try {
+            Files.createDirectories(tenants.resolve("broken"));
+            Files.writeString(tenants.resolve("broken/tenant.yaml"), "display_name: Broken\nproducts: []\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return tenants;
+    }
+
     static void copyTree(Path from, Path to) {
         try (Stream<Path> paths = Files.walk(from)) {
             for (Path path : paths.toList()) {

@@ -53,7 +53,8 @@ class TlsTest {
         String key = TestTenants.createKey(tenants, "demo", "public", "travel");
         ServerSettings settings = ServerSettings.read(null, Map.of(
                 "AUTOCOMPLETE_SERVER_TLS_CERTIFICATE", certificatePem.toString(),
-                "AUTOCOMPLETE_SERVER_TLS_PRIVATE_KEY", keyPem.toString())).with("127.0.0.1", 0, tenants);
+                "AUTOCOMPLETE_SERVER_TLS_PRIVATE_KEY", keyPem.toString())).with("127.0.0.1", 0, tenants)
+                .withManagement("127.0.0.1", 0);
         try (AutocompleteServer server = AutocompleteServer.start(settings)) {
             TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             trust.init(keyStore);
@@ -66,6 +67,8 @@ class TlsTest {
                     .POST(HttpRequest.BodyPublishers.ofString(envelope("").toString())).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(200, response.statusCode(), response.body());
+            // The management listener stays plain HTTP: it is for loopback or a private network.
+            assertEquals(200, new ApiClient(server.managementPort()).get("/observe/health/live").status());
         }
     }
 

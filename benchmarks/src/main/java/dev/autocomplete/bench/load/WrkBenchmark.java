@@ -122,7 +122,7 @@ public final class WrkBenchmark {
                             millis(P99, half));
                 }
                 // A fallback (engine timeout, open circuit) is a cheap answer: a run with any is not a measure.
-                double fallbacks = fallbacks(server.port());
+                double fallbacks = fallbacks(server.managementPort());
                 if (fallbacks > 0) {
                     throw new IllegalStateException(fallbacks + " fallback answers: the engine timed out under load");
                 }
@@ -271,7 +271,7 @@ public final class WrkBenchmark {
         };
     }
 
-    /** The sum of {@code autocomplete_fallbacks_total} at {@code /observe/metrics}. */
+    /** The sum of {@code autocomplete_fallbacks_total} at {@code /observe/metrics} (the management port). */
     private static double fallbacks(int port) throws IOException, InterruptedException {
         String metrics = HTTP.send(HttpRequest.newBuilder(
                 URI.create("http://127.0.0.1:" + port + "/observe/metrics")).build(),

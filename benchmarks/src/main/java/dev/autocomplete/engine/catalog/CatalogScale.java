@@ -9,13 +9,15 @@ import java.util.Locale;
 import java.util.Map;
 
 import dev.autocomplete.bench.SyntheticCatalog;
-import dev.autocomplete.spi.ConfigTree;
 import dev.autocomplete.spi.Engine;
 import dev.autocomplete.spi.EngineContext;
+import dev.autocomplete.spi.ParamSpec;
+import dev.autocomplete.spi.toolkit.ConfigTree;
+import dev.autocomplete.spi.toolkit.TextFolding;
 
 /**
- * Load time and heap of a million-option catalog, loaded the way a tenant loads it: a CSV file named by a
- * catalog product's config, through {@link CatalogEngineFactory}. Lives in the engine's package to read
+ * Load time and heap of a million-option catalog, loaded the way a tenant loads it: a CSV file named under the
+ * tenant's {@code catalogs} and by a param, through {@link CatalogEngineFactory}. Lives in the engine's package to read
  * the catalog's own size estimate. Usage: {@code CatalogScale repoRoot [options] [runs]}.
  */
 public final class CatalogScale {
@@ -29,12 +31,11 @@ public final class CatalogScale {
         int runs = args.length > 2 ? Integer.parseInt(args[2]) : 3;
         Path dir = Files.createTempDirectory("autocomplete-scale");
         Path csv = dir.resolve("places.csv");
-        SyntheticCatalog.write(SyntheticCatalog.generate(repo, size), csv);
-        Map<String, Object> config = Map.of(
-                "catalogs", Map.of("places", Map.of("file", "places.csv")),
-                "intents", List.of(Map.of("name", "go", "phrases", List.of("Go to"),
-                        "params", List.of(Map.of("type", "place", "required", true, "catalog", "places")))));
-        EngineContext context = new EngineContext("bench", "places", "en", dir, ConfigTree.of(config));
+        List<SyntheticCatalog.Option> options = distinct(SyntheticCatalog.generate(repo, size));
+        SyntheticCatalog.write(options, csv);
+        EngineContext context = BenchContexts.of(dir, "places", "en", Map.of("places", Map.of("file", "places.csv")),
+                List.of(new ParamSpec("place", ConfigTree.at("products[0].intents[0].params[0]",
+                        Map.of("catalog", "places")))));
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         System.out.printf(Locale.ROOT, "Catalog of %,d options from %s (%,d bytes of CSV)%n", size,
@@ -47,7 +48,7 @@ public final class CatalogScale {
             long millis = (System.nanoTime() - start) / 1_000_000;
             long cpuMillis = (threads.getCurrentThreadCpuTime() - cpuStart) / 1_000_000;
             long after = usedAfterGc(memory);
-            OptionCatalog catalog = ((CatalogEngine) engine).model().intents().getFirst().params().getFirst().catalog();
+            OptionCatalog catalog = ((CatalogEngine) engine).options("place").catalog();
             System.out.printf(Locale.ROOT, "run %d: load %,d ms wall, %,d ms CPU of the loading thread "
                     + "(load average %.1f); heap retained %.1f bytes/option (GC-measured), %.1f bytes/option "
                     + "(catalog arrays)%n", run, millis, cpuMillis,
@@ -56,7 +57,7 @@ public final class CatalogScale {
             java.lang.ref.Reference.reachabilityFence(engine);
             engine = null;
             catalog = null;
-            List<OptionCatalog.Entry> entries = SyntheticCatalog.generate(repo, size).stream()
+            List<OptionCatalog.Entry> entries = options.stream()
                     .map(o -> new OptionCatalog.Entry(o.text(), o.weight(), List.of())).toList();
             start = System.nanoTime();
             OptionCatalog direct = new OptionCatalog(entries);
@@ -65,6 +66,21 @@ public final class CatalogScale {
         }
         Files.delete(csv);
         Files.delete(dir);
+    }
+
+    /**
+     * The options with a number after each repeated name ({@code Qarah Bāgh, AF (2)}): GeoNames has cities of
+     * one name in one country, and the catalog engine refuses two options that fold to one text.
+     */
+    private static List<SyntheticCatalog.Option> distinct(List<SyntheticCatalog.Option> options) {
+        java.util.Map<String, Integer> seen = new java.util.HashMap<>();
+        List<SyntheticCatalog.Option> distinct = new java.util.ArrayList<>(options.size());
+        for (SyntheticCatalog.Option option : options) {
+            int repeat = seen.merge(TextFolding.fold(option.text()), 1, Integer::sum);
+            distinct.add(repeat == 1 ? option
+                    : new SyntheticCatalog.Option(option.text() + " (" + repeat + ")", option.weight()));
+        }
+        return distinct;
     }
 
     private static long usedAfterGc(MemoryMXBean memory) throws InterruptedException {

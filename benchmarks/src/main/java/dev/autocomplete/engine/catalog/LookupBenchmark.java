@@ -30,7 +30,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 import dev.autocomplete.bench.SyntheticCatalog;
-import dev.autocomplete.spi.TextFolding;
+import dev.autocomplete.spi.toolkit.TextFolding;
 
 /**
  * Top-10 lookups on the same million synthesized places: the catalog engine's index against Lucene's

@@ -16,10 +16,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 
-import dev.autocomplete.spi.ConfigTree;
 import dev.autocomplete.spi.EngineConfigException;
-import dev.autocomplete.spi.EngineContext;
-import dev.autocomplete.spi.TextFolding;
+import dev.autocomplete.spi.ParamSpec;
+import dev.autocomplete.spi.toolkit.ConfigTree;
+import dev.autocomplete.spi.toolkit.TextFolding;
 
 /**
  * The quality benchmark's baseline, "a plain prefix match ordered by population": wraps the real server's
@@ -35,22 +35,44 @@ public final class PrefixBaseline {
     private final Map<String, Map<String, OptionCatalog>> catalogs = new HashMap<>();
     private final int limit;
 
-    /** The option lists of every catalog product of the tenant in {@code tenantDir}. */
+    /** The option lists of the catalog params of every product of the tenant in {@code tenantDir}. */
     public PrefixBaseline(Path tenantDir, int limit) throws IOException, EngineConfigException {
         this.limit = limit;
-        JsonNode tenant = new YAMLMapper().readTree(tenantDir.resolve("tenant.yaml").toFile());
+        YAMLMapper yaml = new YAMLMapper();
+        JsonNode tenant = yaml.readTree(tenantDir.resolve("tenant.yaml").toFile());
         String language = tenant.path("default_language").asText("en");
-        for (JsonNode product : tenant.path("products")) {
-            if (!"catalog".equals(product.path("engine").asText())) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> tenantCatalogs = tenant.has("catalogs")
+                ? yaml.convertValue(tenant.path("catalogs"), Map.class) : Map.of();
+        JsonNode products = tenant.path("products");
+        for (int p = 0; p < products.size(); p++) {
+            List<ParamSpec> params = new ArrayList<>();
+            JsonNode intents = products.get(p).path("intents");
+            for (int i = 0; i < intents.size(); i++) {
+                JsonNode paramNodes = intents.get(i).path("params");
+                for (int k = 0; k < paramNodes.size(); k++) {
+                    JsonNode param = paramNodes.get(k);
+                    if (!"catalog".equals(param.path("engine").asText("catalog"))) {
+                        continue;
+                    }
+                    Map<String, Object> config = new HashMap<>();
+                    for (String key : List.of("catalog", "options")) {
+                        if (param.has(key)) {
+                            config.put(key, yaml.convertValue(param.get(key), Object.class));
+                        }
+                    }
+                    params.add(new ParamSpec(param.path("type").asText(), ConfigTree.at(
+                            "products[" + p + "].intents[" + i + "].params[" + k + "]", config)));
+                }
+            }
+            if (params.isEmpty()) {
                 continue;
             }
-            @SuppressWarnings("unchecked")
-            Map<String, Object> config = new YAMLMapper().convertValue(product.path("config"), Map.class);
-            String slug = product.path("slug").asText();
+            String slug = products.get(p).path("slug").asText();
             CatalogEngine engine = (CatalogEngine) new CatalogEngineFactory()
-                    .create(new EngineContext("baseline", slug, language, tenantDir, ConfigTree.of(config)));
+                    .create(BenchContexts.of(tenantDir, slug, language, tenantCatalogs, params));
             Map<String, OptionCatalog> byType = new HashMap<>();
-            engine.model().allParams().forEach(param -> byType.put(param.type(), param.catalog()));
+            engine.paramTypes().forEach(type -> byType.put(type, engine.options(type).catalog()));
             catalogs.put(slug, byType);
         }
     }

@@ -25,7 +25,7 @@ import dev.autocomplete.spi.Query;
  */
 final class TreeRequestReader {
 
-    /** Decision 8: at most this many bytes of compact JSON. */
+    /** docs/protocol.md §3.9: at most this many bytes of compact JSON. */
     static final int MAX_CONTEXT_BYTES = 2000;
     /** More entries than this is no real query: refused before any is read. */
     static final int MAX_COMPLETED_PARAMS = 100;
@@ -217,7 +217,7 @@ final class TreeRequestReader {
         return node != null && node.isTextual() ? node.textValue() : null;
     }
 
-    /** Decision 5: a well-formed BCP-47 tag, or null; a malformed one is ignored, never an error. */
+    /** docs/protocol.md §3.6: a well-formed BCP-47 tag, or null; a malformed one is ignored, never an error. */
     private static String language(String tag) {
         if (tag == null || tag.isBlank()) {
             return null;

@@ -8,7 +8,7 @@ import dev.autocomplete.server.tenant.Tenant;
 import dev.autocomplete.server.tenant.TenantRegistry;
 
 /**
- * Turns an {@code Authorization} header into a {@link Caller} (protocol notes 15 and 16): public keys, secret
+ * Turns an {@code Authorization} header into a {@link Caller} (docs/protocol.md §2): public keys, secret
  * keys and access tokens. Error messages never repeat the credential.
  */
 public final class Authenticator {

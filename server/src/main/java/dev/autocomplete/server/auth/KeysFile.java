@@ -2,7 +2,6 @@ package dev.autocomplete.server.auth;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -84,8 +83,8 @@ public final class KeysFile {
     /** Applies a change to the records and writes them back, under a lock. */
     public List<KeyRecord> update(UnaryOperator<List<KeyRecord>> change) throws IOException {
         Path lockFile = file.resolveSibling(FILE_NAME + ".lock");
-        try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-                FileLock ignored = channel.lock()) {
+        try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+            channel.lock(); // held until the channel closes
             List<KeyRecord> updated = change.apply(new ArrayList<>(read()));
             write(updated);
             return updated;

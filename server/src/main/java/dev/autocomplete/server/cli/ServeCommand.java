@@ -53,6 +53,20 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(names = "--port", description = "Port; 0 picks a free one (default: server.port, else 8080).")
     private Integer port;
 
+    @Option(names = "--management-host", paramLabel = "HOST",
+            description = "Address of the management listener, /observe/health and /observe/metrics (default: "
+                    + "management.host, else 127.0.0.1).")
+    private String managementHost;
+
+    @Option(names = "--management-port", paramLabel = "PORT",
+            description = "Port of the management listener; 0 picks a free one (default: management.port, else 8081).")
+    private Integer managementPort;
+
+    @Option(names = "--data-dir", paramLabel = "DIR",
+            description = "Directory for the server's own state, such as a generated token signing secret (default: "
+                    + "data.dir, else data beside the tenants directory).")
+    private Path dataDirectory;
+
     @Option(names = "--redis", paramLabel = "URI",
             description = "Keep rate limits in this Redis (redis://host:port) so replicas share them (default: "
                     + "redis.url, else per process).")
@@ -60,7 +74,7 @@ public final class ServeCommand implements Callable<Integer> {
 
     @Option(names = "--token-secret-file", paramLabel = "FILE",
             description = "File with the access-token signing secret, shared by replicas (default: "
-                    + "$" + SigningSecret.ENV_SECRET + ", token.secret-file, else one generated under the tenants "
+                    + "$" + SigningSecret.ENV_SECRET + ", token.secret-file, else one generated in the data "
                     + "directory).")
     private Path tokenSecretFile;
 
@@ -73,23 +87,30 @@ public final class ServeCommand implements Callable<Integer> {
             throw new IllegalArgumentException("settings file not found: " + file);
         }
         ServerSettings settings = ServerSettings.read(file, System.getenv()).with(host, port, tenantsDirectory)
-                .withAccess(redis == null ? null : redis.toString(), tokenSecretFile);
+                .withAccess(redis == null ? null : redis.toString(), tokenSecretFile)
+                .withManagement(managementHost, managementPort).withDataDir(dataDirectory);
         AutocompleteServer server = AutocompleteServer.start(settings);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();
             stopped.countDown();
         }, "shutdown"));
-        String shownHost = settings.host().contains(":") ? "[" + settings.host() + "]" : settings.host();
-        String base = (settings.tls() != null ? "https://" : "http://") + shownHost + ":" + server.port();
+        String base = (settings.tls() != null ? "https://" : "http://") + shown(settings.host()) + ":" + server.port();
         out.println("Serving " + server.tenants().tenants().size() + " tenant(s) from " + settings.tenants()
                 + " on " + base);
+        String management = "http://" + shown(settings.management().host()) + ":" + server.managementPort();
+        out.println("Management (not for the public): " + management + "/observe/health and " + management
+                + "/observe/metrics; readiness for load balancers: " + base + "/ready");
         server.tenants().problems().forEach(problem -> out.println("Skipped: " + problem));
         out.println("Rate limits: " + server.rateLimiter().status().describe());
         server.tenants().tenant(DEMO_TENANT).ifPresent(demo -> printDemoKeys(out, server, demo, base));
         out.flush();
         stopped.await();
         return 0;
+    }
+
+    private static String shown(String host) {
+        return host.contains(":") ? "[" + host + "]" : host;
     }
 
     /** Gives each demo product a public key that lives only in this process's memory. */

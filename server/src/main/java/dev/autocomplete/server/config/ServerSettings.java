@@ -27,15 +27,26 @@ import io.helidon.config.ConfigSources;
  * @param tokenSecret the secret that signs access tokens, or empty; never logged
  * @param tokenSecretFile a file holding that secret, or null
  * @param cacheMaxEntries how many responses the response cache keeps; 0 turns it off
+ * @param management where {@code /observe/*} is served, apart from the API
+ * @param dataDir the directory for the server's own state, or null for {@code data} beside the tenants
+ *     directory (see {@link #data()})
  */
 public record ServerSettings(String host, int port, Path tenants, Tls tls, Limits limits, Duration shutdownGrace,
-        String redisUrl, String tokenSecret, Path tokenSecretFile, int cacheMaxEntries) {
+        String redisUrl, String tokenSecret, Path tokenSecretFile, int cacheMaxEntries, Management management,
+        Path dataDir) {
 
     /** Every key, with its default ({@code ""} for none), in the order of the reference in the README. */
     public static final Map<String, String> KEYS = keys();
 
     /** TLS material, both PEM files. */
     public record Tls(Path certificate, Path privateKey) {
+    }
+
+    /**
+     * The management listener: health and metrics, which show tenant problems, file paths and traffic, so
+     * they are kept off the API's port (plain HTTP; loopback unless an operator opens it on purpose).
+     */
+    public record Management(String host, int port) {
     }
 
     /**
@@ -59,7 +70,10 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
         keys.put("server.tls.certificate", "");
         keys.put("server.tls.private-key", "");
         keys.put("server.shutdown-grace-seconds", "10");
+        keys.put("management.host", "127.0.0.1");
+        keys.put("management.port", "8081");
         keys.put("tenants.dir", "tenants");
+        keys.put("data.dir", "");
         keys.put("limits.body-bytes", "65536");
         keys.put("limits.header-bytes", "16384");
         keys.put("limits.json-depth", "64");
@@ -119,21 +133,48 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
                 Path.of(s.text("tenants.dir")), tls, limits,
                 Duration.ofSeconds(s.number("server.shutdown-grace-seconds", 0, 3600)), s.text("redis.url"),
                 s.text("token.secret"), s.text("token.secret-file").isEmpty() ? null : Path.of(s.text("token.secret-file")),
-                s.number("cache.max-entries", 0, 10_000_000));
+                s.number("cache.max-entries", 0, 10_000_000),
+                new Management(s.text("management.host"), s.number("management.port", 0, 65535)),
+                s.text("data.dir").isEmpty() ? null : Path.of(s.text("data.dir")));
+    }
+
+    /**
+     * The directory for the server's own state (the generated token signing secret): {@code data.dir}, else
+     * {@code data} beside the tenants directory, so it is never read as a tenant and follows {@code --tenants}.
+     */
+    public Path data() {
+        if (dataDir != null) {
+            return dataDir;
+        }
+        Path parent = tenants.toAbsolutePath().normalize().getParent();
+        return parent == null ? Path.of("data").toAbsolutePath() : parent.resolve("data");
     }
 
     /** The same settings with other host, port or tenants directory (command-line options win). */
     public ServerSettings with(String newHost, Integer newPort, Path newTenants) {
         return new ServerSettings(newHost != null ? newHost : host, newPort != null ? newPort : port,
                 newTenants != null ? newTenants : tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
-                tokenSecretFile, cacheMaxEntries);
+                tokenSecretFile, cacheMaxEntries, management, dataDir);
+    }
+
+    /** The same settings with another management host or port (command-line options win); null keeps. */
+    public ServerSettings withManagement(String newHost, Integer newPort) {
+        return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
+                tokenSecretFile, cacheMaxEntries, new Management(newHost != null ? newHost : management.host(),
+                        newPort != null ? newPort : management.port()), dataDir);
+    }
+
+    /** The same settings with another data directory (the command-line option wins); null keeps. */
+    public ServerSettings withDataDir(Path newDataDir) {
+        return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
+                tokenSecretFile, cacheMaxEntries, management, newDataDir != null ? newDataDir : dataDir);
     }
 
     /** The same settings with another Redis URL or token secret file (command-line options win); null keeps. */
     public ServerSettings withAccess(String newRedisUrl, Path newTokenSecretFile) {
         return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace,
                 newRedisUrl != null ? newRedisUrl : redisUrl, tokenSecret,
-                newTokenSecretFile != null ? newTokenSecretFile : tokenSecretFile, cacheMaxEntries);
+                newTokenSecretFile != null ? newTokenSecretFile : tokenSecretFile, cacheMaxEntries, management, dataDir);
     }
 
     @Override
@@ -141,7 +182,7 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
         return "ServerSettings[host=" + host + ", port=" + port + ", tenants=" + tenants + ", tls=" + tls
                 + ", limits=" + limits + ", shutdownGrace=" + shutdownGrace + ", redis=" + !redisUrl.isEmpty()
                 + ", tokenSecret=" + (tokenSecret.isEmpty() ? "not set" : "set") + ", tokenSecretFile=" + tokenSecretFile
-                + ", cacheMaxEntries=" + cacheMaxEntries + "]";
+                + ", cacheMaxEntries=" + cacheMaxEntries + ", management=" + management + ", data=" + data() + "]";
     }
 
     /** Typed reads with errors that name the key and the variable. */

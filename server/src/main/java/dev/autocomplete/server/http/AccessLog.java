@@ -1,6 +1,7 @@
 package dev.autocomplete.server.http;
 
 import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Queue;
@@ -13,6 +14,7 @@ import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
+import dev.autocomplete.server.observe.PrintedOutput;
 import dev.autocomplete.server.protocol.SuggestRequest;
 import dev.autocomplete.server.protocol.SuggestResponse;
 
@@ -32,7 +34,9 @@ import dev.autocomplete.server.protocol.SuggestResponse;
  * <p>Unless the operator gave the logger handlers of its own (java.util.logging configuration), lines go
  * to standard error as bare JSON lines through a {@link LineHandler} that flushes once per drained batch
  * rather than once per line as the console handler does: that flush cost about half the throughput of
- * cached answers (docs/benchmarks.md).
+ * cached answers (docs/benchmarks.md). That is the process's standard error even after
+ * {@link PrintedOutput#install()} replaced {@code System.err}: what engines print reaches it only as prefixed
+ * lines, written whole, so it can neither split nor forge an access log line.
  */
 final class AccessLog implements AutoCloseable {
 
@@ -83,8 +87,9 @@ final class AccessLog implements AutoCloseable {
         @Override
         public synchronized void flush() {
             if (buffer.size() > 0) {
-                System.err.write(buffer.toByteArray(), 0, buffer.size());
-                System.err.flush();
+                PrintStream err = PrintedOutput.standardError(); // never an engine's System.err
+                err.write(buffer.toByteArray(), 0, buffer.size());
+                err.flush();
                 buffer.reset();
             }
         }

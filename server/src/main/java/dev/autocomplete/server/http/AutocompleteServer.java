@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 
 import io.helidon.common.configurable.Resource;
+import io.helidon.webserver.ListenerConfig;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http1.Http1Config;
@@ -54,8 +55,8 @@ public final class AutocompleteServer implements AutoCloseable {
      */
     static final long DRAINED_BYTES = 1024 * 1024;
 
-    /** Where a generated token signing secret is kept, relative to the tenants directory (git-ignored). */
-    public static final String GENERATED_SECRET = ".secrets/token-signing.key";
+    /** The name of the listener that serves {@code /observe/*} apart from the API. */
+    static final String MANAGEMENT_SOCKET = "management";
 
     private static final System.Logger LOG = System.getLogger(AutocompleteServer.class.getName());
 
@@ -89,16 +90,16 @@ public final class AutocompleteServer implements AutoCloseable {
 
     /**
      * Loads every tenant under {@code tenantsRoot}, reports the ones that fail, and serves on
-     * {@code host:port} ({@code 0} picks a free port).
+     * {@code host:port} ({@code 0} picks a free port), management on a free port of the same host.
      */
     public static AutocompleteServer start(String host, int port, Path tenantsRoot) throws IOException {
-        return start(ServerSettings.defaults().with(host, port, tenantsRoot), AccessOptions.defaults());
+        return start(host, port, tenantsRoot, AccessOptions.defaults());
     }
 
     /** As above, with rate-limit storage, token signing secret and clock chosen by {@code access}. */
     public static AutocompleteServer start(String host, int port, Path tenantsRoot, AccessOptions access)
             throws IOException {
-        return start(ServerSettings.defaults().with(host, port, tenantsRoot), access);
+        return start(ServerSettings.defaults().with(host, port, tenantsRoot).withManagement(host, 0), access);
     }
 
     /**
@@ -124,7 +125,7 @@ public final class AutocompleteServer implements AutoCloseable {
         tenants.problems().forEach(problem -> LOG.log(System.Logger.Level.WARNING, "Tenant skipped: " + problem));
         TenantWatcher watcher = new TenantWatcher(tenants, loader).start();
         AccessTokens tokens = new AccessTokens(SigningSecret.resolve(access.environment(), access.tokenSecretFile(),
-                tenantsRoot.resolve(GENERATED_SECRET)), access.clock());
+                settings.data(), tenantsRoot), access.clock());
         KeyRegistry keys = new KeyRegistry(tenantsRoot, access.clock()).start();
         RateLimiter limiter = access.redis() == null ? RateLimiter.local() : RateLimiter.redis(access.redis());
         ObjectMapper json = jsonMapper(settings.limits());
@@ -149,7 +150,7 @@ public final class AutocompleteServer implements AutoCloseable {
                 .register(suggest)
                 .register(new TokenService(gatekeeper, json, errors, settings.limits().bodyBytes()))
                 .register(new TelemetryService(gatekeeper, json, metrics, errors))
-                .register(new ObserveService(health, metrics, json))
+                .register(new ReadinessService(health))
                 .register(demoPage)
                 .any((req, res) -> errors.send(res, 404, "NOT_FOUND", "No such endpoint."))
                 .error(Throwable.class, (req, res, e) -> {
@@ -172,7 +173,8 @@ public final class AutocompleteServer implements AutoCloseable {
                 // close() drains requests within settings.shutdownGrace() before stopping the listener.
                 .shutdownGracePeriod(Duration.ofSeconds(1))
                 .directHandlers(errors.directHandlers())
-                .routing(routing);
+                .routing(routing)
+                .putSocket(MANAGEMENT_SOCKET, management(settings, health, metrics, json, bodies));
         if (settings.tls() != null) {
             server.tls(tls -> tls
                     .privateKey(key -> key.pem(pem -> pem.key(Resource.create(settings.tls().privateKey()))))
@@ -180,8 +182,31 @@ public final class AutocompleteServer implements AutoCloseable {
                             Resource.create(settings.tls().certificate())))));
         }
         WebServer webServer = server.build().start();
-        return new AutocompleteServer(tenants, watcher, keys, engines, health, metrics, tracker,
+        AutocompleteServer started = new AutocompleteServer(tenants, watcher, keys, engines, health, metrics, tracker,
                 settings.shutdownGrace(), limiter, webServer, demoPage);
+        // Helidon logs (SEVERE, with the address) a listener that cannot bind, stops the others and returns.
+        if (webServer.port() < 0 || webServer.port(MANAGEMENT_SOCKET) < 0) {
+            started.close();
+            throw new IOException("cannot listen on " + settings.host() + ":" + settings.port() + " (API) and "
+                    + settings.management().host() + ":" + settings.management().port()
+                    + " (management): one is in use or not an address of this machine (the log says which)");
+        }
+        return started;
+    }
+
+    /** The management listener: plain HTTP, its own connections, so a busy API port does not hide health. */
+    private static ListenerConfig management(ServerSettings settings, Health health, Metrics metrics,
+            ObjectMapper json, JsonBodies bodies) {
+        ErrorResponses errors = new ErrorResponses(bodies, code -> { });
+        return ListenerConfig.builder()
+                .host(settings.management().host())
+                .port(settings.management().port())
+                .connectionOptions(socket -> socket.readTimeout(settings.limits().readTimeout()))
+                .directHandlers(errors.directHandlers())
+                .routing(HttpRouting.builder()
+                        .register(new ObserveService(health, metrics, json))
+                        .any((req, res) -> errors.send(res, 404, "NOT_FOUND", "No such endpoint.")))
+                .build();
     }
 
     /** The JSON mapper for request bodies: strict about trailing garbage, bounded nesting and lengths. */
@@ -203,6 +228,11 @@ public final class AutocompleteServer implements AutoCloseable {
 
     public int port() {
         return webServer.port();
+    }
+
+    /** The port of the management listener ({@code /observe/health}, {@code /observe/metrics}). */
+    public int managementPort() {
+        return webServer.port(MANAGEMENT_SOCKET);
     }
 
     public TenantRegistry tenants() {

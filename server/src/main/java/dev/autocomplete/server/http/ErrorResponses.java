@@ -14,7 +14,7 @@ import dev.autocomplete.server.protocol.JsonBodies;
 
 /**
  * Every error leaves as {@code {"error": {"code", "message"}}} with {@code Content-Type: application/json}
- * (protocol note 15), including the ones Helidon answers before routing (malformed HTTP, bodies over the
+ * (docs/protocol.md §7), including the ones Helidon answers before routing (malformed HTTP, bodies over the
  * size limit).
  */
 public final class ErrorResponses {

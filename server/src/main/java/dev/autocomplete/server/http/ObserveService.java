@@ -23,9 +23,11 @@ import dev.autocomplete.server.observe.HealthCheck;
 import dev.autocomplete.server.observe.Metrics;
 
 /**
- * {@code /observe/health} (and {@code /ready}: 200 when every check is up, else 503; {@code /live}: 200 while
- * the process serves) in the shape of Helidon's health reports, and {@code /observe/metrics} in the
- * Prometheus text format. Written here because Helidon's observe modules are not on Maven Central for 4.5.0.
+ * {@code /observe/health} (and {@code /observe/health/ready}: 200 when every check is up, else 503;
+ * {@code /observe/health/live}: 200 while the process serves) in the shape of Helidon's health reports, and
+ * {@code /observe/metrics} in the Prometheus text format, on the management listener only: they show tenant
+ * problems, file paths, the Redis address and traffic per tenant. Written here because Helidon's observe modules
+ * are not on Maven Central for 4.5.0.
  */
 final class ObserveService implements HttpService {
 
@@ -48,7 +50,7 @@ final class ObserveService implements HttpService {
     }
 
     private void sendHealth(ServerResponse response, List<HealthCheck.Status> checks) throws JsonProcessingException {
-        boolean up = checks.stream().allMatch(HealthCheck.Status::up);
+        boolean up = Health.serving(checks);
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("status", up ? "UP" : "DOWN");
         report.put("checks", checks.stream().map(check -> {

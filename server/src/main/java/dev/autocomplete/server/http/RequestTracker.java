@@ -86,7 +86,8 @@ final class RequestTracker implements Filter, EngineObserver, AutoCloseable {
                     metrics.rateLimited(tenant, product);
                 }
             }
-            if (!endpoint.startsWith("/observe")) {
+            // Load balancers probe readiness every few seconds: counted, not logged.
+            if (!endpoint.equals(ReadinessService.PATH)) {
                 accessLog.write(new AccessLog.Entry(request.prologue().method().text(), endpoint, tenant, product,
                         facts.body, facts.answer, status, facts.errorCode, nanos, facts.engineNanos, facts.fallback,
                         caller != null && caller.tenant().logQueries()));
@@ -121,8 +122,8 @@ final class RequestTracker implements Filter, EngineObserver, AutoCloseable {
     /** The path as a metric label: known endpoints by name, anything else as {@code other}. */
     private static String endpoint(String path) {
         return switch (path) {
-            case "/api/suggest", "/api/auth/token", "/api/telemetry/events", "/observe/metrics" -> path;
-            default -> path.startsWith("/observe/health") ? "/observe/health" : "other";
+            case "/api/suggest", "/api/auth/token", "/api/telemetry/events", ReadinessService.PATH -> path;
+            default -> "other";
         };
     }
 }

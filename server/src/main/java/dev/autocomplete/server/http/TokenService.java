@@ -23,7 +23,7 @@ import dev.autocomplete.server.tenant.Product;
 import dev.autocomplete.server.tenant.Tenant;
 
 /**
- * {@code POST /api/auth/token} (protocol note 17): a secret key mints a short-lived access token for one
+ * {@code POST /api/auth/token} (docs/protocol.md §5): a secret key mints a short-lived access token for one
  * product of its tenant. Called from the customer's server only, so it has no CORS.
  */
 public final class TokenService implements HttpService {

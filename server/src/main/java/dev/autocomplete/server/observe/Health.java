@@ -10,6 +10,7 @@ import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.autocomplete.server.suggest.EngineRunner;
+import dev.autocomplete.server.suggest.GuardedEngine;
 import dev.autocomplete.server.tenant.Problem;
 import dev.autocomplete.server.tenant.Product;
 import dev.autocomplete.server.tenant.Tenant;
@@ -18,7 +19,9 @@ import dev.autocomplete.server.tenant.TenantRegistry;
 /**
  * The state behind {@code /observe/health}: one check per tenant directory (up when a tenant serves from
  * it, with its products, their engines and circuits, and the problems of its last change, if any), plus
- * any registered {@link HealthCheck}s. Ready when every check is up, that is every tenant loaded.
+ * any registered {@link HealthCheck}s. The server is up while it serves ({@link #serving}): a tenant that does
+ * not load is down in its own check, with the reason, and costs only its own requests; an open circuit shows
+ * on its product and engine.
  */
 public final class Health {
 
@@ -34,6 +37,14 @@ public final class Health {
     /** Adds a check, e.g. the status of a connection to Redis. */
     public void add(HealthCheck check) {
         extra.add(check);
+    }
+
+    /**
+     * Whether the server as a whole is up: every check it needs to serve is up. A tenant's check is not one of
+     * them: a broken tenant is down in its own check while the others serve.
+     */
+    public static boolean serving(List<HealthCheck.Status> checks) {
+        return checks.stream().filter(HealthCheck.Status::needed).allMatch(HealthCheck.Status::up);
     }
 
     /** Every check, tenants first (sorted by id). */
@@ -53,9 +64,17 @@ public final class Health {
             if (tenant != null) {
                 Map<String, Object> products = new LinkedHashMap<>();
                 for (Product product : tenant.products()) {
-                    Map<String, Object> circuits = new LinkedHashMap<>();
-                    product.engines().forEach(engine -> circuits.put(engine.name(), engine.circuitState()));
-                    products.put(product.slug(), Map.of("engines", circuits));
+                    Map<String, Object> byName = new LinkedHashMap<>();
+                    String worst = "closed";
+                    for (GuardedEngine engine : product.engines()) {
+                        String state = engine.circuitState();
+                        byName.put(engine.name(), Map.of("circuit", state));
+                        if (!state.equals("closed") && !worst.equals("open")) {
+                            worst = state;
+                        }
+                    }
+                    // The product's circuit: its most open engine's, so that one glance finds a degraded product.
+                    products.put(product.slug(), Map.of("circuit", worst, "engines", byName));
                 }
                 data.put("products", products);
             }
@@ -65,7 +84,7 @@ public final class Health {
                         found.stream().map(p -> tenants.root().relativize(p.file()) + ":" + Math.max(1, p.line())
                                 + ": " + p.message()).toList());
             }
-            checks.add(new HealthCheck.Status("tenant:" + id, tenant != null, data));
+            checks.add(new HealthCheck.Status("tenant:" + id, tenant != null, data, false));
         }
         extra.forEach(check -> checks.add(check.check()));
         return checks;

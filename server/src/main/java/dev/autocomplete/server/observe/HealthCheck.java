@@ -11,10 +11,17 @@ public interface HealthCheck {
 
     /**
      * @param name the check's name in the report
-     * @param up whether this part works; any check down makes the server not ready
+     * @param up whether this part works
      * @param data details to show; no secrets
+     * @param needed whether the server cannot serve while this part is down: then the whole report is down
+     *     (503); a tenant's check is not needed, a broken tenant costs only its own requests
      */
-    record Status(String name, boolean up, Map<String, Object> data) {
+    record Status(String name, boolean up, Map<String, Object> data, boolean needed) {
+
+        /** A check the server needs to serve. */
+        public Status(String name, boolean up, Map<String, Object> data) {
+            this(name, up, data, true);
+        }
     }
 
     Status check();

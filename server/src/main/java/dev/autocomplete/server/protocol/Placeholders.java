@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-/** Placeholder tokens, {@code {{NAME_N}}}, as the official client mints them (protocol notes 6 and 7). */
+/** Placeholder tokens, {@code {{NAME_N}}}, as the official client mints them (docs/protocol.md §3.7, §3.8). */
 public final class Placeholders {
 
     /**

@@ -22,7 +22,7 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import dev.autocomplete.spi.AdditionalContext;
 
 /**
- * Reads and validates a suggest body by the protocol notes' decisions 1 to 9: a tolerant reader that
+ * Reads and validates a suggest body as docs/protocol.md §3 says: a tolerant reader that
  * ignores unknown fields and refuses known fields of the wrong type.
  *
  * <p>One streaming pass over the body collects the known fields (of duplicate keys the last wins, as in a
@@ -32,7 +32,7 @@ import dev.autocomplete.spi.AdditionalContext;
  */
 public final class SuggestRequestReader {
 
-    /** Decision 8: at most this many bytes of compact JSON. */
+    /** docs/protocol.md §3.9: at most this many bytes of compact JSON. */
     public static final int MAX_CONTEXT_BYTES = 2000;
     /** More entries than this is no real query: refused before any is read. */
     public static final int MAX_COMPLETED_PARAMS = 100;
@@ -361,7 +361,7 @@ public final class SuggestRequestReader {
         return (String) value;
     }
 
-    /** Decision 5: a well-formed BCP-47 tag, or null; a malformed one is ignored, never an error. */
+    /** docs/protocol.md §3.6: a well-formed BCP-47 tag, or null; a malformed one is ignored, never an error. */
     private static String language(String tag) {
         if (tag == null || tag.isBlank()) {
             return null;

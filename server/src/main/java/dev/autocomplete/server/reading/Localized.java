@@ -14,7 +14,7 @@ import dev.autocomplete.spi.EngineConfigException;
  */
 public record Localized(String fallback, Map<String, String> translations) {
 
-    static Localized of(String text) {
+    public static Localized of(String text) {
         return new Localized(text, Map.of());
     }
 

@@ -31,6 +31,8 @@ public final class QueryReader {
     private static final int MAX_VALUE_WORDS = 12;
     /** At most this many values the context names are looked up per param. */
     private static final int MAX_CONTEXT_LOOKUPS = 8;
+    /** How far down an engine's ranking the order of several named options is looked up. */
+    private static final int WIDE_LIMIT = 500;
 
     private final ProductModel model;
     private final Query query;
@@ -147,7 +149,7 @@ public final class QueryReader {
                 suggestions(reading));
     }
 
-    /** Protocol §reading: an intent fits when every token is one of its params and something was read or filled. */
+    /** docs/protocol.md §4.7: an intent fits when every token is one of its params and something was read or filled. */
     private boolean fits(IntentReading reading) {
         Set<String> types = new HashSet<>();
         reading.intent().params().forEach(p -> types.add(p.type()));
@@ -277,8 +279,9 @@ public final class QueryReader {
             int start = words.get(pos).start();
             int end = words.get(bestEnd - 1).end();
             reads.add(new Read(bestParam, start, end, state, bestMatch.value()));
+            // The text being typed runs to the end of the query: a trailing space says a word is finished.
             typing = typedLast && state != ReadingState.COMPLETED
-                    ? new Typing(bestParam, query.rawQuery().substring(start, end)) : null;
+                    ? new Typing(bestParam, query.rawQuery().substring(start)) : null;
             open = null;
             pos = bestEnd;
             readUpTo = bestEnd;
@@ -288,8 +291,7 @@ public final class QueryReader {
             Param meant = cued != null && !filled(cued, reads) ? cued
                     : uncuedCandidates(intent, reads, true).stream().findFirst().orElse(null);
             if (meant != null) {
-                int start = words.get(readUpTo).start();
-                return new Typing(meant, query.rawQuery().substring(start, words.get(to - 1).end()));
+                return new Typing(meant, query.rawQuery().substring(words.get(readUpTo).start()));
             }
         }
         return typing;
@@ -314,8 +316,9 @@ public final class QueryReader {
     /**
      * A cue at {@code i}: the longest cue of any param of the intent. A cue of a param that is filled (or does not
      * apply) is a connecting word: it separates values and is never read as one. A cue that continues the value
-     * being typed ({@code de} in {@code Rio de Janeiro}, {@code am} as the start of {@code Amsterdam}) is no cue:
-     * the longest option match wins.
+     * being typed ({@code de} in {@code Rio de Janeiro}, {@code am} as the start of {@code Amsterdam} after
+     * {@code von}) is no cue: the longest option match wins; but a cue word that starts a piece and introduces the
+     * param it would be read for is its cue ({@code to} before a destination, though {@code Tokyo} starts with it).
      */
     private Cue cueAt(Intent intent, List<Word> words, int i, int pieceStart, Param current, List<Read> reads) {
         Param cuedParam = null;
@@ -336,6 +339,9 @@ public final class QueryReader {
         List<Param> continuing = current != null && !filled(current, reads) ? List.of(current)
                 : uncuedCandidates(intent, reads, false).stream().limit(1).toList();
         for (Param param : continuing) {
+            if (pieceStart == i && param == cuedParam) {
+                continue; // The cue of the very param it would start: `to` before a destination is the cue.
+            }
             SpanMatch.Kind kind = sources.match(param.type(), words.get(pieceStart).start(),
                     words.get(lookEnd - 1).end(), contextValues(param)).kind();
             if (kind != SpanMatch.Kind.NONE && kind != SpanMatch.Kind.LOOSE) {
@@ -362,7 +368,7 @@ public final class QueryReader {
     }
 
     /**
-     * Protocol §suggestions: the param being typed into first, then the open ones; while a required param is open,
+     * docs/protocol.md §4.4: the param being typed into first, then the open ones; while a required param is open,
      * optional ones wait (the official client asks again only when it runs out of cached suggestions, so listing
      * them would hide {@code is_ready} after the last required pick).
      */
@@ -386,7 +392,7 @@ public final class QueryReader {
 
     /**
      * The options of a param for what was typed: the engine's, with the values the context names that match the
-     * typed text first (protocol §context), whatever their rank in the engine's list.
+     * typed text first (docs/protocol.md §4.6), whatever their rank in the engine's list.
      */
     private List<Option> options(Param param, String typed, Map<String, String> filled) {
         int limit = query.optionLimit();
@@ -429,6 +435,15 @@ public final class QueryReader {
             return engineOptions;
         }
         List<Option> ranked = new ArrayList<>(named.values());
+        if (ranked.size() > 1) {
+            // Named options keep the engine's order among themselves, also those beyond its first page.
+            List<String> order = sources.options(param.type(), typed, filled, WIDE_LIMIT).stream()
+                    .map(Option::text).toList();
+            ranked.sort(java.util.Comparator.comparingInt(o -> {
+                int at = order.indexOf(o.text());
+                return at < 0 ? Integer.MAX_VALUE : at;
+            }));
+        }
         for (Option option : others) {
             if (!named.containsKey(option.text())) {
                 ranked.add(option);
@@ -453,7 +468,7 @@ public final class QueryReader {
 
     /**
      * The folded values the context names for a param: its own key's values, its {@code context_keys}' values,
-     * and string values outside any param's key (protocol §context).
+     * and string values outside any param's key (docs/protocol.md §4.6).
      */
     private Set<String> contextValues(Param param) {
         return contextValues.computeIfAbsent(param, p -> {

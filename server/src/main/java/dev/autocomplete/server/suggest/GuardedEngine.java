@@ -1,11 +1,13 @@
 package dev.autocomplete.server.suggest;
 
+import static java.util.Objects.requireNonNull;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
-import java.util.function.Supplier;
 
 import dev.autocomplete.spi.Ask;
 import dev.autocomplete.spi.Engine;
@@ -13,152 +15,318 @@ import dev.autocomplete.spi.Option;
 import dev.autocomplete.spi.SpanMatch;
 
 /**
- * One engine of one product, as the core calls it: with the tenant's class loader, behind a circuit of its own
- * (a failing date engine costs only the date param), its output checked. Never throws. Thread-safe.
+ * One engine of one product as the core calls it: never throws, so an engine's faults stay its own. Each call
+ * runs in-process on the caller's thread with the tenant's class loader as the thread context class loader.
+ * When the engine's circuit is open, or the engine throws, answers null or a list of the wrong size, the
+ * answer is "no match" (every span {@link SpanMatch#NONE}) or "no options", and the failure is recorded in the
+ * request's {@link EngineCalls}; repeated failures open this engine's circuit, which costs only the params
+ * this engine serves in this product. Answers are checked: types the engine does not serve are never asked;
+ * options and values with control characters or over {@value #MAX_TEXT} characters are dropped and lists over
+ * {@value #MAX_OPTIONS} options cut, with a warning. Time budgets are the caller's (the engine gets
+ * {@link Ask#deadlineNanos()}). Thread-safe.
+ *
+ * <p>Logging: an engine's exception is logged with its class and top {@value #FRAMES} frames, at most one line
+ * per {@link #LOG_INTERVAL} per engine with a count of the ones held back; its message only when the tenant
+ * sets {@code log_queries}, since a message may quote the query.
  */
 public final class GuardedEngine implements AutoCloseable {
 
-    /** More options than this in one answer is an engine bug, not a long list to cut. */
+    /** Options and values longer than this are dropped (the SPI's documented limit). */
+    public static final int MAX_TEXT = 200;
+    /** More options than this in one answer is an engine bug, not a long list: the rest is cut. */
     public static final int MAX_OPTIONS = 10_000;
-    /** Longest option text shown; longer ones are dropped. */
-    public static final int MAX_OPTION_CHARS = 200;
+    /** At most one log line per engine and kind of trouble in this time. */
+    static final Duration LOG_INTERVAL = Duration.ofSeconds(10);
+    static final int FRAMES = 5;
 
     private static final System.Logger LOG = System.getLogger(GuardedEngine.class.getName());
 
-    private final String tenantId;
-    private final String productSlug;
-    private final String name;
+    private final String where;
+    private final String engineName;
     private final Engine engine;
     private final ClassLoader tenantLoader;
-    private final Circuit circuit;
+    private final boolean logQueries;
     private final Set<String> paramTypes;
     private final boolean cacheable;
+    private final Circuit circuit;
+    private final LogThrottle failureLog;
+    private final LogThrottle outputLog;
 
-    public GuardedEngine(String tenantId, String productSlug, String name, Engine engine, ClassLoader tenantLoader,
-            int circuitFailures, Duration circuitOpen, boolean logQueries) {
-        this.tenantId = tenantId;
-        this.productSlug = productSlug;
-        this.name = name;
-        this.engine = engine;
-        this.tenantLoader = tenantLoader;
+    /**
+     * @param engine the engine, created by its factory for this product
+     * @param tenantLoader the thread context class loader for every call
+     * @param circuitFailures failures in a row that open the circuit
+     * @param circuitOpen how long an open circuit answers without the engine before one trial call
+     * @param logQueries whether the tenant allows query text in logs ({@code log_queries})
+     */
+    public GuardedEngine(String tenantId, String productSlug, String engineName, Engine engine,
+            ClassLoader tenantLoader, int circuitFailures, Duration circuitOpen, boolean logQueries) {
+        this(tenantId, productSlug, engineName, engine, tenantLoader, circuitFailures, circuitOpen, logQueries,
+                LOG_INTERVAL);
+    }
+
+    GuardedEngine(String tenantId, String productSlug, String engineName, Engine engine, ClassLoader tenantLoader,
+            int circuitFailures, Duration circuitOpen, boolean logQueries, Duration logInterval) {
+        this.where = "Engine '" + requireNonNull(engineName, "engineName is null") + "' of "
+                + requireNonNull(tenantId, "tenantId is null") + "/" + requireNonNull(productSlug, "productSlug is null");
+        this.engineName = engineName;
+        this.engine = requireNonNull(engine, "engine is null");
+        this.tenantLoader = requireNonNull(tenantLoader, "tenantLoader is null");
+        this.logQueries = logQueries;
         this.circuit = new Circuit(circuitFailures, circuitOpen);
-        this.paramTypes = Set.copyOf(call(engine::paramTypes, Set.of()));
-        this.cacheable = call(engine::cacheable, false);
+        this.failureLog = new LogThrottle(logInterval);
+        this.outputLog = new LogThrottle(logInterval);
+        this.paramTypes = declaredTypes();
+        this.cacheable = declaredCacheable();
     }
 
+    /** The engine's name, as params name it. */
     public String name() {
-        return name;
+        return engineName;
     }
 
+    /** The param types the engine serves, read once when it was created; empty when it failed to say. */
     public Set<String> paramTypes() {
         return paramTypes;
     }
 
+    /** Whether the engine's answers may be cached, read once when it was created. */
     public boolean cacheable() {
         return cacheable;
     }
 
-    /** The circuit's state: {@code closed}, {@code open} or {@code half_open}. */
+    /** The circuit's state now: {@code closed}, {@code open} or {@code half_open}. */
     public String circuitState() {
-        return circuit.state(System.nanoTime()).name().toLowerCase(java.util.Locale.ROOT);
+        return circuit.state(System.nanoTime()).name().toLowerCase(Locale.ROOT);
     }
 
-    /** How each span reads; all {@link SpanMatch#NONE} when the engine fails or its circuit is open. */
+    /**
+     * How each span reads as a value of {@code ask.type()}: one answer per span, in order; all
+     * {@link SpanMatch#NONE} when the engine does not serve the type or could not answer.
+     */
     public List<SpanMatch> match(Ask ask, List<String> spans, EngineCalls calls) {
-        List<SpanMatch> none = Collections.nCopies(spans.size(), SpanMatch.NONE);
-        List<SpanMatch> answer = guarded(() -> engine.match(ask, spans), calls);
-        if (answer == null || answer.size() != spans.size() || answer.contains(null)) {
-            if (answer != null) {
-                failed("gave " + answer.size() + " answers for " + spans.size() + " spans", null);
-            }
-            return none;
+        if (spans.isEmpty() || !paramTypes.contains(ask.type())) {
+            return nones(spans.size());
         }
-        return answer;
-    }
-
-    /** The options offered; none when the engine fails or its circuit is open. */
-    public List<Option> options(Ask ask, String typed, EngineCalls calls) {
-        List<Option> answer = guarded(() -> engine.options(ask, typed), calls);
-        if (answer == null) {
-            return List.of();
+        if (!circuit.allow(System.nanoTime())) {
+            calls.refused(this);
+            return nones(spans.size());
         }
-        if (answer.size() > MAX_OPTIONS) {
-            failed("gave " + answer.size() + " options", null);
-            return List.of();
-        }
-        List<Option> kept = new ArrayList<>(Math.min(answer.size(), ask.limit()));
-        for (Option option : answer) {
-            if (option != null && option.text().length() <= MAX_OPTION_CHARS && !hasControl(option.text())) {
-                kept.add(option);
-            }
-        }
-        return kept;
-    }
-
-    /** Counts a failure the caller saw (the request's budget ran out inside this engine). */
-    public void timedOut() {
-        circuit.failed(System.nanoTime());
-        LOG.log(System.Logger.Level.WARNING, "Engine " + name + " of " + tenantId + "/" + productSlug
-                + " did not answer within the request's budget");
-    }
-
-    private <T> T guarded(Supplier<T> call, EngineCalls calls) {
         long start = System.nanoTime();
-        if (!circuit.allow(start)) {
-            return null;
-        }
+        List<SpanMatch> answer;
         calls.started(this);
-        T answer = null;
-        boolean failed = true;
+        ClassLoader previous = enter();
         try {
-            answer = call(call, null);
-            failed = answer == null;
-            return answer;
+            answer = engine.match(ask, spans);
+        } catch (Throwable e) {
+            return failed(calls, start, EngineCalls.Failure.THREW, "match", e, spans.size());
         } finally {
-            long nanos = System.nanoTime() - start;
-            calls.finished(this, nanos, failed);
-            if (failed) {
-                circuit.failed(System.nanoTime());
-            } else {
-                circuit.succeeded();
-            }
+            leave(previous);
+        }
+        if (answer == null || answer.size() != spans.size()) {
+            return failed(calls, start, EngineCalls.Failure.INVALID, "match", (answer == null ? "null"
+                    : answer.size() + " answers") + " for " + spans.size() + " spans", spans.size());
+        }
+        succeeded(calls, start);
+        return checkedMatches(ask.type(), answer);
+    }
+
+    /**
+     * The options to offer for {@code ask.type()}, best first, checked and at most {@value #MAX_OPTIONS}; empty
+     * when the engine does not serve the type or could not answer.
+     */
+    public List<Option> options(Ask ask, String typed, EngineCalls calls) {
+        if (!paramTypes.contains(ask.type())) {
+            return List.of();
+        }
+        if (!circuit.allow(System.nanoTime())) {
+            calls.refused(this);
+            return List.of();
+        }
+        long start = System.nanoTime();
+        List<Option> answer;
+        calls.started(this);
+        ClassLoader previous = enter();
+        try {
+            answer = engine.options(ask, typed);
+        } catch (Throwable e) {
+            failed(calls, start, EngineCalls.Failure.THREW, "options", e, 0);
+            return List.of();
+        } finally {
+            leave(previous);
+        }
+        if (answer == null) {
+            failed(calls, start, EngineCalls.Failure.INVALID, "options", "null", 0);
+            return List.of();
+        }
+        succeeded(calls, start);
+        return checkedOptions(ask.type(), answer);
+    }
+
+    /**
+     * Counts a failure the caller saw: the request's budget ran out while this engine was answering (the call
+     * goes on, on the abandoned reading's thread, and is counted again when it ends).
+     */
+    public void timedOut() {
+        long now = System.nanoTime();
+        circuit.failed(now);
+        int heldBack = failureLog.admit(now);
+        if (heldBack >= 0) {
+            LOG.log(System.Logger.Level.WARNING, where + " did not answer within the request's budget"
+                    + heldBack(heldBack));
         }
     }
 
-    private <T> T call(Supplier<T> call, T onFailure) {
+    /** Closes the engine; what it throws is logged. */
+    @Override
+    public void close() {
+        ClassLoader previous = enter();
+        try {
+            engine.close();
+        } catch (Throwable e) {
+            LOG.log(System.Logger.Level.WARNING, where + " failed to close: " + describe(e));
+        } finally {
+            leave(previous);
+        }
+    }
+
+    private Set<String> declaredTypes() {
+        ClassLoader previous = enter();
+        try {
+            Set<String> types = engine.paramTypes();
+            return types == null ? Set.of() : Set.copyOf(types);
+        } catch (Throwable e) {
+            LOG.log(System.Logger.Level.WARNING, where + " failed to list its param types: " + describe(e));
+            return Set.of();
+        } finally {
+            leave(previous);
+        }
+    }
+
+    private boolean declaredCacheable() {
+        ClassLoader previous = enter();
+        try {
+            return engine.cacheable();
+        } catch (Throwable e) {
+            LOG.log(System.Logger.Level.WARNING, where + " failed to say whether it is cacheable: " + describe(e));
+            return false;
+        } finally {
+            leave(previous);
+        }
+    }
+
+    private ClassLoader enter() {
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
         thread.setContextClassLoader(tenantLoader);
-        try {
-            return call.get();
-        } catch (RuntimeException | LinkageError | StackOverflowError e) {
-            failed("failed", e);
-            return onFailure;
-        } finally {
-            thread.setContextClassLoader(previous);
+        return previous;
+    }
+
+    private static void leave(ClassLoader previous) {
+        Thread.currentThread().setContextClassLoader(previous);
+    }
+
+    private void succeeded(EngineCalls calls, long start) {
+        circuit.succeeded();
+        calls.finished(this, System.nanoTime() - start, null);
+    }
+
+    private List<SpanMatch> failed(EngineCalls calls, long start, EngineCalls.Failure failure, String method,
+            Object why, int spans) {
+        long now = System.nanoTime();
+        circuit.failed(now);
+        calls.finished(this, now - start, failure);
+        int heldBack = failureLog.admit(now);
+        if (heldBack >= 0) {
+            String what = why instanceof Throwable e ? "threw " + describe(e) : "answered " + why;
+            LOG.log(System.Logger.Level.WARNING, where + " failed in " + method + ": " + what + heldBack(heldBack));
         }
+        return nones(spans);
     }
 
-    private void failed(String what, Throwable e) {
-        // The class only: an engine's message might quote the query.
-        LOG.log(System.Logger.Level.WARNING, "Engine " + name + " of " + tenantId + "/" + productSlug + " " + what
-                + (e == null ? "" : ": " + e.getClass().getName()));
-    }
-
-    private static boolean hasControl(String text) {
-        for (int i = 0; i < text.length(); i++) {
-            if (Character.isISOControl(text.charAt(i))) {
-                return true;
+    /** Drops values the server cannot show; the rest as answered. */
+    private List<SpanMatch> checkedMatches(String type, List<SpanMatch> answer) {
+        List<SpanMatch> kept = null;
+        int dropped = 0;
+        for (int i = 0; i < answer.size(); i++) {
+            SpanMatch match = answer.get(i);
+            if (match == null || match.value() != null && !showable(match.value())) {
+                if (kept == null) {
+                    kept = new ArrayList<>(answer);
+                }
+                kept.set(i, SpanMatch.NONE);
+                dropped++;
             }
         }
-        return false;
+        if (dropped > 0) {
+            warn(dropped + " span answers for type '" + type + "' were null, or read as values with control"
+                    + " characters or over " + MAX_TEXT + " characters; read as no match");
+        }
+        return kept == null ? answer : Collections.unmodifiableList(kept);
     }
 
-    @Override
-    public void close() {
-        call(() -> {
-            engine.close();
-            return null;
-        }, null);
+    /** Drops null and unshowable options and cuts what is over {@link #MAX_OPTIONS}. */
+    private List<Option> checkedOptions(String type, List<Option> answer) {
+        int size = answer.size();
+        List<Option> kept = new ArrayList<>(Math.min(size, MAX_OPTIONS));
+        int dropped = 0;
+        for (int i = 0; i < size && kept.size() < MAX_OPTIONS; i++) {
+            Option option = answer.get(i);
+            if (option != null && showable(option.text())) {
+                kept.add(option);
+            } else {
+                dropped++;
+            }
+        }
+        int cut = size - kept.size() - dropped;
+        if (dropped > 0 || cut > 0) {
+            warn((dropped > 0 ? dropped + " options for type '" + type + "' were null, or had control characters or"
+                    + " over " + MAX_TEXT + " characters (dropped)" : "")
+                    + (dropped > 0 && cut > 0 ? "; " : "")
+                    + (cut > 0 ? size + " options for type '" + type + "' are over " + MAX_OPTIONS + " (cut)" : ""));
+        }
+        return kept.size() == size ? answer : kept;
+    }
+
+    private void warn(String message) {
+        int heldBack = outputLog.admit(System.nanoTime());
+        if (heldBack >= 0) {
+            LOG.log(System.Logger.Level.WARNING, where + " answered badly: " + message + heldBack(heldBack));
+        }
+    }
+
+    private static String heldBack(int count) {
+        return count == 0 ? "" : " (and " + count + " more like it since the last line)";
+    }
+
+    /** Text that fits on one line of a suggestion. */
+    static boolean showable(String text) {
+        if (text.length() > MAX_TEXT) {
+            return false;
+        }
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) || c == '\u2028' || c == '\u2029') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The exception's class and top frames; its message only where the tenant allows query text in logs. */
+    private String describe(Throwable e) {
+        StringBuilder line = new StringBuilder(e.getClass().getName());
+        if (logQueries && e.getMessage() != null) {
+            line.append(": ").append(e.getMessage().replaceAll("\\p{Cntrl}", " "));
+        }
+        StackTraceElement[] frames = e.getStackTrace();
+        for (int i = 0; i < Math.min(FRAMES, frames.length); i++) {
+            line.append(i == 0 ? " at " : " < ").append(frames[i]);
+        }
+        return line.toString();
+    }
+
+    private static List<SpanMatch> nones(int count) {
+        return Collections.nCopies(count, SpanMatch.NONE);
     }
 }

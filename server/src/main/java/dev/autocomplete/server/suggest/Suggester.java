@@ -143,7 +143,7 @@ public final class Suggester {
         return segments;
     }
 
-    /** Protocol §completed params: a token without an entry is typed by its NAME, matched against the types. */
+    /** docs/protocol.md §3.8: a token without an entry is typed by its NAME, matched against the types. */
     private static String typeForName(String name, Set<String> productTypes) {
         return productTypes.stream()
                 .filter(type -> Placeholders.mintedName(type).equals(name))
@@ -169,7 +169,7 @@ public final class Suggester {
         return valid;
     }
 
-    /** Protocol §input: null without tokens; else the intent, then tokens and identified spans in query order. */
+    /** docs/protocol.md §4.3: null without tokens; else the intent, then tokens and identified spans in query order. */
     private static List<SuggestResponse.InputSegment> input(String raw, List<Segment> segments, Reading reading,
             List<Reading.Identified> identified) {
         List<Segment.Param> tokens = segments.stream()
@@ -201,7 +201,7 @@ public final class Suggester {
     }
 
     /**
-     * Protocol §suggestions: the prompt first, then the params the reading proposes, minus filled ones, dismissed
+     * docs/protocol.md §4.4: the prompt first, then the params the reading proposes, minus filled ones, dismissed
      * optional ones and repeats; options cut to the product's limit (the reader already put the ones the context
      * names first).
      */
@@ -236,7 +236,7 @@ public final class Suggester {
         return suggestions;
     }
 
-    /** Protocol §ready: an intent is recognized and each required param is selected or identified completed. */
+    /** docs/protocol.md §4.5: an intent is recognized and each required param is selected or identified completed. */
     private static boolean ready(Reading reading, List<Segment> segments, List<Reading.Identified> identified) {
         if (reading.intent() == null || reading.intent().state() != ReadingState.COMPLETED) {
             return false;

@@ -1,27 +1,45 @@
 package dev.autocomplete.server.tenant;
 
+import java.io.IOException;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
 
 /**
- * A tenant's class loader over its {@code engines/*.jar}, modelled on Trino's {@code PluginClassLoader}: the
- * parent is the platform class loader, so an engine sees the JDK and its own JARs but none of the server's
- * libraries; only the SPI package is delegated to the server's loader, so engine and server agree on the
- * SPI types. Two tenants can thus carry different versions of one library.
+ * A tenant's class loader over private copies of its {@code engines/*.jar}, modelled on Trino's
+ * {@code PluginClassLoader}: the parent is the platform class loader, so an engine sees the JDK and its own
+ * JARs but none of the server's libraries; only the SPI packages ({@code dev.autocomplete.spi} and its
+ * {@code toolkit}) are delegated to the server's loader, so engine and server agree on the SPI types. Two
+ * tenants can thus carry different versions of one library.
+ *
+ * <p>The JARs are copies that {@link EngineJars} took when the tenant loaded, in a directory of their own that
+ * {@link #close()} deletes: an operator may overwrite {@code engines/x.jar} while this loader still loads
+ * classes lazily, and the JDK caches open JAR files by URL, so loading from the operator's file served the
+ * previous build's resources every second replacement.
  */
 final class EngineClassLoader extends URLClassLoader {
 
     private static final String SPI_PACKAGE = "dev.autocomplete.spi.";
+    private static final System.Logger LOG = System.getLogger(EngineClassLoader.class.getName());
 
     static {
         ClassLoader.registerAsParallelCapable();
     }
 
     private final ClassLoader spiLoader;
+    private final Path copies;
 
-    EngineClassLoader(String tenantId, URL[] jars, ClassLoader spiLoader) {
+    /**
+     * @param jars the copied JARs, in {@code copies}
+     * @param copies the directory holding only this loader's copies; deleted by {@link #close()}
+     */
+    EngineClassLoader(String tenantId, URL[] jars, ClassLoader spiLoader, Path copies) {
         super("tenant-" + tenantId, jars, ClassLoader.getPlatformClassLoader());
         this.spiLoader = spiLoader;
+        this.copies = copies;
     }
 
     @Override
@@ -30,5 +48,29 @@ final class EngineClassLoader extends URLClassLoader {
             return spiLoader.loadClass(name);
         }
         return super.loadClass(name, resolve);
+    }
+
+    /** Closes the JARs, then deletes the copies. */
+    @Override
+    public void close() throws IOException {
+        try {
+            super.close();
+        } finally {
+            deleteCopies(copies);
+        }
+    }
+
+    /** Deletes a directory of JAR copies; what cannot be deleted is only logged (the temp dir's owner may). */
+    static void deleteCopies(Path directory) {
+        if (!Files.exists(directory)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(directory)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "Engine JAR copies not deleted: " + directory + ": " + e);
+        }
     }
 }

@@ -1,10 +1,6 @@
 package dev.autocomplete.server.tenant;
 
 import java.io.IOException;
-import java.net.MalformedURLException;
-import java.net.URL;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
@@ -15,8 +11,6 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.ServiceConfigurationError;
-import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -61,8 +55,7 @@ public final class TenantLoader {
     private static final Pattern TENANT_ID = Pattern.compile("[a-z0-9][a-z0-9_-]*");
     private static final java.time.Duration WARM_UP = java.time.Duration.ofSeconds(2);
 
-    private final Map<String, EngineFactory> builtIns;
-    private final ClassLoader serverLoader;
+    private final EngineJars engineJars;
 
     /** A loader whose built-in engines are the {@link EngineFactory}s on the server's class path. */
     public TenantLoader() {
@@ -74,16 +67,12 @@ public final class TenantLoader {
      * of the same name: an engine author's test passes the factory it tests (the engine test kit).
      */
     public TenantLoader(java.util.Collection<? extends EngineFactory> engines) {
-        this.serverLoader = TenantLoader.class.getClassLoader();
-        Map<String, EngineFactory> factories = new LinkedHashMap<>();
-        ServiceLoader.load(EngineFactory.class, serverLoader).forEach(f -> factories.putIfAbsent(f.name(), f));
-        engines.forEach(f -> factories.put(f.name(), f));
-        this.builtIns = Map.copyOf(factories);
+        this.engineJars = new EngineJars(engines);
     }
 
     /** Names of the engines every tenant can use. */
     public Set<String> builtInEngines() {
-        return builtIns.keySet();
+        return engineJars.builtInNames();
     }
 
     /**
@@ -125,10 +114,12 @@ public final class TenantLoader {
         }
 
         EngineClassLoader ownLoader = null;
-        Map<String, EngineFactory> factories = new HashMap<>(builtIns);
         try {
-            ownLoader = engineLoader(directory, tenantId, factories, problems);
-            ClassLoader loader = ownLoader != null ? ownLoader : serverLoader;
+            EngineJars.Found found = engineJars.find(directory, tenantId);
+            ownLoader = found.loader();
+            problems.addAll(found.problems());
+            Map<String, EngineFactory> factories = found.factories();
+            ClassLoader loader = found.contextLoader();
             Map<String, Object> document = asStringMap(root);
             SharedValues shared = new SharedValues();
             List<Product> products = products(yaml, document, directory, tenantId, defaultLanguage,
@@ -368,59 +359,6 @@ public final class TenantLoader {
         }
     }
 
-    /** The tenant's own class loader, registering its factories; null when it has no engine JARs. */
-    private EngineClassLoader engineLoader(Path directory, String tenantId, Map<String, EngineFactory> factories,
-            List<Problem> problems) {
-        Path enginesDir = directory.resolve("engines");
-        if (!Files.isDirectory(enginesDir)) {
-            return null;
-        }
-        List<Path> jars = new ArrayList<>();
-        try (DirectoryStream<Path> stream = Files.newDirectoryStream(enginesDir, "*.jar")) {
-            stream.forEach(jars::add);
-        } catch (IOException e) {
-            problems.add(new Problem(enginesDir, 0, "cannot list engine JARs: " + e.getMessage()));
-            return null;
-        }
-        if (jars.isEmpty()) {
-            return null;
-        }
-        jars.sort(null);
-        URL[] urls = new URL[jars.size()];
-        for (int i = 0; i < urls.length; i++) {
-            try {
-                urls[i] = jars.get(i).toUri().toURL();
-            } catch (MalformedURLException e) {
-                throw new IllegalStateException(e);
-            }
-        }
-        EngineClassLoader loader = new EngineClassLoader(tenantId, urls, serverLoader);
-        Thread thread = Thread.currentThread();
-        ClassLoader previous = thread.getContextClassLoader();
-        thread.setContextClassLoader(loader);
-        int found = 0;
-        try {
-            for (EngineFactory factory : ServiceLoader.load(EngineFactory.class, loader)) {
-                found++;
-                if (factories.containsKey(factory.name())) {
-                    problems.add(new Problem(enginesDir, 0, "engine name '" + factory.name()
-                            + "' is defined twice (built in, or in two JARs)"));
-                } else {
-                    factories.put(factory.name(), factory);
-                }
-            }
-        } catch (ServiceConfigurationError | LinkageError e) {
-            problems.add(new Problem(enginesDir, 0, "cannot load engines from " + names(jars) + ": " + e.getMessage()));
-        } finally {
-            thread.setContextClassLoader(previous);
-        }
-        if (found == 0 && problems.isEmpty()) {
-            problems.add(new Problem(enginesDir, 0, "no dev.autocomplete.spi.EngineFactory found in " + names(jars)
-                    + " (is META-INF/services/dev.autocomplete.spi.EngineFactory in the JAR?)"));
-        }
-        return loader;
-    }
-
     /**
      * Reads an empty query once per product, off the record: the engines' startup probe, and so that the first real
      * request does not pay for class loading and a cold JIT within its budget. An engine that fails it makes the
@@ -456,10 +394,6 @@ public final class TenantLoader {
                 }
             });
         }
-    }
-
-    private static String names(List<Path> jars) {
-        return String.join(", ", jars.stream().map(p -> p.getFileName().toString()).toList());
     }
 
     private static Set<String> union(Set<String> a, Set<String> b) {

@@ -48,6 +48,26 @@ class ServerSettingsTest {
     }
 
     @Test
+    void management_listens_on_loopback_by_default_and_the_environment_moves_it() {
+        assertEquals(new ServerSettings.Management("127.0.0.1", 8081), ServerSettings.defaults().management());
+        ServerSettings moved = ServerSettings.read(null, Map.of("AUTOCOMPLETE_MANAGEMENT_HOST", "10.0.0.5",
+                "AUTOCOMPLETE_MANAGEMENT_PORT", "9901"));
+        assertEquals(new ServerSettings.Management("10.0.0.5", 9901), moved.management());
+        assertEquals(new ServerSettings.Management("10.0.0.5", 0), moved.withManagement(null, 0).management());
+    }
+
+    @Test
+    void the_data_directory_is_data_beside_the_tenants_directory_unless_data_dir_is_set() {
+        ServerSettings defaults = ServerSettings.defaults();
+        assertEquals(Path.of("").toAbsolutePath().resolve("data"), defaults.data());
+        assertEquals(temp.resolve("data"), defaults.with(null, null, temp.resolve("tenants")).data());
+        assertEquals(temp.resolve("data"), defaults.with(null, null, temp.resolve("tenants/./")).data());
+        ServerSettings set = ServerSettings.read(null, Map.of("AUTOCOMPLETE_DATA_DIR", "/var/lib/autocomplete"));
+        assertEquals(Path.of("/var/lib/autocomplete"), set.with(null, null, temp.resolve("tenants")).data());
+        assertEquals(temp.resolve("state"), set.withDataDir(temp.resolve("state")).data());
+    }
+
+    @Test
     void unknown_keys_and_bad_values_are_errors_that_name_the_key() throws Exception {
         Path typo = Files.writeString(temp.resolve("typo.yaml"), "server:\n  prot: 9000\n");
         assertTrue(assertThrows(IllegalArgumentException.class, () -> ServerSettings.read(typo, Map.of()))

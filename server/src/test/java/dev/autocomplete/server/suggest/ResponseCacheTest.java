@@ -2,6 +2,8 @@ package dev.autocomplete.server.suggest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.time.Duration;
+import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -12,72 +14,102 @@ import org.junit.jupiter.api.Test;
 
 import dev.autocomplete.server.protocol.SuggestRequest;
 import dev.autocomplete.server.protocol.SuggestResponse;
+import dev.autocomplete.server.reading.Localized;
+import dev.autocomplete.server.reading.ProductModel;
 import dev.autocomplete.server.tenant.EngineLimits;
 import dev.autocomplete.server.tenant.Product;
+import dev.autocomplete.spi.AdditionalContext;
+import dev.autocomplete.spi.Ask;
 import dev.autocomplete.spi.Engine;
-import dev.autocomplete.spi.Query;
-import dev.autocomplete.spi.Reading;
+import dev.autocomplete.spi.Option;
+import dev.autocomplete.spi.SpanMatch;
 
 /** What the response cache keys on, and what it never caches. */
 class ResponseCacheTest {
 
-    private static final Engine ENGINE = new Engine() {
-        @Override
-        public Reading read(Query query) {
-            return new Reading(null, List.of(), null, List.of());
-        }
+    private static final LocalDate TODAY = LocalDate.of(2026, 11, 22);
 
-        @Override
-        public Set<String> paramTypes() {
-            return Set.of();
-        }
-    };
+    private static Product product(boolean cacheable) {
+        Engine engine = new Engine() {
+            @Override
+            public Set<String> paramTypes() {
+                return Set.of("city");
+            }
 
-    private static final Product CATALOG =
-            new Product(UUID.randomUUID(), "travel", "catalog", 10, ENGINE, EngineLimits.DEFAULTS);
+            @Override
+            public boolean cacheable() {
+                return cacheable;
+            }
 
-    private static SuggestRequest request(String raw, Object context, String requestId, String language) {
+            @Override
+            public List<SpanMatch> match(Ask ask, List<String> spans) {
+                return spans.stream().map(s -> SpanMatch.NONE).toList();
+            }
+
+            @Override
+            public List<Option> options(Ask ask, String typed) {
+                return List.of();
+            }
+        };
+        GuardedEngine guarded = new GuardedEngine("t", "travel", "catalog", engine,
+                ResponseCacheTest.class.getClassLoader(), 5, Duration.ofSeconds(30), false);
+        ProductModel model = new ProductModel(Localized.of("Go"), List.of());
+        return new Product(UUID.randomUUID(), "travel", 10, java.time.ZoneOffset.UTC, model, List.of(guarded),
+                Map.of("city", guarded), EngineLimits.DEFAULTS);
+    }
+
+    private static final Product CACHEABLE = product(true);
+
+    private static SuggestRequest request(String raw, AdditionalContext context, String requestId, String language) {
         return new SuggestRequest(raw, Map.of(), Set.of(), context, List.of(), List.of(), requestId,
                 "2026-11-22T10:00:00Z", null, language);
     }
 
-    private static SuggestResponse answer(AtomicInteger calls) {
-        calls.incrementAndGet();
-        return new SuggestResponse("", null, List.of(), false, null, null, null);
+    private static SuggestResponse lookUp(ResponseCache cache, Product product, SuggestRequest request, LocalDate today,
+            AtomicInteger calls) {
+        return cache.get(product, request, today, key -> {
+            calls.incrementAndGet();
+            SuggestResponse answer = new SuggestResponse("", null, List.of(), false, null, null, null);
+            cache.put(key, answer);
+            return answer;
+        });
     }
 
     @Test
     void a_request_that_differs_only_in_meta_ids_is_a_hit() {
         ResponseCache cache = new ResponseCache(100);
         AtomicInteger calls = new AtomicInteger();
-        cache.get(CATALOG, request("lon", null, "a", "en"), () -> answer(calls));
-        cache.get(CATALOG, request("lon", null, "b", "en"), () -> answer(calls));
+        lookUp(cache, CACHEABLE, request("lon", AdditionalContext.NONE, "a", "en"), TODAY, calls);
+        lookUp(cache, CACHEABLE, request("lon", AdditionalContext.NONE, "b", "en"), TODAY, calls);
         assertEquals(1, calls.get());
         assertEquals(0.5, cache.hitRate());
     }
 
     @Test
-    void query_context_and_language_each_shape_the_key() {
+    void query_context_language_and_today_each_shape_the_key() {
         ResponseCache cache = new ResponseCache(100);
         AtomicInteger calls = new AtomicInteger();
-        cache.get(CATALOG, request("lon", null, "a", "en"), () -> answer(calls));
-        cache.get(CATALOG, request("lond", null, "a", "en"), () -> answer(calls));
-        cache.get(CATALOG, request("lon", Map.of("home_city", "Lyon"), "a", "en"), () -> answer(calls));
-        cache.get(CATALOG, request("lon", null, "a", "fr"), () -> answer(calls));
-        assertEquals(4, calls.get());
+        AdditionalContext lyon = new AdditionalContext(new AdditionalContext.Fields(
+                Map.of("home_city", new AdditionalContext.Text("Lyon"))));
+        lookUp(cache, CACHEABLE, request("lon", AdditionalContext.NONE, "a", "en"), TODAY, calls);
+        lookUp(cache, CACHEABLE, request("lond", AdditionalContext.NONE, "a", "en"), TODAY, calls);
+        lookUp(cache, CACHEABLE, request("lon", lyon, "a", "en"), TODAY, calls);
+        lookUp(cache, CACHEABLE, request("lon", AdditionalContext.NONE, "a", "fr"), TODAY, calls);
+        lookUp(cache, CACHEABLE, request("lon", AdditionalContext.NONE, "a", "en"), TODAY.plusDays(1), calls);
+        assertEquals(5, calls.get());
         assertEquals(0, cache.hits());
     }
 
     @Test
-    void plug_in_engines_and_a_zero_size_cache_always_compute() {
+    void uncacheable_engines_and_a_zero_size_cache_always_compute() {
         AtomicInteger calls = new AtomicInteger();
         ResponseCache cache = new ResponseCache(100);
-        Product plugin = new Product(UUID.randomUUID(), "dates", "date", 10, ENGINE, EngineLimits.DEFAULTS);
-        cache.get(plugin, request("to", null, "a", null), () -> answer(calls));
-        cache.get(plugin, request("to", null, "a", null), () -> answer(calls));
+        Product live = product(false);
+        lookUp(cache, live, request("to", AdditionalContext.NONE, "a", null), TODAY, calls);
+        lookUp(cache, live, request("to", AdditionalContext.NONE, "a", null), TODAY, calls);
         ResponseCache off = new ResponseCache(0);
-        off.get(CATALOG, request("to", null, "a", null), () -> answer(calls));
-        off.get(CATALOG, request("to", null, "a", null), () -> answer(calls));
+        lookUp(off, CACHEABLE, request("to", AdditionalContext.NONE, "a", null), TODAY, calls);
+        lookUp(off, CACHEABLE, request("to", AdditionalContext.NONE, "a", null), TODAY, calls);
         assertEquals(4, calls.get());
         assertEquals(0, off.hitRate());
     }

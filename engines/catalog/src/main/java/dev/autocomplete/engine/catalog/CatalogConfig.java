@@ -2,15 +2,19 @@ package dev.autocomplete.engine.catalog;
 
 import java.io.IOException;
 import java.io.Reader;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -18,162 +22,79 @@ import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
 
-import dev.autocomplete.spi.ConfigTree;
 import dev.autocomplete.spi.EngineConfigException;
 import dev.autocomplete.spi.EngineContext;
-import dev.autocomplete.spi.TextFolding;
+import dev.autocomplete.spi.ParamSpec;
+import dev.autocomplete.spi.toolkit.ConfigTree;
+import dev.autocomplete.spi.toolkit.TextFolding;
 
-/** Reads a catalog product's config into a {@link CatalogModel}; every error names its key. */
+/**
+ * Reads the option lists of the params the catalog engine serves: a catalog named under the tenant's
+ * {@code catalogs} (loaded once per tenant load, whichever products name it) or an inline list. Every error
+ * names its key.
+ */
 final class CatalogConfig {
 
-    private static final Set<String> ROOT_KEYS = Set.of("prompt", "catalogs", "intents");
+    private static final Set<String> PARAM_KEYS = Set.of("catalog", "options");
     private static final Set<String> CATALOG_KEYS = Set.of("file", "options", "translations");
-    private static final Set<String> INTENT_KEYS = Set.of("name", "phrases", "params");
-    private static final Set<String> PARAM_KEYS =
-            Set.of("type", "label", "required", "cues", "catalog", "options", "when", "context_keys");
     private static final Set<String> OPTION_KEYS = Set.of("text", "weight", "aliases", "translations");
     /** A CSV column of translated texts: {@code text_} and a language tag, e.g. {@code text_fr}. */
     private static final String TEXT_COLUMN = "text_";
     private static final Pattern LANGUAGE = Pattern.compile("[a-z]{2,8}(-[a-z0-9]{1,8})*");
-    /** A type must survive the client's minting, {@code {{NAME_N}}} with NAME in {@code [A-Z0-9_]+}. */
-    private static final Pattern TYPE = Pattern.compile("[A-Za-z0-9_]+( [A-Za-z0-9_]+)*");
+    /** A qualified Java class name followed by a colon, as exception messages quote their causes. */
+    private static final Pattern CLASS_NAME = Pattern.compile("\\b(?:[a-z_][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_$]*: ");
 
     private final EngineContext context;
+    private final String defaultLanguage;
 
     private CatalogConfig(EngineContext context) {
         this.context = context;
+        this.defaultLanguage = context.defaultLanguage().toLowerCase(Locale.ROOT);
     }
 
-    static CatalogModel parse(EngineContext context) throws EngineConfigException {
-        return new CatalogConfig(context).model(context.config());
-    }
-
-    private CatalogModel model(ConfigTree root) throws EngineConfigException {
-        rejectUnknownKeys(root, ROOT_KEYS);
-        Map<String, OptionTranslations> catalogs = new HashMap<>();
-        ConfigTree catalogTree = root.optionalTree("catalogs").orElse(ConfigTree.of(Map.of()));
-        for (String name : catalogTree.keys()) {
-            ConfigTree catalog = catalogTree.tree(name);
-            catalogs.put(name, catalog(catalog, name));
-        }
-        List<ConfigTree> intentTrees = root.trees("intents");
-        if (intentTrees.isEmpty()) {
-            throw root.error("intents", "needs at least one intent");
-        }
-        List<CatalogModel.Intent> intents = new ArrayList<>();
-        Set<String> names = new java.util.HashSet<>();
-        for (ConfigTree intentTree : intentTrees) {
-            CatalogModel.Intent intent = intent(intentTree, catalogs);
-            if (!names.add(intent.name())) {
-                throw intentTree.error("name", "repeats intent '" + intent.name() + "'");
+    /** The option list of every param type of the context, in declaration order. */
+    static Map<String, CatalogEngine.Source> sources(EngineContext context) throws EngineConfigException {
+        CatalogConfig config = new CatalogConfig(context);
+        Map<String, CatalogEngine.Source> byType = new LinkedHashMap<>();
+        Map<String, ParamSpec> firstOfType = new HashMap<>();
+        for (ParamSpec param : context.params()) {
+            ParamSpec first = firstOfType.putIfAbsent(param.type(), param);
+            if (first == null) {
+                byType.put(param.type(), config.source(param.config()));
+            } else if (!sameOptions(first.config(), param.config())) {
+                // Answers are asked by type: one type cannot take two option lists in one product.
+                throw param.config().error("", "param '" + param.type() + "' takes other options at "
+                        + first.config().path() + "; a param type has one option list per product");
             }
-            intents.add(intent);
         }
-        String firstPhrase = wordLists(intentTrees.getFirst(), "phrases")
-                .get(context.defaultLanguage().toLowerCase(java.util.Locale.ROOT)).getFirst();
-        Localized prompt = Localized.read(root, "prompt", context.defaultLanguage(), firstPhrase);
-        return new CatalogModel(prompt, List.copyOf(intents));
+        return byType;
     }
 
-    private CatalogModel.Intent intent(ConfigTree tree, Map<String, OptionTranslations> catalogs)
-            throws EngineConfigException {
-        rejectUnknownKeys(tree, INTENT_KEYS);
-        String name = tree.string("name");
-        Map<String, List<String>> byLanguage = wordLists(tree, "phrases");
-        List<String> phrases = byLanguage.remove(context.defaultLanguage().toLowerCase(java.util.Locale.ROOT));
-        if (phrases == null || phrases.isEmpty()) {
-            throw tree.error("phrases", "needs at least one phrase in the default language '"
-                    + context.defaultLanguage() + "'");
-        }
-        List<String> folded = folded(phrases);
-        if (folded.isEmpty()) {
-            throw tree.error("phrases", "needs a phrase with letters or digits");
-        }
-        List<ConfigTree> paramTrees = tree.trees("params");
-        if (paramTrees.isEmpty()) {
-            throw tree.error("params", "needs at least one param");
-        }
-        List<CatalogModel.Param> params = new ArrayList<>();
-        for (ConfigTree paramTree : paramTrees) {
-            CatalogModel.Param param = param(paramTree, catalogs, params);
-            params.add(param);
-        }
-        Map<String, List<String>> translated = new HashMap<>();
-        byLanguage.forEach((language, list) -> translated.put(language, folded(list)));
-        return new CatalogModel.Intent(name, folded, Map.copyOf(translated), List.copyOf(params));
+    private static boolean sameOptions(ConfigTree a, ConfigTree b) {
+        return Objects.equals(a.raw("catalog"), b.raw("catalog")) && Objects.equals(a.raw("options"), b.raw("options"));
     }
 
-    private CatalogModel.Param param(ConfigTree tree, Map<String, OptionTranslations> catalogs,
-            List<CatalogModel.Param> earlier) throws EngineConfigException {
-        rejectUnknownKeys(tree, PARAM_KEYS);
-        String type = tree.string("type");
-        if (!TYPE.matcher(type).matches()) {
-            throw tree.error("type", "must be letters, digits, '_' and single spaces, got '" + type + "'");
+    private CatalogEngine.Source source(ConfigTree param) throws EngineConfigException {
+        rejectUnknownKeys(param, PARAM_KEYS);
+        if (param.has("catalog") && param.has("options")) {
+            throw param.error("options", "give either 'catalog' (a name under catalogs) or inline 'options', not both");
         }
-        if (earlier.stream().anyMatch(p -> p.type().equals(type))) {
-            throw tree.error("type", "repeats param '" + type + "' in this intent");
+        if (param.has("options")) {
+            return new CatalogEngine.Source(param.path(), inlineOptions(param, "options").build());
         }
-        Localized label = Localized.read(tree, "label", context.defaultLanguage(), type);
-        boolean required = tree.bool("required", false);
-        Map<String, List<String>> cuesByLanguage = wordLists(tree, "cues");
-        List<String> cues = folded(cuesByLanguage.getOrDefault(
-                context.defaultLanguage().toLowerCase(java.util.Locale.ROOT), List.of()));
-        Map<String, List<String>> translatedCues = new HashMap<>();
-        cuesByLanguage.forEach((language, list) -> translatedCues.put(language, folded(list)));
-        OptionTranslations options;
-        if (tree.has("catalog") == tree.has("options")) {
-            throw tree.error("catalog", "give either 'catalog' (a name under catalogs) or inline 'options'");
-        } else if (tree.has("catalog")) {
-            options = catalogs.get(tree.string("catalog"));
-            if (options == null) {
-                throw tree.error("catalog", "names no catalog under 'catalogs': '" + tree.string("catalog") + "'");
-            }
-        } else {
-            options = inlineOptions(tree, "options").build();
+        if (!param.has("catalog")) {
+            throw param.error("", "needs 'catalog' (a name under catalogs) or inline 'options'");
         }
-        CatalogModel.Condition condition = null;
-        if (tree.has("when")) {
-            ConfigTree when = tree.tree("when");
-            if (when.keys().size() != 1) {
-                throw tree.error("when", "must name exactly one earlier param, e.g. {type: email}");
-            }
-            String on = when.keys().iterator().next();
-            if (earlier.stream().noneMatch(p -> p.type().equals(on))) {
-                throw when.error(on, "names no earlier param of this intent");
-            }
-            List<String> values = when.strings(on).stream().map(TextFolding::fold).toList();
-            condition = new CatalogModel.Condition(on, values);
+        String name = param.string("catalog");
+        ConfigTree catalogs = context.config();
+        if (!catalogs.has(name)) {
+            String known = catalogs.keys().isEmpty() ? "none declared"
+                    : "declared: " + String.join(", ", catalogs.keys());
+            throw param.error("catalog", "names no catalog under 'catalogs': '" + name + "' (" + known + ")");
         }
-        List<String> contextKeys = tree.strings("context_keys").stream().map(TextFolding::fold).toList();
-        return new CatalogModel.Param(type, label, required, cues, Map.copyOf(translatedCues), options.catalog(),
-                condition, contextKeys, options);
-    }
-
-    /**
-     * A list of words or phrases: a plain list (the default language) or a map from language tag to list.
-     * Keys are lower-case tags; insertion order kept.
-     */
-    private Map<String, List<String>> wordLists(ConfigTree tree, String key) throws EngineConfigException {
-        Map<String, List<String>> lists = new java.util.LinkedHashMap<>();
-        if (tree.raw(key).orElse(null) instanceof Map<?, ?>) {
-            ConfigTree byLanguage = tree.tree(key);
-            for (String language : byLanguage.keys()) {
-                lists.put(language.toLowerCase(java.util.Locale.ROOT), byLanguage.strings(language));
-            }
-        } else {
-            lists.put(context.defaultLanguage().toLowerCase(java.util.Locale.ROOT), tree.strings(key));
-        }
-        return lists;
-    }
-
-    /** Folded, non-empty, distinct, longest first. */
-    private static List<String> folded(List<String> words) {
-        return words.stream()
-                .map(TextFolding::fold)
-                .filter(p -> !p.isEmpty())
-                .distinct()
-                .sorted(Comparator.comparingInt(String::length).reversed())
-                .toList();
+        String key = "catalog:" + name;
+        OptionTranslations options = context.shared().get(key, () -> catalog(catalogs.tree(name), name));
+        return new CatalogEngine.Source(key, options);
     }
 
     private OptionTranslations catalog(ConfigTree tree, String name) throws EngineConfigException {
@@ -181,11 +102,9 @@ final class CatalogConfig {
         if (tree.has("file") == tree.has("options")) {
             throw tree.error("", "give either 'file' or 'options' for catalog '" + name + "'");
         }
-        Options options = tree.has("options") ? inlineOptions(tree, "options")
-                : csvOptions(tree, "file", context.tenantFile(tree.child("file"), tree.string("file")));
+        Options options = tree.has("options") ? inlineOptions(tree, "options") : csvOptions(tree, "file");
         if (tree.has("translations")) {
-            Path file = context.tenantFile(tree.child("translations"), tree.string("translations"));
-            options.translateFrom(tree, csvOptions(tree, "translations", file));
+            options.translateFrom(tree, csvOptions(tree, "translations"));
         }
         return options.build();
     }
@@ -194,11 +113,34 @@ final class CatalogConfig {
      * Options as read, with their texts in other languages.
      *
      * @param translations per entry, lower-case language tag to text
+     * @param file the CSV file they were read from, as named in config; null for an inline list
+     * @param places per entry, where it was read (its line in the file, or its inline item), for error messages
      */
-    private record Options(List<OptionCatalog.Entry> entries, List<Map<String, String>> translations) {
+    private record Options(List<OptionCatalog.Entry> entries, List<Map<String, String>> translations, String file,
+            List<String> places) {
 
         OptionTranslations build() {
             return OptionTranslations.of(new OptionCatalog(entries), translations);
+        }
+
+        /**
+         * Refuses two entries that fold to one text: typing it could not tell them apart, and a pick of
+         * either would exclude both.
+         */
+        void rejectRepeats(ConfigTree tree, String key) throws EngineConfigException {
+            Map<String, Integer> seen = new HashMap<>();
+            for (int i = 0; i < entries.size(); i++) {
+                Integer first = seen.putIfAbsent(TextFolding.fold(entries.get(i).text()), i);
+                if (first != null) {
+                    String both = places.get(first) + " and " + places.get(i);
+                    String one = entries.get(first).text();
+                    String other = entries.get(i).text();
+                    throw tree.error(key, (file == null ? both : file + " lines " + both) + " are one option ("
+                            + (one.equals(other) ? "'" + one + "' twice"
+                                    : "'" + one + "' and '" + other + "' differ only in case, accents or punctuation")
+                            + "): keep one, or tell them apart");
+                }
+            }
         }
 
         /** Adds the translations of a translations file, whose {@code text} column names options by their text. */
@@ -211,7 +153,8 @@ final class CatalogConfig {
                 String text = file.entries().get(row).text();
                 List<Integer> named = byText.get(text);
                 if (named == null) {
-                    throw tree.error("translations", "row " + (row + 1) + " names no option: '" + text + "'");
+                    throw tree.error("translations", file.file() + " line " + file.places().get(row)
+                            + " names no option: '" + text + "'");
                 }
                 for (int option : named) {
                     translations.get(option).putAll(file.translations().get(row));
@@ -223,11 +166,11 @@ final class CatalogConfig {
     /** A language's text of one option; the default language's text is the option's own {@code text}. */
     private void putTranslation(ConfigTree tree, String key, Map<String, String> texts, String language, String text)
             throws EngineConfigException {
-        String tag = language.toLowerCase(java.util.Locale.ROOT);
+        String tag = language.toLowerCase(Locale.ROOT);
         if (!LANGUAGE.matcher(tag).matches()) {
             throw tree.error(key, "'" + language + "' is not a language tag such as fr or pt-br");
         }
-        if (tag.equals(context.defaultLanguage().toLowerCase(java.util.Locale.ROOT))) {
+        if (tag.equals(defaultLanguage)) {
             throw tree.error(key, "'" + language + "' is the default language: its text is the option's text");
         }
         if (!text.isBlank()) {
@@ -246,11 +189,13 @@ final class CatalogConfig {
         }
         List<OptionCatalog.Entry> entries = new ArrayList<>();
         List<Map<String, String>> translations = new ArrayList<>();
+        List<String> places = new ArrayList<>();
         for (int i = 0; i < items.size(); i++) {
-            Map<String, String> texts = new java.util.LinkedHashMap<>();
+            Map<String, String> texts = new LinkedHashMap<>();
             translations.add(texts);
             double defaultWeight = items.size() - i;
             String itemKey = key + "[" + i + "]";
+            places.add(itemKey);
             if (items.get(i) instanceof Map<?, ?>) {
                 ConfigTree item = tree.trees(key).get(i);
                 rejectUnknownKeys(item, OPTION_KEYS);
@@ -271,27 +216,39 @@ final class CatalogConfig {
                 entries.add(new OptionCatalog.Entry(text.strip(), defaultWeight, List.of()));
             }
         }
-        return new Options(entries, translations);
+        Options options = new Options(entries, translations, null, places);
+        options.rejectRepeats(tree, key);
+        return options;
     }
 
     /**
-     * A CSV file with a header: {@code text} (required), {@code weight}, {@code aliases} (separated by |), and
-     * {@code text_<language>} columns of translated texts (an empty cell: none).
+     * A CSV file named by {@code key}, with a header: {@code text} (required), {@code weight}, {@code aliases}
+     * (separated by |), and {@code text_<language>} columns of translated texts (an empty cell: none).
      */
-    private Options csvOptions(ConfigTree tree, String key, Path file) throws EngineConfigException {
+    private Options csvOptions(ConfigTree tree, String key) throws EngineConfigException {
+        Path file = context.tenantFile(tree, key);
+        String name = tree.string(key);
+        if (!Files.exists(file)) {
+            throw tree.error(key, "not found: " + name);
+        }
+        if (!Files.isRegularFile(file)) {
+            throw tree.error(key, "not a file: " + name);
+        }
         CSVFormat format = CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true).get();
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8);
                 CSVParser parser = CSVParser.parse(reader, format)) {
             if (!parser.getHeaderMap().containsKey("text")) {
-                throw tree.error(key, "needs a header row with a 'text' column: " + file.getFileName());
+                throw tree.error(key, "needs a header row with a 'text' column: " + name);
             }
             List<String> translated = parser.getHeaderNames().stream().filter(h -> h.startsWith(TEXT_COLUMN)).toList();
-            List<Map<String, String>> translations = new ArrayList<>();
             boolean weighted = parser.getHeaderMap().containsKey("weight");
             boolean aliased = parser.getHeaderMap().containsKey("aliases");
             List<OptionCatalog.Entry> entries = new ArrayList<>();
+            List<Map<String, String>> translations = new ArrayList<>();
+            List<String> places = new ArrayList<>();
             for (CSVRecord row : parser) {
-                String where = file.getFileName() + " line " + (row.getRecordNumber() + 1) + ": ";
+                String line = Long.toString(row.getRecordNumber() + 1);
+                String where = name + " line " + line + ": ";
                 String text = row.isMapped("text") && row.isSet("text") ? row.get("text").strip() : "";
                 if (text.isEmpty()) {
                     throw tree.error(key, where + "empty text");
@@ -307,23 +264,43 @@ final class CatalogConfig {
                 List<String> aliases = aliased && row.isSet("aliases") && !row.get("aliases").isBlank()
                         ? List.of(row.get("aliases").split("\\|"))
                         : List.of();
-                entries.add(new OptionCatalog.Entry(text, weight,
-                        aliases.stream().map(String::strip).filter(a -> !a.isEmpty()).toList()));
-                Map<String, String> texts = new java.util.LinkedHashMap<>();
+                entries.add(new OptionCatalog.Entry(text,
+                        weight, aliases.stream().map(String::strip).filter(a -> !a.isEmpty()).toList()));
+                Map<String, String> texts = new LinkedHashMap<>();
                 for (String column : translated) {
                     if (row.isSet(column)) {
                         putTranslation(tree, key, texts, column.substring(TEXT_COLUMN.length()), row.get(column));
                     }
                 }
                 translations.add(texts);
+                places.add(line);
             }
             if (entries.isEmpty()) {
-                throw tree.error(key, "has no options: " + file.getFileName());
+                throw tree.error(key, "has no options: " + name);
             }
-            return new Options(entries, translations);
-        } catch (IOException | java.io.UncheckedIOException | IllegalArgumentException | IllegalStateException e) {
-            throw tree.error(key, "cannot read " + file.getFileName() + ": " + e.getMessage());
+            Options options = new Options(entries, translations, name, places);
+            if (key.equals("file")) {
+                options.rejectRepeats(tree, key);
+            }
+            return options;
+        } catch (NoSuchFileException e) {
+            throw tree.error(key, "not found: " + name);
+        } catch (IOException | UncheckedIOException | IllegalArgumentException | IllegalStateException e) {
+            throw tree.error(key, "cannot read " + name + ": " + plainMessage(e));
         }
+    }
+
+    /**
+     * What went wrong, for a tenant author: the innermost message (the parser's own words, with its line),
+     * without the Java class names that wrapping exceptions prepend.
+     */
+    private static String plainMessage(Throwable e) {
+        Throwable cause = e;
+        while (cause.getCause() != null && cause.getCause() != cause) {
+            cause = cause.getCause();
+        }
+        String message = cause.getMessage() == null ? e.getMessage() : cause.getMessage();
+        return message == null ? "malformed CSV" : CLASS_NAME.matcher(message).replaceAll("");
     }
 
     private static String nonBlank(ConfigTree tree, String key) throws EngineConfigException {

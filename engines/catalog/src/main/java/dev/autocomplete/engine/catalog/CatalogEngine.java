@@ -1,36 +1,117 @@
 package dev.autocomplete.engine.catalog;
 
-import java.util.LinkedHashSet;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
+import dev.autocomplete.spi.Ask;
 import dev.autocomplete.spi.Engine;
-import dev.autocomplete.spi.Query;
-import dev.autocomplete.spi.Reading;
+import dev.autocomplete.spi.Option;
+import dev.autocomplete.spi.SpanMatch;
+import dev.autocomplete.spi.toolkit.TextFolding;
 
-/** A declarative engine over a {@link CatalogModel}. Immutable, so thread-safe. */
+/**
+ * Serves params from option lists: a span reads as an option's text or alias (in the request's languages or
+ * the default one), its prefix, or a typo of one; options are ranked by the match, then weight. Immutable,
+ * so thread-safe.
+ */
 final class CatalogEngine implements Engine {
 
-    private final CatalogModel model;
-    private final Set<String> paramTypes;
-
-    CatalogEngine(CatalogModel model) {
-        this.model = model;
-        Set<String> types = new LinkedHashSet<>();
-        model.allParams().forEach(param -> types.add(param.type()));
-        this.paramTypes = Set.copyOf(types);
+    /**
+     * The options of one param type.
+     *
+     * @param list names the option list: params whose lists share a name exclude each other's picks
+     *     ({@code catalog:cities}, or an inline list's config path)
+     */
+    record Source(String list, OptionTranslations options) {
     }
 
-    CatalogModel model() {
-        return model;
-    }
+    private final Map<String, Source> sources;
 
-    @Override
-    public Reading read(Query query) {
-        return new QueryReader(model, query, paramTypes).read();
+    CatalogEngine(Map<String, Source> sources) {
+        this.sources = Map.copyOf(sources);
     }
 
     @Override
     public Set<String> paramTypes() {
-        return paramTypes;
+        return sources.keySet();
+    }
+
+    /** The options of a param type, or null when this engine does not serve it. */
+    OptionTranslations options(String type) {
+        Source source = sources.get(type);
+        return source == null ? null : source.options();
+    }
+
+    @Override
+    public List<SpanMatch> match(Ask ask, List<String> spans) {
+        Source source = sources.get(ask.type());
+        List<SpanMatch> matches = new ArrayList<>(spans.size());
+        for (String span : spans) {
+            matches.add(source == null ? SpanMatch.NONE : match(source.options(), span, ask.languages()));
+        }
+        return matches;
+    }
+
+    /** Exact and prefix answers are lookups in the sorted keys; only a span that is neither walks for typos. */
+    private static SpanMatch match(OptionTranslations options, String span, List<String> languages) {
+        String folded = TextFolding.fold(span);
+        if (folded.isEmpty()) {
+            return SpanMatch.NONE;
+        }
+        int[] exact = options.exactOptions(folded, languages);
+        if (exact.length > 1) {
+            return SpanMatch.AMBIGUOUS;
+        }
+        if (exact.length == 1) {
+            String value = options.text(exact[0], languages);
+            return options.startsAnother(exact[0], folded, languages) ? SpanMatch.exactPrefix(value)
+                    : SpanMatch.exact(value);
+        }
+        if (options.hasPrefix(folded, languages)) {
+            return SpanMatch.PREFIX;
+        }
+        return options.hasTypoMatch(folded, languages) ? SpanMatch.LOOSE : SpanMatch.NONE;
+    }
+
+    @Override
+    public List<Option> options(Ask ask, String typed) {
+        Source source = sources.get(ask.type());
+        if (source == null) {
+            return List.of();
+        }
+        OptionTranslations options = source.options();
+        List<String> languages = ask.languages();
+        Set<Integer> taken = taken(ask, source);
+        String folded = TextFolding.fold(typed);
+        List<Integer> found = folded.isEmpty() ? options.catalog().top(ask.limit(), taken::contains)
+                : options.complete(folded, endsBetweenWords(typed), ask.limit(), taken::contains, languages);
+        List<Option> offered = new ArrayList<>(found.size());
+        for (int option : found) {
+            offered.add(new Option(options.text(option, languages), options.aliases(option, languages), true));
+        }
+        return offered;
+    }
+
+    /** The options picked for the other params that share this param's option list: never offered twice. */
+    private Set<Integer> taken(Ask ask, Source source) {
+        Set<Integer> taken = new HashSet<>();
+        ask.filled().forEach((type, text) -> {
+            Source other = sources.get(type);
+            if (!type.equals(ask.type()) && other != null && other.list().equals(source.list())) {
+                int option = source.options().exactMatch(TextFolding.fold(text), ask.languages());
+                if (option >= 0) {
+                    taken.add(option);
+                }
+            }
+        });
+        return taken;
+    }
+
+    /** Whether typed text ends after a word, as folding sees words ({@code San }, {@code Aujourd'}). */
+    private static boolean endsBetweenWords(String typed) {
+        return !TextFolding.fold(typed + "x").endsWith(TextFolding.fold(typed) + "x");
     }
 }

@@ -6,8 +6,9 @@ import dev.autocomplete.spi.EngineContext;
 import dev.autocomplete.spi.EngineFactory;
 
 /**
- * The built-in declarative engine, named {@code catalog}: intents with phrases, params with labels, cue
- * words and options from inline lists or CSV files. See {@code docs/configuration.md}.
+ * The built-in engine, named {@code catalog}: serves params from option lists, a catalog declared under the
+ * tenant's {@code catalogs} ({@code catalog: cities}) or an inline {@code options} list. See
+ * {@code docs/configuration.md}.
  */
 public final class CatalogEngineFactory implements EngineFactory {
 
@@ -18,6 +19,6 @@ public final class CatalogEngineFactory implements EngineFactory {
 
     @Override
     public Engine create(EngineContext context) throws EngineConfigException {
-        return new CatalogEngine(CatalogConfig.parse(context));
+        return new CatalogEngine(CatalogConfig.sources(context));
     }
 }

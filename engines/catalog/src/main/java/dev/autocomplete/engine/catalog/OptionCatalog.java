@@ -3,7 +3,6 @@ package dev.autocomplete.engine.catalog;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -11,8 +10,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.IntPredicate;
 
-import dev.autocomplete.spi.ContextNames;
-import dev.autocomplete.spi.TextFolding;
+import dev.autocomplete.spi.toolkit.TextFolding;
+import dev.autocomplete.spi.toolkit.Typos;
 
 /**
  * An immutable, weighted list of options with a prefix index over every word of each option's text and
@@ -149,20 +148,44 @@ final class OptionCatalog {
         return best[0];
     }
 
-    /** Options whose text, base name or alias folds to {@code folded}, best weight first. */
-    int[] named(String folded) {
-        Set<Integer> found = new HashSet<>();
-        forExact(folded, found::add);
+    /** Every option whose text or alias folds to {@code folded}: several when an alias is shared. */
+    int[] exactOptions(String folded) {
+        IntBuffer found = new IntBuffer();
+        forExact(folded, option -> {
+            if (!found.contains(option)) {
+                found.add(option);
+            }
+        });
+        return found.toArray();
+    }
+
+    /**
+     * Whether a text or alias longer than {@code folded} starts with it, going on within its last word, and belongs
+     * to an option that {@code other} accepts: whether the user, still typing that word, may reach another option
+     * ({@code bo} goes on to {@code bogota}; {@code london} is a whole word of {@code london canada}, so typing it
+     * names London).
+     */
+    boolean startsLonger(String folded, IntPredicate other) {
         byte[] prefix = bytes(folded);
         int to = starts.upperBound(prefix);
         for (int k = starts.lowerBound(prefix); k < to; k++) {
-            int option = starts.option(k);
-            if (TextFolding.fold(ContextNames.baseName(text(option))).equals(folded)) {
-                found.add(option);
+            // Equal keys sort first (the terminator is the smallest byte); usually the next key decides.
+            int next = starts.byteAt(k, prefix.length);
+            if (next >= 0 && next != ' ' && other.test(starts.option(k))) {
+                return true;
             }
         }
-        return found.stream().sorted(Comparator.comparingDouble((Integer o) -> weights[o]).reversed())
-                .mapToInt(Integer::intValue).toArray();
+        return false;
+    }
+
+    /** Whether the option's text or one of its aliases, whole, is within the typos {@code folded} allows. */
+    boolean nameWithinTypos(int option, String folded) {
+        for (int name = firstName[option]; name < firstName[option + 1]; name++) {
+            if (Typos.distance(folded, name(name)) < Typos.NEVER) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether some option's text or alias starts with {@code foldedPrefix} at any word. */
@@ -446,6 +469,15 @@ final class OptionCatalog {
 
         int size() {
             return size;
+        }
+
+        boolean contains(int value) {
+            for (int i = 0; i < size; i++) {
+                if (ints[i] == value) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         int[] toArray() {

@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.IntPredicate;
 
-import dev.autocomplete.spi.TextFolding;
+import dev.autocomplete.spi.toolkit.TextFolding;
 
 /**
  * A catalog's option texts in other languages, layered over the catalog without changing it: per language,
@@ -112,6 +112,88 @@ final class OptionTranslations {
         return best;
     }
 
+    /**
+     * The options whose text (in a requested language or the default) or alias folds to {@code folded},
+     * heaviest first: several when they share an alias or a translated text.
+     */
+    int[] exactOptions(String folded, List<String> requested) {
+        int[] own = catalog.exactOptions(folded);
+        List<Language> translated = in(requested);
+        if (translated.isEmpty() && own.length < 2) {
+            return own;
+        }
+        Set<Integer> found = new LinkedHashSet<>();
+        Arrays.stream(own).forEach(found::add);
+        for (Language language : translated) {
+            Arrays.stream(language.texts().exactOptions(folded)).forEach(text -> found.add(language.options()[text]));
+        }
+        return found.stream()
+                .sorted(Comparator.comparingDouble((Integer o) -> catalog.weight(o)).reversed()
+                        .thenComparing(Comparator.naturalOrder()))
+                .mapToInt(Integer::intValue).toArray();
+    }
+
+    /**
+     * Whether a text or alias of an option other than {@code option}, in a requested language or the default
+     * one, is longer than {@code folded} and starts with it: whether typing on may still reach another option.
+     */
+    boolean startsAnother(int option, String folded, List<String> requested) {
+        if (catalog.startsLonger(folded, other -> other != option)) {
+            return true;
+        }
+        for (Language language : in(requested)) {
+            int[] options = language.options();
+            if (language.texts().startsLonger(folded, text -> options[text] != option)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The options to offer for typed text, best first: the ones it names exactly; then, when the text ends
+     * between words ({@code wordEnded}: {@code San }), the ones it starts with a next word to come
+     * ({@code San Jose} before {@code Santiago}); then {@link #completeWithTypos}.
+     */
+    List<Integer> complete(String folded, boolean wordEnded, int limit, IntPredicate excluded,
+            List<String> requested) {
+        Set<Integer> chosen = new LinkedHashSet<>();
+        for (int option : exactOptions(folded, requested)) {
+            if (!excluded.test(option)) {
+                chosen.add(option);
+            }
+        }
+        if (wordEnded && chosen.size() < limit) {
+            completeWithTypos(folded + " ", limit + chosen.size(), excluded, requested)
+                    .forEach(match -> chosen.add(match.option()));
+        }
+        if (chosen.size() < limit) {
+            // Among typo matches, an option the whole text names comes first: "Quantm Vault" is Quantum Vault
+            // rather than the start of a heavier Quantum Vault Pro. Fetched wider, so a light one is in reach.
+            List<OptionCatalog.Match> found = completeWithTypos(folded, 2 * limit + chosen.size(), excluded,
+                    requested);
+            found.stream().filter(match -> match.edits() == 0).forEach(match -> chosen.add(match.option()));
+            found.stream().filter(match -> match.edits() > 0 && wholeWithinTypos(match.option(), folded, requested))
+                    .forEach(match -> chosen.add(match.option()));
+            found.forEach(match -> chosen.add(match.option()));
+        }
+        return chosen.stream().limit(limit).toList();
+    }
+
+    /** Whether a whole text (in a requested language or the default) or alias of the option is within typos. */
+    private boolean wholeWithinTypos(int option, String folded, List<String> requested) {
+        if (catalog.nameWithinTypos(option, folded)) {
+            return true;
+        }
+        for (Language language : in(requested)) {
+            int text = language.textOf(option);
+            if (text >= 0 && language.texts().nameWithinTypos(text, folded)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether some option has a word starting with the prefix in a requested language or the default one. */
     boolean hasPrefix(String foldedPrefix, List<String> requested) {
         if (catalog.hasPrefix(foldedPrefix)) {
@@ -149,22 +231,6 @@ final class OptionTranslations {
             }
         }
         return best.values().stream().sorted(ranking).limit(limit).toList();
-    }
-
-    /** {@link OptionCatalog#named}, also by the requested languages' texts. */
-    int[] named(String folded, List<String> requested) {
-        int[] own = catalog.named(folded);
-        List<Language> translated = in(requested);
-        if (translated.isEmpty()) {
-            return own;
-        }
-        Set<Integer> found = new LinkedHashSet<>();
-        Arrays.stream(own).forEach(found::add);
-        for (Language language : translated) {
-            Arrays.stream(language.texts().named(folded)).forEach(text -> found.add(language.options()[text]));
-        }
-        return found.stream().sorted(Comparator.comparingDouble((Integer o) -> catalog.weight(o)).reversed())
-                .mapToInt(Integer::intValue).toArray();
     }
 
     /**

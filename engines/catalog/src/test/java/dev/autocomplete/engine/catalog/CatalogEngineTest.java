@@ -1,193 +1,194 @@
 package dev.autocomplete.engine.catalog;
 
+import static dev.autocomplete.engine.catalog.TestTenant.ask;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
-import dev.autocomplete.spi.ConfigTree;
+import dev.autocomplete.spi.Ask;
 import dev.autocomplete.spi.Engine;
-import dev.autocomplete.spi.EngineContext;
-import dev.autocomplete.spi.Query;
-import dev.autocomplete.spi.Reading;
-import dev.autocomplete.spi.ReadingState;
-import dev.autocomplete.spi.Segment;
+import dev.autocomplete.spi.Option;
+import dev.autocomplete.spi.SpanMatch;
 
-/** The reading rules of the catalog engine on a small travel catalog. */
+/** How the catalog engine reads typed spans and ranks the options it offers, on a small travel tenant. */
 class CatalogEngineTest {
 
-    private static final Pattern TOKEN = Pattern.compile("\\{\\{([A-Z0-9_]+)_[0-9]+}}");
+    /** Weights as in the demo's cities (populations), so rankings by weight alone go wrong the same way. */
+    private static final Map<String, Object> CITIES = Map.of("options", List.of(
+            Map.of("text", "London", "weight", 9_000_000, "aliases", List.of("LHR")),
+            Map.of("text", "Bogotá", "weight", 7_674_366),
+            Map.of("text", "Santiago", "weight", 4_837_295),
+            Map.of("text", "Paris", "weight", 2_100_000),
+            Map.of("text", "San Antonio", "weight", 1_469_845),
+            Map.of("text", "San Diego", "weight", 1_394_928),
+            Map.of("text", "San Jose", "weight", 1_026_908),
+            Map.of("text", "Santiago de Cuba", "weight", 555_865),
+            Map.of("text", "Boston", "weight", 667_137),
+            Map.of("text", "New York", "weight", 8_000_000),
+            Map.of("text", "Lyon", "weight", 500_000),
+            Map.of("text", "Bo", "weight", 174_354)));
 
-    private static final Engine TRAVEL = engine(Map.of(
-            "prompt", Map.of("en", "Book a flight from", "fr", "Réserver un vol de"),
-            "catalogs", Map.of("cities", Map.of("options", List.of(
-                    Map.of("text", "London", "weight", 9_000_000, "aliases", List.of("LHR")),
-                    Map.of("text", "Paris", "weight", 2_100_000),
-                    Map.of("text", "Lyon", "weight", 500_000),
-                    Map.of("text", "Londrina", "weight", 500_000),
-                    Map.of("text", "Berlin", "weight", 3_600_000),
-                    Map.of("text", "Munich", "weight", 1_500_000)))),
-            "intents", List.of(Map.of(
-                    "name", "book_flight",
-                    "phrases", Map.of("en", List.of("Book a flight from", "Book a flight"),
-                            "fr", List.of("Réserver un vol de")),
-                    "params", List.of(
-                            Map.of("type", "origin", "label", Map.of("en", "From", "fr", "De", "de", "Von"),
-                                    "required", true, "cues", Map.of("en", List.of("from"), "fr", List.of("de")),
-                                    "catalog", "cities",
-                                    "context_keys", List.of("home_city")),
-                            Map.of("type", "destination", "label", Map.of("en", "To", "fr", "À"),
-                                    "required", true, "cues", Map.of("en", List.of("to"), "fr", List.of("à")),
-                                    "catalog", "cities"),
-                            Map.of("type", "cabin", "label", "Cabin", "cues", List.of("in"),
-                                    "options", List.of("Economy", "Business")))))));
+    private static final Map<String, Object> DEVICES = Map.of("options", List.of(
+            Map.of("text", "Cloud Router", "weight", 20, "aliases", List.of("cr")),
+            Map.of("text", "Core Router", "weight", 10, "aliases", List.of("cr")),
+            Map.of("text", "Core Switch", "weight", 5),
+            Map.of("text", "Crossbar", "weight", 30)));
 
-    private static Engine engine(Map<String, Object> config) {
+    private final TestTenant tenant = new TestTenant(Path.of("."), Map.of("cities", CITIES, "devices", DEVICES));
+    private final Engine travel = engine();
+
+    private Engine engine() {
         try {
-            return new CatalogEngineFactory().create(
-                    new EngineContext("t", "travel", "en", Path.of("."), ConfigTree.of(config)));
+            return tenant.engine(
+                    "origin", Map.of("catalog", "cities"),
+                    "destination", Map.of("catalog", "cities"),
+                    "home", Map.of("options", List.of("London", "Paris")),
+                    "device", Map.of("catalog", "devices"),
+                    "cabin", Map.of("options", List.of("Economy", "Business")));
         } catch (Exception e) {
             throw new AssertionError(e);
         }
     }
 
-    /** A query whose tokens are filled from {@code fills} (type to text), as the server builds it. */
-    private static Query query(String raw, Map<String, String> fills, List<Query.EchoedParam> echo,
-            List<Query.SuggestionRef> recent, Object context, String language) {
-        List<Segment> segments = new ArrayList<>();
-        Matcher m = TOKEN.matcher(raw);
-        int at = 0;
-        while (m.find()) {
-            if (m.start() > at) {
-                segments.add(new Segment.Text(at, raw.substring(at, m.start())));
-            }
-            String type = m.group(1).toLowerCase();
-            segments.add(new Segment.Param(m.start(), m.group(), type, fills.get(type), fills.containsKey(type)));
-            at = m.end();
+    private SpanMatch match(String type, String span) {
+        return travel.match(ask(type), List.of(span)).getFirst();
+    }
+
+    private List<String> options(Ask ask, String typed) {
+        return travel.options(ask, typed).stream().map(Option::text).toList();
+    }
+
+    private List<String> options(String type, String typed) {
+        return options(ask(type), typed);
+    }
+
+    @Test
+    void the_engine_serves_the_types_of_its_params() {
+        assertEquals(Set.of("origin", "destination", "home", "device", "cabin"), travel.paramTypes());
+    }
+
+    @Test
+    void a_span_equal_to_one_option_that_starts_no_other_is_exact_with_the_option_text() {
+        assertEquals(SpanMatch.exact("London"), match("origin", "london"));
+        assertEquals(SpanMatch.exact("London"), match("origin", "LHR"), "an alias reads as its option");
+        assertEquals(SpanMatch.exact("New York"), match("origin", "new-york"));
+    }
+
+    @Test
+    void a_span_equal_to_one_option_and_the_start_of_others_is_an_exact_prefix() {
+        assertEquals(SpanMatch.exactPrefix("Bo"), match("origin", "Bo"));
+        assertEquals(SpanMatch.exactPrefix("Santiago"), match("origin", "santiago"));
+        assertEquals(SpanMatch.exact("San Jose"), match("origin", "San Jose"));
+    }
+
+    @Test
+    void an_alias_two_options_share_is_ambiguous() {
+        assertEquals(SpanMatch.AMBIGUOUS, match("device", "cr"));
+        assertEquals(SpanMatch.exact("Core Router"), match("device", "core router"));
+        assertEquals(SpanMatch.PREFIX, match("device", "core"));
+    }
+
+    @Test
+    void the_start_of_options_at_their_start_or_an_inner_word_is_a_prefix() {
+        assertEquals(SpanMatch.PREFIX, match("origin", "lon"));
+        assertEquals(SpanMatch.PREFIX, match("origin", "york"));
+        assertEquals(SpanMatch.PREFIX, match("origin", "santiago de"));
+    }
+
+    @Test
+    void a_span_within_the_typo_budget_is_loose_and_anything_else_none() {
+        assertEquals(SpanMatch.LOOSE, match("origin", "lodnon"));
+        assertEquals(SpanMatch.LOOSE, match("origin", "pairs"));
+        assertEquals(SpanMatch.NONE, match("origin", "lno"), "no typo in a word under four letters");
+        assertEquals(SpanMatch.NONE, match("origin", "zzz"));
+        assertEquals(SpanMatch.NONE, match("origin", " - "));
+        assertEquals(SpanMatch.NONE, match("weather", "london"), "a type the engine does not serve");
+    }
+
+    @Test
+    void spans_are_answered_in_order_in_one_call() {
+        List<SpanMatch> answers = travel.match(ask("origin"), List.of("to", "paris", "lon", "economy"));
+        assertEquals(List.of(SpanMatch.NONE, SpanMatch.exact("Paris"), SpanMatch.PREFIX, SpanMatch.NONE), answers);
+    }
+
+    @Test
+    void with_nothing_typed_the_heaviest_options_come_first_up_to_the_limit() {
+        assertEquals(List.of("London", "New York", "Bogotá"), options(ask("origin").withLimit(3), ""));
+        assertEquals(List.of("Economy", "Business"), options("cabin", ""), "inline options keep list order");
+        assertEquals(List.of(), options("weather", ""));
+    }
+
+    @Test
+    void an_exact_match_comes_first_then_the_longer_options_it_starts() {
+        // By weight alone "Bo" came after Bogotá and Boston, and the user typing the city Bo never saw it.
+        List<String> found = options("origin", "Bo");
+        assertEquals(List.of("Bo", "Bogotá", "Boston"), found);
+    }
+
+    @Test
+    void text_that_ends_between_words_prefers_options_that_go_on_with_a_next_word() {
+        // By weight alone Santiago ranked first: "San " names cities whose next word is still to come.
+        List<String> found = options("origin", "San ");
+        assertEquals(List.of("San Antonio", "San Diego", "San Jose"), found.subList(0, 3));
+        assertTrue(found.indexOf("Santiago") > 2, found.toString());
+        assertEquals("Santiago", options("origin", "San").getFirst(), "without the space, weight decides");
+    }
+
+    @Test
+    void a_typo_and_a_second_word_rank_the_option_the_whole_text_names_first() throws Exception {
+        // Eight products within one typo of the start of "Quantm Vault"; by weight alone the one it names came last.
+        List<Object> products = new java.util.ArrayList<>();
+        for (String edition : List.of("Pro", "Plus", "Max", "Cloud", "Edge", "Lite", "Team")) {
+            products.add(Map.of("text", "Quantum Vault " + edition, "weight", 100 - products.size()));
         }
-        if (at < raw.length()) {
-            segments.add(new Segment.Text(at, raw.substring(at)));
-        }
-        return new Query(raw, segments, Set.of(), echo, recent, context, language, 10);
-    }
-
-    private static Reading read(String raw) {
-        return TRAVEL.read(query(raw, Map.of(), List.of(), List.of(), null, null));
-    }
-
-    private static List<String> options(Reading reading, String type) {
-        return reading.suggestions().stream().filter(s -> s.type().equals(type)).findFirst().orElseThrow()
-                .options().stream().map(Reading.Option::text).toList();
-    }
-
-    private static Reading.Identified identified(Reading reading, String type) {
-        return reading.identified().stream().filter(i -> i.type().equals(type)).findFirst().orElse(null);
+        products.add(Map.of("text", "Quantum Vault", "weight", 1));
+        Engine shop = new TestTenant(Path.of("."), Map.of()).engine("product", Map.of("options", products));
+        List<String> found = shop.options(ask("product"), "Quantm Vault").stream().map(Option::text).toList();
+        assertEquals(8, found.size(), found.toString());
+        assertEquals("Quantum Vault", found.getFirst(), found.toString());
+        assertEquals(SpanMatch.LOOSE, shop.match(ask("product"), List.of("Quantm Vault")).getFirst());
     }
 
     @Test
-    void a_whole_free_text_query_is_read_intent_origin_and_destination_in_progress() {
-        String raw = "book a flight from paris to lon";
-        Reading reading = read(raw);
-        assertEquals(ReadingState.COMPLETED, reading.intent().state());
-        Reading.Identified origin = identified(reading, "origin");
-        assertEquals(ReadingState.COMPLETED, origin.state());
-        assertEquals("paris", raw.substring(origin.start(), origin.end()));
-        assertEquals(ReadingState.IN_PROGRESS, identified(reading, "destination").state());
-        assertEquals("destination", reading.suggestions().getFirst().type());
-        assertEquals("London", options(reading, "destination").getFirst());
+    void every_option_an_ambiguous_alias_names_comes_first() {
+        assertEquals(List.of("Cloud Router", "Core Router", "Crossbar"), options("device", "cr"));
     }
 
     @Test
-    void a_whole_free_text_query_with_every_required_value_completed_reads_both_completed() {
-        Reading reading = read("book a flight from paris to london");
-        assertEquals(ReadingState.COMPLETED, identified(reading, "origin").state());
-        assertEquals(ReadingState.COMPLETED, identified(reading, "destination").state());
-        assertEquals(List.of("origin", "destination"), reading.intent().requiredTypes());
+    void an_option_picked_for_another_param_of_the_same_catalog_is_not_offered_again() {
+        Ask destination = ask("destination", List.of(), "origin", "london");
+        assertFalse(options(destination, "").contains("London"));
+        assertFalse(options(destination, "lon").contains("London"));
+        assertTrue(options(ask("origin", List.of(), "origin", "London"), "lon").contains("London"),
+                "its own value is the param's to change");
+        assertTrue(options(ask("origin", List.of(), "home", "London"), "lon").contains("London"),
+                "an inline list is another list, even with the same texts");
+        assertTrue(options(ask("home", List.of(), "origin", "London"), "").contains("London"));
     }
 
     @Test
-    void a_typo_level_value_is_read_as_need_confirmation_and_its_option_comes_first() {
-        Reading reading = read("book a flight from pairs to lodnon");
-        assertEquals(ReadingState.NEED_CONFIRMATION, identified(reading, "origin").state());
-        assertEquals(ReadingState.NEED_CONFIRMATION, identified(reading, "destination").state());
-        assertEquals("London", options(reading, "destination").getFirst());
+    void typos_find_options_after_plain_prefix_matches() {
+        assertEquals("London", options("origin", "lodnon").getFirst());
+        assertEquals(List.of(), options("origin", "zzz"), "nothing matches: nothing offered");
     }
 
     @Test
-    void trailing_text_answers_the_recently_suggested_type_before_cue_words() {
-        String raw = "{{ORIGIN_1}} lon";
-        Reading reading = TRAVEL.read(query(raw, Map.of("origin", "Paris"), List.of(),
-                List.of(new Query.SuggestionRef("destination", "To")), null, null));
-        assertEquals("destination", reading.suggestions().getFirst().type());
-        assertEquals(ReadingState.IN_PROGRESS, identified(reading, "destination").state());
-    }
-
-    @Test
-    void an_echoed_identified_value_is_kept_only_while_its_text_is_still_in_the_query() {
-        List<Query.EchoedParam> echo = List.of(new Query.EchoedParam("origin", "paris"));
-        Reading kept = TRAVEL.read(query("paris to lon", Map.of(), echo, List.of(), null, null));
-        assertEquals(ReadingState.COMPLETED, identified(kept, "origin").state());
-        Reading revised = TRAVEL.read(query("lyon to lon", Map.of(), echo, List.of(), null, null));
-        Reading.Identified origin = identified(revised, "origin");
-        assertEquals("lyon", "lyon to lon".substring(origin.start(), origin.end()));
-    }
-
-    @Test
-    void a_prefix_of_a_phrase_reads_the_intent_in_progress() {
-        Reading reading = read("book a fl");
-        assertEquals(ReadingState.IN_PROGRESS, reading.intent().state());
-        assertTrue(reading.identified().isEmpty());
-    }
-
-    @Test
-    void a_phrase_with_a_typo_reads_the_intent_as_need_confirmation() {
-        Reading reading = read("book a fligth from par");
-        assertEquals(ReadingState.NEED_CONFIRMATION, reading.intent().state());
-        assertEquals("Paris", options(reading, "origin").getFirst());
-    }
-
-    @Test
-    void a_home_city_in_the_context_is_the_first_origin_option() {
-        Reading reading = TRAVEL.read(query("", Map.of(), List.of(), List.of(), Map.of("home_city", "Lyon"), null));
-        assertEquals("Lyon", options(reading, "origin").getFirst());
-        assertFalse(options(reading, "destination").isEmpty());
-        assertEquals("London", options(reading, "destination").getFirst());
-    }
-
-    @Test
-    void the_language_picks_labels_and_prompt_with_fallback_along_the_tag() {
-        Reading french = TRAVEL.read(query("", Map.of(), List.of(), List.of(), null, "fr-CA"));
-        assertEquals("Réserver un vol de", french.prompt());
-        assertEquals("De", french.suggestions().getFirst().label());
-        Reading german = TRAVEL.read(query("", Map.of(), List.of(), List.of(), null, "de-DE"));
-        assertEquals("Book a flight from", german.prompt());
-        assertEquals("Von", german.suggestions().getFirst().label());
-    }
-
-    @Test
-    void the_empty_query_has_no_intent() {
-        assertNull(read("").intent());
-    }
-
-    @Test
-    void phrases_and_cues_match_in_the_requested_language_and_in_the_default_one() {
-        String french = "réserver un vol de paris à lon";
-        Reading reading = TRAVEL.read(query(french, Map.of(), List.of(), List.of(), null, "fr-FR"));
-        assertEquals(ReadingState.COMPLETED, reading.intent().state());
-        assertEquals(ReadingState.COMPLETED, identified(reading, "origin").state());
-        assertEquals("London", options(reading, "destination").getFirst());
-        Reading english = TRAVEL.read(query("book a flight from paris to lon", Map.of(), List.of(), List.of(), null,
-                "fr-FR"));
-        assertEquals(ReadingState.COMPLETED, english.intent().state());
+    void two_products_naming_one_catalog_load_it_once_per_tenant_load() throws Exception {
+        TestTenant shared = new TestTenant(Path.of("."), Map.of("cities", CITIES));
+        CatalogEngine first = (CatalogEngine) shared.engine("travel",
+                List.of(TestTenant.param(0, 0, "origin", Map.of("catalog", "cities"))));
+        CatalogEngine second = (CatalogEngine) shared.engine("trains",
+                List.of(TestTenant.param(1, 0, "from", Map.of("catalog", "cities")),
+                        TestTenant.param(1, 1, "to", Map.of("catalog", "cities"))));
+        assertEquals(1, shared.builds());
+        assertSame(first.options("origin"), second.options("to"));
     }
 }

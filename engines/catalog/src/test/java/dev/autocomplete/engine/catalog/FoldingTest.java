@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
 
-import dev.autocomplete.spi.TextFolding;
+import dev.autocomplete.spi.toolkit.TextFolding;
 
 /** The folding the index is built on: the ASCII fast path agrees with the general one. */
 class FoldingTest {

@@ -7,6 +7,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import dev.autocomplete.spi.toolkit.Typos;
+
 /** The matching rules of one option list: prefixes on every word, typos, ranking. */
 class OptionCatalogTest {
 

@@ -9,6 +9,8 @@ import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 
+import dev.autocomplete.spi.toolkit.Typos;
+
 /** The alignment rows the typo walk steps through, against a check of every next byte. */
 class TyposTest {
 

@@ -1,0 +1,334 @@
+package dev.autocomplete.server.tenant;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.MalformedURLException;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.CodeSource;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
+import java.util.regex.Pattern;
+import java.util.zip.ZipEntry;
+
+import dev.autocomplete.spi.EngineFactory;
+import dev.autocomplete.spi.SpiVersion;
+
+/**
+ * Finds the engine factories one tenant can use: the built-in ones (on the server's class path) and those in
+ * the tenant's {@code engines/*.jar}, each known by the JAR it came from. A tenant's JARs are loaded from
+ * private copies taken now, through one {@link EngineClassLoader} per load, so the operator may replace
+ * {@code engines/x.jar} in place while the previous load still serves. Never a silent pick: two JARs that
+ * provide one engine name, or a JAR that reuses a built-in's name, is a problem naming both; so is an engine
+ * JAR without the SPI major version this server speaks in its manifest.
+ */
+public final class EngineJars {
+
+    /** The origin of the engines on the server's class path. */
+    public static final String BUILT_IN = "built-in";
+
+    static final String SERVICE_FILE = "META-INF/services/" + EngineFactory.class.getName();
+    private static final Pattern ENGINE_NAME = Pattern.compile("[a-z0-9][a-z0-9-]*");
+    private static final String GUIDE = "docs/engine-guide.md";
+
+    private final ClassLoader serverLoader;
+    private final Map<String, EngineFactory> builtIns;
+
+    /** Engine JARs next to the built-ins on the server's own class path. */
+    public EngineJars() {
+        this(List.of());
+    }
+
+    /**
+     * As above, with {@code given} factories as built-ins too, each replacing one of the same name on the class
+     * path: the engine test kit passes the factory an author tests.
+     */
+    public EngineJars(java.util.Collection<? extends EngineFactory> given) {
+        this.serverLoader = EngineJars.class.getClassLoader();
+        Map<String, EngineFactory> found = new LinkedHashMap<>();
+        for (EngineFactory factory : ServiceLoader.load(EngineFactory.class, serverLoader)) {
+            EngineFactory before = found.putIfAbsent(factory.name(), factory);
+            if (before != null) {
+                throw new IllegalStateException("two built-in engines are named '" + factory.name() + "': "
+                        + before.getClass().getName() + " and " + factory.getClass().getName());
+            }
+        }
+        given.forEach(factory -> found.put(factory.name(), factory));
+        this.builtIns = Map.copyOf(found);
+    }
+
+    /** Names of the engines every tenant can use. */
+    public Set<String> builtInNames() {
+        return builtIns.keySet();
+    }
+
+    /**
+     * The engines of one tenant load. Close it when the load is abandoned; otherwise the tenant owns
+     * {@link #loader()} and closes it when unloaded, which deletes the copies.
+     *
+     * @param factories every engine the tenant can use, built-ins included, by name
+     * @param origins by engine name: {@link #BUILT_IN}, or the file name of the JAR in {@code engines/}
+     * @param loader the tenant's own loader over the copies, or null when it has no engine JARs
+     * @param contextLoader the loader to set as thread context class loader while its engines run
+     * @param problems what is wrong with the JARs, each naming them; the tenant must not load when any
+     */
+    public record Found(Map<String, EngineFactory> factories, Map<String, String> origins, EngineClassLoader loader,
+            ClassLoader contextLoader, List<Problem> problems) implements AutoCloseable {
+
+        public Found {
+            factories = Map.copyOf(factories);
+            origins = Map.copyOf(origins);
+            problems = List.copyOf(problems);
+        }
+
+        /** Closes the tenant's loader, deleting the copies; for a load that did not go live. */
+        @Override
+        public void close() {
+            if (loader != null) {
+                try {
+                    loader.close();
+                } catch (IOException ignored) {
+                    // Nothing left to release.
+                }
+            }
+        }
+    }
+
+    /** An engine JAR as copied: where it came from, the copy, and the factory classes it lists. */
+    private record Jar(Path original, Path copy, List<String> factoryClasses) {
+        String name() {
+            return original.getFileName().toString();
+        }
+    }
+
+    /** Finds the engines of the tenant in {@code directory}: the built-ins and those in its {@code engines/}. */
+    public Found find(Path directory, String tenantId) {
+        Map<String, EngineFactory> factories = new LinkedHashMap<>(builtIns);
+        Map<String, String> origins = new HashMap<>();
+        builtIns.keySet().forEach(name -> origins.put(name, BUILT_IN));
+        List<Problem> problems = new ArrayList<>();
+        Path enginesDir = directory.resolve("engines");
+        List<Path> originals = jars(enginesDir, problems);
+        if (originals.isEmpty()) {
+            return new Found(factories, origins, null, serverLoader, problems);
+        }
+        Path copies;
+        List<Jar> jars = new ArrayList<>();
+        try {
+            copies = Files.createTempDirectory("autocomplete-" + tenantId + "-engines-");
+        } catch (IOException e) {
+            problems.add(new Problem(enginesDir, 0, "cannot copy the engine JARs to load them: " + e));
+            return new Found(factories, origins, null, serverLoader, problems);
+        }
+        try {
+            for (Path original : originals) {
+                Path copy = Files.copy(original, copies.resolve(original.getFileName().toString()));
+                Jar jar = read(original, copy, problems);
+                if (jar != null) {
+                    jars.add(jar);
+                }
+            }
+        } catch (IOException e) {
+            EngineClassLoader.deleteCopies(copies);
+            problems.add(new Problem(enginesDir, 0, "cannot copy the engine JARs to load them: " + e));
+            return new Found(factories, origins, null, serverLoader, problems);
+        }
+        sameClassInTwoJars(jars, problems);
+        EngineClassLoader loader = new EngineClassLoader(tenantId, urls(jars), serverLoader, copies);
+        int found = load(loader, jars, factories, origins, problems);
+        if (found == 0 && problems.isEmpty()) {
+            problems.add(new Problem(enginesDir, 0, "no " + EngineFactory.class.getName() + " found in "
+                    + names(originals) + " (is " + SERVICE_FILE + " in the JAR?)"));
+        }
+        return new Found(factories, origins, loader, loader, problems);
+    }
+
+    /** The {@code *.jar} files of {@code engines/}, sorted; none when it does not exist. */
+    private static List<Path> jars(Path enginesDir, List<Problem> problems) {
+        List<Path> jars = new ArrayList<>();
+        if (!Files.isDirectory(enginesDir)) {
+            return jars;
+        }
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(enginesDir, "*.jar")) {
+            stream.forEach(jars::add);
+        } catch (IOException e) {
+            problems.add(new Problem(enginesDir, 0, "cannot list engine JARs: " + e.getMessage()));
+            return List.of();
+        }
+        jars.sort(null);
+        return jars;
+    }
+
+    /**
+     * Reads a copied JAR's factory list and, when it lists any (an engine JAR, not a library beside one), the
+     * SPI version in its manifest. Null when it is refused: it is then left out of the class loader.
+     */
+    private static Jar read(Path original, Path copy, List<Problem> problems) {
+        List<String> classes = new ArrayList<>();
+        String version;
+        try (JarFile file = new JarFile(copy.toFile())) {
+            ZipEntry services = file.getEntry(SERVICE_FILE);
+            if (services != null) {
+                try (InputStream in = file.getInputStream(services)) {
+                    classes.addAll(serviceLines(in));
+                }
+            }
+            Manifest manifest = file.getManifest();
+            version = manifest == null ? null : manifest.getMainAttributes().getValue(SpiVersion.MANIFEST_ATTRIBUTE);
+        } catch (IOException e) {
+            problems.add(new Problem(original, 0, "cannot read engine JAR " + original.getFileName() + ": " + e));
+            return null;
+        }
+        if (classes.isEmpty()) {
+            return new Jar(original, copy, List.of());
+        }
+        String refused = versionProblem(original.getFileName().toString(), version);
+        if (refused != null) {
+            problems.add(new Problem(original, 0, refused));
+            return null;
+        }
+        return new Jar(original, copy, List.copyOf(classes));
+    }
+
+    /** Why a JAR built for {@code version} cannot load here, or null when it can. */
+    static String versionProblem(String jar, String version) {
+        String speaks = "this server speaks engine SPI version " + SpiVersion.MAJOR;
+        String todo = "rebuild the engine against engine-spi " + SpiVersion.MAJOR + ".x with the manifest attribute "
+                + SpiVersion.MANIFEST_ATTRIBUTE + ": " + SpiVersion.MAJOR + " (see " + GUIDE + ", \"SPI version\")";
+        if (version == null || version.isBlank()) {
+            return jar + " does not say which engine SPI version it was built for (no "
+                    + SpiVersion.MANIFEST_ATTRIBUTE + " in its manifest); " + speaks + "; " + todo;
+        }
+        String major = version.strip();
+        int dot = major.indexOf('.');
+        if (dot >= 0) {
+            major = major.substring(0, dot);
+        }
+        if (!major.equals(Integer.toString(SpiVersion.MAJOR))) {
+            return jar + " was built for engine SPI version " + version.strip() + " (" + SpiVersion.MANIFEST_ATTRIBUTE
+                    + "); " + speaks + "; " + todo;
+        }
+        return null;
+    }
+
+    /** The class names of a {@code META-INF/services} file: one a line, {@code #} starts a comment. */
+    private static List<String> serviceLines(InputStream in) throws IOException {
+        List<String> lines = new ArrayList<>();
+        BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+        for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+            int comment = line.indexOf('#');
+            String name = (comment >= 0 ? line.substring(0, comment) : line).strip();
+            if (!name.isEmpty()) {
+                lines.add(name);
+            }
+        }
+        return lines;
+    }
+
+    /**
+     * Two builds of one engine side by side list the same factory class; one class loader would load it from
+     * the first JAR only and the service loader would list it once, silently picking that build.
+     */
+    private static void sameClassInTwoJars(List<Jar> jars, List<Problem> problems) {
+        Map<String, Jar> byClass = new HashMap<>();
+        for (Jar jar : jars) {
+            for (String type : jar.factoryClasses()) {
+                Jar first = byClass.putIfAbsent(type, jar);
+                if (first != null && first != jar) {
+                    problems.add(new Problem(jar.original(), 0, "engine factory " + type + " is in both "
+                            + first.name() + " and " + jar.name() + " (two builds of one engine?): keep one"));
+                }
+            }
+        }
+    }
+
+    /** Instantiates the JARs' factories; returns how many there were. */
+    private static int load(EngineClassLoader loader, List<Jar> jars, Map<String, EngineFactory> factories,
+            Map<String, String> origins, List<Problem> problems) {
+        Map<Path, Jar> byCopy = new HashMap<>();
+        jars.forEach(jar -> byCopy.put(jar.copy().toAbsolutePath().normalize(), jar));
+        Path enginesDir = jars.isEmpty() ? null : jars.getFirst().original().getParent();
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        thread.setContextClassLoader(loader);
+        int found = 0;
+        try {
+            for (ServiceLoader.Provider<EngineFactory> provider
+                    : ServiceLoader.load(EngineFactory.class, loader).stream().toList()) {
+                found++;
+                Jar jar = byCopy.get(copyOf(provider.type()));
+                Path file = jar == null ? enginesDir : jar.original();
+                String origin = jar == null ? "engines/" : jar.name();
+                EngineFactory factory = provider.get();
+                String name = factory.name();
+                if (name == null || !ENGINE_NAME.matcher(name).matches()) {
+                    problems.add(new Problem(file, 0, "engine " + provider.type().getName() + " in " + origin
+                            + " has the name '" + name + "': use lower-case letters, digits and '-'"));
+                    continue;
+                }
+                String before = origins.get(name);
+                if (BUILT_IN.equals(before)) {
+                    problems.add(new Problem(file, 0, "engine name '" + name + "' in " + origin
+                            + " is already the name of a built-in engine: rename the engine in " + origin
+                            + " (EngineFactory.name()) or remove the JAR"));
+                } else if (before != null) {
+                    problems.add(new Problem(file, 0, "engine name '" + name + "' is provided by both " + before
+                            + " and " + origin + ": keep one of the JARs"));
+                } else {
+                    factories.put(name, factory);
+                    origins.put(name, origin);
+                }
+            }
+        } catch (ServiceConfigurationError | RuntimeException | LinkageError e) {
+            problems.add(new Problem(enginesDir, 0, "cannot load engines from " + names(jars.stream()
+                    .map(Jar::original).toList()) + ": " + e + (e instanceof LinkageError
+                    ? " (built for another engine SPI version? see " + GUIDE + ")" : "")));
+        } finally {
+            thread.setContextClassLoader(previous);
+        }
+        return found;
+    }
+
+    /** The copied JAR a class was loaded from, or null when it cannot be told. */
+    private static Path copyOf(Class<?> type) {
+        CodeSource source = type.getProtectionDomain().getCodeSource();
+        if (source == null || source.getLocation() == null) {
+            return null;
+        }
+        try {
+            return Path.of(source.getLocation().toURI()).toAbsolutePath().normalize();
+        } catch (URISyntaxException | IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static URL[] urls(List<Jar> jars) {
+        URL[] urls = new URL[jars.size()];
+        for (int i = 0; i < urls.length; i++) {
+            try {
+                urls[i] = jars.get(i).copy().toUri().toURL();
+            } catch (MalformedURLException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        return urls;
+    }
+
+    private static String names(List<Path> jars) {
+        return String.join(", ", jars.stream().map(p -> p.getFileName().toString()).toList());
+    }
+}

@@ -1,0 +1,155 @@
+package dev.autocomplete.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.InputStream;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.autocomplete.server.tenant.EngineJars;
+import dev.autocomplete.server.tenant.Problem;
+import dev.autocomplete.spi.SpiVersion;
+
+/**
+ * A tenant's engine JARs, built by the reactor, as the server finds them: never a silent pick between two
+ * engines of one name, a JAR built for another SPI major refused with what to do, and each load reading
+ * private copies of the JARs.
+ */
+class EngineJarsTest {
+
+    private static final String TENANT_YAML = """
+            display_name: Shop
+            products:
+              - id: 3b5c7d9e-2f4a-4b6c-8d0e-1f2a3b4c5d6e
+                slug: shop
+                prompt: Buy
+                intents:
+                  - name: buy
+                    phrases: [Buy]
+                    params:
+                      - type: size
+                        options: [Small, Large]
+            """;
+
+    @TempDir
+    Path temp;
+
+    private Path tenant() throws Exception {
+        Path tenant = Files.createDirectories(temp.resolve("tenants/shop/engines")).getParent();
+        Files.writeString(tenant.resolve("tenant.yaml"), TENANT_YAML);
+        return tenant;
+    }
+
+    private static Path faultyJar() {
+        return EngineIsolationTest.engineJar("autocomplete.test.faultyEngineJar");
+    }
+
+    private static Path probeJar() {
+        return EngineIsolationTest.engineJar("autocomplete.test.libAEngineJar");
+    }
+
+    private static String problems(Path tenant) {
+        try (EngineJars.Found found = new EngineJars().find(tenant, "shop")) {
+            return found.problems().stream().map(Problem::toString).toList().toString();
+        }
+    }
+
+    @Test
+    void two_jars_that_provide_one_engine_name_are_a_validate_error_naming_both() throws Exception {
+        Path tenant = tenant();
+        Files.copy(probeJar(), tenant.resolve("engines/probe.jar"));
+        EngineJarFiles.withEntry(faultyJar(), EngineJarFiles.FAULTY_NAME, "library-probe",
+                tenant.resolve("engines/renamed.jar"));
+
+        TestTenants.Cli validate = TestTenants.cli("validate", "--tenants", temp.resolve("tenants").toString());
+
+        assertEquals(1, validate.exit(), validate.err());
+        assertTrue(validate.err().contains("engine name 'library-probe' is provided by both probe.jar and renamed.jar"),
+                validate.err());
+    }
+
+    @Test
+    void two_builds_of_one_engine_side_by_side_are_refused_naming_both() throws Exception {
+        Path tenant = tenant();
+        Files.copy(faultyJar(), tenant.resolve("engines/faulty-1.0.jar"));
+        Files.copy(faultyJar(), tenant.resolve("engines/faulty-1.1.jar"));
+
+        String problems = problems(tenant);
+
+        assertTrue(problems.contains("is in both faulty-1.0.jar and faulty-1.1.jar"), problems);
+    }
+
+    @Test
+    void a_jar_that_reuses_a_built_in_engines_name_is_refused_naming_the_jar_and_built_in() throws Exception {
+        Path tenant = tenant();
+        EngineJarFiles.withEntry(faultyJar(), EngineJarFiles.FAULTY_NAME, "catalog",
+                tenant.resolve("engines/my-catalog.jar"));
+
+        String problems = problems(tenant);
+
+        assertTrue(problems.contains("engine name 'catalog' in my-catalog.jar is already the name of a built-in engine"),
+                problems);
+    }
+
+    @Test
+    void a_jar_without_the_spi_version_is_refused_with_what_to_do() throws Exception {
+        Path tenant = tenant();
+        EngineJarFiles.withSpiVersion(faultyJar(), null, tenant.resolve("engines/old.jar"));
+
+        TestTenants.Cli validate = TestTenants.cli("validate", "--tenants", temp.resolve("tenants").toString());
+
+        assertEquals(1, validate.exit(), validate.err());
+        assertTrue(validate.err().contains("old.jar does not say which engine SPI version it was built for (no "
+                + SpiVersion.MANIFEST_ATTRIBUTE + " in its manifest); this server speaks engine SPI version "
+                + SpiVersion.MAJOR), validate.err());
+        assertTrue(validate.err().contains("docs/engine-guide.md"), validate.err());
+    }
+
+    @Test
+    void a_jar_built_for_another_spi_major_is_refused_naming_both_versions() throws Exception {
+        Path tenant = tenant();
+        EngineJarFiles.withSpiVersion(faultyJar(), "1", tenant.resolve("engines/old.jar"));
+        EngineJarFiles.withSpiVersion(probeJar(), SpiVersion.MAJOR + ".3", tenant.resolve("engines/minor.jar"));
+
+        String problems = problems(tenant);
+
+        assertTrue(problems.contains("old.jar was built for engine SPI version 1 (" + SpiVersion.MANIFEST_ATTRIBUTE
+                + "); this server speaks engine SPI version " + SpiVersion.MAJOR + "; rebuild the engine"), problems);
+        assertFalse(problems.contains("minor.jar"), "another minor version of the same major loads: " + problems);
+    }
+
+    @Test
+    void each_load_reads_a_private_copy_that_closing_deletes() throws Exception {
+        Path tenant = tenant();
+        Path jar = EngineJarFiles.withEntry(probeJar(), EngineJarFiles.PROBE_BUILD, "first",
+                tenant.resolve("engines/probe.jar"));
+        EngineJars.Found found = new EngineJars().find(tenant, "shop");
+        assertEquals(List.of(), found.problems());
+        assertEquals("probe.jar", found.origins().get("library-probe"));
+        assertEquals(EngineJars.BUILT_IN, found.origins().get("catalog"));
+        URL resource = found.contextLoader().getResource(EngineJarFiles.PROBE_BUILD);
+        assertNotNull(resource);
+        assertFalse(resource.toString().contains(tenant.toString()), "loaded from the tenant's own file: " + resource);
+
+        EngineJarFiles.withEntry(probeJar(), EngineJarFiles.PROBE_BUILD, "second", jar);
+        try (InputStream in = found.contextLoader().getResourceAsStream(EngineJarFiles.PROBE_BUILD)) {
+            assertEquals("first", new String(in.readAllBytes(), StandardCharsets.UTF_8),
+                    "a load keeps reading the JAR it was loaded from");
+        }
+        Path copy = Path.of(java.net.URI.create(resource.toString().substring(4, resource.toString().indexOf("!/"))));
+        assertTrue(Files.exists(copy));
+
+        found.close();
+
+        assertFalse(Files.exists(copy.getParent()), "the copies are deleted with the load");
+    }
+}

@@ -1,0 +1,60 @@
+package dev.autocomplete.server;
+
+import static dev.autocomplete.server.ApiClient.envelope;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * {@code autocomplete serve} in its own JVM with an engine that prints forged access log lines (one after a
+ * partial line) on {@code System.out} and {@code System.err}: its text comes out as prefixed whole lines, and
+ * every line that starts with <code>{</code> is a real access log line.
+ */
+class EngineOutputTest {
+
+    @TempDir
+    Path temp;
+
+    @Test
+    void what_an_engine_prints_can_neither_split_nor_forge_an_access_log_line() throws Exception {
+        Path tenants = TestTenants.copyOfDemo(temp);
+        EngineIsolationTest.addTenant(tenants, "noisy", EngineIsolationTest.engineJar("autocomplete.test.faultyEngineJar"),
+                "55555555-5555-4555-8555-555555555555", "faulty", "fault: print");
+        String key = TestTenants.createKey(tenants, "noisy", "public", "probe");
+        try (ServerProcess server = ServerProcess.start(tenants, temp.resolve("server.log"), Map.of())) {
+            server.awaitServing();
+            ApiClient api = new ApiClient(server.port());
+            for (int i = 0; i < 20; i++) {
+                assertEquals(200, api.suggest(key, envelope("Probe ")).status());
+            }
+            assertTrue(server.awaitLog("PRINTED System.err: partial line then {", 10), server.log());
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (server.log().split("\"path\":\"/api/suggest\"", -1).length <= 20 && System.nanoTime() < deadline) {
+                Thread.sleep(50); // the access log is written by a background thread
+            }
+            List<String> lines = server.log().lines().toList();
+            int access = 0;
+            for (String line : lines) {
+                if (line.startsWith("{")) {
+                    JsonNode entry = ApiClient.JSON.readTree(line);
+                    assertEquals("/api/suggest", entry.path("path").asText(), "not an access log line: " + line);
+                    access++;
+                }
+                assertFalse(line.contains("/forged") && !line.contains(" PRINTED System."), line);
+            }
+            assertTrue(access >= 20, access + " access log lines in:\n" + server.log());
+            assertTrue(lines.stream().anyMatch(l -> l.matches("\\S+ PRINTED System\\.out: \\{.*/forged.*")),
+                    server.log());
+        }
+    }
+}
