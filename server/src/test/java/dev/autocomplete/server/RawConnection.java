@@ -26,7 +26,11 @@ final class RawConnection implements AutoCloseable {
     }
 
     void send(String request) throws IOException {
-        out.write(request.getBytes(StandardCharsets.UTF_8));
+        send(request.getBytes(StandardCharsets.UTF_8));
+    }
+
+    void send(byte[] request) throws IOException {
+        out.write(request);
         out.flush();
     }
 

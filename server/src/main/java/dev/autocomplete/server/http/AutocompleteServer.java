@@ -145,6 +145,7 @@ public final class AutocompleteServer implements AutoCloseable {
         DemoPage demoPage = new DemoPage(json, errors);
         HttpRouting.Builder routing = HttpRouting.builder()
                 .addFilter(tracker)
+                .addFilter(new SecurityHeaders())
                 .addFilter(new CorsFilter(CorsFilter.DEFAULT_PATHS))
                 .register(suggest)
                 .register(new TokenService(gatekeeper, json, errors, settings.limits().bodyBytes()))
@@ -152,6 +153,7 @@ public final class AutocompleteServer implements AutoCloseable {
                 .register(new ObserveService(health, metrics, json))
                 .register(demoPage)
                 .any((req, res) -> errors.send(res, 404, "NOT_FOUND", "No such endpoint."))
+                .error(JsonRequests.ClientAborted.class, (req, res, e) -> errors.clientAborted(res))
                 .error(Throwable.class, (req, res, e) -> {
                     LOG.log(System.Logger.Level.ERROR, "Unhandled error on " + req.path().path(), e);
                     if (!res.isSent()) {
