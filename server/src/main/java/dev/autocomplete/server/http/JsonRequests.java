@@ -106,7 +106,7 @@ final class JsonRequests {
             // Helidon reports a connection closed mid-body as InsufficientDataAvailableException and a reset as
             // ServerConnectionException; a body shorter than its Content-Length ends the stream early.
             throw new ClientAborted();
-
+        }
         if (body.length == 0) {
             throw ApiException.badRequest("INVALID_JSON", "The body is empty; send a JSON object.");
         }
