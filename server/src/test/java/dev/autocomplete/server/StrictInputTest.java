@@ -164,6 +164,18 @@ class StrictInputTest {
                 Map.of("Authorization", demo.key("secret"))).errorCode());
     }
 
+    @Test
+    void a_token_whose_claims_overflow_a_date_is_an_invalid_credential_whoever_signed_it() {
+        // {} . {"iat": Long.MAX_VALUE, ...} . a signature with no secret of this server: the JWT library throws
+        // DateTimeException while decoding, before checking the signature.
+        String payload = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
+                "{\"tenant\":\"demo\",\"product\":\"x\",\"key\":\"k\",\"iat\":9223372036854775807}".getBytes(
+                        StandardCharsets.UTF_8));
+        ApiClient.Reply reply = demo.api().suggest("at_v1_e30." + payload + ".c2lnbmF0dXJl", envelope(""));
+        assertEquals(401, reply.status(), reply.raw());
+        assertEquals("INVALID_CREDENTIALS", reply.errorCode());
+    }
+
     /** Sends a request of raw lines on a new connection and reads its answer. */
     private static String raw(String path, List<String> headers, byte[] body) throws Exception {
         int port = URI.create(demo.api().base()).getPort();

@@ -187,7 +187,7 @@ public final class AutocompleteServer implements AutoCloseable {
     }
 
     /** The JSON mapper for request bodies: strict about trailing garbage, bounded nesting and lengths. */
-    static ObjectMapper jsonMapper(ServerSettings.Limits limits) {
+    public static ObjectMapper jsonMapper(ServerSettings.Limits limits) {
         // Parser and generator buffers from one shared pool: the default pool is per thread, and every
         // request runs on a new virtual thread, so its buffers were never reused.
         JsonFactory factory = JsonFactory.builder().recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool()).build();
