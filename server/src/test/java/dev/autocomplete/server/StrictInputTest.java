@@ -198,7 +198,8 @@ class StrictInputTest {
         byte[] body = envelope("").toString().getBytes(StandardCharsets.UTF_8);
         String key = "Authorization: Bearer " + demo.key("travel");
         for (List<String> headers : List.of(List.of(key, key), List.of(key, "Authorization: Bearer pk_v1_other"),
-                List.of("Authorization: Bearer pk_v1_other", key), List.of(key, "authorization: "))) {
+                List.of("Authorization: Bearer pk_v1_other", key), List.of(key, "authorization: "),
+                List.of(key + ", Bearer " + demo.key("travel")))) {
             String answer = raw("/api/suggest", headers, body);
             assertTrue(answer.startsWith("HTTP/1.1 400"), headers + ": " + answer);
             assertTrue(answer.contains("\"INVALID_REQUEST\""), answer);

@@ -82,7 +82,9 @@ public final class Gatekeeper {
 
     /**
      * The {@code Authorization} header. Two of them are refused (protocol note 15): letting one win would make
-     * what the server checked depend on which one a proxy in between kept.
+     * what the server checked depend on which one a proxy in between kept. Helidon splits a comma-separated
+     * value into several, as HTTP makes one line with commas the same as several lines; no credential holds
+     * a comma.
      */
     private static Optional<String> authorization(ServerRequest request) {
         List<String> values = request.headers().values(HeaderNames.AUTHORIZATION);
