@@ -128,6 +128,18 @@ final class ApiClient {
         return send(HttpRequest.newBuilder(URI.create(base + path)).GET().build());
     }
 
+    /** Posts raw bytes as {@code application/json}: bodies no string holds, such as invalid UTF-8. */
+    Reply postBytes(String path, String credential, byte[] body) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
+                .timeout(Duration.ofSeconds(10))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        if (credential != null) {
+            request.header("Authorization", "Bearer " + credential);
+        }
+        return send(request.build());
+    }
+
     Reply send(HttpRequest request) {
         try {
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());

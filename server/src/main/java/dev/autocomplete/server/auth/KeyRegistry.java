@@ -60,6 +60,7 @@ public final class KeyRegistry implements AutoCloseable {
 
     /** Reads every {@code keys.yaml} now, then keeps watching them. */
     public KeyRegistry start() {
+        removeStaleTemporaryFiles();
         refresh();
         poller = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("key-poller")
                 .factory());
@@ -107,6 +108,22 @@ public final class KeyRegistry implements AutoCloseable {
             record = stored.get(id);
         }
         return record != null && record.usableAt(clock.instant()) ? Optional.of(record) : Optional.empty();
+    }
+
+    /** What a {@code keys} command killed mid-write left beside a {@code keys.yaml}. */
+    private void removeStaleTemporaryFiles() {
+        try {
+            for (Path directory : TenantRegistry.tenantDirectories(tenantsRoot)) {
+                int removed = new KeysFile(directory).removeStaleTemporaryFiles();
+                if (removed > 0) {
+                    LOG.log(System.Logger.Level.WARNING, "Removed " + removed + " temporary file(s) an interrupted"
+                            + " keys command left in " + directory);
+                }
+            }
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "Cannot remove the temporary files of interrupted keys commands: "
+                    + e.getMessage());
+        }
     }
 
     /** Re-reads the key files that changed since the last look. */

@@ -146,6 +146,7 @@ public final class AutocompleteServer implements AutoCloseable {
         DemoPage demoPage = new DemoPage(json, errors);
         HttpRouting.Builder routing = HttpRouting.builder()
                 .addFilter(tracker)
+                .addFilter(new SecurityHeaders())
                 .addFilter(new CorsFilter(CorsFilter.DEFAULT_PATHS))
                 .register(suggest)
                 .register(new TokenService(gatekeeper, json, errors, settings.limits().bodyBytes()))
@@ -153,6 +154,7 @@ public final class AutocompleteServer implements AutoCloseable {
                 .register(new ReadinessService(health))
                 .register(demoPage)
                 .any((req, res) -> errors.send(res, 404, "NOT_FOUND", "No such endpoint."))
+                .error(JsonRequests.ClientAborted.class, (req, res, e) -> errors.clientAborted(res))
                 .error(Throwable.class, (req, res, e) -> {
                     LOG.log(System.Logger.Level.ERROR, "Unhandled error on " + req.path().path(), e);
                     if (!res.isSent()) {
@@ -210,7 +212,7 @@ public final class AutocompleteServer implements AutoCloseable {
     }
 
     /** The JSON mapper for request bodies: strict about trailing garbage, bounded nesting and lengths. */
-    static ObjectMapper jsonMapper(ServerSettings.Limits limits) {
+    public static ObjectMapper jsonMapper(ServerSettings.Limits limits) {
         // Parser and generator buffers from one shared pool: the default pool is per thread, and every
         // request runs on a new virtual thread, so its buffers were never reused.
         JsonFactory factory = JsonFactory.builder().recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool()).build();
