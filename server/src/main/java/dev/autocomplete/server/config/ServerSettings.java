@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -14,6 +15,8 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 
 import io.helidon.config.Config;
 import io.helidon.config.ConfigSources;
+
+import dev.autocomplete.server.files.WatchMode;
 
 /**
  * The server's own settings, from {@code autocomplete.yaml}, each overridable by an environment variable
@@ -27,9 +30,10 @@ import io.helidon.config.ConfigSources;
  * @param tokenSecret the secret that signs access tokens, or empty; never logged
  * @param tokenSecretFile a file holding that secret, or null
  * @param cacheMaxEntries how many responses the response cache keeps; 0 turns it off
+ * @param tenantsWatch how changed tenant files and keys are noticed
  */
 public record ServerSettings(String host, int port, Path tenants, Tls tls, Limits limits, Duration shutdownGrace,
-        String redisUrl, String tokenSecret, Path tokenSecretFile, int cacheMaxEntries) {
+        String redisUrl, String tokenSecret, Path tokenSecretFile, int cacheMaxEntries, WatchMode tenantsWatch) {
 
     /** Every key, with its default ({@code ""} for none), in the order of the reference in the README. */
     public static final Map<String, String> KEYS = keys();
@@ -60,6 +64,7 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
         keys.put("server.tls.private-key", "");
         keys.put("server.shutdown-grace-seconds", "10");
         keys.put("tenants.dir", "tenants");
+        keys.put("tenants.watch", "auto");
         keys.put("limits.body-bytes", "65536");
         keys.put("limits.header-bytes", "16384");
         keys.put("limits.json-depth", "64");
@@ -119,21 +124,21 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
                 Path.of(s.text("tenants.dir")), tls, limits,
                 Duration.ofSeconds(s.number("server.shutdown-grace-seconds", 0, 3600)), s.text("redis.url"),
                 s.text("token.secret"), s.text("token.secret-file").isEmpty() ? null : Path.of(s.text("token.secret-file")),
-                s.number("cache.max-entries", 0, 10_000_000));
+                s.number("cache.max-entries", 0, 10_000_000), s.choice("tenants.watch", WatchMode.class));
     }
 
     /** The same settings with other host, port or tenants directory (command-line options win). */
     public ServerSettings with(String newHost, Integer newPort, Path newTenants) {
         return new ServerSettings(newHost != null ? newHost : host, newPort != null ? newPort : port,
                 newTenants != null ? newTenants : tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
-                tokenSecretFile, cacheMaxEntries);
+                tokenSecretFile, cacheMaxEntries, tenantsWatch);
     }
 
     /** The same settings with another Redis URL or token secret file (command-line options win); null keeps. */
     public ServerSettings withAccess(String newRedisUrl, Path newTokenSecretFile) {
         return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace,
                 newRedisUrl != null ? newRedisUrl : redisUrl, tokenSecret,
-                newTokenSecretFile != null ? newTokenSecretFile : tokenSecretFile, cacheMaxEntries);
+                newTokenSecretFile != null ? newTokenSecretFile : tokenSecretFile, cacheMaxEntries, tenantsWatch);
     }
 
     @Override
@@ -141,7 +146,7 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
         return "ServerSettings[host=" + host + ", port=" + port + ", tenants=" + tenants + ", tls=" + tls
                 + ", limits=" + limits + ", shutdownGrace=" + shutdownGrace + ", redis=" + !redisUrl.isEmpty()
                 + ", tokenSecret=" + (tokenSecret.isEmpty() ? "not set" : "set") + ", tokenSecretFile=" + tokenSecretFile
-                + ", cacheMaxEntries=" + cacheMaxEntries + "]";
+                + ", cacheMaxEntries=" + cacheMaxEntries + ", tenantsWatch=" + tenantsWatch + "]";
     }
 
     /** Typed reads with errors that name the key and the variable. */
@@ -162,6 +167,18 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
             }
             throw new IllegalArgumentException(key + " (or " + environmentName(key) + ") must be a whole number from "
                     + min + " to " + max + "; got '" + text + "'");
+        }
+
+        <E extends Enum<E>> E choice(String key, Class<E> type) {
+            String text = text(key);
+            for (E value : type.getEnumConstants()) {
+                if (value.name().equalsIgnoreCase(text)) {
+                    return value;
+                }
+            }
+            throw new IllegalArgumentException(key + " (or " + environmentName(key) + ") must be one of "
+                    + Arrays.stream(type.getEnumConstants()).map(v -> v.name().toLowerCase(Locale.ROOT)).toList()
+                    + "; got '" + text + "'");
         }
     }
 
