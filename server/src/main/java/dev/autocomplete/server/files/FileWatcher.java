@@ -9,6 +9,7 @@ import static java.util.Objects.requireNonNull;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.ClosedWatchServiceException;
+import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -252,8 +253,8 @@ public final class FileWatcher implements AutoCloseable {
                 boolean overflow = await(until - now);
                 now = System.nanoTime();
                 if (overflow || now - nextScan >= 0) {
-                    scan(now, !overflow);
                     nextScan = now + interval();
+                    scan(now, overflow);
                 }
                 lookAtDue(now);
             } catch (InterruptedException | ClosedWatchServiceException e) {
@@ -307,22 +308,25 @@ public final class FileWatcher implements AutoCloseable {
         return overflow;
     }
 
-    /** Looks at every directory; {@code safety}: a change found here that no event announced is suspect. */
-    private void scan(long now, boolean safety) {
+    /**
+     * Looks at every directory. With events on, a change found here that no event announced is suspect,
+     * unless {@code eventsLost}: then directories are watched again, in case some were created meanwhile.
+     */
+    private void scan(long now, boolean eventsLost) {
         Set<Path> directories = new TreeSet<>(reported.keySet());
         try {
             directories.addAll(subdirectories());
-        } catch (IOException e) {
+        } catch (IOException | DirectoryIteratorException e) {
             LOG.log(System.Logger.Level.WARNING, "Cannot list " + root + ": " + e.getMessage());
             return;
         }
         for (Path directory : directories) {
-            Map<Path, FileStamp> seen = look(directory, false);
+            Map<Path, FileStamp> seen = look(directory, eventsLost);
             if (seen == null) {
                 continue;
             }
-            if (safety && mode == WatchMode.EVENTS && !due.containsKey(directory) && !candidates.containsKey(directory)
-                    && !seen.equals(reported.getOrDefault(directory, ABSENT))) {
+            if (!eventsLost && mode == WatchMode.EVENTS && !due.containsKey(directory)
+                    && !candidates.containsKey(directory) && !seen.equals(reported.getOrDefault(directory, ABSENT))) {
                 unannounced.add(directory);
             }
             settle(directory, seen, now);

@@ -81,7 +81,8 @@ class FileWatcherTest {
 
     /** shop/tenant.yaml as a second name of a file outside the tenants directory, which is returned. */
     private Path linkedTenantFile(Path root) throws IOException {
-        Path outside = Files.writeString(Files.createDirectories(temp.resolve("outside")).resolve("tenant.yaml"), "v: 1\n");
+        Path outside = Files.createDirectories(temp.resolve("outside")).resolve("tenant.yaml");
+        Files.writeString(outside, "v: 1\n");
         Files.createLink(root.resolve("shop/tenant.yaml"), outside);
         return outside;
     }
@@ -216,7 +217,8 @@ class FileWatcherTest {
         Path outside = linkedTenantFile(root);
         try (Watch watch = Watch.start(root, WatchMode.POLL, EVENTS_ONLY)) {
             assertEquals(WatchMode.POLL, watch.watcher().mode());
-            assertEquals(new FileWatcher.Change(root.resolve("shop"), Set.of(MARKER), true), seenByPolling(watch, outside));
+            assertEquals(new FileWatcher.Change(root.resolve("shop"), Set.of(MARKER), true),
+                    seenByPolling(watch, outside));
         }
     }
 }
