@@ -86,6 +86,9 @@ function mountWidget() {
   state.widget.on("stateChange", (s) => setReady(s.isReady));
 }
 
+// The running client, for the browser console and the browser suite (which reads the client's own isReady).
+window.autocompleteDemo = Object.freeze({ get widget() { return state.widget; } });
+
 function setReady(ready) {
   const badge = $("ready");
   badge.dataset.ready = String(Boolean(ready));

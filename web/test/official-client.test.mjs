@@ -19,8 +19,8 @@ after(async () => {
 });
 
 /** Opens the demo page for a product and waits for the client's initial (empty) request. */
-async function openDemo(product, { theme = "light" } = {}) {
-  const page = await browser.context.newPage();
+async function openDemo(product, { theme = "light", context = browser.context } = {}) {
+  const page = await context.newPage();
   const traffic = recordTraffic(page, new URL(server.url).origin);
   await page.goto(`${server.url}/?product=${product}&theme=${theme}`);
   await traffic.waitFor((e) => e.request.data.raw_query === "", { what: "the initial request" });
@@ -34,6 +34,34 @@ const bold = (page) => page.locator("[data-aia-input] strong").allTextContents()
 /** completed_params without `kind`: the client copies it from the option, and this server's options have none. */
 const params = (exchange) => exchange.request.data.completed_params.map(({ kind, ...rest }) => rest);
 const types = (exchange) => (exchange.response.data.suggestions ?? []).map((s) => s.type);
+
+/** The client's own isReady, read from the running widget (the demo's Ready badge shows the same). */
+const clientReady = (page) => page.evaluate(() => window.autocompleteDemo.widget.isReady);
+const optionTexts = (suggestion) => (suggestion?.options ?? []).map((o) => o.text);
+const suggestion = (exchange, type) => (exchange.response.data.suggestions ?? []).find((s) => s.type === type);
+
+const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+  "November", "December"];
+/** How the date engine writes a day in English, e.g. "Sunday 22 November 2026" (the demo's travel runs on UTC). */
+const dateLabel = (d) =>
+  `${WEEKDAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+const plusDays = (d, days) => new Date(d.getTime() + days * 86_400_000);
+const REAL_DATE = new RegExp(`^(${WEEKDAYS.join("|")}) \\d{1,2} (${MONTHS.join("|")}) \\d{4}$`);
+
+/**
+ * The date options offered with nothing typed: real days, today first, then tomorrow. `since` is a time
+ * taken before the request, so a run across midnight UTC still knows which day the server meant.
+ */
+function assertRealDateOptions(options, since) {
+  assert.ok(options.length >= 2, `date options: ${options}`);
+  for (const text of options) assert.match(text, REAL_DATE);
+  const now = new Date();
+  const today = [since, now].map(dateLabel).find((label) => label === options[0]);
+  assert.ok(today, `the first date option is today (UTC): ${options[0]} vs ${dateLabel(now)}`);
+  const day = today === dateLabel(since) ? since : now;
+  assert.equal(options[1], dateLabel(plusDays(day, 1)), "then tomorrow");
+}
 
 /** Clicks an option, then moves the pointer off the dropdown so it highlights nothing (as a typist would). */
 async function pick(page, text) {
@@ -71,14 +99,15 @@ describe("travel: the journey from the issue, then skipping optional params", ()
     assert.match(reply.headers["content-type"], /^application\/json/);
     assert.equal(reply.request.meta.client_version, "0.7.0");
     assert.deepEqual(reply.request.data.completed_params, [], "completed_params is sent, empty");
-    assert.equal(reply.response.data.suggestions[0].type, "origin");
+    // While a required param is open only the required ones are listed (protocol §4.4).
+    assert.deepEqual(types(reply), ["origin", "destination"]);
     await option(page, "Paris").waitFor();
-    assert.deepEqual((await pills(page)).slice(0, 2), ["From", "To"]);
+    assert.deepEqual(await pills(page), ["From", "To"]);
     await page.waitForTimeout(300);
     await screenshot(page, "travel-from-par");
   });
 
-  it("picks Paris, types ' to lon', picks London: tokens, completed_params and recently_suggested", async () => {
+  it("picks Paris, types ' to lon', picks London: tokens, recently_suggested, then ready at once", async () => {
     const from = traffic.exchanges.length;
     await pick(page, "Paris");
     await typeSlowly(page, " to lon");
@@ -98,15 +127,38 @@ describe("travel: the journey from the issue, then skipping optional params", ()
     const recent = typing.request.data.recently_suggested ?? [];
     assert.ok(recent.some((r) => r.type === "destination" && r.text === "To"), JSON.stringify(recent));
     assert.ok(recent.every((r) => r.type !== "placeholder"));
-    assert.equal(typing.response.data.suggestions[0].type, "destination");
+    assert.deepEqual(types(typing), ["destination"], "only the open required param, no optional ones yet");
     assert.equal(typing.response.data.is_ready, false, "the destination is still missing");
+    assert.equal(await clientReady(page), false);
 
+    // Issue 10, defect 7: the pick that fills the last required param leaves the client ready within one
+    // round trip. Nothing is typed after it: the first request the pick itself sends must answer ready.
+    const since = new Date();
+    const picked = traffic.exchanges.length;
     await pick(page, "London");
+    const afterPick = await traffic.waitFor(() => true, { from: picked, what: "the request the London pick sends" });
+    assert.match(afterPick.request.data.raw_query,
+      /^Book a flight from \{\{ORIGIN_1\}\} +to \{\{DESTINATION_1\}\} $/);
+    assert.deepEqual(params(afterPick), [
+      { placeholder: "{{ORIGIN_1}}", type: "origin", text: "Paris" },
+      { placeholder: "{{DESTINATION_1}}", type: "destination", text: "London" },
+    ]);
+    assert.equal(afterPick.response.data.is_ready, true);
+    assert.deepEqual(types(afterPick), ["date", "cabin", "passengers"], "the optional params, now that ready");
+    assertRealDateOptions(optionTexts(suggestion(afterPick, "date")), since);
+    await page.locator("#ready[data-ready=true]").waitFor();
+    assert.equal(await clientReady(page), true, "the client's own isReady");
+    assert.equal(await page.locator("#ready").textContent(), "ready to submit");
+
     const text = (await editor(page).textContent()).replace(/\s+/g, " ");
     assert.equal(text.trim(), "Book a flight from Paris to London");
     const boldTexts = await bold(page);
     assert.ok(boldTexts.includes("Paris") && boldTexts.includes("London"), `bold params: ${boldTexts}`);
-    assert.deepEqual(await pills(page), ["Date", "Cabin", "Passengers"], "the optional params remain as pills");
+    await page.locator("[data-aia-pill]").filter({ hasText: "Passengers" }).waitFor();
+    assert.deepEqual(await pills(page), ["Date", "Cabin", "Passengers"], "the optional params come as pills");
+    const shown = await page.locator("[data-aia-option]").allTextContents();
+    assert.deepEqual(shown, optionTexts(suggestion(afterPick, "date")), "the dropdown shows the real dates");
+    await page.waitForTimeout(300);
     await screenshot(page, "travel-paris-to-london");
   });
 
@@ -157,6 +209,92 @@ describe("travel: the journey from the issue, then skipping optional params", ()
   });
 });
 
+describe("travel: tapping Paris then London, nothing typed, then typing a date", () => {
+  let page;
+  let traffic;
+  // A browser of its own: the date step stops the page's clock, and a clock belongs to a whole context.
+  let own;
+
+  before(async () => {
+    own = await launchBrowser();
+    await own.context.clock.install();
+  });
+
+  after(async () => {
+    await own?.close();
+  });
+
+  it("leaves the client ready after the London tap, within one round trip (issue 10, defect 7)", async () => {
+    ({ page, traffic } = await openDemo("travel", { context: own.context }));
+    // The host names the user's recent cities, so both are tappable on the empty input.
+    await page.locator("#context").fill(JSON.stringify({ recent_cities: ["Paris", "London"] }));
+    let from = traffic.exchanges.length;
+    await page.locator("#language").selectOption("en"); // resets the widget: a fresh empty request, with the context
+    const initial = await traffic.waitFor((e) => e.request.data.additional_context !== undefined,
+      { from, what: "the empty request with additional_context" });
+    assert.equal(initial.request.data.raw_query, "");
+    assert.deepEqual(types(initial), ["placeholder", "origin", "destination"], "only the required params");
+    assert.deepEqual(optionTexts(suggestion(initial, "origin")).slice(0, 2).sort(), ["London", "Paris"]);
+
+    await editor(page).click();
+    await option(page, "Paris").waitFor();
+    await pick(page, "Paris");
+    assert.equal(await clientReady(page), false, "the destination is still missing");
+    assert.deepEqual(await pills(page), ["To"]);
+
+    from = traffic.exchanges.length;
+    const since = new Date();
+    await pick(page, "London");
+    const afterTap = await traffic.waitFor(() => true, { from, what: "the request the London tap sends" });
+    assert.equal(afterTap.request.data.raw_query, "Book a flight from {{ORIGIN_1}} {{DESTINATION_1}} ");
+    assert.deepEqual(params(afterTap), [
+      { placeholder: "{{ORIGIN_1}}", type: "origin", text: "Paris" },
+      { placeholder: "{{DESTINATION_1}}", type: "destination", text: "London" },
+    ]);
+    assert.equal(afterTap.status, 200);
+    assert.equal(afterTap.response.data.is_ready, true);
+    assert.deepEqual(types(afterTap), ["date", "cabin", "passengers"]);
+    assertRealDateOptions(optionTexts(suggestion(afterTap, "date")), since);
+    await page.locator("#ready[data-ready=true]").waitFor();
+    assert.equal(await clientReady(page), true, "the client's own isReady, with nothing typed");
+    assert.equal(await page.locator("#ready").textContent(), "ready to submit");
+    assert.deepEqual(await bold(page), ["Paris", "London"]);
+    await page.locator("[data-aia-pill]").filter({ hasText: "Passengers" }).waitFor();
+    assert.deepEqual(await pills(page), ["Date", "Cabin", "Passengers"]);
+    await page.waitForTimeout(300);
+    await screenshot(page, "travel-tapped-paris-london");
+  });
+
+  it("types 'on 12 march': the date engine reads it, the text stays as typed, cabin comes next", async () => {
+    const from = traffic.exchanges.length;
+    await editor(page).press("End");
+    // The page's clock stands still while the keys go in, so the client's debounce sees one burst and asks
+    // about the whole date, as it does for a quick typist. At this machine's uneven pace it may instead ask
+    // at "12 ma", get "Friday 12 March 2027" offered, and filter that locally from then on without asking.
+    await page.clock.pauseAt(await page.evaluate(() => Date.now()));
+    await typeSlowly(page, "on 12 march");
+    await page.clock.resume();
+    const dated = await traffic.waitFor((e) => / on 12 march$/.test(e.request.data.raw_query),
+      { from, what: "the request for 'on 12 march'" });
+    assert.equal(dated.request.data.raw_query, "Book a flight from {{ORIGIN_1}} {{DESTINATION_1}} on 12 march");
+    assert.equal(dated.status, 200);
+    const date = dated.response.data.input.find((i) => i.type === "date");
+    assert.deepEqual(date, { type: "date", text: "12 march", state: "completed", source: "identified" },
+      "read by the date engine and kept literal (note 11)");
+    assert.equal(dated.response.data.is_ready, true);
+    assert.deepEqual(types(dated), ["cabin", "passengers"], "the filled date is not suggested again");
+    await option(page, "Economy").waitFor();
+    assert.deepEqual(await pills(page), ["Cabin", "Passengers"]);
+    await page.locator('[data-aia-input] strong[data-seg="identified"]', { hasText: "12 march" }).waitFor();
+    const text = (await editor(page).textContent()).replace(/\s+/g, " ").trim();
+    assert.equal(text, "Book a flight from Paris London on 12 march");
+    assert.equal(await clientReady(page), true);
+    assert.deepEqual(traffic.foreign, []);
+    await page.waitForTimeout(300);
+    await screenshot(page, "travel-on-12-march");
+  });
+});
+
 describe("workspace: tapping an option on the empty input", () => {
   it("builds 'Create a <option>' from the prompt and sends it as a token", async () => {
     const { page, traffic } = await openDemo("workspace");
@@ -175,7 +313,7 @@ describe("workspace: tapping an option on the empty input", () => {
     assert.deepEqual(params(sent),
       [{ placeholder: "{{TYPE_1}}", type: "type", text: "email" }]);
     assert.equal(sent.status, 200);
-    assert.equal(types(sent)[0], "contact", "the email's required contact comes next");
+    assert.deepEqual(types(sent), ["contact"], "the email's required contact; no optional topic while it is open");
     assert.deepEqual(await bold(page), ["email"]);
     await page.waitForTimeout(700);
     assert.deepEqual(traffic.foreign, []);
@@ -201,6 +339,7 @@ describe("the demo page", () => {
     assert.equal(sent.status, 200);
     assert.equal(sent.response.data.suggestions[0].options[0].text, "Lisbon", "options the context names come first");
     await option(page, "Lisbon").waitFor();
+    assert.deepEqual(await pills(page), ["From", "To"], "only the required params while they are open");
     await page.locator("#last-response").filter({ hasText: "Lisbon" }).waitFor();
     await screenshot(page, "demo-dark");
   });
@@ -215,7 +354,7 @@ describe("the language switcher", () => {
     assert.equal(french.request.data.raw_query, "");
     assert.equal(french.response.data.suggestions[0].text, "Réserver un vol au départ de");
     await page.locator("[data-aia-pill]").filter({ hasText: "Départ" }).first().waitFor();
-    assert.deepEqual((await pills(page)).slice(0, 2), ["Départ", "Arrivée"]);
+    assert.deepEqual(await pills(page), ["Départ", "Arrivée"]);
   });
 });
 

@@ -146,7 +146,7 @@ class FaultContainmentTest {
             for (int i = 0; i < 3; i++) {
                 assertEquals(200, api.suggest(fragileKey, envelope("Find throw")).status());
             }
-            JsonNode health = health(new ApiClient(server.managementPort()));
+            JsonNode health = health(ApiClient.management(server.managementPort()));
             assertEquals("UP", health.path("status").asText(), health.toString());
             JsonNode faulty = null;
             for (JsonNode check : health.path("checks")) {

@@ -133,7 +133,7 @@ class HotReloadTest {
             ApiClient.Reply old = api.suggest(key, envelope("Buy "));
             assertEquals(200, old.status(), old.raw());
             assertEquals("Old", generation(old));
-            ApiClient management = new ApiClient(server.managementPort());
+            ApiClient management = ApiClient.management(server.managementPort());
             ApiClient.Reply health = management.get("/observe/health");
             assertTrue(health.raw().contains("problems_of_last_change_not_loaded")
                     && health.raw().contains("shop/tenant.yaml"), health.raw());

@@ -46,6 +46,34 @@ class KeysCommandTest {
         assertFalse(list.out().contains(key) || list.out().contains(secret));
     }
 
+    /** What {@code Files.createTempFile} made for a write that a kill -9 stopped before its rename. */
+    private static Path leftBehind(Path tenantDirectory, String content) throws java.io.IOException {
+        return Files.writeString(Files.createTempFile(tenantDirectory, ".keys", ".tmp"), content);
+    }
+
+    @Test
+    void temporary_files_of_a_killed_keys_command_go_on_the_next_command_and_on_the_server_start() throws Exception {
+        Path tenants = TestTenants.copyOfDemo(temp);
+        Path demo = tenants.resolve("demo");
+        Path unrelated = Files.writeString(demo.resolve("notes.tmp"), "the operator's own");
+        Path halfWritten = leftBehind(demo, "# Managed by `./autocomplete keys`.\nkeys:\n- id: ");
+        Path empty = leftBehind(demo, "");
+        String key = TestTenants.createKey(tenants, "demo", "public", "travel");
+        assertFalse(Files.exists(halfWritten) || Files.exists(empty), "keys create cleans up");
+        assertTrue(Files.exists(unrelated), "only the store's own temporary files are removed");
+
+        Path beforeList = leftBehind(demo, "keys: []\n");
+        assertEquals(0, TestTenants.cli("keys", "list", "--tenants", tenants.toString(), "--tenant", "demo").exit());
+        assertFalse(Files.exists(beforeList), "keys list cleans up");
+
+        Path beforeStart = leftBehind(demo, "keys: [");
+        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
+            assertFalse(Files.exists(beforeStart), "the server's start cleans up");
+            assertEquals(200, new ApiClient(server.port()).suggest(key, envelope("")).status());
+        }
+        assertTrue(Files.exists(unrelated));
+    }
+
     @Test
     void refuses_bad_arguments_with_a_clear_message() {
         Path tenants = TestTenants.copyOfDemo(temp);

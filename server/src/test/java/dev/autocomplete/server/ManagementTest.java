@@ -41,7 +41,7 @@ class ManagementTest {
         try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, TestTenants.copyOfDemo(temp))) {
             assertNotEquals(server.port(), server.managementPort());
             ApiClient api = new ApiClient(server.port());
-            ApiClient management = new ApiClient(server.managementPort());
+            ApiClient management = ApiClient.management(server.managementPort());
             for (String path : OBSERVE) {
                 assertEquals(200, management.get(path).status(), path);
                 ApiClient.Reply hidden = api.get(path);
@@ -65,7 +65,7 @@ class ManagementTest {
             assertEquals("{\"status\":\"DOWN\"}", down.raw(), "no tenant names, files or problems");
             assertEquals("application/json", down.header("Content-Type"));
             assertTrue(down.header("Cache-Control").contains("no-store"), down.header("Cache-Control"));
-            ApiClient.Reply details = new ApiClient(server.managementPort()).get("/observe/health");
+            ApiClient.Reply details = ApiClient.management(server.managementPort()).get("/observe/health");
             assertTrue(details.raw().contains("broken/tenant.yaml"), "the details stay on management: " + details.raw());
             ApiClient.Reply head = api.send(HttpRequest.newBuilder(URI.create(api.base() + "/ready"))
                     .method("HEAD", HttpRequest.BodyPublishers.noBody()).build());
@@ -100,9 +100,9 @@ class ManagementTest {
             assertTrue(log.contains("Management (not for the public): http://127.0.0.2:" + server.managementPort()
                     + "/observe/health"), log);
             assertTrue(log.contains("readiness for load balancers: http://127.0.0.1:" + server.port() + "/ready"), log);
-            assertEquals(200, new ApiClient("127.0.0.2", server.managementPort()).get("/observe/health").status());
+            assertEquals(200, ApiClient.management("127.0.0.2", server.managementPort()).get("/observe/health").status());
             UncheckedIOException refused = assertThrows(UncheckedIOException.class,
-                    () -> new ApiClient("127.0.0.1", server.managementPort()).get("/observe/health"));
+                    () -> ApiClient.management("127.0.0.1", server.managementPort()).get("/observe/health"));
             assertTrue(refused.getCause() instanceof ConnectException, refused.toString());
             assertEquals(404, new ApiClient(server.port()).get("/observe/health").status());
             assertEquals(200, new ApiClient(server.port()).get("/ready").status());

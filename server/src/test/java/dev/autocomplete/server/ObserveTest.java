@@ -70,7 +70,7 @@ class ObserveTest {
     void health_is_ready_with_details_per_tenant_and_product_when_every_tenant_loaded() throws Exception {
         Path tenants = TestTenants.copyOfDemo(temp);
         try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
-            ApiClient management = new ApiClient(server.managementPort());
+            ApiClient management = ApiClient.management(server.managementPort());
             for (String path : List.of("/observe/health", "/observe/health/ready")) {
                 ApiClient.Reply health = management.get(path);
                 assertEquals(200, health.status(), health.raw());
@@ -91,7 +91,7 @@ class ObserveTest {
     void a_tenant_that_does_not_load_is_down_in_its_own_check_with_the_problem_while_the_server_is_up() throws Exception {
         Path tenants = TestTenants.copyOfDemoWithBrokenTenant(temp);
         try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
-            ApiClient management = new ApiClient(server.managementPort());
+            ApiClient management = ApiClient.management(server.managementPort());
             ApiClient.Reply health = management.get("/observe/health/ready");
             assertEquals(200, health.status(), "the server serves the other tenants: " + health.raw());
             assertEquals("UP", health.json().path("status").asText());
@@ -123,7 +123,7 @@ class ObserveTest {
             assertEquals(204, telemetry(api, key, "{\"type\":\"selection\",\"query_data\":{}}").status());
             assertEquals(200, api.get("/ready").status());
 
-            ApiClient.Reply metrics = new ApiClient(server.managementPort()).get("/observe/metrics");
+            ApiClient.Reply metrics = ApiClient.management(server.managementPort()).get("/observe/metrics");
             assertEquals(200, metrics.status());
             assertTrue(metrics.header("Content-Type").startsWith("text/plain"), metrics.header("Content-Type"));
             String text = metrics.raw();
@@ -140,7 +140,7 @@ class ObserveTest {
                     "autocomplete_cache_lookups_total{product=\"travel\",result=\"hit\",tenant=\"demo\"} 1",
                     "autocomplete_cache_lookups_total{product=\"travel\",result=\"miss\",tenant=\"demo\"} 2",
                     "autocomplete_tenant_reloads_total{result=\"failed\"} 0",
-                    "autocomplete_circuit_open{product=\"travel\",tenant=\"demo\"} 0")) {
+                    "autocomplete_circuit_open{engine=\"catalog\",product=\"travel\",tenant=\"demo\"} 0")) {
                 assertTrue(text.contains(expected), "missing: " + expected + "\n" + text);
             }
         }
@@ -154,7 +154,7 @@ class ObserveTest {
             ApiClient api = new ApiClient(server.port());
             assertEquals(200, api.suggest(key, envelope("")).status());
             assertEquals(429, api.suggest(key, envelope("")).status());
-            ApiClient management = new ApiClient(server.managementPort());
+            ApiClient management = ApiClient.management(server.managementPort());
             String text = management.get("/observe/metrics").raw();
             assertTrue(text.contains("autocomplete_rate_limited_total{product=\"travel\",tenant=\"demo\"} 1"), text);
             assertTrue(text.contains(

@@ -39,11 +39,15 @@ final class RawConnection implements AutoCloseable {
     }
 
     void send(String request) throws IOException {
-        Matcher line = REQUEST_LINE.matcher(request);
+        send(request.getBytes(StandardCharsets.UTF_8));
+    }
+
+    void send(byte[] request) throws IOException {
+        Matcher line = REQUEST_LINE.matcher(new String(request, StandardCharsets.ISO_8859_1));
         if (line.find()) {
             sent.add(new String[] {line.group(1), line.group(2)});
         }
-        out.write(request.getBytes(StandardCharsets.UTF_8));
+        out.write(request);
         out.flush();
     }
 

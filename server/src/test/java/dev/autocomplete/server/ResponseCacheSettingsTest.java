@@ -58,7 +58,7 @@ class ResponseCacheSettingsTest {
             for (int i = 0; i < 3; i++) {
                 assertEquals(200, api.suggest(key, envelope("Book a flight from Par")).status());
             }
-            return new ApiClient(server.managementPort()).get("/observe/metrics").raw();
+            return ApiClient.management(server.managementPort()).get("/observe/metrics").raw();
         }
     }
 }

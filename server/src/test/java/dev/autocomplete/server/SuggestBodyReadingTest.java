@@ -97,7 +97,7 @@ class SuggestBodyReadingTest {
         assertError(object("\"meta\":5", "\"data\":{\"raw_query\":5,\"x\":[1,]}"), "INVALID_JSON",
                 "The body is not valid JSON.");
         assertError(object(META, DATA, "\"x\":{\"y\":tru}"), "INVALID_JSON", "The body is not valid JSON.");
-        assertError(" ", "INVALID_REQUEST", "The body must be a JSON object with 'data' and 'meta'.");
+        assertError(" ", "INVALID_JSON", "The body is not valid JSON."); // whitespace holds no JSON value
         assertError("[{}]", "INVALID_REQUEST", "The body must be a JSON object with 'data' and 'meta'.");
     }
 

@@ -68,7 +68,7 @@ class TlsTest {
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(200, response.statusCode(), response.body());
             // The management listener stays plain HTTP: it is for loopback or a private network.
-            assertEquals(200, new ApiClient(server.managementPort()).get("/observe/health/live").status());
+            assertEquals(200, ApiClient.management(server.managementPort()).get("/observe/health/live").status());
         }
     }
 

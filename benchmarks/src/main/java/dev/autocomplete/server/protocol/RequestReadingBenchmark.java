@@ -28,7 +28,8 @@ import dev.autocomplete.server.http.ServerJson;
 /**
  * Reading one suggest body, the wrk benchmark's keystroke bodies in turn: the streaming
  * {@link SuggestRequestReader} against the tree parse and tree validation it replaced
- * ({@link TreeRequestReader}), with the server's own JSON mapper. Sample-time mode gives the percentiles.
+ * ({@link TreeRequestReader}), with the server's own JSON mapper, and the UTF-8 check that the streaming reader
+ * runs first. Sample-time mode gives the percentiles.
  * The repository root comes from the system property {@code autocomplete.repo}.
  */
 @BenchmarkMode(Mode.SampleTime)
@@ -81,5 +82,11 @@ public class RequestReadingBenchmark {
     @Benchmark
     public SuggestRequest streaming(Bodies bodies, Cursor cursor) {
         return bodies.streaming.read(cursor.of(bodies.bodies));
+    }
+
+    /** The UTF-8 check alone, which {@link #streaming} includes and {@link #treeThenValidate} does not. */
+    @Benchmark
+    public boolean utf8Check(Bodies bodies, Cursor cursor) {
+        return Utf8.isWellFormed(cursor.of(bodies.bodies));
     }
 }

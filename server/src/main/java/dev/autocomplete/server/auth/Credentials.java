@@ -10,6 +10,8 @@ import dev.autocomplete.server.protocol.ApiException;
 /**
  * The credential in an {@code Authorization} header: {@code Bearer <credential>}, or {@code Basic base64(key)}
  * as the official client can send (a trailing or leading {@code :} from user:password tooling is ignored).
+ * A header without one of these schemes is an invalid credential, not a missing one (protocol note 15):
+ * {@code Authorization: pk_v1_...} does send a credential, in a form the server does not take.
  */
 final class Credentials {
 
@@ -24,16 +26,15 @@ final class Credentials {
         }
         int space = header.indexOf(' ');
         String scheme = (space < 0 ? header : header.substring(0, space)).toLowerCase(Locale.ROOT);
+        if (!scheme.equals("bearer") && !scheme.equals("basic")) {
+            throw new ApiException(401, invalidCode,
+                    "Use 'Authorization: Bearer <credential>' or 'Authorization: Basic <base64 of the key>'.");
+        }
         String value = space < 0 ? "" : header.substring(space + 1).strip();
         if (value.isEmpty()) {
             throw new ApiException(401, missingCode, "The Authorization header carries no credential.");
         }
-        return switch (scheme) {
-            case "bearer" -> value;
-            case "basic" -> basic(value, invalidCode);
-            default -> throw new ApiException(401, invalidCode,
-                    "Use 'Authorization: Bearer <credential>' or 'Authorization: Basic <base64 of the key>'.");
-        };
+        return scheme.equals("bearer") ? value : basic(value, invalidCode);
     }
 
     private static String basic(String encoded, String invalidCode) {

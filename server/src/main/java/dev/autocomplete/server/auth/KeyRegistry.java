@@ -1,37 +1,34 @@
 package dev.autocomplete.server.auth;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
+import dev.autocomplete.server.files.FileWatcher;
 import dev.autocomplete.server.tenant.TenantRegistry;
 
 /**
- * Every active key of every tenant, looked up by a presented key. Re-reads each tenant's {@code keys.yaml}
- * when it changes (checked twice a second), so {@code keys create} and {@code keys revoke} take effect in a
- * running server within a second. Process-lifetime keys (the demo keys of {@code serve}) live only here.
+ * Every active key of every tenant, looked up by a presented key. Re-reads a tenant's {@code keys.yaml} when
+ * the {@link FileWatcher} reports it changed, so {@code keys create} and {@code keys revoke} take effect in a
+ * running server within a second or two. Process-lifetime keys (the demo keys of {@code serve}) live only here.
  */
-public final class KeyRegistry implements AutoCloseable {
+public final class KeyRegistry {
 
     private static final System.Logger LOG = System.getLogger(KeyRegistry.class.getName());
-    private static final long POLL_MILLIS = 500;
+    private static final Path KEYS = Path.of(KeysFile.FILE_NAME);
     /** Public keys whose digest is remembered, at most; beyond that the memo starts over. */
     static final int MAX_MEMOIZED_DIGESTS = 4_096;
 
     private final Path tenantsRoot;
     private final Clock clock;
     private final Map<String, KeyRecord> ephemeral = new ConcurrentHashMap<>();
-    private final Map<Path, FileState> seen = new HashMap<>();
+    /** Each tenant directory's records; written by {@link #start}, then only on the thread the watcher calls. */
+    private final Map<Path, List<KeyRecord>> byDirectory = new HashMap<>();
     private volatile Map<String, KeyRecord> stored = Map.of();
     /**
      * Presented public key to its digest and id, which never change: saves two SHA-256 and the format check
@@ -42,10 +39,6 @@ public final class KeyRegistry implements AutoCloseable {
     private final Map<String, Digested> digests = new ConcurrentHashMap<>();
 
     private record Digested(String digest, String id) {
-    }
-    private ScheduledExecutorService poller;
-
-    private record FileState(long modified, long size, Object fileKey, List<KeyRecord> records) {
     }
 
     public KeyRegistry(Path tenantsRoot) {
@@ -58,12 +51,14 @@ public final class KeyRegistry implements AutoCloseable {
         this.clock = clock;
     }
 
-    /** Reads every {@code keys.yaml} now, then keeps watching them. */
-    public KeyRegistry start() {
-        refresh();
-        poller = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("key-poller")
-                .factory());
-        poller.scheduleWithFixedDelay(this::refresh, POLL_MILLIS, POLL_MILLIS, TimeUnit.MILLISECONDS);
+    /** Reads every {@code keys.yaml} now, then follows the changes {@code files} reports. */
+    public KeyRegistry start(FileWatcher files) throws IOException {
+        removeStaleTemporaryFiles();
+        for (Path directory : TenantRegistry.tenantDirectories(tenantsRoot)) {
+            read(directory);
+        }
+        index();
+        files.subscribe("key-registry", this::changed);
         return this;
     }
 
@@ -109,53 +104,47 @@ public final class KeyRegistry implements AutoCloseable {
         return record != null && record.usableAt(clock.instant()) ? Optional.of(record) : Optional.empty();
     }
 
-    /** Re-reads the key files that changed since the last look. */
-    public synchronized void refresh() {
+    /** What a {@code keys} command killed mid-write left beside a {@code keys.yaml}. */
+    private void removeStaleTemporaryFiles() {
         try {
-            Map<Path, FileState> next = new HashMap<>();
-            boolean changed = false;
             for (Path directory : TenantRegistry.tenantDirectories(tenantsRoot)) {
-                Path file = directory.resolve(KeysFile.FILE_NAME);
-                if (!Files.exists(file)) {
-                    continue;
-                }
-                BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
-                FileState old = seen.get(file);
-                if (old != null && old.modified() == attributes.lastModifiedTime().toMillis()
-                        && old.size() == attributes.size() && java.util.Objects.equals(old.fileKey(),
-                                attributes.fileKey())) {
-                    next.put(file, old);
-                    continue;
-                }
-                try {
-                    List<KeyRecord> records = new KeysFile(directory).read();
-                    next.put(file, new FileState(attributes.lastModifiedTime().toMillis(), attributes.size(),
-                            attributes.fileKey(), records));
-                    changed = true;
-                } catch (IOException e) {
-                    LOG.log(System.Logger.Level.WARNING, "Cannot read " + file + "; keeping its previous keys: "
-                            + e.getMessage());
-                    if (old != null) {
-                        next.put(file, old);
-                    }
+                int removed = new KeysFile(directory).removeStaleTemporaryFiles();
+                if (removed > 0) {
+                    LOG.log(System.Logger.Level.WARNING, "Removed " + removed + " temporary file(s) an interrupted"
+                            + " keys command left in " + directory);
                 }
             }
-            if (changed || next.size() != seen.size()) {
-                Map<String, KeyRecord> index = new HashMap<>();
-                next.values().forEach(state -> state.records().forEach(r -> index.put(r.id(), r)));
-                stored = Map.copyOf(index);
-            }
-            seen.clear();
-            seen.putAll(next);
-        } catch (IOException | RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "Key refresh failed: " + e.getMessage());
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "Cannot remove the temporary files of interrupted keys commands: "
+                    + e.getMessage());
         }
     }
 
-    @Override
-    public void close() {
-        if (poller != null) {
-            poller.shutdownNow();
+    /** Reads (or drops) the keys of a tenant directory whose {@code keys.yaml} changed or which came or went. */
+    private void changed(FileWatcher.Change change) {
+        if (!change.present()) {
+            byDirectory.remove(change.directory());
+        } else if (change.files().contains(KEYS)) {
+            read(change.directory());
+        } else {
+            return;
         }
+        index();
+    }
+
+    /** Reads one tenant's {@code keys.yaml}; a file that does not parse keeps its previous keys. */
+    private void read(Path directory) {
+        try {
+            byDirectory.put(directory, new KeysFile(directory).read());
+        } catch (IOException | RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "Cannot read " + directory.resolve(KeysFile.FILE_NAME)
+                    + "; keeping its previous keys: " + e.getMessage());
+        }
+    }
+
+    private void index() {
+        Map<String, KeyRecord> index = new HashMap<>();
+        byDirectory.values().forEach(records -> records.forEach(r -> index.put(r.id(), r)));
+        stored = Map.copyOf(index);
     }
 }

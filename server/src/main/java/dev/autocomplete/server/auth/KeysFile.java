@@ -2,7 +2,10 @@ package dev.autocomplete.server.auth;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -27,11 +30,15 @@ import dev.autocomplete.server.ratelimit.RateLimit;
 /**
  * A tenant's {@code keys.yaml}: key ids, types, products, digests and times; never a key. Writes go to a
  * temporary file that atomically replaces the old one, under a lock, so a running server never reads half
- * a file and two commands never lose each other's keys.
+ * a file and two commands never lose each other's keys. A writer killed between the two leaves its temporary
+ * file behind: the next write, and the server's start, delete it.
  */
 public final class KeysFile {
 
     public static final String FILE_NAME = "keys.yaml";
+
+    private static final String TEMP_PREFIX = ".keys";
+    private static final String TEMP_SUFFIX = ".tmp";
 
     private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
             .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
@@ -82,13 +89,56 @@ public final class KeysFile {
 
     /** Applies a change to the records and writes them back, under a lock. */
     public List<KeyRecord> update(UnaryOperator<List<KeyRecord>> change) throws IOException {
-        Path lockFile = file.resolveSibling(FILE_NAME + ".lock");
-        try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+        try (FileChannel channel = openLock()) {
             channel.lock(); // held until the channel closes
+            deleteTemporaryFiles();
             List<KeyRecord> updated = change.apply(new ArrayList<>(read()));
             write(updated);
             return updated;
         }
+    }
+
+    /**
+     * Deletes the temporary files that writers killed mid-write left behind, under the lock so that no writer at
+     * work loses its file. Does nothing while another writer holds the lock (its own write cleans up), and takes
+     * no lock, creating no lock file, when there is nothing to delete.
+     *
+     * @return how many files were deleted
+     */
+    public int removeStaleTemporaryFiles() throws IOException {
+        if (temporaryFiles().isEmpty()) {
+            return 0;
+        }
+        try (FileChannel channel = openLock(); FileLock lock = channel.tryLock()) {
+            return lock == null ? 0 : deleteTemporaryFiles();
+        } catch (OverlappingFileLockException e) {
+            return 0; // this process is writing the file right now
+        }
+    }
+
+    private FileChannel openLock() throws IOException {
+        return FileChannel.open(file.resolveSibling(FILE_NAME + ".lock"), StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE);
+    }
+
+    private List<Path> temporaryFiles() throws IOException {
+        List<Path> temporary = new ArrayList<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(file.getParent(),
+                TEMP_PREFIX + "*" + TEMP_SUFFIX)) {
+            files.forEach(temporary::add);
+        }
+        return temporary;
+    }
+
+    /** Only with the lock held. */
+    private int deleteTemporaryFiles() throws IOException {
+        int deleted = 0;
+        for (Path temporary : temporaryFiles()) {
+            if (Files.deleteIfExists(temporary)) {
+                deleted++;
+            }
+        }
+        return deleted;
     }
 
     private void write(List<KeyRecord> records) throws IOException {
@@ -123,7 +173,7 @@ public final class KeysFile {
                 node.putObject("rate").put("per_second", scope.rate().perSecond()).put("burst", scope.rate().burst());
             }
         }
-        Path temp = Files.createTempFile(file.getParent(), ".keys", ".tmp");
+        Path temp = Files.createTempFile(file.getParent(), TEMP_PREFIX, TEMP_SUFFIX);
         try {
             String header = "# Managed by `./autocomplete keys`. Digests only: the keys themselves are never stored.\n";
             Files.writeString(temp, header + YAML.writeValueAsString(root));

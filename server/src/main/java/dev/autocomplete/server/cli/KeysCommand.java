@@ -179,7 +179,9 @@ public final class KeysCommand implements Runnable {
         @Override
         public Integer call() throws IOException {
             PrintWriter out = spec.commandLine().getOut();
-            List<KeyRecord> records = new KeysFile(options.directory()).read();
+            KeysFile file = new KeysFile(options.directory());
+            file.removeStaleTemporaryFiles();
+            List<KeyRecord> records = file.read();
             String format = "%-16s %-7s %-36s %-24s %-24s %-24s %-10s %s%n";
             out.printf(format, "ID", "TYPE", "PRODUCT", "CREATED", "REVOKED", "EXPIRES", "RATE", "ORIGINS");
             for (KeyRecord record : records) {

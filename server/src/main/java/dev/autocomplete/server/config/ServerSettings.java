@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -14,6 +15,8 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 
 import io.helidon.config.Config;
 import io.helidon.config.ConfigSources;
+
+import dev.autocomplete.server.files.WatchMode;
 
 /**
  * The server's own settings, from {@code autocomplete.yaml}, each overridable by an environment variable
@@ -30,10 +33,11 @@ import io.helidon.config.ConfigSources;
  * @param management where {@code /observe/*} is served, apart from the API
  * @param dataDir the directory for the server's own state, or null for {@code data} beside the tenants
  *     directory (see {@link #data()})
+ * @param tenantsWatch how changed tenant files and keys are noticed
  */
 public record ServerSettings(String host, int port, Path tenants, Tls tls, Limits limits, Duration shutdownGrace,
         String redisUrl, String tokenSecret, Path tokenSecretFile, int cacheMaxEntries, Management management,
-        Path dataDir) {
+        Path dataDir, WatchMode tenantsWatch) {
 
     /** Every key, with its default ({@code ""} for none), in the order of the reference in the README. */
     public static final Map<String, String> KEYS = keys();
@@ -74,6 +78,7 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
         keys.put("management.port", "8081");
         keys.put("tenants.dir", "tenants");
         keys.put("data.dir", "");
+        keys.put("tenants.watch", "auto");
         keys.put("limits.body-bytes", "65536");
         keys.put("limits.header-bytes", "16384");
         keys.put("limits.json-depth", "64");
@@ -135,7 +140,8 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
                 s.text("token.secret"), s.text("token.secret-file").isEmpty() ? null : Path.of(s.text("token.secret-file")),
                 s.number("cache.max-entries", 0, 10_000_000),
                 new Management(s.text("management.host"), s.number("management.port", 0, 65535)),
-                s.text("data.dir").isEmpty() ? null : Path.of(s.text("data.dir")));
+                s.text("data.dir").isEmpty() ? null : Path.of(s.text("data.dir")),
+                s.choice("tenants.watch", WatchMode.class));
     }
 
     /**
@@ -154,27 +160,27 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
     public ServerSettings with(String newHost, Integer newPort, Path newTenants) {
         return new ServerSettings(newHost != null ? newHost : host, newPort != null ? newPort : port,
                 newTenants != null ? newTenants : tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
-                tokenSecretFile, cacheMaxEntries, management, dataDir);
+                tokenSecretFile, cacheMaxEntries, management, dataDir, tenantsWatch);
     }
 
     /** The same settings with another management host or port (command-line options win); null keeps. */
     public ServerSettings withManagement(String newHost, Integer newPort) {
         return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
                 tokenSecretFile, cacheMaxEntries, new Management(newHost != null ? newHost : management.host(),
-                        newPort != null ? newPort : management.port()), dataDir);
+                        newPort != null ? newPort : management.port()), dataDir, tenantsWatch);
     }
 
     /** The same settings with another data directory (the command-line option wins); null keeps. */
     public ServerSettings withDataDir(Path newDataDir) {
         return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
-                tokenSecretFile, cacheMaxEntries, management, newDataDir != null ? newDataDir : dataDir);
+                tokenSecretFile, cacheMaxEntries, management, newDataDir != null ? newDataDir : dataDir, tenantsWatch);
     }
 
     /** The same settings with another Redis URL or token secret file (command-line options win); null keeps. */
     public ServerSettings withAccess(String newRedisUrl, Path newTokenSecretFile) {
         return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace,
                 newRedisUrl != null ? newRedisUrl : redisUrl, tokenSecret,
-                newTokenSecretFile != null ? newTokenSecretFile : tokenSecretFile, cacheMaxEntries, management, dataDir);
+                newTokenSecretFile != null ? newTokenSecretFile : tokenSecretFile, cacheMaxEntries, management, dataDir, tenantsWatch);
     }
 
     @Override
@@ -182,7 +188,7 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
         return "ServerSettings[host=" + host + ", port=" + port + ", tenants=" + tenants + ", tls=" + tls
                 + ", limits=" + limits + ", shutdownGrace=" + shutdownGrace + ", redis=" + !redisUrl.isEmpty()
                 + ", tokenSecret=" + (tokenSecret.isEmpty() ? "not set" : "set") + ", tokenSecretFile=" + tokenSecretFile
-                + ", cacheMaxEntries=" + cacheMaxEntries + ", management=" + management + ", data=" + data() + "]";
+                + ", cacheMaxEntries=" + cacheMaxEntries + ", management=" + management + ", data=" + data() + ", tenantsWatch=" + tenantsWatch + "]";
     }
 
     /** Typed reads with errors that name the key and the variable. */
@@ -203,6 +209,18 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
             }
             throw new IllegalArgumentException(key + " (or " + environmentName(key) + ") must be a whole number from "
                     + min + " to " + max + "; got '" + text + "'");
+        }
+
+        <E extends Enum<E>> E choice(String key, Class<E> type) {
+            String text = text(key);
+            for (E value : type.getEnumConstants()) {
+                if (value.name().equalsIgnoreCase(text)) {
+                    return value;
+                }
+            }
+            throw new IllegalArgumentException(key + " (or " + environmentName(key) + ") must be one of "
+                    + Arrays.stream(type.getEnumConstants()).map(v -> v.name().toLowerCase(Locale.ROOT)).toList()
+                    + "; got '" + text + "'");
         }
     }
 

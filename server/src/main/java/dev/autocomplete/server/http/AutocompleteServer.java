@@ -27,6 +27,7 @@ import dev.autocomplete.server.auth.Authenticator;
 import dev.autocomplete.server.auth.KeyRegistry;
 import dev.autocomplete.server.auth.SigningSecret;
 import dev.autocomplete.server.config.ServerSettings;
+import dev.autocomplete.server.files.FileWatcher;
 import dev.autocomplete.server.observe.Health;
 import dev.autocomplete.server.observe.HealthCheck;
 import dev.autocomplete.server.observe.Metrics;
@@ -61,7 +62,7 @@ public final class AutocompleteServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(AutocompleteServer.class.getName());
 
     private final TenantRegistry tenants;
-    private final TenantWatcher watcher;
+    private final FileWatcher files;
     private final KeyRegistry keys;
     private final EngineRunner engines;
     private final Health health;
@@ -72,7 +73,7 @@ public final class AutocompleteServer implements AutoCloseable {
     private final WebServer webServer;
     private final DemoPage demoPage;
 
-    private AutocompleteServer(TenantRegistry tenants, TenantWatcher watcher, KeyRegistry keys, EngineRunner engines,
+    private AutocompleteServer(TenantRegistry tenants, FileWatcher files, KeyRegistry keys, EngineRunner engines,
             Health health, Metrics metrics, RequestTracker tracker, Duration shutdownGrace, RateLimiter limiter,
             WebServer webServer, DemoPage demoPage) {
         this.tracker = tracker;
@@ -81,7 +82,7 @@ public final class AutocompleteServer implements AutoCloseable {
         this.metrics = metrics;
         this.limiter = limiter;
         this.tenants = tenants;
-        this.watcher = watcher;
+        this.files = files;
         this.keys = keys;
         this.engines = engines;
         this.webServer = webServer;
@@ -121,12 +122,15 @@ public final class AutocompleteServer implements AutoCloseable {
     public static AutocompleteServer start(ServerSettings settings, AccessOptions access) throws IOException {
         Path tenantsRoot = settings.tenants();
         TenantLoader loader = new TenantLoader();
+        // Before loading, so that a change made while tenants and keys load is reported, not lost.
+        FileWatcher files = new FileWatcher(tenantsRoot, TenantLoader.TENANT_FILE, settings.tenantsWatch());
         TenantRegistry tenants = TenantRegistry.load(tenantsRoot, loader);
         tenants.problems().forEach(problem -> LOG.log(System.Logger.Level.WARNING, "Tenant skipped: " + problem));
-        TenantWatcher watcher = new TenantWatcher(tenants, loader).start();
+        new TenantWatcher(tenants, loader).follow(files);
         AccessTokens tokens = new AccessTokens(SigningSecret.resolve(access.environment(), access.tokenSecretFile(),
                 settings.data(), tenantsRoot), access.clock());
-        KeyRegistry keys = new KeyRegistry(tenantsRoot, access.clock()).start();
+        KeyRegistry keys = new KeyRegistry(tenantsRoot, access.clock()).start(files);
+        files.start();
         RateLimiter limiter = access.redis() == null ? RateLimiter.local() : RateLimiter.redis(access.redis());
         ObjectMapper json = jsonMapper(settings.limits());
         JsonBodies bodies = new JsonBodies(json);
@@ -146,6 +150,7 @@ public final class AutocompleteServer implements AutoCloseable {
         DemoPage demoPage = new DemoPage(json, errors);
         HttpRouting.Builder routing = HttpRouting.builder()
                 .addFilter(tracker)
+                .addFilter(new SecurityHeaders())
                 .addFilter(new CorsFilter(CorsFilter.DEFAULT_PATHS))
                 .register(suggest)
                 .register(new TokenService(gatekeeper, json, errors, settings.limits().bodyBytes()))
@@ -153,6 +158,7 @@ public final class AutocompleteServer implements AutoCloseable {
                 .register(new ReadinessService(health))
                 .register(demoPage)
                 .any((req, res) -> errors.send(res, 404, "NOT_FOUND", "No such endpoint."))
+                .error(JsonRequests.ClientAborted.class, (req, res, e) -> errors.clientAborted(res))
                 .error(Throwable.class, (req, res, e) -> {
                     LOG.log(System.Logger.Level.ERROR, "Unhandled error on " + req.path().path(), e);
                     if (!res.isSent()) {
@@ -182,7 +188,7 @@ public final class AutocompleteServer implements AutoCloseable {
                             Resource.create(settings.tls().certificate())))));
         }
         WebServer webServer = server.build().start();
-        AutocompleteServer started = new AutocompleteServer(tenants, watcher, keys, engines, health, metrics, tracker,
+        AutocompleteServer started = new AutocompleteServer(tenants, files, keys, engines, health, metrics, tracker,
                 settings.shutdownGrace(), limiter, webServer, demoPage);
         // Helidon logs (SEVERE, with the address) a listener that cannot bind, stops the others and returns.
         if (webServer.port() < 0 || webServer.port(MANAGEMENT_SOCKET) < 0) {
@@ -210,7 +216,7 @@ public final class AutocompleteServer implements AutoCloseable {
     }
 
     /** The JSON mapper for request bodies: strict about trailing garbage, bounded nesting and lengths. */
-    static ObjectMapper jsonMapper(ServerSettings.Limits limits) {
+    public static ObjectMapper jsonMapper(ServerSettings.Limits limits) {
         // Parser and generator buffers from one shared pool: the default pool is per thread, and every
         // request runs on a new virtual thread, so its buffers were never reused.
         JsonFactory factory = JsonFactory.builder().recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool()).build();
@@ -283,9 +289,8 @@ public final class AutocompleteServer implements AutoCloseable {
         }
         webServer.stop();
         tracker.close();
-        watcher.close();
+        files.close();
         limiter.close();
-        keys.close();
         tenants.close();
     }
 }

@@ -1,11 +1,13 @@
 package dev.autocomplete.server.http;
 
+import java.io.UncheckedIOException;
 import java.util.function.Consumer;
 
 import io.helidon.http.DirectHandler;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
+import io.helidon.webserver.ServerConnectionException;
 import io.helidon.webserver.http.DirectHandlers;
 import io.helidon.webserver.http.ServerResponse;
 
@@ -14,10 +16,13 @@ import dev.autocomplete.server.protocol.JsonBodies;
 
 /**
  * Every error leaves as {@code {"error": {"code", "message"}}} with {@code Content-Type: application/json}
- * (docs/protocol.md §7), including the ones Helidon answers before routing (malformed HTTP, bodies over the
- * size limit).
+ * (docs/protocol.md §7), {@code Cache-Control: no-store} and {@code X-Content-Type-Options: nosniff}, including
+ * the ones Helidon answers before routing (malformed HTTP, bodies over the size limit).
  */
 public final class ErrorResponses {
+
+    /** The status logged and counted for a client that closed the connection mid-request (as nginx does). */
+    static final int CLIENT_CLOSED_REQUEST = 499;
 
     private final JsonBodies bodies;
     private final Consumer<String> sentCodes;
@@ -36,7 +41,24 @@ public final class ErrorResponses {
         sentCodes.accept(code);
         response.status(Status.create(status));
         response.header(HeaderValues.CONTENT_TYPE_JSON);
+        response.header(Headers.NO_STORE);
+        response.header(Headers.NOSNIFF);
         response.send(bodies.error(code, message));
+    }
+
+    /**
+     * A client that went away before its body was read ({@link JsonRequests.ClientAborted}): one access log line
+     * with status 499 (what nginx logs for it) and no stack trace, counted as a client error, not a server one.
+     * The answer is written in case the client only half-closed; a write to a closed socket is no error of ours.
+     */
+    void clientAborted(ServerResponse response) {
+        response.header(HeaderValues.CONNECTION_CLOSE);
+        try {
+            send(response, CLIENT_CLOSED_REQUEST, "CLIENT_CLOSED_REQUEST",
+                    "The connection closed before the request body arrived.");
+        } catch (UncheckedIOException | ServerConnectionException e) {
+            // The client is gone: there is nobody to tell.
+        }
     }
 
     /** JSON bodies for the errors Helidon handles before a request reaches the routes. */
@@ -58,6 +80,8 @@ public final class ErrorResponses {
                     .status(status)
                     .headers(headers)
                     .header(HeaderNames.CONTENT_TYPE, "application/json")
+                    .header(Headers.NO_STORE)
+                    .header(Headers.NOSNIFF)
                     .entity(bodies.error(code, text))
                     .build();
         };

@@ -1,5 +1,6 @@
 package dev.autocomplete.server.http;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -43,8 +44,9 @@ public final class Gatekeeper {
         Optional<String> origin = request.headers().first(HeaderNames.ORIGIN);
         Caller caller;
         try {
-            caller = authenticated(request, response, () -> authenticator.authenticate(
-                    request.headers().first(HeaderNames.AUTHORIZATION), request.headers().first(Headers.APP_IDENTIFIER)));
+            Optional<String> authorization = authorization(request);
+            caller = authenticated(request, response, () -> authenticator.authenticate(authorization,
+                    request.headers().first(Headers.APP_IDENTIFIER)));
         } catch (ApiException e) {
             // A browser client must see a 401 to refresh its token; the body says nothing about any key.
             origin.ifPresent(o -> CorsFilter.allow(response, o));
@@ -72,10 +74,25 @@ public final class Gatekeeper {
 
     /** For {@code /api/auth/token}: a secret key only, no CORS. */
     public KeyRecord admitSecretKey(ServerRequest request, ServerResponse response) {
-        KeyRecord key = authenticated(request, response,
-                () -> authenticator.secretKey(request.headers().first(HeaderNames.AUTHORIZATION)));
+        Optional<String> authorization = authorization(request);
+        KeyRecord key = authenticated(request, response, () -> authenticator.secretKey(authorization));
         limit(response, "key:" + key.id(), key.scope().rateOrDefault());
         return key;
+    }
+
+    /**
+     * The {@code Authorization} header. Two of them are refused (protocol note 15): letting one win would make
+     * what the server checked depend on which one a proxy in between kept. Helidon splits a comma-separated
+     * value into several, as HTTP makes one line with commas the same as several lines; no credential holds
+     * a comma.
+     */
+    private static Optional<String> authorization(ServerRequest request) {
+        List<String> values = request.headers().values(HeaderNames.AUTHORIZATION);
+        if (values.size() > 1) {
+            throw ApiException.badRequest("INVALID_REQUEST", "Send one Authorization header, not "
+                    + values.size() + ".");
+        }
+        return values.isEmpty() ? Optional.empty() : Optional.of(values.getFirst());
     }
 
     private <T> T authenticated(ServerRequest request, ServerResponse response, Supplier<T> authenticate) {

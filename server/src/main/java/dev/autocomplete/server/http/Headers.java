@@ -1,7 +1,9 @@
 package dev.autocomplete.server.http;
 
+import io.helidon.http.Header;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
 
 /** Header names of this API that Helidon does not define. */
 final class Headers {
@@ -15,6 +17,14 @@ final class Headers {
     static final HeaderName RATE_LIMIT_REMAINING = HeaderNames.create("RateLimit-Remaining");
     /** Seconds until the bucket is full again. */
     static final HeaderName RATE_LIMIT_RESET = HeaderNames.create("RateLimit-Reset");
+
+    /**
+     * On every API response and every error: answers carry per-user suggestions and credentials' effects, so no
+     * cache (browser or proxy) keeps them.
+     */
+    static final Header NO_STORE = HeaderValues.createCached(HeaderNames.CACHE_CONTROL, "no-store");
+    /** On every API response and every error: a JSON answer is never sniffed into HTML or script. */
+    static final Header NOSNIFF = HeaderValues.X_CONTENT_TYPE_OPTIONS_NOSNIFF;
 
     private Headers() {
     }

@@ -2,16 +2,20 @@ package dev.autocomplete.server.http;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.helidon.common.buffers.DataReader;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HttpMediaType;
+import io.helidon.webserver.ServerConnectionException;
 import io.helidon.webserver.http.ServerRequest;
 
 import dev.autocomplete.server.protocol.ApiException;
+import dev.autocomplete.server.protocol.Utf8;
 
 /**
  * Reading JSON request bodies: the media type check, the size limit and the parse, with the protocol's error
@@ -78,13 +82,30 @@ final class JsonRequests {
         return new ApiException(413, "PAYLOAD_TOO_LARGE", tooLarge);
     }
 
-    /** The body's bytes, refused when empty, over the limit or unreadable. */
+    /**
+     * The client closed the connection (or it broke) before the whole body arrived: no one is left to answer, and
+     * nothing went wrong in the server. Not an {@link ApiException}, so no service answers it as a refusal; the
+     * routing's handler of this type logs and counts it ({@link ErrorResponses#clientAborted}).
+     */
+    static final class ClientAborted extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        ClientAborted() {
+            super("the client closed the connection before the whole body arrived", null, false, false);
+        }
+    }
+
+    /** The body's bytes, refused when empty or over the limit. */
     byte[] body(ServerRequest request) {
         byte[] body;
         try {
             body = request.content().hasEntity() ? bytes(request) : new byte[0];
-        } catch (IOException e) {
-            throw ApiException.badRequest("INVALID_JSON", "The body could not be read.");
+        } catch (IOException | UncheckedIOException | DataReader.InsufficientDataAvailableException
+                | ServerConnectionException e) {
+            // Helidon reports a connection closed mid-body as InsufficientDataAvailableException and a reset as
+            // ServerConnectionException; a body shorter than its Content-Length ends the stream early.
+            throw new ClientAborted();
         }
         if (body.length == 0) {
             throw ApiException.badRequest("INVALID_JSON", "The body is empty; send a JSON object.");
@@ -92,10 +113,16 @@ final class JsonRequests {
         return body;
     }
 
+    /** The body as a tree: one JSON value in UTF-8, else {@code INVALID_JSON}. */
     JsonNode parse(ObjectMapper json, ServerRequest request) {
         byte[] body = body(request);
+        Utf8.requireUtf8Json(body);
         try {
-            return json.readTree(body);
+            JsonNode tree = json.readTree(body);
+            if (tree.isMissingNode()) {
+                throw ApiException.badRequest("INVALID_JSON", "The body holds no JSON value.");
+            }
+            return tree;
         } catch (JacksonException e) {
             throw ApiException.badRequest("INVALID_JSON", "The body is not valid JSON.");
         } catch (IOException e) {

@@ -14,10 +14,12 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
 
 import dev.autocomplete.spi.AdditionalContext;
 
@@ -54,13 +56,21 @@ public final class SuggestRequestReader {
     private final ObjectMapper json;
     /** Reads one value inside the body: the trailing-token check belongs to the whole body. */
     private final ObjectReader subtree;
+    /**
+     * Writes {@code additional_context} to measure it (decision 8). A character outside the BMP is its 4 UTF-8
+     * bytes, not the 12 of the two escaped surrogates Jackson writes by default.
+     */
+    private final ObjectWriter compact;
 
     public SuggestRequestReader(ObjectMapper json) {
         this.json = json;
         this.subtree = json.reader().without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+        this.compact = json.writer().with(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8);
     }
 
+    /** @throws ApiException for anything but a valid suggest body, and nothing else */
     public SuggestRequest read(byte[] body) {
+        Utf8.requireUtf8Json(body);
         Envelope envelope;
         try (JsonParser parser = json.createParser(body)) {
             envelope = envelope(parser);
@@ -103,10 +113,11 @@ public final class SuggestRequestReader {
     /** The body's top-level object, or null when the body is another value. */
     private Envelope envelope(JsonParser parser) throws IOException {
         JsonToken first = parser.nextToken();
+        if (first == null) {
+            throw new IOException("no JSON value, only whitespace");
+        }
         if (first != JsonToken.START_OBJECT) {
-            if (first != null) {
-                skip(parser);
-            }
+            skip(parser);
             return null;
         }
         Envelope envelope = new Envelope();
@@ -321,7 +332,7 @@ public final class SuggestRequestReader {
         }
         int size;
         try {
-            size = json.writeValueAsBytes(node).length;
+            size = compact.writeValueAsBytes(node).length;
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw ApiException.badRequest("INVALID_REQUEST", "data.additional_context cannot be read.");
         }

@@ -14,6 +14,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.autocomplete.server.files.WatchMode;
+
 /** {@code autocomplete.yaml}, environment overrides, and the reference in the README and deploy/. */
 class ServerSettingsTest {
 
@@ -75,6 +77,17 @@ class ServerSettingsTest {
         IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
                 () -> ServerSettings.read(null, Map.of("AUTOCOMPLETE_LIMITS_BODY_BYTES", "lots")));
         assertTrue(bad.getMessage().contains("limits.body-bytes (or AUTOCOMPLETE_LIMITS_BODY_BYTES)"),
+                bad.getMessage());
+    }
+
+    @Test
+    void tenants_watch_is_auto_events_or_poll_in_any_case() {
+        assertEquals(WatchMode.AUTO, ServerSettings.defaults().tenantsWatch());
+        assertEquals(WatchMode.POLL, ServerSettings.read(null, Map.of("AUTOCOMPLETE_TENANTS_WATCH", "Poll")).tenantsWatch());
+        IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
+                () -> ServerSettings.read(null, Map.of("AUTOCOMPLETE_TENANTS_WATCH", "inotify")));
+        assertTrue(bad.getMessage().contains(
+                "tenants.watch (or AUTOCOMPLETE_TENANTS_WATCH) must be one of [auto, events, poll]; got 'inotify'"),
                 bad.getMessage());
     }
 
