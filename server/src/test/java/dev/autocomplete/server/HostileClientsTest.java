@@ -25,6 +25,7 @@ class HostileClientsTest {
 
     static final int HOSTILE = 2000;
     static final int REQUESTS = 100;
+    static final int ROUNDS = 4;
 
     @TempDir
     Path temp;
@@ -44,17 +45,29 @@ class HostileClientsTest {
         try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
             ApiClient api = new ApiClient(server.port());
             timedRequests(api, key, 2 * REQUESTS); // warm up
-            long quiet = p99(timedRequests(api, key, REQUESTS));
-            try (HostileSockets hostile = new HostileSockets("127.0.0.2", server.port(), attackerKey)) {
-                hostile.open(HOSTILE);
-                Thread.sleep(1500); // a byte trickled on each open socket
-                long attacked = p99(timedRequests(api, key, REQUESTS));
-                System.out.printf("p99 of %d valid requests: %d µs quiet, %d µs beside %d hostile sockets%n",
-                        REQUESTS, quiet / 1000, attacked / 1000, HOSTILE);
-                assertTrue(attacked <= 2 * quiet, "p99 " + attacked / 1000 + " µs under attack, "
-                        + quiet / 1000 + " µs without");
+            // Quiet and attacked batches alternate, so that a passing load on a shared machine weighs on both.
+            long[] quiet = new long[0];
+            long[] attacked = new long[0];
+            for (int round = 0; round < ROUNDS; round++) {
+                quiet = concat(quiet, timedRequests(api, key, REQUESTS / ROUNDS));
+                try (HostileSockets hostile = new HostileSockets("127.0.0.2", server.port(), attackerKey)) {
+                    hostile.open(HOSTILE);
+                    Thread.sleep(1500); // a byte trickled on each open socket
+                    attacked = concat(attacked, timedRequests(api, key, REQUESTS / ROUNDS));
+                }
+                Thread.sleep(500); // the server sees the hostile sockets close
             }
+            System.out.printf("p99 of %d valid requests: %d µs quiet, %d µs beside %d hostile sockets%n",
+                    REQUESTS, p99(quiet) / 1000, p99(attacked) / 1000, HOSTILE);
+            assertTrue(p99(attacked) <= 2 * p99(quiet), "p99 " + p99(attacked) / 1000 + " µs under attack, "
+                    + p99(quiet) / 1000 + " µs without");
         }
+    }
+
+    private static long[] concat(long[] a, long[] b) {
+        long[] both = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, both, a.length, b.length);
+        return both;
     }
 
     /** Sends {@code count} valid requests one after the other, each asserted 200; their durations in ns. */

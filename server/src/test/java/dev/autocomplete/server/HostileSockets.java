@@ -89,18 +89,22 @@ final class HostileSockets implements AutoCloseable {
         out.flush();
     }
 
+    /** A byte a second on each open socket, spread over the second as independent clients would send it. */
     private void trickle() {
-        while (!closed) {
+        for (long tick = 0; !closed; tick++) {
             try {
-                Thread.sleep(1000);
+                Thread.sleep(100);
             } catch (InterruptedException e) {
                 return;
             }
+            int i = 0;
             for (Socket socket : trickling) {
-                try {
-                    socket.getOutputStream().write('x');
-                } catch (IOException e) {
-                    trickling.remove(socket);
+                if (i++ % 10 == tick % 10) {
+                    try {
+                        socket.getOutputStream().write('x');
+                    } catch (IOException e) {
+                        trickling.remove(socket);
+                    }
                 }
             }
         }
