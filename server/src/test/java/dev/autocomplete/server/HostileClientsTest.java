@@ -24,8 +24,8 @@ import dev.autocomplete.server.http.AutocompleteServer;
 class HostileClientsTest {
 
     static final int HOSTILE = 2000;
-    static final int REQUESTS = 100;
-    static final int ROUNDS = 4;
+    /** The issue asks for 100; three times as many make a p99 that one stray pause on a shared machine cannot set. */
+    static final int REQUESTS = 300;
 
     @TempDir
     Path temp;
@@ -39,46 +39,50 @@ class HostileClientsTest {
         // Both ends of every socket live in this JVM.
         assertTrue(descriptors >= 3L * HOSTILE, "raise the open file limit (ulimit -n) to at least " + 3 * HOSTILE
                 + "; this JVM has " + descriptors);
-        Path tenants = TestTenants.copyOfDemo(temp);
+        Path tenants = TestTenants.copyOfDemo(temp.resolve("attacked"));
         String key = TestTenants.createKey(tenants, "demo", "public", "travel");
         String attackerKey = TestTenants.createKey(tenants, "demo", "public", "travel");
-        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
+        Path quietTenants = TestTenants.copyOfDemo(temp.resolve("quiet"));
+        String quietKey = TestTenants.createKey(quietTenants, "demo", "public", "travel");
+        // Two identical servers in this JVM, one attacked; requests alternate between them one by one, so that
+        // a load passing on a shared machine (or a collection in this JVM) weighs on both measurements alike.
+        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants);
+                AutocompleteServer quietServer = AutocompleteServer.start("127.0.0.1", 0, quietTenants);
+                HostileSockets hostile = new HostileSockets("127.0.0.2", server.port(), attackerKey)) {
             ApiClient api = new ApiClient(server.port());
-            timedRequests(api, key, 2 * REQUESTS); // warm up
-            // Quiet and attacked batches alternate, so that a passing load on a shared machine weighs on both.
-            long[] quiet = new long[0];
-            long[] attacked = new long[0];
-            for (int round = 0; round < ROUNDS; round++) {
-                quiet = concat(quiet, timedRequests(api, key, REQUESTS / ROUNDS));
-                try (HostileSockets hostile = new HostileSockets("127.0.0.2", server.port(), attackerKey)) {
-                    hostile.open(HOSTILE);
-                    Thread.sleep(1500); // a byte trickled on each open socket
-                    attacked = concat(attacked, timedRequests(api, key, REQUESTS / ROUNDS));
-                }
-                Thread.sleep(500); // the server sees the hostile sockets close
+            ApiClient quietApi = new ApiClient(quietServer.port());
+            for (int i = 0; i < REQUESTS; i++) { // warm up
+                timed(api, key, i);
+                timed(quietApi, quietKey, i);
             }
-            System.out.printf("p99 of %d valid requests: %d µs quiet, %d µs beside %d hostile sockets%n",
-                    REQUESTS, p99(quiet) / 1000, p99(attacked) / 1000, HOSTILE);
+            hostile.open(HOSTILE);
+            // Past the burst of connects: refused sockets closed, refused requests answered and their connections
+            // lingered out; the rest trickle a byte a second.
+            Thread.sleep(2500);
+            long[] attacked = new long[REQUESTS];
+            long[] quiet = new long[REQUESTS];
+            for (int i = 0; i < REQUESTS; i++) {
+                if (i % 2 == 0) {
+                    attacked[i] = timed(api, key, i);
+                    quiet[i] = timed(quietApi, quietKey, i);
+                } else {
+                    quiet[i] = timed(quietApi, quietKey, i);
+                    attacked[i] = timed(api, key, i);
+                }
+            }
+            System.out.printf("p99 of %d valid requests: %d µs beside %d hostile sockets (%d still trickling), %d µs"
+                    + " without%n", REQUESTS, p99(attacked) / 1000, HOSTILE, hostile.trickling(), p99(quiet) / 1000);
             assertTrue(p99(attacked) <= 2 * p99(quiet), "p99 " + p99(attacked) / 1000 + " µs under attack, "
                     + p99(quiet) / 1000 + " µs without");
         }
     }
 
-    private static long[] concat(long[] a, long[] b) {
-        long[] both = Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, both, a.length, b.length);
-        return both;
-    }
-
-    /** Sends {@code count} valid requests one after the other, each asserted 200; their durations in ns. */
-    private static long[] timedRequests(ApiClient api, String key, int count) {
-        long[] nanos = new long[count];
-        for (int i = 0; i < count; i++) {
-            long start = System.nanoTime();
-            ApiClient.Reply reply = api.suggest(key, envelope("Book a flight from Par"));
-            nanos[i] = System.nanoTime() - start;
-            assertEquals(200, reply.status(), "request " + i + ": " + reply.raw());
-        }
+    /** Sends a valid request, asserts its 200 and returns its duration in ns. */
+    private static long timed(ApiClient api, String key, int i) {
+        long start = System.nanoTime();
+        ApiClient.Reply reply = api.suggest(key, envelope("Book a flight from Par"));
+        long nanos = System.nanoTime() - start;
+        assertEquals(200, reply.status(), "request " + i + ": " + reply.raw());
         return nanos;
     }
 

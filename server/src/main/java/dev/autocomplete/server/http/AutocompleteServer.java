@@ -74,8 +74,8 @@ public final class AutocompleteServer implements AutoCloseable {
     private final DemoPage demoPage;
 
     private AutocompleteServer(TenantRegistry tenants, TenantWatcher watcher, KeyRegistry keys, EngineRunner engines,
-            Health health, Metrics metrics, RequestTracker tracker, ConnectionGuard guard, Duration shutdownGrace, RateLimiter limiter,
-            WebServer webServer, DemoPage demoPage) {
+            Health health, Metrics metrics, RequestTracker tracker, ConnectionGuard guard, Duration shutdownGrace,
+            RateLimiter limiter, WebServer webServer, DemoPage demoPage) {
         this.tracker = tracker;
         this.guard = guard;
         this.shutdownGrace = shutdownGrace;
