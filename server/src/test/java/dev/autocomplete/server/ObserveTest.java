@@ -155,7 +155,12 @@ class ObserveTest {
             assertEquals(200, api.suggest(key, envelope("")).status());
             assertEquals(429, api.suggest(key, envelope("")).status());
             ApiClient management = ApiClient.management(server.managementPort());
+            // The refusal closed its connection, so this request may overtake the refusal's bookkeeping.
             String text = management.get("/observe/metrics").raw();
+            for (int i = 0; i < 50 && !text.contains("autocomplete_rate_limited_total{"); i++) {
+                Thread.sleep(20);
+                text = management.get("/observe/metrics").raw();
+            }
             assertTrue(text.contains("autocomplete_rate_limited_total{product=\"travel\",tenant=\"demo\"} 1"), text);
             assertTrue(text.contains(
                     "autocomplete_errors_total{code=\"RATE_LIMITED\",product=\"travel\",tenant=\"demo\"} 1"), text);

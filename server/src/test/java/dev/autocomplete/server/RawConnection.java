@@ -4,7 +4,11 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -32,7 +36,14 @@ final class RawConnection implements AutoCloseable {
     private final Deque<String[]> sent = new ArrayDeque<>();
 
     RawConnection(int port) throws IOException {
-        socket = new Socket("127.0.0.1", port);
+        this("127.0.0.1", port);
+    }
+
+    /** A connection to the loopback port from the loopback address {@code from} (127.0.0.2, say). */
+    RawConnection(String from, int port) throws IOException {
+        socket = new Socket();
+        socket.bind(new InetSocketAddress(InetAddress.getByName(from), 0));
+        socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 2000);
         socket.setSoTimeout(10_000);
         in = socket.getInputStream();
         out = socket.getOutputStream();
@@ -79,6 +90,28 @@ final class RawConnection implements AutoCloseable {
                     headers, body);
         }
         return text + body;
+    }
+
+    /** Whether the server ends the connection with an end of stream, not a reset, within two seconds. */
+    boolean endsCleanly() throws IOException {
+        socket.setSoTimeout(2000);
+        try {
+            return in.read() == -1;
+        } catch (SocketException e) {
+            return false; // a reset
+        }
+    }
+
+    /** Whether the server ends the connection, cleanly or not, within {@code millis}. */
+    boolean endsWithin(int millis) throws IOException {
+        socket.setSoTimeout(millis);
+        try {
+            return in.read() == -1;
+        } catch (SocketTimeoutException e) {
+            return false;
+        } catch (SocketException e) {
+            return true;
+        }
     }
 
     @Override

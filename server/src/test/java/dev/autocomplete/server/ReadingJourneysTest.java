@@ -203,4 +203,19 @@ class ReadingJourneysTest {
         ((ObjectNode) typed.path("data")).putObject("additional_context").putArray("contact").add("Zoë Quartermaine");
         assertTrue(demo.suggestOk("workspace", typed).data().path("is_ready").asBoolean());
     }
+
+    @Test
+    void a_cue_word_with_nothing_after_it_offers_its_params_options_in_every_language() {
+        for (String[] journey : new String[][] {{"en", "Book a flight from {{ORIGIN_1}} to {{DESTINATION_1}} on "},
+                {"fr", "Réserver un vol de {{ORIGIN_1}} à {{DESTINATION_1}} le "},
+                {"de", "Flug von {{ORIGIN_1}} nach {{DESTINATION_1}} am "}}) {
+            ObjectNode body = envelope(journey[1]);
+            ((ObjectNode) body.path("meta")).put("language", journey[0]);
+            fill(body, "{{ORIGIN_1}}", "origin", "Paris");
+            fill(body, "{{DESTINATION_1}}", "destination", "London");
+            ApiClient.Reply reply = travel(body);
+            assertEquals("date", reply.suggestionTypes().getFirst(), journey[0] + ": " + reply.raw());
+            assertFalse(reply.options("date").isEmpty(), journey[0] + ": " + reply.raw());
+        }
+    }
 }

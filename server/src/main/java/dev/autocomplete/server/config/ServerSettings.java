@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -60,11 +61,21 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
      * @param headerBytes the largest request head: request line and headers (431 above)
      * @param jsonDepth the deepest JSON nesting in a body (400 above)
      * @param jsonStringBytes the longest JSON string or name in a body (400 above)
-     * @param readTimeout how long a connection may stay silent while a request is being read
-     * @param maxConcurrentRequests requests served at once on the port; more wait for a free slot
+     * @param readTimeout how long one read may stay silent, and how long a kept-alive connection waits for its
+     *     next request
+     * @param maxConcurrentRequests requests served at once on the port; more are refused with 503 OVERLOADED
+     * @param headerTimeout how long a request's line and headers may take to arrive, from the connection's opening
+     *     for its first request and from the request line for the next ones (a trickle does not extend it)
+     * @param bodyTimeout how long a request body may take to arrive once the headers are in
+     * @param connectionsPerAddress connections open at once from one client address; 0 for no cap
+     * @param trustedProxies addresses of reverse proxies, whose connections the per-address cap leaves alone
      */
     public record Limits(long bodyBytes, int headerBytes, int jsonDepth, int jsonStringBytes, Duration readTimeout,
-            int maxConcurrentRequests) {
+            int maxConcurrentRequests, Duration headerTimeout, Duration bodyTimeout, int connectionsPerAddress,
+            List<String> trustedProxies) {
+        public Limits {
+            trustedProxies = List.copyOf(trustedProxies);
+        }
     }
 
     private static Map<String, String> keys() {
@@ -85,6 +96,10 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
         keys.put("limits.json-string-bytes", "65536");
         keys.put("limits.read-timeout-seconds", "30");
         keys.put("limits.max-concurrent-requests", "1024");
+        keys.put("limits.header-timeout-seconds", "10");
+        keys.put("limits.body-timeout-seconds", "20");
+        keys.put("limits.connections-per-address", "256");
+        keys.put("limits.trusted-proxies", "");
         keys.put("redis.url", "");
         keys.put("token.secret", "");
         keys.put("token.secret-file", "");
@@ -133,7 +148,10 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
                 s.number("limits.header-bytes", 1024, 1024 * 1024), s.number("limits.json-depth", 4, 1000),
                 s.number("limits.json-string-bytes", 1024, 16 * 1024 * 1024),
                 Duration.ofSeconds(s.number("limits.read-timeout-seconds", 1, 3600)),
-                s.number("limits.max-concurrent-requests", 1, 1_000_000));
+                s.number("limits.max-concurrent-requests", 1, 1_000_000),
+                Duration.ofSeconds(s.number("limits.header-timeout-seconds", 1, 3600)),
+                Duration.ofSeconds(s.number("limits.body-timeout-seconds", 1, 3600)),
+                s.number("limits.connections-per-address", 0, 1_000_000), s.addresses("limits.trusted-proxies"));
         return new ServerSettings(s.text("server.host"), s.number("server.port", 0, 65535),
                 Path.of(s.text("tenants.dir")), tls, limits,
                 Duration.ofSeconds(s.number("server.shutdown-grace-seconds", 0, 3600)), s.text("redis.url"),
@@ -221,6 +239,23 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
             throw new IllegalArgumentException(key + " (or " + environmentName(key) + ") must be one of "
                     + Arrays.stream(type.getEnumConstants()).map(v -> v.name().toLowerCase(Locale.ROOT)).toList()
                     + "; got '" + text + "'");
+        }
+
+        /** A comma-separated list of IP addresses (literals, so that no name is looked up). */
+        List<String> addresses(String key) {
+            List<String> addresses = new ArrayList<>();
+            for (String part : text(key).split(",")) {
+                String address = part.strip();
+                if (address.isEmpty()) {
+                    continue;
+                }
+                if (!address.matches("[0-9.]+|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*")) {
+                    throw new IllegalArgumentException(key + " (or " + environmentName(key)
+                            + ") must list IP addresses separated by commas; got '" + address + "'");
+                }
+                addresses.add(address);
+            }
+            return addresses;
         }
     }
 

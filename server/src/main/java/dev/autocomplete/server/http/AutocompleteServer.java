@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 
 import io.helidon.common.configurable.Resource;
 import io.helidon.webserver.ListenerConfig;
+import io.helidon.common.socket.SocketOptions;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http1.Http1Config;
@@ -68,15 +69,17 @@ public final class AutocompleteServer implements AutoCloseable {
     private final Health health;
     private final Metrics metrics;
     private final RequestTracker tracker;
+    private final ConnectionGuard guard;
     private final Duration shutdownGrace;
     private final RateLimiter limiter;
     private final WebServer webServer;
     private final DemoPage demoPage;
 
     private AutocompleteServer(TenantRegistry tenants, FileWatcher files, KeyRegistry keys, EngineRunner engines,
-            Health health, Metrics metrics, RequestTracker tracker, Duration shutdownGrace, RateLimiter limiter,
-            WebServer webServer, DemoPage demoPage) {
+            Health health, Metrics metrics, RequestTracker tracker, ConnectionGuard guard, Duration shutdownGrace,
+            RateLimiter limiter, WebServer webServer, DemoPage demoPage) {
         this.tracker = tracker;
+        this.guard = guard;
         this.shutdownGrace = shutdownGrace;
         this.health = health;
         this.metrics = metrics;
@@ -135,7 +138,10 @@ public final class AutocompleteServer implements AutoCloseable {
         ObjectMapper json = jsonMapper(settings.limits());
         JsonBodies bodies = new JsonBodies(json);
         Metrics metrics = new Metrics(tenants);
-        RequestTracker tracker = new RequestTracker(metrics, new AccessLog(), bodies);
+        ServerSettings.Limits limits = settings.limits();
+        RequestTracker tracker = new RequestTracker(metrics, new AccessLog(), bodies, limits.maxConcurrentRequests());
+        ConnectionGuard guard = new ConnectionGuard(limits.headerTimeout(), limits.bodyTimeout(), limits.readTimeout(),
+                limits.connectionsPerAddress(), limits.trustedProxies());
         ErrorResponses errors = new ErrorResponses(bodies, tracker.errorSent());
         EngineRunner engines = new EngineRunner(tenants, tracker);
         metrics.reportCircuits(tenants, engines);
@@ -146,15 +152,19 @@ public final class AutocompleteServer implements AutoCloseable {
         Gatekeeper gatekeeper = new Gatekeeper(new Authenticator(keys, tenants, tokens), limiter,
                 access.failedAuthentication());
         SuggestService suggest = new SuggestService(gatekeeper, json, new Suggester(engines,
-                new ResponseCache(settings.cacheMaxEntries()), tracker), bodies, errors, settings.limits().bodyBytes());
+                new ResponseCache(settings.cacheMaxEntries()), tracker), bodies, errors,
+                new JsonRequests(limits.bodyBytes(), "A suggest request", guard));
         DemoPage demoPage = new DemoPage(json, errors);
         HttpRouting.Builder routing = HttpRouting.builder()
                 .addFilter(tracker)
+                .addFilter(guard.filter())
                 .addFilter(new SecurityHeaders())
                 .addFilter(new CorsFilter(CorsFilter.DEFAULT_PATHS))
                 .register(suggest)
-                .register(new TokenService(gatekeeper, json, errors, settings.limits().bodyBytes()))
-                .register(new TelemetryService(gatekeeper, json, metrics, errors))
+                .register(new TokenService(gatekeeper, json, errors,
+                        new JsonRequests(limits.bodyBytes(), "A token request", guard)))
+                .register(new TelemetryService(gatekeeper, json, metrics, errors,
+                        new JsonRequests(TelemetryService.MAX_EVENT_BYTES, "A telemetry event", guard)))
                 .register(new ReadinessService(health))
                 .register(demoPage)
                 .any((req, res) -> errors.send(res, 404, "NOT_FOUND", "No such endpoint."))
@@ -165,15 +175,16 @@ public final class AutocompleteServer implements AutoCloseable {
                         errors.send(res, 500, "INTERNAL", "The server could not handle the request.");
                     }
                 });
-        ServerSettings.Limits limits = settings.limits();
         WebServerConfig.Builder server = WebServer.builder()
                 .host(settings.host())
                 .port(settings.port())
                 .maxPayloadSize(limits.bodyBytes() + DRAINED_BYTES)
-                .maxConcurrentRequests(limits.maxConcurrentRequests())
-                .connectionOptions(socket -> socket.readTimeout(limits.readTimeout()))
-                .addProtocol(Http1Config.builder().maxHeadersSize(limits.headerBytes())
-                        .maxPrologueLength(Math.min(limits.headerBytes(), 8192)).build())
+                // The request limit is the tracker's (503 OVERLOADED, logged and counted); the connection guard
+                // admits each connection and serves HTTP/1.1 through Helidon's own connections.
+                .connectionOptions(guard.socketOptions(SocketOptions.builder().readTimeout(limits.readTimeout()).build()))
+                .protocolsDiscoverServices(false)
+                .addConnectionSelector(guard.selector(Http1Config.builder().maxHeadersSize(limits.headerBytes())
+                        .maxPrologueLength(Math.min(limits.headerBytes(), 8192))))
                 // Our own shutdown (ServeCommand) stops the server first, then closes the tenants.
                 .shutdownHook(false)
                 // close() drains requests within settings.shutdownGrace() before stopping the listener.
@@ -188,7 +199,7 @@ public final class AutocompleteServer implements AutoCloseable {
                             Resource.create(settings.tls().certificate())))));
         }
         WebServer webServer = server.build().start();
-        AutocompleteServer started = new AutocompleteServer(tenants, files, keys, engines, health, metrics, tracker,
+        AutocompleteServer started = new AutocompleteServer(tenants, files, keys, engines, health, metrics, tracker, guard,
                 settings.shutdownGrace(), limiter, webServer, demoPage);
         // Helidon logs (SEVERE, with the address) a listener that cannot bind, stops the others and returns.
         if (webServer.port() < 0 || webServer.port(MANAGEMENT_SOCKET) < 0) {
@@ -279,6 +290,7 @@ public final class AutocompleteServer implements AutoCloseable {
      */
     @Override
     public void close() {
+        guard.drain();
         try {
             if (!tracker.drain(shutdownGrace)) {
                 LOG.log(System.Logger.Level.WARNING, "Requests still running after " + shutdownGrace.toSeconds()
@@ -288,6 +300,7 @@ public final class AutocompleteServer implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         webServer.stop();
+        guard.close();
         tracker.close();
         files.close();
         limiter.close();

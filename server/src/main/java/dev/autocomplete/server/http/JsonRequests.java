@@ -30,11 +30,16 @@ final class JsonRequests {
 
     private final long limit;
     private final String tooLarge;
+    private final ConnectionGuard guard;
 
-    /** @param limit the largest body, in bytes; {@code what} names the body in the 413 message */
-    JsonRequests(long limit, String what) {
+    /**
+     * @param limit the largest body, in bytes; {@code what} names the body in the 413 message
+     * @param guard tells whether a body that stopped arriving was cut off at its deadline
+     */
+    JsonRequests(long limit, String what, ConnectionGuard guard) {
         this.limit = limit;
         this.tooLarge = what + " is at most " + limit + " bytes.";
+        this.guard = guard;
     }
 
     static void requireJson(ServerRequest request) {
@@ -62,19 +67,23 @@ final class JsonRequests {
         if (length > limit) {
             throw payloadTooLarge();
         }
+        byte[] body = read(request, length < 0 ? (int) limit + 1 : (int) length);
+        if (length < 0 && body.length > limit) {
+            throw payloadTooLarge();
+        }
+        if (body.length < length) {
+            throw new IOException("the body ended before its Content-Length");
+        }
+        return body;
+    }
+
+    /** Up to {@code count} bytes of the body; a client that left or went silent past its deadline is an IOException. */
+    private static byte[] read(ServerRequest request, int count) throws IOException {
         try (InputStream in = request.content().inputStream()) {
-            if (length < 0) {
-                byte[] body = in.readNBytes((int) limit + 1);
-                if (body.length > limit) {
-                    throw payloadTooLarge();
-                }
-                return body;
-            }
-            byte[] body = in.readNBytes((int) length);
-            if (body.length < length) {
-                throw new IOException("the body ended before its Content-Length");
-            }
-            return body;
+            return in.readNBytes(count);
+        } catch (RuntimeException e) {
+            // Helidon reports the end of the connection's input with its own unchecked exceptions.
+            throw new IOException("the body could not be read", e);
         }
     }
 
@@ -103,6 +112,9 @@ final class JsonRequests {
             body = request.content().hasEntity() ? bytes(request) : new byte[0];
         } catch (IOException | UncheckedIOException | DataReader.InsufficientDataAvailableException
                 | ServerConnectionException e) {
+            if (guard.bodyTimedOut(request)) {
+                throw new ApiException(408, "REQUEST_TIMEOUT", "The body did not arrive in time.");
+            }
             // Helidon reports a connection closed mid-body as InsufficientDataAvailableException and a reset as
             // ServerConnectionException; a body shorter than its Content-Length ends the stream early.
             throw new ClientAborted();

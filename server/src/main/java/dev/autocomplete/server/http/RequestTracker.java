@@ -30,10 +30,13 @@ final class RequestTracker implements Filter, EngineObserver, AutoCloseable {
     private final AccessLog accessLog;
     private final ErrorResponses errors;
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final int maxConcurrent;
     private volatile boolean draining;
 
-    RequestTracker(Metrics metrics, AccessLog accessLog, JsonBodies bodies) {
+    /** @param maxConcurrent requests handled at once; more are answered {@code 503 OVERLOADED} at once */
+    RequestTracker(Metrics metrics, AccessLog accessLog, JsonBodies bodies, int maxConcurrent) {
         this.metrics = metrics;
+        this.maxConcurrent = maxConcurrent;
         this.accessLog = accessLog;
         this.errors = new ErrorResponses(bodies, errorSent());
     }
@@ -60,12 +63,18 @@ final class RequestTracker implements Filter, EngineObserver, AutoCloseable {
     public void filter(FilterChain chain, RoutingRequest request, RoutingResponse response) {
         long start = System.nanoTime();
         RequestFacts facts = RequestFacts.start();
-        inFlight.incrementAndGet();
+        int running = inFlight.incrementAndGet();
         try {
             if (draining) {
                 response.header(HeaderValues.CONNECTION_CLOSE);
                 response.header(HeaderNames.RETRY_AFTER, "1");
                 errors.send(response, 503, "SHUTTING_DOWN", "The server is shutting down; try again.");
+            } else if (running > maxConcurrent) {
+                // Refused at once rather than queued: a queue would hold the client's connection and our memory
+                // while it waits, and the client can retry as well as we can wait.
+                response.header(HeaderNames.RETRY_AFTER, "1");
+                errors.send(response, 503, "OVERLOADED", "The server is handling as many requests as it can; retry"
+                        + " in a second.");
             } else {
                 chain.proceed();
             }

@@ -27,14 +27,14 @@ public final class SuggestService implements HttpService {
     private final ErrorResponses errors;
     private final JsonRequests requests;
 
-    public SuggestService(Gatekeeper gatekeeper, ObjectMapper json, Suggester suggester, JsonBodies bodies,
-            ErrorResponses errors, long bodyLimit) {
+    SuggestService(Gatekeeper gatekeeper, ObjectMapper json, Suggester suggester, JsonBodies bodies,
+            ErrorResponses errors, JsonRequests requests) {
         this.gatekeeper = gatekeeper;
         this.reader = new SuggestRequestReader(json);
         this.suggester = suggester;
         this.bodies = bodies;
         this.errors = errors;
-        this.requests = new JsonRequests(bodyLimit, "A suggest request");
+        this.requests = requests;
     }
 
     @Override

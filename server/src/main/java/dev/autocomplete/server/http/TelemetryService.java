@@ -34,9 +34,11 @@ final class TelemetryService implements HttpService {
     private final ObjectMapper json;
     private final Metrics metrics;
     private final ErrorResponses errors;
-    private final JsonRequests requests = new JsonRequests(MAX_EVENT_BYTES, "A telemetry event");
+    private final JsonRequests requests;
 
-    TelemetryService(Gatekeeper gatekeeper, ObjectMapper json, Metrics metrics, ErrorResponses errors) {
+    TelemetryService(Gatekeeper gatekeeper, ObjectMapper json, Metrics metrics, ErrorResponses errors,
+            JsonRequests requests) {
+        this.requests = requests;
         this.gatekeeper = gatekeeper;
         this.json = json;
         this.metrics = metrics;

@@ -36,11 +36,11 @@ public final class TokenService implements HttpService {
     private final ErrorResponses errors;
     private final JsonRequests requests;
 
-    public TokenService(Gatekeeper gatekeeper, ObjectMapper json, ErrorResponses errors, long bodyLimit) {
+    TokenService(Gatekeeper gatekeeper, ObjectMapper json, ErrorResponses errors, JsonRequests requests) {
         this.gatekeeper = gatekeeper;
         this.json = json;
         this.errors = errors;
-        this.requests = new JsonRequests(bodyLimit, "A token request");
+        this.requests = requests;
     }
 
     @Override

@@ -19,6 +19,7 @@ import dev.autocomplete.server.ratelimit.RateLimit;
 import dev.autocomplete.server.reading.ProductConfig;
 import dev.autocomplete.server.reading.Query;
 import dev.autocomplete.server.reading.QueryReader;
+import dev.autocomplete.server.reading.Segment;
 import dev.autocomplete.server.suggest.EngineCalls;
 import dev.autocomplete.server.suggest.GuardedEngine;
 import dev.autocomplete.spi.AdditionalContext;
@@ -360,20 +361,26 @@ public final class TenantLoader {
     }
 
     /**
-     * Reads an empty query once per product, off the record: the engines' startup probe, and so that the first real
+     * Reads an empty and a typed query once per product, off the record: the engines' startup probe, and so that the first real
      * request does not pay for class loading and a cold JIT within its budget. An engine that fails it makes the
      * load fail (the previous version of the tenant keeps serving). Bounded: an engine that hangs here is left to
      * its first requests' budget.
      */
     private static void warmUp(Tenant tenant, List<Problem> problems, YamlDocument yaml) {
         for (Product product : tenant.products()) {
-            Query empty = new Query("", List.of(), Set.of(), List.of(), AdditionalContext.NONE, null,
-                    product.maxOptions(), java.time.LocalDate.now(product.zone()));
+            java.time.LocalDate today = java.time.LocalDate.now(product.zone());
+            // An empty query, then a typed one: its spans take the engines' matching paths the JIT has not seen.
+            String typed = product.model().intents().getFirst().phrases().getFirst() + " a";
             EngineCalls calls = new EngineCalls();
             Thread call = Thread.ofVirtual().name("warm-up-" + tenant.id() + "-" + product.slug()).start(() -> {
                 try {
-                    QueryReader.read(product.model(), empty, product.enginesByType(), calls,
-                            System.nanoTime() + WARM_UP.toNanos(), Map.of());
+                    for (String raw : List.of("", typed)) {
+                        List<Segment> segments = raw.isEmpty() ? List.of() : List.of(new Segment.Text(0, raw));
+                        Query query = new Query(raw, segments, Set.of(), List.of(), AdditionalContext.NONE, null,
+                                product.maxOptions(), today);
+                        QueryReader.read(product.model(), query, product.enginesByType(), calls,
+                                System.nanoTime() + WARM_UP.toNanos(), Map.of());
+                    }
                 } catch (Throwable ignored) {
                     // Its requests will report it.
                 }
@@ -390,7 +397,7 @@ public final class TenantLoader {
             calls.byEngine().forEach((name, tally) -> {
                 if (tally.failures() > 0) {
                     problems.add(yaml.problem("products", "product '" + product.slug() + "': engine '" + name
-                            + "' failed its startup probe (an empty query); see the log for its error"));
+                            + "' failed its startup probe (an empty and a typed query); see the log for its error"));
                 }
             });
         }

@@ -22,7 +22,13 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
  */
 public final class YamlDocument {
 
-    private static final YAMLFactory YAML = YAMLFactory.builder().build();
+    /**
+     * YAML 1.1 reads {@code on}, {@code off}, {@code yes} and {@code no} as booleans, so a cue list {@code [on]}
+     * would hold {@code true}: only {@code true} and {@code false} are booleans here.
+     */
+    private static final YAMLFactory YAML = YAMLFactory.builder()
+            .enable(com.fasterxml.jackson.dataformat.yaml.YAMLParser.Feature.PARSE_BOOLEAN_LIKE_WORDS_AS_STRINGS)
+            .build();
 
     private final Path file;
     private final Object root;

@@ -1,0 +1,212 @@
+package dev.autocomplete.server;
+
+import static dev.autocomplete.server.ApiClient.envelope;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.autocomplete.server.config.ServerSettings;
+import dev.autocomplete.server.http.AutocompleteServer;
+
+/**
+ * The connection defences one at a time, on raw sockets: deadlines for headers and bodies, refusals that do not
+ * wait for the body, {@code Connection: close}, the cap per address, {@code 503 OVERLOADED} and the drain.
+ */
+@Timeout(60)
+class ConnectionDefencesTest {
+
+    @TempDir
+    Path temp;
+
+    private String key;
+
+    /** A server over a copy of the demo tenants with these settings (environment names); {@link #key} reaches travel. */
+    private AutocompleteServer start(String... settings) throws IOException {
+        Path tenants = TestTenants.copyOfDemo(temp);
+        key = TestTenants.createKey(tenants, "demo", "public", "travel");
+        Map<String, String> environment = new HashMap<>();
+        for (int i = 0; i < settings.length; i += 2) {
+            environment.put(settings[i], settings[i + 1]);
+        }
+        return AutocompleteServer.start(ServerSettings.read(null, environment).with("127.0.0.1", 0, tenants));
+    }
+
+    private String head(int contentLength, String credential) {
+        return "POST /api/suggest HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                + (credential == null ? "" : "Authorization: Bearer " + credential + "\r\n")
+                + "Content-Length: " + contentLength + "\r\n\r\n";
+    }
+
+    @Test
+    void a_refusal_is_answered_before_the_body_and_the_connection_then_ends_cleanly() throws Exception {
+        try (AutocompleteServer server = start();
+                RawConnection client = new RawConnection("127.0.0.1", server.port())) {
+            long start = System.nanoTime();
+            client.send(head(60_000, null) + "{");
+            String answer = client.readResponse();
+            assertTrue(answer.startsWith("HTTP/1.1 401"), answer);
+            assertTrue(answer.toLowerCase().contains("connection: close"), answer);
+            assertTrue(client.endsCleanly(), "the connection was reset or stayed open");
+            assertTrue(System.nanoTime() - start < 3_000_000_000L, "the refusal waited for the body");
+        }
+    }
+
+    @Test
+    void a_body_that_stops_arriving_is_answered_408_at_its_deadline() throws Exception {
+        try (AutocompleteServer server = start("AUTOCOMPLETE_LIMITS_BODY_TIMEOUT_SECONDS", "1");
+                RawConnection client = new RawConnection("127.0.0.1", server.port())) {
+            long start = System.nanoTime();
+            client.send(head(5000, key) + "{\"data\":");
+            for (int i = 0; i < 3; i++) {
+                Thread.sleep(300);
+                client.send(" "); // a trickle does not extend the deadline
+            }
+            String answer = client.readResponse();
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(answer.startsWith("HTTP/1.1 408"), answer);
+            assertTrue(answer.contains("REQUEST_TIMEOUT"), answer);
+            assertTrue(millis >= 900 && millis < 3000, millis + " ms");
+            assertTrue(client.endsCleanly(), "the connection was reset or stayed open");
+        }
+    }
+
+    @Test
+    void headers_that_trickle_past_their_deadline_lose_the_connection() throws Exception {
+        try (AutocompleteServer server = start("AUTOCOMPLETE_LIMITS_HEADER_TIMEOUT_SECONDS", "1");
+                RawConnection idle = new RawConnection("127.0.0.1", server.port());
+                RawConnection slow = new RawConnection("127.0.0.1", server.port())) {
+            long start = System.nanoTime();
+            slow.send("POST /api/suggest HTTP/1.1\r\nHost: localhost\r\nX-Slow: ");
+            boolean closed = false;
+            while (!closed && System.nanoTime() - start < 5_000_000_000L) {
+                Thread.sleep(200);
+                try {
+                    slow.send("x");
+                } catch (IOException e) {
+                    closed = true;
+                }
+                closed |= slow.endsWithin(1);
+            }
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(closed && millis < 3000, "open after " + millis + " ms");
+            assertTrue(idle.endsWithin(3000), "an idle new connection stayed open past the header deadline");
+        }
+    }
+
+    @Test
+    void connection_close_from_the_client_is_honoured() throws Exception {
+        try (AutocompleteServer server = start();
+                RawConnection client = new RawConnection("127.0.0.1", server.port())) {
+            String body = envelope("").toString();
+            client.send(head(body.length(), key).replace("\r\n\r\n", "\r\nConnection: close\r\n\r\n") + body);
+            String answer = client.readResponse();
+            assertTrue(answer.startsWith("HTTP/1.1 200"), answer);
+            assertTrue(client.endsWithin(2000), "the connection stayed open after Connection: close");
+        }
+    }
+
+    @Test
+    void one_address_gets_at_most_its_cap_of_connections_and_others_are_unaffected() throws Exception {
+        try (AutocompleteServer server = start("AUTOCOMPLETE_LIMITS_CONNECTIONS_PER_ADDRESS", "3")) {
+            List<RawConnection> held = new ArrayList<>();
+            try {
+                for (int i = 0; i < 3; i++) {
+                    held.add(new RawConnection("127.0.0.3", server.port()));
+                }
+                String body = envelope("").toString();
+                try (RawConnection fourth = new RawConnection("127.0.0.3", server.port())) {
+                    assertTrue(fourth.endsWithin(2000), "a connection over the cap was kept");
+                }
+                try (RawConnection other = new RawConnection("127.0.0.1", server.port())) {
+                    other.send(head(body.length(), key) + body);
+                    assertTrue(other.readResponse().startsWith("HTTP/1.1 200"));
+                }
+                held.get(0).send(head(body.length(), key) + body);
+                assertTrue(held.get(0).readResponse().startsWith("HTTP/1.1 200"), "a capped address lost its own");
+            } finally {
+                for (RawConnection client : held) {
+                    client.close();
+                }
+            }
+            Thread.sleep(300); // the server sees the closes
+            try (RawConnection again = new RawConnection("127.0.0.3", server.port())) {
+                String body = envelope("").toString();
+                again.send(head(body.length(), key) + body);
+                assertTrue(again.readResponse().startsWith("HTTP/1.1 200"), "closed connections still counted");
+            }
+        }
+    }
+
+    @Test
+    void a_full_server_answers_503_overloaded_with_retry_after_logged_and_counted() throws Exception {
+        try (AutocompleteServer server = start("AUTOCOMPLETE_LIMITS_MAX_CONCURRENT_REQUESTS", "1");
+                RawConnection holder = new RawConnection("127.0.0.1", server.port());
+                RawConnection refused = new RawConnection("127.0.0.1", server.port())) {
+            holder.send(head(5000, key) + "{"); // authenticated, then waits for its body: holds the one slot
+            Thread.sleep(300);
+            String body = envelope("").toString();
+            refused.send(head(body.length(), key) + body);
+            String answer = refused.readResponse();
+            assertTrue(answer.startsWith("HTTP/1.1 503"), answer);
+            assertTrue(answer.contains("\"OVERLOADED\""), answer);
+            assertTrue(answer.toLowerCase().contains("retry-after: 1"), answer);
+            ByteArrayOutputStream metrics = new ByteArrayOutputStream();
+            server.metrics().write(metrics);
+            assertTrue(metrics.toString(StandardCharsets.UTF_8).matches("(?s).*autocomplete_errors_total\\{[^}]*"
+                    + "code=\"OVERLOADED\"[^}]*} 1\\.0.*"), "OVERLOADED not counted");
+        }
+    }
+
+    @Test
+    void during_the_drain_requests_on_open_connections_get_503_shutting_down_then_a_clean_end() throws Exception {
+        AutocompleteServer server = start("AUTOCOMPLETE_SERVER_SHUTDOWN_GRACE_SECONDS", "5");
+        List<RawConnection> clients = new ArrayList<>();
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            String body = envelope("").toString();
+            for (int i = 0; i < 20; i++) {
+                RawConnection client = new RawConnection("127.0.0.1", server.port());
+                client.send(head(body.length(), key) + body);
+                assertTrue(client.readResponse().startsWith("HTTP/1.1 200"));
+                clients.add(client);
+            }
+            // A slow request keeps the drain going while the kept-alive connections send their next request.
+            RawConnection slow = new RawConnection("127.0.0.1", server.port());
+            slow.send(head(body.length(), key) + body.substring(0, 10));
+            Thread.sleep(200);
+            Future<?> closing = pool.submit(server::close);
+            Thread.sleep(300);
+            for (RawConnection client : clients) {
+                client.send(head(body.length(), key) + body);
+            }
+            for (RawConnection client : clients) {
+                String answer = client.readResponse();
+                assertTrue(answer.startsWith("HTTP/1.1 503") && answer.contains("SHUTTING_DOWN"), answer);
+                assertTrue(client.endsCleanly(), "reset or left open after SHUTTING_DOWN");
+            }
+            slow.send(body.substring(10));
+            String slowAnswer = slow.readResponse();
+            assertTrue(slowAnswer.startsWith("HTTP/1.1 200"), slowAnswer);
+            closing.get();
+        } finally {
+            for (RawConnection client : clients) {
+                client.close();
+            }
+            server.close();
+        }
+    }
+}
