@@ -24,41 +24,89 @@ class ValidateCommandTest {
     }
 
     @Test
-    void prints_each_problem_as_file_line_message_and_exits_non_zero() throws Exception {
-        Path tenants = TestTenants.copyOfDemo(temp);
-        Path shop = Files.createDirectories(tenants.resolve("shop"));
-        Files.writeString(shop.resolve("tenant.yaml"), """
+    void prints_every_problem_of_a_tenant_as_file_line_message_and_exits_non_zero() throws Exception {
+        // Problems in both products, in the reader's keys and in what the catalog engine reads (a missing file
+        // of a catalog both bad products name): each must show, not only the first.
+        Path file = writeShop("""
                 display_name: Shop
                 colour: blue
+                catalogs:
+                  shoes: {file: data/shoes.csv}
                 products:
                   - id: not-a-uuid
                     slug: Store
-                    engine: catalog
+                    intents:
+                      - name: buy
+                        phrases: [Buy]
+                        params:
+                          - type: item
+                            required: yes-please
+                            options: [Shoes]
+                          - type: brand
+                            catalog: shoes
+                  - id: 4c6d8e0f-3a5b-4c7d-9e1f-2a3b4c5d6e7f
+                    slug: store
+                    intents:
+                      - name: buy
+                        phrases: [Buy]
+                        params:
+                          - type: item
+                            catalog: shoes
+                          - type: size!
+                            options: [Small, Large]
+                """);
+        Path yamlError = Files.createDirectories(file.getParent().resolveSibling("typo"));
+        Files.writeString(yamlError.resolve("tenant.yaml"), "products: [\n  - id: x\n    slug: : :\n");
+
+        TestTenants.Cli result = TestTenants.cli("validate", "--tenants", file.getParent().getParent().toString());
+        assertEquals(1, result.exit());
+        String err = result.err();
+        assertTrue(err.contains(file + ":2: colour: is not a known key"), err);
+        assertTrue(err.contains(file + ":4: catalogs.shoes.file: not found: data/shoes.csv"), err);
+        assertEquals(err.indexOf("not found: data/shoes.csv"), err.lastIndexOf("not found: data/shoes.csv"),
+                "a problem met by two products is printed once: " + err);
+        assertTrue(err.contains(file + ":6: products[0].id: must be a UUID"), err);
+        assertTrue(err.contains(file + ":7: products[0].slug: must be lower-case"), err);
+        assertTrue(err.contains(file + ":13: products[0].intents[0].params[0].required: must be true or false"), err);
+        assertTrue(err.contains(file + ":25: products[1].intents[0].params[1].type: must be letters, digits"), err);
+        assertTrue(err.contains(yamlError.resolve("tenant.yaml") + ":2: not valid YAML: "), err);
+        assertTrue(err.contains("7 problem(s)"), err);
+        for (String line : err.lines().toList()) {
+            assertTrue(line.matches(".+/tenant\\.yaml:\\d+: .+|\\d+ problem\\(s\\)"), "not file:line: message: " + line);
+        }
+    }
+
+    @Test
+    void a_tenant_yaml_in_the_old_format_is_refused_with_what_changed_and_how_to_write_it_now() throws Exception {
+        Path file = writeShop("""
+                display_name: Shop
+                products:
                   - id: 4c6d8e0f-3a5b-4c7d-9e1f-2a3b4c5d6e7f
                     slug: store
                     engine: catalog
                     config:
+                      prompt: Buy
                       intents:
                         - name: buy
                           phrases: [Buy]
                           params:
                             - type: item
-                              required: yes-please
                               options: [Shoes]
                 """);
-        Path yamlError = Files.createDirectories(tenants.resolve("typo"));
-        Files.writeString(yamlError.resolve("tenant.yaml"), "products: [\n  - id: x\n    slug: : :\n");
 
-        TestTenants.Cli result = TestTenants.cli("validate", "--tenants", tenants.toString());
+        TestTenants.Cli result = TestTenants.cli("validate", "--tenants", file.getParent().getParent().toString());
         assertEquals(1, result.exit());
         String err = result.err();
-        String file = shop.resolve("tenant.yaml").toString();
-        assertTrue(err.contains(file + ":2: colour: is not a known key"), err);
-        assertTrue(err.contains(file + ":4: products[0].id: must be a UUID"), err);
-        assertTrue(err.contains(file + ":5: products[0].slug: must be lower-case"), err);
-        assertTrue(err.contains(file + ":16: products[1].config.intents[0].params[0].required: must be true or false"),
-                err);
-        assertTrue(err.contains(yamlError.resolve("tenant.yaml") + ":"), err);
-        assertTrue(err.contains("not valid YAML"), err);
+        assertTrue(err.contains(file + ":6: products[0].config: tenant.yaml's format changed"), err);
+        assertTrue(err.contains("Move 'prompt' and 'intents' up into the product"), err);
+        assertTrue(err.contains("the 'catalogs' map to the top of tenant.yaml"), err);
+        assertTrue(err.contains("See docs/configuration.md"), err);
+        assertTrue(err.contains("1 problem(s)"), err);
+    }
+
+    /** Writes {@code tenants/shop/tenant.yaml} beside a copy of the demo tenant; returns its path. */
+    private Path writeShop(String yaml) throws Exception {
+        Path shop = Files.createDirectories(TestTenants.copyOfDemo(temp).resolve("shop"));
+        return Files.writeString(shop.resolve("tenant.yaml"), yaml);
     }
 }

@@ -37,7 +37,9 @@ public final class ProductConfig {
     /**
      * A product's reading model and the params of each engine.
      *
-     * @param specs by engine name, the params it serves, in declaration order, one per type
+     * @param model how the product reads queries; null when its config has problems
+     * @param specs by engine name, the params it serves, in declaration order, one per type; with problems, those
+     *     that could be read (so that their engines can still report problems of their own)
      */
     public record Parsed(ProductModel model, Map<String, List<ParamSpec>> specs) {
     }
@@ -57,13 +59,13 @@ public final class ProductConfig {
     /**
      * Reads {@code product}'s {@code prompt} and {@code intents}.
      *
-     * @param problems receives every problem found; the result is null when there is any
+     * @param problems receives every problem found; the result's model is null when there is any
      */
     public static Parsed parse(ConfigTree product, String defaultLanguage, List<EngineConfigException> problems) {
         ProductConfig config = new ProductConfig(defaultLanguage);
         ProductModel model = config.model(product);
         problems.addAll(config.problems);
-        return config.problems.isEmpty() && model != null ? new Parsed(model, Map.copyOf(config.specs)) : null;
+        return new Parsed(config.problems.isEmpty() ? model : null, Map.copyOf(config.specs));
     }
 
     private ProductModel model(ConfigTree root) {

@@ -80,8 +80,12 @@ public final class TenantLoader {
      * The outcome of loading one tenant.
      *
      * @param tenant the loaded tenant, or null when there were problems
+     * @param problems each once (two products naming one broken catalog meet its problem twice)
      */
     public record Result(Tenant tenant, List<Problem> problems) {
+        public Result {
+            problems = List.copyOf(new java.util.LinkedHashSet<>(problems));
+        }
     }
 
     public Result load(Path directory) {
@@ -268,9 +272,8 @@ public final class TenantLoader {
             ProductConfig.Parsed parsed = ProductConfig.parse(ConfigTree.at(at, asStringMap(product)), defaultLanguage,
                     readingProblems);
             readingProblems.forEach(e -> problems.add(yaml.problem(e.key(), e.getMessage())));
-            if (problems.size() > before || parsed == null) {
-                continue;
-            }
+            // Engines start even for a product with problems: validate reports theirs too (a catalog's missing
+            // file), not only the first ones found.
             List<GuardedEngine> engines = new ArrayList<>();
             Map<String, GuardedEngine> byType = new HashMap<>();
             for (Map.Entry<String, List<ParamSpec>> entry : parsed.specs().entrySet()) {
@@ -300,7 +303,7 @@ public final class TenantLoader {
                     byType.put(spec.type(), guarded);
                 }
             }
-            if (problems.size() == before) {
+            if (problems.size() == before && parsed.model() != null) {
                 products.add(new Product(id, slug, maxOptions, zone, parsed.model(), engines, byType, limits));
             } else {
                 engines.forEach(GuardedEngine::close);

@@ -10,6 +10,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -29,6 +31,8 @@ public final class YamlDocument {
     private static final YAMLFactory YAML = YAMLFactory.builder()
             .enable(com.fasterxml.jackson.dataformat.yaml.YAMLParser.Feature.PARSE_BOOLEAN_LIKE_WORDS_AS_STRINGS)
             .build();
+    /** A position SnakeYAML quotes in a message: where, then the source line and a caret under the column. */
+    private static final Pattern MARK = Pattern.compile("\\s*in '[^']*', line (\\d+), column \\d+:\\R.*\\R\\s*\\^");
 
     private final Path file;
     private final Object root;
@@ -54,8 +58,26 @@ public final class YamlDocument {
             return new YamlDocument(file, root, Map.copyOf(lines));
         } catch (JsonProcessingException e) {
             int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
-            throw new TenantException(new Problem(file, line, "not valid YAML: " + e.getOriginalMessage()));
+            throw new TenantException(syntaxProblem(file, line, String.valueOf(e.getOriginalMessage())));
         }
+    }
+
+    /**
+     * A YAML syntax error as one {@code file:line: message} line. SnakeYAML's message quotes the source under each
+     * position it names ({@code in 'reader', line 2, column 3:}, the line, a caret); the last position is where the
+     * problem is.
+     */
+    private static Problem syntaxProblem(Path file, int line, String message) {
+        Matcher mark = MARK.matcher(message);
+        StringBuilder text = new StringBuilder();
+        int at = line;
+        while (mark.find()) {
+            at = Integer.parseInt(mark.group(1));
+            mark.appendReplacement(text, "");
+        }
+        mark.appendTail(text);
+        String oneLine = text.toString().strip().replaceAll("\\s*\\R\\s*", "; ");
+        return new Problem(file, at, "not valid YAML: " + oneLine);
     }
 
     public Path file() {
