@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,60 +24,71 @@ import dev.autocomplete.server.tenant.Problem;
  */
 class EnginePluginTest {
 
-    private static final String AGENDA_YAML = """
-            display_name: Agenda
+    /** A product whose required {@code fruit} is served by the faulty engine's JAR, its {@code date} built in. */
+    private static final String ORCHARD_YAML = """
+            display_name: Orchard
             products:
               - id: 2a4b6c8d-1e3f-4a5b-9c7d-0e1f2a3b4c5d
-                slug: reminders
-                engine: date
-                config:
-                  prompt: Remind me
-                  time_zone: Europe/Paris
+                slug: picking
+                prompt: Pick
+                intents:
+                  - name: pick
+                    phrases: [Pick]
+                    params:
+                      - type: fruit
+                        required: true
+                        engine: faulty
+                      - type: date
+                        cues: [on]
+                        engine: date
             """;
 
     @TempDir
     Path temp;
 
-    static Path dateEngineJar() {
-        String path = System.getProperty("autocomplete.test.dateEngineJar");
-        assertTrue(path != null && path.endsWith(".jar") && Files.isRegularFile(Path.of(path)),
-                "the date engine JAR must be built first; run the tests with 'mvn verify' (got " + path + ")");
-        return Path.of(path);
-    }
-
     @Test
-    void the_date_engine_is_not_on_the_server_class_path() {
-        assertThrows(ClassNotFoundException.class,
-                () -> Class.forName("dev.autocomplete.engine.date.DateEngineFactory"));
+    void the_fixture_engines_are_not_on_the_server_class_path() {
+        // Else a tenant's JAR could be served by the server's own copy of its classes.
+        for (String factory : List.of("dev.autocomplete.engine.faulty.FaultyEngineFactory",
+                "dev.autocomplete.engine.testlib.LibraryProbeFactory")) {
+            assertThrows(ClassNotFoundException.class, () -> Class.forName(factory), factory);
+        }
     }
 
     @Test
     void an_engine_jar_in_a_tenant_directory_serves_suggestions_over_http() throws Exception {
         Path tenants = TestTenants.copyOfDemo(temp);
-        Path agenda = Files.createDirectories(tenants.resolve("agenda/engines"));
-        Files.copy(dateEngineJar(), agenda.resolve("engine-date.jar"));
-        Files.writeString(tenants.resolve("agenda/tenant.yaml"), AGENDA_YAML);
-        String key = TestTenants.createKey(tenants, "agenda", "public", "reminders");
+        Path orchard = Files.createDirectories(tenants.resolve("orchard/engines"));
+        Files.copy(EngineIsolationTest.engineJar("autocomplete.test.faultyEngineJar"),
+                orchard.resolve("engine-test-faulty.jar"));
+        Files.writeString(tenants.resolve("orchard/tenant.yaml"), ORCHARD_YAML);
+        String key = TestTenants.createKey(tenants, "orchard", "public", "picking");
+        String travelKey = TestTenants.createKey(tenants, "demo", "public", "travel");
 
         try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
-            assertEquals(java.util.List.of(), server.tenants().problems());
+            assertEquals(List.of(), server.tenants().problems());
             ApiClient api = new ApiClient(server.port());
             ApiClient.Reply empty = api.suggest(key, envelope(""));
             assertEquals(200, empty.status(), empty.raw());
-            assertEquals("Remind me", empty.data().path("suggestions").get(0).path("text").asText());
-            assertEquals("date", empty.suggestionTypes().get(1));
+            assertEquals("Pick", empty.data().path("suggestions").get(0).path("text").asText());
+            assertEquals(List.of("placeholder", "fruit"), empty.suggestionTypes(), empty.raw());
+            assertEquals(List.of("Apple", "Banana"), empty.options("fruit"), empty.raw());
 
-            ApiClient.Reply typed = api.suggest(key, envelope("Remind me tomorrow"));
+            ApiClient.Reply partial = api.suggest(key, envelope("Pick Ban"));
+            assertEquals(200, partial.status(), partial.raw());
+            assertEquals(List.of("Banana"), partial.options("fruit"), partial.raw());
+            assertFalse(partial.data().path("is_ready").asBoolean(), partial.raw());
+
+            ApiClient.Reply typed = api.suggest(key, envelope("Pick Banana"));
             assertEquals(200, typed.status(), typed.raw());
             assertTrue(typed.data().path("is_ready").asBoolean(), typed.raw());
+            // Once ready, the optional date of the built-in engine is offered beside the JAR's param.
+            assertTrue(typed.suggestionTypes().contains("date"), typed.raw());
 
-            ApiClient.Reply partial = api.suggest(key, envelope("Remind me on tomo"));
-            assertTrue(partial.options("date").getFirst().startsWith("Tomorrow"), partial.raw());
-
-            // The built-in engine still serves the other tenant in the same process.
-            String travelKey = TestTenants.createKey(tenants, "demo", "public", "travel");
-            Thread.sleep(1200);
-            assertEquals(200, api.suggest(travelKey, envelope("")).status());
+            // The built-in engines still serve the other tenant in the same process.
+            ApiClient.Reply travel = api.suggest(travelKey, envelope("Book a flight from Par"));
+            assertEquals(200, travel.status(), travel.raw());
+            assertTrue(travel.options("origin").contains("Paris"), travel.raw());
         }
     }
 
@@ -89,22 +101,20 @@ class EnginePluginTest {
                 products:
                   - id: 3b5c7d9e-2f4a-4b6c-8d0e-1f2a3b4c5d6e
                     slug: shop
-                    engine: catalog
-                    config:
-                      intents:
-                        - name: buy
-                          phrases: [Buy]
-                          params:
-                            - type: item
-                              catalog: nowhere
+                    intents:
+                      - name: buy
+                        phrases: [Buy]
+                        params:
+                          - type: item
+                            catalog: nowhere
                 """);
         String travelKey = TestTenants.createKey(tenants, "demo", "public", "travel");
         try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
             assertEquals(1, server.tenants().problems().size());
             Problem problem = server.tenants().problems().getFirst();
             assertTrue(problem.file().endsWith("broken/tenant.yaml"), problem.toString());
-            assertEquals(12, problem.line(), problem.toString());
-            assertTrue(problem.message().contains("catalog"), problem.toString());
+            assertEquals(10, problem.line(), problem.toString());
+            assertTrue(problem.message().contains("names no catalog under 'catalogs': 'nowhere'"), problem.toString());
             assertFalse(server.tenants().tenant("broken").isPresent());
 
             JsonNode ok = new ApiClient(server.port()).suggest(travelKey, envelope("")).json();
@@ -120,7 +130,7 @@ class EnginePluginTest {
             zip.putNextEntry(new java.util.zip.ZipEntry("README.txt"));
             zip.write("no engine here".getBytes(java.nio.charset.StandardCharsets.UTF_8));
         }
-        Files.writeString(tenants.resolve("empty/tenant.yaml"), AGENDA_YAML);
+        Files.writeString(tenants.resolve("empty/tenant.yaml"), ORCHARD_YAML);
         try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
             String messages = server.tenants().problems().toString();
             assertTrue(messages.contains("nothing.jar"), messages);
