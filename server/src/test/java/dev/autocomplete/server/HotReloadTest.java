@@ -39,18 +39,16 @@ class HotReloadTest {
             products:
               - id: 55555555-5555-4555-8555-555555555555
                 slug: store
-                engine: catalog
                 engine_budget_ms: 5000
-                config:
-                  prompt: Buy %1$s
-                  intents:
-                    - name: buy
-                      phrases: [Buy]
-                      params:
-                        - type: item
-                          label: item
-                          required: true
-                          options: [%1$s 1, %1$s 2, %1$s 3, %1$s 4, %1$s 5]
+                prompt: Buy %1$s
+                intents:
+                  - name: buy
+                    phrases: [Buy]
+                    params:
+                      - type: item
+                        label: item
+                        required: true
+                        options: [%1$s 1, %1$s 2, %1$s 3, %1$s 4, %1$s 5]
             """;
 
     @TempDir
@@ -126,7 +124,7 @@ class HotReloadTest {
         try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
             ApiClient api = new ApiClient(server.port());
             Files.writeString(tenants.resolve("shop/tenant.yaml"), SHOP_YAML.formatted("Broken")
-                    .replace("engine: catalog", "engine: nowhere"));
+                    .replace("label: item", "label: item\n            engine: nowhere"));
             await(() -> server.tenants().failedReloads() == 1, "the failed reload is counted");
             String problems = server.tenants().problems().toString();
             assertTrue(problems.contains("shop/tenant.yaml") && problems.contains("nowhere"), problems);
@@ -154,7 +152,7 @@ class HotReloadTest {
         String key = TestTenants.createKey(tenants, "alpha", "public", "probe");
         try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
             ApiClient api = new ApiClient(server.port());
-            assertEquals("commons-csv " + EngineIsolationTest.PREVIOUS_CSV, prompt(api.suggest(key, envelope(""))));
+            assertEquals("commons-csv " + EngineIsolationTest.PREVIOUS_CSV, probe(api.suggest(key, envelope(""))));
             Path engines = tenants.resolve("alpha/engines");
             try (var jars = Files.list(engines)) {
                 for (Path jar : jars.toList()) {
@@ -163,7 +161,7 @@ class HotReloadTest {
             }
             Path next = EngineIsolationTest.engineJar("autocomplete.test.libBEngineJar");
             Files.copy(next, engines.resolve(next.getFileName()), StandardCopyOption.REPLACE_EXISTING);
-            await(() -> prompt(api.suggest(key, envelope(""))).equals("commons-csv "
+            await(() -> probe(api.suggest(key, envelope(""))).equals("commons-csv "
                     + EngineIsolationTest.CURRENT_CSV), "the new JAR serves");
         }
     }
@@ -178,25 +176,34 @@ class HotReloadTest {
                 products:
                   - id: 33333333-3333-4333-8333-333333333333
                     slug: flaky
-                    engine: faulty
                     engine_budget_ms: %d
+                    prompt: Find
+                    intents:
+                      - name: find
+                        phrases: [Find]
+                        params:
+                          - type: thing
+                            required: true
+                            engine: faulty
                 """;
-        Files.writeString(tenants.resolve("faulty/tenant.yaml"), yaml.formatted(5000));
+        // "Find slow" meets the slow fault twice (a span match, then options): about four seconds within the budget.
+        Files.writeString(tenants.resolve("faulty/tenant.yaml"), yaml.formatted(8000));
         String key = TestTenants.createKey(tenants, "faulty", "public", "flaky");
         Path closed = tenants.resolve("faulty/.closed-flaky");
         try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants);
                 ExecutorService pool = Executors.newSingleThreadExecutor()) {
             ApiClient api = new ApiClient(server.port());
             Tenant before = server.tenants().tenant("faulty").orElseThrow();
-            Future<ApiClient.Reply> slow = pool.submit(() -> api.suggest(key, envelope("slow")));
+            Future<ApiClient.Reply> slow = pool.submit(() -> api.suggest(key, envelope("Find slow")));
             await(() -> Files.exists(tenants.resolve("faulty/.slow-flaky")), "the slow request reached the engine");
-            Files.writeString(tenants.resolve("faulty/tenant.yaml"), yaml.formatted(4000));
+            Files.writeString(tenants.resolve("faulty/tenant.yaml"), yaml.formatted(7000));
             await(() -> server.tenants().tenant("faulty").orElseThrow() != before, "the new tenant is swapped in");
             assertFalse(slow.isDone(), "the slow request was still running at the swap");
             assertFalse(Files.exists(closed), "the old engine was closed under a running request");
             ApiClient.Reply reply = slow.get();
             assertEquals(200, reply.status(), reply.raw());
-            assertEquals("Faulty slow", prompt(reply));
+            // The old engine's own answer (the param it serves, active: no fruit is called "slow"), not the fallback.
+            assertEquals(List.of("thing"), reply.suggestionTypes(), reply.raw());
             await(() -> Files.exists(closed), "the old engine is closed once its request finished");
         }
     }
@@ -217,8 +224,10 @@ class HotReloadTest {
         }
     }
 
-    private static String prompt(ApiClient.Reply reply) {
-        return reply.data().path("suggestions").get(0).path("text").asText();
+    /** The first option of the library probe's param: the version of the library it runs with. */
+    private static String probe(ApiClient.Reply reply) {
+        List<String> options = reply.options("probe");
+        return options.isEmpty() ? reply.raw() : options.getFirst();
     }
 
     /** Waits up to the reload bound for a condition, checking often. */
