@@ -140,7 +140,8 @@ class ObserveTest {
                     "autocomplete_cache_lookups_total{product=\"travel\",result=\"hit\",tenant=\"demo\"} 1",
                     "autocomplete_cache_lookups_total{product=\"travel\",result=\"miss\",tenant=\"demo\"} 2",
                     "autocomplete_tenant_reloads_total{result=\"failed\"} 0",
-                    "autocomplete_circuit_open{engine=\"catalog\",product=\"travel\",tenant=\"demo\"} 0")) {
+                    "autocomplete_circuit_open{engine=\"catalog\",product=\"travel\",tenant=\"demo\"} 0",
+                    "autocomplete_circuit_open{engine=\"date\",product=\"travel\",tenant=\"demo\"} 0")) {
                 assertTrue(text.contains(expected), "missing: " + expected + "\n" + text);
             }
         }
