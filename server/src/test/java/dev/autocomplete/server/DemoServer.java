@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.Map;
 
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.autocomplete.server.http.AccessOptions;
 import dev.autocomplete.server.http.AutocompleteServer;
 
 /**
@@ -28,6 +30,7 @@ final class DemoServer implements BeforeAllCallback, AfterAllCallback {
     private Map<String, String> keys;
     private final Map<String, String> extraFiles = new java.util.LinkedHashMap<>();
     private final Map<String, String[]> extraKeys = new java.util.LinkedHashMap<>();
+    private Clock clock = Clock.systemUTC();
 
     /**
      * Serves another tenant beside the demo: {@code files} maps paths under the tenants directory
@@ -39,6 +42,12 @@ final class DemoServer implements BeforeAllCallback, AfterAllCallback {
         for (String slug : productSlugs) {
             extraKeys.put(tenant + "/" + slug, new String[] {tenant, slug});
         }
+        return this;
+    }
+
+    /** Serves with {@code fixed} as the server's clock: what "today" is for the date engine, among others. */
+    DemoServer withClock(Clock fixed) {
+        clock = fixed;
         return this;
     }
 
@@ -57,7 +66,7 @@ final class DemoServer implements BeforeAllCallback, AfterAllCallback {
                 "secret", TestTenants.createKey(tenants, "demo", "secret", null)));
         extraKeys.forEach((name, where) -> made.put(name, TestTenants.createKey(tenants, where[0], "public", where[1])));
         keys = Map.copyOf(made);
-        server = AutocompleteServer.start("127.0.0.1", 0, tenants);
+        server = AutocompleteServer.start("127.0.0.1", 0, tenants, AccessOptions.defaults().withClock(clock));
         api = new ApiClient(server.port());
     }
 

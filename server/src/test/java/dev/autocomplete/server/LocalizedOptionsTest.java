@@ -6,6 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -13,12 +17,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-
 /** Translated option texts of the demo travel product (French and German), over HTTP. */
 class LocalizedOptionsTest {
 
+    /** Late on Thursday 12 March 2026 in travel's time zone (UTC), already Friday in Paris: the product's zone decides. */
+    static final Instant NOW = Instant.parse("2026-03-12T23:30:00Z");
+
     @RegisterExtension
-    static final DemoServer demo = new DemoServer();
+    static final DemoServer demo = new DemoServer().withClock(Clock.fixed(NOW, ZoneOffset.UTC));
 
     private static ApiClient.Reply travel(ObjectNode body, String language) {
         ((ObjectNode) body.get("meta")).put("language", language);
@@ -69,16 +75,25 @@ class LocalizedOptionsTest {
                 "{{DESTINATION_1}}", "destination", "Vienne");
         ApiClient.Reply french = travel(body, "fr");
         assertTrue(french.data().path("is_ready").asBoolean(), french.raw());
-        assertEquals("Aujourd'hui", french.options("date").getFirst());
+        // The date engine's options, today first, in the request's language.
+        assertEquals(List.of("jeudi 12 mars 2026", "vendredi 13 mars 2026"), french.options("date").subList(0, 2),
+                french.raw());
         assertTrue(french.options("cabin").contains("Économique"), french.raw());
         assertTrue(french.options("passengers").contains("1 adulte"), french.raw());
 
         ObjectNode again = fill(fill(envelope("{{ORIGIN_1}} {{DESTINATION_1}} "), "{{ORIGIN_1}}", "origin", "Lissabon"),
                 "{{DESTINATION_1}}", "destination", "Wien");
         ApiClient.Reply german = travel(again, "de-AT");
-        assertEquals("Heute", german.options("date").getFirst());
+        assertEquals(List.of("Donnerstag, 12. März 2026", "Freitag, 13. März 2026"),
+                german.options("date").subList(0, 2), german.raw());
         assertTrue(german.options("passengers").contains("1 Erwachsener"), german.raw());
-        assertTrue(travel(envelope(""), "en").options("cabin").contains("Economy"), "English stays the default");
+
+        // Optional params come once the required ones are filled.
+        ObjectNode english = fill(fill(envelope("{{ORIGIN_1}} {{DESTINATION_1}} "), "{{ORIGIN_1}}", "origin", "Lisbon"),
+                "{{DESTINATION_1}}", "destination", "Vienna");
+        ApiClient.Reply defaults = travel(english, "en");
+        assertTrue(defaults.options("cabin").contains("Economy"), "English stays the default: " + defaults.raw());
+        assertEquals("Thursday 12 March 2026", defaults.options("date").getFirst(), defaults.raw());
     }
 
     @Test

@@ -11,7 +11,8 @@ import dev.autocomplete.server.ratelimit.RateLimit;
 
 /**
  * How the server protects itself: where rate limits live, where the token signing secret comes from, the
- * clock tokens and key expiry are judged by, and how fast one client address may fail to authenticate.
+ * clock tokens and key expiry are judged by (and what "today" is for the products' engines), and how fast one
+ * client address may fail to authenticate.
  *
  * @param redis {@code redis://host:port} to share rate limits across replicas, or null for per-process limits
  * @param environment the environment variables to read the signing secret from

@@ -152,7 +152,7 @@ public final class AutocompleteServer implements AutoCloseable {
         Gatekeeper gatekeeper = new Gatekeeper(new Authenticator(keys, tenants, tokens), limiter,
                 access.failedAuthentication());
         SuggestService suggest = new SuggestService(gatekeeper, json, new Suggester(engines,
-                new ResponseCache(settings.cacheMaxEntries()), tracker), bodies, errors,
+                new ResponseCache(settings.cacheMaxEntries()), tracker, access.clock()), bodies, errors,
                 new JsonRequests(limits.bodyBytes(), "A suggest request", guard));
         DemoPage demoPage = new DemoPage(json, errors);
         HttpRouting.Builder routing = HttpRouting.builder()
