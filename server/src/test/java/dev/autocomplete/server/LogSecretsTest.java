@@ -89,19 +89,26 @@ class LogSecretsTest {
 
             String signingSecret = Files.readString(tenants.resolveSibling("data").resolve(SigningSecret.GENERATED_FILE))
                     .strip();
+            Map<String, String> keys = new LinkedHashMap<>();
+            keys.put("secret key", secret);
+            keys.put("public key", publicKey);
+            keys.put("revoked key", revoked);
+            keys.put("rate-limited key", limitedKey);
+            // One label per value: a label used twice would keep only the last value, which then goes unsearched.
             Map<String, String> secrets = new LinkedHashMap<>();
-            for (String key : List.of(secret, publicKey, revoked, limitedKey)) {
-                secrets.put("key " + key.substring(0, 6), key);
-                secrets.put("key body " + key.substring(0, 6), key.substring(6, 30));
-                secrets.put("digest", ApiKeys.digest(key));
-                secrets.put("digest hex", ApiKeys.digest(key).substring("sha256:".length()));
-            }
+            keys.forEach((name, key) -> {
+                secrets.put(name, key);
+                secrets.put(name + " body", key.substring(6, 30));
+                secrets.put(name + " digest", ApiKeys.digest(key));
+                secrets.put(name + " digest hex", ApiKeys.digest(key).substring("sha256:".length()));
+            });
             String[] jwt = token.substring(6).split("\\.");
             secrets.put("token", token);
             secrets.put("token payload", jwt[1]);
             secrets.put("token signature", jwt[2]);
             secrets.put("signing secret", signingSecret);
             secrets.put("signing secret hex", HexFormat.of().formatHex(signingSecret.getBytes(StandardCharsets.UTF_8)));
+            assertEquals(4 * 4 + 5, secrets.size(), "every secret under its own label");
             secrets.forEach((what, value) -> {
                 assertFalse(log.contains(value), "the log contains a " + what + ":\n" + log);
                 for (ApiClient.Reply reply : errors) {

@@ -109,6 +109,39 @@ public final class ConfigTree {
         throw error(key, "must be a whole number");
     }
 
+    /** An optional integer from {@code min} to {@code max}, or the default when absent. */
+    public int integer(String key, int defaultValue, int min, int max) throws EngineConfigException {
+        if (!has(key)) {
+            return defaultValue;
+        }
+        EngineConfigException outside = error(key, "must be a whole number from " + min + " to " + max);
+        int value;
+        try {
+            value = integer(key, defaultValue);
+        } catch (EngineConfigException e) {
+            throw outside;
+        }
+        if (value < min || value > max) {
+            throw outside;
+        }
+        return value;
+    }
+
+    /**
+     * One error for each key present that is not {@code known}, in file order: all of them, so that a reader that
+     * collects its problems reports every misspelt key at once.
+     */
+    public List<EngineConfigException> unknownKeys(Set<String> known) {
+        List<EngineConfigException> unknown = new ArrayList<>();
+        for (String key : values.keySet()) {
+            if (!known.contains(key)) {
+                unknown.add(error(key, "is not a known key (known: " + String.join(", ", known.stream().sorted().toList())
+                        + ")"));
+            }
+        }
+        return List.copyOf(unknown);
+    }
+
     /** A required nested map. */
     public ConfigTree tree(String key) throws EngineConfigException {
         return optionalTree(key).orElseThrow(() -> error(key, "is required"));

@@ -13,6 +13,7 @@ import com.auth0.jwt.exceptions.TokenExpiredException;
 import com.auth0.jwt.interfaces.DecodedJWT;
 
 import dev.autocomplete.server.protocol.ApiException;
+import dev.autocomplete.server.protocol.Uuids;
 
 /**
  * Access tokens: {@code at_v1_} followed by a JWT signed with HS256 (the only algorithm accepted: a token whose
@@ -101,7 +102,7 @@ public final class AccessTokens {
             if (tenant == null || product == null || key == null) {
                 throw INVALID;
             }
-            return new Claims(tenant, UUID.fromString(product), key);
+            return new Claims(tenant, Uuids.parse(product).orElseThrow(() -> INVALID), key);
         } catch (TokenExpiredException e) {
             throw new ApiException(401, "TOKEN_EXPIRED", "The access token has expired; mint a new one.");
         } catch (RuntimeException e) {

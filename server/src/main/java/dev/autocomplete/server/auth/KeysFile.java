@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.function.UnaryOperator;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -25,6 +24,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 
+import dev.autocomplete.server.protocol.Uuids;
 import dev.autocomplete.server.ratelimit.RateLimit;
 
 /**
@@ -77,7 +77,7 @@ public final class KeysFile {
                 String product = text(key, "product");
                 String revoked = text(key, "revoked_at");
                 records.add(new KeyRecord(required(key, "id"), KeyType.fromWireName(required(key, "type")), tenantId,
-                        product == null ? null : UUID.fromString(product), required(key, "digest"),
+                        product == null ? null : Uuids.require(product, "product"), required(key, "digest"),
                         Instant.parse(required(key, "created_at")), revoked == null ? null : Instant.parse(revoked),
                         scope(key)));
             } catch (RuntimeException e) {

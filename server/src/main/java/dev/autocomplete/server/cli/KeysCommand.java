@@ -25,6 +25,7 @@ import dev.autocomplete.server.auth.KeyScope;
 import dev.autocomplete.server.auth.OriginPattern;
 import dev.autocomplete.server.auth.KeyType;
 import dev.autocomplete.server.auth.KeysFile;
+import dev.autocomplete.server.protocol.Uuids;
 import dev.autocomplete.server.ratelimit.RateLimit;
 import dev.autocomplete.server.tenant.Durations;
 import dev.autocomplete.server.tenant.TenantException;
@@ -244,7 +245,7 @@ public final class KeysCommand implements Runnable {
                     if (item instanceof Map<?, ?> map && map.get("id") != null
                             && (product.equals(String.valueOf(map.get("slug")))
                                     || product.equalsIgnoreCase(String.valueOf(map.get("id"))))) {
-                        return UUID.fromString(String.valueOf(map.get("id")));
+                        return Uuids.require(String.valueOf(map.get("id")), "the product's id");
                     }
                 }
             }

@@ -4,7 +4,11 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.Callable;
 
 import picocli.CommandLine;
@@ -39,10 +43,13 @@ public final class ValidateCommand implements Callable<Integer> {
         }
         TenantLoader loader = new TenantLoader();
         List<Problem> problems = new ArrayList<>();
+        // As the server loads them: in order, a tenant refused when an earlier one has one of its product ids.
+        Map<UUID, String> owners = new HashMap<>();
         for (Path directory : directories) {
-            TenantLoader.Result result = loader.load(directory);
+            TenantLoader.Result result = loader.load(directory, id -> Optional.ofNullable(owners.get(id)));
             problems.addAll(result.problems());
             if (result.tenant() != null) {
+                result.tenant().products().forEach(product -> owners.put(product.id(), result.tenant().id()));
                 result.tenant().close();
             }
             KeysFile keys = new KeysFile(directory);

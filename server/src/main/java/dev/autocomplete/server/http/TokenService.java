@@ -1,7 +1,6 @@
 package dev.autocomplete.server.http;
 
 import java.util.UUID;
-import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -19,6 +18,7 @@ import io.helidon.webserver.http.ServerResponse;
 import dev.autocomplete.server.auth.AccessTokens;
 import dev.autocomplete.server.auth.KeyRecord;
 import dev.autocomplete.server.protocol.ApiException;
+import dev.autocomplete.server.protocol.Uuids;
 import dev.autocomplete.server.tenant.Product;
 import dev.autocomplete.server.tenant.Tenant;
 
@@ -27,9 +27,6 @@ import dev.autocomplete.server.tenant.Tenant;
  * product of its tenant. Called from the customer's server only, so it has no CORS.
  */
 public final class TokenService implements HttpService {
-
-    private static final Pattern CANONICAL_UUID =
-            Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
 
     private final Gatekeeper gatekeeper;
     private final ObjectMapper json;
@@ -77,9 +74,7 @@ public final class TokenService implements HttpService {
 
     private static UUID productId(JsonNode body) {
         JsonNode id = body.path("product_id");
-        if (!body.isObject() || !id.isTextual() || !CANONICAL_UUID.matcher(id.asText()).matches()) {
-            throw ApiException.badRequest("INVALID_PRODUCT_ID", "Send {\"product_id\": \"<the product's UUID>\"}.");
-        }
-        return UUID.fromString(id.asText());
+        return Uuids.parse(body.isObject() && id.isTextual() ? id.asText() : null).orElseThrow(() ->
+                ApiException.badRequest("INVALID_PRODUCT_ID", "Send {\"product_id\": \"<the product's UUID>\"}."));
     }
 }

@@ -5,7 +5,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -14,6 +13,7 @@ import java.util.regex.Pattern;
 
 import dev.autocomplete.spi.EngineConfigException;
 import dev.autocomplete.spi.ParamSpec;
+import dev.autocomplete.spi.toolkit.ConfigProblems;
 import dev.autocomplete.spi.toolkit.ConfigTree;
 import dev.autocomplete.spi.toolkit.TextFolding;
 
@@ -45,15 +45,16 @@ public final class ProductConfig {
     }
 
     private final String defaultLanguage;
-    private final List<EngineConfigException> problems = new ArrayList<>();
+    private final ConfigProblems problems;
     private final Map<String, List<ParamSpec>> specs = new LinkedHashMap<>();
     private final Map<String, ParamDeclaration> declared = new HashMap<>();
 
     private record ParamDeclaration(String engine, Map<String, Object> config) {
     }
 
-    private ProductConfig(String defaultLanguage) {
+    private ProductConfig(String defaultLanguage, ConfigProblems problems) {
         this.defaultLanguage = defaultLanguage.toLowerCase(Locale.ROOT);
+        this.problems = problems;
     }
 
     /**
@@ -61,19 +62,17 @@ public final class ProductConfig {
      *
      * @param problems receives every problem found; the result's model is null when there is any
      */
-    public static Parsed parse(ConfigTree product, String defaultLanguage, List<EngineConfigException> problems) {
-        ProductConfig config = new ProductConfig(defaultLanguage);
+    public static Parsed parse(ConfigTree product, String defaultLanguage, ConfigProblems problems) {
+        int before = problems.count();
+        ProductConfig config = new ProductConfig(defaultLanguage, problems);
         ProductModel model = config.model(product);
-        problems.addAll(config.problems);
-        return new Parsed(config.problems.isEmpty() ? model : null, Map.copyOf(config.specs));
+        // The params read so far go to their engines even when there are problems, so theirs are reported too.
+        return new Parsed(problems.count() == before ? model : null, Map.copyOf(config.specs));
     }
 
     private ProductModel model(ConfigTree root) {
-        List<ConfigTree> intentTrees;
-        try {
-            intentTrees = root.trees("intents");
-        } catch (EngineConfigException e) {
-            problems.add(e);
+        List<ConfigTree> intentTrees = problems.read(() -> root.trees("intents"), null);
+        if (intentTrees == null) {
             return null;
         }
         if (intentTrees.isEmpty()) {
@@ -83,88 +82,91 @@ public final class ProductConfig {
         List<ProductModel.Intent> intents = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (ConfigTree intentTree : intentTrees) {
-            try {
-                ProductModel.Intent intent = intent(intentTree);
-                if (!names.add(intent.name())) {
-                    problems.add(intentTree.error("name", "repeats intent '" + intent.name() + "'"));
-                }
-                intents.add(intent);
-            } catch (EngineConfigException e) {
-                problems.add(e);
+            ProductModel.Intent intent = intent(intentTree);
+            if (intent == null) {
+                continue;
             }
+            if (!names.add(intent.name())) {
+                problems.add(intentTree.error("name", "repeats intent '" + intent.name() + "'"));
+            }
+            intents.add(intent);
         }
-        if (intents.isEmpty()) {
+        if (intents.size() < intentTrees.size()) {
             return null;
         }
         String firstPhrase = intents.getFirst().phrases().getFirst();
-        try {
+        return problems.read(() -> {
             List<String> raw = wordLists(intentTrees.getFirst(), "phrases").get(defaultLanguage);
             Localized prompt = Localized.read(root, "prompt", defaultLanguage, raw == null ? firstPhrase : raw.getFirst());
             return new ProductModel(prompt, intents);
-        } catch (EngineConfigException e) {
-            problems.add(e);
-            return null;
-        }
+        }, null);
     }
 
-    private ProductModel.Intent intent(ConfigTree tree) throws EngineConfigException {
-        rejectUnknownKeys(tree, INTENT_KEYS);
-        String name = tree.string("name");
-        Map<String, List<String>> byLanguage = wordLists(tree, "phrases");
-        List<String> phrases = byLanguage.remove(defaultLanguage);
-        if (phrases == null || phrases.isEmpty()) {
-            throw tree.error("phrases", "needs at least one phrase in the default language '" + defaultLanguage + "'");
-        }
-        List<String> folded = folded(phrases);
-        if (folded.isEmpty()) {
-            throw tree.error("phrases", "needs a phrase with letters or digits");
-        }
-        List<ConfigTree> paramTrees = tree.trees("params");
-        if (paramTrees.isEmpty()) {
-            throw tree.error("params", "needs at least one param");
+    /** An intent, or null when it has a problem (each one recorded). */
+    private ProductModel.Intent intent(ConfigTree tree) {
+        int before = problems.count();
+        problems.addAll(tree.unknownKeys(INTENT_KEYS));
+        String name = problems.read(() -> tree.string("name"), null);
+        Map<String, List<String>> translated = new HashMap<>();
+        List<String> folded = problems.read(() -> {
+            Map<String, List<String>> byLanguage = wordLists(tree, "phrases");
+            List<String> phrases = byLanguage.remove(defaultLanguage);
+            if (phrases == null || phrases.isEmpty()) {
+                throw tree.error("phrases", "needs at least one phrase in the default language '" + defaultLanguage
+                        + "'");
+            }
+            byLanguage.forEach((language, list) -> translated.put(language, folded(list)));
+            List<String> all = folded(phrases);
+            if (all.isEmpty()) {
+                throw tree.error("phrases", "needs a phrase with letters or digits");
+            }
+            return all;
+        }, null);
+        List<ConfigTree> paramTrees = problems.read(() -> tree.trees("params"), null);
+        if (paramTrees != null && paramTrees.isEmpty()) {
+            problems.add(tree.error("params", "needs at least one param"));
         }
         List<ProductModel.Param> params = new ArrayList<>();
-        for (ConfigTree paramTree : paramTrees) {
-            try {
-                params.add(param(paramTree, params));
-            } catch (EngineConfigException e) {
-                problems.add(e);
+        for (ConfigTree paramTree : paramTrees == null ? List.<ConfigTree>of() : paramTrees) {
+            ProductModel.Param param = param(paramTree, params);
+            if (param != null) {
+                params.add(param);
             }
         }
-        Map<String, List<String>> translated = new HashMap<>();
-        byLanguage.forEach((language, list) -> translated.put(language, folded(list)));
+        if (problems.count() > before) {
+            return null;
+        }
         return new ProductModel.Intent(name, folded, Map.copyOf(translated), List.copyOf(params));
     }
 
-    private ProductModel.Param param(ConfigTree tree, List<ProductModel.Param> earlier) throws EngineConfigException {
-        String type = tree.string("type");
-        if (!TYPE.matcher(type).matches()) {
-            throw tree.error("type", "must be letters, digits, '_' and single spaces, got '" + type + "'");
-        }
-        if (earlier.stream().anyMatch(p -> p.type().equals(type))) {
-            throw tree.error("type", "repeats param '" + type + "' in this intent");
-        }
-        Localized label = Localized.read(tree, "label", defaultLanguage, type);
-        boolean required = tree.bool("required", false);
-        Map<String, List<String>> cuesByLanguage = wordLists(tree, "cues");
+    /** A param, or null when it has a problem (each one recorded). */
+    private ProductModel.Param param(ConfigTree tree, List<ProductModel.Param> earlier) {
+        int before = problems.count();
+        String type = problems.read(() -> {
+            String text = tree.string("type");
+            if (!TYPE.matcher(text).matches()) {
+                throw tree.error("type", "must be letters, digits, '_' and single spaces, got '" + text + "'");
+            }
+            if (earlier.stream().anyMatch(p -> p.type().equals(text))) {
+                throw tree.error("type", "repeats param '" + text + "' in this intent");
+            }
+            return text;
+        }, null);
+        Localized label = problems.read(() -> Localized.read(tree, "label", defaultLanguage, type == null ? "" : type),
+                null);
+        boolean required = problems.read(() -> tree.bool("required", false), false);
+        Map<String, List<String>> cuesByLanguage = problems.read(() -> wordLists(tree, "cues"), Map.of());
         List<String> cues = folded(cuesByLanguage.getOrDefault(defaultLanguage, List.of()));
         Map<String, List<String>> translatedCues = new HashMap<>();
         cuesByLanguage.forEach((language, list) -> translatedCues.put(language, folded(list)));
-        ProductModel.Condition condition = null;
-        if (tree.has("when")) {
-            ConfigTree when = tree.tree("when");
-            if (when.keys().size() != 1) {
-                throw tree.error("when", "must name exactly one earlier param, e.g. {type: email}");
-            }
-            String on = when.keys().iterator().next();
-            if (earlier.stream().noneMatch(p -> p.type().equals(on))) {
-                throw when.error(on, "names no earlier param of this intent");
-            }
-            condition = new ProductModel.Condition(on, when.strings(on).stream().map(TextFolding::fold).toList());
+        ProductModel.Condition condition = problems.read(() -> condition(tree, earlier), null);
+        List<String> contextKeys = problems.read(() -> tree.strings("context_keys"), List.<String>of()).stream()
+                .map(TextFolding::fold).toList();
+        boolean contextOptions = problems.read(() -> tree.bool("context_options", false), false);
+        String engine = problems.read(() -> tree.string("engine", DEFAULT_ENGINE), DEFAULT_ENGINE);
+        if (problems.count() > before) {
+            return null;
         }
-        List<String> contextKeys = tree.strings("context_keys").stream().map(TextFolding::fold).toList();
-        boolean contextOptions = tree.bool("context_options", false);
-        String engine = tree.string("engine", DEFAULT_ENGINE);
         Map<String, Object> engineConfig = new LinkedHashMap<>();
         for (String key : tree.keys()) {
             if (!CORE_PARAM_KEYS.contains(key)) {
@@ -172,16 +174,34 @@ public final class ProductConfig {
             }
         }
         ParamDeclaration declaration = new ParamDeclaration(engine, engineConfig);
-        ParamDeclaration before = declared.putIfAbsent(type, declaration);
-        if (before == null) {
+        ParamDeclaration first = declared.putIfAbsent(type, declaration);
+        if (first == null) {
             specs.computeIfAbsent(engine, e -> new ArrayList<>()).add(new ParamSpec(type, ConfigTree.at(tree.path(),
                     engineConfig)));
-        } else if (!before.equals(declaration)) {
-            throw tree.error("type", "'" + type + "' is declared in another intent with another engine or options;"
-                    + " a type has one source in a product");
+        } else if (!first.equals(declaration)) {
+            problems.add(tree.error("type", "'" + type + "' is declared in another intent with another engine or"
+                    + " options; a type has one source in a product"));
+            return null;
         }
         return new ProductModel.Param(type, label, required, cues, Map.copyOf(translatedCues), condition, contextKeys,
                 contextOptions, engine);
+    }
+
+    /** The param's {@code when}, or null when it has none. */
+    private static ProductModel.Condition condition(ConfigTree tree, List<ProductModel.Param> earlier)
+            throws EngineConfigException {
+        if (!tree.has("when")) {
+            return null;
+        }
+        ConfigTree when = tree.tree("when");
+        if (when.keys().size() != 1) {
+            throw tree.error("when", "must name exactly one earlier param, e.g. {type: email}");
+        }
+        String on = when.keys().iterator().next();
+        if (earlier.stream().noneMatch(p -> p.type().equals(on))) {
+            throw when.error(on, "names no earlier param of this intent");
+        }
+        return new ProductModel.Condition(on, when.strings(on).stream().map(TextFolding::fold).toList());
     }
 
     /**
@@ -209,14 +229,5 @@ public final class ProductConfig {
                 .distinct()
                 .sorted(Comparator.comparingInt(String::length).reversed())
                 .toList();
-    }
-
-    private static void rejectUnknownKeys(ConfigTree tree, Set<String> known) throws EngineConfigException {
-        for (String key : new LinkedHashSet<>(tree.keys())) {
-            if (!known.contains(key)) {
-                throw tree.error(key, "is not a known key (known: "
-                        + String.join(", ", known.stream().sorted().toList()) + ")");
-            }
-        }
     }
 }

@@ -3,10 +3,11 @@ package dev.autocomplete.server.tenant;
 import static java.util.Objects.requireNonNull;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
+
+import dev.autocomplete.spi.toolkit.ConfigProblems;
+import dev.autocomplete.spi.toolkit.ConfigTree;
 
 /**
  * How the server guards one product's engine: the time budget of a call, the answer given when the engine
@@ -42,58 +43,40 @@ public record EngineLimits(Duration budget, String fallbackPrompt, List<String> 
         requireNonNull(circuitOpen, "circuitOpen is null");
     }
 
-    /** Reads the keys of product {@code at}; problems name the key and its line. */
-    static EngineLimits read(YamlDocument yaml, String at, Map<?, ?> product, List<Problem> problems) {
-        int budget = number(yaml, at + ".engine_budget_ms", product.get("engine_budget_ms"), DEFAULT_BUDGET_MILLIS,
-                1, MAX_BUDGET_MILLIS, problems);
+    /** Reads the keys of a product; every problem is recorded, and a key with one keeps its default. */
+    static EngineLimits read(ConfigTree product, ConfigProblems problems) {
+        int budget = problems.read(() -> product.integer("engine_budget_ms", DEFAULT_BUDGET_MILLIS, 1,
+                MAX_BUDGET_MILLIS), DEFAULT_BUDGET_MILLIS);
         String prompt = DEFAULT_FALLBACK_PROMPT;
-        List<String> hints = new ArrayList<>();
-        Object fallback = product.get("fallback");
-        if (fallback instanceof Map<?, ?> map) {
-            map.keySet().stream().map(String::valueOf).filter(k -> !k.equals("prompt") && !k.equals("hints"))
-                    .forEach(k -> problems.add(yaml.problem(at + ".fallback." + k,
-                            "is not a known key (known: hints, prompt)")));
-            Object p = map.get("prompt");
-            if (p instanceof String text && !text.isBlank()) {
-                prompt = text.strip();
-            } else if (p != null) {
-                problems.add(yaml.problem(at + ".fallback.prompt", "must be a non-empty string"));
-            }
-            Object h = map.get("hints");
-            if (h instanceof List<?> list && list.stream().allMatch(x -> x instanceof String s && !s.isBlank())) {
-                list.forEach(x -> hints.add(((String) x).strip()));
-            } else if (h != null) {
-                problems.add(yaml.problem(at + ".fallback.hints", "must be a list of non-empty strings"));
-            }
-        } else if (fallback != null) {
-            problems.add(yaml.problem(at + ".fallback", "must be a map with prompt and hints"));
+        List<String> hints = List.of();
+        ConfigTree fallback = problems.read(() -> product.optionalTree("fallback").orElse(null), null);
+        if (fallback != null) {
+            problems.addAll(fallback.unknownKeys(Set.of("prompt", "hints")));
+            prompt = problems.read(() -> {
+                String text = fallback.string("prompt", DEFAULT_FALLBACK_PROMPT).strip();
+                if (text.isEmpty()) {
+                    throw fallback.error("prompt", "must be a non-empty string");
+                }
+                return text;
+            }, DEFAULT_FALLBACK_PROMPT);
+            hints = problems.read(() -> {
+                List<String> texts = fallback.strings("hints").stream().map(String::strip).toList();
+                if (texts.contains("")) {
+                    throw fallback.error("hints", "must be a list of non-empty strings");
+                }
+                return texts;
+            }, List.of());
         }
         int failures = DEFAULT_CIRCUIT_FAILURES;
         int openSeconds = DEFAULT_CIRCUIT_OPEN_SECONDS;
-        Object circuit = product.get("circuit");
-        if (circuit instanceof Map<?, ?> map) {
-            map.keySet().stream().map(String::valueOf).filter(k -> !k.equals("failures") && !k.equals("open_seconds"))
-                    .forEach(k -> problems.add(yaml.problem(at + ".circuit." + k,
-                            "is not a known key (known: failures, open_seconds)")));
-            failures = number(yaml, at + ".circuit.failures", map.get("failures"), DEFAULT_CIRCUIT_FAILURES, 1,
-                    1_000_000, problems);
-            openSeconds = number(yaml, at + ".circuit.open_seconds", map.get("open_seconds"),
-                    DEFAULT_CIRCUIT_OPEN_SECONDS, 1, 86_400, problems);
-        } else if (circuit != null) {
-            problems.add(yaml.problem(at + ".circuit", "must be a map with failures and open_seconds"));
+        ConfigTree circuit = problems.read(() -> product.optionalTree("circuit").orElse(null), null);
+        if (circuit != null) {
+            problems.addAll(circuit.unknownKeys(Set.of("failures", "open_seconds")));
+            failures = problems.read(() -> circuit.integer("failures", DEFAULT_CIRCUIT_FAILURES, 1, 1_000_000),
+                    DEFAULT_CIRCUIT_FAILURES);
+            openSeconds = problems.read(() -> circuit.integer("open_seconds", DEFAULT_CIRCUIT_OPEN_SECONDS, 1, 86_400),
+                    DEFAULT_CIRCUIT_OPEN_SECONDS);
         }
         return new EngineLimits(Duration.ofMillis(budget), prompt, hints, failures, Duration.ofSeconds(openSeconds));
-    }
-
-    private static int number(YamlDocument yaml, String key, Object value, int defaultValue, int min, int max,
-            List<Problem> problems) {
-        if (value == null) {
-            return defaultValue;
-        }
-        if (value instanceof Integer n && n >= min && n <= max) {
-            return n;
-        }
-        problems.add(yaml.problem(key, "must be a whole number from " + min + " to " + max));
-        return defaultValue;
     }
 }

@@ -7,6 +7,8 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Supplier;
 
+import dev.autocomplete.server.protocol.Uuids;
+
 /**
  * A loaded tenant: its products with their engines, and the class loader they run in. Immutable; closed
  * once when unloaded.
@@ -28,13 +30,7 @@ public record Tenant(String id, String displayName, String defaultLanguage, Path
                 return Optional.of(product);
             }
         }
-        UUID id;
-        try {
-            id = idOrSlug.length() == 36 ? UUID.fromString(idOrSlug) : null;
-        } catch (IllegalArgumentException e) {
-            id = null;
-        }
-        return id == null ? Optional.empty() : product(id);
+        return Uuids.parse(idOrSlug).flatMap(this::product);
     }
 
     public Optional<Product> product(UUID id) {

@@ -6,15 +6,18 @@ import java.time.Duration;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
+import dev.autocomplete.server.protocol.Uuids;
 import dev.autocomplete.server.ratelimit.RateLimit;
 import dev.autocomplete.server.reading.ProductConfig;
 import dev.autocomplete.server.reading.Query;
@@ -28,6 +31,7 @@ import dev.autocomplete.spi.EngineConfigException;
 import dev.autocomplete.spi.EngineContext;
 import dev.autocomplete.spi.EngineFactory;
 import dev.autocomplete.spi.ParamSpec;
+import dev.autocomplete.spi.toolkit.ConfigProblems;
 import dev.autocomplete.spi.toolkit.ConfigTree;
 
 /**
@@ -88,14 +92,24 @@ public final class TenantLoader {
         }
     }
 
-    public Result load(Path directory) {
+    /** Which other tenant serves a product id already: a product id names one product of one tenant. */
+    @FunctionalInterface
+    public interface ProductOwners {
+        /** The id of another tenant with a product of this id, if any. */
+        Optional<String> ownerOf(UUID productId);
+    }
+
+    /**
+     * Loads the tenant of {@code directory}.
+     *
+     * @param others the products of the other tenants: a product id one of them has is a problem of this tenant
+     */
+    public Result load(Path directory, ProductOwners others) {
         String tenantId = directory.getFileName().toString();
         Path file = directory.resolve(TENANT_FILE);
-        List<Problem> problems = new ArrayList<>();
         if (!TENANT_ID.matcher(tenantId).matches()) {
-            problems.add(new Problem(directory, 0,
-                    "tenant directory name must be lower-case letters, digits, '-' and '_'"));
-            return new Result(null, problems);
+            return new Result(null, List.of(new Problem(directory, 0,
+                    "tenant directory name must be lower-case letters, digits, '-' and '_'")));
         }
         YamlDocument yaml;
         try {
@@ -105,42 +119,43 @@ public final class TenantLoader {
         } catch (IOException e) {
             return new Result(null, List.of(new Problem(file, 0, "cannot read: " + e.getMessage())));
         }
-        if (!(yaml.root() instanceof Map<?, ?> root)) {
+        if (!(yaml.root() instanceof Map<?, ?> document)) {
             return new Result(null, List.of(yaml.problem("", "must be a map with display_name and products")));
         }
-        root.keySet().stream().map(String::valueOf).filter(k -> !TENANT_KEYS.contains(k))
-                .forEach(k -> problems.add(yaml.problem(k, "is not a known key (known: "
-                        + String.join(", ", TENANT_KEYS.stream().sorted().toList()) + ")")));
-        String displayName = scalar(root.get("display_name"), tenantId);
-        String defaultLanguage = scalar(root.get("default_language"), "en");
-        Object logQueries = root.get("log_queries");
-        if (logQueries != null && !(logQueries instanceof Boolean)) {
-            problems.add(yaml.problem("log_queries", "must be true or false"));
-        }
+        ConfigTree root = ConfigTree.at("", asStringMap(document));
+        ConfigProblems checks = new ConfigProblems();
+        checks.addAll(root.unknownKeys(TENANT_KEYS));
+        String displayName = checks.read(() -> root.string("display_name", tenantId), tenantId);
+        String defaultLanguage = checks.read(() -> root.string("default_language", "en"), "en");
+        boolean logQueries = checks.read(() -> root.bool("log_queries", false), false);
+        String defaultSlug = checks.read(() -> root.string("default_product", null), null);
+        AccessTokenSettings accessTokens = accessTokens(root, checks);
+        ConfigTree engines = checks.read(() -> root.optionalTree("engines"), Optional.<ConfigTree>empty())
+                .orElse(ConfigTree.at("engines", Map.of()));
+        ConfigTree catalogs = checks.read(() -> root.optionalTree("catalogs"), Optional.<ConfigTree>empty())
+                .orElse(ConfigTree.at("catalogs", Map.of()));
 
+        List<Problem> problems = new ArrayList<>();
         EngineClassLoader ownLoader = null;
         try {
             EngineJars.Found found = engineJars.find(directory, tenantId);
             ownLoader = found.loader();
-            problems.addAll(found.problems());
-            Map<String, EngineFactory> factories = found.factories();
             ClassLoader loader = found.contextLoader();
-            Map<String, Object> document = asStringMap(root);
-            SharedValues shared = new SharedValues();
-            List<Product> products = products(yaml, document, directory, tenantId, defaultLanguage,
-                    factories, loader, Boolean.TRUE.equals(logQueries), shared, problems);
+            Settings settings = new Settings(tenantId, directory, defaultLanguage, logQueries, found.factories(), loader,
+                    engines, catalogs, others, new SharedValues());
+            List<Product> products = products(root, settings, checks);
             Product defaultProduct = products.isEmpty() ? null : products.getFirst();
-            Object defaultSlug = root.get("default_product");
             if (defaultSlug != null) {
-                defaultProduct = products.stream().filter(p -> p.slug().equals(String.valueOf(defaultSlug)))
-                        .findFirst().orElse(null);
+                defaultProduct = products.stream().filter(p -> p.slug().equals(defaultSlug)).findFirst().orElse(null);
                 if (defaultProduct == null) {
-                    problems.add(yaml.problem("default_product", "names no product slug: '" + defaultSlug + "'"));
+                    checks.add(root.error("default_product", "names no product slug: '" + defaultSlug + "'"));
                 }
             }
-            AccessTokenSettings accessTokens = accessTokens(yaml, root.get("access_tokens"), problems);
+            checks.list().stream().map(e -> yaml.problem(e.key(), e.getMessage()))
+                    .sorted(Comparator.comparingInt(Problem::line)).forEach(problems::add);
+            problems.addAll(found.problems());
             Tenant tenant = new Tenant(tenantId, displayName, defaultLanguage, directory, products, defaultProduct,
-                    loader, ownLoader, accessTokens, Boolean.TRUE.equals(logQueries));
+                    loader, ownLoader, accessTokens, logQueries);
             if (!problems.isEmpty()) {
                 tenant.close();
                 return new Result(null, List.copyOf(problems));
@@ -158,152 +173,106 @@ public final class TenantLoader {
         }
     }
 
-    private static AccessTokenSettings accessTokens(YamlDocument yaml, Object node, List<Problem> problems) {
-        if (node == null) {
+    /** What every product of one tenant is built with. */
+    private record Settings(String tenantId, Path directory, String defaultLanguage, boolean logQueries,
+            Map<String, EngineFactory> factories, ClassLoader loader, ConfigTree engines, ConfigTree catalogs,
+            ProductOwners others, EngineContext.Shared shared) {
+    }
+
+    private static AccessTokenSettings accessTokens(ConfigTree root, ConfigProblems checks) {
+        ConfigTree tree = checks.read(() -> root.optionalTree("access_tokens").orElse(null), null);
+        if (tree == null) {
             return AccessTokenSettings.DEFAULT;
         }
-        if (!(node instanceof Map<?, ?> map)) {
-            problems.add(yaml.problem("access_tokens", "must be a map with lifetime, rate and burst"));
-            return AccessTokenSettings.DEFAULT;
-        }
-        map.keySet().stream().map(String::valueOf).filter(k -> !ACCESS_TOKEN_KEYS.contains(k))
-                .forEach(k -> problems.add(yaml.problem("access_tokens." + k, "is not a known key (known: "
-                        + String.join(", ", ACCESS_TOKEN_KEYS.stream().sorted().toList()) + ")")));
-        Duration lifetime = AccessTokenSettings.DEFAULT_LIFETIME;
-        if (map.get("lifetime") != null) {
-            try {
-                lifetime = Durations.parse(String.valueOf(map.get("lifetime")));
-                if (lifetime.compareTo(AccessTokenSettings.MIN_LIFETIME) < 0
-                        || lifetime.compareTo(AccessTokenSettings.MAX_LIFETIME) > 0) {
-                    problems.add(yaml.problem("access_tokens.lifetime", "must be from 30s to 24h"));
-                    lifetime = AccessTokenSettings.DEFAULT_LIFETIME;
-                }
-            } catch (IllegalArgumentException e) {
-                problems.add(yaml.problem("access_tokens.lifetime", e.getMessage()));
+        checks.addAll(tree.unknownKeys(ACCESS_TOKEN_KEYS));
+        Duration lifetime = checks.read(() -> {
+            Duration value = duration(tree, "lifetime", AccessTokenSettings.DEFAULT_LIFETIME);
+            if (value.compareTo(AccessTokenSettings.MIN_LIFETIME) < 0
+                    || value.compareTo(AccessTokenSettings.MAX_LIFETIME) > 0) {
+                throw tree.error("lifetime", "must be from 30s to 24h");
             }
-        }
-        RateLimit rate = RateLimit.DEFAULT;
-        Object perSecond = map.get("rate");
-        Object burst = map.get("burst");
-        if (perSecond != null || burst != null) {
-            try {
-                if (!(perSecond instanceof Integer r) || (burst != null && !(burst instanceof Integer))) {
-                    throw new IllegalArgumentException("rate and burst must be whole numbers (burst needs rate)");
-                }
-                rate = RateLimit.parse(String.valueOf(r), burst == null ? null : ((Integer) burst).longValue());
-            } catch (IllegalArgumentException e) {
-                problems.add(yaml.problem("access_tokens.rate", e.getMessage()));
+            return value;
+        }, AccessTokenSettings.DEFAULT_LIFETIME);
+        RateLimit rate = checks.read(() -> {
+            if (!tree.has("rate") && !tree.has("burst")) {
+                return RateLimit.DEFAULT;
             }
-        }
+            if (!tree.has("rate") || !(tree.raw("rate").get() instanceof Integer)
+                    || (tree.has("burst") && !(tree.raw("burst").get() instanceof Integer))) {
+                throw tree.error("rate", "rate and burst must be whole numbers (burst needs rate)");
+            }
+            try {
+                return RateLimit.parse(tree.string("rate"), tree.has("burst") ? (long) tree.integer("burst", 0) : null);
+            } catch (IllegalArgumentException e) {
+                throw tree.error("rate", e.getMessage());
+            }
+        }, RateLimit.DEFAULT);
         return new AccessTokenSettings(lifetime, rate);
     }
 
-    private List<Product> products(YamlDocument yaml, Map<String, Object> document, Path directory,
-            String tenantId, String defaultLanguage, Map<String, EngineFactory> factories, ClassLoader loader,
-            boolean logQueries, SharedValues shared, List<Problem> problems) {
-        Object node = document.get("products");
-        if (!(node instanceof List<?> list) || list.isEmpty()) {
-            problems.add(yaml.problem("products", "needs a list of at least one product"));
+    private static Duration duration(ConfigTree tree, String key, Duration defaultValue) throws EngineConfigException {
+        if (!tree.has(key)) {
+            return defaultValue;
+        }
+        try {
+            return Durations.parse(tree.string(key));
+        } catch (IllegalArgumentException e) {
+            throw tree.error(key, e.getMessage());
+        }
+    }
+
+    private List<Product> products(ConfigTree root, Settings settings, ConfigProblems checks) {
+        List<ConfigTree> list = checks.read(() -> root.trees("products"), null);
+        if (list == null) {
             return List.of();
         }
-        Object enginesNode = document.get("engines");
-        if (enginesNode != null && !(enginesNode instanceof Map<?, ?>)) {
-            problems.add(yaml.problem("engines", "must be a map from engine name to its settings"));
-        }
-        Object catalogsNode = document.get("catalogs");
-        if (catalogsNode != null && !(catalogsNode instanceof Map<?, ?>)) {
-            problems.add(yaml.problem("catalogs", "must be a map from catalog name to its file or options"));
+        if (list.isEmpty()) {
+            checks.add(root.error("products", "needs a list of at least one product"));
+            return List.of();
         }
         List<Product> products = new ArrayList<>();
         Set<UUID> ids = new HashSet<>();
         Set<String> slugs = new HashSet<>();
-        for (int i = 0; i < list.size(); i++) {
-            String at = "products[" + i + "]";
-            if (!(list.get(i) instanceof Map<?, ?> product)) {
-                problems.add(yaml.problem(at, "must be a map with id, slug and intents"));
+        for (ConfigTree product : list) {
+            int before = checks.count();
+            if (product.has("engine") || product.has("config")) {
+                checks.add(product.error(product.has("config") ? "config" : "engine", OLD_FORMAT));
                 continue;
             }
-            int before = problems.size();
-            if (product.containsKey("engine") || product.containsKey("config")) {
-                problems.add(yaml.problem(at + (product.containsKey("config") ? ".config" : ".engine"), OLD_FORMAT));
-                continue;
-            }
-            product.keySet().stream().map(String::valueOf).filter(k -> !PRODUCT_KEYS.contains(k))
-                    .forEach(k -> problems.add(yaml.problem(at + "." + k, "is not a known key (known: "
-                            + String.join(", ", PRODUCT_KEYS.stream().sorted().toList()) + ")")));
-            UUID id = null;
-            try {
-                id = UUID.fromString(scalar(product.get("id"), ""));
-                if (!id.toString().equalsIgnoreCase(scalar(product.get("id"), ""))) {
-                    throw new IllegalArgumentException("not canonical");
+            checks.addAll(product.unknownKeys(PRODUCT_KEYS));
+            UUID id = checks.read(() -> productId(product, ids, settings), null);
+            String slug = checks.read(() -> {
+                String text = product.string("slug");
+                if (!SLUG.matcher(text).matches()) {
+                    throw product.error("slug", "must be lower-case letters, digits and '-'");
                 }
-                if (!ids.add(id)) {
-                    problems.add(yaml.problem(at + ".id", "repeats product id " + id));
+                if (!slugs.add(text)) {
+                    throw product.error("slug", "repeats product slug '" + text + "'");
                 }
-            } catch (IllegalArgumentException e) {
-                problems.add(yaml.problem(at + ".id", "must be a UUID like 3f1c2e9a-0b7d-4c55-9a3e-1d2f4b6a8c90"));
-            }
-            String slug = scalar(product.get("slug"), "");
-            if (!SLUG.matcher(slug).matches()) {
-                problems.add(yaml.problem(at + ".slug", "must be lower-case letters, digits and '-'"));
-            } else if (!slugs.add(slug)) {
-                problems.add(yaml.problem(at + ".slug", "repeats product slug '" + slug + "'"));
-            }
-            int maxOptions = DEFAULT_MAX_OPTIONS;
-            Object max = product.get("max_options");
-            if (max != null) {
-                if (max instanceof Integer n && n >= 1 && n <= MAX_MAX_OPTIONS) {
-                    maxOptions = n;
-                } else {
-                    problems.add(yaml.problem(at + ".max_options", "must be a whole number from 1 to "
-                            + MAX_MAX_OPTIONS));
-                }
-            }
-            ZoneId zone = ZoneOffset.UTC;
-            if (product.get("time_zone") != null) {
+                return text;
+            }, "");
+            int maxOptions = checks.read(() -> product.integer("max_options", DEFAULT_MAX_OPTIONS, 1, MAX_MAX_OPTIONS),
+                    DEFAULT_MAX_OPTIONS);
+            ZoneId zone = checks.read(() -> {
                 try {
-                    zone = ZoneId.of(scalar(product.get("time_zone"), ""));
+                    return ZoneId.of(product.string("time_zone", "UTC"));
                 } catch (java.time.DateTimeException e) {
-                    problems.add(yaml.problem(at + ".time_zone", "must be a time zone such as UTC or Europe/Paris"));
+                    throw product.error("time_zone", "must be a time zone such as UTC or Europe/Paris");
                 }
-            }
-            EngineLimits limits = EngineLimits.read(yaml, at, product, problems);
-            List<EngineConfigException> readingProblems = new ArrayList<>();
-            ProductConfig.Parsed parsed = ProductConfig.parse(ConfigTree.at(at, asStringMap(product)), defaultLanguage,
-                    readingProblems);
-            readingProblems.forEach(e -> problems.add(yaml.problem(e.key(), e.getMessage())));
-            // Engines start even for a product with problems: validate reports theirs too (a catalog's missing
-            // file), not only the first ones found.
+            }, ZoneOffset.UTC);
+            EngineLimits limits = EngineLimits.read(product, checks);
+            ProductConfig.Parsed parsed = ProductConfig.parse(product, settings.defaultLanguage(), checks);
+            // The engines start even when the product has other problems, so that theirs are reported too.
             List<GuardedEngine> engines = new ArrayList<>();
             Map<String, GuardedEngine> byType = new HashMap<>();
             for (Map.Entry<String, List<ParamSpec>> entry : parsed.specs().entrySet()) {
-                String name = entry.getKey();
-                String firstParam = entry.getValue().getFirst().config().path();
-                EngineFactory factory = factories.get(name);
-                if (factory == null) {
-                    problems.add(yaml.problem(firstParam + ".engine", "names no engine '" + name + "'; available: "
-                            + String.join(", ", factories.keySet().stream().sorted().toList())));
-                    continue;
-                }
-                ConfigTree engineConfig = engineConfig(document, name);
-                Engine engine = createEngine(yaml, firstParam, factory, loader, new EngineContext(tenantId, slug,
-                        defaultLanguage, zone, directory, engineConfig, entry.getValue(), shared), problems);
-                if (engine == null) {
-                    continue;
-                }
-                GuardedEngine guarded = new GuardedEngine(tenantId, slug, name, engine, loader,
-                        limits.circuitFailures(), limits.circuitOpen(), logQueries);
-                engines.add(guarded);
-                for (ParamSpec spec : entry.getValue()) {
-                    if (!guarded.paramTypes().contains(spec.type())) {
-                        problems.add(yaml.problem(spec.config().path() + ".type", "engine '" + name
-                                + "' does not serve type '" + spec.type() + "' (it serves: "
-                                + String.join(", ", guarded.paramTypes().stream().sorted().toList()) + ")"));
-                    }
-                    byType.put(spec.type(), guarded);
+                GuardedEngine engine = engine(entry.getKey(), entry.getValue(), slug, zone, limits, settings, checks);
+                if (engine != null) {
+                    engines.add(engine);
+                    entry.getValue().forEach(spec -> byType.put(spec.type(), engine));
                 }
             }
-            if (problems.size() == before && parsed.model() != null) {
+            if (checks.count() == before && parsed.model() != null) {
                 products.add(new Product(id, slug, maxOptions, zone, parsed.model(), engines, byType, limits));
             } else {
                 engines.forEach(GuardedEngine::close);
@@ -312,35 +281,72 @@ public final class TenantLoader {
         return products;
     }
 
-    /** An engine's tenant-wide settings: {@code catalogs} for the catalog, {@code engines.<name>} for others. */
-    private static ConfigTree engineConfig(Map<String, Object> document, String name) {
-        if (name.equals(ProductConfig.DEFAULT_ENGINE)) {
-            return document.get("catalogs") instanceof Map<?, ?> catalogs
-                    ? ConfigTree.at("catalogs", asStringMap(catalogs)) : ConfigTree.at("catalogs", Map.of());
+    /** The product's id: a UUID no other product of this tenant or of another tenant has. */
+    private static UUID productId(ConfigTree product, Set<UUID> ids, Settings settings) throws EngineConfigException {
+        UUID id = Uuids.parse(product.string("id", "")).orElseThrow(() -> product.error("id",
+                "must be a UUID like 3f1c2e9a-0b7d-4c55-9a3e-1d2f4b6a8c90"));
+        if (!ids.add(id)) {
+            throw product.error("id", "repeats product id " + id);
         }
-        if (document.get("engines") instanceof Map<?, ?> engines && engines.get(name) instanceof Map<?, ?> own) {
-            return ConfigTree.at("engines." + name, asStringMap(own));
+        Optional<String> owner = settings.others().ownerOf(id);
+        if (owner.isPresent()) {
+            throw product.error("id", "product id " + id + " is already a product of tenant '" + owner.get()
+                    + "'; tenant '" + settings.tenantId() + "' is not loaded (a product id names one product of one"
+                    + " tenant: give this product a new UUID)");
         }
-        return ConfigTree.at("engines." + name, Map.of());
+        return id;
     }
 
-    private static Engine createEngine(YamlDocument yaml, String at, EngineFactory factory, ClassLoader loader,
-            EngineContext context, List<Problem> problems) {
+    /** The engine that serves {@code specs} in one product, or null when it cannot (the problem recorded). */
+    private static GuardedEngine engine(String name, List<ParamSpec> specs, String slug, ZoneId zone,
+            EngineLimits limits, Settings settings, ConfigProblems checks) {
+        String firstParam = specs.getFirst().config().path();
+        EngineFactory factory = settings.factories().get(name);
+        if (factory == null) {
+            checks.add(new EngineConfigException(firstParam + ".engine", "names no engine '" + name + "'; available: "
+                    + String.join(", ", settings.factories().keySet().stream().sorted().toList())));
+            return null;
+        }
+        ConfigTree engineConfig = name.equals(ProductConfig.DEFAULT_ENGINE) ? settings.catalogs()
+                : checks.read(() -> settings.engines().optionalTree(name), Optional.<ConfigTree>empty())
+                        .orElse(ConfigTree.at("engines." + name, Map.of()));
+        Engine engine = createEngine(firstParam, factory, settings.loader(), new EngineContext(settings.tenantId(),
+                slug, settings.defaultLanguage(), zone, settings.directory(), engineConfig, specs,
+                settings.shared()), checks);
+        if (engine == null) {
+            return null;
+        }
+        GuardedEngine guarded = new GuardedEngine(settings.tenantId(), slug, name, engine, settings.loader(),
+                limits.circuitFailures(), limits.circuitOpen(), settings.logQueries());
+        for (ParamSpec spec : specs) {
+            if (!guarded.paramTypes().contains(spec.type())) {
+                checks.add(new EngineConfigException(spec.config().path() + ".type", "engine '" + name
+                        + "' does not serve type '" + spec.type() + "' (it serves: "
+                        + String.join(", ", guarded.paramTypes().stream().sorted().toList()) + ")"));
+            }
+        }
+        return guarded;
+    }
+
+    private static Engine createEngine(String at, EngineFactory factory, ClassLoader loader, EngineContext context,
+            ConfigProblems checks) {
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
         thread.setContextClassLoader(loader);
         try {
             Engine engine = factory.create(context);
             if (engine == null || engine.paramTypes() == null) {
-                problems.add(yaml.problem(at + ".engine", "engine '" + factory.name() + "' returned no engine"));
+                checks.add(new EngineConfigException(at + ".engine", "engine '" + factory.name()
+                        + "' returned no engine"));
                 return null;
             }
             return engine;
         } catch (EngineConfigException e) {
-            problems.add(yaml.problem(e.key().isEmpty() ? at : e.key(), e.getMessage()));
+            checks.add(e.key().isEmpty() ? new EngineConfigException(at, e.getMessage()) : e);
             return null;
         } catch (RuntimeException | LinkageError e) {
-            problems.add(yaml.problem(at + ".engine", "engine '" + factory.name() + "' failed to start: " + e));
+            checks.add(new EngineConfigException(at + ".engine", "engine '" + factory.name() + "' failed to start: "
+                    + e));
             return null;
         } finally {
             thread.setContextClassLoader(previous);
@@ -410,10 +416,6 @@ public final class TenantLoader {
         Set<String> all = new HashSet<>(a);
         all.addAll(b);
         return Set.copyOf(all);
-    }
-
-    private static String scalar(Object value, String defaultValue) {
-        return value == null || value instanceof Map || value instanceof List ? defaultValue : value.toString();
     }
 
     private static Map<String, Object> asStringMap(Object map) {

@@ -36,7 +36,7 @@ public final class TenantRegistry implements AutoCloseable {
     public static TenantRegistry load(Path root, TenantLoader loader) throws IOException {
         TenantRegistry registry = new TenantRegistry(root);
         for (Path directory : tenantDirectories(root)) {
-            TenantLoader.Result result = loader.load(directory);
+            TenantLoader.Result result = loader.load(directory, registry.productsOfOthers(directory));
             if (result.tenant() != null) {
                 registry.tenants.put(result.tenant().id(), new TenantUsers(result.tenant()));
             } else {
@@ -71,6 +71,17 @@ public final class TenantRegistry implements AutoCloseable {
         }
         directories.sort(null);
         return directories;
+    }
+
+    /**
+     * The products of the tenants serving now, but for the one of {@code directory}: a product id must name one
+     * product of one tenant, so a tenant loaded after another that has its product id is refused.
+     */
+    public TenantLoader.ProductOwners productsOfOthers(Path directory) {
+        String own = directory.getFileName().toString();
+        return productId -> tenants.values().stream().map(TenantUsers::tenant)
+                .filter(tenant -> !tenant.id().equals(own) && tenant.product(productId).isPresent())
+                .map(Tenant::id).sorted().findFirst();
     }
 
     public Path root() {

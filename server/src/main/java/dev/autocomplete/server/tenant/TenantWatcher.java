@@ -38,7 +38,7 @@ public final class TenantWatcher {
         if (change.files().stream().allMatch(KEYS::equals)) {
             return;
         }
-        TenantLoader.Result result = loader.load(directory);
+        TenantLoader.Result result = loader.load(directory, registry.productsOfOthers(directory));
         if (result.tenant() != null) {
             registry.replace(directory, result.tenant());
         } else {

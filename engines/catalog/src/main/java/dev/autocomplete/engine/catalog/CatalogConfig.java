@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -320,10 +319,9 @@ final class CatalogConfig {
     }
 
     private static void rejectUnknownKeys(ConfigTree tree, Set<String> known) throws EngineConfigException {
-        for (String key : new LinkedHashSet<>(tree.keys())) {
-            if (!known.contains(key)) {
-                throw tree.error(key, "is not a known key (known: " + String.join(", ", known.stream().sorted().toList()) + ")");
-            }
+        List<EngineConfigException> unknown = tree.unknownKeys(known);
+        if (!unknown.isEmpty()) {
+            throw unknown.getFirst();
         }
     }
 }

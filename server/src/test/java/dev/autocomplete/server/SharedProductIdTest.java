@@ -1,0 +1,99 @@
+package dev.autocomplete.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * A product id names one product of one tenant: a tenant whose product id another tenant already has is refused,
+ * by {@code validate} and by the server (at start and when a tenant appears later), naming both tenants.
+ */
+class SharedProductIdTest {
+
+    private static final String SHARED_ID = "7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
+    private static final String TENANT = """
+            display_name: %s
+            products:
+              - id: %s
+                slug: shop
+                intents:
+                  - name: buy
+                    phrases: [Buy]
+                    params:
+                      - type: item
+                        options: [Shoes, Socks]
+            """;
+
+    @TempDir
+    Path temp;
+
+    private Path tenants(String... namesAndIds) throws Exception {
+        Path tenants = Files.createDirectories(temp.resolve("tenants"));
+        for (int i = 0; i < namesAndIds.length; i += 2) {
+            write(tenants, namesAndIds[i], namesAndIds[i + 1]);
+        }
+        return tenants;
+    }
+
+    private static void write(Path tenants, String name, String productId) throws Exception {
+        Path directory = Files.createDirectories(tenants.resolve(name));
+        Files.writeString(directory.resolve("tenant.yaml"), TENANT.formatted(name, productId));
+    }
+
+    private static String refusal(String later, String earlier) {
+        return later + "/tenant.yaml:3: products[0].id: product id " + SHARED_ID + " is already a product of tenant '"
+                + earlier + "'; tenant '" + later + "' is not loaded";
+    }
+
+    @Test
+    void validate_reports_the_later_tenant_naming_both() throws Exception {
+        Path tenants = tenants("alpha", SHARED_ID, "beta", SHARED_ID, "gamma", "0c9d8e7f-6a5b-4c3d-9e2f-1a0b9c8d7e6f");
+
+        TestTenants.Cli result = TestTenants.cli("validate", "--tenants", tenants.toString());
+
+        assertEquals(1, result.exit(), result.out());
+        assertTrue(result.err().contains(tenants.resolve(refusal("beta", "alpha")).toString()), result.err());
+        assertFalse(result.err().contains("alpha/tenant.yaml"), "the first tenant keeps its id:\n" + result.err());
+        assertFalse(result.err().contains("gamma/tenant.yaml"), result.err());
+        assertTrue(result.err().contains("1 problem(s)"), result.err());
+    }
+
+    @Test
+    void validate_accepts_tenants_with_their_own_product_ids() throws Exception {
+        Path tenants = tenants("alpha", SHARED_ID, "beta", "0c9d8e7f-6a5b-4c3d-9e2f-1a0b9c8d7e6f");
+
+        TestTenants.Cli result = TestTenants.cli("validate", "--tenants", tenants.toString());
+
+        assertEquals(0, result.exit(), result.err());
+    }
+
+    @Test
+    void the_server_refuses_the_later_tenant_at_start_and_one_that_appears_while_it_runs() throws Exception {
+        Path tenants = tenants("alpha", SHARED_ID, "beta", SHARED_ID);
+
+        try (ServerProcess server = ServerProcess.start(tenants, temp.resolve("server.log"), Map.of())) {
+            server.awaitServing();
+            ApiClient management = ApiClient.management(server.managementPort());
+            JsonNode checks = management.get("/observe/health").json().path("checks");
+            assertEquals("tenant:alpha", checks.get(0).path("name").asText(), checks.toString());
+            assertEquals("UP", checks.get(0).path("status").asText(), checks.toString());
+            assertEquals("tenant:beta", checks.get(1).path("name").asText(), checks.toString());
+            assertEquals("DOWN", checks.get(1).path("status").asText(), checks.toString());
+            assertEquals(refusal("beta", "alpha"), checks.get(1).path("data").path("problems").get(0).asText()
+                    .replaceFirst(" \\(a product id .*", ""), checks.toString());
+
+            write(tenants, "delta", SHARED_ID);
+            assertTrue(server.awaitLog("product id " + SHARED_ID + " is already a product of tenant 'alpha'; tenant"
+                    + " 'delta' is not loaded", 30), server.log());
+        }
+    }
+}

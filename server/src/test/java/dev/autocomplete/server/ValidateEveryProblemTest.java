@@ -1,0 +1,105 @@
+package dev.autocomplete.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code validate} through the real command line prints every problem of a tenant, each as
+ * {@code file:line: message}, rather than the first one of a tenant, a product or an intent.
+ */
+class ValidateEveryProblemTest {
+
+    @TempDir
+    Path temp;
+
+    @Test
+    void every_problem_of_a_tenant_is_printed_with_its_file_and_line() throws Exception {
+        Path tenants = TestTenants.copyOfDemo(temp);
+        Path shop = Files.createDirectories(tenants.resolve("shop"));
+        Files.writeString(shop.resolve("tenant.yaml"), """
+                display_name: [Shop, Store]
+                colour: blue
+                log_queries: sometimes
+                access_tokens:
+                  lifetime: 2 weeks
+                  rate: fast
+                  ttl: 5m
+                engines: [date]
+                products:
+                  - id: 1-2-3-4-5
+                    slug: Store
+                    max_options: 500
+                    time_zone: Mars/Olympus
+                    engine_budget_ms: 0
+                    fallback: {prompt: "", hints: [ok, ""], tone: calm}
+                    circuit: {failures: none, open_seconds: 0, half: open}
+                    shelf: top
+                    intents:
+                      - name: buy
+                        phrases: [Buy]
+                        colour: red
+                        params:
+                          - type: item
+                            required: yes-please
+                            context_options: maybe
+                            options: [Shoes]
+                          - type: bad/type
+                            cues: {en: {a: b}}
+                      - phrases: [Sell]
+                        params: []
+                  - id: 4c6d8e0f-3a5b-4c7d-9e1f-2a3b4c5d6e7f
+                    slug: store
+                    prompt: Buy
+                    intents:
+                      - name: buy
+                        phrases: [Buy]
+                        params:
+                          - type: item
+                            engine: nonesuch
+                """);
+
+        TestTenants.Cli result = TestTenants.cli("validate", "--tenants", tenants.toString());
+
+        assertEquals(1, result.exit(), result.out());
+        String file = shop.resolve("tenant.yaml").toString();
+        List<String> expected = List.of(
+                ":1: display_name: must be a single value, not a list",
+                ":2: colour: is not a known key",
+                ":3: log_queries: must be true or false",
+                ":5: access_tokens.lifetime: '2 weeks' is not a duration",
+                ":6: access_tokens.rate: rate and burst must be whole numbers",
+                ":7: access_tokens.ttl: is not a known key",
+                ":8: engines: must be a map",
+                ":10: products[0].id: must be a UUID",
+                ":11: products[0].slug: must be lower-case letters",
+                ":12: products[0].max_options: must be a whole number from 1 to 50",
+                ":13: products[0].time_zone: must be a time zone",
+                ":14: products[0].engine_budget_ms: must be a whole number from 1 to 10000",
+                ":15: products[0].fallback.tone: is not a known key",
+                ":15: products[0].fallback.prompt: must be a non-empty string",
+                ":15: products[0].fallback.hints: must be a list of non-empty strings",
+                ":16: products[0].circuit.half: is not a known key",
+                ":16: products[0].circuit.failures: must be a whole number from 1 to 1000000",
+                ":16: products[0].circuit.open_seconds: must be a whole number from 1 to 86400",
+                ":17: products[0].shelf: is not a known key",
+                ":21: products[0].intents[0].colour: is not a known key",
+                ":24: products[0].intents[0].params[0].required: must be true or false",
+                ":25: products[0].intents[0].params[0].context_options: must be true or false",
+                ":27: products[0].intents[0].params[1].type: must be letters, digits, '_' and single spaces",
+                ":28: products[0].intents[0].params[1].cues.en: must be a single value, not a map",
+                ":29: products[0].intents[1].name: is required",
+                ":30: products[0].intents[1].params: needs at least one param",
+                ":39: products[1].intents[0].params[0].engine: names no engine 'nonesuch'");
+        for (String problem : expected) {
+            assertTrue(result.err().contains(file + problem), "missing '" + problem + "' in:\n" + result.err());
+        }
+        assertTrue(result.err().contains(expected.size() + " problem(s)"), result.err());
+    }
+}

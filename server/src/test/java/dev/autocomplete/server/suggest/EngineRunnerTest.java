@@ -1,0 +1,99 @@
+package dev.autocomplete.server.suggest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.autocomplete.server.tenant.TenantRegistry;
+
+/** {@link EngineRunner} over a real tenant: what a reading gives, and what its faults cost. */
+class EngineRunnerTest {
+
+    @TempDir
+    Path temp;
+
+    private record Call(String tenant, String product, EngineObserver.Outcome outcome, long nanos) {
+    }
+
+    private final List<Call> observed = new CopyOnWriteArrayList<>();
+    private TenantRegistry registry;
+    private EngineRunner runner;
+
+    @BeforeEach
+    void load() {
+        registry = Kitchen.load(temp);
+        runner = new EngineRunner(registry, (tenant, product, outcome, nanos) ->
+                observed.add(new Call(tenant, product, outcome, nanos)));
+    }
+
+    @AfterEach
+    void close() {
+        registry.close();
+    }
+
+    private EngineRunner.Result read(String text) {
+        return runner.read(Kitchen.tenant(registry), Kitchen.product(registry), Kitchen.query(text), Map.of());
+    }
+
+    @Test
+    void a_reading_in_time_gives_the_reading_and_tells_the_observer_ok_with_its_time() {
+        EngineRunner.Result result = read("Eat ba");
+
+        assertFalse(result.failed());
+        assertEquals(EngineObserver.Outcome.OK, result.outcome());
+        assertTrue(result.calls().byEngine().get("faulty").calls() > 0);
+        assertTrue(result.engineNanos() > 0);
+        assertEquals(List.of(new Call("kitchen", "kitchen", EngineObserver.Outcome.OK, result.engineNanos())),
+                observed);
+    }
+
+    @Test
+    void an_engine_that_throws_costs_its_params_only_and_is_reported_as_an_error() {
+        EngineRunner.Result result = read("Eat throw");
+
+        assertFalse(result.failed(), "the reading goes on without the engine's answer");
+        assertEquals(EngineObserver.Outcome.OK, result.outcome());
+        EngineCalls.Tally faulty = result.calls().byEngine().get("faulty");
+        assertTrue(faulty.threw() > 0 && faulty.threw() == faulty.failures());
+        assertEquals(0, result.calls().byEngine().get("catalog").failures());
+        assertEquals(EngineObserver.Outcome.ERROR, observed.getFirst().outcome());
+    }
+
+    @Test
+    void a_reading_past_the_budget_fails_within_about_the_budget_and_blames_the_engine_it_waited_for() {
+        long start = System.nanoTime();
+        EngineRunner.Result result = read("Eat hang");
+        long millis = (System.nanoTime() - start) / 1_000_000;
+
+        assertTrue(result.failed());
+        assertNull(result.reading());
+        assertEquals(EngineObserver.Outcome.TIMEOUT, result.outcome());
+        assertTrue(millis >= Kitchen.BUDGET_MILLIS && millis < 2_000, "waited " + millis + " ms, not the engine's 3 s");
+        assertEquals(EngineObserver.Outcome.TIMEOUT, observed.getFirst().outcome());
+    }
+
+    @Test
+    void a_tenant_unloaded_before_the_reading_gives_no_reading_and_calls_no_engine() {
+        var tenant = Kitchen.tenant(registry);
+        var product = Kitchen.product(registry);
+        registry.close();
+
+        EngineRunner.Result result = runner.read(tenant, product, Kitchen.query("Eat ba"), Map.of());
+
+        assertTrue(result.failed());
+        assertEquals(EngineObserver.Outcome.UNLOADED, result.outcome());
+        assertTrue(result.calls().byEngine().isEmpty());
+        assertEquals(List.of(new Call("kitchen", "kitchen", EngineObserver.Outcome.UNLOADED, 0)), observed);
+    }
+}
