@@ -21,7 +21,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.autocomplete.bench.BenchTenants;
-import dev.autocomplete.engine.catalog.PrefixBaseline;
 import dev.autocomplete.server.http.AutocompleteServer;
 
 /**
