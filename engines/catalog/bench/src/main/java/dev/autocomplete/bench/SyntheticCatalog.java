@@ -31,8 +31,17 @@ public final class SyntheticCatalog {
     private SyntheticCatalog() {
     }
 
-    /** The shared data directory, {@code ../shared/data} relative to the repository root. */
+    /**
+     * The shared data directory: {@code ../shared/data} relative to the repository root, or the nearest
+     * {@code shared/data} above it (a git worktree may sit deeper than the main checkout).
+     */
     public static Path sharedData(Path repoRoot) {
+        for (Path dir = repoRoot.toAbsolutePath().normalize().getParent(); dir != null; dir = dir.getParent()) {
+            Path data = dir.resolve("shared/data");
+            if (Files.isRegularFile(data.resolve("cities.csv"))) {
+                return data;
+            }
+        }
         return repoRoot.resolve("../shared/data").normalize();
     }
 
