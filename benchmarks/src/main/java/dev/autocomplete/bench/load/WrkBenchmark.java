@@ -54,26 +54,25 @@ public final class WrkBenchmark {
         Path work = repo.resolve("benchmarks/target/wrk");
         Path tenant = work.resolve("tenants/bench");
         Files.createDirectories(tenant.resolve("data"));
-        List<SyntheticCatalog.Option> places = SyntheticCatalog.generate(repo, 1_000_000);
+        // The catalog engine refuses two options that fold to one text.
+        List<SyntheticCatalog.Option> places = SyntheticCatalog.distinct(SyntheticCatalog.generate(repo, 1_000_000));
         SyntheticCatalog.write(places, tenant.resolve("data/places.csv"));
         Files.writeString(tenant.resolve("tenant.yaml"), """
                 display_name: Bench
+                catalogs:
+                  places: {file: data/places.csv}
                 products:
                   - id: 7a1c2a8e-3b4d-4e5f-9a7b-1c2d3e4f5a61
                     slug: travel
-                    engine: catalog
                     # Cache misses of the cold engine must not time out on a busy 2-core machine.
                     engine_budget_ms: 2000
-                    config:
-                      prompt: Book a flight from
-                      catalogs:
-                        places: {file: data/places.csv}
-                      intents:
-                        - name: book_flight
-                          phrases: [Book a flight from]
-                          params:
-                            - {type: origin, label: From, required: true, cues: [from], catalog: places}
-                            - {type: destination, label: To, required: true, cues: [to], catalog: places}
+                    prompt: Book a flight from
+                    intents:
+                      - name: book_flight
+                        phrases: [Book a flight from]
+                        params:
+                          - {type: origin, label: From, required: true, cues: [from], catalog: places}
+                          - {type: destination, label: To, required: true, cues: [to], catalog: places}
                 """);
         Files.deleteIfExists(tenant.resolve("keys.yaml"));
         String key = BenchTenants.createKey(work.resolve("tenants"), "bench", "travel");

@@ -21,7 +21,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.autocomplete.bench.BenchTenants;
-import dev.autocomplete.engine.catalog.PrefixBaseline;
 import dev.autocomplete.server.http.AutocompleteServer;
 
 /**
@@ -47,12 +46,14 @@ public final class KeystrokeSimulator {
         int queries;
         int readyWithIntended;
         final Map<String, int[]> perParam = new LinkedHashMap<>(); // type -> {count, success@1, success@5}
+        final List<String> misses = new ArrayList<>();
 
         void add(Tally other) {
             characters += other.characters;
             actions += other.actions;
             queries += other.queries;
             readyWithIntended += other.readyWithIntended;
+            misses.addAll(other.misses);
             other.perParam.forEach((type, counts) -> {
                 int[] mine = perParam.computeIfAbsent(type, t -> new int[3]);
                 for (int i = 0; i < 3; i++) {
@@ -101,37 +102,60 @@ public final class KeystrokeSimulator {
                 HttpClient http = HttpClient.newHttpClient();
                 System.out.printf(Locale.ROOT, "Keystroke simulator: %d target queries (%d travel, %d workspace), "
                         + "seed %d%n%n", targets.size(), TRAVEL_QUERIES, WORKSPACE_QUERIES, seed);
-                Map<String, Tally> overall = new LinkedHashMap<>();
+                Map<String, Map<String, Tally>> runs = new LinkedHashMap<>();
+                String trace = System.getProperty("bench.trace", "");
                 for (boolean typos : new boolean[] {false, true}) {
-                    for (boolean plain : new boolean[] {false, true}) {
+                    for (Run run : Run.values()) {
                         Random typoRandom = new Random(seed + 1);
                         Map<String, Tally> byProduct = new LinkedHashMap<>();
                         for (TargetQueries.Target target : targets) {
                             Function<ObjectNode, JsonNode> transport = body -> post(http, server.port(),
                                     keys.get(target.product()), body);
-                            if (plain) {
+                            if (run == Run.BASELINE) {
                                 transport = baseline.around(target.product(), transport);
                             }
                             Tally tally = byProduct.computeIfAbsent(target.product(), p -> new Tally());
-                            simulate(target, transport, typos ? typoRandom : null, tally);
+                            SimulatedClient client = new SimulatedClient(transport, run.client);
+                            if (!trace.isEmpty() && target.toString().contains(trace)) {
+                                System.out.printf(Locale.ROOT, "trace (%s, %s): %s%n", run.title,
+                                        typos ? "typos" : "no typos", target);
+                                client.trace();
+                            }
+                            simulate(target, client, typos ? typoRandom : null, tally);
                         }
-                        String title = (typos ? "With one typo per word of 4+ letters" : "Without typos")
-                                + (plain ? ", baseline (plain prefix match by population)" : "");
-                        overall.put(title, report(title, byProduct));
+                        String title = (typos ? "With one typo per word of 4+ letters" : "Without typos") + ", "
+                                + run.title;
+                        report(title, byProduct);
+                        runs.put(title, byProduct);
                     }
                 }
-                summary(overall);
+                summary(runs);
             }
         } finally {
             deleteTree(temp);
         }
     }
 
+    /** The simulated clients, and the official one against the baseline's matching. */
+    private enum Run {
+        OFFICIAL(SimulatedClient.Kind.OFFICIAL, "official client (gated, echoes)"),
+        EVERY_KEYSTROKE(SimulatedClient.Kind.EVERY_KEYSTROKE, "client asking at every keystroke, no echoes"),
+        BASELINE(SimulatedClient.Kind.OFFICIAL, "official client, baseline (plain prefix match by population)");
+
+        final SimulatedClient.Kind client;
+        final String title;
+
+        Run(SimulatedClient.Kind client, String title) {
+            this.client = client;
+            this.title = title;
+        }
+    }
+
     /** One simulated user typing one target query; adds its counts to {@code tally}. */
-    static void simulate(TargetQueries.Target target, Function<ObjectNode, JsonNode> transport, Random typos,
-            Tally tally) {
-        SimulatedClient client = new SimulatedClient(transport);
+    static void simulate(TargetQueries.Target target, SimulatedClient client, Random typos, Tally tally) {
         client.open();
+        List<String> missed = new ArrayList<>();
+        List<TargetQueries.Value> typedOut = new ArrayList<>();
         for (TargetQueries.Value value : target.values()) {
             String typed = typos == null ? value.text() : TargetQueries.withTypos(value.text(), typos);
             tally.characters += value.text().length();
@@ -144,9 +168,17 @@ public final class KeystrokeSimulator {
             }
             int next = 0;
             int before = client.completed().size();
+            String wrongPromotion = null;
             while (true) {
-                if (client.completed().size() > before) {
-                    bestRank = 0; // typed out in full: the client promoted the option itself
+                if (typedInFull(client, value)) {
+                    bestRank = 0; // typed out in full: promoted by the client, or read as completed by the server
+                    break;
+                }
+                if (client.kind() == SimulatedClient.Kind.OFFICIAL && client.completed().size() > before) {
+                    // The official client promoted another option (typing "Bo" on the way to "Borivli"): the user
+                    // removes the pill and types the rest; the value is a miss.
+                    tally.actions += 1 + typed.length() - next;
+                    wrongPromotion = client.completed().getLast().text();
                     break;
                 }
                 List<SimulatedClient.Option> visible = value.type().equals(client.activeType())
@@ -164,6 +196,13 @@ public final class KeystrokeSimulator {
                 client.type(typed.charAt(next++));
                 tally.actions++;
             }
+            if (wrongPromotion != null) {
+                missed.add(value.type() + ": the client promoted '" + wrongPromotion + "'");
+            } else if (bestRank >= TAP_WITHIN && next == typed.length()) {
+                typedOut.add(value); // typed out in full: a success if the final answer reads it as completed
+            } else if (bestRank >= TAP_WITHIN) {
+                missed.add(value.type() + " '" + typed + "' not in the first " + TAP_WITHIN);
+            }
             if (bestRank < 1) {
                 counts[1]++;
             }
@@ -172,12 +211,42 @@ public final class KeystrokeSimulator {
             }
         }
         boolean ready = client.check();
-        boolean intended = target.values().stream().allMatch(v -> client.completed().stream()
-                .anyMatch(p -> p.type().equals(v.type()) && p.text().equalsIgnoreCase(v.text())));
+        for (TargetQueries.Value value : typedOut) {
+            if (settled(client, value)) {
+                int[] counts = tally.perParam.get(value.type());
+                counts[1]++;
+                counts[2]++;
+            } else {
+                missed.add(value.type() + " '" + value.text() + "' typed out, not in the first " + TAP_WITHIN
+                        + ", not read as completed");
+            }
+        }
+        boolean intended = target.values().stream().allMatch(v -> settled(client, v));
         tally.queries++;
         if (ready && intended) {
             tally.readyWithIntended++;
+        } else {
+            missed.add((ready ? "ready" : "not ready") + (intended ? "" : ", intended values not all completed")
+                    + ": completed " + client.settled());
         }
+        if (!missed.isEmpty()) {
+            tally.misses.add(target + ": " + String.join("; ", missed));
+        }
+    }
+
+    /**
+     * Whether the value is now held as completed without a tap: the official client promotes an option typed
+     * out in full itself; the other client relies on the server reading it as a completed identified param.
+     */
+    private static boolean typedInFull(SimulatedClient client, TargetQueries.Value value) {
+        return client.completed().stream()
+                .anyMatch(p -> p.type().equals(value.type()) && p.text().equalsIgnoreCase(value.text()));
+    }
+
+    /** Whether the value is a pill, or an identified param the last answer read as completed. */
+    private static boolean settled(SimulatedClient client, TargetQueries.Value value) {
+        return client.settled().stream()
+                .anyMatch(p -> p.type().equals(value.type()) && p.text().equalsIgnoreCase(value.text()));
     }
 
     private static int rankOf(List<SimulatedClient.Option> options, String text) {
@@ -189,8 +258,8 @@ public final class KeystrokeSimulator {
         return Integer.MAX_VALUE;
     }
 
-    /** Prints one run's tables; returns its overall tally. */
-    private static Tally report(String title, Map<String, Tally> byProduct) {
+    /** Prints one run's tables. */
+    private static void report(String title, Map<String, Tally> byProduct) {
         Tally all = new Tally();
         byProduct.values().forEach(all::add);
         System.out.println("## " + title);
@@ -205,17 +274,28 @@ public final class KeystrokeSimulator {
         all.perParam.forEach((type, c) -> System.out.printf(Locale.ROOT, "| %s | %d | %.3f | %.3f |%n", type, c[0],
                 (double) c[1] / c[0], (double) c[2] / c[0]));
         System.out.println();
-        return all;
+        if (!all.misses.isEmpty()) {
+            System.out.println("Queries not ready with the intended values, or with a value never in the first "
+                    + TAP_WITHIN + ":");
+            all.misses.forEach(miss -> System.out.println("- " + miss));
+            System.out.println();
+        }
     }
 
-    /** Ours beside the baseline, overall, each pair measured in this run. */
-    private static void summary(Map<String, Tally> overall) {
-        System.out.println("## Summary (all queries)");
+    /** Every run per product and overall, each measured in this run. */
+    private static void summary(Map<String, Map<String, Tally>> runs) {
+        System.out.println("## Summary");
         System.out.println();
-        System.out.println("| run | keystroke saving | success@1 | success@5 | ready share |");
-        System.out.println("|---|---|---|---|---|");
-        overall.forEach((title, t) -> System.out.printf(Locale.ROOT, "| %s | %.3f | %.3f | %.3f | %.3f |%n", title,
-                t.saving(), t.successAt(1), t.successAt(2), t.readyShare()));
+        System.out.println("| run | group | keystroke saving | success@1 | success@5 | ready share |");
+        System.out.println("|---|---|---|---|---|---|");
+        runs.forEach((title, byProduct) -> {
+            Tally all = new Tally();
+            byProduct.values().forEach(all::add);
+            Map<String, Tally> rows = new LinkedHashMap<>(byProduct);
+            rows.put("all", all);
+            rows.forEach((group, t) -> System.out.printf(Locale.ROOT, "| %s | %s | %.3f | %.3f | %.3f | %.3f |%n",
+                    title, group, t.saving(), t.successAt(1), t.successAt(2), t.readyShare()));
+        });
         System.out.println();
     }
 

@@ -21,8 +21,21 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * {@code raw_query}, {@code completed_params}, {@code identified_params} and {@code recently_suggested}
  * are built, and the auto-promotion of an option typed out in full. Assumes a slow typist: every keystroke
  * that may fetch does (no debounce merging). Not thread-safe.
+ *
+ * <p>As {@link Kind#EVERY_KEYSTROKE} it is instead the simplest other client the contract allows: it asks the
+ * server at every keystroke and after every tap, shows the active suggestion's options as the server sent
+ * them, sends no echoes ({@code identified_params}, {@code recently_suggested}) and promotes nothing itself:
+ * a value typed out in full counts only when the server reads it as a {@code completed} identified param.
  */
 final class SimulatedClient {
+
+    /** Which client is simulated. */
+    enum Kind {
+        /** The official client: local filtering, fetch gating, echoes, auto-promotion. */
+        OFFICIAL,
+        /** A client that asks at every keystroke and sends no echoes. */
+        EVERY_KEYSTROKE
+    }
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -36,6 +49,11 @@ final class SimulatedClient {
     }
 
     private final Function<ObjectNode, JsonNode> transport;
+    private final Kind kind;
+    /** What the last answer read as {@code completed} identified params. */
+    private List<Param> readCompleted = List.of();
+    /** Prints every exchange when set (see KeystrokeSimulator's {@code bench.trace}). */
+    private boolean trace;
     private final String sessionId = UUID.randomUUID().toString();
     private String text = "";
     private final List<Param> completed = new ArrayList<>();
@@ -49,8 +67,9 @@ final class SimulatedClient {
     private boolean ready;
     private int requests;
 
-    SimulatedClient(Function<ObjectNode, JsonNode> transport) {
+    SimulatedClient(Function<ObjectNode, JsonNode> transport, Kind kind) {
         this.transport = transport;
+        this.kind = kind;
     }
 
     /** The first request a client makes, on the empty input. */
@@ -62,8 +81,32 @@ final class SimulatedClient {
         return text;
     }
 
+    /**
+     * The params the client holds as completed: its pills, and for a client that promotes nothing itself, the
+     * identified params the server's last answer read as completed.
+     */
     List<Param> completed() {
-        return List.copyOf(completed);
+        List<Param> all = new ArrayList<>(completed);
+        if (kind == Kind.EVERY_KEYSTROKE) {
+            all.addAll(readCompleted);
+        }
+        return all;
+    }
+
+    /** The pills and the identified params the last answer read as completed, for either client. */
+    List<Param> settled() {
+        List<Param> all = new ArrayList<>(completed);
+        all.addAll(readCompleted);
+        return all;
+    }
+
+    Kind kind() {
+        return kind;
+    }
+
+    /** From now on, prints each request's query and the answer's reading to standard output. */
+    void trace() {
+        trace = true;
     }
 
     boolean ready() {
@@ -85,6 +128,9 @@ final class SimulatedClient {
         Suggestion active = active();
         if (active == null) {
             return List.of();
+        }
+        if (kind == Kind.EVERY_KEYSTROKE) {
+            return active.options();
         }
         return filter(active.options(), filterQuery());
     }
@@ -125,7 +171,7 @@ final class SimulatedClient {
         List<Suggestion> remaining = new ArrayList<>(suggestions);
         remaining.remove(active);
         boolean more = remaining.stream().anyMatch(s -> !s.type().equals("placeholder"));
-        if (more) {
+        if (more && kind == Kind.OFFICIAL) {
             suggestions = remaining; // skipNextFetch: the next suggestion's options are already on screen
         } else {
             fetch();
@@ -196,6 +242,9 @@ final class SimulatedClient {
     }
 
     private boolean shouldFetch() {
+        if (kind == Kind.EVERY_KEYSTROKE) {
+            return true;
+        }
         Suggestion active = active();
         String query = filterQuery();
         List<Option> tappable = active == null ? List.of()
@@ -210,7 +259,7 @@ final class SimulatedClient {
     }
 
     private void maybeOpenPendingSpan() {
-        if (spanAnchor != null || actionable().isEmpty()) {
+        if (kind == Kind.EVERY_KEYSTROKE || spanAnchor != null || actionable().isEmpty()) {
             return;
         }
         int anchor = Math.max(effectiveBase(), coveredEnd());
@@ -265,6 +314,10 @@ final class SimulatedClient {
         body.putObject("meta").put("request_id", UUID.randomUUID().toString())
                 .put("request_at", "2026-11-22T10:15:30Z").put("session_id", sessionId).put("language", "en-US");
         JsonNode response = transport.apply(body).path("data");
+        if (trace) {
+            System.out.printf(Locale.ROOT, "    %-40s -> ready %s, input %s, %s%n", "\"" + rawQuery + "\"",
+                    response.path("is_ready").asBoolean(), response.path("input"), summary(response));
+        }
 
         List<Suggestion> next = new ArrayList<>();
         for (JsonNode s : response.path("suggestions")) {
@@ -275,12 +328,16 @@ final class SimulatedClient {
             next.add(new Suggestion(s.path("type").asText(), s.path("text").asText(), options));
         }
         List<Param> candidates = new ArrayList<>();
+        List<Param> settled = new ArrayList<>();
         JsonNode input = response.path("input");
         JsonNode last = null;
         for (JsonNode item : input) {
             last = item;
             if ("identified".equals(item.path("source").asText())) {
                 candidates.add(new Param(item.path("type").asText(), item.path("text").asText()));
+                if ("completed".equals(item.path("state").asText())) {
+                    settled.add(new Param(item.path("type").asText(), item.path("text").asText()));
+                }
             }
         }
         if (last != null && "in_progress".equals(last.path("state").asText())) {
@@ -292,6 +349,12 @@ final class SimulatedClient {
             filterBase = textAtRequest;
         }
         suggestions = next;
+        readCompleted = settled;
+        if (kind == Kind.EVERY_KEYSTROKE) {
+            ready = response.path("is_ready").asBoolean(false);
+            lastRawQuery = rawQuery;
+            return;
+        }
         Suggestion active = active();
         if (active != null) {
             Option match = exactMatch(active.options(), extractFilterQuery(Math.min(filterBase, text.length()),
@@ -310,6 +373,28 @@ final class SimulatedClient {
                 || coveredEnd() >= text.strip().length())) {
             spanAnchor = null;
         }
+    }
+
+    /** The answer's suggestions: type, and the first five options of the active one. */
+    private static String summary(JsonNode response) {
+        List<String> out = new ArrayList<>();
+        boolean first = true;
+        for (JsonNode s : response.path("suggestions")) {
+            String type = s.path("type").asText();
+            if (first && !type.equals("placeholder")) {
+                List<String> options = new ArrayList<>();
+                for (JsonNode o : s.path("options")) {
+                    if (options.size() < 5) {
+                        options.add(o.path("text").asText());
+                    }
+                }
+                out.add(type + options);
+                first = false;
+            } else {
+                out.add(type);
+            }
+        }
+        return "suggestions " + out;
     }
 
     /** Identified readings whose text is still in the text outside completed params. */

@@ -13,7 +13,6 @@ import dev.autocomplete.spi.Engine;
 import dev.autocomplete.spi.EngineContext;
 import dev.autocomplete.spi.ParamSpec;
 import dev.autocomplete.spi.toolkit.ConfigTree;
-import dev.autocomplete.spi.toolkit.TextFolding;
 
 /**
  * Load time and heap of a million-option catalog, loaded the way a tenant loads it: a CSV file named under the
@@ -31,7 +30,7 @@ public final class CatalogScale {
         int runs = args.length > 2 ? Integer.parseInt(args[2]) : 3;
         Path dir = Files.createTempDirectory("autocomplete-scale");
         Path csv = dir.resolve("places.csv");
-        List<SyntheticCatalog.Option> options = distinct(SyntheticCatalog.generate(repo, size));
+        List<SyntheticCatalog.Option> options = SyntheticCatalog.distinct(SyntheticCatalog.generate(repo, size));
         SyntheticCatalog.write(options, csv);
         EngineContext context = BenchContexts.of(dir, "places", "en", Map.of("places", Map.of("file", "places.csv")),
                 List.of(new ParamSpec("place", ConfigTree.at("products[0].intents[0].params[0]",
@@ -66,21 +65,6 @@ public final class CatalogScale {
         }
         Files.delete(csv);
         Files.delete(dir);
-    }
-
-    /**
-     * The options with a number after each repeated name ({@code Qarah Bāgh, AF (2)}): GeoNames has cities of
-     * one name in one country, and the catalog engine refuses two options that fold to one text.
-     */
-    private static List<SyntheticCatalog.Option> distinct(List<SyntheticCatalog.Option> options) {
-        java.util.Map<String, Integer> seen = new java.util.HashMap<>();
-        List<SyntheticCatalog.Option> distinct = new java.util.ArrayList<>(options.size());
-        for (SyntheticCatalog.Option option : options) {
-            int repeat = seen.merge(TextFolding.fold(option.text()), 1, Integer::sum);
-            distinct.add(repeat == 1 ? option
-                    : new SyntheticCatalog.Option(option.text() + " (" + repeat + ")", option.weight()));
-        }
-        return distinct;
     }
 
     private static long usedAfterGc(MemoryMXBean memory) throws InterruptedException {

@@ -7,11 +7,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
 import org.apache.commons.csv.CSVRecord;
+
+import dev.autocomplete.spi.toolkit.TextFolding;
 
 /**
  * A deterministic catalog of a million places synthesized from the 135,233 GeoNames cities in
@@ -31,8 +35,17 @@ public final class SyntheticCatalog {
     private SyntheticCatalog() {
     }
 
-    /** The shared data directory, {@code ../shared/data} relative to the repository root. */
+    /**
+     * The shared data directory: {@code ../shared/data} relative to the repository root, or the nearest
+     * {@code shared/data} above it (a git worktree may sit deeper than the main checkout).
+     */
     public static Path sharedData(Path repoRoot) {
+        for (Path dir = repoRoot.toAbsolutePath().normalize().getParent(); dir != null; dir = dir.getParent()) {
+            Path data = dir.resolve("shared/data");
+            if (Files.isRegularFile(data.resolve("cities.csv"))) {
+                return data;
+            }
+        }
         return repoRoot.resolve("../shared/data").normalize();
     }
 
@@ -57,6 +70,21 @@ public final class SyntheticCatalog {
             throw new IllegalStateException("cities.csv gives only " + options.size() + " options");
         }
         return options;
+    }
+
+    /**
+     * The options with a number after each repeated name ({@code Qarah Bāgh, AF (2)}): GeoNames has cities of
+     * one name in one country, and the catalog engine refuses two options that fold to one text.
+     */
+    public static List<Option> distinct(List<Option> options) {
+        Map<String, Integer> seen = new HashMap<>();
+        List<Option> distinct = new ArrayList<>(options.size());
+        for (Option option : options) {
+            int repeat = seen.merge(TextFolding.fold(option.text()), 1, Integer::sum);
+            distinct.add(repeat == 1 ? option
+                    : new Option(option.text() + " (" + repeat + ")", option.weight()));
+        }
+        return distinct;
     }
 
     /** Writes the options as a catalog CSV ({@code text,weight}). */
