@@ -112,7 +112,7 @@ public final class EngineTestKit implements AutoCloseable {
 
     private Loaded load() {
         if (loaded == null) {
-            TenantLoader.Result result = new TenantLoader(engines).load(directory);
+            TenantLoader.Result result = new TenantLoader(engines).load(directory, id -> java.util.Optional.empty());
             loaded = result.tenant() == null ? new Loaded(null, result.problems(), null)
                     : new Loaded(TenantRegistry.of(result.tenant()), List.of(), new ResponseCache(CACHE_ENTRIES));
         }
