@@ -143,7 +143,7 @@ public final class AutocompleteServer implements AutoCloseable {
         ConnectionGuard guard = new ConnectionGuard(limits.headerTimeout(), limits.bodyTimeout(), limits.readTimeout(),
                 limits.connectionsPerAddress(), limits.trustedProxies());
         ErrorResponses errors = new ErrorResponses(bodies, tracker.errorSent());
-        EngineRunner engines = new EngineRunner(tenants, tracker);
+        EngineRunner engines = new EngineRunner(tenants);
         metrics.reportCircuits(tenants, engines);
         Health health = new Health(tenants, engines);
         // Rate limits keep working per process while Redis is away, so a degraded mode is reported, not DOWN.
@@ -152,8 +152,8 @@ public final class AutocompleteServer implements AutoCloseable {
         Gatekeeper gatekeeper = new Gatekeeper(new Authenticator(keys, tenants, tokens), limiter,
                 access.failedAuthentication());
         SuggestService suggest = new SuggestService(gatekeeper, json, new Suggester(engines,
-                new ResponseCache(settings.cacheMaxEntries()), tracker), bodies, errors,
-                new JsonRequests(limits.bodyBytes(), "A suggest request", guard));
+                new ResponseCache(settings.cacheMaxEntries())), bodies, errors,
+                new JsonRequests(limits.bodyBytes(), "A suggest request", guard), metrics);
         DemoPage demoPage = new DemoPage(json, errors);
         HttpRouting.Builder routing = HttpRouting.builder()
                 .addFilter(tracker)

@@ -15,7 +15,7 @@ import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
-import dev.autocomplete.server.suggest.EngineObserver;
+import dev.autocomplete.server.suggest.EngineOutcome;
 import dev.autocomplete.server.suggest.EngineRunner;
 import dev.autocomplete.server.suggest.GuardedEngine;
 import dev.autocomplete.server.tenant.Product;
@@ -119,12 +119,12 @@ public final class Metrics {
         errors.labelValues(tenant, product, code).inc();
     }
 
-    public void engineCall(String tenant, String product, EngineObserver.Outcome outcome, long nanos) {
+    public void engineCall(String tenant, String product, EngineOutcome outcome, long nanos) {
         engineCalls.labelValues(tenant, product, outcome.label()).inc();
         if (nanos > 0) {
             engineTime.labelValues(tenant, product).observe(nanos / 1e9);
         }
-        if (outcome != EngineObserver.Outcome.OK) {
+        if (outcome != EngineOutcome.OK) {
             fallbacks.labelValues(tenant, product, outcome.label()).inc();
         }
     }

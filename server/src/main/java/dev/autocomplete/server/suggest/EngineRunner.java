@@ -26,23 +26,24 @@ public final class EngineRunner {
     private static final System.Logger LOG = System.getLogger(EngineRunner.class.getName());
 
     private final TenantRegistry tenants;
-    private final EngineObserver observer;
 
     /**
      * The outcome of one reading.
      *
      * @param reading the reading, or null when it failed
+     * @param outcome what came of it: {@code ERROR} also when the reading completed but an engine failed a question (costing
+     *     only its params)
+     * @param engineNanos time spent waiting for the reading (0 when no engine was asked)
      * @param calls what the engines did
      */
-    public record Result(Reading reading, EngineObserver.Outcome outcome, long engineNanos, EngineCalls calls) {
+    public record Result(Reading reading, EngineOutcome outcome, long engineNanos, EngineCalls calls) {
         public boolean failed() {
             return reading == null;
         }
     }
 
-    public EngineRunner(TenantRegistry tenants, EngineObserver observer) {
+    public EngineRunner(TenantRegistry tenants) {
         this.tenants = tenants;
-        this.observer = observer;
     }
 
     /**
@@ -52,13 +53,13 @@ public final class EngineRunner {
     public Result read(Tenant tenant, Product product, Query query, Map<String, String> picked) {
         Optional<TenantRegistry.Lease> lease = tenants.lease(tenant);
         if (lease.isEmpty()) {
-            return done(tenant, product, null, EngineObserver.Outcome.UNLOADED, 0, new EngineCalls());
+            return done(null, EngineOutcome.UNLOADED, 0, new EngineCalls());
         }
         try (TenantRegistry.Lease held = lease.get()) {
             Tenant current = held.tenant();
             Optional<Product> same = current == tenant ? Optional.of(product) : current.product(product.id());
             if (same.isEmpty()) {
-                return done(tenant, product, null, EngineObserver.Outcome.UNLOADED, 0, new EngineCalls());
+                return done(null, EngineOutcome.UNLOADED, 0, new EngineCalls());
             }
             return call(current, same.get(), query, picked);
         }
@@ -79,7 +80,7 @@ public final class EngineRunner {
         });
         try {
             Reading answer = future.get(budget, TimeUnit.NANOSECONDS);
-            return done(tenant, product, answer, EngineObserver.Outcome.OK, System.nanoTime() - start, calls);
+            return done(answer, EngineOutcome.OK, System.nanoTime() - start, calls);
         } catch (TimeoutException e) {
             reading.interrupt();
             GuardedEngine late = calls.inProgress();
@@ -89,26 +90,24 @@ public final class EngineRunner {
             LOG.log(System.Logger.Level.WARNING, "Reading for " + tenant.id() + "/" + product.slug()
                     + " did not finish within " + product.limits().budget().toMillis() + " ms"
                     + (late == null ? "" : " (waiting for engine " + late.name() + ")"));
-            return done(tenant, product, null, EngineObserver.Outcome.TIMEOUT, System.nanoTime() - start, calls);
+            return done(null, EngineOutcome.TIMEOUT, System.nanoTime() - start, calls);
         } catch (ExecutionException e) {
             // Only the class name: a message might quote the query.
             LOG.log(System.Logger.Level.WARNING, "Reading for " + tenant.id() + "/" + product.slug() + " failed: "
                     + e.getCause().getClass().getName());
-            return done(tenant, product, null, EngineObserver.Outcome.ERROR, System.nanoTime() - start, calls);
+            return done(null, EngineOutcome.ERROR, System.nanoTime() - start, calls);
         } catch (InterruptedException e) {
             reading.interrupt();
             Thread.currentThread().interrupt();
-            return done(tenant, product, null, EngineObserver.Outcome.TIMEOUT, System.nanoTime() - start, calls);
+            return done(null, EngineOutcome.TIMEOUT, System.nanoTime() - start, calls);
         }
     }
 
-    private Result done(Tenant tenant, Product product, Reading reading, EngineObserver.Outcome outcome, long nanos,
-            EngineCalls calls) {
-        EngineObserver.Outcome reported = outcome;
-        if (outcome == EngineObserver.Outcome.OK && calls.byEngine().values().stream().anyMatch(t -> t.failures() > 0)) {
-            reported = EngineObserver.Outcome.ERROR;
+    private static Result done(Reading reading, EngineOutcome outcome, long nanos, EngineCalls calls) {
+        EngineOutcome reported = outcome;
+        if (outcome == EngineOutcome.OK && calls.byEngine().values().stream().anyMatch(t -> t.failures() > 0)) {
+            reported = EngineOutcome.ERROR;
         }
-        observer.engineCall(tenant.id(), product.slug(), reported, nanos);
-        return new Result(reading, outcome, nanos, calls);
+        return new Result(reading, reported, nanos, calls);
     }
 }
