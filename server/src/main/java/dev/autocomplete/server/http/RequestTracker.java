@@ -2,7 +2,6 @@ package dev.autocomplete.server.http;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
 
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
@@ -13,18 +12,17 @@ import io.helidon.webserver.http.RoutingResponse;
 
 import dev.autocomplete.server.auth.Caller;
 import dev.autocomplete.server.observe.Metrics;
-import dev.autocomplete.server.protocol.JsonBodies;
 import dev.autocomplete.server.protocol.SuggestRequest;
 import dev.autocomplete.server.suggest.Suggester;
 
 /**
  * Wraps every request: times it, and once answered records it in the metrics and the access log. Services
  * put what they learn in the request's {@link RequestFacts} ({@link Caller} once authenticated, the
- * {@link SuggestRequest} once read, the {@link Suggester.Outcome} the suggester returned); error codes arrive
- * through {@link #errorSent}. All of it runs on the request's own thread (each request runs on one virtual
+ * {@link SuggestRequest} once read, the {@link Suggester.Outcome} the suggester returned), and
+ * {@link ErrorResponses} the code of the error sent. All of it runs on the request's own thread (each request runs on one virtual
  * thread, filter and handler alike).
  */
-final class RequestTracker implements Filter, AutoCloseable {
+public final class RequestTracker implements Filter, AutoCloseable {
 
     private final Metrics metrics;
     private final AccessLog accessLog;
@@ -34,11 +32,11 @@ final class RequestTracker implements Filter, AutoCloseable {
     private volatile boolean draining;
 
     /** @param maxConcurrent requests handled at once; more are answered {@code 503 OVERLOADED} at once */
-    RequestTracker(Metrics metrics, AccessLog accessLog, JsonBodies bodies, int maxConcurrent) {
+    public RequestTracker(Metrics metrics, AccessLog accessLog, ErrorResponses errors, int maxConcurrent) {
         this.metrics = metrics;
         this.maxConcurrent = maxConcurrent;
         this.accessLog = accessLog;
-        this.errors = new ErrorResponses(bodies, errorSent());
+        this.errors = errors;
     }
 
     /**
@@ -47,7 +45,7 @@ final class RequestTracker implements Filter, AutoCloseable {
      *
      * @return whether every running request finished in time
      */
-    boolean drain(Duration bound) throws InterruptedException {
+    public boolean drain(Duration bound) throws InterruptedException {
         draining = true;
         long deadline = System.nanoTime() + bound.toNanos();
         while (inFlight.get() > 0) {
@@ -110,11 +108,6 @@ final class RequestTracker implements Filter, AutoCloseable {
     @Override
     public void close() {
         accessLog.close();
-    }
-
-    /** For {@link ErrorResponses}: the code of the error this thread's request is answered with. */
-    Consumer<String> errorSent() {
-        return code -> RequestFacts.current().errorCode = code;
     }
 
     /** The path as a metric label: known endpoints by name, anything else as {@code other}. */

@@ -9,9 +9,9 @@ import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 
+import dev.autocomplete.server.auth.Admitted;
 import dev.autocomplete.server.auth.Caller;
 import dev.autocomplete.server.observe.Metrics;
-import dev.autocomplete.server.protocol.ApiException;
 import dev.autocomplete.server.protocol.JsonBodies;
 import dev.autocomplete.server.protocol.SuggestRequest;
 import dev.autocomplete.server.protocol.SuggestRequestReader;
@@ -28,7 +28,7 @@ public final class SuggestService implements HttpService {
     private final JsonRequests requests;
     private final Metrics metrics;
 
-    SuggestService(Gatekeeper gatekeeper, ObjectMapper json, Suggester suggester, JsonBodies bodies,
+    public SuggestService(Gatekeeper gatekeeper, ObjectMapper json, Suggester suggester, JsonBodies bodies,
             ErrorResponses errors, JsonRequests requests, Metrics metrics) {
         this.metrics = metrics;
         this.gatekeeper = gatekeeper;
@@ -47,8 +47,8 @@ public final class SuggestService implements HttpService {
     }
 
     private void suggest(ServerRequest request, ServerResponse response) {
-        try {
-            Caller caller = gatekeeper.admit(request, response);
+        try (Admitted admitted = gatekeeper.admit(request, response)) {
+            Caller caller = admitted.caller();
             JsonRequests.requireJson(request);
             SuggestRequest body = reader.read(requests.body(request));
             RequestFacts facts = RequestFacts.current();
@@ -68,8 +68,6 @@ public final class SuggestService implements HttpService {
             response.status(Status.OK_200);
             response.header(HeaderValues.CONTENT_TYPE_JSON);
             response.send(bytes);
-        } catch (ApiException e) {
-            errors.send(response, e);
         }
     }
 }

@@ -62,7 +62,7 @@ public final class Metrics {
             .help("Time waited for engines").labelNames("tenant", "product")
             .classicOnly().classicUpperBounds(SECONDS).register(registry);
     private final Counter engineCalls = Counter.builder().withoutExemplars().name("autocomplete_engine_calls_total")
-            .help("Engine calls by outcome: ok, error, timeout, invalid, circuit_open, unloaded")
+            .help("Engine calls by outcome: ok, error, timeout, invalid, circuit_open")
             .labelNames("tenant", "product", "outcome").register(registry);
     private final Counter fallbacks = Counter.builder().withoutExemplars().name("autocomplete_fallbacks_total")
             .help("Fallback answers given instead of the engine's, by reason")

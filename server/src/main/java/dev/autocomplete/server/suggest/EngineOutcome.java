@@ -13,9 +13,7 @@ public enum EngineOutcome {
     /** An engine answered null or unusable data. */
     INVALID,
     /** The product's circuit is open: the engine was not called. */
-    CIRCUIT_OPEN,
-    /** The tenant or product was unloaded while the request ran: no engine to call. */
-    UNLOADED;
+    CIRCUIT_OPEN;
 
     public String label() {
         return name().toLowerCase(Locale.ROOT);

@@ -1,7 +1,6 @@
 package dev.autocomplete.server.suggest;
 
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -12,20 +11,17 @@ import dev.autocomplete.server.reading.QueryReader;
 import dev.autocomplete.server.reading.Reading;
 import dev.autocomplete.server.tenant.Product;
 import dev.autocomplete.server.tenant.Tenant;
-import dev.autocomplete.server.tenant.TenantRegistry;
 
 /**
  * Reads a query with a product's engines so that their faults stay theirs: the whole reading (the core's reader
  * and every engine question it asks, in-process) runs on one virtual thread and is waited for at most the
  * product's budget. An engine that throws costs only its params ({@link GuardedEngine}); a reading that runs out of
  * time gives {@link Result#failed()} (the caller answers with the product's fallback) and counts against the
- * engine it was waiting for. Thread-safe.
+ * engine it was waiting for. Thread-safe and stateless.
  */
 public final class EngineRunner {
 
     private static final System.Logger LOG = System.getLogger(EngineRunner.class.getName());
-
-    private final TenantRegistry tenants;
 
     /**
      * The outcome of one reading.
@@ -42,30 +38,11 @@ public final class EngineRunner {
         }
     }
 
-    public EngineRunner(TenantRegistry tenants) {
-        this.tenants = tenants;
-    }
-
     /**
-     * Reads the query, holding the tenant so that a reload cannot close its engines meanwhile. When the tenant was
-     * already replaced, the replacement's product of the same id answers.
+     * Reads the query with the product's engines. The caller holds the tenant (its admission's lease), so a reload
+     * cannot close the engines meanwhile.
      */
     public Result read(Tenant tenant, Product product, Query query, Map<String, String> picked) {
-        Optional<TenantRegistry.Lease> lease = tenants.lease(tenant);
-        if (lease.isEmpty()) {
-            return done(null, EngineOutcome.UNLOADED, 0, new EngineCalls());
-        }
-        try (TenantRegistry.Lease held = lease.get()) {
-            Tenant current = held.tenant();
-            Optional<Product> same = current == tenant ? Optional.of(product) : current.product(product.id());
-            if (same.isEmpty()) {
-                return done(null, EngineOutcome.UNLOADED, 0, new EngineCalls());
-            }
-            return call(current, same.get(), query, picked);
-        }
-    }
-
-    private Result call(Tenant tenant, Product product, Query query, Map<String, String> picked) {
         long start = System.nanoTime();
         long budget = product.limits().budget().toNanos();
         EngineCalls calls = new EngineCalls();
