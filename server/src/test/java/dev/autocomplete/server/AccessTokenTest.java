@@ -25,8 +25,7 @@ import com.auth0.jwt.algorithms.Algorithm;
 
 import dev.autocomplete.server.auth.ApiKeys;
 import dev.autocomplete.server.auth.SigningSecret;
-import dev.autocomplete.server.http.AccessOptions;
-import dev.autocomplete.server.http.AutocompleteServer;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /** {@code POST /api/auth/token} and access tokens on {@code /api/suggest}, over HTTP. */
 class AccessTokenTest {
@@ -54,8 +53,7 @@ class AccessTokenTest {
     private final TestClock clock = new TestClock();
 
     private AutocompleteServer start(Path tenants) throws Exception {
-        return AutocompleteServer.start("127.0.0.1", 0, tenants, AccessOptions.defaults()
-                .withEnvironment(Map.of(SigningSecret.ENV_SECRET, SECRET)).withClock(clock));
+        return AutocompleteServer.start(TestServers.settings(tenants).withTokenSecret(SECRET).withClock(clock));
     }
 
     static ApiClient.Reply mint(ApiClient api, String credential, String productId) {
@@ -157,9 +155,8 @@ class AccessTokenTest {
         Path otherTenants = TestTenants.copyOfDemo(temp.resolve("other-deployment"));
         String otherSecret = TestTenants.createKey(otherTenants, "demo", "secret", null);
         try (AutocompleteServer server = start(tenants);
-                AutocompleteServer other = AutocompleteServer.start("127.0.0.1", 0, otherTenants,
-                        AccessOptions.defaults().withEnvironment(Map.of(SigningSecret.ENV_SECRET,
-                                "another-deployment-secret-0123456789-xyz")))) {
+                AutocompleteServer other = AutocompleteServer.start(TestServers.settings(otherTenants)
+                        .withTokenSecret("another-deployment-secret-0123456789-xyz"))) {
             ApiClient api = new ApiClient(server.port());
             String token = mint(api, secret, TRAVEL_ID).json().path("access_token").asText();
             assertEquals(200, api.suggest(token, envelope("")).status());
@@ -207,9 +204,8 @@ class AccessTokenTest {
             throws Exception {
         Path tenants = TestTenants.copyOfDemo(temp);
         String secret = TestTenants.createKey(tenants, "demo", "secret", null);
-        AccessOptions unconfigured = AccessOptions.defaults().withEnvironment(Map.of());
         String token;
-        try (AutocompleteServer first = AutocompleteServer.start("127.0.0.1", 0, tenants, unconfigured)) {
+        try (AutocompleteServer first = TestServers.start(tenants)) {
             token = mint(new ApiClient(first.port()), secret, TRAVEL_ID).json().path("access_token").asText();
         }
         Path file = temp.resolve("data").resolve(SigningSecret.GENERATED_FILE);
@@ -218,14 +214,14 @@ class AccessTokenTest {
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file.getParent())));
         assertTrue(Files.readString(file).strip().length() >= 32);
-        try (AutocompleteServer second = AutocompleteServer.start("127.0.0.1", 0, tenants, unconfigured)) {
+        try (AutocompleteServer second = TestServers.start(tenants)) {
             assertEquals(200, new ApiClient(second.port()).suggest(token, envelope("")).status(),
                     "a restart verifies the tokens minted before it");
         }
         Path secretFile = temp.resolve("shared-secret");
         Files.writeString(secretFile, "a-secret-shared-by-every-replica-0123456789\n");
-        try (AutocompleteServer fromFile = AutocompleteServer.start("127.0.0.1", 0, tenants,
-                unconfigured.withTokenSecretFile(secretFile))) {
+        try (AutocompleteServer fromFile = AutocompleteServer.start(TestServers.settings(tenants)
+                .withAccess(null, secretFile))) {
             ApiClient.Reply reply = new ApiClient(fromFile.port()).suggest(token, envelope(""));
             assertEquals("INVALID_CREDENTIALS", reply.errorCode(), "a different secret refuses the old tokens");
             assertNotEquals(token, mint(new ApiClient(fromFile.port()), secret, TRAVEL_ID).json()

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import dev.autocomplete.server.http.AutocompleteServer;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /**
  * A client that goes away in the middle of its body is no server error: one access log line with status 499,
@@ -98,7 +98,7 @@ class ClientAbortTest {
     void a_body_cut_short_by_the_client_is_one_499_line_without_a_stack_trace_and_no_5xx() throws Exception {
         Path tenants = TestTenants.copyOfDemo(temp);
         String key = TestTenants.createKey(tenants, "demo", "public", "travel");
-        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
+        try (AutocompleteServer server = TestServers.start(tenants)) {
             warnings.clear(); // the start's own, such as the generated signing secret
             abort(server.port(), key, "Content-Length: 1000", "{\"data\":", false);
             abort(server.port(), key, "Content-Length: 1000", "{\"data\":", true);

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.autocomplete.server.config.ServerSettings;
-import dev.autocomplete.server.http.AutocompleteServer;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /**
  * The connection defences one at a time, on raw sockets: deadlines for headers and bodies, refusals that do not
@@ -43,7 +43,8 @@ class ConnectionDefencesTest {
         for (int i = 0; i < settings.length; i += 2) {
             environment.put(settings[i], settings[i + 1]);
         }
-        return AutocompleteServer.start(ServerSettings.read(null, environment).with("127.0.0.1", 0, tenants));
+        return AutocompleteServer.start(ServerSettings.read(null, environment).with("127.0.0.1", 0, tenants)
+                .withManagement("127.0.0.1", 0));
     }
 
     private String head(int contentLength, String credential) {

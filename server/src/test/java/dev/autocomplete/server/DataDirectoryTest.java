@@ -15,8 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.autocomplete.server.auth.SigningSecret;
 import dev.autocomplete.server.config.ServerSettings;
-import dev.autocomplete.server.http.AccessOptions;
-import dev.autocomplete.server.http.AutocompleteServer;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /**
  * The server's own state lives in its data directory ({@code data.dir}, else {@code data/} beside the tenants),
@@ -32,8 +31,7 @@ class DataDirectoryTest {
 
     /** A token minted with the product's secret key by a server that signs with the secret in {@code file}. */
     private static String tokenSignedWith(Path tenants, Path file, String secretKey) throws Exception {
-        AccessOptions options = AccessOptions.defaults().withEnvironment(Map.of()).withTokenSecretFile(file);
-        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants, options)) {
+        try (AutocompleteServer server = AutocompleteServer.start(TestServers.settings(tenants).withAccess(null, file))) {
             ApiClient.Reply minted = AccessTokenTest.mint(new ApiClient(server.port()), secretKey,
                     AccessTokenTest.TRAVEL_ID);
             assertEquals(200, minted.status(), minted.raw());
@@ -82,15 +80,13 @@ class DataDirectoryTest {
         Files.writeString(current, "the-current-secret-in-the-data-directory-0123456789\n");
 
         String token;
-        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants,
-                AccessOptions.defaults().withEnvironment(Map.of()))) {
+        try (AutocompleteServer server = TestServers.start(tenants)) {
             ApiClient.Reply minted = AccessTokenTest.mint(new ApiClient(server.port()), secretKey,
                     AccessTokenTest.TRAVEL_ID);
             token = minted.json().path("access_token").asText();
         }
-        AccessOptions signedWithCurrent = AccessOptions.defaults().withEnvironment(Map.of())
-                .withTokenSecretFile(current);
-        try (AutocompleteServer verifier = AutocompleteServer.start("127.0.0.1", 0, tenants, signedWithCurrent)) {
+        try (AutocompleteServer verifier = AutocompleteServer.start(TestServers.settings(tenants)
+                .withAccess(null, current))) {
             assertEquals(200, new ApiClient(verifier.port()).suggest(token, envelope("")).status());
         }
         assertEquals(OLD_SECRET, Files.readString(old).strip());
@@ -103,8 +99,7 @@ class DataDirectoryTest {
         ServerSettings settings = ServerSettings.read(null, Map.of("AUTOCOMPLETE_DATA_DIR", dataDir.toString(),
                 "AUTOCOMPLETE_MANAGEMENT_PORT", "0")).with("127.0.0.1", 0, tenants);
         String secretKey = TestTenants.createKey(tenants, "demo", "secret", null);
-        try (AutocompleteServer server = AutocompleteServer.start(settings, AccessOptions.defaults()
-                .withEnvironment(Map.of()))) {
+        try (AutocompleteServer server = AutocompleteServer.start(settings)) {
             assertEquals(200, AccessTokenTest.mint(new ApiClient(server.port()), secretKey, AccessTokenTest.TRAVEL_ID)
                     .status());
         }

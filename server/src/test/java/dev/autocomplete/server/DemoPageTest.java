@@ -14,7 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.autocomplete.server.http.AutocompleteServer;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 import dev.autocomplete.server.http.DemoPage;
 
 /**
@@ -31,7 +31,7 @@ class DemoPageTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = AutocompleteServer.start("127.0.0.1", 0, TestTenants.copyOfDemo(temp));
+        server = TestServers.start(TestTenants.copyOfDemo(temp));
         api = new ApiClient(server.port());
     }
 

@@ -13,8 +13,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.autocomplete.server.http.AccessOptions;
-import dev.autocomplete.server.http.AutocompleteServer;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /**
  * A copy of the bundled demo tenant served on a free loopback port, with a public key per product and a
@@ -66,7 +65,7 @@ final class DemoServer implements BeforeAllCallback, AfterAllCallback {
                 "secret", TestTenants.createKey(tenants, "demo", "secret", null)));
         extraKeys.forEach((name, where) -> made.put(name, TestTenants.createKey(tenants, where[0], "public", where[1])));
         keys = Map.copyOf(made);
-        server = AutocompleteServer.start("127.0.0.1", 0, tenants, AccessOptions.defaults().withClock(clock));
+        server = AutocompleteServer.start(TestServers.settings(tenants).withClock(clock));
         api = new ApiClient(server.port());
     }
 

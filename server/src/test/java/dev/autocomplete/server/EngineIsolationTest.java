@@ -15,7 +15,7 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.autocomplete.server.http.AutocompleteServer;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /**
  * Two tenants drop in engine JARs that bundle two versions of commons-csv (the server itself carries a
@@ -71,7 +71,7 @@ class EngineIsolationTest {
         String alphaKey = TestTenants.createKey(tenants, "alpha", "public", "probe");
         String betaKey = TestTenants.createKey(tenants, "beta", "public", "probe");
 
-        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants);
+        try (AutocompleteServer server = TestServers.start(tenants);
                 ExecutorService pool = Executors.newFixedThreadPool(8)) {
             assertTrue(server.tenants().tenant("alpha").isPresent() && server.tenants().tenant("beta").isPresent(),
                     server.tenants().problems().toString());
@@ -97,7 +97,7 @@ class EngineIsolationTest {
         addTenant(tenants, "alpha", engineJar("autocomplete.test.libAEngineJar"),
                 "11111111-1111-4111-8111-111111111111", "library-probe", "");
         String key = TestTenants.createKey(tenants, "alpha", "public", "probe");
-        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
+        try (AutocompleteServer server = TestServers.start(tenants)) {
             ApiClient.Reply reply = new ApiClient(server.port()).suggest(key, envelope("Probe "));
             assertEquals(200, reply.status(), reply.raw());
             List<String> options = reply.options("probe");

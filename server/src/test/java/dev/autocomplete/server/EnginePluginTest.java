@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import dev.autocomplete.server.http.AutocompleteServer;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 import dev.autocomplete.server.tenant.Problem;
 
 /**
@@ -65,7 +65,7 @@ class EnginePluginTest {
         String key = TestTenants.createKey(tenants, "orchard", "public", "picking");
         String travelKey = TestTenants.createKey(tenants, "demo", "public", "travel");
 
-        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
+        try (AutocompleteServer server = TestServers.start(tenants)) {
             assertEquals(List.of(), server.tenants().problems());
             ApiClient api = new ApiClient(server.port());
             ApiClient.Reply empty = api.suggest(key, envelope(""));
@@ -109,7 +109,7 @@ class EnginePluginTest {
                             catalog: nowhere
                 """);
         String travelKey = TestTenants.createKey(tenants, "demo", "public", "travel");
-        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
+        try (AutocompleteServer server = TestServers.start(tenants)) {
             assertEquals(1, server.tenants().problems().size());
             Problem problem = server.tenants().problems().getFirst();
             assertTrue(problem.file().endsWith("broken/tenant.yaml"), problem.toString());
@@ -131,7 +131,7 @@ class EnginePluginTest {
             zip.write("no engine here".getBytes(java.nio.charset.StandardCharsets.UTF_8));
         }
         Files.writeString(tenants.resolve("empty/tenant.yaml"), ORCHARD_YAML);
-        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
+        try (AutocompleteServer server = TestServers.start(tenants)) {
             String messages = server.tenants().problems().toString();
             assertTrue(messages.contains("nothing.jar"), messages);
             assertTrue(server.tenants().tenant("demo").isPresent());

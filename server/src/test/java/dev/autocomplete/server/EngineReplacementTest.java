@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.autocomplete.server.http.AutocompleteServer;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /**
  * An operator replaces {@code engines/probe.jar} in place with a new build, five times, while requests keep
@@ -39,7 +39,7 @@ class EngineReplacementTest {
         Path installed = tenants.resolve("alpha/engines/probe.jar");
         String key = TestTenants.createKey(tenants, "alpha", "public", "probe");
 
-        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants);
+        try (AutocompleteServer server = TestServers.start(tenants);
                 ExecutorService load = Executors.newFixedThreadPool(4)) {
             ApiClient api = new ApiClient(server.port());
             assertEquals("build build-0", build(api.suggest(key, envelope("Probe "))));

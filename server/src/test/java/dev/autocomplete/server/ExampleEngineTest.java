@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.autocomplete.server.http.AutocompleteServer;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /**
  * The example engine of {@code examples/engine-repos}, built outside this build against the installed SPI, loaded
@@ -44,7 +44,7 @@ class ExampleEngineTest {
         Files.copy(Path.of(jar), Files.createDirectories(review.resolve("engines")).resolve("engine-repos.jar"));
         String key = TestTenants.createKey(tenants, "review", "public", "review");
 
-        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
+        try (AutocompleteServer server = TestServers.start(tenants)) {
             assertEquals(List.of(), server.tenants().problems());
             ApiClient api = new ApiClient(server.port());
 

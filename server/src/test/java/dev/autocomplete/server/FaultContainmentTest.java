@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import dev.autocomplete.server.http.AutocompleteServer;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /**
  * A misbehaving engine JAR (testing/engines/test-faulty) serves one param of a tenant over HTTP, next to a
@@ -85,7 +85,7 @@ class FaultContainmentTest {
     void every_engine_fault_gets_an_answer_within_the_budget_and_never_a_500() throws Exception {
         Path tenants = tenantsWithFaultyEngine();
         String key = TestTenants.createKey(tenants, "faulty", "public", "flaky");
-        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
+        try (AutocompleteServer server = TestServers.start(tenants)) {
             assertTrue(server.tenants().tenant("faulty").isPresent(), server.tenants().problems().toString());
             ApiClient api = new ApiClient(server.port());
             for (String fault : List.of("throw", "error", "null", "wrong_size", "junk", "many", "hang")) {
@@ -110,7 +110,7 @@ class FaultContainmentTest {
         Path tenants = tenantsWithFaultyEngine();
         String faultyKey = TestTenants.createKey(tenants, "faulty", "public", "flaky");
         String travelKey = TestTenants.createKey(tenants, "demo", "public", "travel");
-        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants);
+        try (AutocompleteServer server = TestServers.start(tenants);
                 ExecutorService pool = Executors.newFixedThreadPool(16)) {
             ApiClient api = new ApiClient(server.port());
             List<Future<ApiClient.Reply>> hung = new ArrayList<>();
@@ -141,7 +141,7 @@ class FaultContainmentTest {
         Path tenants = tenantsWithFaultyEngine();
         String fragileKey = TestTenants.createKey(tenants, "faulty", "public", "fragile");
         String flakyKey = TestTenants.createKey(tenants, "faulty", "public", "flaky");
-        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
+        try (AutocompleteServer server = TestServers.start(tenants)) {
             ApiClient api = new ApiClient(server.port());
             for (int i = 0; i < 3; i++) {
                 assertEquals(200, api.suggest(fragileKey, envelope("Find throw")).status());
@@ -173,7 +173,7 @@ class FaultContainmentTest {
     @Test
     void engines_are_closed_when_the_server_unloads_their_tenant() throws Exception {
         Path tenants = tenantsWithFaultyEngine();
-        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
+        try (AutocompleteServer server = TestServers.start(tenants)) {
             assertFalse(Files.exists(tenants.resolve("faulty/.closed-flaky")));
         }
         assertTrue(Files.exists(tenants.resolve("faulty/.closed-flaky")));

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.sun.management.UnixOperatingSystemMXBean;
 
-import dev.autocomplete.server.http.AutocompleteServer;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /**
  * The attack of issue 11, on loopback: one address (127.0.0.2) opens 2,000 hostile connections while a client
@@ -46,8 +46,8 @@ class HostileClientsTest {
         String quietKey = TestTenants.createKey(quietTenants, "demo", "public", "travel");
         // Two identical servers in this JVM, one attacked; requests alternate between them one by one, so that
         // a load passing on a shared machine (or a collection in this JVM) weighs on both measurements alike.
-        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants);
-                AutocompleteServer quietServer = AutocompleteServer.start("127.0.0.1", 0, quietTenants);
+        try (AutocompleteServer server = TestServers.start(tenants);
+                AutocompleteServer quietServer = TestServers.start(quietTenants);
                 HostileSockets hostile = new HostileSockets("127.0.0.2", server.port(), attackerKey)) {
             ApiClient api = new ApiClient(server.port());
             ApiClient quietApi = new ApiClient(quietServer.port());

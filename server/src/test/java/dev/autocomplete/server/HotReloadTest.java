@@ -21,7 +21,7 @@ import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.autocomplete.server.http.AutocompleteServer;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 import dev.autocomplete.server.tenant.Tenant;
 
 /**
@@ -65,7 +65,7 @@ class HotReloadTest {
         Path tenants = TestTenants.copyOfDemo(temp);
         writeShop(tenants, "Old");
         String key = TestTenants.createKey(tenants, "shop", "public", "store");
-        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants);
+        try (AutocompleteServer server = TestServers.start(tenants);
                 ExecutorService pool = Executors.newFixedThreadPool(8)) {
             ApiClient api = new ApiClient(server.port());
             AtomicBoolean running = new AtomicBoolean(true);
@@ -121,7 +121,7 @@ class HotReloadTest {
         Path tenants = TestTenants.copyOfDemo(temp);
         writeShop(tenants, "Old");
         String key = TestTenants.createKey(tenants, "shop", "public", "store");
-        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
+        try (AutocompleteServer server = TestServers.start(tenants)) {
             ApiClient api = new ApiClient(server.port());
             Files.writeString(tenants.resolve("shop/tenant.yaml"), SHOP_YAML.formatted("Broken")
                     .replace("label: item", "label: item\n            engine: nowhere"));
@@ -150,7 +150,7 @@ class HotReloadTest {
         EngineIsolationTest.addTenant(tenants, "alpha", EngineIsolationTest.engineJar("autocomplete.test.libAEngineJar"),
                 "11111111-1111-4111-8111-111111111111", "library-probe", "");
         String key = TestTenants.createKey(tenants, "alpha", "public", "probe");
-        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
+        try (AutocompleteServer server = TestServers.start(tenants)) {
             ApiClient api = new ApiClient(server.port());
             assertEquals("commons-csv " + EngineIsolationTest.PREVIOUS_CSV, probe(api.suggest(key, envelope(""))));
             Path engines = tenants.resolve("alpha/engines");
@@ -190,7 +190,7 @@ class HotReloadTest {
         Files.writeString(tenants.resolve("faulty/tenant.yaml"), yaml.formatted(8000));
         String key = TestTenants.createKey(tenants, "faulty", "public", "flaky");
         Path closed = tenants.resolve("faulty/.closed-flaky");
-        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants);
+        try (AutocompleteServer server = TestServers.start(tenants);
                 ExecutorService pool = Executors.newSingleThreadExecutor()) {
             ApiClient api = new ApiClient(server.port());
             Tenant before = server.tenants().tenant("faulty").orElseThrow();
@@ -211,7 +211,7 @@ class HotReloadTest {
     @Test
     void tenant_directories_added_and_removed_at_run_time_are_served_and_unloaded() throws Exception {
         Path tenants = TestTenants.copyOfDemo(temp);
-        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
+        try (AutocompleteServer server = TestServers.start(tenants)) {
             ApiClient api = new ApiClient(server.port());
             writeShop(tenants, "Old");
             String key = TestTenants.createKey(tenants, "shop", "public", "store");

@@ -20,9 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.autocomplete.server.auth.ApiKeys;
-import dev.autocomplete.server.auth.SigningSecret;
-import dev.autocomplete.server.http.AccessOptions;
-import dev.autocomplete.server.http.AutocompleteServer;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /** Allowed origins, CORS, key expiry, rotation and Basic credentials, over HTTP (and once through real curl). */
 class KeyScopesTest {
@@ -33,8 +31,8 @@ class KeyScopesTest {
     private final TestClock clock = new TestClock();
 
     private AutocompleteServer start(Path tenants) throws IOException {
-        return AutocompleteServer.start("127.0.0.1", 0, tenants, AccessOptions.defaults()
-                .withEnvironment(Map.of(SigningSecret.ENV_SECRET, AccessTokenTest.SECRET)).withClock(clock));
+        return AutocompleteServer.start(TestServers.settings(tenants).withTokenSecret(AccessTokenTest.SECRET)
+                .withClock(clock));
     }
 
     private static ApiClient.Reply fromOrigin(ApiClient api, String key, String origin) {

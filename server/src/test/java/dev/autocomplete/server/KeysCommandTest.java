@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.autocomplete.server.auth.ApiKeys;
-import dev.autocomplete.server.http.AutocompleteServer;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /** {@code keys create|list|revoke} through the real command line, seen by a running server. */
 class KeysCommandTest {
@@ -67,7 +67,7 @@ class KeysCommandTest {
         assertFalse(Files.exists(beforeList), "keys list cleans up");
 
         Path beforeStart = leftBehind(demo, "keys: [");
-        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
+        try (AutocompleteServer server = TestServers.start(tenants)) {
             assertFalse(Files.exists(beforeStart), "the server's start cleans up");
             assertEquals(200, new ApiClient(server.port()).suggest(key, envelope("")).status());
         }
@@ -103,7 +103,7 @@ class KeysCommandTest {
     @Test
     void a_running_server_sees_new_and_revoked_keys_within_two_seconds() throws Exception {
         Path tenants = TestTenants.copyOfDemo(temp);
-        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
+        try (AutocompleteServer server = TestServers.start(tenants)) {
             ApiClient api = new ApiClient(server.port());
             String key = TestTenants.createKey(tenants, "demo", "public", "travel");
             assertTrue(within2Seconds(() -> api.suggest(key, envelope("")).status() == 200), "new key accepted");

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.autocomplete.server.config.ServerSettings;
-import dev.autocomplete.server.http.AutocompleteServer;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /** The limits that protect the server, with defaults and with settings of their own. */
 class LimitsTest {
@@ -27,7 +27,7 @@ class LimitsTest {
     void oversized_headers_deep_json_and_too_many_completed_params_are_clear_4xx() throws Exception {
         Path tenants = TestTenants.copyOfDemo(temp);
         String key = TestTenants.createKey(tenants, "demo", "public", "travel");
-        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
+        try (AutocompleteServer server = TestServers.start(tenants)) {
             ApiClient api = new ApiClient(server.port());
             ApiClient.Reply headers = api.post("/api/suggest", key, envelope("").toString(), "application/json",
                     Map.of("X-Padding", "x".repeat(20_000)));
@@ -111,7 +111,7 @@ class LimitsTest {
     void a_declared_length_far_over_the_limit_is_refused_before_any_byte_is_read() throws Exception {
         Path tenants = TestTenants.copyOfDemo(temp);
         String key = TestTenants.createKey(tenants, "demo", "public", "travel");
-        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants);
+        try (AutocompleteServer server = TestServers.start(tenants);
                 RawConnection connection = new RawConnection(server.port())) {
             connection.send("POST /api/suggest HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + key
                     + "\r\nContent-Type: application/json\r\nContent-Length: 1000000000\r\n\r\n");

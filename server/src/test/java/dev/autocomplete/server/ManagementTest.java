@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.autocomplete.server.config.ServerSettings;
-import dev.autocomplete.server.http.AutocompleteServer;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /**
  * The management listener over HTTP on real ports: {@code /observe/*} there and only there, and the bare
@@ -38,7 +38,7 @@ class ManagementTest {
 
     @Test
     void health_and_metrics_answer_on_the_management_port_and_not_on_the_public_port() throws Exception {
-        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, TestTenants.copyOfDemo(temp))) {
+        try (AutocompleteServer server = TestServers.start(TestTenants.copyOfDemo(temp))) {
             assertNotEquals(server.port(), server.managementPort());
             ApiClient api = new ApiClient(server.port());
             ApiClient management = ApiClient.management(server.managementPort());
@@ -58,7 +58,7 @@ class ManagementTest {
     @Test
     void the_public_readiness_answer_says_up_or_down_and_nothing_else() throws Exception {
         Path tenants = TestTenants.copyOfDemoWithBrokenTenant(temp);
-        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
+        try (AutocompleteServer server = TestServers.start(tenants)) {
             ApiClient api = new ApiClient(server.port());
             ApiClient.Reply down = api.get("/ready");
             assertEquals(503, down.status(), down.raw());

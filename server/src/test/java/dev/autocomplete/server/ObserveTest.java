@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.autocomplete.server.http.AutocompleteServer;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /**
  * {@code /observe/health} and {@code /observe/metrics} on the management port, {@code /ready} on the API's, the
@@ -63,13 +63,13 @@ class ObserveTest {
 
     /** Serves the copy of the demo tenant made in {@code temp}. */
     private AutocompleteServer startDemo() throws java.io.IOException {
-        return AutocompleteServer.start("127.0.0.1", 0, temp.resolve("tenants"));
+        return TestServers.start(temp.resolve("tenants"));
     }
 
     @Test
     void health_is_ready_with_details_per_tenant_and_product_when_every_tenant_loaded() throws Exception {
         Path tenants = TestTenants.copyOfDemo(temp);
-        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
+        try (AutocompleteServer server = TestServers.start(tenants)) {
             ApiClient management = ApiClient.management(server.managementPort());
             for (String path : List.of("/observe/health", "/observe/health/ready")) {
                 ApiClient.Reply health = management.get(path);
@@ -90,7 +90,7 @@ class ObserveTest {
     @Test
     void a_tenant_that_does_not_load_is_down_in_its_own_check_with_the_problem_while_the_server_is_up() throws Exception {
         Path tenants = TestTenants.copyOfDemoWithBrokenTenant(temp);
-        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
+        try (AutocompleteServer server = TestServers.start(tenants)) {
             ApiClient management = ApiClient.management(server.managementPort());
             ApiClient.Reply health = management.get("/observe/health/ready");
             assertEquals(200, health.status(), "the server serves the other tenants: " + health.raw());
@@ -206,7 +206,7 @@ class ObserveTest {
         Path yaml = tenants.resolve("demo/tenant.yaml");
         Files.writeString(yaml, "log_queries: true\n" + Files.readString(yaml));
         String key = TestTenants.createKey(tenants, "demo", "public", "travel");
-        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
+        try (AutocompleteServer server = TestServers.start(tenants)) {
             ApiClient api = new ApiClient(server.port());
             assertEquals(200, api.suggest(key, envelope("Book a flight from Par")).status());
             HotReloadTest.await(() -> !accessLines.isEmpty(), "an access log line");

@@ -19,9 +19,8 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.autocomplete.server.auth.SigningSecret;
-import dev.autocomplete.server.http.AccessOptions;
-import dev.autocomplete.server.http.AutocompleteServer;
+import dev.autocomplete.server.http.Gatekeeper;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /** Token buckets per key, per token product and per failing client address, seen over HTTP. */
 class RateLimitTest {
@@ -30,8 +29,7 @@ class RateLimitTest {
     Path temp;
 
     private static AutocompleteServer start(Path tenants) throws Exception {
-        return AutocompleteServer.start("127.0.0.1", 0, tenants, AccessOptions.defaults()
-                .withEnvironment(Map.of(SigningSecret.ENV_SECRET, AccessTokenTest.SECRET)));
+        return AutocompleteServer.start(TestServers.settings(tenants).withTokenSecret(AccessTokenTest.SECRET));
     }
 
     /** Sends {@code count} requests at once and returns the replies. */
@@ -147,7 +145,7 @@ class RateLimitTest {
         String good = TestTenants.createKey(tenants, "demo", "public", "travel");
         try (AutocompleteServer server = start(tenants)) {
             ApiClient api = new ApiClient(server.port());
-            for (int i = 0; i < AccessOptions.DEFAULT_FAILED_AUTHENTICATION.burst(); i++) {
+            for (int i = 0; i < Gatekeeper.FAILED_AUTHENTICATION.burst(); i++) {
                 ApiClient.Reply reply = api.suggest("pk_v1_guess" + i, envelope(""));
                 assertEquals(401, reply.status(), "attempt " + i);
                 assertNotNull(reply.header("RateLimit-Remaining"));

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.autocomplete.server.config.ServerSettings;
-import dev.autocomplete.server.http.AutocompleteServer;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /** {@code cache.max-entries}: the response cache's size from {@code autocomplete.yaml} or the environment. */
 class ResponseCacheSettingsTest {

@@ -23,7 +23,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.autocomplete.server.http.AutocompleteServer;
+import dev.autocomplete.server.config.ServerSettings;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 
 
 /** The rules of docs/protocol.md §2 to §7, over HTTP. */
@@ -203,7 +204,7 @@ class SuggestProtocolTest {
 
     @Test
     void refuses_a_body_over_the_size_limit_with_413() {
-        String padding = "x".repeat((int) AutocompleteServer.MAX_BODY_BYTES + 10);
+        String padding = "x".repeat((int) ServerSettings.defaults().limits().bodyBytes() + 10);
         ObjectNode body = envelope("");
         ((ObjectNode) body.get("data")).put("padding", padding);
         assertError(travel(body), 413, "PAYLOAD_TOO_LARGE");

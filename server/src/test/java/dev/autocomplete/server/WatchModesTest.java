@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.autocomplete.server.auth.ApiKeys;
 import dev.autocomplete.server.config.ServerSettings;
-import dev.autocomplete.server.http.AutocompleteServer;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /**
  * {@code tenants.watch}: polling, for mounts that deliver no file events, still sees tenant and key changes
@@ -37,7 +37,8 @@ class WatchModesTest {
         Path outside = Files.writeString(temp.resolve("shop-tenant.yaml"), HotReloadTest.SHOP_YAML.formatted("Old"));
         Files.createLink(Files.createDirectories(tenants.resolve("shop")).resolve("tenant.yaml"), outside);
         String key = TestTenants.createKey(tenants, "shop", "public", "store");
-        ServerSettings settings = ServerSettings.read(null, Map.of(WATCH, "poll")).with("127.0.0.1", 0, tenants);
+        ServerSettings settings = ServerSettings.read(null, Map.of(WATCH, "poll")).with("127.0.0.1", 0, tenants)
+                .withManagement("127.0.0.1", 0);
         try (AutocompleteServer server = AutocompleteServer.start(settings)) {
             ApiClient api = new ApiClient(server.port());
             assertTrue(api.suggest(key, envelope("Buy ")).options("item").contains("Old 1"));

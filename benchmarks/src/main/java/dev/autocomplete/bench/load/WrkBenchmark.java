@@ -23,7 +23,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.autocomplete.bench.BenchTenants;
 import dev.autocomplete.bench.SyntheticCatalog;
-import dev.autocomplete.server.http.AutocompleteServer;
+import dev.autocomplete.server.config.ServerSettings;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /**
  * End to end with {@code wrk} on loopback: a mixed keystroke workload (journeys of people typing an origin,
@@ -80,7 +81,8 @@ public final class WrkBenchmark {
         Path script = work.resolve("keystrokes.lua");
         writeScript(script, bodies, key);
 
-        try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, work.resolve("tenants"))) {
+        try (AutocompleteServer server = AutocompleteServer.start(ServerSettings.defaults()
+                    .with("127.0.0.1", 0, work.resolve("tenants")).withManagement("127.0.0.1", 0))) {
             byte[] typical = post(server.port(), key, bodies.get(bodies.size() / 2));
             System.out.printf(Locale.ROOT, "%d distinct request bodies; canned response %d bytes%n", bodies.size(),
                     typical.length);

@@ -21,7 +21,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.autocomplete.bench.BenchTenants;
-import dev.autocomplete.server.http.AutocompleteServer;
+import dev.autocomplete.server.config.ServerSettings;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /**
  * The quality benchmark: simulated users of the official client type target queries on the demo products
@@ -98,7 +99,8 @@ public final class KeystrokeSimulator {
             List<TargetQueries.Target> targets =
                     TargetQueries.generate(repo.resolve("tenants/demo"), TRAVEL_QUERIES, WORKSPACE_QUERIES, seed);
             PrefixBaseline baseline = new PrefixBaseline(tenants.resolve("demo"), BASELINE_OPTIONS);
-            try (AutocompleteServer server = AutocompleteServer.start("127.0.0.1", 0, tenants)) {
+            try (AutocompleteServer server = AutocompleteServer.start(ServerSettings.defaults()
+                    .with("127.0.0.1", 0, tenants).withManagement("127.0.0.1", 0))) {
                 HttpClient http = HttpClient.newHttpClient();
                 System.out.printf(Locale.ROOT, "Keystroke simulator: %d target queries (%d travel, %d workspace), "
                         + "seed %d%n%n", targets.size(), TRAVEL_QUERIES, WORKSPACE_QUERIES, seed);

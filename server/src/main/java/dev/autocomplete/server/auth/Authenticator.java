@@ -33,17 +33,34 @@ public final class Authenticator {
     }
 
     /**
+     * The caller, holding its tenant for the request: the only lookup of the tenant a request makes.
+     *
      * @param authorization the {@code Authorization} header, if any
      * @param appIdentifier the {@code X-App-Identifier} header (product id or slug), if any
      */
-    public Caller authenticate(Optional<String> authorization, Optional<String> appIdentifier) {
+    public Admitted authenticate(Optional<String> authorization, Optional<String> appIdentifier) {
         String credential = Credentials.from(authorization, "MISSING_CREDENTIALS", "INVALID_CREDENTIALS");
         Optional<String> named = appIdentifier.map(String::strip).filter(s -> !s.isEmpty());
+        AccessTokens.Claims claims = null;
+        KeyRecord key;
         if (AccessTokens.looksLikeToken(credential)) {
-            return fromToken(credential, named);
+            claims = tokens.verify(credential);
+            key = tokenKey(claims);
+        } else {
+            key = keys.find(credential).orElseThrow(() -> INVALID);
         }
-        KeyRecord key = keys.find(credential).orElseThrow(() -> INVALID);
-        Tenant tenant = tenantOf(key);
+        TenantRegistry.Lease lease = tenants.lease(key.tenantId()).orElseThrow(Authenticator::notLoaded);
+        try {
+            Caller caller = claims != null ? fromToken(lease.tenant(), key, claims, named)
+                    : fromKey(lease.tenant(), key, named);
+            return new Admitted(caller, lease);
+        } catch (RuntimeException e) {
+            lease.close();
+            throw e;
+        }
+    }
+
+    private static Caller fromKey(Tenant tenant, KeyRecord key, Optional<String> named) {
         if (key.type() == KeyType.PUBLIC) {
             Product product = tenant.product(key.productId()).orElseThrow(() -> new ApiException(401,
                     "INVALID_CREDENTIALS", "The product this key belongs to no longer exists."));
@@ -68,18 +85,25 @@ public final class Authenticator {
         return keys.find(credential).filter(key -> key.type() == KeyType.SECRET).orElseThrow(() -> INVALID_SECRET);
     }
 
+    /** The tenant of a key, for the token endpoint, which only reads its products. */
     public Tenant tenantOf(KeyRecord key) {
-        return tenants.tenant(key.tenantId()).orElseThrow(() -> new ApiException(503, "ENGINE_UNAVAILABLE",
-                "This key's tenant is not loaded; the operator can see why in the server log."));
+        return tenants.tenant(key.tenantId()).orElseThrow(Authenticator::notLoaded);
     }
 
-    private Caller fromToken(String token, Optional<String> named) {
-        AccessTokens.Claims claims = tokens.verify(token);
-        KeyRecord key = keys.findUsableById(claims.keyId())
+    private static ApiException notLoaded() {
+        return new ApiException(503, "ENGINE_UNAVAILABLE",
+                "This key's tenant is not loaded; the operator can see why in the server log.");
+    }
+
+    /** The secret key that minted a token, while it is usable. */
+    private KeyRecord tokenKey(AccessTokens.Claims claims) {
+        return keys.findUsableById(claims.keyId())
                 .filter(k -> k.type() == KeyType.SECRET && k.tenantId().equals(claims.tenantId()))
                 .orElseThrow(() -> new ApiException(401, "INVALID_CREDENTIALS",
                         "The key that minted this token was revoked or has expired."));
-        Tenant tenant = tenantOf(key);
+    }
+
+    private static Caller fromToken(Tenant tenant, KeyRecord key, AccessTokens.Claims claims, Optional<String> named) {
         Product product = tenant.product(claims.productId()).orElseThrow(() -> INVALID);
         requireOwnProduct(tenant, product, named, "This access token is for another product.");
         return new Caller(tenant, product, key, Caller.Kind.ACCESS_TOKEN);

@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.Base64;
-import java.util.Map;
 
 /**
  * Where the access-token signing secret comes from, in order: the {@code AUTOCOMPLETE_TOKEN_SECRET}
@@ -20,7 +19,6 @@ import java.util.Map;
 public final class SigningSecret {
 
     public static final String ENV_SECRET = "AUTOCOMPLETE_TOKEN_SECRET";
-    public static final String ENV_SECRET_FILE = "AUTOCOMPLETE_TOKEN_SECRET_FILE";
     /** Where a generated secret is kept, in the data directory. */
     public static final String GENERATED_FILE = "token-signing.key";
     /** Where versions before the data directory kept it, in the tenants directory; moved from there once. */
@@ -34,21 +32,20 @@ public final class SigningSecret {
     }
 
     /**
-     * @param secretFile the file given on the command line, or null
+     * @param secret the configured secret ({@code token.secret}, {@code AUTOCOMPLETE_TOKEN_SECRET}), or empty
+     * @param secretFile the configured file ({@code --token-secret-file}, {@code token.secret-file},
+     *     {@code AUTOCOMPLETE_TOKEN_SECRET_FILE}), or null
      * @param dataDir where a generated secret is kept when nothing is configured
      * @param tenantsDir where an older version may have kept its generated secret
      */
-    public static byte[] resolve(Map<String, String> env, Path secretFile, Path dataDir, Path tenantsDir)
+    public static byte[] resolve(String secret, Path secretFile, Path dataDir, Path tenantsDir)
             throws IOException {
-        String fromEnv = env.get(ENV_SECRET);
-        if (fromEnv != null && !fromEnv.isBlank()) {
-            LOG.log(System.Logger.Level.INFO, "Access tokens are signed with the secret in " + ENV_SECRET + ".");
-            return checked(fromEnv.strip(), ENV_SECRET);
+        if (!secret.isBlank()) {
+            LOG.log(System.Logger.Level.INFO, "Access tokens are signed with the secret in " + ENV_SECRET
+                    + " (or token.secret).");
+            return checked(secret.strip(), ENV_SECRET);
         }
         Path file = secretFile;
-        if (file == null && env.get(ENV_SECRET_FILE) != null && !env.get(ENV_SECRET_FILE).isBlank()) {
-            file = Path.of(env.get(ENV_SECRET_FILE).strip());
-        }
         if (file != null) {
             if (!Files.isRegularFile(file)) {
                 throw new IOException("token secret file not found: " + file);

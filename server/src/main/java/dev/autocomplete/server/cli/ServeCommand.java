@@ -21,7 +21,7 @@ import dev.autocomplete.server.auth.KeyScope;
 import dev.autocomplete.server.auth.KeyType;
 import dev.autocomplete.server.auth.SigningSecret;
 import dev.autocomplete.server.config.ServerSettings;
-import dev.autocomplete.server.http.AutocompleteServer;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 import dev.autocomplete.server.http.DemoPage;
 import dev.autocomplete.server.tenant.Product;
 import dev.autocomplete.server.tenant.Tenant;

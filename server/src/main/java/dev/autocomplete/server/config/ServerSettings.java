@@ -3,6 +3,7 @@ package dev.autocomplete.server.config;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.ArrayList;
@@ -35,10 +36,11 @@ import dev.autocomplete.server.files.WatchMode;
  * @param dataDir the directory for the server's own state, or null for {@code data} beside the tenants
  *     directory (see {@link #data()})
  * @param tenantsWatch how changed tenant files and keys are noticed
+ * @param clock what access tokens and key expiry are judged by (the system clock; tests set their own)
  */
 public record ServerSettings(String host, int port, Path tenants, Tls tls, Limits limits, Duration shutdownGrace,
         String redisUrl, String tokenSecret, Path tokenSecretFile, int cacheMaxEntries, Management management,
-        Path dataDir, WatchMode tenantsWatch) {
+        Path dataDir, WatchMode tenantsWatch, Clock clock) {
 
     /** Every key, with its default ({@code ""} for none), in the order of the reference in the README. */
     public static final Map<String, String> KEYS = keys();
@@ -159,7 +161,7 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
                 s.number("cache.max-entries", 0, 10_000_000),
                 new Management(s.text("management.host"), s.number("management.port", 0, 65535)),
                 s.text("data.dir").isEmpty() ? null : Path.of(s.text("data.dir")),
-                s.choice("tenants.watch", WatchMode.class));
+                s.choice("tenants.watch", WatchMode.class), Clock.systemUTC());
     }
 
     /**
@@ -178,27 +180,42 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
     public ServerSettings with(String newHost, Integer newPort, Path newTenants) {
         return new ServerSettings(newHost != null ? newHost : host, newPort != null ? newPort : port,
                 newTenants != null ? newTenants : tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
-                tokenSecretFile, cacheMaxEntries, management, dataDir, tenantsWatch);
+                tokenSecretFile, cacheMaxEntries, management, dataDir, tenantsWatch, clock);
     }
 
     /** The same settings with another management host or port (command-line options win); null keeps. */
     public ServerSettings withManagement(String newHost, Integer newPort) {
         return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
                 tokenSecretFile, cacheMaxEntries, new Management(newHost != null ? newHost : management.host(),
-                        newPort != null ? newPort : management.port()), dataDir, tenantsWatch);
+                        newPort != null ? newPort : management.port()), dataDir, tenantsWatch, clock);
     }
 
     /** The same settings with another data directory (the command-line option wins); null keeps. */
     public ServerSettings withDataDir(Path newDataDir) {
         return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
-                tokenSecretFile, cacheMaxEntries, management, newDataDir != null ? newDataDir : dataDir, tenantsWatch);
+                tokenSecretFile, cacheMaxEntries, management, newDataDir != null ? newDataDir : dataDir, tenantsWatch,
+                clock);
     }
 
     /** The same settings with another Redis URL or token secret file (command-line options win); null keeps. */
     public ServerSettings withAccess(String newRedisUrl, Path newTokenSecretFile) {
         return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace,
                 newRedisUrl != null ? newRedisUrl : redisUrl, tokenSecret,
-                newTokenSecretFile != null ? newTokenSecretFile : tokenSecretFile, cacheMaxEntries, management, dataDir, tenantsWatch);
+                newTokenSecretFile != null ? newTokenSecretFile : tokenSecretFile, cacheMaxEntries, management, dataDir,
+                tenantsWatch, clock);
+    }
+
+    /** The same settings with another token signing secret ({@code token.secret}); null keeps. */
+    public ServerSettings withTokenSecret(String newTokenSecret) {
+        return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace, redisUrl,
+                newTokenSecret != null ? newTokenSecret : tokenSecret, tokenSecretFile, cacheMaxEntries, management,
+                dataDir, tenantsWatch, clock);
+    }
+
+    /** The same settings judging tokens and key expiry by another clock. */
+    public ServerSettings withClock(Clock newClock) {
+        return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
+                tokenSecretFile, cacheMaxEntries, management, dataDir, tenantsWatch, newClock);
     }
 
     @Override

@@ -38,7 +38,7 @@ import dev.autocomplete.server.protocol.SuggestResponse;
  * {@link PrintedOutput#install()} replaced {@code System.err}: what engines print reaches it only as prefixed
  * lines, written whole, so it can neither split nor forge an access log line.
  */
-final class AccessLog implements AutoCloseable {
+public final class AccessLog implements AutoCloseable {
 
     static final String LOGGER = "dev.autocomplete.access";
 
@@ -59,7 +59,7 @@ final class AccessLog implements AutoCloseable {
     private record Timed(Instant time, Entry entry) {
     }
 
-    AccessLog() {
+    public AccessLog() {
         installLineHandler(julLogger);
         this.writer = Thread.ofPlatform().daemon().name("access-log").start(this::drain);
     }

@@ -65,13 +65,17 @@ import io.helidon.webserver.spi.ServerConnectionSelector;
  * socket), a connection selector wrapping HTTP/1.1 connections, HTTP/1.1 connection listeners (request line,
  * headers and answers) and a routing filter.
  */
-final class ConnectionGuard implements AutoCloseable {
+public final class ConnectionGuard implements AutoCloseable {
 
     /** How long a closing connection reads and discards what its client still sends. */
     static final Duration LINGER = Duration.ofSeconds(2);
 
-    /** How much a closing connection reads and discards at most (as much as a refused body may send). */
-    static final long LINGER_BYTES = AutocompleteServer.DRAINED_BYTES;
+    /**
+     * How much a closing connection reads and discards at most, and how much of a body past the limit is read
+     * and discarded after its 413, so a client still sending gets the answer. A declared length beyond the limit
+     * and this is refused before routing and the connection closed, as Helidon does at its payload limit.
+     */
+    public static final long LINGER_BYTES = 1024 * 1024;
 
     /** How often the watchdog looks at the deadlines. */
     static final long TICK_MILLIS = 100;
@@ -98,7 +102,7 @@ final class ConnectionGuard implements AutoCloseable {
      * @param perAddress connections at once from one address, 0 for no cap
      * @param trustedProxies IP address literals of reverse proxies
      */
-    ConnectionGuard(Duration headerTimeout, Duration bodyTimeout, Duration idleTimeout, int perAddress,
+    public ConnectionGuard(Duration headerTimeout, Duration bodyTimeout, Duration idleTimeout, int perAddress,
             List<String> trustedProxies) {
         this.headerNanos = headerTimeout.toNanos();
         this.bodyNanos = bodyTimeout.toNanos();
@@ -117,12 +121,12 @@ final class ConnectionGuard implements AutoCloseable {
     }
 
     /** The listener's socket options, which also admit (or refuse) each accepted connection. */
-    SocketOptions socketOptions(SocketOptions base) {
+    public SocketOptions socketOptions(SocketOptions base) {
         return new AdmittingOptions(base);
     }
 
     /** HTTP/1.1 with these defences, from the protocol's settings; the listeners it needs are added here. */
-    ServerConnectionSelector selector(Http1Config.Builder http1) {
+    public ServerConnectionSelector selector(Http1Config.Builder http1) {
         Http1ConnectionSelector http1Selector = Http1ConnectionSelector.builder()
                 .config(http1.addReceiveListener(new RequestListener()).addSendListener(new AnswerListener()).build())
                 .build();
@@ -130,7 +134,7 @@ final class ConnectionGuard implements AutoCloseable {
     }
 
     /** The routing filter that marks early answers {@code Connection: close}. */
-    Filter filter() {
+    public Filter filter() {
         return this::filter;
     }
 
@@ -141,7 +145,7 @@ final class ConnectionGuard implements AutoCloseable {
     }
 
     /** From now on every answer closes its connection, so clients come back on new ones during a shutdown. */
-    void drain() {
+    public void drain() {
         draining = true;
     }
 

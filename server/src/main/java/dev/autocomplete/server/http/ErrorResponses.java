@@ -1,7 +1,6 @@
 package dev.autocomplete.server.http;
 
 import java.io.UncheckedIOException;
-import java.util.function.Consumer;
 
 import io.helidon.http.DirectHandler;
 import io.helidon.http.HeaderNames;
@@ -25,20 +24,18 @@ public final class ErrorResponses {
     static final int CLIENT_CLOSED_REQUEST = 499;
 
     private final JsonBodies bodies;
-    private final Consumer<String> sentCodes;
 
-    /** @param sentCodes told the code of every error sent from a route, for metrics and the access log */
-    public ErrorResponses(JsonBodies bodies, Consumer<String> sentCodes) {
+    public ErrorResponses(JsonBodies bodies) {
         this.bodies = bodies;
-        this.sentCodes = sentCodes;
     }
 
     public void send(ServerResponse response, ApiException error) {
         send(response, error.status(), error.code(), error.getMessage());
     }
 
+    /** Sends the error and notes its code in the request's facts, for metrics and the access log. */
     public void send(ServerResponse response, int status, String code, String message) {
-        sentCodes.accept(code);
+        RequestFacts.current().errorCode = code;
         response.status(Status.create(status));
         response.header(HeaderValues.CONTENT_TYPE_JSON);
         response.header(Headers.NO_STORE);
@@ -51,7 +48,7 @@ public final class ErrorResponses {
      * with status 499 (what nginx logs for it) and no stack trace, counted as a client error, not a server one.
      * The answer is written in case the client only half-closed; a write to a closed socket is no error of ours.
      */
-    void clientAborted(ServerResponse response) {
+    public void clientAborted(ServerResponse response) {
         response.header(HeaderValues.CONNECTION_CLOSE);
         try {
             send(response, CLIENT_CLOSED_REQUEST, "CLIENT_CLOSED_REQUEST",

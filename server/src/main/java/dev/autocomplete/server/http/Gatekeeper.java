@@ -8,6 +8,7 @@ import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 
+import dev.autocomplete.server.auth.Admitted;
 import dev.autocomplete.server.auth.Authenticator;
 import dev.autocomplete.server.auth.Caller;
 import dev.autocomplete.server.auth.KeyRecord;
@@ -25,6 +26,12 @@ import dev.autocomplete.server.ratelimit.RateLimiter;
  */
 public final class Gatekeeper {
 
+    /**
+     * Failed authentications per client address: twenty at once, then one a second; plenty for a typo, hopeless
+     * for guessing keys.
+     */
+    public static final RateLimit FAILED_AUTHENTICATION = new RateLimit(1, 20);
+
     private final Authenticator authenticator;
     private final RateLimiter limiter;
     private final RateLimit failedAuthentication;
@@ -39,13 +46,16 @@ public final class Gatekeeper {
         return authenticator;
     }
 
-    /** For browser-facing endpoints ({@code /api/suggest}, telemetry): any credential, origin rules, CORS. */
-    public Caller admit(ServerRequest request, ServerResponse response) {
+    /**
+     * For browser-facing endpoints ({@code /api/suggest}, telemetry): any credential, origin rules, CORS. The
+     * one admission step: the caller comes back holding its tenant until the request is answered; close it then.
+     */
+    public Admitted admit(ServerRequest request, ServerResponse response) {
         Optional<String> origin = request.headers().first(HeaderNames.ORIGIN);
-        Caller caller;
+        Admitted admitted;
         try {
             Optional<String> authorization = authorization(request);
-            caller = authenticated(request, response, () -> authenticator.authenticate(authorization,
+            admitted = authenticated(request, response, () -> authenticator.authenticate(authorization,
                     request.headers().first(Headers.APP_IDENTIFIER)));
         } catch (ApiException e) {
             // A browser client must see a 401 to refresh its token; the body says nothing about any key.
@@ -53,7 +63,17 @@ public final class Gatekeeper {
             throw e;
         }
         // Known from here on: refusals below are counted and logged for this tenant and product.
-        RequestFacts.current().caller = caller;
+        RequestFacts.current().caller = admitted.caller();
+        try {
+            checkOriginAndRate(admitted.caller(), origin, response);
+        } catch (RuntimeException e) {
+            admitted.close();
+            throw e;
+        }
+        return admitted;
+    }
+
+    private void checkOriginAndRate(Caller caller, Optional<String> origin, ServerResponse response) {
         boolean originAllowed = caller.key().scope().allowsOrigin(origin.orElse(null));
         if (originAllowed) {
             origin.ifPresent(o -> CorsFilter.allow(response, o));
@@ -69,7 +89,6 @@ public final class Gatekeeper {
                     ? "This key does not accept requests from this origin."
                     : "This key accepts browser requests only (it refuses requests without an Origin header).");
         }
-        return caller;
     }
 
     /** For {@code /api/auth/token}: a secret key only, no CORS. */

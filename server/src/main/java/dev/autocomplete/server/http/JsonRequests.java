@@ -24,7 +24,7 @@ import dev.autocomplete.server.protocol.Utf8;
  * {@link AutocompleteServer#DRAINED_BYTES} past the limit). Had the connection been closed with the client still
  * sending, the client's TCP stack would have been reset and its 413 lost.
  */
-final class JsonRequests {
+public final class JsonRequests {
 
     private static final String JSON_TYPE = "application/json";
 
@@ -36,7 +36,7 @@ final class JsonRequests {
      * @param limit the largest body, in bytes; {@code what} names the body in the 413 message
      * @param guard tells whether a body that stopped arriving was cut off at its deadline
      */
-    JsonRequests(long limit, String what, ConnectionGuard guard) {
+    public JsonRequests(long limit, String what, ConnectionGuard guard) {
         this.limit = limit;
         this.tooLarge = what + " is at most " + limit + " bytes.";
         this.guard = guard;
@@ -96,7 +96,7 @@ final class JsonRequests {
      * nothing went wrong in the server. Not an {@link ApiException}, so no service answers it as a refusal; the
      * routing's handler of this type logs and counts it ({@link ErrorResponses#clientAborted}).
      */
-    static final class ClientAborted extends RuntimeException {
+    public static final class ClientAborted extends RuntimeException {
 
         private static final long serialVersionUID = 1L;
 

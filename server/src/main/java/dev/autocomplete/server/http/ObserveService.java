@@ -29,13 +29,13 @@ import dev.autocomplete.server.observe.Metrics;
  * problems, file paths, the Redis address and traffic per tenant. Written here because Helidon's observe modules
  * are not on Maven Central for 4.5.0.
  */
-final class ObserveService implements HttpService {
+public final class ObserveService implements HttpService {
 
     private final Health health;
     private final Metrics metrics;
     private final ObjectMapper json;
 
-    ObserveService(Health health, Metrics metrics, ObjectMapper json) {
+    public ObserveService(Health health, Metrics metrics, ObjectMapper json) {
         this.health = health;
         this.metrics = metrics;
         this.json = json;

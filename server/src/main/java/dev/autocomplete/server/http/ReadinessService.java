@@ -19,7 +19,7 @@ import dev.autocomplete.server.observe.HealthCheck;
  * The checks themselves name tenants, files and the Redis address, so they stay on the management listener
  * ({@link ObserveService}).
  */
-final class ReadinessService implements HttpService {
+public final class ReadinessService implements HttpService {
 
     static final String PATH = "/ready";
 
@@ -30,7 +30,7 @@ final class ReadinessService implements HttpService {
 
     private final Health health;
 
-    ReadinessService(Health health) {
+    public ReadinessService(Health health) {
         this.health = health;
     }
 

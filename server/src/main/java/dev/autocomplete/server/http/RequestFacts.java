@@ -2,7 +2,7 @@ package dev.autocomplete.server.http;
 
 import dev.autocomplete.server.auth.Caller;
 import dev.autocomplete.server.protocol.SuggestRequest;
-import dev.autocomplete.server.protocol.SuggestResponse;
+import dev.autocomplete.server.suggest.Suggester;
 
 /**
  * What is learned about a request while it is handled, for the {@link RequestTracker} around it (metrics and
@@ -16,10 +16,8 @@ final class RequestFacts {
 
     Caller caller;
     SuggestRequest body;
-    SuggestResponse answer;
-    long engineNanos;
+    Suggester.Outcome suggested;
     String errorCode;
-    String fallback;
 
     private RequestFacts() {
     }

@@ -2,7 +2,6 @@ package dev.autocomplete.server.http;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
 
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
@@ -13,18 +12,17 @@ import io.helidon.webserver.http.RoutingResponse;
 
 import dev.autocomplete.server.auth.Caller;
 import dev.autocomplete.server.observe.Metrics;
-import dev.autocomplete.server.protocol.JsonBodies;
 import dev.autocomplete.server.protocol.SuggestRequest;
-import dev.autocomplete.server.suggest.EngineObserver;
+import dev.autocomplete.server.suggest.Suggester;
 
 /**
  * Wraps every request: times it, and once answered records it in the metrics and the access log. Services
  * put what they learn in the request's {@link RequestFacts} ({@link Caller} once authenticated, the
- * {@link SuggestRequest} once read); engine time and error codes arrive through {@link #engineCall} and
- * {@link #errorSent}, which run on the request's own thread (each request runs on one virtual thread, filter
- * and handler alike).
+ * {@link SuggestRequest} once read, the {@link Suggester.Outcome} the suggester returned), and
+ * {@link ErrorResponses} the code of the error sent. All of it runs on the request's own thread (each request runs on one virtual
+ * thread, filter and handler alike).
  */
-final class RequestTracker implements Filter, EngineObserver, AutoCloseable {
+public final class RequestTracker implements Filter, AutoCloseable {
 
     private final Metrics metrics;
     private final AccessLog accessLog;
@@ -34,11 +32,11 @@ final class RequestTracker implements Filter, EngineObserver, AutoCloseable {
     private volatile boolean draining;
 
     /** @param maxConcurrent requests handled at once; more are answered {@code 503 OVERLOADED} at once */
-    RequestTracker(Metrics metrics, AccessLog accessLog, JsonBodies bodies, int maxConcurrent) {
+    public RequestTracker(Metrics metrics, AccessLog accessLog, ErrorResponses errors, int maxConcurrent) {
         this.metrics = metrics;
         this.maxConcurrent = maxConcurrent;
         this.accessLog = accessLog;
-        this.errors = new ErrorResponses(bodies, errorSent());
+        this.errors = errors;
     }
 
     /**
@@ -47,7 +45,7 @@ final class RequestTracker implements Filter, EngineObserver, AutoCloseable {
      *
      * @return whether every running request finished in time
      */
-    boolean drain(Duration bound) throws InterruptedException {
+    public boolean drain(Duration bound) throws InterruptedException {
         draining = true;
         long deadline = System.nanoTime() + bound.toNanos();
         while (inFlight.get() > 0) {
@@ -89,6 +87,7 @@ final class RequestTracker implements Filter, EngineObserver, AutoCloseable {
             int status = response.status().code();
             String endpoint = endpoint(path);
             metrics.request(tenant, product, endpoint, status, nanos);
+            Suggester.Outcome suggested = facts.suggested;
             if (facts.errorCode != null) {
                 metrics.error(tenant, product, facts.errorCode);
                 if (facts.errorCode.equals("RATE_LIMITED")) {
@@ -98,7 +97,8 @@ final class RequestTracker implements Filter, EngineObserver, AutoCloseable {
             // Load balancers probe readiness every few seconds: counted, not logged.
             if (!endpoint.equals(ReadinessService.PATH)) {
                 accessLog.write(new AccessLog.Entry(request.prologue().method().text(), endpoint, tenant, product,
-                        facts.body, facts.answer, status, facts.errorCode, nanos, facts.engineNanos, facts.fallback,
+                        facts.body, suggested == null ? null : suggested.response(), status, facts.errorCode, nanos,
+                        suggested == null ? 0 : suggested.engineNanos(), suggested == null ? null : suggested.fallback(),
                         caller != null && caller.tenant().logQueries()));
             }
         }
@@ -108,24 +108,6 @@ final class RequestTracker implements Filter, EngineObserver, AutoCloseable {
     @Override
     public void close() {
         accessLog.close();
-    }
-
-    @Override
-    public void cacheLookup(String tenant, String product, boolean hit) {
-        metrics.cacheLookup(tenant, product, hit);
-    }
-
-    @Override
-    public void engineCall(String tenant, String product, Outcome outcome, long nanos) {
-        metrics.engineCall(tenant, product, outcome, nanos);
-        RequestFacts facts = RequestFacts.current();
-        facts.engineNanos += nanos;
-        facts.fallback = outcome == Outcome.OK ? null : outcome.label();
-    }
-
-    /** For {@link ErrorResponses}: the code of the error this thread's request is answered with. */
-    Consumer<String> errorSent() {
-        return code -> RequestFacts.current().errorCode = code;
     }
 
     /** The path as a metric label: known endpoints by name, anything else as {@code other}. */

@@ -9,7 +9,7 @@ import io.helidon.webserver.http.RoutingResponse;
  * {@code Cache-Control: no-store} and {@code X-Content-Type-Options: nosniff} on every response under
  * {@code /api/}, answers and preflights alike; errors get them from {@link ErrorResponses} wherever they are sent.
  */
-final class SecurityHeaders implements Filter {
+public final class SecurityHeaders implements Filter {
 
     @Override
     public void filter(FilterChain chain, RoutingRequest request, RoutingResponse response) {

@@ -9,12 +9,12 @@ import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 
+import dev.autocomplete.server.auth.Admitted;
 import dev.autocomplete.server.auth.Caller;
-import dev.autocomplete.server.protocol.ApiException;
+import dev.autocomplete.server.observe.Metrics;
 import dev.autocomplete.server.protocol.JsonBodies;
 import dev.autocomplete.server.protocol.SuggestRequest;
 import dev.autocomplete.server.protocol.SuggestRequestReader;
-import dev.autocomplete.server.protocol.SuggestResponse;
 import dev.autocomplete.server.suggest.Suggester;
 
 /** {@code POST /api/suggest}: credentials, origin and rate limit, media type, body, then the {@link Suggester}. */
@@ -26,9 +26,11 @@ public final class SuggestService implements HttpService {
     private final JsonBodies bodies;
     private final ErrorResponses errors;
     private final JsonRequests requests;
+    private final Metrics metrics;
 
-    SuggestService(Gatekeeper gatekeeper, ObjectMapper json, Suggester suggester, JsonBodies bodies,
-            ErrorResponses errors, JsonRequests requests) {
+    public SuggestService(Gatekeeper gatekeeper, ObjectMapper json, Suggester suggester, JsonBodies bodies,
+            ErrorResponses errors, JsonRequests requests, Metrics metrics) {
+        this.metrics = metrics;
         this.gatekeeper = gatekeeper;
         this.reader = new SuggestRequestReader(json);
         this.suggester = suggester;
@@ -45,20 +47,27 @@ public final class SuggestService implements HttpService {
     }
 
     private void suggest(ServerRequest request, ServerResponse response) {
-        try {
-            Caller caller = gatekeeper.admit(request, response);
+        try (Admitted admitted = gatekeeper.admit(request, response)) {
+            Caller caller = admitted.caller();
             JsonRequests.requireJson(request);
             SuggestRequest body = reader.read(requests.body(request));
             RequestFacts facts = RequestFacts.current();
             facts.body = body;
-            SuggestResponse answer = suggester.suggest(caller, body);
-            facts.answer = answer;
-            byte[] bytes = bodies.suggestResponse(answer);
+            Suggester.Outcome outcome = suggester.suggest(caller, body);
+            facts.suggested = outcome;
+            // Counted before the answer leaves, so a scrape right after it sees the count.
+            String tenant = caller.tenant().id();
+            String product = caller.product().slug();
+            if (outcome.engine() != null) {
+                metrics.engineCall(tenant, product, outcome.engine(), outcome.engineNanos());
+            }
+            if (outcome.cache() != Suggester.CacheLookup.NONE) {
+                metrics.cacheLookup(tenant, product, outcome.cache() == Suggester.CacheLookup.HIT);
+            }
+            byte[] bytes = bodies.suggestResponse(outcome.response());
             response.status(Status.OK_200);
             response.header(HeaderValues.CONTENT_TYPE_JSON);
             response.send(bytes);
-        } catch (ApiException e) {
-            errors.send(response, e);
         }
     }
 }

@@ -13,6 +13,7 @@ import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 
+import dev.autocomplete.server.auth.Admitted;
 import dev.autocomplete.server.auth.Caller;
 import dev.autocomplete.server.observe.Metrics;
 import dev.autocomplete.server.protocol.ApiException;
@@ -23,10 +24,10 @@ import dev.autocomplete.server.protocol.ApiException;
  * {@link Gatekeeper} (rate limits, origin rules, CORS, as for {@code /api/suggest}) gets a 204; the
  * event is counted in the metrics by its {@code type} and otherwise dropped: nothing is stored or logged.
  */
-final class TelemetryService implements HttpService {
+public final class TelemetryService implements HttpService {
 
     /** Events are small; anything larger is refused with 413 before it is parsed. */
-    static final int MAX_EVENT_BYTES = 16 * 1024;
+    public static final int MAX_EVENT_BYTES = 16 * 1024;
 
     private static final Pattern EVENT_TYPE = Pattern.compile("[A-Za-z0-9_.:-]{1,64}");
 
@@ -36,7 +37,7 @@ final class TelemetryService implements HttpService {
     private final ErrorResponses errors;
     private final JsonRequests requests;
 
-    TelemetryService(Gatekeeper gatekeeper, ObjectMapper json, Metrics metrics, ErrorResponses errors,
+    public TelemetryService(Gatekeeper gatekeeper, ObjectMapper json, Metrics metrics, ErrorResponses errors,
             JsonRequests requests) {
         this.requests = requests;
         this.gatekeeper = gatekeeper;
@@ -53,16 +54,14 @@ final class TelemetryService implements HttpService {
     }
 
     private void event(ServerRequest request, ServerResponse response) {
-        try {
-            Caller caller = gatekeeper.admit(request, response);
+        try (Admitted admitted = gatekeeper.admit(request, response)) {
+            Caller caller = admitted.caller();
             JsonNode event = read(request);
             JsonNode type = event.path("type");
             String label = type.isTextual() && EVENT_TYPE.matcher(type.asText()).matches() ? type.asText() : "other";
             metrics.telemetryEvent(caller.tenant().id(), caller.product().slug(), label);
             response.status(Status.NO_CONTENT_204);
             response.send();
-        } catch (ApiException e) {
-            errors.send(response, e);
         }
     }
 

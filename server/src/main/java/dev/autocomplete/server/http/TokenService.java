@@ -33,7 +33,7 @@ public final class TokenService implements HttpService {
     private final ErrorResponses errors;
     private final JsonRequests requests;
 
-    TokenService(Gatekeeper gatekeeper, ObjectMapper json, ErrorResponses errors, JsonRequests requests) {
+    public TokenService(Gatekeeper gatekeeper, ObjectMapper json, ErrorResponses errors, JsonRequests requests) {
         this.gatekeeper = gatekeeper;
         this.json = json;
         this.errors = errors;
@@ -47,29 +47,23 @@ public final class TokenService implements HttpService {
                         "Use POST for /api/auth/token."));
     }
 
-    private void mint(ServerRequest request, ServerResponse response) {
-        try {
-            KeyRecord key = gatekeeper.admitSecretKey(request, response);
-            JsonRequests.requireJson(request);
-            UUID productId = productId(requests.parse(json, request));
-            Tenant tenant = gatekeeper.authenticator().tenantOf(key);
-            Product product = tenant.product(productId).orElseThrow(() -> new ApiException(404, "PRODUCT_NOT_FOUND",
-                    "product_id names no product of this key's tenant."));
-            AccessTokens.Minted minted = gatekeeper.authenticator().tokens().mint(key, product.id(),
-                    tenant.accessTokens().lifetime());
-            ObjectNode body = json.createObjectNode()
-                    .put("access_token", minted.token())
-                    .put("expires_at", minted.expiresAt().getEpochSecond())
-                    .put("token_type", "Bearer");
-            response.status(Status.OK_200);
-            response.header(HeaderValues.CONTENT_TYPE_JSON);
-            response.header(HeaderNames.CACHE_CONTROL, "no-store");
-            response.send(json.writeValueAsBytes(body));
-        } catch (ApiException e) {
-            errors.send(response, e);
-        } catch (JsonProcessingException e) {
-            errors.send(response, 500, "INTERNAL", "The server could not handle the request.");
-        }
+    private void mint(ServerRequest request, ServerResponse response) throws JsonProcessingException {
+        KeyRecord key = gatekeeper.admitSecretKey(request, response);
+        JsonRequests.requireJson(request);
+        UUID productId = productId(requests.parse(json, request));
+        Tenant tenant = gatekeeper.authenticator().tenantOf(key);
+        Product product = tenant.product(productId).orElseThrow(() -> new ApiException(404, "PRODUCT_NOT_FOUND",
+                "product_id names no product of this key's tenant."));
+        AccessTokens.Minted minted = gatekeeper.authenticator().tokens().mint(key, product.id(),
+                tenant.accessTokens().lifetime());
+        ObjectNode body = json.createObjectNode()
+                .put("access_token", minted.token())
+                .put("expires_at", minted.expiresAt().getEpochSecond())
+                .put("token_type", "Bearer");
+        response.status(Status.OK_200);
+        response.header(HeaderValues.CONTENT_TYPE_JSON);
+        response.header(HeaderNames.CACHE_CONTROL, "no-store");
+        response.send(json.writeValueAsBytes(body));
     }
 
     private static UUID productId(JsonNode body) {

@@ -15,7 +15,7 @@ import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
-import dev.autocomplete.server.suggest.EngineObserver;
+import dev.autocomplete.server.suggest.EngineOutcome;
 import dev.autocomplete.server.suggest.EngineRunner;
 import dev.autocomplete.server.suggest.GuardedEngine;
 import dev.autocomplete.server.tenant.Product;
@@ -62,7 +62,7 @@ public final class Metrics {
             .help("Time waited for engines").labelNames("tenant", "product")
             .classicOnly().classicUpperBounds(SECONDS).register(registry);
     private final Counter engineCalls = Counter.builder().withoutExemplars().name("autocomplete_engine_calls_total")
-            .help("Engine calls by outcome: ok, error, timeout, invalid, circuit_open, unloaded")
+            .help("Engine calls by outcome: ok, error, timeout, invalid, circuit_open")
             .labelNames("tenant", "product", "outcome").register(registry);
     private final Counter fallbacks = Counter.builder().withoutExemplars().name("autocomplete_fallbacks_total")
             .help("Fallback answers given instead of the engine's, by reason")
@@ -119,12 +119,12 @@ public final class Metrics {
         errors.labelValues(tenant, product, code).inc();
     }
 
-    public void engineCall(String tenant, String product, EngineObserver.Outcome outcome, long nanos) {
+    public void engineCall(String tenant, String product, EngineOutcome outcome, long nanos) {
         engineCalls.labelValues(tenant, product, outcome.label()).inc();
         if (nanos > 0) {
             engineTime.labelValues(tenant, product).observe(nanos / 1e9);
         }
-        if (outcome != EngineObserver.Outcome.OK) {
+        if (outcome != EngineOutcome.OK) {
             fallbacks.labelValues(tenant, product, outcome.label()).inc();
         }
     }

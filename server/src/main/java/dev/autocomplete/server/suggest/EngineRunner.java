@@ -1,7 +1,6 @@
 package dev.autocomplete.server.suggest;
 
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -12,59 +11,38 @@ import dev.autocomplete.server.reading.QueryReader;
 import dev.autocomplete.server.reading.Reading;
 import dev.autocomplete.server.tenant.Product;
 import dev.autocomplete.server.tenant.Tenant;
-import dev.autocomplete.server.tenant.TenantRegistry;
 
 /**
  * Reads a query with a product's engines so that their faults stay theirs: the whole reading (the core's reader
  * and every engine question it asks, in-process) runs on one virtual thread and is waited for at most the
  * product's budget. An engine that throws costs only its params ({@link GuardedEngine}); a reading that runs out of
  * time gives {@link Result#failed()} (the caller answers with the product's fallback) and counts against the
- * engine it was waiting for. Thread-safe.
+ * engine it was waiting for. Thread-safe and stateless.
  */
 public final class EngineRunner {
 
     private static final System.Logger LOG = System.getLogger(EngineRunner.class.getName());
 
-    private final TenantRegistry tenants;
-    private final EngineObserver observer;
-
     /**
      * The outcome of one reading.
      *
      * @param reading the reading, or null when it failed
+     * @param outcome what came of it: {@code ERROR} also when the reading completed but an engine failed a question (costing
+     *     only its params)
+     * @param engineNanos time spent waiting for the reading (0 when no engine was asked)
      * @param calls what the engines did
      */
-    public record Result(Reading reading, EngineObserver.Outcome outcome, long engineNanos, EngineCalls calls) {
+    public record Result(Reading reading, EngineOutcome outcome, long engineNanos, EngineCalls calls) {
         public boolean failed() {
             return reading == null;
         }
     }
 
-    public EngineRunner(TenantRegistry tenants, EngineObserver observer) {
-        this.tenants = tenants;
-        this.observer = observer;
-    }
-
     /**
-     * Reads the query, holding the tenant so that a reload cannot close its engines meanwhile. When the tenant was
-     * already replaced, the replacement's product of the same id answers.
+     * Reads the query with the product's engines. The caller holds the tenant (its admission's lease), so a reload
+     * cannot close the engines meanwhile.
      */
     public Result read(Tenant tenant, Product product, Query query, Map<String, String> picked) {
-        Optional<TenantRegistry.Lease> lease = tenants.lease(tenant);
-        if (lease.isEmpty()) {
-            return done(tenant, product, null, EngineObserver.Outcome.UNLOADED, 0, new EngineCalls());
-        }
-        try (TenantRegistry.Lease held = lease.get()) {
-            Tenant current = held.tenant();
-            Optional<Product> same = current == tenant ? Optional.of(product) : current.product(product.id());
-            if (same.isEmpty()) {
-                return done(tenant, product, null, EngineObserver.Outcome.UNLOADED, 0, new EngineCalls());
-            }
-            return call(current, same.get(), query, picked);
-        }
-    }
-
-    private Result call(Tenant tenant, Product product, Query query, Map<String, String> picked) {
         long start = System.nanoTime();
         long budget = product.limits().budget().toNanos();
         EngineCalls calls = new EngineCalls();
@@ -79,7 +57,7 @@ public final class EngineRunner {
         });
         try {
             Reading answer = future.get(budget, TimeUnit.NANOSECONDS);
-            return done(tenant, product, answer, EngineObserver.Outcome.OK, System.nanoTime() - start, calls);
+            return done(answer, EngineOutcome.OK, System.nanoTime() - start, calls);
         } catch (TimeoutException e) {
             reading.interrupt();
             GuardedEngine late = calls.inProgress();
@@ -89,26 +67,24 @@ public final class EngineRunner {
             LOG.log(System.Logger.Level.WARNING, "Reading for " + tenant.id() + "/" + product.slug()
                     + " did not finish within " + product.limits().budget().toMillis() + " ms"
                     + (late == null ? "" : " (waiting for engine " + late.name() + ")"));
-            return done(tenant, product, null, EngineObserver.Outcome.TIMEOUT, System.nanoTime() - start, calls);
+            return done(null, EngineOutcome.TIMEOUT, System.nanoTime() - start, calls);
         } catch (ExecutionException e) {
             // Only the class name: a message might quote the query.
             LOG.log(System.Logger.Level.WARNING, "Reading for " + tenant.id() + "/" + product.slug() + " failed: "
                     + e.getCause().getClass().getName());
-            return done(tenant, product, null, EngineObserver.Outcome.ERROR, System.nanoTime() - start, calls);
+            return done(null, EngineOutcome.ERROR, System.nanoTime() - start, calls);
         } catch (InterruptedException e) {
             reading.interrupt();
             Thread.currentThread().interrupt();
-            return done(tenant, product, null, EngineObserver.Outcome.TIMEOUT, System.nanoTime() - start, calls);
+            return done(null, EngineOutcome.TIMEOUT, System.nanoTime() - start, calls);
         }
     }
 
-    private Result done(Tenant tenant, Product product, Reading reading, EngineObserver.Outcome outcome, long nanos,
-            EngineCalls calls) {
-        EngineObserver.Outcome reported = outcome;
-        if (outcome == EngineObserver.Outcome.OK && calls.byEngine().values().stream().anyMatch(t -> t.failures() > 0)) {
-            reported = EngineObserver.Outcome.ERROR;
+    private static Result done(Reading reading, EngineOutcome outcome, long nanos, EngineCalls calls) {
+        EngineOutcome reported = outcome;
+        if (outcome == EngineOutcome.OK && calls.byEngine().values().stream().anyMatch(t -> t.failures() > 0)) {
+            reported = EngineOutcome.ERROR;
         }
-        observer.engineCall(tenant.id(), product.slug(), reported, nanos);
-        return new Result(reading, outcome, nanos, calls);
+        return new Result(reading, reported, nanos, calls);
     }
 }

@@ -34,23 +34,47 @@ public final class Suggester {
 
     private final EngineRunner runner;
     private final ResponseCache cache;
-    private final EngineObserver observer;
     private final Clock clock;
 
-    public Suggester(EngineRunner runner, ResponseCache cache, EngineObserver observer) {
-        this(runner, cache, observer, Clock.systemUTC());
+    public Suggester(EngineRunner runner, ResponseCache cache) {
+        this(runner, cache, Clock.systemUTC());
     }
 
     /** As above, with the clock that says what "today" is in each product's time zone. */
-    public Suggester(EngineRunner runner, ResponseCache cache, EngineObserver observer, Clock clock) {
+    public Suggester(EngineRunner runner, ResponseCache cache, Clock clock) {
         this.runner = runner;
         this.cache = cache;
-        this.observer = observer;
         this.clock = clock;
     }
 
-    /** An answer and whether it may be kept in the cache. */
-    private record Answer(SuggestResponse response, boolean keep) {
+    /** How the response cache took part in a request. */
+    public enum CacheLookup {
+        /** The product's responses are not cached (caching off, or an engine that must not be cached). */
+        NONE,
+        /** Answered from the cache: no engine was asked. */
+        HIT,
+        /** Not in the cache: the engines were asked. */
+        MISS
+    }
+
+    /**
+     * What came of one request, for the caller to answer with, count and log.
+     *
+     * @param response the response, its envelope set
+     * @param engine what came of asking the engines, or null when none was asked (a cache hit)
+     * @param engineNanos time spent waiting for the engines (0 when none was asked)
+     * @param cache how the response cache took part
+     */
+    public record Outcome(SuggestResponse response, EngineOutcome engine, long engineNanos, CacheLookup cache) {
+
+        /** The engine outcome when it was not {@code OK}: the reason a fallback (or a partial answer) was given. */
+        public String fallback() {
+            return engine == null || engine == EngineOutcome.OK ? null : engine.label();
+        }
+    }
+
+    /** An answer, whether it may be kept in the cache, and what the engines did for it. */
+    private record Answer(SuggestResponse response, boolean keep, EngineRunner.Result engines) {
     }
 
     /** The response cache, for metrics. */
@@ -58,23 +82,25 @@ public final class Suggester {
         return cache;
     }
 
-    public SuggestResponse suggest(Caller caller, SuggestRequest request) {
+    public Outcome suggest(Caller caller, SuggestRequest request) {
         Product product = caller.product();
         LocalDate today = LocalDate.now(clock.withZone(product.zone()));
-        boolean[] computed = {false};
-        SuggestResponse answer = cache.get(product, request, today, key -> {
-            computed[0] = true;
+        // Caffeine computes on this thread: a miss leaves its answer here, a hit leaves it null.
+        List<Answer> computed = new ArrayList<>(1);
+        SuggestResponse response = cache.get(product, request, today, key -> {
             Answer fresh = answer(caller, request, today);
+            computed.add(fresh);
             if (fresh.keep()) {
                 cache.put(key, fresh.response());
             }
             return fresh.response();
         });
-        if (cache.caches(product)) {
-            observer.cacheLookup(caller.tenant().id(), product.slug(), !computed[0]);
-        }
+        CacheLookup lookup = !cache.caches(product) ? CacheLookup.NONE
+                : computed.isEmpty() ? CacheLookup.HIT : CacheLookup.MISS;
+        EngineRunner.Result engines = computed.isEmpty() ? null : computed.getFirst().engines();
         String sessionId = request.sessionId() != null ? request.sessionId() : SessionIds.next();
-        return answer.withEnvelope(request.requestId(), request.requestAt(), sessionId);
+        return new Outcome(response.withEnvelope(request.requestId(), request.requestAt(), sessionId),
+                engines == null ? null : engines.outcome(), engines == null ? 0 : engines.engineNanos(), lookup);
     }
 
     private Answer answer(Caller caller, SuggestRequest request, LocalDate today) {
@@ -90,7 +116,7 @@ public final class Suggester {
         }
         EngineRunner.Result result = runner.read(caller.tenant(), product, query, picked);
         if (result.failed()) {
-            return new Answer(fallback(request, segments, product), false);
+            return new Answer(fallback(request, segments, product), false, result);
         }
         Reading reading = result.reading();
         List<Reading.Identified> identified = validIdentified(reading.identified(), segments, request.rawQuery());
@@ -103,7 +129,7 @@ public final class Suggester {
                 null,
                 null,
                 null);
-        return new Answer(response, !engineFailed && !result.calls().uncacheable());
+        return new Answer(response, !engineFailed && !result.calls().uncacheable(), result);
     }
 
     /**

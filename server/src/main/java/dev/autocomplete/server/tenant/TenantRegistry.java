@@ -135,13 +135,10 @@ public final class TenantRegistry implements AutoCloseable {
         }
     }
 
-    /**
-     * Holds {@code tenant} for one request; when it was replaced meanwhile, holds the tenant now serving its
-     * id instead. Empty when the tenant was removed.
-     */
-    public Optional<Lease> lease(Tenant tenant) {
+    /** Holds the tenant serving {@code id} for one request. Empty when no tenant of that id is loaded. */
+    public Optional<Lease> lease(String id) {
         while (true) {
-            TenantUsers users = tenants.get(tenant.id());
+            TenantUsers users = tenants.get(id);
             if (users == null) {
                 return Optional.empty();
             }

@@ -27,6 +27,7 @@ import io.helidon.webserver.WebServer;
 import dev.autocomplete.server.auth.AccessTokens;
 import dev.autocomplete.server.auth.ApiKeys;
 import dev.autocomplete.server.auth.Authenticator;
+import dev.autocomplete.server.auth.Admitted;
 import dev.autocomplete.server.auth.Caller;
 import dev.autocomplete.server.auth.KeyRecord;
 import dev.autocomplete.server.auth.KeyRegistry;
@@ -85,8 +86,8 @@ class GatekeeperTest {
         Gatekeeper gatekeeper = new Gatekeeper(new Authenticator(keys, tenants, tokens), limiter, FAILURES);
         server = WebServer.builder().host("127.0.0.1").port(0).routing(routing -> routing
                 .post("/browser", (request, response) -> {
-                    try {
-                        Caller caller = gatekeeper.admit(request, response);
+                    try (Admitted admitted = gatekeeper.admit(request, response)) {
+                        Caller caller = admitted.caller();
                         response.send(caller.tenant().id() + "/" + caller.product().slug() + "/" + caller.kind());
                     } catch (ApiException e) {
                         response.status(e.status()).send(e.code());

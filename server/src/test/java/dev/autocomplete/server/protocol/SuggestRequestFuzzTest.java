@@ -23,7 +23,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.autocomplete.server.Fuzz;
 import dev.autocomplete.server.config.ServerSettings;
-import dev.autocomplete.server.http.AutocompleteServer;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /**
  * Generated bodies against the suggest request reader and the body writer: whatever the bytes, the reader

@@ -33,7 +33,7 @@ class SuggesterTest {
 
     /** Each lookup in the cache: true for a hit. */
     private final List<Boolean> lookups = new CopyOnWriteArrayList<>();
-    private final List<EngineObserver.Outcome> engineCalls = new CopyOnWriteArrayList<>();
+    private final List<EngineOutcome> engineCalls = new CopyOnWriteArrayList<>();
     private TenantRegistry registry;
     private Suggester suggester;
     private Caller caller;
@@ -41,18 +41,7 @@ class SuggesterTest {
     @BeforeEach
     void load() {
         registry = Kitchen.load(temp);
-        EngineObserver observer = new EngineObserver() {
-            @Override
-            public void engineCall(String tenant, String product, Outcome outcome, long nanos) {
-                engineCalls.add(outcome);
-            }
-
-            @Override
-            public void cacheLookup(String tenant, String product, boolean hit) {
-                lookups.add(hit);
-            }
-        };
-        suggester = new Suggester(new EngineRunner(registry, observer), new ResponseCache(100), observer);
+        suggester = new Suggester(new EngineRunner(), new ResponseCache(100));
         caller = Kitchen.caller(registry);
     }
 
@@ -62,7 +51,14 @@ class SuggesterTest {
     }
 
     private SuggestResponse suggest(SuggestRequest request) {
-        return suggester.suggest(caller, request);
+        Suggester.Outcome outcome = suggester.suggest(caller, request);
+        if (outcome.cache() != Suggester.CacheLookup.NONE) {
+            lookups.add(outcome.cache() == Suggester.CacheLookup.HIT);
+        }
+        if (outcome.cache() != Suggester.CacheLookup.HIT) {
+            engineCalls.add(outcome.engine());
+        }
+        return outcome.response();
     }
 
     private static SuggestResponse.Suggestion suggestion(SuggestResponse response, String type) {
@@ -138,7 +134,7 @@ class SuggesterTest {
         suggest(Kitchen.request("Eat throw"));
 
         assertEquals(List.of(false, false), lookups);
-        assertEquals(List.of(EngineObserver.Outcome.ERROR, EngineObserver.Outcome.ERROR), engineCalls);
+        assertEquals(List.of(EngineOutcome.ERROR, EngineOutcome.ERROR), engineCalls);
     }
 
     @Test

@@ -18,7 +18,6 @@ import dev.autocomplete.server.protocol.ApiException;
 import dev.autocomplete.server.protocol.JsonBodies;
 import dev.autocomplete.server.protocol.SuggestRequest;
 import dev.autocomplete.server.protocol.SuggestRequestReader;
-import dev.autocomplete.server.suggest.EngineObserver;
 import dev.autocomplete.server.suggest.EngineRunner;
 import dev.autocomplete.server.suggest.ResponseCache;
 import dev.autocomplete.server.suggest.Suggester;
@@ -60,15 +59,15 @@ final class Core {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        EngineObserver.Outcome[] outcome = {null};
-        EngineObserver observer = (tenantId, slug, what, nanos) -> outcome[0] = what;
-        Suggester suggester = new Suggester(new EngineRunner(tenants, observer), cache, observer, clock(today));
+        Suggester suggester = new Suggester(new EngineRunner(), cache, clock(today));
         // Authentication is HTTP's business; the suggest core reads only the tenant and product of its caller.
         Caller caller = new Caller(tenant, product, null, Caller.Kind.SECRET_KEY);
-        byte[] written = bodies.suggestResponse(suggester.suggest(caller, request));
+        Suggester.Outcome outcome = suggester.suggest(caller, request);
+        byte[] written = bodies.suggestResponse(outcome.response());
         try {
             JsonNode json = JSON.readTree(written);
-            return Answer.of(json.path("data"), outcome[0] == null ? "cached" : outcome[0].label());
+            return Answer.of(json.path("data"), outcome.cache() == Suggester.CacheLookup.HIT ? "cached"
+                    : outcome.engine().label());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -1,10 +1,9 @@
-package dev.autocomplete.server.http;
+package dev.autocomplete.server.wiring;
 
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonFactory;
@@ -29,9 +28,24 @@ import dev.autocomplete.server.auth.KeyRegistry;
 import dev.autocomplete.server.auth.SigningSecret;
 import dev.autocomplete.server.config.ServerSettings;
 import dev.autocomplete.server.files.FileWatcher;
+import dev.autocomplete.server.http.AccessLog;
+import dev.autocomplete.server.http.ConnectionGuard;
+import dev.autocomplete.server.http.CorsFilter;
+import dev.autocomplete.server.http.DemoPage;
+import dev.autocomplete.server.http.ErrorResponses;
+import dev.autocomplete.server.http.Gatekeeper;
+import dev.autocomplete.server.http.JsonRequests;
+import dev.autocomplete.server.http.ObserveService;
+import dev.autocomplete.server.http.ReadinessService;
+import dev.autocomplete.server.http.RequestTracker;
+import dev.autocomplete.server.http.SecurityHeaders;
+import dev.autocomplete.server.http.SuggestService;
+import dev.autocomplete.server.http.TelemetryService;
+import dev.autocomplete.server.http.TokenService;
 import dev.autocomplete.server.observe.Health;
 import dev.autocomplete.server.observe.HealthCheck;
 import dev.autocomplete.server.observe.Metrics;
+import dev.autocomplete.server.protocol.ApiException;
 import dev.autocomplete.server.protocol.JsonBodies;
 import dev.autocomplete.server.ratelimit.RateLimiter;
 import dev.autocomplete.server.suggest.EngineRunner;
@@ -46,16 +60,6 @@ import dev.autocomplete.server.tenant.TenantWatcher;
  * stop with {@link #close}.
  */
 public final class AutocompleteServer implements AutoCloseable {
-
-    /** The default body limit ({@code limits.body-bytes}): larger requests are refused with 413 unread. */
-    public static final long MAX_BODY_BYTES = 64 * 1024;
-
-    /**
-     * How much of a body past the limit is read and discarded after its 413, so the connection stays open and
-     * a client still sending gets the answer. A declared length beyond that is refused before routing and the
-     * connection closed, as Helidon does at its payload limit.
-     */
-    static final long DRAINED_BYTES = 1024 * 1024;
 
     /** The name of the listener that serves {@code /observe/*} apart from the API. */
     static final String MANAGEMENT_SOCKET = "management";
@@ -93,36 +97,10 @@ public final class AutocompleteServer implements AutoCloseable {
     }
 
     /**
-     * Loads every tenant under {@code tenantsRoot}, reports the ones that fail, and serves on
-     * {@code host:port} ({@code 0} picks a free port), management on a free port of the same host.
-     */
-    public static AutocompleteServer start(String host, int port, Path tenantsRoot) throws IOException {
-        return start(host, port, tenantsRoot, AccessOptions.defaults());
-    }
-
-    /** As above, with rate-limit storage, token signing secret and clock chosen by {@code access}. */
-    public static AutocompleteServer start(String host, int port, Path tenantsRoot, AccessOptions access)
-            throws IOException {
-        return start(ServerSettings.defaults().with(host, port, tenantsRoot).withManagement(host, 0), access);
-    }
-
-    /**
-     * Serves as the settings say; their Redis URL, token secret and secret file fill in the access options
-     * ({@code AUTOCOMPLETE_TOKEN_SECRET} in the environment still wins over the file's secret).
+     * Loads every tenant of {@code settings.tenants()}, reports the ones that fail, and serves as the settings
+     * say (port {@code 0} picks a free one).
      */
     public static AutocompleteServer start(ServerSettings settings) throws IOException {
-        Map<String, String> environment = new HashMap<>(System.getenv());
-        if (!settings.tokenSecret().isEmpty()) {
-            environment.putIfAbsent(SigningSecret.ENV_SECRET, settings.tokenSecret());
-        }
-        AccessOptions access = AccessOptions.defaults().withEnvironment(environment)
-                .withRedis(settings.redisUrl().isEmpty() ? null : URI.create(settings.redisUrl()))
-                .withTokenSecretFile(settings.tokenSecretFile());
-        return start(settings, access);
-    }
-
-    /** Loads every tenant of {@code settings.tenants()} and serves as the settings and access options say. */
-    public static AutocompleteServer start(ServerSettings settings, AccessOptions access) throws IOException {
         Path tenantsRoot = settings.tenants();
         TenantLoader loader = new TenantLoader();
         // Before loading, so that a change made while tenants and keys load is reported, not lost.
@@ -130,30 +108,32 @@ public final class AutocompleteServer implements AutoCloseable {
         TenantRegistry tenants = TenantRegistry.load(tenantsRoot, loader);
         tenants.problems().forEach(problem -> LOG.log(System.Logger.Level.WARNING, "Tenant skipped: " + problem));
         new TenantWatcher(tenants, loader).follow(files);
-        AccessTokens tokens = new AccessTokens(SigningSecret.resolve(access.environment(), access.tokenSecretFile(),
-                settings.data(), tenantsRoot), access.clock());
-        KeyRegistry keys = new KeyRegistry(tenantsRoot, access.clock()).start(files);
+        AccessTokens tokens = new AccessTokens(SigningSecret.resolve(settings.tokenSecret(), settings.tokenSecretFile(),
+                settings.data(), tenantsRoot), settings.clock());
+        KeyRegistry keys = new KeyRegistry(tenantsRoot, settings.clock()).start(files);
         files.start();
-        RateLimiter limiter = access.redis() == null ? RateLimiter.local() : RateLimiter.redis(access.redis());
+        RateLimiter limiter = settings.redisUrl().isEmpty() ? RateLimiter.local()
+                : RateLimiter.redis(URI.create(settings.redisUrl()));
         ObjectMapper json = jsonMapper(settings.limits());
         JsonBodies bodies = new JsonBodies(json);
         Metrics metrics = new Metrics(tenants);
         ServerSettings.Limits limits = settings.limits();
-        RequestTracker tracker = new RequestTracker(metrics, new AccessLog(), bodies, limits.maxConcurrentRequests());
+        // The one error mapping of the server, for both listeners and the request tracker.
+        ErrorResponses errors = new ErrorResponses(bodies);
+        RequestTracker tracker = new RequestTracker(metrics, new AccessLog(), errors, limits.maxConcurrentRequests());
         ConnectionGuard guard = new ConnectionGuard(limits.headerTimeout(), limits.bodyTimeout(), limits.readTimeout(),
                 limits.connectionsPerAddress(), limits.trustedProxies());
-        ErrorResponses errors = new ErrorResponses(bodies, tracker.errorSent());
-        EngineRunner engines = new EngineRunner(tenants, tracker);
+        EngineRunner engines = new EngineRunner();
         metrics.reportCircuits(tenants, engines);
         Health health = new Health(tenants, engines);
         // Rate limits keep working per process while Redis is away, so a degraded mode is reported, not DOWN.
         health.add(() -> new HealthCheck.Status("rate-limits", true, Map.of("mode", limiter.status().mode(),
                 "degraded", limiter.status().degraded(), "detail", limiter.status().describe())));
         Gatekeeper gatekeeper = new Gatekeeper(new Authenticator(keys, tenants, tokens), limiter,
-                access.failedAuthentication());
+                Gatekeeper.FAILED_AUTHENTICATION);
         SuggestService suggest = new SuggestService(gatekeeper, json, new Suggester(engines,
-                new ResponseCache(settings.cacheMaxEntries()), tracker, access.clock()), bodies, errors,
-                new JsonRequests(limits.bodyBytes(), "A suggest request", guard));
+                new ResponseCache(settings.cacheMaxEntries()), settings.clock()), bodies, errors,
+                new JsonRequests(limits.bodyBytes(), "A suggest request", guard), metrics);
         DemoPage demoPage = new DemoPage(json, errors);
         HttpRouting.Builder routing = HttpRouting.builder()
                 .addFilter(tracker)
@@ -168,6 +148,7 @@ public final class AutocompleteServer implements AutoCloseable {
                 .register(new ReadinessService(health))
                 .register(demoPage)
                 .any((req, res) -> errors.send(res, 404, "NOT_FOUND", "No such endpoint."))
+                .error(ApiException.class, (req, res, e) -> errors.send(res, e))
                 .error(JsonRequests.ClientAborted.class, (req, res, e) -> errors.clientAborted(res))
                 .error(Throwable.class, (req, res, e) -> {
                     LOG.log(System.Logger.Level.ERROR, "Unhandled error on " + req.path().path(), e);
@@ -178,7 +159,7 @@ public final class AutocompleteServer implements AutoCloseable {
         WebServerConfig.Builder server = WebServer.builder()
                 .host(settings.host())
                 .port(settings.port())
-                .maxPayloadSize(limits.bodyBytes() + DRAINED_BYTES)
+                .maxPayloadSize(limits.bodyBytes() + ConnectionGuard.LINGER_BYTES)
                 // The request limit is the tracker's (503 OVERLOADED, logged and counted); the connection guard
                 // admits each connection and serves HTTP/1.1 through Helidon's own connections.
                 .connectionOptions(guard.socketOptions(SocketOptions.builder().readTimeout(limits.readTimeout()).build()))
@@ -191,7 +172,7 @@ public final class AutocompleteServer implements AutoCloseable {
                 .shutdownGracePeriod(Duration.ofSeconds(1))
                 .directHandlers(errors.directHandlers())
                 .routing(routing)
-                .putSocket(MANAGEMENT_SOCKET, management(settings, health, metrics, json, bodies));
+                .putSocket(MANAGEMENT_SOCKET, management(settings, health, metrics, json, errors));
         if (settings.tls() != null) {
             server.tls(tls -> tls
                     .privateKey(key -> key.pem(pem -> pem.key(Resource.create(settings.tls().privateKey()))))
@@ -213,8 +194,7 @@ public final class AutocompleteServer implements AutoCloseable {
 
     /** The management listener: plain HTTP, its own connections, so a busy API port does not hide health. */
     private static ListenerConfig management(ServerSettings settings, Health health, Metrics metrics,
-            ObjectMapper json, JsonBodies bodies) {
-        ErrorResponses errors = new ErrorResponses(bodies, code -> { });
+            ObjectMapper json, ErrorResponses errors) {
         return ListenerConfig.builder()
                 .host(settings.management().host())
                 .port(settings.management().port())

@@ -1,0 +1,22 @@
+package dev.autocomplete.server;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+import dev.autocomplete.server.config.ServerSettings;
+import dev.autocomplete.server.wiring.AutocompleteServer;
+
+/** Servers for tests: the default settings on loopback, with free ports for the API and management listeners. */
+final class TestServers {
+
+    private TestServers() {
+    }
+
+    static ServerSettings settings(Path tenants) {
+        return ServerSettings.defaults().with("127.0.0.1", 0, tenants).withManagement("127.0.0.1", 0);
+    }
+
+    static AutocompleteServer start(Path tenants) throws IOException {
+        return AutocompleteServer.start(settings(tenants));
+    }
+}
