@@ -6,6 +6,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.Supplier;
+import java.util.function.Function;
 import java.util.Locale;
 import java.util.Set;
 
@@ -108,27 +110,9 @@ public final class GuardedEngine implements AutoCloseable {
         if (spans.isEmpty() || !paramTypes.contains(ask.type())) {
             return nones(spans.size());
         }
-        if (!circuit.allow(System.nanoTime())) {
-            calls.refused(this);
-            return nones(spans.size());
-        }
-        long start = System.nanoTime();
-        List<SpanMatch> answer;
-        calls.started(this);
-        ClassLoader previous = enter();
-        try {
-            answer = engine.match(ask, spans);
-        } catch (Throwable e) {
-            return failed(calls, start, EngineCalls.Failure.THREW, "match", e, spans.size());
-        } finally {
-            leave(previous);
-        }
-        if (answer == null || answer.size() != spans.size()) {
-            return failed(calls, start, EngineCalls.Failure.INVALID, "match", (answer == null ? "null"
-                    : answer.size() + " answers") + " for " + spans.size() + " spans", spans.size());
-        }
-        succeeded(calls, start);
-        return checkedMatches(ask.type(), answer);
+        List<SpanMatch> answer = call("match", () -> engine.match(ask, spans),
+                a -> a.size() == spans.size() ? null : a.size() + " answers for " + spans.size() + " spans", calls);
+        return answer == null ? nones(spans.size()) : checkedMatches(ask.type(), answer);
     }
 
     /**
@@ -139,28 +123,38 @@ public final class GuardedEngine implements AutoCloseable {
         if (!paramTypes.contains(ask.type())) {
             return List.of();
         }
+        List<Option> answer = call("options", () -> engine.options(ask, typed), a -> null, calls);
+        return answer == null ? List.of() : checkedOptions(ask.type(), answer);
+    }
+
+    /**
+     * Calls the engine behind its circuit, with the tenant's class loader; null when the circuit is open, the engine
+     * threw, answered null, or answered something {@code invalid} names (null when the answer is usable).
+     */
+    private <T> T call(String method, Supplier<T> call, Function<T, String> invalid, EngineCalls calls) {
         if (!circuit.allow(System.nanoTime())) {
             calls.refused(this);
-            return List.of();
+            return null;
         }
         long start = System.nanoTime();
-        List<Option> answer;
+        T answer;
         calls.started(this);
         ClassLoader previous = enter();
         try {
-            answer = engine.options(ask, typed);
+            answer = call.get();
         } catch (Throwable e) {
-            failed(calls, start, EngineCalls.Failure.THREW, "options", e, 0);
-            return List.of();
+            failed(calls, start, EngineCalls.Failure.THREW, method, e);
+            return null;
         } finally {
             leave(previous);
         }
-        if (answer == null) {
-            failed(calls, start, EngineCalls.Failure.INVALID, "options", "null", 0);
-            return List.of();
+        String problem = answer == null ? "null" : invalid.apply(answer);
+        if (problem != null) {
+            failed(calls, start, EngineCalls.Failure.INVALID, method, problem);
+            return null;
         }
         succeeded(calls, start);
-        return checkedOptions(ask.type(), answer);
+        return answer;
     }
 
     /**
@@ -231,8 +225,7 @@ public final class GuardedEngine implements AutoCloseable {
         calls.finished(this, System.nanoTime() - start, null);
     }
 
-    private List<SpanMatch> failed(EngineCalls calls, long start, EngineCalls.Failure failure, String method,
-            Object why, int spans) {
+    private void failed(EngineCalls calls, long start, EngineCalls.Failure failure, String method, Object why) {
         long now = System.nanoTime();
         circuit.failed(now);
         calls.finished(this, now - start, failure);
@@ -241,7 +234,6 @@ public final class GuardedEngine implements AutoCloseable {
             String what = why instanceof Throwable e ? "threw " + describe(e) : "answered " + why;
             LOG.log(System.Logger.Level.WARNING, where + " failed in " + method + ": " + what + heldBack(heldBack));
         }
-        return nones(spans);
     }
 
     /** Drops values the server cannot show; the rest as answered. */

@@ -36,11 +36,7 @@ public final class Suggester {
     private final ResponseCache cache;
     private final Clock clock;
 
-    public Suggester(EngineRunner runner, ResponseCache cache) {
-        this(runner, cache, Clock.systemUTC());
-    }
-
-    /** As above, with the clock that says what "today" is in each product's time zone. */
+    /** @param clock says what "today" is in each product's time zone */
     public Suggester(EngineRunner runner, ResponseCache cache, Clock clock) {
         this.runner = runner;
         this.cache = cache;

@@ -41,7 +41,7 @@ class SuggesterTest {
     @BeforeEach
     void load() {
         registry = Kitchen.load(temp);
-        suggester = new Suggester(new EngineRunner(), new ResponseCache(100));
+        suggester = new Suggester(new EngineRunner(), new ResponseCache(100), java.time.Clock.systemUTC());
         caller = Kitchen.caller(registry);
     }
 

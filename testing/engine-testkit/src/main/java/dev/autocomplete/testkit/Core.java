@@ -23,7 +23,6 @@ import dev.autocomplete.server.suggest.ResponseCache;
 import dev.autocomplete.server.suggest.Suggester;
 import dev.autocomplete.server.tenant.Product;
 import dev.autocomplete.server.tenant.Tenant;
-import dev.autocomplete.server.tenant.TenantRegistry;
 
 /**
  * The server's path for one suggest body, minus HTTP and authentication: the body bytes are read and validated by
@@ -34,13 +33,11 @@ final class Core {
 
     static final ObjectMapper JSON = JsonMapper.builder().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
 
-    private final TenantRegistry tenants;
     private final ResponseCache cache;
     private final SuggestRequestReader reader = new SuggestRequestReader(JSON);
     private final JsonBodies bodies = new JsonBodies(JSON);
 
-    Core(TenantRegistry tenants, ResponseCache cache) {
-        this.tenants = tenants;
+    Core(ResponseCache cache) {
         this.cache = cache;
     }
 

@@ -98,7 +98,7 @@ public final class EngineTestKit implements AutoCloseable {
 
     private ProductClient client(Product product) {
         var tenant = registry().tenants().values().iterator().next();
-        return new ProductClient(new Core(registry(), load().cache()), tenant, product)
+        return new ProductClient(new Core(load().cache()), tenant, product)
                 .budget(Duration.ofMillis(EngineLimits.MAX_BUDGET_MILLIS));
     }
 
