@@ -1,0 +1,83 @@
+package dev.autocomplete.server.store;
+
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * Where live catalogs are kept: the source of truth once a catalog is in it. Every write is atomic and durable
+ * before it returns (an acknowledged write survives {@code kill -9}); a write that cannot reach the store throws
+ * {@link StorageUnavailableException}; records the store refuses throw {@link InvalidRecordsException}, nothing
+ * of them applied. Thread-safe.
+ *
+ * <p>Texts are unique in a catalog once folded ({@code TextFolding.fold}): a picked option reaches the server
+ * only as its text. Ids are unique and at most 200 characters.
+ */
+public interface CatalogStore extends AutoCloseable {
+
+    /** What a write changed, for the in-memory index. */
+    enum Kind { UPSERT, DELETE, REPLACE }
+
+    /**
+     * One applied change, as the change feed reports it (also the changes other replicas made).
+     *
+     * @param sequence increasing across the store
+     * @param record the record now stored, for an upsert; null otherwise
+     * @param previousText the text the id had before (to be dropped from the index), or null when it had none
+     */
+    record Change(long sequence, CatalogRef catalog, Kind kind, String id, OptionRecord record, String previousText) {
+    }
+
+    /** Whether the store holds this catalog (imported or written, even if now empty). */
+    boolean holds(CatalogRef catalog);
+
+    /** Every record of the catalog, ordered by id. */
+    void forEach(CatalogRef catalog, Consumer<OptionRecord> each);
+
+    /**
+     * Upserts by id, as one transaction.
+     *
+     * @return the changes applied, in order, with the previous text of each replaced record
+     */
+    List<Change> upsert(CatalogRef catalog, List<OptionRecord> records);
+
+    /** Removes one record; empty when the catalog had no such id. */
+    Optional<Change> delete(CatalogRef catalog, String id);
+
+    /**
+     * Replaces every record of the catalog, as one transaction, reading {@code records} as a stream (a million
+     * records need not be in memory at once). A crash leaves the old catalog or the new one, never a mix.
+     *
+     * @return how many records the catalog now holds
+     */
+    long replace(CatalogRef catalog, Iterator<OptionRecord> records);
+
+    /** Up to {@code limit} records with ids after {@code afterId} (null: from the first), ordered by id. */
+    List<OptionRecord> page(CatalogRef catalog, String afterId, int limit);
+
+    /** The digest of the seed file last imported into the catalog, if any (a later edit of the file is reported). */
+    Optional<String> seedDigest(CatalogRef catalog);
+
+    /**
+     * Imports a seed file's records when the store does not hold the catalog yet, as one transaction; does
+     * nothing and returns false when it does (another replica may have seeded it first).
+     */
+    boolean seed(CatalogRef catalog, Iterator<OptionRecord> records, String fileDigest);
+
+    /** The newest sequence applied, for {@link #changesSince}. */
+    long lastSequence();
+
+    /** The changes after {@code sequence}, in order, at most {@code limit}: the catch-up of a replica. */
+    List<Change> changesSince(long sequence, int limit);
+
+    /**
+     * Calls {@code listener} soon after another process changes the store (PostgreSQL's {@code LISTEN}); a store
+     * that only this process writes never calls it. The listener then reads {@link #changesSince}.
+     */
+    default void onExternalChange(Runnable listener) {
+    }
+
+    @Override
+    void close();
+}
