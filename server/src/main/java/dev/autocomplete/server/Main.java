@@ -6,6 +6,7 @@ import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
+import dev.autocomplete.server.cli.CatalogCommand;
 import dev.autocomplete.server.cli.KeysCommand;
 import dev.autocomplete.server.cli.ServeCommand;
 import dev.autocomplete.server.cli.ValidateCommand;
@@ -14,7 +15,7 @@ import dev.autocomplete.server.observe.PrintedOutput;
 /** The {@code autocomplete} command line: {@code serve}, {@code keys}, {@code validate}. */
 @Command(name = "autocomplete", mixinStandardHelpOptions = true, version = "autocomplete 0.1.0",
         description = "A self-hostable autocomplete suggestion service.",
-        subcommands = {ServeCommand.class, KeysCommand.class, ValidateCommand.class})
+        subcommands = {ServeCommand.class, KeysCommand.class, CatalogCommand.class, ValidateCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec

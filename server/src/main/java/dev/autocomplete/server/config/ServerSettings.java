@@ -71,10 +71,12 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
      * @param bodyTimeout how long a request body may take to arrive once the headers are in
      * @param connectionsPerAddress connections open at once from one client address; 0 for no cap
      * @param trustedProxies addresses of reverse proxies, whose connections the per-address cap leaves alone
+     * @param catalogBodyBytes the largest body of a catalog write (records API), 413 above
+     * @param catalogBodyTimeout how long such a body may take to arrive
      */
     public record Limits(long bodyBytes, int headerBytes, int jsonDepth, int jsonStringBytes, Duration readTimeout,
             int maxConcurrentRequests, Duration headerTimeout, Duration bodyTimeout, int connectionsPerAddress,
-            List<String> trustedProxies) {
+            List<String> trustedProxies, long catalogBodyBytes, Duration catalogBodyTimeout) {
         public Limits {
             trustedProxies = List.copyOf(trustedProxies);
         }
@@ -102,6 +104,8 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
         keys.put("limits.body-timeout-seconds", "20");
         keys.put("limits.connections-per-address", "256");
         keys.put("limits.trusted-proxies", "");
+        keys.put("limits.catalog-body-bytes", "67108864");
+        keys.put("limits.catalog-body-timeout-seconds", "300");
         keys.put("redis.url", "");
         keys.put("token.secret", "");
         keys.put("token.secret-file", "");
@@ -153,7 +157,9 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
                 s.number("limits.max-concurrent-requests", 1, 1_000_000),
                 Duration.ofSeconds(s.number("limits.header-timeout-seconds", 1, 3600)),
                 Duration.ofSeconds(s.number("limits.body-timeout-seconds", 1, 3600)),
-                s.number("limits.connections-per-address", 0, 1_000_000), s.addresses("limits.trusted-proxies"));
+                s.number("limits.connections-per-address", 0, 1_000_000), s.addresses("limits.trusted-proxies"),
+                s.number("limits.catalog-body-bytes", 1024, Integer.MAX_VALUE),
+                Duration.ofSeconds(s.number("limits.catalog-body-timeout-seconds", 1, 86_400)));
         return new ServerSettings(s.text("server.host"), s.number("server.port", 0, 65535),
                 Path.of(s.text("tenants.dir")), tls, limits,
                 Duration.ofSeconds(s.number("server.shutdown-grace-seconds", 0, 3600)), s.text("redis.url"),

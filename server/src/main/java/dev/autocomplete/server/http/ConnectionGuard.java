@@ -144,6 +144,17 @@ public final class ConnectionGuard implements AutoCloseable {
         return tracked != null && tracked.bodyTimedOut;
     }
 
+    /**
+     * Gives this request's body {@code timeout} from now instead of the listener's body deadline: for routes whose
+     * bodies are meant to be large (a catalog of a million options). Called by the route before it reads.
+     */
+    void allowBody(ServerRequest request, Duration timeout) {
+        Tracked tracked = connections.get(request.remotePeer().address());
+        if (tracked != null && tracked.phase == Phase.BODY) {
+            tracked.deadline = System.nanoTime() + timeout.toNanos();
+        }
+    }
+
     /** From now on every answer closes its connection, so clients come back on new ones during a shutdown. */
     public void drain() {
         draining = true;

@@ -1,6 +1,8 @@
 package dev.autocomplete.server.http;
 
 import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Map;
 
 import io.helidon.http.DirectHandler;
 import io.helidon.http.HeaderNames;
@@ -30,17 +32,22 @@ public final class ErrorResponses {
     }
 
     public void send(ServerResponse response, ApiException error) {
-        send(response, error.status(), error.code(), error.getMessage());
+        send(response, error.status(), error.code(), error.getMessage(), error.details());
     }
 
     /** Sends the error and notes its code in the request's facts, for metrics and the access log. */
     public void send(ServerResponse response, int status, String code, String message) {
+        send(response, status, code, message, List.of());
+    }
+
+    private void send(ServerResponse response, int status, String code, String message,
+            List<Map<String, Object>> details) {
         RequestFacts.current().errorCode = code;
         response.status(Status.create(status));
         response.header(HeaderValues.CONTENT_TYPE_JSON);
         response.header(Headers.NO_STORE);
         response.header(Headers.NOSNIFF);
-        response.send(bodies.error(code, message));
+        response.send(bodies.error(code, message, details));
     }
 
     /**

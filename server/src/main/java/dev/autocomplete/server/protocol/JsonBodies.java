@@ -4,6 +4,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -127,11 +129,23 @@ public final class JsonBodies {
 
     /** {@code {"error": {"code", "message"}}}. */
     public byte[] error(String code, String message) {
+        return error(code, message, List.of());
+    }
+
+    /** {@code {"error": {"code", "message", "details"}}}, {@code details} only when there are some. */
+    public byte[] error(String code, String message, List<Map<String, Object>> details) {
         return write(out -> {
             out.writeStartObject();
             out.writeObjectFieldStart("error");
             out.writeStringField("code", code);
             out.writeStringField("message", message);
+            if (!details.isEmpty()) {
+                out.writeArrayFieldStart("details");
+                for (Map<String, Object> detail : details) {
+                    out.writeObject(detail);
+                }
+                out.writeEndArray();
+            }
             out.writeEndObject();
             out.writeEndObject();
         });

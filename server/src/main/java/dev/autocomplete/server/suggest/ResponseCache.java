@@ -19,7 +19,9 @@ import dev.autocomplete.spi.AdditionalContext;
  * Responses of products whose engines are all cacheable ({@link dev.autocomplete.spi.Engine#cacheable()}), keyed
  * by everything that shapes one except the envelope's ids and times: the product instance (so a reloaded tenant
  * starts afresh), {@code raw_query}, the fills, the dismissals, {@code additional_context}, the suggestions on
- * screen, {@code meta.language} and the product's today (engines read no clock: the core hands them the date).
+ * screen, {@code meta.language}, the product's today (engines read no clock: the core hands them the date) and
+ * the generation of its data (a write to a live catalog makes earlier answers unreachable; read before the answer
+ * is computed, so an answer is never filed under a newer generation than it saw).
  * Bounded by entry count; entries idle for ten minutes go, so a reloaded tenant's old product is released. The
  * cached context is kept in memory only, never logged or written. Thread-safe.
  */
@@ -27,7 +29,7 @@ public final class ResponseCache {
 
     record Key(Product product, String rawQuery, Map<String, SuggestRequest.Fill> fills,
             Set<String> dismissed, AdditionalContext context, List<SuggestRequest.SuggestionRef> recent,
-            String language, LocalDate today) {
+            String language, LocalDate today, long dataGeneration) {
     }
 
     private final Cache<Key, SuggestResponse> cache;
@@ -55,7 +57,8 @@ public final class ResponseCache {
             return answer.apply(null);
         }
         Key key = new Key(product, request.rawQuery(), request.fills(), request.dismissedTypes(),
-                request.additionalContext(), request.recentlySuggested(), request.language(), today);
+                request.additionalContext(), request.recentlySuggested(), request.language(), today,
+                product.dataGeneration().getAsLong());
         SuggestResponse hit = cache.getIfPresent(key);
         return hit != null ? hit : answer.apply(key);
     }

@@ -6,6 +6,7 @@ import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.LongSupplier;
 
 import dev.autocomplete.server.reading.ProductModel;
 import dev.autocomplete.server.suggest.GuardedEngine;
@@ -18,9 +19,17 @@ import dev.autocomplete.server.suggest.GuardedEngine;
  * @param engines the product's engines, one per engine name its params use
  * @param enginesByType the engine of each param type
  * @param limits the time budget, fallback answer and circuit settings
+ * @param dataGeneration grows whenever data the product serves changes (its live catalogs): keys cached answers
  */
 public record Product(UUID id, String slug, int maxOptions, ZoneId zone, ProductModel model,
-        List<GuardedEngine> engines, Map<String, GuardedEngine> enginesByType, EngineLimits limits) {
+        List<GuardedEngine> engines, Map<String, GuardedEngine> enginesByType, EngineLimits limits,
+        LongSupplier dataGeneration) {
+
+    /** A product whose data never changes while it is loaded. */
+    public Product(UUID id, String slug, int maxOptions, ZoneId zone, ProductModel model,
+            List<GuardedEngine> engines, Map<String, GuardedEngine> enginesByType, EngineLimits limits) {
+        this(id, slug, maxOptions, zone, model, engines, enginesByType, limits, () -> 0);
+    }
 
     public Product {
         requireNonNull(id, "id is null");
@@ -30,6 +39,7 @@ public record Product(UUID id, String slug, int maxOptions, ZoneId zone, Product
         engines = List.copyOf(engines);
         enginesByType = Map.copyOf(enginesByType);
         requireNonNull(limits, "limits is null");
+        requireNonNull(dataGeneration, "dataGeneration is null");
     }
 
     /** Whether every engine's answers depend on the question alone, so whole responses may be cached. */

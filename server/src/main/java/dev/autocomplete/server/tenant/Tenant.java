@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
 
@@ -17,11 +18,16 @@ import dev.autocomplete.server.protocol.Uuids;
  * @param ownLoader the tenant's own engine loader to close, or null when it has no engine JARs
  * @param accessTokens token lifetime and the rate limit of each product's tokens
  * @param logQueries whether the access log may carry this tenant's query texts ({@code log_queries})
+ * @param catalogs the names of the catalogs it declares, whose options the records API reads and writes
  */
 public record Tenant(String id, String displayName, String defaultLanguage, Path directory, List<Product> products,
         Product defaultProduct, ClassLoader classLoader, EngineClassLoader ownLoader, AccessTokenSettings accessTokens,
-        boolean logQueries)
+        boolean logQueries, Set<String> catalogs)
         implements AutoCloseable {
+
+    public Tenant {
+        catalogs = Set.copyOf(catalogs);
+    }
 
     /** A product by UUID or slug. */
     public Optional<Product> product(String idOrSlug) {

@@ -17,6 +17,8 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
+import dev.autocomplete.server.catalogs.LiveCatalogs;
+import dev.autocomplete.server.catalogs.TenantCatalogs;
 import dev.autocomplete.server.protocol.Uuids;
 import dev.autocomplete.server.ratelimit.RateLimit;
 import dev.autocomplete.server.reading.ProductConfig;
@@ -24,6 +26,8 @@ import dev.autocomplete.server.reading.Query;
 import dev.autocomplete.server.reading.QueryReader;
 import dev.autocomplete.server.reading.Segment;
 import dev.autocomplete.server.suggest.EngineCalls;
+import dev.autocomplete.server.store.InvalidRecordsException;
+import dev.autocomplete.server.store.StorageUnavailableException;
 import dev.autocomplete.server.suggest.GuardedEngine;
 import dev.autocomplete.spi.AdditionalContext;
 import dev.autocomplete.spi.Engine;
@@ -61,10 +65,18 @@ public final class TenantLoader {
     private static final java.time.Duration WARM_UP = java.time.Duration.ofSeconds(2);
 
     private final EngineJars engineJars;
+    /** Where catalogs live; null reads each from its file, writing nothing (validate, the engine test kit). */
+    private final LiveCatalogs liveCatalogs;
 
     /** A loader whose built-in engines are the {@link EngineFactory}s on the server's class path. */
     public TenantLoader() {
         this(List.of());
+    }
+
+    /** A loader that serves catalogs live from {@code catalogs} (the server's). */
+    public TenantLoader(LiveCatalogs catalogs) {
+        this.engineJars = new EngineJars(List.of());
+        this.liveCatalogs = catalogs;
     }
 
     /**
@@ -73,6 +85,7 @@ public final class TenantLoader {
      */
     public TenantLoader(java.util.Collection<? extends EngineFactory> engines) {
         this.engineJars = new EngineJars(engines);
+        this.liveCatalogs = null;
     }
 
     /** Names of the engines every tenant can use. */
@@ -141,8 +154,9 @@ public final class TenantLoader {
             EngineJars.Found found = engineJars.find(directory, tenantId);
             ownLoader = found.loader();
             ClassLoader loader = found.contextLoader();
+            TenantCatalogs tenantCatalogs = catalogs(tenantId, catalogs, directory, defaultLanguage, checks);
             Settings settings = new Settings(tenantId, directory, defaultLanguage, logQueries, found.factories(), loader,
-                    engines, catalogs, others, new SharedValues());
+                    engines, catalogs, tenantCatalogs, others, new SharedValues());
             List<Product> products = products(root, settings, checks);
             Product defaultProduct = products.isEmpty() ? null : products.getFirst();
             if (defaultSlug != null) {
@@ -155,7 +169,7 @@ public final class TenantLoader {
                     .sorted(Comparator.comparingInt(Problem::line)).forEach(problems::add);
             problems.addAll(found.problems());
             Tenant tenant = new Tenant(tenantId, displayName, defaultLanguage, directory, products, defaultProduct,
-                    loader, ownLoader, accessTokens, logQueries);
+                    loader, ownLoader, accessTokens, logQueries, tenantCatalogs.names());
             if (!problems.isEmpty()) {
                 tenant.close();
                 return new Result(null, List.copyOf(problems));
@@ -176,7 +190,25 @@ public final class TenantLoader {
     /** What every product of one tenant is built with. */
     private record Settings(String tenantId, Path directory, String defaultLanguage, boolean logQueries,
             Map<String, EngineFactory> factories, ClassLoader loader, ConfigTree engines, ConfigTree catalogs,
-            ProductOwners others, EngineContext.Shared shared) {
+            TenantCatalogs tenantCatalogs, ProductOwners others, EngineContext.Shared shared) {
+    }
+
+    /** The tenant's declared catalogs, opened in the store (imported from their files the first time). */
+    private TenantCatalogs catalogs(String tenantId, ConfigTree catalogs, Path directory, String defaultLanguage,
+            ConfigProblems checks) {
+        try {
+            return TenantCatalogs.open(tenantId, catalogs, directory, defaultLanguage, liveCatalogs);
+        } catch (EngineConfigException e) {
+            checks.add(e);
+        } catch (TenantCatalogs.SeedProblem e) {
+            checks.add(e.problem());
+        } catch (InvalidRecordsException e) {
+            checks.add(catalogs.error("", "a catalog's file holds options the store refuses: " + e.problems().stream()
+                    .limit(5).map(p -> "option " + (p.index() + 1) + ": " + p.reason()).toList()));
+        } catch (StorageUnavailableException e) {
+            checks.add(catalogs.error("", "the catalog store is unavailable: " + e.getMessage()));
+        }
+        return TenantCatalogs.NONE;
     }
 
     private static AccessTokenSettings accessTokens(ConfigTree root, ConfigProblems checks) {
@@ -265,7 +297,7 @@ public final class TenantLoader {
             // The engines start even when the product has other problems, so that theirs are reported too.
             List<GuardedEngine> engines = new ArrayList<>();
             Map<String, GuardedEngine> byType = new HashMap<>();
-            for (Map.Entry<String, List<ParamSpec>> entry : parsed.specs().entrySet()) {
+            for (Map.Entry<String, List<ParamSpec>> entry : bySource(parsed.specs()).entrySet()) {
                 GuardedEngine engine = engine(entry.getKey(), entry.getValue(), slug, zone, limits, settings, checks);
                 if (engine != null) {
                     engines.add(engine);
@@ -273,12 +305,29 @@ public final class TenantLoader {
                 }
             }
             if (checks.count() == before && parsed.model() != null) {
-                products.add(new Product(id, slug, maxOptions, zone, parsed.model(), engines, byType, limits));
+                products.add(new Product(id, slug, maxOptions, zone, parsed.model(), engines, byType, limits,
+                        settings.tenantCatalogs()::generation));
             } else {
                 engines.forEach(GuardedEngine::close);
             }
         }
         return products;
+    }
+
+    /**
+     * The params of each source: those of the default engine that name a catalog are served by the core's live
+     * catalogs ({@link TenantCatalogs#SOURCE_NAME}), its inline option lists by the catalog engine.
+     */
+    private static Map<String, List<ParamSpec>> bySource(Map<String, List<ParamSpec>> specs) {
+        Map<String, List<ParamSpec>> bySource = new LinkedHashMap<>();
+        specs.forEach((engine, params) -> {
+            for (ParamSpec param : params) {
+                String source = engine.equals(ProductConfig.DEFAULT_ENGINE) && param.config().has("catalog")
+                        ? TenantCatalogs.SOURCE_NAME : engine;
+                bySource.computeIfAbsent(source, s -> new ArrayList<>()).add(param);
+            }
+        });
+        return bySource;
     }
 
     /** The product's id: a UUID no other product of this tenant or of another tenant has. */
@@ -301,6 +350,12 @@ public final class TenantLoader {
     private static GuardedEngine engine(String name, List<ParamSpec> specs, String slug, ZoneId zone,
             EngineLimits limits, Settings settings, ConfigProblems checks) {
         String firstParam = specs.getFirst().config().path();
+        if (name.equals(TenantCatalogs.SOURCE_NAME)) {
+            Engine source = checks.read(() -> settings.tenantCatalogs().source(specs), null);
+            return source == null ? null : new GuardedEngine(settings.tenantId(), slug, name, source,
+                    TenantLoader.class.getClassLoader(), limits.circuitFailures(), limits.circuitOpen(),
+                    settings.logQueries());
+        }
         EngineFactory factory = settings.factories().get(name);
         if (factory == null) {
             checks.add(new EngineConfigException(firstParam + ".engine", "names no engine '" + name + "'; available: "

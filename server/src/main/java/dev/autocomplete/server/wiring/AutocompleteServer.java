@@ -29,6 +29,9 @@ import dev.autocomplete.server.auth.SigningSecret;
 import dev.autocomplete.server.config.ServerSettings;
 import dev.autocomplete.server.files.FileWatcher;
 import dev.autocomplete.server.http.AccessLog;
+import dev.autocomplete.server.catalogs.CatalogStores;
+import dev.autocomplete.server.catalogs.LiveCatalogs;
+import dev.autocomplete.server.http.CatalogService;
 import dev.autocomplete.server.http.ConnectionGuard;
 import dev.autocomplete.server.http.CorsFilter;
 import dev.autocomplete.server.http.DemoPage;
@@ -78,10 +81,12 @@ public final class AutocompleteServer implements AutoCloseable {
     private final RateLimiter limiter;
     private final WebServer webServer;
     private final DemoPage demoPage;
+    private final LiveCatalogs catalogs;
 
     private AutocompleteServer(TenantRegistry tenants, FileWatcher files, KeyRegistry keys, EngineRunner engines,
             Health health, Metrics metrics, RequestTracker tracker, ConnectionGuard guard, Duration shutdownGrace,
-            RateLimiter limiter, WebServer webServer, DemoPage demoPage) {
+            RateLimiter limiter, WebServer webServer, DemoPage demoPage, LiveCatalogs catalogs) {
+        this.catalogs = catalogs;
         this.tracker = tracker;
         this.guard = guard;
         this.shutdownGrace = shutdownGrace;
@@ -102,7 +107,8 @@ public final class AutocompleteServer implements AutoCloseable {
      */
     public static AutocompleteServer start(ServerSettings settings) throws IOException {
         Path tenantsRoot = settings.tenants();
-        TenantLoader loader = new TenantLoader();
+        LiveCatalogs catalogs = new LiveCatalogs(CatalogStores.open(settings));
+        TenantLoader loader = new TenantLoader(catalogs);
         // Before loading, so that a change made while tenants and keys load is reported, not lost.
         FileWatcher files = new FileWatcher(tenantsRoot, TenantLoader.TENANT_FILE, settings.tenantsWatch());
         TenantRegistry tenants = TenantRegistry.load(tenantsRoot, loader);
@@ -145,6 +151,8 @@ public final class AutocompleteServer implements AutoCloseable {
                         new JsonRequests(limits.bodyBytes(), "A token request", guard)))
                 .register(new TelemetryService(gatekeeper, json, metrics, errors,
                         new JsonRequests(TelemetryService.MAX_EVENT_BYTES, "A telemetry event", guard)))
+                .register(new CatalogService(gatekeeper, catalogs, json, errors, guard, limits.catalogBodyBytes(),
+                        limits.catalogBodyTimeout()))
                 .register(new ReadinessService(health))
                 .register(demoPage)
                 .any((req, res) -> errors.send(res, 404, "NOT_FOUND", "No such endpoint."))
@@ -159,7 +167,7 @@ public final class AutocompleteServer implements AutoCloseable {
         WebServerConfig.Builder server = WebServer.builder()
                 .host(settings.host())
                 .port(settings.port())
-                .maxPayloadSize(limits.bodyBytes() + ConnectionGuard.LINGER_BYTES)
+                .maxPayloadSize(Math.max(limits.bodyBytes(), limits.catalogBodyBytes()) + ConnectionGuard.LINGER_BYTES)
                 // The request limit is the tracker's (503 OVERLOADED, logged and counted); the connection guard
                 // admits each connection and serves HTTP/1.1 through Helidon's own connections.
                 .connectionOptions(guard.socketOptions(SocketOptions.builder().readTimeout(limits.readTimeout()).build()))
@@ -181,7 +189,7 @@ public final class AutocompleteServer implements AutoCloseable {
         }
         WebServer webServer = server.build().start();
         AutocompleteServer started = new AutocompleteServer(tenants, files, keys, engines, health, metrics, tracker, guard,
-                settings.shutdownGrace(), limiter, webServer, demoPage);
+                settings.shutdownGrace(), limiter, webServer, demoPage, catalogs);
         // Helidon logs (SEVERE, with the address) a listener that cannot bind, stops the others and returns.
         if (webServer.port() < 0 || webServer.port(MANAGEMENT_SOCKET) < 0) {
             started.close();
@@ -285,5 +293,11 @@ public final class AutocompleteServer implements AutoCloseable {
         files.close();
         limiter.close();
         tenants.close();
+        catalogs.close();
+    }
+
+    /** The live catalogs and their store; {@code catalog import} and tests write through it. */
+    public LiveCatalogs catalogs() {
+        return catalogs;
     }
 }

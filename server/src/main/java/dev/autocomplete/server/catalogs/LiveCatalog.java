@@ -1,0 +1,92 @@
+package dev.autocomplete.server.catalogs;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+import dev.autocomplete.engine.catalog.CatalogEntry;
+import dev.autocomplete.engine.catalog.LiveOptions;
+import dev.autocomplete.server.store.CatalogRef;
+
+/**
+ * One live catalog's index: an immutable {@link LiveOptions} snapshot swapped on every applied batch, and a
+ * generation that grows with each, which keys the response cache. Writers are serialized by {@link LiveCatalogs};
+ * readers take {@link #options()} without a lock.
+ */
+public final class LiveCatalog {
+
+    private final CatalogRef ref;
+    private volatile LiveOptions options;
+    private final AtomicLong generation = new AtomicLong();
+    /** Batches applied since a fold started, to re-apply on the folded index; null when no fold runs. */
+    private List<LiveCatalogs.Batch> sinceFold;
+
+    LiveCatalog(CatalogRef ref, LiveOptions options) {
+        this.ref = ref;
+        this.options = options;
+    }
+
+    public CatalogRef ref() {
+        return ref;
+    }
+
+    /** The current snapshot. */
+    public LiveOptions options() {
+        return options;
+    }
+
+    /** Grows with every change the index takes. */
+    public long generation() {
+        return generation.get();
+    }
+
+    synchronized void apply(Collection<CatalogEntry> upserts, Collection<String> removed) {
+        options = options.with(upserts, removed);
+        if (sinceFold != null) {
+            sinceFold.add(new LiveCatalogs.Batch(List.copyOf(upserts), List.copyOf(removed)));
+        }
+        generation.incrementAndGet();
+    }
+
+    synchronized void replaceWith(LiveOptions rebuilt) {
+        options = rebuilt;
+        sinceFold = null; // a fold under way started from what is now gone
+        generation.incrementAndGet();
+    }
+
+    /**
+     * Rebuilds the main index from the main and the pending changes, off the request path, then re-applies the
+     * batches that arrived meanwhile: queries see the pending-change snapshot until the folded one is ready.
+     */
+    void fold() {
+        LiveOptions start;
+        synchronized (this) {
+            if (sinceFold != null || !options.wantsFold()) {
+                return;
+            }
+            start = options;
+            sinceFold = new ArrayList<>();
+        }
+        LiveOptions folded;
+        try {
+            folded = start.folded();
+        } catch (RuntimeException | OutOfMemoryError e) {
+            synchronized (this) {
+                sinceFold = null; // the next batch tries again
+            }
+            throw e;
+        }
+        synchronized (this) {
+            if (sinceFold == null) {
+                return; // replaced meanwhile
+            }
+            for (LiveCatalogs.Batch batch : sinceFold) {
+                folded = folded.with(batch.upserts(), batch.removed());
+            }
+            sinceFold = null;
+            options = folded;
+            generation.incrementAndGet();
+        }
+    }
+}

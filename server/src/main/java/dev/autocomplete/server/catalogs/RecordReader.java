@@ -1,0 +1,340 @@
+package dev.autocomplete.server.catalogs;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.autocomplete.server.store.InvalidRecordsException;
+import dev.autocomplete.server.store.OptionRecord;
+import dev.autocomplete.spi.toolkit.TextFolding;
+
+/**
+ * Reads option records as a stream, from a JSON array or from NDJSON (one record a line), for the records API
+ * and {@code catalog import}: each valid record is handed out as it is read, each invalid one is skipped and
+ * noted with its position (an index in an array, a line of NDJSON, from 1). Whoever writes the records checks
+ * {@link #problems()} once the stream is read and applies nothing when there are any. Not thread-safe.
+ *
+ * <p>A record is {@code {"id", "text", "aliases", "weight", "translations"}}: {@code id} (at most
+ * {@value #MAX_ID_LENGTH} characters) and {@code text} required; an unknown field is refused, since a misspelt
+ * {@code aliases} would otherwise be dropped without a word.
+ */
+public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable {
+
+    public static final int MAX_ID_LENGTH = 200;
+    static final int MAX_TEXT_LENGTH = 500;
+    static final int MAX_ALIASES = 100;
+    /** Problems listed at most in an answer; the count says how many there were. */
+    public static final int MAX_LISTED_PROBLEMS = 100;
+
+    private static final Set<String> FIELDS = Set.of("id", "text", "aliases", "weight", "translations");
+    private static final Pattern LANGUAGE = Pattern.compile("[a-z]{2,8}(-[a-z0-9]{1,8})*");
+
+    /** How records are laid out. */
+    public enum Format {
+        /** A JSON array of records. */
+        ARRAY,
+        /** One record a line; blank lines are skipped. */
+        NDJSON
+    }
+
+    private final Format format;
+    private final ObjectMapper json;
+    private final JsonParser parser;
+    private final BufferedReader lines;
+    private final List<InvalidRecordsException.Problem> problems = new ArrayList<>();
+    private long position;
+    private long count;
+    /** The position (index or line) of each record handed out, for problems the store finds among them. */
+    private long[] handedPositions = new long[64];
+    private int handed;
+    private OptionRecord next;
+    private boolean done;
+
+    private RecordReader(Format format, ObjectMapper json, InputStream in) {
+        this.format = format;
+        this.json = json;
+        try {
+            if (format == Format.ARRAY) {
+                // Through a strict decoder: Jackson alone reads overlong forms and encoded surrogates as text.
+                this.parser = json.createParser(utf8(in));
+                this.lines = null;
+                if (parser.nextToken() != JsonToken.START_ARRAY) {
+                    throw new MalformedBody("The body must be a JSON array of records (or NDJSON, one record a line,"
+                            + " with Content-Type: application/x-ndjson).");
+                }
+            } else {
+                this.parser = null;
+                this.lines = new BufferedReader(utf8(in));
+            }
+        } catch (CharacterCodingException e) {
+            throw new MalformedBody("The body is not valid UTF-8.");
+        } catch (JacksonException e) {
+            throw new MalformedBody("The body is not valid JSON.");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static InputStreamReader utf8(InputStream in) {
+        return new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT));
+    }
+
+    /** Records from {@code in}, read as it arrives. */
+    public static RecordReader of(Format format, ObjectMapper json, InputStream in) {
+        return new RecordReader(format, json, in);
+    }
+
+    /** The body cannot be read as records at all (not an array, broken JSON in an array): nothing is applied. */
+    public static final class MalformedBody extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        MalformedBody(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    @Override
+    public boolean hasNext() {
+        while (next == null && !done) {
+            JsonNode node = nextNode();
+            if (node != null) {
+                next = record(node);
+            }
+        }
+        return next != null;
+    }
+
+    @Override
+    public OptionRecord next() {
+        if (!hasNext()) {
+            throw new NoSuchElementException();
+        }
+        OptionRecord record = next;
+        next = null;
+        if (handed == handedPositions.length) {
+            handedPositions = java.util.Arrays.copyOf(handedPositions, handed * 2);
+        }
+        handedPositions[handed++] = position;
+        return record;
+    }
+
+    /** The records refused so far, each with its index or line. */
+    public List<InvalidRecordsException.Problem> problems() {
+        return List.copyOf(problems);
+    }
+
+    public Format format() {
+        return format;
+    }
+
+    /**
+     * Where the {@code index}-th record handed out stood in the input: its index in the array, or its line of
+     * NDJSON (from 1). The store's problems count the records it was given.
+     */
+    public long positionOf(long index) {
+        return index >= 0 && index < handed ? handedPositions[(int) index] : index;
+    }
+
+    /** Records read, valid or not. */
+    public long count() {
+        return count;
+    }
+
+    /** Reads every remaining record, for callers that need the whole batch. */
+    public List<OptionRecord> readAll() {
+        List<OptionRecord> records = new ArrayList<>();
+        forEachRemaining(records::add);
+        return records;
+    }
+
+    /** The next record's tree, or null when the input is done or the line could not be read as one. */
+    private JsonNode nextNode() {
+        try {
+            if (format == Format.ARRAY) {
+                JsonToken token = parser.nextToken();
+                if (token == JsonToken.END_ARRAY) {
+                    if (parser.nextToken() != null) {
+                        throw new MalformedBody("The body holds more after its array.");
+                    }
+                    done = true;
+                    return null;
+                }
+                if (token == null) {
+                    throw new MalformedBody("The body's array is not closed.");
+                }
+                position = count++;
+                return parser.readValueAsTree();
+            }
+            String line;
+            do {
+                line = lines.readLine();
+                position++;
+                if (line == null) {
+                    done = true;
+                    return null;
+                }
+            } while (line.isBlank());
+            count++;
+            try {
+                JsonNode node = json.readTree(line);
+                return node;
+            } catch (JacksonException e) {
+                problems.add(new InvalidRecordsException.Problem(position, "not valid JSON"));
+                return null;
+            }
+        } catch (CharacterCodingException e) {
+            throw new MalformedBody("The body is not valid UTF-8.");
+        } catch (JacksonException e) {
+            throw new MalformedBody("The body is not valid JSON (record " + count + ").");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The record a tree holds, or null with its problem noted. */
+    private OptionRecord record(JsonNode node) {
+        String problem = problem(node);
+        if (problem != null) {
+            problems.add(new InvalidRecordsException.Problem(position, problem));
+            return null;
+        }
+        List<String> aliases = new ArrayList<>();
+        node.path("aliases").forEach(alias -> aliases.add(alias.asText()));
+        Map<String, String> translations = new LinkedHashMap<>();
+        node.path("translations").properties().forEach(entry ->
+                translations.put(entry.getKey().toLowerCase(Locale.ROOT), entry.getValue().asText()));
+        return new OptionRecord(node.get("id").asText(), node.get("text").asText(), aliases,
+                node.path("weight").asDouble(0), translations);
+    }
+
+    /** Why a tree is no valid record, or null. */
+    static String problem(JsonNode node) {
+        if (!node.isObject()) {
+            return "a record is a JSON object";
+        }
+        for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            if (!FIELDS.contains(name)) {
+                return "unknown field '" + shortened(name) + "' (a record has id, text, aliases, weight, translations)";
+            }
+        }
+        JsonNode id = node.get("id");
+        if (id == null || !id.isTextual() || id.asText().isEmpty()) {
+            return "'id' is required: a non-empty string";
+        }
+        String idProblem = idProblem(id.asText());
+        if (idProblem != null) {
+            return idProblem;
+        }
+        JsonNode text = node.get("text");
+        if (text == null || !text.isTextual()) {
+            return "'text' is required: a string";
+        }
+        String textProblem = textProblem("text", text.asText());
+        if (textProblem != null) {
+            return textProblem;
+        }
+        JsonNode aliases = node.get("aliases");
+        if (aliases != null && !aliases.isNull()) {
+            if (!aliases.isArray() || aliases.size() > MAX_ALIASES) {
+                return "'aliases' is an array of at most " + MAX_ALIASES + " strings";
+            }
+            for (JsonNode alias : aliases) {
+                if (!alias.isTextual()) {
+                    return "'aliases' holds strings only";
+                }
+                String aliasProblem = textProblem("an alias", alias.asText());
+                if (aliasProblem != null) {
+                    return aliasProblem;
+                }
+            }
+        }
+        JsonNode weight = node.get("weight");
+        if (weight != null && !weight.isNull() && (!weight.isNumber() || !Double.isFinite(weight.asDouble()))) {
+            return "'weight' is a number";
+        }
+        JsonNode translations = node.get("translations");
+        if (translations != null && !translations.isNull()) {
+            if (!translations.isObject()) {
+                return "'translations' is an object of language tag to text, e.g. {\"fr\": \"...\"}";
+            }
+            for (Map.Entry<String, JsonNode> entry : translations.properties()) {
+                if (!LANGUAGE.matcher(entry.getKey().toLowerCase(Locale.ROOT)).matches()) {
+                    return "'translations' has a key that is no language tag: '" + shortened(entry.getKey()) + "'";
+                }
+                if (!entry.getValue().isTextual()) {
+                    return "'translations." + entry.getKey() + "' is a string";
+                }
+                String translationProblem = textProblem("translations." + entry.getKey(), entry.getValue().asText());
+                if (translationProblem != null) {
+                    return translationProblem;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Why an id is refused, or null. */
+    public static String idProblem(String id) {
+        if (id.isEmpty() || id.length() > MAX_ID_LENGTH) {
+            return "'id' is 1 to " + MAX_ID_LENGTH + " characters";
+        }
+        if (id.chars().anyMatch(Character::isISOControl)) {
+            return "'id' holds a control character";
+        }
+        return null;
+    }
+
+    private static String textProblem(String what, String text) {
+        if (text.length() > MAX_TEXT_LENGTH) {
+            return "'" + what + "' is at most " + MAX_TEXT_LENGTH + " characters";
+        }
+        if (text.chars().anyMatch(Character::isISOControl)) {
+            return "'" + what + "' holds a control character";
+        }
+        if (TextFolding.fold(text).isEmpty()) {
+            return "'" + what + "' holds no letter or digit";
+        }
+        return null;
+    }
+
+    private static String shortened(String text) {
+        return text.length() <= 40 ? text : text.substring(0, 40) + "…";
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (parser != null) {
+                parser.close();
+            }
+            if (lines != null) {
+                lines.close();
+            }
+        } catch (IOException e) {
+            // The input is gone either way.
+        }
+    }
+}

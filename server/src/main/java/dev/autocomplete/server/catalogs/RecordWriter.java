@@ -1,0 +1,72 @@
+package dev.autocomplete.server.catalogs;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.Map;
+import java.util.TreeMap;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.autocomplete.server.store.OptionRecord;
+
+/**
+ * Writes option records as the records API and {@code catalog export} give them: every field present, translations
+ * ordered by language; as NDJSON (one record a line) or as a JSON array.
+ */
+public final class RecordWriter {
+
+    private final JsonGenerator out;
+    private final boolean array;
+    private final OutputStream stream;
+
+    /** A writer of a whole stream of records. */
+    public RecordWriter(ObjectMapper json, OutputStream stream, boolean array) throws IOException {
+        this.stream = stream;
+        this.array = array;
+        this.out = json.getFactory().createGenerator(stream);
+        out.setRootValueSeparator(null);
+        if (array) {
+            out.writeStartArray();
+        }
+    }
+
+    public void write(OptionRecord record) throws IOException {
+        write(out, record);
+        if (!array) {
+            out.flush();
+            stream.write('\n');
+        }
+    }
+
+    /** Ends the array, if any, and flushes. */
+    public void finish() throws IOException {
+        if (array) {
+            out.writeEndArray();
+        }
+        out.flush();
+        if (array) {
+            stream.write('\n');
+        }
+        stream.flush();
+    }
+
+    /** One record as a JSON object, into a generator the caller holds. */
+    public static void write(JsonGenerator out, OptionRecord record) throws IOException {
+        out.writeStartObject();
+        out.writeStringField("id", record.id());
+        out.writeStringField("text", record.text());
+        out.writeArrayFieldStart("aliases");
+        for (String alias : record.aliases()) {
+            out.writeString(alias);
+        }
+        out.writeEndArray();
+        out.writeNumberField("weight", record.weight());
+        out.writeObjectFieldStart("translations");
+        for (Map.Entry<String, String> translation : new TreeMap<>(record.translations()).entrySet()) {
+            out.writeStringField(translation.getKey(), translation.getValue());
+        }
+        out.writeEndObject();
+        out.writeEndObject();
+    }
+}

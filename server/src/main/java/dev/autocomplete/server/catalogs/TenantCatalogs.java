@@ -1,0 +1,233 @@
+package dev.autocomplete.server.catalogs;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+
+import dev.autocomplete.engine.catalog.CatalogSeeds;
+import dev.autocomplete.engine.catalog.CatalogSources;
+import dev.autocomplete.engine.catalog.LiveOptions;
+import dev.autocomplete.engine.catalog.SeedOption;
+import dev.autocomplete.server.store.CatalogRef;
+import dev.autocomplete.server.store.OptionRecord;
+import dev.autocomplete.spi.Engine;
+import dev.autocomplete.spi.EngineConfigException;
+import dev.autocomplete.spi.ParamSpec;
+import dev.autocomplete.spi.toolkit.ConfigTree;
+import dev.autocomplete.spi.toolkit.TextFolding;
+
+/**
+ * The catalogs one tenant declares under {@code catalogs} in {@code tenant.yaml}, each served live from the
+ * store ({@link LiveCatalogs}), or, for {@code validate} and the engine test kit (no store), from its file as a
+ * fixed list. Serves the params that name a catalog ({@code catalog: cities}) as one param source per product.
+ */
+public final class TenantCatalogs {
+
+    /** The name under which a product's catalog params are served, in health and metrics. */
+    public static final String SOURCE_NAME = "catalogs";
+
+    private final Map<String, Supplier<LiveOptions>> byName;
+    private final List<LiveCatalog> live;
+
+    private TenantCatalogs(Map<String, Supplier<LiveOptions>> byName, List<LiveCatalog> live) {
+        this.byName = Map.copyOf(byName);
+        this.live = List.copyOf(live);
+    }
+
+    /** A tenant that declares no catalogs. */
+    public static final TenantCatalogs NONE = new TenantCatalogs(Map.of(), List.of());
+
+    /**
+     * Opens every catalog {@code declarations} names.
+     *
+     * @param store null to read each catalog's seed into memory, with no store (nothing is written)
+     * @throws EngineConfigException the first problem of a declaration, with its key
+     */
+    public static TenantCatalogs open(String tenantId, ConfigTree declarations, Path tenantDirectory,
+            String defaultLanguage, LiveCatalogs store) throws EngineConfigException {
+        Map<String, Supplier<LiveOptions>> byName = new LinkedHashMap<>();
+        List<LiveCatalog> live = new ArrayList<>();
+        for (String name : declarations.keys()) {
+            ConfigTree declaration = declarations.tree(name);
+            if (store == null) {
+                LiveOptions fixed = LiveOptions.of(seed(declaration, tenantDirectory, defaultLanguage).stream()
+                        .map(LiveCatalogs::entry).toList());
+                byName.put(name, () -> fixed);
+            } else {
+                LiveCatalog catalog = store.open(new CatalogRef(tenantId, name), new LiveCatalogs.Seed(
+                        source(declaration), () -> seed(declaration, tenantDirectory, defaultLanguage),
+                        digest(declaration, tenantDirectory)));
+                live.add(catalog);
+                byName.put(name, catalog::options);
+            }
+        }
+        return new TenantCatalogs(byName, live);
+    }
+
+    /** The declared catalog names. */
+    public Set<String> names() {
+        return byName.keySet();
+    }
+
+    /** Grows whenever one of the tenant's catalogs changes: responses of an older generation are not reused. */
+    public long generation() {
+        long sum = 0;
+        for (LiveCatalog catalog : live) {
+            sum += catalog.generation();
+        }
+        return sum;
+    }
+
+    /**
+     * The param source of a product's params that name a catalog.
+     *
+     * @throws EngineConfigException a param naming no declared catalog
+     */
+    public Engine source(List<ParamSpec> params) throws EngineConfigException {
+        Map<String, CatalogSources.Source> sources = new LinkedHashMap<>();
+        for (ParamSpec param : params) {
+            String name = param.config().string("catalog");
+            Supplier<LiveOptions> options = byName.get(name);
+            if (options == null) {
+                String known = byName.isEmpty() ? "none declared" : "declared: " + String.join(", ", byName.keySet());
+                throw param.config().error("catalog", "names no catalog under 'catalogs': '" + name + "' (" + known
+                        + ")");
+            }
+            CatalogSources.Source previous = sources.putIfAbsent(param.type(),
+                    new CatalogSources.Source("catalog:" + name, options));
+            if (previous != null && !previous.list().equals("catalog:" + name)) {
+                throw param.config().error("catalog", "param '" + param.type() + "' names another catalog elsewhere;"
+                        + " a param type has one option list per product");
+            }
+        }
+        return CatalogSources.engine(sources);
+    }
+
+    /**
+     * The records of a CSV file given to {@code catalog import}: read with the declaration (its translations too)
+     * when it is the declared file, else alone, with the same columns.
+     */
+    public static List<OptionRecord> seedFile(Path csv, Path tenantDirectory, ConfigTree declaration,
+            String defaultLanguage) {
+        Optional<Path> declared = declaredFile(declaration, tenantDirectory);
+        if (declared.isPresent() && sameFile(declared.get(), csv)) {
+            return seed(declaration, tenantDirectory, defaultLanguage);
+        }
+        return seed(ConfigTree.at(declaration.path(), Map.of("file", csv.toString())), tenantDirectory,
+                defaultLanguage);
+    }
+
+    /** The digest to remember when {@code imported} is the declaration's own file, so its edit is no longer news. */
+    public static Optional<String> declaredSeedDigest(ConfigTree declaration, Path tenantDirectory, Path imported) {
+        Optional<Path> declared = declaredFile(declaration, tenantDirectory);
+        if (declared.isEmpty() || !sameFile(declared.get(), imported)) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable(digest(declaration, tenantDirectory));
+    }
+
+    private static Optional<Path> declaredFile(ConfigTree declaration, Path tenantDirectory) {
+        return declaration.raw("file").map(file -> tenantDirectory.resolve(file.toString()));
+    }
+
+    private static boolean sameFile(Path a, Path b) {
+        try {
+            return Files.exists(a) && Files.exists(b) && Files.isSameFile(a, b);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** The records a declaration's file or inline options hold: the catalog's first content. */
+    static List<OptionRecord> seed(ConfigTree declaration, Path tenantDirectory, String defaultLanguage) {
+        try {
+            if (!declaration.has("file") && !declaration.has("options")) {
+                return List.of(); // filled through the API only
+            }
+            List<OptionRecord> records = new ArrayList<>();
+            for (SeedOption option : CatalogSeeds.read(declaration, tenantDirectory, defaultLanguage)) {
+                String id = option.id() != null ? option.id() : idOf(option.entry().text());
+                records.add(new OptionRecord(id, option.entry().text(), option.entry().aliases(),
+                        option.entry().weight(), option.entry().translations()));
+            }
+            return records;
+        } catch (EngineConfigException e) {
+            throw new SeedProblem(e);
+        }
+    }
+
+    /** A declaration's seed cannot be read; carries the problem with its key. */
+    public static final class SeedProblem extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        SeedProblem(EngineConfigException problem) {
+            super(problem.getMessage(), problem, false, false);
+        }
+
+        public EngineConfigException problem() {
+            return (EngineConfigException) getCause();
+        }
+    }
+
+    /**
+     * The id of a seed option without one: its folded text with dashes ({@code sao-paulo}), unique since folded
+     * texts are; a long one is cut and completed by a digest of the whole.
+     */
+    static String idOf(String text) {
+        String id = TextFolding.fold(text).replace(' ', '-');
+        if (id.length() <= RecordReader.MAX_ID_LENGTH) {
+            return id;
+        }
+        return id.substring(0, RecordReader.MAX_ID_LENGTH - 17) + "-" + sha256(id.getBytes(StandardCharsets.UTF_8))
+                .substring(0, 16);
+    }
+
+    private static String source(ConfigTree declaration) {
+        return declaration.has("file") ? declaration.raw("file").map(Object::toString).orElse("")
+                : declaration.path() + ".options";
+    }
+
+    /** A digest of the declaration's files, so that a later edit can be reported; null when it names none. */
+    private static String digest(ConfigTree declaration, Path tenantDirectory) {
+        if (!declaration.has("file")) {
+            return null;
+        }
+        try {
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            for (String key : List.of("file", "translations")) {
+                if (declaration.has(key)) {
+                    digest.update(Files.readAllBytes(tenantDirectory.resolve(declaration.raw(key).get().toString())));
+                }
+            }
+            return HexFormat.of().formatHex(digest.digest());
+        } catch (NoSuchFileException e) {
+            return null; // reported when the seed is read, if it is
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,380 @@
+package dev.autocomplete.server.http;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.helidon.common.buffers.DataReader;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
+import io.helidon.http.HttpMediaType;
+import io.helidon.http.Status;
+import io.helidon.webserver.ServerConnectionException;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+
+import dev.autocomplete.server.auth.KeyRecord;
+import dev.autocomplete.server.catalogs.LiveCatalogs;
+import dev.autocomplete.server.catalogs.RecordReader;
+import dev.autocomplete.server.catalogs.RecordWriter;
+import dev.autocomplete.server.protocol.ApiException;
+import dev.autocomplete.server.store.CatalogRef;
+import dev.autocomplete.server.store.InvalidRecordsException;
+import dev.autocomplete.server.store.OptionRecord;
+import dev.autocomplete.server.store.StorageUnavailableException;
+import dev.autocomplete.server.tenant.Tenant;
+
+/**
+ * The records API of live catalogs (docs/protocol.md §8): upsert, delete, export in pages and replace the options
+ * of a catalog the key's tenant declares. A secret key with the {@code catalogs} use only; called from the
+ * customer's servers, so no CORS. A write is applied to the store and the in-memory index before it is
+ * acknowledged; a refused write applies nothing.
+ */
+public final class CatalogService implements HttpService {
+
+    static final String PATH = "/api/catalogs/{catalog}/options";
+    static final int DEFAULT_PAGE = 100;
+    static final int MAX_PAGE = 1000;
+    private static final String NDJSON = "application/x-ndjson";
+    private static final Duration RETRY_AFTER_STORAGE = Duration.ofSeconds(2);
+
+    private final Gatekeeper gatekeeper;
+    private final LiveCatalogs catalogs;
+    private final ObjectMapper json;
+    private final ErrorResponses errors;
+    private final ConnectionGuard guard;
+    private final long bodyLimit;
+    private final Duration bodyTimeout;
+
+    /**
+     * @param bodyLimit the largest body of a write, in bytes (413 above)
+     * @param bodyTimeout how long such a body may take to arrive
+     */
+    public CatalogService(Gatekeeper gatekeeper, LiveCatalogs catalogs, ObjectMapper json, ErrorResponses errors,
+            ConnectionGuard guard, long bodyLimit, Duration bodyTimeout) {
+        this.gatekeeper = gatekeeper;
+        this.catalogs = catalogs;
+        this.json = json;
+        this.errors = errors;
+        this.guard = guard;
+        this.bodyLimit = bodyLimit;
+        this.bodyTimeout = bodyTimeout;
+    }
+
+    @Override
+    public void routing(HttpRules rules) {
+        rules.post(PATH, this::upsert)
+                .put(PATH, this::replace)
+                .get(PATH, this::page)
+                .delete(PATH + "/{id}", this::delete)
+                .any(PATH, (req, res) -> errors.send(res, 405, "METHOD_NOT_ALLOWED",
+                        "Use GET, POST or PUT for a catalog's options."))
+                .any(PATH + "/{id}", (req, res) -> errors.send(res, 405, "METHOD_NOT_ALLOWED",
+                        "Use DELETE for one option."));
+    }
+
+    private void upsert(ServerRequest request, ServerResponse response) {
+        CatalogRef ref = catalog(request, response);
+        int upserted;
+        try (RecordReader records = records(request)) {
+            List<OptionRecord> batch = records.readAll();
+            refuseProblems(records.problems(), records);
+            upserted = stored(() -> catalogs.upsert(ref, batch), records);
+        }
+        send(response, Status.OK_200, out -> out.writeNumberField("upserted", upserted));
+    }
+
+    private void replace(ServerRequest request, ServerResponse response) {
+        CatalogRef ref = catalog(request, response);
+        long count;
+        try (RecordReader records = records(request)) {
+            // The store reads the records as they arrive, in its transaction; an invalid one is skipped and noted,
+            // and after the last one the transaction is rolled back if any was.
+            count = stored(() -> catalogs.replace(ref, new RefusingAtEnd(records)), records);
+        }
+        send(response, Status.OK_200, out -> out.writeNumberField("options", count));
+    }
+
+    private void delete(ServerRequest request, ServerResponse response) {
+        CatalogRef ref = catalog(request, response);
+        String id = request.path().pathParameters().get("id");
+        String problem = RecordReader.idProblem(id);
+        if (problem != null) {
+            throw ApiException.badRequest("INVALID_REQUEST", problem + ".");
+        }
+        boolean deleted = stored(() -> catalogs.delete(ref, id), null);
+        if (!deleted) {
+            throw new ApiException(404, "OPTION_NOT_FOUND", "The catalog has no option with this id.");
+        }
+        response.status(Status.NO_CONTENT_204);
+        response.header(Headers.NO_STORE);
+        response.send();
+    }
+
+    private void page(ServerRequest request, ServerResponse response) {
+        CatalogRef ref = catalog(request, response);
+        int limit = limit(request);
+        String after = request.query().first("cursor").map(CatalogService::cursorId).orElse(null);
+        List<OptionRecord> page = stored(() -> catalogs.store().page(ref, after, limit + 1), null);
+        boolean more = page.size() > limit;
+        List<OptionRecord> shown = more ? page.subList(0, limit) : page;
+        String next = more ? cursorOf(shown.getLast().id()) : null;
+        send(response, Status.OK_200, out -> {
+            out.writeArrayFieldStart("options");
+            for (OptionRecord record : shown) {
+                RecordWriter.write(out, record);
+            }
+            out.writeEndArray();
+            out.writeStringField("next_cursor", next);
+        });
+    }
+
+    /** The catalog of the path, of the key's tenant: after authentication, so that nothing is told to strangers. */
+    private CatalogRef catalog(ServerRequest request, ServerResponse response) {
+        KeyRecord key = gatekeeper.admitSecretKey(request, response);
+        Tenant tenant = gatekeeper.authenticator().tenantOf(key);
+        String name = request.path().pathParameters().get("catalog");
+        if (!tenant.catalogs().contains(name)) {
+            throw new ApiException(404, "CATALOG_NOT_FOUND", "This key's tenant declares no catalog of this name"
+                    + " (catalogs are declared under 'catalogs' in tenant.yaml).");
+        }
+        return new CatalogRef(tenant.id(), name);
+    }
+
+    private RecordReader records(ServerRequest request) {
+        RecordReader.Format format = format(request);
+        long length = request.headers().contentLength().orElse(-1);
+        if (length > bodyLimit) {
+            throw tooLarge();
+        }
+        if (!request.content().hasEntity() || length == 0) {
+            throw ApiException.badRequest("INVALID_JSON", "The body is empty; send records as a JSON array or NDJSON.");
+        }
+        guard.allowBody(request, bodyTimeout);
+        try {
+            return RecordReader.of(format, json, new Body(request.content().inputStream(), request));
+        } catch (RecordReader.MalformedBody e) {
+            throw ApiException.badRequest("INVALID_JSON", e.getMessage());
+        }
+    }
+
+    private static RecordReader.Format format(ServerRequest request) {
+        HttpMediaType type = request.headers().contentType().orElse(null);
+        if (type == null) {
+            throw new ApiException(415, "UNSUPPORTED_MEDIA_TYPE",
+                    "Send records as Content-Type: application/json (an array) or application/x-ndjson.");
+        }
+        String media = type.mediaType().type() + "/" + type.mediaType().subtype();
+        if (media.equalsIgnoreCase("application/json")) {
+            return RecordReader.Format.ARRAY;
+        }
+        if (media.equalsIgnoreCase(NDJSON)) {
+            return RecordReader.Format.NDJSON;
+        }
+        throw new ApiException(415, "UNSUPPORTED_MEDIA_TYPE",
+                "Send records as Content-Type: application/json (an array) or application/x-ndjson.");
+    }
+
+    /** Runs a store operation, turning what the store and the body can throw into the protocol's errors. */
+    private <T> T stored(java.util.function.Supplier<T> operation, RecordReader records) {
+        try {
+            return operation.get();
+        } catch (StorageUnavailableException e) {
+            throw new ApiException(503, "STORAGE_UNAVAILABLE", "The catalog store is unavailable; nothing was"
+                    + " written. Retry in a few seconds.");
+        } catch (InvalidRecordsException e) {
+            // The store counts the records it was given; they are placed back where they stood in the body.
+            throw invalid(records == null ? e.problems() : e.problems().stream().map(problem ->
+                    new InvalidRecordsException.Problem(records.positionOf(problem.index()), problem.reason()))
+                    .toList(), records);
+        } catch (ReaderRefused e) {
+            throw invalid(e.problems, records);
+        } catch (RecordReader.MalformedBody e) {
+            throw ApiException.badRequest("INVALID_JSON", e.getMessage() + " Nothing was applied.");
+        }
+    }
+
+    private static void refuseProblems(List<InvalidRecordsException.Problem> problems, RecordReader records) {
+        if (!problems.isEmpty()) {
+            throw invalid(problems, records);
+        }
+    }
+
+    /** {@code 400 INVALID_RECORDS}: each refused record by its index (array) or line (NDJSON), and why. */
+    private static ApiException invalid(List<InvalidRecordsException.Problem> problems, RecordReader records) {
+        boolean lines = records != null && records.format() == RecordReader.Format.NDJSON;
+        String at = lines ? "line" : "index";
+        List<Map<String, Object>> details = new ArrayList<>();
+        StringBuilder message = new StringBuilder(problems.size() == 1 ? "1 record is" : problems.size()
+                + " records are").append(" invalid; nothing was applied.");
+        for (InvalidRecordsException.Problem problem : problems.subList(0, Math.min(problems.size(),
+                RecordReader.MAX_LISTED_PROBLEMS))) {
+            Map<String, Object> detail = new LinkedHashMap<>();
+            long position = problem.index();
+            detail.put(at, position);
+            detail.put("reason", problem.reason());
+            details.add(detail);
+            message.append(' ').append(at).append(' ').append(position).append(": ").append(problem.reason())
+                    .append('.');
+        }
+        if (problems.size() > RecordReader.MAX_LISTED_PROBLEMS) {
+            message.append(" (the first ").append(RecordReader.MAX_LISTED_PROBLEMS).append(" are listed)");
+        }
+        return new ApiException(400, "INVALID_RECORDS", message.toString(), details);
+    }
+
+    private static int limit(ServerRequest request) {
+        String raw = request.query().first("limit").orElse(null);
+        if (raw == null) {
+            return DEFAULT_PAGE;
+        }
+        OptionalInt parsed = raw.matches("[0-9]{1,4}") ? OptionalInt.of(Integer.parseInt(raw)) : OptionalInt.empty();
+        if (parsed.isEmpty() || parsed.getAsInt() < 1 || parsed.getAsInt() > MAX_PAGE) {
+            throw ApiException.badRequest("INVALID_REQUEST", "limit is a whole number from 1 to " + MAX_PAGE + ".");
+        }
+        return parsed.getAsInt();
+    }
+
+    /** A cursor is the last id of the page before, opaque to clients. */
+    static String cursorOf(String id) {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(id.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String cursorId(String cursor) {
+        try {
+            String id = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
+            if (RecordReader.idProblem(id) == null && cursorOf(id).equals(cursor)) {
+                return id;
+            }
+        } catch (IllegalArgumentException e) {
+            // not Base64: refused below
+        }
+        throw ApiException.badRequest("INVALID_REQUEST", "cursor is not one this server gave (use next_cursor).");
+    }
+
+    @FunctionalInterface
+    private interface DataWriter {
+        void write(JsonGenerator out) throws IOException;
+    }
+
+    private void send(ServerResponse response, Status status, DataWriter data) {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(256);
+        try (JsonGenerator out = json.getFactory().createGenerator(bytes)) {
+            out.writeStartObject();
+            out.writeObjectFieldStart("data");
+            data.write(out);
+            out.writeEndObject();
+            out.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        response.status(status);
+        response.header(HeaderValues.CONTENT_TYPE_JSON);
+        response.header(Headers.NO_STORE);
+        response.send(bytes.toByteArray());
+    }
+
+    private ApiException tooLarge() {
+        return new ApiException(413, "PAYLOAD_TOO_LARGE", "A catalog write is at most " + bodyLimit + " bytes;"
+                + " split it, or raise limits.catalog-body-bytes.");
+    }
+
+    /**
+     * The request body, counted: past the limit it is a 413; a client that left or went silent past its deadline
+     * surfaces as the routing's abort and timeout answers.
+     */
+    private final class Body extends InputStream {
+
+        private final InputStream in;
+        private final ServerRequest request;
+        private long read;
+
+        Body(InputStream in, ServerRequest request) {
+            this.in = in;
+            this.request = request;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] buffer, int offset, int length) throws IOException {
+            int n;
+            try {
+                n = in.read(buffer, offset, length);
+            } catch (IOException | UncheckedIOException | DataReader.InsufficientDataAvailableException
+                    | ServerConnectionException e) {
+                if (guard.bodyTimedOut(request)) {
+                    throw new ApiException(408, "REQUEST_TIMEOUT", "The body did not arrive in time.");
+                }
+                throw new JsonRequests.ClientAborted();
+            }
+            if (n > 0) {
+                read += n;
+                if (read > bodyLimit) {
+                    throw tooLarge();
+                }
+            }
+            return n;
+        }
+
+        @Override
+        public void close() throws IOException {
+            in.close();
+        }
+    }
+
+    /** Records the reader refused, already placed by their index or line; the store lets it through unchanged. */
+    private static final class ReaderRefused extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+        private final transient List<InvalidRecordsException.Problem> problems;
+
+        ReaderRefused(List<InvalidRecordsException.Problem> problems) {
+            super("invalid records", null, false, false);
+            this.problems = problems;
+        }
+    }
+
+    /** Hands out the reader's records, and after the last one refuses the whole stream if any record was invalid. */
+    private static final class RefusingAtEnd implements java.util.Iterator<OptionRecord> {
+
+        private final RecordReader records;
+
+        RefusingAtEnd(RecordReader records) {
+            this.records = records;
+        }
+
+        @Override
+        public boolean hasNext() {
+            if (records.hasNext()) {
+                return true;
+            }
+            if (!records.problems().isEmpty()) {
+                throw new ReaderRefused(records.problems());
+            }
+            return false;
+        }
+
+        @Override
+        public OptionRecord next() {
+            return records.next();
+        }
+    }
+}
