@@ -124,6 +124,21 @@ final class ApiClient {
         return send(request.build());
     }
 
+    /** Any method, with an optional body and credential: the records API's PUT, GET and DELETE. */
+    Reply call(String method, String path, String credential, String body, String contentType) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
+                .timeout(Duration.ofSeconds(30))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body));
+        if (contentType != null) {
+            request.header("Content-Type", contentType);
+        }
+        if (credential != null) {
+            request.header("Authorization", "Bearer " + credential);
+        }
+        return send(request.build());
+    }
+
     Reply get(String path) {
         return send(HttpRequest.newBuilder(URI.create(base + path)).GET().build());
     }

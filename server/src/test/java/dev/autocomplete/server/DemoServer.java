@@ -34,10 +34,11 @@ final class DemoServer implements BeforeAllCallback, AfterAllCallback {
     /**
      * Serves another tenant beside the demo: {@code files} maps paths under the tenants directory
      * ({@code lab/tenant.yaml}) to their text; a public key is made for each product slug, named
-     * {@code tenant/slug} for {@link #key} and {@link #suggestOk}.
+     * {@code tenant/slug} for {@link #key} and {@link #suggestOk}, and a secret key named {@code tenant/secret}.
      */
     DemoServer withTenant(String tenant, Map<String, String> files, String... productSlugs) {
         extraFiles.putAll(files);
+        extraKeys.put(tenant + "/secret", new String[] {tenant, null});
         for (String slug : productSlugs) {
             extraKeys.put(tenant + "/" + slug, new String[] {tenant, slug});
         }
@@ -63,7 +64,8 @@ final class DemoServer implements BeforeAllCallback, AfterAllCallback {
                 "travel", TestTenants.createKey(tenants, "demo", "public", "travel"),
                 "workspace", TestTenants.createKey(tenants, "demo", "public", "workspace"),
                 "secret", TestTenants.createKey(tenants, "demo", "secret", null)));
-        extraKeys.forEach((name, where) -> made.put(name, TestTenants.createKey(tenants, where[0], "public", where[1])));
+        extraKeys.forEach((name, where) -> made.put(name, TestTenants.createKey(tenants, where[0],
+                where[1] == null ? "secret" : "public", where[1])));
         keys = Map.copyOf(made);
         server = AutocompleteServer.start(TestServers.settings(tenants).withClock(clock));
         api = new ApiClient(server.port());
