@@ -98,6 +98,14 @@ final class ServerProcess implements AutoCloseable {
         }
     }
 
+    /** {@code kill -9}: the process gets no chance to finish anything. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            throw new AssertionError("the server did not die within 30 s of SIGKILL");
+        }
+    }
+
     @Override
     public void close() throws InterruptedException {
         process.destroy();
