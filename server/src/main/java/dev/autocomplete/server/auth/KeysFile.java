@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -172,6 +173,10 @@ public final class KeysFile {
             if (scope.rate() != null) {
                 node.putObject("rate").put("per_second", scope.rate().perSecond()).put("burst", scope.rate().burst());
             }
+            if (scope.restricted()) {
+                ArrayNode uses = node.putArray("uses");
+                KeyUse.names(scope.uses()).forEach(uses::add);
+            }
         }
         Path temp = Files.createTempFile(file.getParent(), TEMP_PREFIX, TEMP_SUFFIX);
         try {
@@ -210,7 +215,21 @@ public final class KeysFile {
             rate = new RateLimit(rateNode.path("per_second").asLong(), rateNode.path("burst").asLong());
         }
         return new KeyScope(origins, allowNoOrigin == null || allowNoOrigin.isNull() || allowNoOrigin.asBoolean(),
-                expires == null ? null : Instant.parse(expires), rate);
+                expires == null ? null : Instant.parse(expires), rate, uses(key));
+    }
+
+    /** Absent: every use, as keys made before uses existed keep them. */
+    private static Set<KeyUse> uses(JsonNode key) {
+        JsonNode list = key.get("uses");
+        if (list == null || list.isNull()) {
+            return KeyUse.ALL;
+        }
+        if (!list.isArray() || list.isEmpty()) {
+            throw new IllegalArgumentException("'uses' must be a list of " + String.join(", ", KeyUse.names(KeyUse.ALL)));
+        }
+        List<String> names = new ArrayList<>();
+        list.forEach(use -> names.add(use.asText()));
+        return KeyUse.parse(names);
     }
 
     private static String required(JsonNode node, String field) {

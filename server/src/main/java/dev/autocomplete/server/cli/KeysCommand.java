@@ -24,6 +24,7 @@ import dev.autocomplete.server.auth.KeyRecord;
 import dev.autocomplete.server.auth.KeyScope;
 import dev.autocomplete.server.auth.OriginPattern;
 import dev.autocomplete.server.auth.KeyType;
+import dev.autocomplete.server.auth.KeyUse;
 import dev.autocomplete.server.auth.KeysFile;
 import dev.autocomplete.server.protocol.Uuids;
 import dev.autocomplete.server.ratelimit.RateLimit;
@@ -100,6 +101,11 @@ public final class KeysCommand implements Runnable {
         @Option(names = "--burst", paramLabel = "N", description = "Requests at once (default: twice --rate).")
         Long burst;
 
+        @Option(names = "--scopes", split = ",", paramLabel = "USE",
+                description = "What a secret key may be used for, comma-separated: suggest, tokens, catalogs "
+                        + "(default: all three).")
+        List<String> scopes;
+
         @Override
         public Integer call() throws IOException {
             KeyType keyType;
@@ -119,6 +125,10 @@ public final class KeysCommand implements Runnable {
             } else if (product != null) {
                 throw new CommandLine.ParameterException(spec.commandLine(),
                         "A secret key serves every product of its tenant: drop --product");
+            }
+            if (keyType == KeyType.PUBLIC && scopes != null) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "A public key serves suggest requests only: drop --scopes");
             }
             KeyScope scope = scope(spec);
             String key = new ApiKeys().generate(keyType);
@@ -145,7 +155,8 @@ public final class KeysCommand implements Runnable {
                     throw new IllegalArgumentException("--burst needs --rate");
                 }
                 return new KeyScope(patterns, allowNoOrigin, expires == null ? null : expiry(expires),
-                        rate == null ? null : RateLimit.parse(rate, burst));
+                        rate == null ? null : RateLimit.parse(rate, burst),
+                        scopes == null ? KeyUse.ALL : KeyUse.parse(scopes));
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }
@@ -183,8 +194,8 @@ public final class KeysCommand implements Runnable {
             KeysFile file = new KeysFile(options.directory());
             file.removeStaleTemporaryFiles();
             List<KeyRecord> records = file.read();
-            String format = "%-16s %-7s %-36s %-24s %-24s %-24s %-10s %s%n";
-            out.printf(format, "ID", "TYPE", "PRODUCT", "CREATED", "REVOKED", "EXPIRES", "RATE", "ORIGINS");
+            String format = "%-16s %-7s %-36s %-24s %-24s %-24s %-10s %-23s %s%n";
+            out.printf(format, "ID", "TYPE", "PRODUCT", "CREATED", "REVOKED", "EXPIRES", "RATE", "USES", "ORIGINS");
             for (KeyRecord record : records) {
                 KeyScope scope = record.scope();
                 String origins = (scope.origins().isEmpty() ? "*" : String.join(",",
@@ -194,7 +205,9 @@ public final class KeysCommand implements Runnable {
                         record.productId() == null ? "*" : record.productId(), record.createdAt(),
                         record.revokedAt() == null ? "-" : record.revokedAt(),
                         scope.expiresAt() == null ? "-" : scope.expiresAt(),
-                        scope.rateOrDefault().perSecond() + "/s:" + scope.rateOrDefault().burst(), origins);
+                        scope.rateOrDefault().perSecond() + "/s:" + scope.rateOrDefault().burst(),
+                        record.type() == KeyType.PUBLIC ? "suggest" : String.join(",", KeyUse.names(scope.uses())),
+                        origins);
             }
             return 0;
         }

@@ -12,6 +12,7 @@ import dev.autocomplete.server.auth.Admitted;
 import dev.autocomplete.server.auth.Authenticator;
 import dev.autocomplete.server.auth.Caller;
 import dev.autocomplete.server.auth.KeyRecord;
+import dev.autocomplete.server.auth.KeyUse;
 import dev.autocomplete.server.protocol.ApiException;
 import dev.autocomplete.server.ratelimit.RateDecision;
 import dev.autocomplete.server.ratelimit.RateLimit;
@@ -20,9 +21,10 @@ import dev.autocomplete.server.ratelimit.RateLimiter;
 /**
  * What every API request passes before its body is read: failed authentications per client address,
  * authentication, the rate limit of the key or, for an access token, of its product, then the key's origin
- * rules (and the CORS answer). Every response that went through a bucket carries {@code RateLimit-*} headers,
- * refusals of an origin included (an Origin header is no protection against non-browser clients draining a
- * key, so checking it first would save nothing).
+ * rules (and the CORS answer) and the uses a secret key was restricted to ({@link KeyUse}). Every response
+ * that went through a bucket carries {@code RateLimit-*} headers, refusals of an origin or a use included (an
+ * Origin header is no protection against non-browser clients draining a key, so checking it first would save
+ * nothing).
  */
 public final class Gatekeeper {
 
@@ -66,6 +68,9 @@ public final class Gatekeeper {
         RequestFacts.current().caller = admitted.caller();
         try {
             checkOriginAndRate(admitted.caller(), origin, response);
+            if (admitted.caller().kind() == Caller.Kind.SECRET_KEY) {
+                requireUse(admitted.caller().key(), KeyUse.SUGGEST);
+            }
         } catch (RuntimeException e) {
             admitted.close();
             throw e;
@@ -73,17 +78,48 @@ public final class Gatekeeper {
         return admitted;
     }
 
+    /**
+     * For the server-to-server routes that only a secret key may call (the catalogs records API): the usual
+     * authentication and failed-authentication limit, the rate limit of the credential, then {@code 403
+     * SECRET_KEY_REQUIRED} for a public key or an access token and {@code 403 KEY_SCOPE} for a secret key
+     * without {@code use}. No CORS and no origin rules, as for {@code /api/auth/token}. The caller comes back
+     * holding its tenant (its product is the tenant's default: these routes are the tenant's, not a
+     * product's); close it once the request is answered.
+     */
+    public Admitted admitSecret(ServerRequest request, ServerResponse response, KeyUse use) {
+        Optional<String> authorization = authorization(request);
+        Admitted admitted = authenticated(request, response,
+                () -> authenticator.authenticate(authorization, Optional.empty()));
+        RequestFacts.current().caller = admitted.caller();
+        try {
+            Caller caller = admitted.caller();
+            limit(response, caller);
+            if (caller.kind() != Caller.Kind.SECRET_KEY) {
+                throw new ApiException(403, "SECRET_KEY_REQUIRED", "This call needs the tenant's secret key "
+                        + "('Authorization: Bearer sk_v1_...'), not a public key or an access token.");
+            }
+            requireUse(caller.key(), use);
+        } catch (RuntimeException e) {
+            admitted.close();
+            throw e;
+        }
+        return admitted;
+    }
+
+    /** Names the use the key lacks and the ones it has; never the key. */
+    private static void requireUse(KeyRecord key, KeyUse use) {
+        if (!key.scope().allows(use)) {
+            throw new ApiException(403, "KEY_SCOPE", "This secret key may not be used for '" + use.wireName()
+                    + "' (its uses: " + String.join(", ", KeyUse.names(key.scope().uses())) + ").");
+        }
+    }
+
     private void checkOriginAndRate(Caller caller, Optional<String> origin, ServerResponse response) {
         boolean originAllowed = caller.key().scope().allowsOrigin(origin.orElse(null));
         if (originAllowed) {
             origin.ifPresent(o -> CorsFilter.allow(response, o));
         }
-        if (caller.kind() == Caller.Kind.ACCESS_TOKEN) {
-            limit(response, "product:" + caller.tenant().id() + ":" + caller.product().id(),
-                    caller.tenant().accessTokens().rate());
-        } else {
-            limit(response, "key:" + caller.key().id(), caller.key().scope().rateOrDefault());
-        }
+        limit(response, caller);
         if (!originAllowed) {
             throw new ApiException(403, "ORIGIN_NOT_ALLOWED", origin.isPresent()
                     ? "This key does not accept requests from this origin."
@@ -91,11 +127,12 @@ public final class Gatekeeper {
         }
     }
 
-    /** For {@code /api/auth/token}: a secret key only, no CORS. */
+    /** For {@code /api/auth/token}: a secret key only, holding the {@code tokens} use; no CORS. */
     public KeyRecord admitSecretKey(ServerRequest request, ServerResponse response) {
         Optional<String> authorization = authorization(request);
         KeyRecord key = authenticated(request, response, () -> authenticator.secretKey(authorization));
         limit(response, "key:" + key.id(), key.scope().rateOrDefault());
+        requireUse(key, KeyUse.TOKENS);
         return key;
     }
 
@@ -129,6 +166,16 @@ public final class Gatekeeper {
                 headers(response, limiter.tryConsume(failures, failedAuthentication));
             }
             throw e;
+        }
+    }
+
+    /** The bucket of the key, or for an access token, of its product. */
+    private void limit(ServerResponse response, Caller caller) {
+        if (caller.kind() == Caller.Kind.ACCESS_TOKEN) {
+            limit(response, "product:" + caller.tenant().id() + ":" + caller.product().id(),
+                    caller.tenant().accessTokens().rate());
+        } else {
+            limit(response, "key:" + caller.key().id(), caller.key().scope().rateOrDefault());
         }
     }
 

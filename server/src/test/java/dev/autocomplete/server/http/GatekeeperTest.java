@@ -15,6 +15,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 
 import org.junit.jupiter.api.AfterEach;
@@ -33,6 +34,7 @@ import dev.autocomplete.server.auth.KeyRecord;
 import dev.autocomplete.server.auth.KeyRegistry;
 import dev.autocomplete.server.auth.KeyScope;
 import dev.autocomplete.server.auth.KeyType;
+import dev.autocomplete.server.auth.KeyUse;
 import dev.autocomplete.server.auth.OriginPattern;
 import dev.autocomplete.server.protocol.ApiException;
 import dev.autocomplete.server.ratelimit.RateLimit;
@@ -87,6 +89,14 @@ class GatekeeperTest {
         server = WebServer.builder().host("127.0.0.1").port(0).routing(routing -> routing
                 .post("/browser", (request, response) -> {
                     try (Admitted admitted = gatekeeper.admit(request, response)) {
+                        Caller caller = admitted.caller();
+                        response.send(caller.tenant().id() + "/" + caller.product().slug() + "/" + caller.kind());
+                    } catch (ApiException e) {
+                        response.status(e.status()).send(e.code());
+                    }
+                })
+                .post("/catalogs", (request, response) -> {
+                    try (Admitted admitted = gatekeeper.admitSecret(request, response, KeyUse.CATALOGS)) {
                         Caller caller = admitted.caller();
                         response.send(caller.tenant().id() + "/" + caller.product().slug() + "/" + caller.kind());
                     } catch (ApiException e) {
@@ -182,7 +192,7 @@ class GatekeeperTest {
     @Test
     void a_key_with_origins_admits_only_those_and_answers_cors_for_them_alone() throws Exception {
         String key = "Bearer " + key(KeyType.PUBLIC, SHOP, new KeyScope(
-                List.of(OriginPattern.parse("https://app.example.com")), false, null, null));
+                List.of(OriginPattern.parse("https://app.example.com")), false, null, null, KeyUse.ALL));
 
         HttpResponse<String> allowed = post("/browser", "Authorization", key, "Origin", "https://app.example.com");
         assertEquals("store/shop/PUBLIC_KEY", allowed.body());
@@ -197,7 +207,8 @@ class GatekeeperTest {
 
     @Test
     void a_key_past_its_rate_is_refused_with_retry_after() throws Exception {
-        String key = "Bearer " + key(KeyType.PUBLIC, SHOP, new KeyScope(List.of(), true, null, new RateLimit(1, 1)));
+        String key = "Bearer " + key(KeyType.PUBLIC, SHOP, new KeyScope(List.of(), true, null, new RateLimit(1, 1),
+                KeyUse.ALL));
 
         assertEquals("store/shop/PUBLIC_KEY", post("/browser", "Authorization", key).body());
         HttpResponse<String> limited = post("/browser", "Authorization", key);
@@ -230,5 +241,63 @@ class GatekeeperTest {
         KeyRecord record = keys.find(secret).orElseThrow();
         assertRefused(401, "INVALID_SECRET_KEY", post("/token", "Authorization", "Bearer "
                 + tokens.mint(record, SHOP, Duration.ofMinutes(5)).token()));
+    }
+
+    private String secretFor(KeyUse... uses) {
+        return "Bearer " + key(KeyType.SECRET, null, new KeyScope(List.of(), true, null, null, Set.of(uses)));
+    }
+
+    @Test
+    void a_secret_key_is_refused_where_it_was_not_given_the_use_with_its_rate_limit_headers() throws Exception {
+        String suggestOnly = secretFor(KeyUse.SUGGEST);
+        String catalogsOnly = secretFor(KeyUse.CATALOGS);
+        String tokensOnly = secretFor(KeyUse.TOKENS);
+
+        assertEquals("store/shop/SECRET_KEY", post("/browser", "Authorization", suggestOnly).body());
+        HttpResponse<String> noSuggest = post("/browser", "Authorization", catalogsOnly);
+        assertRefused(403, "KEY_SCOPE", noSuggest);
+        assertEquals("39", noSuggest.headers().firstValue("RateLimit-Remaining").orElse(""),
+                "a refusal is counted against the key");
+        assertRefused(403, "KEY_SCOPE", post("/browser", "Authorization", tokensOnly));
+
+        assertEquals("store/shop/SECRET_KEY", post("/catalogs", "Authorization", catalogsOnly).body());
+        assertRefused(403, "KEY_SCOPE", post("/catalogs", "Authorization", suggestOnly));
+        assertRefused(403, "KEY_SCOPE", post("/catalogs", "Authorization", tokensOnly));
+
+        assertEquals(ApiKeys.idOf(ApiKeys.digest(tokensOnly.substring("Bearer ".length()))),
+                post("/token", "Authorization", tokensOnly).body());
+        assertRefused(403, "KEY_SCOPE", post("/token", "Authorization", suggestOnly));
+        assertRefused(403, "KEY_SCOPE", post("/token", "Authorization", catalogsOnly));
+    }
+
+    @Test
+    void a_token_minted_by_a_key_without_the_suggest_use_still_serves_its_product() throws Exception {
+        String tokensOnly = secretFor(KeyUse.TOKENS).substring("Bearer ".length());
+        String token = tokens.mint(keys.find(tokensOnly).orElseThrow(), SHOP, Duration.ofMinutes(5)).token();
+
+        assertEquals("store/shop/ACCESS_TOKEN", post("/browser", "Authorization", "Bearer " + token).body());
+    }
+
+    @Test
+    void only_a_secret_key_holding_the_use_passes_the_secret_only_gate() throws Exception {
+        String secret = key(KeyType.SECRET, null);
+        assertEquals("store/shop/SECRET_KEY", post("/catalogs", "Authorization", "Bearer " + secret,
+                "X-App-Identifier", "outlet").body(), "the routes are the tenant's: no product is chosen");
+
+        HttpResponse<String> publicKey = post("/catalogs", "Authorization", "Bearer " + key(KeyType.PUBLIC, SHOP));
+        assertRefused(403, "SECRET_KEY_REQUIRED", publicKey);
+        assertEquals("39", publicKey.headers().firstValue("RateLimit-Remaining").orElse(""));
+        assertFalse(publicKey.headers().firstValue("Access-Control-Allow-Origin").isPresent());
+        String token = tokens.mint(keys.find(secret).orElseThrow(), SHOP, Duration.ofMinutes(5)).token();
+        assertRefused(403, "SECRET_KEY_REQUIRED", post("/catalogs", "Authorization", "Bearer " + token,
+                "Origin", "https://app.example.com"));
+
+        assertRefused(401, "MISSING_CREDENTIALS", post("/catalogs"));
+        assertRefused(401, "INVALID_CREDENTIALS", post("/catalogs", "Authorization", "Bearer "
+                + new ApiKeys().generate(KeyType.SECRET)));
+        String slow = "Bearer " + key(KeyType.SECRET, null, new KeyScope(List.of(), true, null, new RateLimit(1, 1),
+                Set.of(KeyUse.CATALOGS)));
+        assertEquals("store/shop/SECRET_KEY", post("/catalogs", "Authorization", slow).body());
+        assertRefused(429, "RATE_LIMITED", post("/catalogs", "Authorization", slow));
     }
 }
