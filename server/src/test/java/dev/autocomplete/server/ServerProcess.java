@@ -48,6 +48,26 @@ final class ServerProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs another command ({@code keys create}, {@code catalog import}) in its own JVM with {@code env}, as an
+     * operator's shell would, and returns what it printed (stdout then stderr); fails the test on a non-zero exit.
+     */
+    static String command(Map<String, String> env, String... args) throws IOException, InterruptedException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
+                Main.class.getName()));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().keySet().removeIf(name -> name.startsWith("AUTOCOMPLETE_"));
+        builder.environment().putAll(env);
+        Process process = builder.start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
+            throw new AssertionError(String.join(" ", args) + " failed:\n" + output);
+        }
+        return output;
+    }
+
     /** Waits until the server prints the address it serves on, and returns this. */
     ServerProcess awaitServing() throws InterruptedException {
         long deadline = System.nanoTime() + 60_000_000_000L;

@@ -26,7 +26,8 @@ import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 
-import dev.autocomplete.server.auth.KeyRecord;
+import dev.autocomplete.server.auth.Admitted;
+import dev.autocomplete.server.auth.KeyUse;
 import dev.autocomplete.server.catalogs.LiveCatalogs;
 import dev.autocomplete.server.catalogs.RecordReader;
 import dev.autocomplete.server.catalogs.RecordWriter;
@@ -87,9 +88,9 @@ public final class CatalogService implements HttpService {
     }
 
     private void upsert(ServerRequest request, ServerResponse response) {
-        CatalogRef ref = catalog(request, response);
         int upserted;
-        try (RecordReader records = records(request)) {
+        try (Target target = target(request, response); RecordReader records = records(request)) {
+            CatalogRef ref = target.ref();
             List<OptionRecord> batch = records.readAll();
             refuseProblems(records.problems(), records);
             upserted = stored(() -> catalogs.upsert(ref, batch), records);
@@ -98,9 +99,9 @@ public final class CatalogService implements HttpService {
     }
 
     private void replace(ServerRequest request, ServerResponse response) {
-        CatalogRef ref = catalog(request, response);
         long count;
-        try (RecordReader records = records(request)) {
+        try (Target target = target(request, response); RecordReader records = records(request)) {
+            CatalogRef ref = target.ref();
             // The store reads the records as they arrive, in its transaction; an invalid one is skipped and noted,
             // and after the last one the transaction is rolled back if any was.
             count = stored(() -> catalogs.replace(ref, new RefusingAtEnd(records)), records);
@@ -109,13 +110,15 @@ public final class CatalogService implements HttpService {
     }
 
     private void delete(ServerRequest request, ServerResponse response) {
-        CatalogRef ref = catalog(request, response);
-        String id = request.path().pathParameters().get("id");
-        String problem = RecordReader.idProblem(id);
-        if (problem != null) {
-            throw ApiException.badRequest("INVALID_REQUEST", problem + ".");
+        boolean deleted;
+        try (Target target = target(request, response)) {
+            String id = request.path().pathParameters().get("id");
+            String problem = RecordReader.idProblem(id);
+            if (problem != null) {
+                throw ApiException.badRequest("INVALID_REQUEST", problem + ".");
+            }
+            deleted = stored(() -> catalogs.delete(target.ref(), id), null);
         }
-        boolean deleted = stored(() -> catalogs.delete(ref, id), null);
         if (!deleted) {
             throw new ApiException(404, "OPTION_NOT_FOUND", "The catalog has no option with this id.");
         }
@@ -125,10 +128,13 @@ public final class CatalogService implements HttpService {
     }
 
     private void page(ServerRequest request, ServerResponse response) {
-        CatalogRef ref = catalog(request, response);
-        int limit = limit(request);
-        String after = request.query().first("cursor").map(CatalogService::cursorId).orElse(null);
-        List<OptionRecord> page = stored(() -> catalogs.store().page(ref, after, limit + 1), null);
+        List<OptionRecord> page;
+        int limit;
+        try (Target target = target(request, response)) {
+            limit = limit(request);
+            String after = request.query().first("cursor").map(CatalogService::cursorId).orElse(null);
+            page = stored(() -> catalogs.store().page(target.ref(), after, limit + 1), null);
+        }
         boolean more = page.size() > limit;
         List<OptionRecord> shown = more ? page.subList(0, limit) : page;
         String next = more ? cursorOf(shown.getLast().id()) : null;
@@ -142,16 +148,25 @@ public final class CatalogService implements HttpService {
         });
     }
 
+    /** An admitted caller, holding its tenant until the request is answered, and the catalog it names. */
+    private record Target(Admitted admitted, CatalogRef ref) implements AutoCloseable {
+        @Override
+        public void close() {
+            admitted.close();
+        }
+    }
+
     /** The catalog of the path, of the key's tenant: after authentication, so that nothing is told to strangers. */
-    private CatalogRef catalog(ServerRequest request, ServerResponse response) {
-        KeyRecord key = gatekeeper.admitSecretKey(request, response);
-        Tenant tenant = gatekeeper.authenticator().tenantOf(key);
+    private Target target(ServerRequest request, ServerResponse response) {
+        Admitted admitted = gatekeeper.admitSecret(request, response, KeyUse.CATALOGS);
+        Tenant tenant = admitted.caller().tenant();
         String name = request.path().pathParameters().get("catalog");
         if (!tenant.catalogs().contains(name)) {
+            admitted.close();
             throw new ApiException(404, "CATALOG_NOT_FOUND", "This key's tenant declares no catalog of this name"
                     + " (catalogs are declared under 'catalogs' in tenant.yaml).");
         }
-        return new CatalogRef(tenant.id(), name);
+        return new Target(admitted, new CatalogRef(tenant.id(), name));
     }
 
     private RecordReader records(ServerRequest request) {
