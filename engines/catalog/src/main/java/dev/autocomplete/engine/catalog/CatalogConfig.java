@@ -39,6 +39,8 @@ final class CatalogConfig {
     private static final Set<String> OPTION_KEYS = Set.of("text", "weight", "aliases", "translations");
     /** A CSV column of translated texts: {@code text_} and a language tag, e.g. {@code text_fr}. */
     private static final String TEXT_COLUMN = "text_";
+    /** The longest id a live catalog's record may have. */
+    private static final int MAX_ID = 200;
     private static final Pattern LANGUAGE = Pattern.compile("[a-z]{2,8}(-[a-z0-9]{1,8})*");
     /** A qualified Java class name followed by a colon, as exception messages quote their causes. */
     private static final Pattern CLASS_NAME = Pattern.compile("\\b(?:[a-z_][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_$]*: ");
@@ -52,9 +54,9 @@ final class CatalogConfig {
     }
 
     /** The option list of every param type of the context, in declaration order. */
-    static Map<String, CatalogEngine.Source> sources(EngineContext context) throws EngineConfigException {
+    static Map<String, CatalogSources.Source> sources(EngineContext context) throws EngineConfigException {
         CatalogConfig config = new CatalogConfig(context);
-        Map<String, CatalogEngine.Source> byType = new LinkedHashMap<>();
+        Map<String, CatalogSources.Source> byType = new LinkedHashMap<>();
         Map<String, ParamSpec> firstOfType = new HashMap<>();
         for (ParamSpec param : context.params()) {
             ParamSpec first = firstOfType.putIfAbsent(param.type(), param);
@@ -73,13 +75,32 @@ final class CatalogConfig {
         return Objects.equals(a.raw("catalog"), b.raw("catalog")) && Objects.equals(a.raw("options"), b.raw("options"));
     }
 
-    private CatalogEngine.Source source(ConfigTree param) throws EngineConfigException {
+    /**
+     * The options of a catalog declaration ({@code catalogs.NAME}), with the ids of an {@code id} column; none
+     * when it names neither a file nor options (a catalog filled only through the records API).
+     */
+    static List<SeedOption> seeds(EngineContext context, ConfigTree declaration) throws EngineConfigException {
+        if (!declaration.has("file") && !declaration.has("options")) {
+            rejectUnknownKeys(declaration, CATALOG_KEYS);
+            return List.of();
+        }
+        String name = declaration.path().substring(declaration.path().lastIndexOf('.') + 1);
+        Options options = new CatalogConfig(context).catalog(declaration, name);
+        List<SeedOption> seeds = new ArrayList<>(options.entries().size());
+        for (int i = 0; i < options.entries().size(); i++) {
+            seeds.add(new SeedOption(options.ids() == null ? null : options.ids().get(i), options.entries().get(i)));
+        }
+        return seeds;
+    }
+
+    private CatalogSources.Source source(ConfigTree param) throws EngineConfigException {
         rejectUnknownKeys(param, PARAM_KEYS);
         if (param.has("catalog") && param.has("options")) {
             throw param.error("options", "give either 'catalog' (a name under catalogs) or inline 'options', not both");
         }
         if (param.has("options")) {
-            return new CatalogEngine.Source(param.path(), inlineOptions(param, "options").build());
+            LiveOptions inline = inlineOptions(param, "options").build();
+            return new CatalogSources.Source(param.path(), () -> inline);
         }
         if (!param.has("catalog")) {
             throw param.error("", "needs 'catalog' (a name under catalogs) or inline 'options'");
@@ -92,11 +113,11 @@ final class CatalogConfig {
             throw param.error("catalog", "names no catalog under 'catalogs': '" + name + "' (" + known + ")");
         }
         String key = "catalog:" + name;
-        OptionTranslations options = context.shared().get(key, () -> catalog(catalogs.tree(name), name));
-        return new CatalogEngine.Source(key, options);
+        LiveOptions options = context.shared().get(key, () -> catalog(catalogs.tree(name), name).build());
+        return new CatalogSources.Source(key, () -> options);
     }
 
-    private OptionTranslations catalog(ConfigTree tree, String name) throws EngineConfigException {
+    private Options catalog(ConfigTree tree, String name) throws EngineConfigException {
         rejectUnknownKeys(tree, CATALOG_KEYS);
         if (tree.has("file") == tree.has("options")) {
             throw tree.error("", "give either 'file' or 'options' for catalog '" + name + "'");
@@ -105,21 +126,21 @@ final class CatalogConfig {
         if (tree.has("translations")) {
             options.translateFrom(tree, csvOptions(tree, "translations"));
         }
-        return options.build();
+        return options;
     }
 
     /**
      * Options as read, with their texts in other languages.
      *
-     * @param translations per entry, lower-case language tag to text
+     * @param entries the options; a translations file may still add texts to them
+     * @param ids per entry, the file's {@code id} column; null without one
      * @param file the CSV file they were read from, as named in config; null for an inline list
      * @param places per entry, where it was read (its line in the file, or its inline item), for error messages
      */
-    private record Options(List<OptionCatalog.Entry> entries, List<Map<String, String>> translations, String file,
-            List<String> places) {
+    private record Options(List<CatalogEntry> entries, List<String> ids, String file, List<String> places) {
 
-        OptionTranslations build() {
-            return OptionTranslations.of(new OptionCatalog(entries), translations);
+        LiveOptions build() {
+            return LiveOptions.of(entries);
         }
 
         /**
@@ -156,7 +177,10 @@ final class CatalogConfig {
                             + " names no option: '" + text + "'");
                 }
                 for (int option : named) {
-                    translations.get(option).putAll(file.translations().get(row));
+                    CatalogEntry entry = entries.get(option);
+                    Map<String, String> texts = new LinkedHashMap<>(entry.translations());
+                    texts.putAll(file.entries().get(row).translations());
+                    entries.set(option, new CatalogEntry(entry.text(), entry.aliases(), entry.weight(), texts));
                 }
             }
         }
@@ -186,12 +210,10 @@ final class CatalogConfig {
         if (!(raw instanceof List<?> items) || items.isEmpty()) {
             throw tree.error(key, "must be a non-empty list");
         }
-        List<OptionCatalog.Entry> entries = new ArrayList<>();
-        List<Map<String, String>> translations = new ArrayList<>();
+        List<CatalogEntry> entries = new ArrayList<>();
         List<String> places = new ArrayList<>();
         for (int i = 0; i < items.size(); i++) {
             Map<String, String> texts = new LinkedHashMap<>();
-            translations.add(texts);
             double defaultWeight = items.size() - i;
             String itemKey = key + "[" + i + "]";
             places.add(itemKey);
@@ -199,30 +221,31 @@ final class CatalogConfig {
                 ConfigTree item = tree.trees(key).get(i);
                 rejectUnknownKeys(item, OPTION_KEYS);
                 String weight = item.string("weight", Double.toString(defaultWeight));
-                entries.add(new OptionCatalog.Entry(nonBlank(item, "text"), number(item, "weight", weight),
-                        item.strings("aliases")));
                 if (item.has("translations")) {
                     ConfigTree byLanguage = item.tree("translations");
                     for (String language : byLanguage.keys()) {
                         putTranslation(item, "translations", texts, language, byLanguage.string(language));
                     }
                 }
+                entries.add(new CatalogEntry(nonBlank(item, "text"), item.strings("aliases"),
+                        number(item, "weight", weight), texts));
             } else {
                 String text = tree.strings(key).get(i);
                 if (text.isBlank()) {
                     throw tree.error(itemKey, "must not be blank");
                 }
-                entries.add(new OptionCatalog.Entry(text.strip(), defaultWeight, List.of()));
+                entries.add(new CatalogEntry(text.strip(), defaultWeight));
             }
         }
-        Options options = new Options(entries, translations, null, places);
+        Options options = new Options(entries, null, null, places);
         options.rejectRepeats(tree, key);
         return options;
     }
 
     /**
-     * A CSV file named by {@code key}, with a header: {@code text} (required), {@code weight}, {@code aliases}
-     * (separated by |), and {@code text_<language>} columns of translated texts (an empty cell: none).
+     * A CSV file named by {@code key}, with a header: {@code text} (required), {@code id} (the records API's id,
+     * for a live catalog's seed), {@code weight}, {@code aliases} (separated by |), and {@code text_<language>}
+     * columns of translated texts (an empty cell: none).
      */
     private Options csvOptions(ConfigTree tree, String key) throws EngineConfigException {
         Path file = context.tenantFile(tree, key);
@@ -242,8 +265,9 @@ final class CatalogConfig {
             List<String> translated = parser.getHeaderNames().stream().filter(h -> h.startsWith(TEXT_COLUMN)).toList();
             boolean weighted = parser.getHeaderMap().containsKey("weight");
             boolean aliased = parser.getHeaderMap().containsKey("aliases");
-            List<OptionCatalog.Entry> entries = new ArrayList<>();
-            List<Map<String, String>> translations = new ArrayList<>();
+            List<String> ids = key.equals("file") && parser.getHeaderMap().containsKey("id") ? new ArrayList<>() : null;
+            Map<String, String> idLines = new HashMap<>();
+            List<CatalogEntry> entries = new ArrayList<>();
             List<String> places = new ArrayList<>();
             for (CSVRecord row : parser) {
                 String line = Long.toString(row.getRecordNumber() + 1);
@@ -263,21 +287,23 @@ final class CatalogConfig {
                 List<String> aliases = aliased && row.isSet("aliases") && !row.get("aliases").isBlank()
                         ? List.of(row.get("aliases").split("\\|"))
                         : List.of();
-                entries.add(new OptionCatalog.Entry(text,
-                        weight, aliases.stream().map(String::strip).filter(a -> !a.isEmpty()).toList()));
                 Map<String, String> texts = new LinkedHashMap<>();
                 for (String column : translated) {
                     if (row.isSet(column)) {
                         putTranslation(tree, key, texts, column.substring(TEXT_COLUMN.length()), row.get(column));
                     }
                 }
-                translations.add(texts);
+                entries.add(new CatalogEntry(text, aliases.stream().map(String::strip).filter(a -> !a.isEmpty())
+                        .toList(), weight, texts));
+                if (ids != null) {
+                    ids.add(id(tree, key, row, where, idLines, line));
+                }
                 places.add(line);
             }
             if (entries.isEmpty()) {
                 throw tree.error(key, "has no options: " + name);
             }
-            Options options = new Options(entries, translations, name, places);
+            Options options = new Options(entries, ids, name, places);
             if (key.equals("file")) {
                 options.rejectRepeats(tree, key);
             }
@@ -287,6 +313,23 @@ final class CatalogConfig {
         } catch (IOException | UncheckedIOException | IllegalArgumentException | IllegalStateException e) {
             throw tree.error(key, "cannot read " + name + ": " + plainMessage(e));
         }
+    }
+
+    /** A row's id: not blank, at most {@link #MAX_ID} characters, unique in the file. */
+    private static String id(ConfigTree tree, String key, CSVRecord row, String where, Map<String, String> lines,
+            String line) throws EngineConfigException {
+        String id = row.isSet("id") ? row.get("id").strip() : "";
+        if (id.isEmpty()) {
+            throw tree.error(key, where + "empty id");
+        }
+        if (id.length() > MAX_ID) {
+            throw tree.error(key, where + "id longer than " + MAX_ID + " characters");
+        }
+        String first = lines.putIfAbsent(id, line);
+        if (first != null) {
+            throw tree.error(key, where + "id '" + id + "' is already the id of line " + first);
+        }
+        return id;
     }
 
     /**

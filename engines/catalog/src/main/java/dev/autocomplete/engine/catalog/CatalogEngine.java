@@ -14,23 +14,14 @@ import dev.autocomplete.spi.toolkit.TextFolding;
 
 /**
  * Serves params from option lists: a span reads as an option's text or alias (in the request's languages or
- * the default one), its prefix, or a typo of one; options are ranked by the match, then weight. Immutable,
- * so thread-safe.
+ * the default one), its prefix, or a typo of one; options are ranked by the match, then weight. Each call reads
+ * the current snapshot of a list once. Thread-safe.
  */
 final class CatalogEngine implements Engine {
 
-    /**
-     * The options of one param type.
-     *
-     * @param list names the option list: params whose lists share a name exclude each other's picks
-     *     ({@code catalog:cities}, or an inline list's config path)
-     */
-    record Source(String list, OptionTranslations options) {
-    }
+    private final Map<String, CatalogSources.Source> sources;
 
-    private final Map<String, Source> sources;
-
-    CatalogEngine(Map<String, Source> sources) {
+    CatalogEngine(Map<String, CatalogSources.Source> sources) {
         this.sources = Map.copyOf(sources);
     }
 
@@ -39,24 +30,24 @@ final class CatalogEngine implements Engine {
         return sources.keySet();
     }
 
-    /** The options of a param type, or null when this engine does not serve it. */
-    OptionTranslations options(String type) {
-        Source source = sources.get(type);
-        return source == null ? null : source.options();
+    /** The current options of a param type, or null when this engine does not serve it. */
+    LiveOptions options(String type) {
+        CatalogSources.Source source = sources.get(type);
+        return source == null ? null : source.options().get();
     }
 
     @Override
     public List<SpanMatch> match(Ask ask, List<String> spans) {
-        Source source = sources.get(ask.type());
+        LiveOptions options = options(ask.type());
         List<SpanMatch> matches = new ArrayList<>(spans.size());
         for (String span : spans) {
-            matches.add(source == null ? SpanMatch.NONE : match(source.options(), span, ask.languages()));
+            matches.add(options == null ? SpanMatch.NONE : match(options, span, ask.languages()));
         }
         return matches;
     }
 
     /** Exact and prefix answers are lookups in the sorted keys; only a span that is neither walks for typos. */
-    private static SpanMatch match(OptionTranslations options, String span, List<String> languages) {
+    private static SpanMatch match(LiveOptions options, String span, List<String> languages) {
         String folded = TextFolding.fold(span);
         if (folded.isEmpty()) {
             return SpanMatch.NONE;
@@ -78,15 +69,15 @@ final class CatalogEngine implements Engine {
 
     @Override
     public List<Option> options(Ask ask, String typed) {
-        Source source = sources.get(ask.type());
+        CatalogSources.Source source = sources.get(ask.type());
         if (source == null) {
             return List.of();
         }
-        OptionTranslations options = source.options();
+        LiveOptions options = source.options().get();
         List<String> languages = ask.languages();
-        Set<Integer> taken = taken(ask, source);
+        Set<Integer> taken = taken(ask, source, options);
         String folded = TextFolding.fold(typed);
-        List<Integer> found = folded.isEmpty() ? options.catalog().top(ask.limit(), taken::contains)
+        List<Integer> found = folded.isEmpty() ? options.top(ask.limit(), taken::contains)
                 : options.complete(folded, endsBetweenWords(typed), ask.limit(), taken::contains, languages);
         List<Option> offered = new ArrayList<>(found.size());
         for (int option : found) {
@@ -96,12 +87,12 @@ final class CatalogEngine implements Engine {
     }
 
     /** The options picked for the other params that share this param's option list: never offered twice. */
-    private Set<Integer> taken(Ask ask, Source source) {
+    private Set<Integer> taken(Ask ask, CatalogSources.Source source, LiveOptions options) {
         Set<Integer> taken = new HashSet<>();
         ask.filled().forEach((type, text) -> {
-            Source other = sources.get(type);
+            CatalogSources.Source other = sources.get(type);
             if (!type.equals(ask.type()) && other != null && other.list().equals(source.list())) {
-                int option = source.options().exactMatch(TextFolding.fold(text), ask.languages());
+                int option = options.exactMatch(TextFolding.fold(text), ask.languages());
                 if (option >= 0) {
                     taken.add(option);
                 }

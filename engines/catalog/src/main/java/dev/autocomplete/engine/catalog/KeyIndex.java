@@ -332,6 +332,22 @@ final class KeyIndex {
         return true;
     }
 
+    /**
+     * Orders key {@code ka} of {@code a} and key {@code kb} of {@code b} as one index holding both would: by
+     * their bytes (unsigned), then 0 for equal keys.
+     */
+    static int compare(KeyIndex a, int ka, KeyIndex b, int kb) {
+        int p = a.positions[ka];
+        int q = b.positions[kb];
+        for (int i = 0;; i++) {
+            int x = a.blob[p + i] & 0xff;
+            int y = b.blob[q + i] & 0xff;
+            if (x != y || x == 0) {
+                return x - y;
+            }
+        }
+    }
+
     /** Compares key {@code k} with {@code prefix}; with {@code asPrefix}, a key that starts with it is equal. */
     private int compare(int k, byte[] prefix, boolean asPrefix) {
         int p = positions[k];
@@ -346,18 +362,10 @@ final class KeyIndex {
     }
 
     /**
-     * Feeds the options of keys {@code [from, to)} to {@code accept}, heaviest first, until {@code wanted} of
-     * them passed {@code accept} (which may record them); blocks whose heaviest key cannot beat what is
-     * already taken are never read.
-     */
-    void heaviest(int from, int to, int wanted, IntPredicate accept) {
-        heaviest(new int[] {from, to}, 2, wanted, accept);
-    }
-
-    /**
-     * Like {@link #heaviest(int, int, int, IntPredicate)} over the union of the disjoint ranges
-     * {@code [ranges[i], ranges[i + 1])} for even {@code i < length}: one search, so the options of many
-     * ranges are ranked together and a light range is never read.
+     * Feeds the keys of the disjoint ranges {@code [ranges[i], ranges[i + 1])} (even {@code i < length}) to
+     * {@code accept}, heaviest option first, then in key order, until {@code wanted} of them passed
+     * {@code accept} (which may record them): one search, so the keys of many ranges are ranked together, and
+     * blocks whose heaviest key cannot beat what is already taken are never read.
      */
     void heaviest(int[] ranges, int length, int wanted, IntPredicate accept) {
         LongHeap heap = new LongHeap();
@@ -399,7 +407,7 @@ final class KeyIndex {
                 for (int key = index << BLOCK_SHIFT; key < (index + 1) << BLOCK_SHIFT; key++) {
                     heap.add(entry(weights[options[key]], key, KEY_LEVEL));
                 }
-            } else if (accept.test(options[index])) {
+            } else if (accept.test(index)) {
                 taken++;
             }
         }
@@ -488,6 +496,9 @@ final class KeyIndex {
             sort(a, lo, lt, depth);
             sort(a, gt + 1, hi, depth);
             if (pivot == 0) {
+                // Equal keys keep the order of their positions, which is the options' order: ties then rank
+                // the same in one catalog as in a main catalog and a delta merged.
+                Arrays.sort(a, lt, gt + 1);
                 return;
             }
             lo = lt;
@@ -512,7 +523,7 @@ final class KeyIndex {
                 return a < b;
             }
             if (a == 0) {
-                return false;
+                return p < q;
             }
         }
     }

@@ -28,17 +28,16 @@ final class OptionCatalog {
     static final int AT_START = 0;
     static final int AT_WORD = 2;
 
-    /** An option that matched a prefix with {@code edits} typos (0 for a plain prefix match). */
-    record Match(int option, int where, int edits) {
-
-        Match(int option, int where) {
-            this(option, where, 0);
-        }
+    /**
+     * An option that matched a prefix with {@code edits} typos (0 for a plain prefix match), through the key
+     * {@code key} of the index of {@code where} (its first such key in key order): options of equal weight and
+     * rank are ordered by that key, so that two catalogs' answers merge in the order one catalog would give.
+     */
+    record Match(int option, int where, int edits, int key) {
     }
 
-    /** One option as read from config or a data file. */
-    record Entry(String text, double weight, List<String> aliases) {
-    }
+    /** A catalog of no options. */
+    static final OptionCatalog EMPTY = new OptionCatalog(List.of());
 
     private final byte[] texts;
     private final int[] textStarts;
@@ -51,7 +50,7 @@ final class OptionCatalog {
     private final KeyIndex starts;
     private final KeyIndex words;
 
-    OptionCatalog(List<Entry> entries) {
+    OptionCatalog(List<CatalogEntry> entries) {
         int n = entries.size();
         weights = new float[n];
         textStarts = new int[n + 1];
@@ -63,7 +62,7 @@ final class OptionCatalog {
         IntBuffer startKeys = new IntBuffer();
         IntBuffer wordKeys = new IntBuffer();
         for (int i = 0; i < n; i++) {
-            Entry entry = entries.get(i);
+            CatalogEntry entry = entries.get(i);
             weights[i] = (float) entry.weight();
             textStarts[i] = textBytes.size();
             textBytes.add(entry.text().getBytes(StandardCharsets.UTF_8));
@@ -137,26 +136,43 @@ final class OptionCatalog {
         return bytes + starts.heapBytes() + words.heapBytes();
     }
 
-    /** The best-weighted option whose text or alias folds to {@code folded}, or -1. */
-    int exactMatch(String folded) {
+    /**
+     * The best-weighted option whose text or alias folds to {@code folded}, the first of equal ones, or -1;
+     * {@code gone} (or null) tells the options to leave out.
+     */
+    int exactMatch(String folded, IntPredicate gone) {
         int[] best = {-1};
         forExact(folded, option -> {
-            if (best[0] < 0 || weights[option] > weights[best[0]]) {
+            if ((gone == null || !gone.test(option)) && (best[0] < 0 || weights[option] > weights[best[0]])) {
                 best[0] = option;
             }
         });
         return best[0];
     }
 
-    /** Every option whose text or alias folds to {@code folded}: several when an alias is shared. */
-    int[] exactOptions(String folded) {
+    /**
+     * Every option whose text or alias folds to {@code folded}, ascending: several when an alias is shared;
+     * {@code gone} (or null) tells the options to leave out.
+     */
+    int[] exactOptions(String folded, IntPredicate gone) {
         IntBuffer found = new IntBuffer();
         forExact(folded, option -> {
-            if (!found.contains(option)) {
+            if ((gone == null || !gone.test(option)) && !found.contains(option)) {
                 found.add(option);
             }
         });
         return found.toArray();
+    }
+
+    /** The option whose own text (not an alias) folds to {@code folded}, or -1; texts are unique once folded. */
+    int textOption(String folded) {
+        int[] found = {-1};
+        forExact(folded, option -> {
+            if (found[0] < 0 && foldedText(option).equals(folded)) {
+                found[0] = option;
+            }
+        });
+        return found[0];
     }
 
     /**
@@ -188,22 +204,41 @@ final class OptionCatalog {
         return false;
     }
 
-    /** Whether some option's text or alias starts with {@code foldedPrefix} at any word. */
-    boolean hasPrefix(String foldedPrefix) {
+    /**
+     * Whether some option's text or alias starts with {@code foldedPrefix} at any word; {@code gone} (or null)
+     * tells the options to leave out (few: they are scanned past).
+     */
+    boolean hasPrefix(String foldedPrefix, IntPredicate gone) {
         byte[] prefix = bytes(foldedPrefix);
-        return starts.lowerBound(prefix) < starts.upperBound(prefix)
-                || words.lowerBound(prefix) < words.upperBound(prefix);
+        return hasLive(starts, starts.lowerBound(prefix), starts.upperBound(prefix), gone)
+                || hasLive(words, words.lowerBound(prefix), words.upperBound(prefix), gone);
     }
 
-    /** The heaviest options not excluded, best first. */
-    List<Integer> top(int limit, IntPredicate excluded) {
-        List<Integer> top = new ArrayList<>(limit);
-        for (int i = 0; i < byWeight.length && top.size() < limit; i++) {
-            if (!excluded.test(byWeight[i])) {
-                top.add(byWeight[i]);
+    private static boolean hasLive(KeyIndex index, int from, int to, IntPredicate gone) {
+        if (gone == null) {
+            return from < to;
+        }
+        for (int k = from; k < to; k++) {
+            if (!gone.test(index.option(k))) {
+                return true;
             }
         }
-        return top;
+        return false;
+    }
+
+    /** The option of rank {@code rank} by weight: heaviest first, then in catalog order. */
+    int byWeight(int rank) {
+        return byWeight[rank];
+    }
+
+    /**
+     * Orders two matches of equal rank and weight, {@code a} of this catalog and {@code b} of {@code other}, by
+     * the keys they matched through: the order one catalog holding both would give them (then by option).
+     */
+    int compareKeys(Match a, OptionCatalog other, Match b) {
+        KeyIndex mine = a.where() == AT_START ? starts : words;
+        KeyIndex theirs = b.where() == AT_START ? other.starts : other.words;
+        return KeyIndex.compare(mine, a.key(), theirs, b.key());
     }
 
     /**
@@ -288,11 +323,12 @@ final class OptionCatalog {
             if (wanted <= 0) {
                 return;
             }
-            index.heaviest(ranges, length, wanted, option -> {
+            index.heaviest(ranges, length, wanted, key -> {
+                int option = index.option(key);
                 if (excluded.test(option) || !seen.add(option)) {
                     return false;
                 }
-                matches.add(new Match(option, where, edits));
+                matches.add(new Match(option, where, edits, key));
                 return true;
             });
         }

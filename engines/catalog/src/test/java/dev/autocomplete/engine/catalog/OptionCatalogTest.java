@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -13,17 +14,17 @@ import dev.autocomplete.spi.toolkit.Typos;
 class OptionCatalogTest {
 
     private static final OptionCatalog CITIES = new OptionCatalog(List.of(
-            new OptionCatalog.Entry("London", 9_000_000, List.of("LHR")),
-            new OptionCatalog.Entry("Londrina", 500_000, List.of()),
-            new OptionCatalog.Entry("New York", 8_000_000, List.of("Big Apple")),
-            new OptionCatalog.Entry("York", 200_000, List.of()),
-            new OptionCatalog.Entry("São Paulo", 12_000_000, List.of()),
-            new OptionCatalog.Entry("Paris", 2_100_000, List.of()),
-            new OptionCatalog.Entry("Lyon", 500_000, List.of()),
-            new OptionCatalog.Entry("Rome", 2_800_000, List.of()),
-            new OptionCatalog.Entry("Barcelona", 1_600_000, List.of()),
-            new OptionCatalog.Entry("Route 66", 10, List.of()),
-            new OptionCatalog.Entry("Route 67", 10, List.of())));
+            new CatalogEntry("London", List.of("LHR"), 9_000_000, Map.of()),
+            new CatalogEntry("Londrina", 500_000),
+            new CatalogEntry("New York", List.of("Big Apple"), 8_000_000, Map.of()),
+            new CatalogEntry("York", 200_000),
+            new CatalogEntry("São Paulo", 12_000_000),
+            new CatalogEntry("Paris", 2_100_000),
+            new CatalogEntry("Lyon", 500_000),
+            new CatalogEntry("Rome", 2_800_000),
+            new CatalogEntry("Barcelona", 1_600_000),
+            new CatalogEntry("Route 66", 10),
+            new CatalogEntry("Route 67", 10)));
 
     private static List<String> find(String typed) {
         return CITIES.completeWithTypos(typed, 10, option -> false).stream()
@@ -91,10 +92,10 @@ class OptionCatalogTest {
     @Test
     void the_heaviest_matches_of_a_large_catalog_are_found_without_reading_every_key() {
         java.util.Random random = new java.util.Random(3);
-        List<OptionCatalog.Entry> entries = new java.util.ArrayList<>();
+        List<CatalogEntry> entries = new java.util.ArrayList<>();
         for (int i = 0; i < 20_000; i++) {
-            entries.add(new OptionCatalog.Entry("Place " + i + " " + (char) ('a' + random.nextInt(3)) + "ville",
-                    random.nextInt(1_000_000), List.of()));
+            entries.add(new CatalogEntry("Place " + i + " " + (char) ('a' + random.nextInt(3)) + "ville",
+                    random.nextInt(1_000_000)));
         }
         OptionCatalog catalog = new OptionCatalog(entries);
         // No prefix below matches both at the start and at an inner word, so weight alone orders them.
@@ -116,9 +117,9 @@ class OptionCatalogTest {
     @Test
     void typo_matches_of_a_large_catalog_are_exactly_the_options_with_a_word_prefix_within_budget() {
         java.util.Random random = new java.util.Random(5);
-        List<OptionCatalog.Entry> entries = new java.util.ArrayList<>();
+        List<CatalogEntry> entries = new java.util.ArrayList<>();
         for (int i = 0; i < 6_000; i++) {
-            entries.add(new OptionCatalog.Entry(word(random) + " " + word(random), random.nextInt(1_000), List.of()));
+            entries.add(new CatalogEntry(word(random) + " " + word(random), random.nextInt(1_000)));
         }
         OptionCatalog catalog = new OptionCatalog(entries);
         for (int q = 0; q < 200; q++) {
@@ -142,10 +143,10 @@ class OptionCatalogTest {
     @Test
     void typo_matches_at_the_start_rank_above_typo_matches_at_an_inner_word() {
         OptionCatalog catalog = new OptionCatalog(List.of(
-                new OptionCatalog.Entry("Old Marsella", 900, List.of()),
-                new OptionCatalog.Entry("Marseille", 10, List.of()),
-                new OptionCatalog.Entry("Marsea", 20, List.of()),
-                new OptionCatalog.Entry("Port Marseau", 800, List.of())));
+                new CatalogEntry("Old Marsella", 900),
+                new CatalogEntry("Marseille", 10),
+                new CatalogEntry("Marsea", 20),
+                new CatalogEntry("Port Marseau", 800)));
         java.util.function.Function<Integer, List<String>> find = limit -> catalog
                 .completeWithTypos("masre", limit, option -> false).stream()
                 .map(match -> catalog.text(match.option()) + "/" + match.where() + "/" + match.edits())
@@ -158,10 +159,10 @@ class OptionCatalogTest {
     @Test
     void typo_matches_with_a_budget_of_two_and_across_words_are_exactly_the_keys_within_budget_in_rank_order() {
         java.util.Random random = new java.util.Random(9);
-        List<OptionCatalog.Entry> entries = new java.util.ArrayList<>();
+        List<CatalogEntry> entries = new java.util.ArrayList<>();
         for (int i = 0; i < 3_000; i++) {
-            entries.add(new OptionCatalog.Entry(word(random) + " " + word(random) + (i % 3 == 0 ? " 7" : ""),
-                    random.nextInt(1_000), List.of()));
+            entries.add(new CatalogEntry(word(random) + " " + word(random) + (i % 3 == 0 ? " 7" : ""),
+                    random.nextInt(1_000)));
         }
         OptionCatalog catalog = new OptionCatalog(entries);
         for (int q = 0; q < 150; q++) {

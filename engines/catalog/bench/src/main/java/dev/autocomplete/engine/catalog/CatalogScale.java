@@ -47,7 +47,7 @@ public final class CatalogScale {
             long millis = (System.nanoTime() - start) / 1_000_000;
             long cpuMillis = (threads.getCurrentThreadCpuTime() - cpuStart) / 1_000_000;
             long after = usedAfterGc(memory);
-            OptionCatalog catalog = ((CatalogEngine) engine).options("place").catalog();
+            LiveOptions catalog = ((CatalogEngine) engine).options("place");
             System.out.printf(Locale.ROOT, "run %d: load %,d ms wall, %,d ms CPU of the loading thread "
                     + "(load average %.1f); heap retained %.1f bytes/option (GC-measured), %.1f bytes/option "
                     + "(catalog arrays)%n", run, millis, cpuMillis,
@@ -56,8 +56,8 @@ public final class CatalogScale {
             java.lang.ref.Reference.reachabilityFence(engine);
             engine = null;
             catalog = null;
-            List<OptionCatalog.Entry> entries = options.stream()
-                    .map(o -> new OptionCatalog.Entry(o.text(), o.weight(), List.of())).toList();
+            List<CatalogEntry> entries = options.stream()
+                    .map(o -> new CatalogEntry(o.text(), o.weight())).toList();
             start = System.nanoTime();
             OptionCatalog direct = new OptionCatalog(entries);
             System.out.printf(Locale.ROOT, "       of which building the index from parsed entries: %,d ms (%d)%n",

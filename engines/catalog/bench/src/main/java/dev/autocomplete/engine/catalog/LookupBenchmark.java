@@ -102,7 +102,7 @@ public class LookupBenchmark {
         @Setup(Level.Trial)
         public void build(Data data) {
             catalog = new OptionCatalog(data.options.stream()
-                    .map(o -> new OptionCatalog.Entry(o.text(), o.weight(), List.of())).toList());
+                    .map(o -> new CatalogEntry(o.text(), o.weight())).toList());
         }
     }
 
