@@ -1,10 +1,7 @@
 package dev.autocomplete.server;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -45,22 +42,7 @@ final class RedisServer implements AutoCloseable {
             throw new AssertionError("redis-server is not installed: run scripts/ensure-redis.sh (or apt-get install "
                     + "redis-server); .ci/run does. Set AUTOCOMPLETE_SKIP_REDIS_TESTS=1 to skip on purpose.", e);
         }
-        CompletableFuture<Boolean> ready = new CompletableFuture<>();
-        BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                StandardCharsets.UTF_8));
-        // Reads until ready, then keeps draining so the server never blocks on a full pipe.
-        Thread.ofVirtual().start(() -> {
-            try (reader) {
-                String line;
-                while ((line = reader.readLine()) != null) {
-                    if (line.contains("Ready to accept connections")) {
-                        ready.complete(true);
-                    }
-                }
-            } catch (IOException ignored) {
-                // the server stopped
-            }
-            ready.complete(false);
+        CompletableFuture<Boolean> ready = ProcessOutput.watch(process, "Ready to accept connections", line -> {
         });
         if (!ready.get(20, TimeUnit.SECONDS)) {
             throw new AssertionError("redis-server did not start on port " + port);
