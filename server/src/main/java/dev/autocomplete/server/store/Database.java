@@ -1,0 +1,395 @@
+package dev.autocomplete.server.store;
+
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+import org.sqlite.SQLiteConfig;
+
+/**
+ * The server's durable state in one database: SQLite embedded in the data directory, or PostgreSQL shared by
+ * replicas. Hands out transactions with {@link SQLException} turned into {@link StorageUnavailableException},
+ * versions each component's schema, and tells subscribers when another process changed the database. The
+ * catalog store and the key store are built on it. Thread-safe.
+ *
+ * <p>Writes are serialized: in SQLite by one writer connection and {@code BEGIN IMMEDIATE} (other processes wait up
+ * to the busy timeout); in PostgreSQL by a transaction-scoped advisory lock, so that a change feed numbered by its
+ * writers commits in the order of its numbers and a reader catching up never skips one still in flight.
+ */
+public final class Database implements AutoCloseable {
+
+    /** The SQL flavours this speaks. */
+    public enum Dialect { SQLITE, POSTGRES }
+
+    /** Work done on one connection, inside a transaction for writes. */
+    @FunctionalInterface
+    public interface Work<T> {
+        T run(Connection connection) throws SQLException;
+    }
+
+    private static final Logger LOG = Logger.getLogger(Database.class.getName());
+    private static final String CHANNEL = "autocomplete_changes";
+    /** The advisory lock every PostgreSQL write takes (an arbitrary constant: "autocomp" in ASCII). */
+    private static final long WRITE_LOCK = 0x6175746F636F6D70L;
+    private static final int SQLITE_BUSY_MILLIS = 10_000;
+
+    private final Dialect dialect;
+    private final String description;
+    private final ConnectionPool writers;
+    private final ConnectionPool readers;
+    private final ConnectionPool.Opener opener;
+    /** Names this process's writes in PostgreSQL notifications, so that its own are not reported back to it. */
+    private final String instance = UUID.randomUUID().toString();
+    private final List<Runnable> subscribers = new CopyOnWriteArrayList<>();
+    private final AtomicBoolean watching = new AtomicBoolean();
+    private final CountDownLatch watchingSince = new CountDownLatch(1);
+    private volatile boolean closed;
+    private volatile Thread watcher;
+
+    private Database(Dialect dialect, String description, ConnectionPool.Opener opener, ConnectionPool writers,
+            ConnectionPool readers) {
+        this.dialect = dialect;
+        this.description = description;
+        this.opener = opener;
+        this.writers = writers;
+        this.readers = readers;
+    }
+
+    /**
+     * SQLite in {@code file} (created with its directory when missing): write-ahead log with {@code synchronous=FULL},
+     * so that an acknowledged commit survives {@code kill -9} and, as far as SQLite goes, a power cut.
+     */
+    public static Database sqlite(Path file) {
+        try {
+            Path parent = file.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+        } catch (IOException e) {
+            throw new StorageUnavailableException("cannot create the directory of " + file + ": " + e.getMessage(), e);
+        }
+        String url = "jdbc:sqlite:" + file.toAbsolutePath();
+        ConnectionPool.Opener writer = () -> sqliteConfig(SQLiteConfig.TransactionMode.IMMEDIATE).createConnection(url);
+        ConnectionPool.Opener reader = () -> sqliteConfig(SQLiteConfig.TransactionMode.DEFERRED).createConnection(url);
+        String description = "SQLite " + file;
+        // One writer connection: SQLite takes one writer at a time anyway, and this one never waits on itself.
+        Database database = new Database(Dialect.SQLITE, description, reader,
+                new ConnectionPool(description, writer, 1, false), new ConnectionPool(description, reader, 4, false));
+        // Switches the file to WAL once (the mode is persistent) before readers open it.
+        database.write(connection -> null);
+        return database;
+    }
+
+    private static SQLiteConfig sqliteConfig(SQLiteConfig.TransactionMode mode) {
+        SQLiteConfig config = new SQLiteConfig();
+        config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+        config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
+        config.setBusyTimeout(SQLITE_BUSY_MILLIS);
+        config.setTransactionMode(mode);
+        return config;
+    }
+
+    /**
+     * PostgreSQL at a {@code jdbc:postgresql://host:port/database} URL; {@code user} and {@code password} may be
+     * null when the URL carries them ({@code ?user=...&password=...}). Connections give up after two seconds, so a
+     * write while PostgreSQL is unreachable fails fast; the password never appears in messages.
+     */
+    public static Database postgres(String url, String user, String password) {
+        if (!url.startsWith("jdbc:postgresql:")) {
+            throw new IllegalArgumentException("storage.url must start with jdbc:postgresql:// (got "
+                    + redact(url) + ")");
+        }
+        Properties properties = new Properties();
+        // Defaults only: parameters in the URL win.
+        properties.setProperty("connectTimeout", "2");
+        properties.setProperty("loginTimeout", "3");
+        properties.setProperty("socketTimeout", "120");
+        properties.setProperty("tcpKeepAlive", "true");
+        // Batches of inserts go as multi-row statements: several times fewer round trips.
+        properties.setProperty("reWriteBatchedInserts", "true");
+        properties.setProperty("ApplicationName", "autocomplete");
+        if (user != null && !user.isEmpty()) {
+            properties.setProperty("user", user);
+        }
+        if (password != null && !password.isEmpty()) {
+            properties.setProperty("password", password);
+        }
+        ConnectionPool.Opener opener = () -> DriverManager.getConnection(url, properties);
+        String description = "PostgreSQL " + redact(url);
+        // One pool for both: the advisory lock, not the pool, keeps writers apart.
+        ConnectionPool pool = new ConnectionPool(description, opener, 8, true);
+        return new Database(Dialect.POSTGRES, description, opener, pool, pool);
+    }
+
+    /** The URL without its query (where a password may be) and without user information. */
+    static String redact(String url) {
+        String plain = url.replaceFirst("\\?.*$", "");
+        try {
+            URI uri = URI.create(plain.replaceFirst("^jdbc:", ""));
+            if (uri.getHost() != null) {
+                return "jdbc:" + uri.getScheme() + "://" + uri.getHost() + (uri.getPort() < 0 ? "" : ":" + uri.getPort())
+                        + (uri.getPath() == null ? "" : uri.getPath());
+            }
+        } catch (IllegalArgumentException ignored) {
+            // Not a URI: the query is gone already.
+        }
+        return plain.replaceFirst("//[^@/]*@", "//");
+    }
+
+    public Dialect dialect() {
+        return dialect;
+    }
+
+    /** Where the data is (no password), for logs and messages. */
+    public String description() {
+        return description;
+    }
+
+    /**
+     * Runs {@code work} as one write transaction, serialized with every other write (see the class comment), and
+     * commits; an exception rolls it back and is rethrown ({@link SQLException} as
+     * {@link StorageUnavailableException}).
+     */
+    public <T> T write(Work<T> work) {
+        return writers.use(connection -> inTransaction(connection, transaction -> {
+            if (dialect == Dialect.POSTGRES) {
+                try (PreparedStatement lock = transaction.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
+                    lock.setLong(1, WRITE_LOCK);
+                    lock.execute();
+                }
+            }
+            T result = work.run(transaction);
+            if (dialect == Dialect.POSTGRES) {
+                // Delivered to listeners only if, and when, the transaction commits.
+                try (PreparedStatement notify = transaction.prepareStatement("SELECT pg_notify(?, ?)")) {
+                    notify.setString(1, CHANNEL);
+                    notify.setString(2, instance);
+                    notify.execute();
+                }
+            }
+            return result;
+        }));
+    }
+
+    /**
+     * Runs {@code work} on a connection that sees one consistent snapshot for each statement (PostgreSQL: inside a
+     * transaction, so that large results stream with a fetch size rather than load at once).
+     */
+    public <T> T read(Work<T> work) {
+        return readers.use(connection -> {
+            if (dialect == Dialect.SQLITE) {
+                connection.setAutoCommit(true);
+                return work.run(connection);
+            }
+            return inTransaction(connection, work);
+        });
+    }
+
+    private static <T> T inTransaction(Connection connection, Work<T> work) throws SQLException {
+        connection.setAutoCommit(false);
+        try {
+            T result = work.run(connection);
+            connection.commit();
+            return result;
+        } catch (SQLException | RuntimeException | Error e) {
+            try {
+                connection.rollback();
+            } catch (SQLException ignored) {
+                // The connection is likely gone; the pool drops it.
+            }
+            throw e;
+        } finally {
+            // sqlite-jdbc begins the next transaction right after a commit while auto-commit is off, and
+            // BEGIN IMMEDIATE would then keep other processes from writing until this connection's next use.
+            try {
+                connection.setAutoCommit(true);
+            } catch (SQLException ignored) {
+                // Gone: the pool drops it.
+            }
+        }
+    }
+
+    /**
+     * Brings {@code component}'s schema to the newest version: {@code versions.get(i)} holds the statements that
+     * take it from version {@code i} to {@code i + 1}, run once, in one transaction with the version's record.
+     *
+     * @throws StorageUnavailableException when the database holds a newer version than this server knows
+     */
+    public void migrate(String component, List<List<String>> versions) {
+        write(connection -> {
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("CREATE TABLE IF NOT EXISTS schema_version (component TEXT PRIMARY KEY, "
+                        + "version INTEGER NOT NULL)");
+            }
+            int current = 0;
+            try (PreparedStatement query = connection.prepareStatement(
+                    "SELECT version FROM schema_version WHERE component = ?")) {
+                query.setString(1, component);
+                try (ResultSet row = query.executeQuery()) {
+                    if (row.next()) {
+                        current = row.getInt(1);
+                    }
+                }
+            }
+            if (current > versions.size()) {
+                throw new StorageUnavailableException(description + " holds version " + current + " of the "
+                        + component + " schema; this server knows up to " + versions.size()
+                        + ": run the newer server", null);
+            }
+            for (int version = current; version < versions.size(); version++) {
+                try (Statement statement = connection.createStatement()) {
+                    for (String sql : versions.get(version)) {
+                        statement.execute(sql);
+                    }
+                }
+            }
+            if (current < versions.size()) {
+                try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO schema_version (component, "
+                        + "version) VALUES (?, ?) ON CONFLICT (component) DO UPDATE SET version = excluded.version")) {
+                    upsert.setString(1, component);
+                    upsert.setInt(2, versions.size());
+                    upsert.executeUpdate();
+                }
+            }
+            return null;
+        });
+    }
+
+    /**
+     * Calls {@code subscriber} soon after another process commits a write, and after a lost connection to
+     * PostgreSQL comes back (changes may have been missed meanwhile): the subscriber then reads what changed.
+     * PostgreSQL: {@code LISTEN}, within a fraction of a second; SQLite (a command-line import beside a running
+     * server): a look every second.
+     */
+    public void onExternalChange(Runnable subscriber) {
+        subscribers.add(subscriber);
+        if (watching.compareAndSet(false, true)) {
+            Runnable loop = dialect == Dialect.POSTGRES ? this::listen : this::poll;
+            watcher = Thread.ofVirtual().name("database-changes").start(loop);
+        }
+        // Writes from here on are heard; when the database is down, the reconnection will call the subscriber.
+        try {
+            watchingSince.await(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void changed() {
+        for (Runnable subscriber : subscribers) {
+            try {
+                subscriber.run();
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "a change subscriber failed", e);
+            }
+        }
+    }
+
+    /** PostgreSQL: one dedicated connection listening, opened again whenever it is lost. */
+    private void listen() {
+        boolean lost = false;
+        while (!closed) {
+            try (Connection connection = opener.open(); Statement statement = connection.createStatement()) {
+                statement.execute("LISTEN " + CHANNEL);
+                if (lost) {
+                    LOG.info(description + " is reachable again; catching up on changes");
+                    changed();
+                }
+                lost = false;
+                watchingSince.countDown();
+                PGConnection notifications = connection.unwrap(PGConnection.class);
+                while (!closed) {
+                    PGNotification[] received = notifications.getNotifications(500);
+                    boolean external = false;
+                    for (PGNotification notification : received == null ? new PGNotification[0] : received) {
+                        external |= !instance.equals(notification.getParameter());
+                    }
+                    if (external) {
+                        changed();
+                    }
+                }
+            } catch (SQLException e) {
+                if (closed) {
+                    return;
+                }
+                if (!lost) {
+                    LOG.warning(description + " change feed lost (" + e.getMessage() + "); retrying every second");
+                }
+                lost = true;
+                sleep(1000);
+            }
+        }
+    }
+
+    /** SQLite: {@code data_version} of the writer connection moves only when another connection commits. */
+    private void poll() {
+        Long last = null;
+        while (!closed) {
+            try {
+                long version = writers.use(connection -> {
+                    connection.setAutoCommit(true);
+                    try (Statement statement = connection.createStatement();
+                            ResultSet row = statement.executeQuery("PRAGMA data_version")) {
+                        row.next();
+                        return row.getLong(1);
+                    }
+                });
+                if (last != null && version != last) {
+                    changed();
+                }
+                last = version;
+                watchingSince.countDown();
+            } catch (StorageUnavailableException e) {
+                if (closed) {
+                    return;
+                }
+                LOG.log(Level.FINE, "polling " + description + " for changes failed", e);
+            }
+            sleep(1000);
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        Thread thread = watcher;
+        if (thread != null) {
+            thread.interrupt();
+            try {
+                thread.join(3000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        writers.close();
+        if (readers != writers) {
+            readers.close();
+        }
+    }
+}

@@ -1,0 +1,142 @@
+package dev.autocomplete.server.store;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+import dev.autocomplete.spi.toolkit.TextFolding;
+
+/**
+ * The one check of option records' shape, shared by the stores, the records API and the command line, so that
+ * all three refuse the same records with the same reasons.
+ */
+public final class OptionRecords {
+
+    /** The longest id, in characters (code points). */
+    public static final int MAX_ID_LENGTH = 200;
+    /** The longest text, alias or translation, in characters. */
+    public static final int MAX_TEXT_LENGTH = 1000;
+    /** The most aliases and translations one record may carry (each). */
+    public static final int MAX_NAMES = 100;
+
+    private static final Pattern LANGUAGE_TAG = Pattern.compile("[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*");
+
+    private OptionRecords() {
+    }
+
+    /** Why one record cannot be stored, if it cannot (its shape alone; see {@link #problems} for a batch). */
+    public static Optional<String> problem(OptionRecord record) {
+        String id = record.id();
+        if (id.isBlank()) {
+            return Optional.of("id is blank");
+        }
+        if (id.codePointCount(0, id.length()) > MAX_ID_LENGTH) {
+            return Optional.of("id is longer than " + MAX_ID_LENGTH + " characters");
+        }
+        if (id.chars().anyMatch(Character::isISOControl)) {
+            return Optional.of("id contains a control character");
+        }
+        Optional<String> text = textProblem("text", record.text());
+        if (text.isPresent()) {
+            return text;
+        }
+        if (TextFolding.fold(record.text()).isEmpty()) {
+            return Optional.of("text has no letter or digit");
+        }
+        if (!Double.isFinite(record.weight())) {
+            return Optional.of("weight is not a finite number");
+        }
+        if (record.aliases().size() > MAX_NAMES) {
+            return Optional.of("more than " + MAX_NAMES + " aliases");
+        }
+        for (String alias : record.aliases()) {
+            Optional<String> problem = textProblem("an alias", alias);
+            if (problem.isPresent()) {
+                return problem;
+            }
+        }
+        if (record.translations().size() > MAX_NAMES) {
+            return Optional.of("more than " + MAX_NAMES + " translations");
+        }
+        for (Map.Entry<String, String> translation : record.translations().entrySet()) {
+            if (!LANGUAGE_TAG.matcher(translation.getKey()).matches()) {
+                return Optional.of("translation key '" + abbreviate(translation.getKey())
+                        + "' is not a language tag such as fr or pt-BR");
+            }
+            Optional<String> problem = textProblem("translation " + translation.getKey(), translation.getValue());
+            if (problem.isPresent()) {
+                return problem;
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<String> textProblem(String what, String value) {
+        if (value.isBlank()) {
+            return Optional.of(what + " is blank");
+        }
+        if (value.codePointCount(0, value.length()) > MAX_TEXT_LENGTH) {
+            return Optional.of(what + " is longer than " + MAX_TEXT_LENGTH + " characters");
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Every problem of a batch, by index: each record's shape, and an id or a folded text that an earlier record of
+     * the batch already has (ambiguous: the batch is refused rather than one of them picked). Collisions with
+     * records already stored are the store's to find.
+     */
+    public static List<InvalidRecordsException.Problem> problems(List<OptionRecord> records) {
+        Batch batch = new Batch();
+        for (OptionRecord record : records) {
+            batch.add(record);
+        }
+        return batch.problems();
+    }
+
+    /**
+     * The same checks for records read one at a time (a stream too large to hold): the ids and folded texts seen,
+     * and the problems found so far.
+     */
+    static final class Batch {
+        private final Map<String, Long> ids = new HashMap<>();
+        private final Map<String, Long> texts = new HashMap<>();
+        private final List<InvalidRecordsException.Problem> problems = new ArrayList<>();
+        private long next;
+
+        /** Checks the next record; true when it may be stored. */
+        boolean add(OptionRecord record) {
+            long index = next++;
+            Optional<String> shape = problem(record);
+            if (shape.isPresent()) {
+                problems.add(new InvalidRecordsException.Problem(index, shape.get()));
+                return false;
+            }
+            Long sameId = ids.putIfAbsent(record.id(), index);
+            if (sameId != null) {
+                problems.add(new InvalidRecordsException.Problem(index, "id '" + abbreviate(record.id())
+                        + "' is also the id of record " + sameId));
+                return false;
+            }
+            Long sameText = texts.putIfAbsent(TextFolding.fold(record.text()), index);
+            if (sameText != null) {
+                problems.add(new InvalidRecordsException.Problem(index, "text '" + abbreviate(record.text())
+                        + "' is the text of record " + sameText + " (texts are compared ignoring case and accents)"));
+                return false;
+            }
+            return true;
+        }
+
+        List<InvalidRecordsException.Problem> problems() {
+            return List.copyOf(problems);
+        }
+    }
+
+    /** A value as quoted in a reason: long ones shortened, so that a reason stays readable. */
+    static String abbreviate(String value) {
+        return value.length() <= 80 ? value : value.substring(0, 77) + "...";
+    }
+}

@@ -1,0 +1,276 @@
+package dev.autocomplete.server.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.autocomplete.server.store.CatalogStore.Change;
+import dev.autocomplete.server.store.CatalogStore.Kind;
+import dev.autocomplete.server.store.InvalidRecordsException.Problem;
+
+/** What every {@link CatalogStore} does, run against a real database by each subclass. */
+abstract class CatalogStoreContract {
+
+    static final CatalogRef CITIES = new CatalogRef("acme", "cities");
+    static final CatalogRef OTHER = new CatalogRef("acme", "people");
+
+    CatalogStore store;
+
+    /** A new store on a new, empty database. */
+    abstract CatalogStore openEmpty() throws Exception;
+
+    /** Another store on the same database as the last {@link #openEmpty}, as another process would open it. */
+    abstract CatalogStore openAgain() throws Exception;
+
+    @BeforeEach
+    void open() throws Exception {
+        store = openEmpty();
+    }
+
+    @AfterEach
+    void closeStore() {
+        store.close();
+    }
+
+    static OptionRecord record(String id, String text) {
+        return new OptionRecord(id, text);
+    }
+
+    static List<String> ids(List<OptionRecord> records) {
+        return records.stream().map(OptionRecord::id).toList();
+    }
+
+    static List<OptionRecord> all(CatalogStore store, CatalogRef catalog) {
+        List<OptionRecord> all = new ArrayList<>();
+        store.forEach(catalog, all::add);
+        return all;
+    }
+
+    @Test
+    void upserted_records_come_back_whole_ordered_by_id_in_their_catalog_only() {
+        OptionRecord paris = new OptionRecord("p", "Paris", List.of("City of Light", "Lutetia"), 12.5,
+                Map.of("de", "Paris", "pt-BR", "Paris"));
+        OptionRecord berlin = record("b", "Berlin");
+        List<Change> changes = store.upsert(CITIES, List.of(paris, berlin));
+        store.upsert(OTHER, List.of(record("z", "Zoe")));
+
+        assertEquals(List.of(berlin, paris), all(store, CITIES));
+        assertEquals(List.of("z"), ids(all(store, OTHER)));
+        assertEquals(2, changes.size());
+        assertEquals(Kind.UPSERT, changes.get(0).kind());
+        assertEquals(paris, changes.get(0).record());
+        assertNull(changes.get(0).previousText());
+        assertTrue(changes.get(1).sequence() > changes.get(0).sequence());
+        assertTrue(store.holds(CITIES));
+        assertFalse(store.holds(new CatalogRef("acme", "nothing")));
+        assertFalse(store.holds(new CatalogRef("other", "cities")));
+    }
+
+    @Test
+    void an_upsert_by_an_existing_id_replaces_the_record_and_reports_its_previous_text() {
+        store.upsert(CITIES, List.of(record("p", "Paris")));
+        List<Change> changes = store.upsert(CITIES, List.of(record("p", "Paris, France")));
+        assertEquals("Paris", changes.get(0).previousText());
+        assertEquals(List.of(record("p", "Paris, France")), all(store, CITIES));
+    }
+
+    @Test
+    void a_batch_with_bad_records_is_refused_whole_naming_each_index_and_why() {
+        store.upsert(CITIES, List.of(record("l", "London")));
+        List<OptionRecord> batch = List.of(record("p", "Paris"), record("x", "  "), record("y".repeat(201), "Y"),
+                record("p", "Pau"), record("q", "PÂRIS"), record("m", "london"),
+                new OptionRecord("w", "Wien", List.of(), Double.NaN, Map.of()),
+                new OptionRecord("t", "Turin", List.of(), 0, Map.of("not a tag", "x")), record("ok", "Oslo"));
+
+        InvalidRecordsException refused = assertThrows(InvalidRecordsException.class,
+                () -> store.upsert(CITIES, batch));
+
+        List<Problem> problems = refused.problems();
+        assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L), problems.stream().map(Problem::index).toList(),
+                problems.toString());
+        assertTrue(problems.get(0).reason().contains("text is blank"), problems.get(0).reason());
+        assertTrue(problems.get(1).reason().contains("longer than 200"), problems.get(1).reason());
+        assertTrue(problems.get(2).reason().contains("also the id of record 0"), problems.get(2).reason());
+        assertTrue(problems.get(3).reason().contains("text of record 0"), problems.get(3).reason());
+        assertTrue(problems.get(4).reason().contains("already the text of id 'l'"), problems.get(4).reason());
+        assertTrue(problems.get(5).reason().contains("weight"), problems.get(5).reason());
+        assertTrue(problems.get(6).reason().contains("language tag"), problems.get(6).reason());
+        assertEquals(List.of("l"), ids(all(store, CITIES)), "nothing of the refused batch applied");
+        assertEquals(problems.stream().filter(p -> p.index() != 5).toList(), OptionRecords.problems(batch),
+                "the shared check finds the same, but for the stored text it cannot know");
+    }
+
+    @Test
+    void texts_may_move_between_ids_in_one_batch_but_not_onto_an_id_that_keeps_its_own() {
+        store.upsert(CITIES, List.of(record("a", "Paris"), record("b", "London"), record("c", "Rome")));
+        store.upsert(CITIES, List.of(record("a", "London"), record("b", "Paris")));
+        assertEquals(List.of(record("a", "London"), record("b", "Paris"), record("c", "Rome")), all(store, CITIES));
+
+        InvalidRecordsException refused = assertThrows(InvalidRecordsException.class,
+                () -> store.upsert(CITIES, List.of(record("d", "Berlin"), record("a", "rome"))));
+        assertEquals(List.of(new Problem(1, "text 'rome' is already the text of id 'c' (texts are compared ignoring "
+                + "case and accents)")), refused.problems());
+        assertEquals(3, all(store, CITIES).size());
+    }
+
+    @Test
+    void delete_removes_one_record_and_reports_its_text_or_nothing_when_absent() {
+        store.upsert(CITIES, List.of(record("p", "Paris"), record("l", "London")));
+        Optional<Change> deleted = store.delete(CITIES, "p");
+        assertEquals(Kind.DELETE, deleted.orElseThrow().kind());
+        assertEquals("Paris", deleted.orElseThrow().previousText());
+        assertEquals(List.of("l"), ids(all(store, CITIES)));
+        assertTrue(store.delete(CITIES, "p").isEmpty());
+        assertTrue(store.delete(new CatalogRef("acme", "nothing"), "p").isEmpty());
+        store.upsert(CITIES, List.of(record("x", "Paris")));
+        assertEquals(List.of("l", "x"), ids(all(store, CITIES)), "a deleted text is free again");
+    }
+
+    @Test
+    void pages_follow_ids_after_the_cursor() {
+        store.upsert(CITIES, IntStream.range(0, 10).mapToObj(i -> record("id" + i, "City " + i)).toList());
+        assertEquals(List.of("id0", "id1", "id2"), ids(store.page(CITIES, null, 3)));
+        assertEquals(List.of("id3", "id4", "id5"), ids(store.page(CITIES, "id2", 3)));
+        store.upsert(CITIES, List.of(record("id25", "City 25")));
+        assertEquals(List.of("id25", "id3", "id4"), ids(store.page(CITIES, "id2", 3)), "a page sees earlier writes");
+        assertEquals(List.of("id9"), ids(store.page(CITIES, "id8", 3)));
+        assertEquals(List.of(), store.page(CITIES, "id9", 3));
+    }
+
+    @Test
+    void replace_swaps_the_whole_catalog_and_refuses_repeats_applying_nothing() {
+        store.upsert(CITIES, List.of(record("old", "Old town")));
+        long count = store.replace(CITIES, List.of(record("a", "Amsterdam"), record("b", "Bern")).iterator());
+        assertEquals(2, count);
+        assertEquals(List.of("a", "b"), ids(all(store, CITIES)));
+
+        InvalidRecordsException refused = assertThrows(InvalidRecordsException.class, () -> store.replace(CITIES,
+                List.of(record("c", "Cork"), record("c", "Cadiz"), record("d", "CORK"), record("e", "")).iterator()));
+        assertEquals(List.of(3L), refused.problems().stream().map(Problem::index).toList(),
+                "a bad shape is reported before repeats are looked for");
+        refused = assertThrows(InvalidRecordsException.class, () -> store.replace(CITIES,
+                List.of(record("c", "Cork"), record("c", "Cadiz"), record("d", "CORK"), record("e", "Evora")).iterator()));
+        assertEquals(List.of(new Problem(1, "id 'c' is also the id of record 0"), new Problem(2, "text 'CORK' is the "
+                + "text of record 0 (texts are compared ignoring case and accents)")), refused.problems());
+        assertEquals(List.of("a", "b"), ids(all(store, CITIES)), "nothing of the refused replace applied");
+
+        assertEquals(0, store.replace(CITIES, Collections.emptyIterator()));
+        assertTrue(store.holds(CITIES), "an emptied catalog is still held");
+    }
+
+    @Test
+    void seeding_happens_once_and_keeps_the_files_digest() {
+        assertTrue(store.seed(CITIES, List.of(record("p", "Paris")).iterator(), "sha256:one"));
+        assertFalse(store.seed(CITIES, List.of(record("x", "Xanten")).iterator(), "sha256:two"));
+        assertEquals(List.of("p"), ids(all(store, CITIES)));
+        assertEquals(Optional.of("sha256:one"), store.seedDigest(CITIES));
+        store.replace(CITIES, List.of(record("r", "Rome")).iterator());
+        assertEquals(Optional.of("sha256:one"), store.seedDigest(CITIES), "a replace keeps the seed's digest");
+        assertEquals(Optional.empty(), store.seedDigest(OTHER));
+        store.upsert(OTHER, List.of(record("z", "Zoe")));
+        assertEquals(Optional.empty(), store.seedDigest(OTHER), "held without a seed file");
+        assertFalse(store.seed(OTHER, List.of(record("y", "Yan")).iterator(), "sha256:three"),
+                "a catalog filled through the API is not seeded");
+    }
+
+    @Test
+    void changes_since_a_sequence_list_every_later_write_with_the_records_stored_now() {
+        long start = store.lastSequence();
+        store.upsert(CITIES, List.of(record("p", "Paris"), record("l", "London")));
+        store.upsert(CITIES, List.of(record("p", "Paris, France")));
+        store.delete(CITIES, "l");
+        store.replace(OTHER, List.of(record("z", "Zoe")).iterator());
+
+        List<Change> changes = store.changesSince(start, 100);
+        assertEquals(List.of(Kind.UPSERT, Kind.UPSERT, Kind.UPSERT, Kind.DELETE, Kind.REPLACE),
+                changes.stream().map(Change::kind).toList());
+        assertEquals(record("p", "Paris, France"), changes.get(0).record(), "joined to the record stored now");
+        assertNull(changes.get(1).record(), "London was deleted since");
+        assertEquals("Paris", changes.get(2).previousText());
+        assertEquals("London", changes.get(3).previousText());
+        assertEquals(OTHER, changes.get(4).catalog());
+        assertEquals(store.lastSequence(), changes.get(4).sequence());
+        for (int i = 1; i < changes.size(); i++) {
+            assertTrue(changes.get(i).sequence() > changes.get(i - 1).sequence());
+        }
+        assertEquals(changes.subList(3, 5), store.changesSince(changes.get(2).sequence(), 100));
+        assertEquals(changes.subList(0, 2), store.changesSince(start, 2));
+        assertEquals(List.of(), store.changesSince(store.lastSequence(), 100));
+    }
+
+    @Test
+    void a_reader_during_replaces_sees_the_old_catalog_or_the_new_never_a_mix() throws Exception {
+        int size = 2000;
+        store.replace(CITIES, generation("g0", size));
+        AtomicBoolean writing = new AtomicBoolean(true);
+        ConcurrentLinkedQueue<String> mixes = new ConcurrentLinkedQueue<>();
+        CountDownLatch reading = new CountDownLatch(1);
+        Set<String> seen = Collections.synchronizedSet(new HashSet<>());
+        Thread reader = Thread.ofPlatform().start(() -> {
+            reading.countDown();
+            while (writing.get()) {
+                Set<String> generations = new HashSet<>();
+                int[] count = {0};
+                store.forEach(CITIES, r -> {
+                    generations.add(r.text().substring(0, r.text().indexOf(' ')));
+                    count[0]++;
+                });
+                List<OptionRecord> page = store.page(CITIES, null, size);
+                page.forEach(r -> generations.add("page-" + r.text().substring(0, r.text().indexOf(' '))));
+                if (generations.size() != 2 || count[0] != size || page.size() != size) {
+                    mixes.add(generations + " in " + count[0] + " records");
+                }
+                seen.addAll(generations);
+            }
+        });
+        reading.await();
+        for (int g = 1; g <= 12; g++) {
+            store.replace(CITIES, generation("g" + g, size));
+        }
+        writing.set(false);
+        reader.join(TimeUnit.SECONDS.toMillis(60));
+        assertTrue(mixes.isEmpty(), mixes.toString());
+        assertTrue(seen.size() > 2, "the reader saw more than one generation: " + seen);
+    }
+
+    /** Records i of a generation: ids shared by every generation (so old and new overlap), texts not. */
+    static Iterator<OptionRecord> generation(String name, int size) {
+        return IntStream.range(0, size).mapToObj(i -> record("id" + i, name + " item " + i)).iterator();
+    }
+
+    @Test
+    void another_store_on_the_same_database_hears_of_a_write_within_two_seconds() throws Exception {
+        try (CatalogStore other = openAgain()) {
+            long before = other.lastSequence();
+            CountDownLatch heard = new CountDownLatch(1);
+            other.onExternalChange(heard::countDown);
+            CountDownLatch echoed = new CountDownLatch(1);
+            store.onExternalChange(echoed::countDown);
+            store.upsert(CITIES, List.of(record("p", "Paris")));
+            assertTrue(heard.await(2, TimeUnit.SECONDS), "no change heard within two seconds");
+            List<Change> changes = other.changesSince(before, 10);
+            assertEquals(record("p", "Paris"), changes.get(0).record());
+            assertFalse(echoed.await(1500, TimeUnit.MILLISECONDS), "a store's own write is not external");
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package dev.autocomplete.server.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The store in a real SQLite file. */
+class SqliteCatalogStoreTest extends CatalogStoreContract {
+
+    @TempDir
+    Path directory;
+
+    private Path file;
+
+    @Override
+    CatalogStore openEmpty() {
+        file = directory.resolve("data").resolve("catalogs.db");
+        return JdbcCatalogStore.sqlite(file);
+    }
+
+    @Override
+    CatalogStore openAgain() {
+        return JdbcCatalogStore.sqlite(file);
+    }
+
+    @Test
+    void the_file_is_in_write_ahead_log_mode_and_keeps_records_across_a_reopen() throws Exception {
+        store.upsert(CITIES, List.of(record("p", "Paris")));
+        store.close();
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
+                Statement statement = connection.createStatement();
+                ResultSet mode = statement.executeQuery("PRAGMA journal_mode")) {
+            assertTrue(mode.next());
+            assertEquals("wal", mode.getString(1));
+        }
+        store = openAgain();
+        assertEquals(List.of(record("p", "Paris")), all(store, CITIES));
+        assertTrue(Files.isRegularFile(file));
+    }
+
+    @Test
+    void a_file_written_by_a_newer_schema_is_refused_rather_than_misread() throws Exception {
+        store.close();
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
+                Statement statement = connection.createStatement()) {
+            statement.execute("UPDATE schema_version SET version = 99 WHERE component = 'catalogs'");
+        }
+        StorageUnavailableException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                StorageUnavailableException.class, this::openAgain);
+        assertTrue(refused.getMessage().contains("version 99 of the catalogs schema"), refused.getMessage());
+        store = JdbcCatalogStore.sqlite(directory.resolve("other.db"));
+    }
+}
