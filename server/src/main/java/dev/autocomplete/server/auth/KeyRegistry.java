@@ -1,35 +1,37 @@
 package dev.autocomplete.server.auth;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
-import dev.autocomplete.server.files.FileWatcher;
-import dev.autocomplete.server.tenant.TenantRegistry;
-
 /**
- * Every active key of every tenant, looked up by a presented key. Re-reads a tenant's {@code keys.yaml} when
- * the {@link FileWatcher} reports it changed, so {@code keys create} and {@code keys revoke} take effect in a
- * running server within a second or two. Process-lifetime keys (the demo keys of {@code serve}) live only here.
+ * Every active key of every tenant, looked up by a presented key. Loads the {@link KeyStore} at start, then
+ * re-reads what the store reports changed, so {@code keys create} and {@code keys revoke} take effect in a
+ * running server within a second or two (on every replica, with a shared store). A read that fails keeps the
+ * keys already known: a store that is away costs no key that worked. Process-lifetime keys (the demo keys of
+ * {@code serve}) live only here.
  */
-public final class KeyRegistry {
+public final class KeyRegistry implements KeyStore.Listener, AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(KeyRegistry.class.getName());
-    private static final Path KEYS = Path.of(KeysFile.FILE_NAME);
     /** Public keys whose digest is remembered, at most; beyond that the memo starts over. */
     static final int MAX_MEMOIZED_DIGESTS = 4_096;
 
-    private final Path tenantsRoot;
+    private final KeyStore store;
     private final Clock clock;
     private final Map<String, KeyRecord> ephemeral = new ConcurrentHashMap<>();
-    /** Each tenant directory's records; written by {@link #start}, then only on the thread the watcher calls. */
-    private final Map<Path, List<KeyRecord>> byDirectory = new HashMap<>();
+    /** Each tenant's records; changed only under this registry's lock. */
+    private final Map<String, List<KeyRecord>> byTenant = new HashMap<>();
     private volatile Map<String, KeyRecord> stored = Map.of();
+    /** When the store was last read in full, or null while it never was. */
+    private volatile Instant loadedAt;
+    /** The last failed read's message, or null when the last read worked. */
+    private volatile String lastFailure;
     /**
      * Presented public key to its digest and id, which never change: saves two SHA-256 and the format check
      * per request. Only public keys (they ship in web pages anyway), only well-formed ones that named a
@@ -41,25 +43,45 @@ public final class KeyRegistry {
     private record Digested(String digest, String id) {
     }
 
-    public KeyRegistry(Path tenantsRoot) {
-        this(tenantsRoot, Clock.systemUTC());
+    /**
+     * What the registry knows, for health: whether it ever loaded the store, and whether the last read failed.
+     *
+     * @param store {@link KeyStore#describe}
+     * @param loadedAt when the store was last read in full, or null while it never was
+     * @param lastFailure why the last read failed, or null
+     * @param keys how many stored keys are known, revoked ones included
+     * @param following whether changes made elsewhere reach this process now
+     */
+    public record Status(String store, Instant loadedAt, String lastFailure, int keys, boolean following) {
+        public boolean loaded() {
+            return loadedAt != null;
+        }
     }
 
     /** @param clock decides when keys with an expiry stop working */
-    public KeyRegistry(Path tenantsRoot, Clock clock) {
-        this.tenantsRoot = tenantsRoot;
+    public KeyRegistry(KeyStore store, Clock clock) {
+        this.store = store;
         this.clock = clock;
     }
 
-    /** Reads every {@code keys.yaml} now, then follows the changes {@code files} reports. */
-    public KeyRegistry start(FileWatcher files) throws IOException {
-        removeStaleTemporaryFiles();
-        for (Path directory : TenantRegistry.tenantDirectories(tenantsRoot)) {
-            read(directory);
-        }
-        index();
-        files.subscribe("key-registry", this::changed);
+    /**
+     * Reads every key now, then follows the changes the store reports. A store that cannot be read now is
+     * logged and read again at its next report (a shared store reports at least every safety interval).
+     */
+    public KeyRegistry start() {
+        everythingMayHaveChanged();
+        store.follow(this);
         return this;
+    }
+
+    /** Stops following the store. */
+    @Override
+    public void close() {
+        store.close();
+    }
+
+    public Status status() {
+        return new Status(store.describe(), loadedAt, lastFailure, stored.size(), store.following());
     }
 
     /** Adds a key that lives only as long as this process. */
@@ -104,47 +126,53 @@ public final class KeyRegistry {
         return record != null && record.usableAt(clock.instant()) ? Optional.of(record) : Optional.empty();
     }
 
-    /** What a {@code keys} command killed mid-write left beside a {@code keys.yaml}. */
-    private void removeStaleTemporaryFiles() {
+    @Override
+    public void tenantChanged(String tenantId) {
+        List<KeyRecord> records;
         try {
-            for (Path directory : TenantRegistry.tenantDirectories(tenantsRoot)) {
-                int removed = new KeysFile(directory).removeStaleTemporaryFiles();
-                if (removed > 0) {
-                    LOG.log(System.Logger.Level.WARNING, "Removed " + removed + " temporary file(s) an interrupted"
-                            + " keys command left in " + directory);
-                }
-            }
-        } catch (IOException e) {
-            LOG.log(System.Logger.Level.WARNING, "Cannot remove the temporary files of interrupted keys commands: "
-                    + e.getMessage());
-        }
-    }
-
-    /** Reads (or drops) the keys of a tenant directory whose {@code keys.yaml} changed or which came or went. */
-    private void changed(FileWatcher.Change change) {
-        if (!change.present()) {
-            byDirectory.remove(change.directory());
-        } else if (change.files().contains(KEYS)) {
-            read(change.directory());
-        } else {
+            records = store.read(tenantId);
+        } catch (IOException | RuntimeException e) {
+            failed("Cannot read the keys of tenant " + tenantId + " (" + store.describe() + "); keeping its previous"
+                    + " keys: " + e.getMessage());
             return;
         }
-        index();
+        synchronized (this) {
+            byTenant.put(tenantId, List.copyOf(records));
+            index();
+        }
+        lastFailure = null;
     }
 
-    /** Reads one tenant's {@code keys.yaml}; a file that does not parse keeps its previous keys. */
-    private void read(Path directory) {
+    @Override
+    public void everythingMayHaveChanged() {
+        Map<String, List<KeyRecord>> all;
         try {
-            byDirectory.put(directory, new KeysFile(directory).read());
+            all = store.readAll();
         } catch (IOException | RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "Cannot read " + directory.resolve(KeysFile.FILE_NAME)
-                    + "; keeping its previous keys: " + e.getMessage());
+            failed("Cannot read the keys (" + store.describe() + "); keeping the " + stored.size() + " known: "
+                    + e.getMessage());
+            return;
         }
+        synchronized (this) {
+            // Merged, not replaced: a tenant the store could not read this time keeps its keys.
+            all.forEach((tenant, records) -> byTenant.put(tenant, List.copyOf(records)));
+            index();
+        }
+        loadedAt = clock.instant();
+        lastFailure = null;
+    }
+
+    /** Logs a failure unless it is the one logged last, so a long outage does not flood the log. */
+    private void failed(String message) {
+        if (!message.equals(lastFailure)) {
+            LOG.log(System.Logger.Level.WARNING, message);
+        }
+        lastFailure = message;
     }
 
     private void index() {
         Map<String, KeyRecord> index = new HashMap<>();
-        byDirectory.values().forEach(records -> records.forEach(r -> index.put(r.id(), r)));
+        byTenant.values().forEach(records -> records.forEach(r -> index.put(r.id(), r)));
         stored = Map.copyOf(index);
     }
 }

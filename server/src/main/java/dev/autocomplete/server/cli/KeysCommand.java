@@ -25,7 +25,9 @@ import dev.autocomplete.server.auth.KeyScope;
 import dev.autocomplete.server.auth.OriginPattern;
 import dev.autocomplete.server.auth.KeyType;
 import dev.autocomplete.server.auth.KeyUse;
-import dev.autocomplete.server.auth.KeysFile;
+import dev.autocomplete.server.auth.FileKeyStore;
+import dev.autocomplete.server.auth.KeyStore;
+import dev.autocomplete.server.auth.PostgresKeyStore;
 import dev.autocomplete.server.protocol.Uuids;
 import dev.autocomplete.server.ratelimit.RateLimit;
 import dev.autocomplete.server.tenant.Durations;
@@ -33,7 +35,11 @@ import dev.autocomplete.server.tenant.TenantException;
 import dev.autocomplete.server.tenant.TenantLoader;
 import dev.autocomplete.server.tenant.YamlDocument;
 
-/** {@code keys create|list|revoke}: manages a tenant's {@code keys.yaml}. */
+/**
+ * {@code keys create|list|revoke}: manages a tenant's keys where the server keeps them: in PostgreSQL when
+ * {@code storage.url} is set ({@code autocomplete.yaml} or {@code AUTOCOMPLETE_STORAGE_URL}, as {@code serve}
+ * reads them), else in the tenant's {@code keys.yaml}.
+ */
 @Command(name = "keys", mixinStandardHelpOptions = true, description = "Create, list and revoke API keys.",
         subcommands = {KeysCommand.Create.class, KeysCommand.ListKeys.class, KeysCommand.Revoke.class})
 public final class KeysCommand implements Runnable {
@@ -51,8 +57,19 @@ public final class KeysCommand implements Runnable {
         @CommandLine.Mixin
         TenantsOption tenants;
 
+        @CommandLine.Mixin
+        ConfigOption config;
+
         @Option(names = "--tenant", required = true, paramLabel = "T", description = "Tenant id (its directory name).")
         String tenant;
+
+        /** Where the server keeps keys, as the settings say; refuses a tenant that has no directory. */
+        KeyStore store() {
+            directory();
+            String url = config.settings().storageUrl();
+            return url.isEmpty() ? new FileKeyStore(tenants.directory)
+                    : new PostgresKeyStore(url, tenants.directory, PostgresKeyStore.DEFAULT_SAFETY_INTERVAL);
+        }
 
         Path directory() {
             Path directory = tenants.directory.resolve(tenant).normalize();
@@ -135,13 +152,13 @@ public final class KeysCommand implements Runnable {
             String digest = ApiKeys.digest(key);
             KeyRecord record = new KeyRecord(ApiKeys.idOf(digest), keyType, options.tenant, productId, digest,
                     Instant.now(), null, scope);
-            new KeysFile(directory).update(records -> {
-                records.add(record);
-                return records;
-            });
+            try (KeyStore store = options.store()) {
+                store.add(record);
+            }
             PrintWriter out = spec.commandLine().getOut();
             out.println("Created " + keyType.wireName() + " key " + record.id() + " for tenant " + options.tenant
-                    + (product != null ? ", product " + product : "") + ".");
+                    + (product != null ? ", product " + product : "") + (scope.restricted() ? ", for "
+                            + String.join(", ", KeyUse.names(scope.uses())) + " only" : "") + ".");
             out.println("Store it now: only its digest is kept, so it cannot be shown again.");
             out.println(key);
             return 0;
@@ -191,9 +208,10 @@ public final class KeysCommand implements Runnable {
         @Override
         public Integer call() throws IOException {
             PrintWriter out = spec.commandLine().getOut();
-            KeysFile file = new KeysFile(options.directory());
-            file.removeStaleTemporaryFiles();
-            List<KeyRecord> records = file.read();
+            List<KeyRecord> records;
+            try (KeyStore store = options.store()) {
+                records = store.read(options.tenant);
+            }
             String format = "%-16s %-7s %-36s %-24s %-24s %-24s %-10s %-23s %s%n";
             out.printf(format, "ID", "TYPE", "PRODUCT", "CREATED", "REVOKED", "EXPIRES", "RATE", "USES", "ORIGINS");
             for (KeyRecord record : records) {
@@ -214,7 +232,7 @@ public final class KeysCommand implements Runnable {
     }
 
     @Command(name = "revoke", mixinStandardHelpOptions = true,
-            description = "Revoke a key by id; a running server refuses it within a second.")
+            description = "Revoke a key by id; running servers refuse it within two seconds.")
     static final class Revoke implements Callable<Integer> {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
@@ -227,20 +245,11 @@ public final class KeysCommand implements Runnable {
 
         @Override
         public Integer call() throws IOException {
-            List<Boolean> found = new ArrayList<>();
-            new KeysFile(options.directory()).update(records -> {
-                List<KeyRecord> updated = new ArrayList<>();
-                for (KeyRecord record : records) {
-                    if (record.id().equals(keyId) && record.active()) {
-                        updated.add(record.revoked(Instant.now()));
-                        found.add(true);
-                    } else {
-                        updated.add(record);
-                    }
-                }
-                return updated;
-            });
-            if (found.isEmpty()) {
+            boolean revoked;
+            try (KeyStore store = options.store()) {
+                revoked = store.revoke(options.tenant, keyId, Instant.now());
+            }
+            if (!revoked) {
                 spec.commandLine().getErr().println("No active key " + keyId + " in tenant " + options.tenant);
                 return 1;
             }

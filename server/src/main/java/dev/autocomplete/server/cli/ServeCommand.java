@@ -2,7 +2,6 @@ package dev.autocomplete.server.cli;
 
 import java.io.PrintWriter;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -36,12 +35,8 @@ public final class ServeCommand implements Callable<Integer> {
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
 
-    /** Read when present in the working directory and no {@code --config} is given. */
-    static final String DEFAULT_CONFIG = "autocomplete.yaml";
-
-    @Option(names = "--config", paramLabel = "FILE",
-            description = "Settings file (default: ./" + DEFAULT_CONFIG + " when present); see the README.")
-    private Path config;
+    @CommandLine.Mixin
+    private ConfigOption config;
 
     @Option(names = "--tenants", paramLabel = "DIR",
             description = "Directory with one sub-directory per tenant (default: tenants.dir, else tenants).")
@@ -81,12 +76,7 @@ public final class ServeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        Path file = config != null ? config : Files.isRegularFile(Path.of(DEFAULT_CONFIG)) ? Path.of(DEFAULT_CONFIG)
-                : null;
-        if (file != null && !Files.isRegularFile(file)) {
-            throw new IllegalArgumentException("settings file not found: " + file);
-        }
-        ServerSettings settings = ServerSettings.read(file, System.getenv()).with(host, port, tenantsDirectory)
+        ServerSettings settings = config.settings().with(host, port, tenantsDirectory)
                 .withAccess(redis == null ? null : redis.toString(), tokenSecretFile)
                 .withManagement(managementHost, managementPort).withDataDir(dataDirectory);
         AutocompleteServer server = AutocompleteServer.start(settings);

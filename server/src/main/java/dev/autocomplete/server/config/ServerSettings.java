@@ -35,12 +35,14 @@ import dev.autocomplete.server.files.WatchMode;
  * @param management where {@code /observe/*} is served, apart from the API
  * @param dataDir the directory for the server's own state, or null for {@code data} beside the tenants
  *     directory (see {@link #data()})
+ * @param storageUrl a PostgreSQL JDBC URL where keys (and live catalogs) are shared by replicas, or empty for the
+ *     embedded default; may hold a password, so never logged
  * @param tenantsWatch how changed tenant files and keys are noticed
  * @param clock what access tokens and key expiry are judged by (the system clock; tests set their own)
  */
 public record ServerSettings(String host, int port, Path tenants, Tls tls, Limits limits, Duration shutdownGrace,
         String redisUrl, String tokenSecret, Path tokenSecretFile, int cacheMaxEntries, Management management,
-        Path dataDir, WatchMode tenantsWatch, Clock clock) {
+        Path dataDir, String storageUrl, WatchMode tenantsWatch, Clock clock) {
 
     /** Every key, with its default ({@code ""} for none), in the order of the reference in the README. */
     public static final Map<String, String> KEYS = keys();
@@ -107,6 +109,7 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
         keys.put("limits.catalog-body-bytes", "67108864");
         keys.put("limits.catalog-body-timeout-seconds", "300");
         keys.put("redis.url", "");
+        keys.put("storage.url", "");
         keys.put("token.secret", "");
         keys.put("token.secret-file", "");
         keys.put("cache.max-entries", "20000");
@@ -166,7 +169,7 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
                 s.text("token.secret"), s.text("token.secret-file").isEmpty() ? null : Path.of(s.text("token.secret-file")),
                 s.number("cache.max-entries", 0, 10_000_000),
                 new Management(s.text("management.host"), s.number("management.port", 0, 65535)),
-                s.text("data.dir").isEmpty() ? null : Path.of(s.text("data.dir")),
+                s.text("data.dir").isEmpty() ? null : Path.of(s.text("data.dir")), storageUrl(s.text("storage.url")),
                 s.choice("tenants.watch", WatchMode.class), Clock.systemUTC());
     }
 
@@ -186,21 +189,21 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
     public ServerSettings with(String newHost, Integer newPort, Path newTenants) {
         return new ServerSettings(newHost != null ? newHost : host, newPort != null ? newPort : port,
                 newTenants != null ? newTenants : tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
-                tokenSecretFile, cacheMaxEntries, management, dataDir, tenantsWatch, clock);
+                tokenSecretFile, cacheMaxEntries, management, dataDir, storageUrl, tenantsWatch, clock);
     }
 
     /** The same settings with another management host or port (command-line options win); null keeps. */
     public ServerSettings withManagement(String newHost, Integer newPort) {
         return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
                 tokenSecretFile, cacheMaxEntries, new Management(newHost != null ? newHost : management.host(),
-                        newPort != null ? newPort : management.port()), dataDir, tenantsWatch, clock);
+                        newPort != null ? newPort : management.port()), dataDir, storageUrl, tenantsWatch, clock);
     }
 
     /** The same settings with another data directory (the command-line option wins); null keeps. */
     public ServerSettings withDataDir(Path newDataDir) {
         return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
-                tokenSecretFile, cacheMaxEntries, management, newDataDir != null ? newDataDir : dataDir, tenantsWatch,
-                clock);
+                tokenSecretFile, cacheMaxEntries, management, newDataDir != null ? newDataDir : dataDir,
+                storageUrl, tenantsWatch, clock);
     }
 
     /** The same settings with another Redis URL or token secret file (command-line options win); null keeps. */
@@ -208,20 +211,27 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
         return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace,
                 newRedisUrl != null ? newRedisUrl : redisUrl, tokenSecret,
                 newTokenSecretFile != null ? newTokenSecretFile : tokenSecretFile, cacheMaxEntries, management, dataDir,
-                tenantsWatch, clock);
+                storageUrl, tenantsWatch, clock);
     }
 
     /** The same settings with another token signing secret ({@code token.secret}); null keeps. */
     public ServerSettings withTokenSecret(String newTokenSecret) {
         return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace, redisUrl,
                 newTokenSecret != null ? newTokenSecret : tokenSecret, tokenSecretFile, cacheMaxEntries, management,
-                dataDir, tenantsWatch, clock);
+                dataDir, storageUrl, tenantsWatch, clock);
+    }
+
+    /** The same settings with another {@code storage.url} (tests; operators set the key or its variable). */
+    public ServerSettings withStorageUrl(String newStorageUrl) {
+        return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
+                tokenSecretFile, cacheMaxEntries, management, dataDir, storageUrl(newStorageUrl), tenantsWatch, clock);
     }
 
     /** The same settings judging tokens and key expiry by another clock. */
     public ServerSettings withClock(Clock newClock) {
         return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
-                tokenSecretFile, cacheMaxEntries, management, dataDir, tenantsWatch, newClock);
+                tokenSecretFile, cacheMaxEntries, management, dataDir, storageUrl, tenantsWatch,
+                newClock);
     }
 
     @Override
@@ -229,7 +239,18 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
         return "ServerSettings[host=" + host + ", port=" + port + ", tenants=" + tenants + ", tls=" + tls
                 + ", limits=" + limits + ", shutdownGrace=" + shutdownGrace + ", redis=" + !redisUrl.isEmpty()
                 + ", tokenSecret=" + (tokenSecret.isEmpty() ? "not set" : "set") + ", tokenSecretFile=" + tokenSecretFile
-                + ", cacheMaxEntries=" + cacheMaxEntries + ", management=" + management + ", data=" + data() + ", tenantsWatch=" + tenantsWatch + "]";
+                + ", cacheMaxEntries=" + cacheMaxEntries + ", management=" + management + ", data=" + data()
+                + ", storage=" + (storageUrl.isEmpty() ? "embedded" : "postgresql") + ", tenantsWatch=" + tenantsWatch
+                + "]";
+    }
+
+    /** Empty, or a PostgreSQL JDBC URL; the message never repeats the value, which may hold a password. */
+    private static String storageUrl(String url) {
+        if (!url.isEmpty() && !url.startsWith("jdbc:postgresql:")) {
+            throw new IllegalArgumentException("storage.url (or " + environmentName("storage.url")
+                    + ") must be a PostgreSQL JDBC URL (jdbc:postgresql://host:port/database?user=...) or empty");
+        }
+        return url;
     }
 
     /** Typed reads with errors that name the key and the variable. */

@@ -24,7 +24,10 @@ import io.helidon.webserver.http.HttpRouting;
 
 import dev.autocomplete.server.auth.AccessTokens;
 import dev.autocomplete.server.auth.Authenticator;
+import dev.autocomplete.server.auth.FileKeyStore;
 import dev.autocomplete.server.auth.KeyRegistry;
+import dev.autocomplete.server.auth.KeyStore;
+import dev.autocomplete.server.auth.PostgresKeyStore;
 import dev.autocomplete.server.auth.SigningSecret;
 import dev.autocomplete.server.config.ServerSettings;
 import dev.autocomplete.server.files.FileWatcher;
@@ -116,7 +119,9 @@ public final class AutocompleteServer implements AutoCloseable {
         new TenantWatcher(tenants, loader).follow(files);
         AccessTokens tokens = new AccessTokens(SigningSecret.resolve(settings.tokenSecret(), settings.tokenSecretFile(),
                 settings.data(), tenantsRoot), settings.clock());
-        KeyRegistry keys = new KeyRegistry(tenantsRoot, settings.clock()).start(files);
+        KeyStore keyStore = settings.storageUrl().isEmpty() ? FileKeyStore.watched(tenantsRoot, files)
+                : new PostgresKeyStore(settings.storageUrl(), tenantsRoot, PostgresKeyStore.DEFAULT_SAFETY_INTERVAL);
+        KeyRegistry keys = new KeyRegistry(keyStore, settings.clock()).start();
         files.start();
         RateLimiter limiter = settings.redisUrl().isEmpty() ? RateLimiter.local()
                 : RateLimiter.redis(URI.create(settings.redisUrl()));
@@ -135,6 +140,7 @@ public final class AutocompleteServer implements AutoCloseable {
         // Rate limits keep working per process while Redis is away, so a degraded mode is reported, not DOWN.
         health.add(() -> new HealthCheck.Status("rate-limits", true, Map.of("mode", limiter.status().mode(),
                 "degraded", limiter.status().degraded(), "detail", limiter.status().describe())));
+        health.add(() -> keysHealth(keys.status()));
         Gatekeeper gatekeeper = new Gatekeeper(new Authenticator(keys, tenants, tokens), limiter,
                 Gatekeeper.FAILED_AUTHENTICATION);
         SuggestService suggest = new SuggestService(gatekeeper, json, new Suggester(engines,
@@ -198,6 +204,20 @@ public final class AutocompleteServer implements AutoCloseable {
                     + " (management): one is in use or not an address of this machine (the log says which)");
         }
         return started;
+    }
+
+    /**
+     * Up once the keys were read in full: before that (a shared store unreachable since the start) every key
+     * would be refused, so the replica is not ready. Degraded while the last read failed: the known keys serve.
+     */
+    private static HealthCheck.Status keysHealth(KeyRegistry.Status status) {
+        Map<String, Object> data = new java.util.LinkedHashMap<>();
+        data.put("store", status.store());
+        data.put("keys", status.keys());
+        data.put("loaded_at", status.loadedAt() == null ? "never" : status.loadedAt().toString());
+        data.put("following", status.following());
+        data.put("degraded", status.lastFailure() != null || !status.following());
+        return new HealthCheck.Status("keys", status.loaded(), data);
     }
 
     /** The management listener: plain HTTP, its own connections, so a busy API port does not hide health. */
@@ -291,6 +311,7 @@ public final class AutocompleteServer implements AutoCloseable {
         guard.close();
         tracker.close();
         files.close();
+        keys.close();
         limiter.close();
         tenants.close();
         catalogs.close();

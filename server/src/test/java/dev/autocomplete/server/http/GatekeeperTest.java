@@ -30,6 +30,7 @@ import dev.autocomplete.server.auth.ApiKeys;
 import dev.autocomplete.server.auth.Authenticator;
 import dev.autocomplete.server.auth.Admitted;
 import dev.autocomplete.server.auth.Caller;
+import dev.autocomplete.server.auth.FileKeyStore;
 import dev.autocomplete.server.auth.KeyRecord;
 import dev.autocomplete.server.auth.KeyRegistry;
 import dev.autocomplete.server.auth.KeyScope;
@@ -81,7 +82,7 @@ class GatekeeperTest {
         Files.writeString(temp.resolve("tenants/store/tenant.yaml"), TENANT);
         tenants = TenantRegistry.load(temp.resolve("tenants"), new TenantLoader());
         assertTrue(tenants.tenant("store").isPresent(), tenants.problems().toString());
-        keys = new KeyRegistry(temp.resolve("tenants"));
+        keys = new KeyRegistry(new FileKeyStore(temp.resolve("tenants")), Clock.systemUTC());
         tokens = new AccessTokens("a test signing secret of thirty-two bytes".getBytes(StandardCharsets.UTF_8),
                 Clock.systemUTC());
         limiter = RateLimiter.local();
