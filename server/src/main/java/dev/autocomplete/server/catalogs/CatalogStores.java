@@ -1,8 +1,5 @@
 package dev.autocomplete.server.catalogs;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 import dev.autocomplete.server.config.ServerSettings;
@@ -14,17 +11,28 @@ public final class CatalogStores {
 
     /** The embedded store's file in {@code data.dir}. */
     public static final String SQLITE_FILE = "catalogs.db";
+    /** With PostgreSQL, the local copy a replica starts from while PostgreSQL is down. */
+    public static final String SNAPSHOT_FILE = "catalogs-snapshot.db";
 
     private CatalogStores() {
     }
 
+    /** The store commands read and write ({@code catalog import|export}): PostgreSQL or the embedded one. */
     public static CatalogStore open(ServerSettings settings) {
-        Path data = settings.data();
-        try {
-            Files.createDirectories(data);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create the data directory " + data, e);
+        return settings.storageUrl().isEmpty() ? JdbcCatalogStore.sqlite(sqlite(settings))
+                : JdbcCatalogStore.postgres(settings.storageUrl(), null, null);
+    }
+
+    /** The server's live catalogs over that store, with a local snapshot when it is shared. */
+    public static LiveCatalogs live(ServerSettings settings) {
+        if (settings.storageUrl().isEmpty()) {
+            return new LiveCatalogs(JdbcCatalogStore.sqlite(sqlite(settings)));
         }
-        return JdbcCatalogStore.sqlite(data.resolve(SQLITE_FILE));
+        return new LiveCatalogs(() -> JdbcCatalogStore.postgres(settings.storageUrl(), null, null),
+                JdbcCatalogStore.sqlite(settings.data().resolve(SNAPSHOT_FILE)));
+    }
+
+    private static Path sqlite(ServerSettings settings) {
+        return settings.data().resolve(SQLITE_FILE);
     }
 }

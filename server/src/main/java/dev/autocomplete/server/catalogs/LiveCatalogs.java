@@ -3,10 +3,13 @@ package dev.autocomplete.server.catalogs;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -17,6 +20,7 @@ import dev.autocomplete.engine.catalog.CatalogEntry;
 import dev.autocomplete.engine.catalog.LiveOptions;
 import dev.autocomplete.server.store.CatalogRef;
 import dev.autocomplete.server.store.CatalogStore;
+import dev.autocomplete.server.store.InvalidRecordsException;
 import dev.autocomplete.server.store.OptionRecord;
 import dev.autocomplete.server.store.StorageUnavailableException;
 
@@ -25,7 +29,11 @@ import dev.autocomplete.server.store.StorageUnavailableException;
  * with the {@link CatalogStore}, the source of truth. A write goes to the store first, then the index catches up
  * from the store's change log, in the log's order, before the write is acknowledged; changes other processes made
  * (another replica, the {@code catalog} command) arrive the same way, when the store announces them or at the
- * next poll, within a second. An index survives tenant reloads: products of a reloaded tenant serve the same one.
+ * next look, within a second. An index survives tenant reloads: products of a reloaded tenant serve the same one.
+ *
+ * <p>With a shared store (PostgreSQL), a local snapshot (SQLite in the data directory) follows every catalog, so
+ * that a replica that starts while the shared store is down serves what it last knew; writes then answer
+ * {@link StorageUnavailableException} until the store is back, and the catalogs are rebuilt from it.
  * Thread-safe.
  */
 public final class LiveCatalogs implements AutoCloseable {
@@ -33,38 +41,91 @@ public final class LiveCatalogs implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(LiveCatalogs.class.getName());
     /** Changes read from the store at once while catching up. */
     private static final int CHANGES_PER_READ = 10_000;
+    /** How often a store that could not be reached is tried again, and the change log looked at. */
+    private static final long LOOK_MILLIS = 1_000;
 
-    private final CatalogStore store;
+    private final Supplier<CatalogStore> connect;
+    private volatile CatalogStore store;
+    /** The local copy every catalog is written to, or null when the store is local itself. */
+    private final CatalogStore snapshot;
     private final Map<CatalogRef, LiveCatalog> open = new ConcurrentHashMap<>();
+    /** Catalogs served from the snapshot while the store was away: rebuilt from the store once it is back. */
+    private final Set<CatalogRef> fromSnapshot = ConcurrentHashMap.newKeySet();
+    /** Catalogs whose snapshot is behind the store. */
+    private final Set<CatalogRef> snapshotBehind = ConcurrentHashMap.newKeySet();
+    private final List<Runnable> whenAvailable = new CopyOnWriteArrayList<>();
     /** Held while changes are applied, so they are applied once each and in order. */
     private final ReentrantLock applying = new ReentrantLock();
     /** The store's sequence up to which changes are applied; guarded by {@link #applying}. */
     private long applied;
     private final ScheduledExecutorService background;
 
+    /** Live catalogs over a store this process alone writes (SQLite), opened now. */
     public LiveCatalogs(CatalogStore store) {
-        this.store = store;
-        this.applied = store.lastSequence();
-        this.background = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon()
-                .name("live-catalogs").factory());
-        store.onExternalChange(() -> background.execute(this::catchUpQuietly));
-        background.scheduleWithFixedDelay(this::catchUpQuietly, 1, 1, TimeUnit.SECONDS);
+        this(() -> store, null);
     }
 
+    /**
+     * Live catalogs over a shared store, connected by {@code connect} now or, while it is unreachable, again every
+     * second; {@code snapshot} keeps a local copy.
+     */
+    public LiveCatalogs(Supplier<CatalogStore> connect, CatalogStore snapshot) {
+        this.connect = connect;
+        this.snapshot = snapshot;
+        this.background = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon()
+                .name("live-catalogs").factory());
+        try {
+            connected(connect.get());
+        } catch (StorageUnavailableException e) {
+            LOG.log(System.Logger.Level.WARNING, "The catalog store is unreachable (" + e.getMessage() + "); serving"
+                    + " catalogs from the local snapshot until it is back, and refusing writes meanwhile");
+        }
+        background.scheduleWithFixedDelay(this::look, LOOK_MILLIS, LOOK_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    private void connected(CatalogStore reached) {
+        applying.lock();
+        try {
+            applied = reached.lastSequence();
+            store = reached;
+        } finally {
+            applying.unlock();
+        }
+        reached.onExternalChange(() -> background.execute(this::catchUpQuietly));
+    }
+
+    /** The store; {@link StorageUnavailableException} while it has not been reached. */
     public CatalogStore store() {
-        return store;
+        CatalogStore reached = store;
+        if (reached == null) {
+            throw new StorageUnavailableException("the catalog store has not been reached since the server started",
+                    null);
+        }
+        return reached;
+    }
+
+    /** Runs {@code action} each time the store is reached after being away at start (tenants may load now). */
+    public void whenAvailable(Runnable action) {
+        whenAvailable.add(action);
+    }
+
+    /** Whether every open catalog is served from the store (not from a snapshot of it). */
+    public boolean current() {
+        return store != null && fromSnapshot.isEmpty();
     }
 
     /**
      * The live catalog, opened on first use: built from the store, after importing {@code seed} when the store
-     * does not hold the catalog yet.
+     * does not hold the catalog yet; from the local snapshot while the store is away.
      *
-     * @throws StorageUnavailableException when the store cannot be read
+     * @throws StorageUnavailableException when neither the store nor a snapshot holds it
      */
     public LiveCatalog open(CatalogRef ref, Seed seed) {
         LiveCatalog live = open.get(ref);
         if (live != null) {
-            reportEditedSeed(ref, seed);
+            if (store != null) {
+                reportEditedSeed(ref, seed);
+            }
             return live;
         }
         applying.lock();
@@ -73,14 +134,25 @@ public final class LiveCatalogs implements AutoCloseable {
             if (live != null) {
                 return live;
             }
-            List<OptionRecord> first = store.holds(ref) ? null : seed.records().get();
-            if (first != null && store.seed(ref, first.iterator(), seed.digest())) {
-                LOG.log(System.Logger.Level.INFO, "catalog {0}: imported {1} options from {2} into the store",
-                        ref, first.size(), seed.source());
+            CatalogStore reached = store;
+            if (reached == null) {
+                if (snapshot == null || !snapshot.holds(ref)) {
+                    throw new StorageUnavailableException("the catalog store is unreachable and no local snapshot"
+                            + " holds catalog " + ref, null);
+                }
+                live = new LiveCatalog(ref, build(snapshot, ref));
+                fromSnapshot.add(ref);
             } else {
-                reportEditedSeed(ref, seed);
+                List<OptionRecord> first = reached.holds(ref) ? null : seed.records().get();
+                if (first != null && reached.seed(ref, first.iterator(), seed.digest())) {
+                    LOG.log(System.Logger.Level.INFO, "catalog {0}: imported {1} options from {2} into the store",
+                            ref, first.size(), seed.source());
+                } else {
+                    reportEditedSeed(ref, seed);
+                }
+                live = new LiveCatalog(ref, build(reached, ref));
+                snapshotBehind.add(ref);
             }
-            live = new LiveCatalog(ref, build(ref));
             open.put(ref, live);
             return live;
         } finally {
@@ -97,7 +169,7 @@ public final class LiveCatalogs implements AutoCloseable {
         if (seed.digest() == null) {
             return;
         }
-        Optional<String> imported = store.seedDigest(ref);
+        Optional<String> imported = store().seedDigest(ref);
         if (imported.isPresent() && !imported.get().equals(seed.digest())) {
             LOG.log(System.Logger.Level.WARNING, "catalog {0}: {1} changed since it was imported; the store is the"
                     + " source of truth and the file is not merged. Bring it in with: ./autocomplete catalog import"
@@ -105,9 +177,9 @@ public final class LiveCatalogs implements AutoCloseable {
         }
     }
 
-    private LiveOptions build(CatalogRef ref) {
+    private static LiveOptions build(CatalogStore from, CatalogRef ref) {
         List<CatalogEntry> entries = new ArrayList<>();
-        store.forEach(ref, record -> entries.add(entry(record)));
+        from.forEach(ref, record -> entries.add(entry(record)));
         return LiveOptions.of(entries);
     }
 
@@ -117,35 +189,36 @@ public final class LiveCatalogs implements AutoCloseable {
 
     /** Upserts records; the index holds them when this returns. */
     public int upsert(CatalogRef ref, List<OptionRecord> records) {
-        store.upsert(ref, records);
+        store().upsert(ref, records);
         catchUp();
         return records.size();
     }
 
     /** Removes a record; false when the catalog had no such id. The index has dropped it when this returns. */
     public boolean delete(CatalogRef ref, String id) {
-        boolean deleted = store.delete(ref, id).isPresent();
+        boolean deleted = store().delete(ref, id).isPresent();
         catchUp();
         return deleted;
     }
 
     /** Replaces the whole catalog atomically; the index serves the new one when this returns. */
     public long replace(CatalogRef ref, Iterator<OptionRecord> records) {
-        long count = store.replace(ref, records);
+        long count = store().replace(ref, records);
         catchUp();
         return count;
     }
 
     /** Applies the store's changes not applied yet, in order. */
     public void catchUp() {
+        CatalogStore reached = store();
         applying.lock();
         try {
             while (true) {
-                List<CatalogStore.Change> changes = store.changesSince(applied, CHANGES_PER_READ);
+                List<CatalogStore.Change> changes = reached.changesSince(applied, CHANGES_PER_READ);
                 if (changes.isEmpty()) {
                     return;
                 }
-                apply(changes);
+                apply(reached, changes);
                 applied = changes.getLast().sequence();
                 if (changes.size() < CHANGES_PER_READ) {
                     return;
@@ -156,15 +229,54 @@ public final class LiveCatalogs implements AutoCloseable {
         }
     }
 
+    /** Once a second: reach a store that was away, catch up with changes, bring the snapshot up to date. */
+    private void look() {
+        try {
+            if (store == null) {
+                connected(connect.get());
+                LOG.log(System.Logger.Level.INFO, "The catalog store is reachable; catalogs now follow it");
+                rebuildFromStore();
+                whenAvailable.forEach(Runnable::run);
+            } else if (!fromSnapshot.isEmpty()) {
+                rebuildFromStore();
+            }
+            catchUpQuietly();
+            writeSnapshots();
+        } catch (StorageUnavailableException e) {
+            // Still away: serve what is held, try again at the next look.
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "live catalogs: following the store failed", e);
+        }
+    }
+
     private void catchUpQuietly() {
         try {
-            if (store.lastSequence() > appliedSequence()) {
+            CatalogStore reached = store;
+            if (reached != null && reached.lastSequence() > appliedSequence()) {
                 catchUp();
             }
         } catch (StorageUnavailableException e) {
-            // Serve what is held; the next poll or the store's reconnection catches up.
+            // Serve what is held; the next look or the store's reconnection catches up.
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "live catalogs: catching up with the store failed", e);
+        }
+    }
+
+    /** The catalogs opened from the snapshot, rebuilt from the store that is back. */
+    private void rebuildFromStore() {
+        CatalogStore reached = store();
+        applying.lock();
+        try {
+            for (CatalogRef ref : List.copyOf(fromSnapshot)) {
+                LiveCatalog live = open.get(ref);
+                if (live != null) {
+                    live.replaceWith(build(reached, ref));
+                    snapshotBehind.add(ref);
+                }
+                fromSnapshot.remove(ref);
+            }
+        } finally {
+            applying.unlock();
         }
     }
 
@@ -178,7 +290,7 @@ public final class LiveCatalogs implements AutoCloseable {
     }
 
     /** Applies consecutive changes of one catalog as one batch: one new snapshot, not one per record. */
-    private void apply(List<CatalogStore.Change> changes) {
+    private void apply(CatalogStore from, List<CatalogStore.Change> changes) {
         int start = 0;
         while (start < changes.size()) {
             CatalogRef ref = changes.get(start).catalog();
@@ -187,17 +299,18 @@ public final class LiveCatalogs implements AutoCloseable {
                 end++;
             }
             LiveCatalog live = open.get(ref);
-            if (live != null) {
-                apply(live, changes.subList(start, end));
+            if (live != null && !fromSnapshot.contains(ref)) {
+                apply(from, live, changes.subList(start, end));
+                snapshotBehind.add(ref);
             }
             start = end;
         }
     }
 
-    private void apply(LiveCatalog live, List<CatalogStore.Change> changes) {
+    private void apply(CatalogStore from, LiveCatalog live, List<CatalogStore.Change> changes) {
         if (changes.stream().anyMatch(change -> change.kind() == CatalogStore.Kind.REPLACE)) {
             // Everything before the last replace is replaced: build anew from the store, which holds what follows.
-            live.replaceWith(build(live.ref()));
+            live.replaceWith(build(from, live.ref()));
             return;
         }
         List<CatalogEntry> upserts = new ArrayList<>();
@@ -216,6 +329,26 @@ public final class LiveCatalogs implements AutoCloseable {
         }
     }
 
+    /** Copies the catalogs that changed to the local snapshot, off the request path. */
+    private void writeSnapshots() {
+        CatalogStore reached = store;
+        if (snapshot == null || reached == null) {
+            snapshotBehind.clear();
+            return;
+        }
+        for (CatalogRef ref : List.copyOf(snapshotBehind)) {
+            snapshotBehind.remove(ref);
+            Map<String, OptionRecord> records = new LinkedHashMap<>();
+            reached.forEach(ref, record -> records.put(record.id(), record));
+            try {
+                snapshot.replace(ref, records.values().iterator());
+            } catch (InvalidRecordsException e) {
+                LOG.log(System.Logger.Level.WARNING, "catalog {0}: the local snapshot refused the store''s records: {1}",
+                        ref, e.problems());
+            }
+        }
+    }
+
     /**
      * What a catalog is first imported from: its declaration's file or inline options.
      *
@@ -229,7 +362,18 @@ public final class LiveCatalogs implements AutoCloseable {
     @Override
     public void close() {
         background.shutdownNow();
-        store.close();
+        try {
+            background.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        CatalogStore reached = store;
+        if (reached != null) {
+            reached.close();
+        }
+        if (snapshot != null) {
+            snapshot.close();
+        }
     }
 
     /** Changes applied as one batch; visible to a background fold that must re-apply them. */

@@ -21,8 +21,10 @@ import java.util.regex.Pattern;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 
 import dev.autocomplete.server.store.InvalidRecordsException;
 import dev.autocomplete.server.store.OptionRecord;
@@ -59,6 +61,8 @@ public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable
 
     private final Format format;
     private final ObjectMapper json;
+    /** Reads one record inside the array: the trailing-token check belongs to the whole body. */
+    private final ObjectReader element;
     private final JsonParser parser;
     private final BufferedReader lines;
     private final List<InvalidRecordsException.Problem> problems = new ArrayList<>();
@@ -73,6 +77,7 @@ public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable
     private RecordReader(Format format, ObjectMapper json, InputStream in) {
         this.format = format;
         this.json = json;
+        this.element = json.reader().without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
         try {
             if (format == Format.ARRAY) {
                 // Through a strict decoder: Jackson alone reads overlong forms and encoded surrogates as text.
@@ -185,7 +190,7 @@ public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable
                     throw new MalformedBody("The body's array is not closed.");
                 }
                 position = count++;
-                return parser.readValueAsTree();
+                return element.readTree(parser);
             }
             String line;
             do {

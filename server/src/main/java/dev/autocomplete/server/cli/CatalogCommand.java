@@ -121,19 +121,21 @@ public final class CatalogCommand implements Runnable {
             ConfigTree declaration = options.declaration(settings);
             try (CatalogStore store = CatalogStores.open(settings)) {
                 long count;
+                Path tenantDirectory = settings.tenants().resolve(options.tenant);
                 if (file.toLowerCase(java.util.Locale.ROOT).endsWith(".csv")) {
                     Path csv = Path.of(file).toAbsolutePath();
-                    List<OptionRecord> records = TenantCatalogs.seedFile(csv, settings.tenants().resolve(
-                            options.tenant), declaration, options.defaultLanguage);
-                    count = store.replace(options.ref(), records.iterator());
+                    List<OptionRecord> records = TenantCatalogs.seedFile(csv, tenantDirectory, declaration,
+                            options.defaultLanguage);
+                    java.util.Optional<String> seed = TenantCatalogs.declaredSeedDigest(declaration, tenantDirectory,
+                            csv);
+                    count = seed.isPresent() ? store.importSeed(options.ref(), records.iterator(), seed.get())
+                            : store.replace(options.ref(), records.iterator());
                 } else {
                     count = importJson(store, settings, err);
                     if (count < 0) {
                         return 1;
                     }
                 }
-                TenantCatalogs.declaredSeedDigest(declaration, settings.tenants().resolve(options.tenant),
-                        Path.of(file)).ifPresent(digest -> store.markSeed(options.ref(), digest));
                 out.println("imported " + count + " option(s) into " + options.ref());
                 return 0;
             } catch (InvalidRecordsException e) {

@@ -1,22 +1,20 @@
 package dev.autocomplete.server.cli;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 import dev.autocomplete.server.config.ServerSettings;
 
 /**
- * The options that say where a command finds the server's state, as {@code serve} reads them: the settings
- * file, the tenants directory and the data directory, over {@code autocomplete.yaml} and
- * {@code AUTOCOMPLETE_*} variables.
+ * Where a command finds the server's state, as {@code serve} reads it: the settings file, the tenants directory
+ * and the data directory, over {@code autocomplete.yaml} and {@code AUTOCOMPLETE_*} variables.
  */
 final class SettingsOptions {
 
-    @Option(names = "--config", paramLabel = "FILE",
-            description = "Settings file (default: ./" + ServeCommand.DEFAULT_CONFIG + " when present).")
-    Path config;
+    @CommandLine.Mixin
+    ConfigOption config;
 
     @Option(names = "--tenants", paramLabel = "DIR",
             description = "Directory with one sub-directory per tenant (default: tenants.dir, else tenants).")
@@ -27,13 +25,6 @@ final class SettingsOptions {
     Path dataDirectory;
 
     ServerSettings settings() {
-        Path file = config != null ? config
-                : Files.isRegularFile(Path.of(ServeCommand.DEFAULT_CONFIG)) ? Path.of(ServeCommand.DEFAULT_CONFIG)
-                : null;
-        if (file != null && !Files.isRegularFile(file)) {
-            throw new IllegalArgumentException("settings file not found: " + file);
-        }
-        return ServerSettings.read(file, System.getenv()).with(null, null, tenantsDirectory)
-                .withDataDir(dataDirectory);
+        return config.settings().with(null, null, tenantsDirectory).withDataDir(dataDirectory);
     }
 }

@@ -110,11 +110,14 @@ public final class RequestTracker implements Filter, AutoCloseable {
         accessLog.close();
     }
 
-    /** The path as a metric label: known endpoints by name, anything else as {@code other}. */
+    /**
+     * The path as a metric label: known endpoints by name, the records API by its route (catalog names and ids
+     * would make unbounded labels), anything else as {@code other}.
+     */
     private static String endpoint(String path) {
         return switch (path) {
             case "/api/suggest", "/api/auth/token", "/api/telemetry/events", ReadinessService.PATH -> path;
-            default -> "other";
+            default -> path.startsWith("/api/catalogs/") ? CatalogService.PATH : "other";
         };
     }
 }

@@ -65,6 +65,12 @@ public interface CatalogStore extends AutoCloseable {
      */
     boolean seed(CatalogRef catalog, Iterator<OptionRecord> records, String fileDigest);
 
+    /**
+     * Replaces the catalog as {@link #replace} does, with the records of its declared seed file, and remembers
+     * the file's digest: {@code catalog import} of the file brings an edit in, so it is no longer reported.
+     */
+    long importSeed(CatalogRef catalog, Iterator<OptionRecord> records, String fileDigest);
+
     /** The newest sequence applied, for {@link #changesSince}. */
     long lastSequence();
 

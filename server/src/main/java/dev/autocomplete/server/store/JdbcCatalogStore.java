@@ -250,6 +250,11 @@ public final class JdbcCatalogStore implements CatalogStore {
     }
 
     @Override
+    public long importSeed(CatalogRef catalog, Iterator<OptionRecord> records, String fileDigest) {
+        return database.write(connection -> replace(connection, catalog, records, fileDigest));
+    }
+
+    @Override
     public boolean seed(CatalogRef catalog, Iterator<OptionRecord> records, String fileDigest) {
         return database.write(connection -> {
             // Serialized with every other write (Database.write), so two replicas cannot both seed.

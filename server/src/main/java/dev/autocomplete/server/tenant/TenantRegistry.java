@@ -149,6 +149,11 @@ public final class TenantRegistry implements AutoCloseable {
         }
     }
 
+    /** The directories whose last load failed, whether or not an earlier version of their tenant serves. */
+    public List<Path> failedDirectories() {
+        return List.copyOf(problems.keySet());
+    }
+
     /** Swaps in a freshly loaded tenant for its directory; the one it replaces closes after its requests. */
     void replace(Path directory, Tenant tenant) {
         problems.remove(directory);

@@ -29,7 +29,19 @@ public final class TenantWatcher {
         files.subscribe("tenant-watcher", this::changed);
     }
 
-    private void changed(FileWatcher.Change change) {
+    /**
+     * Loads again every tenant whose last load failed: when what they lacked may be back (the catalog store,
+     * unreachable at start).
+     */
+    public synchronized void retryFailed() {
+        for (Path directory : registry.failedDirectories()) {
+            if (java.nio.file.Files.isRegularFile(directory.resolve(TenantLoader.TENANT_FILE))) {
+                load(directory);
+            }
+        }
+    }
+
+    private synchronized void changed(FileWatcher.Change change) {
         Path directory = change.directory();
         if (!change.present()) {
             registry.remove(directory);
@@ -38,6 +50,10 @@ public final class TenantWatcher {
         if (change.files().stream().allMatch(KEYS::equals)) {
             return;
         }
+        load(directory);
+    }
+
+    private void load(Path directory) {
         TenantLoader.Result result = loader.load(directory, registry.productsOfOthers(directory));
         if (result.tenant() != null) {
             registry.replace(directory, result.tenant());

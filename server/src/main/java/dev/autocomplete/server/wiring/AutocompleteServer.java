@@ -110,13 +110,16 @@ public final class AutocompleteServer implements AutoCloseable {
      */
     public static AutocompleteServer start(ServerSettings settings) throws IOException {
         Path tenantsRoot = settings.tenants();
-        LiveCatalogs catalogs = new LiveCatalogs(CatalogStores.open(settings));
+        LiveCatalogs catalogs = CatalogStores.live(settings);
         TenantLoader loader = new TenantLoader(catalogs);
         // Before loading, so that a change made while tenants and keys load is reported, not lost.
         FileWatcher files = new FileWatcher(tenantsRoot, TenantLoader.TENANT_FILE, settings.tenantsWatch());
         TenantRegistry tenants = TenantRegistry.load(tenantsRoot, loader);
         tenants.problems().forEach(problem -> LOG.log(System.Logger.Level.WARNING, "Tenant skipped: " + problem));
-        new TenantWatcher(tenants, loader).follow(files);
+        TenantWatcher tenantWatcher = new TenantWatcher(tenants, loader);
+        tenantWatcher.follow(files);
+        // Tenants whose catalogs could not be opened (the shared store down at start, no snapshot) load once it is up.
+        catalogs.whenAvailable(tenantWatcher::retryFailed);
         AccessTokens tokens = new AccessTokens(SigningSecret.resolve(settings.tokenSecret(), settings.tokenSecretFile(),
                 settings.data(), tenantsRoot), settings.clock());
         KeyStore keyStore = settings.storageUrl().isEmpty() ? FileKeyStore.watched(tenantsRoot, files)
@@ -141,6 +144,8 @@ public final class AutocompleteServer implements AutoCloseable {
         health.add(() -> new HealthCheck.Status("rate-limits", true, Map.of("mode", limiter.status().mode(),
                 "degraded", limiter.status().degraded(), "detail", limiter.status().describe())));
         health.add(() -> keysHealth(keys.status()));
+        health.add(() -> new HealthCheck.Status("catalog-store", true, Map.of("store",
+                settings.storageUrl().isEmpty() ? "sqlite" : "postgresql", "current", catalogs.current())));
         Gatekeeper gatekeeper = new Gatekeeper(new Authenticator(keys, tenants, tokens), limiter,
                 Gatekeeper.FAILED_AUTHENTICATION);
         SuggestService suggest = new SuggestService(gatekeeper, json, new Suggester(engines,
