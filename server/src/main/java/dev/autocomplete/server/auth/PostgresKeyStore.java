@@ -10,6 +10,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -433,8 +434,8 @@ public final class PostgresKeyStore implements KeyStore {
                 insert.setArray(9, connection.createArrayOf("text",
                         scope.origins().stream().map(OriginPattern::toString).toArray()));
                 insert.setBoolean(10, scope.allowNoOrigin());
-                insert.setObject(11, scope.rate() == null ? null : scope.rate().perSecond(), java.sql.Types.BIGINT);
-                insert.setObject(12, scope.rate() == null ? null : scope.rate().burst(), java.sql.Types.BIGINT);
+                insert.setObject(11, scope.rate() == null ? null : scope.rate().perSecond(), Types.BIGINT);
+                insert.setObject(12, scope.rate() == null ? null : scope.rate().burst(), Types.BIGINT);
                 insert.setArray(13, scope.restricted()
                         ? connection.createArrayOf("text", KeyUse.names(scope.uses()).toArray())
                         : null);
