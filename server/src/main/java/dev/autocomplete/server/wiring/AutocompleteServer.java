@@ -28,6 +28,7 @@ import dev.autocomplete.server.auth.FileKeyStore;
 import dev.autocomplete.server.auth.KeyRegistry;
 import dev.autocomplete.server.auth.KeyStore;
 import dev.autocomplete.server.auth.PostgresKeyStore;
+import dev.autocomplete.server.auth.SnapshotKeyStore;
 import dev.autocomplete.server.auth.SigningSecret;
 import dev.autocomplete.server.config.ServerSettings;
 import dev.autocomplete.server.files.FileWatcher;
@@ -123,7 +124,8 @@ public final class AutocompleteServer implements AutoCloseable {
         AccessTokens tokens = new AccessTokens(SigningSecret.resolve(settings.tokenSecret(), settings.tokenSecretFile(),
                 settings.data(), tenantsRoot), settings.clock());
         KeyStore keyStore = settings.storageUrl().isEmpty() ? FileKeyStore.watched(tenantsRoot, files)
-                : new PostgresKeyStore(settings.storageUrl(), tenantsRoot, PostgresKeyStore.DEFAULT_SAFETY_INTERVAL);
+                : new SnapshotKeyStore(new PostgresKeyStore(settings.storageUrl(), tenantsRoot,
+                        PostgresKeyStore.DEFAULT_SAFETY_INTERVAL), settings.data().resolve("keys-snapshot"));
         KeyRegistry keys = new KeyRegistry(keyStore, settings.clock()).start();
         files.start();
         RateLimiter limiter = settings.redisUrl().isEmpty() ? RateLimiter.local()
