@@ -10,6 +10,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.Base64;
 
+import dev.autocomplete.server.config.DataDirectory;
+
 /**
  * Where the access-token signing secret comes from, in order: the {@code AUTOCOMPLETE_TOKEN_SECRET}
  * environment variable, a file named by {@code --token-secret-file} or {@code AUTOCOMPLETE_TOKEN_SECRET_FILE},
@@ -76,7 +78,7 @@ public final class SigningSecret {
      */
     private static boolean moveLegacy(Path legacyFile, Path generatedFile) {
         try {
-            createPrivateDirectories(generatedFile.toAbsolutePath().getParent());
+            DataDirectory.create(generatedFile.toAbsolutePath().getParent());
             Files.move(legacyFile, generatedFile);
             LOG.log(System.Logger.Level.WARNING, "Moved the token signing secret from " + legacyFile + " to "
                     + generatedFile + " (its place is now the data directory, data.dir); tokens signed before "
@@ -90,7 +92,7 @@ public final class SigningSecret {
         } catch (NoSuchFileException | FileAlreadyExistsException e) {
             // Another process sharing these directories moved it first: use the one it moved.
             return true;
-        } catch (IOException e) {
+        } catch (IOException | java.io.UncheckedIOException e) {
             LOG.log(System.Logger.Level.WARNING, "Using the token signing secret in " + legacyFile
                     + ", its place before the data directory: it could not be moved to " + generatedFile + " ("
                     + e + "). Move it there by hand.");
@@ -104,7 +106,7 @@ public final class SigningSecret {
         String secret = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
         Path directory = file.toAbsolutePath().getParent();
         boolean posix = isPosix(directory);
-        createPrivateDirectories(directory);
+        DataDirectory.create(directory);
         Path temp = posix
                 ? Files.createTempFile(directory, ".token-secret", ".tmp",
                         PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))
@@ -123,18 +125,6 @@ public final class SigningSecret {
 
     private static boolean isPosix(Path path) {
         return path.getFileSystem().supportedFileAttributeViews().contains("posix");
-    }
-
-    private static void createPrivateDirectories(Path directory) throws IOException {
-        if (Files.isDirectory(directory)) {
-            return;
-        }
-        if (isPosix(directory)) {
-            Files.createDirectories(directory, PosixFilePermissions.asFileAttribute(
-                    PosixFilePermissions.fromString("rwx------")));
-        } else {
-            Files.createDirectories(directory);
-        }
     }
 
     private static byte[] checked(String secret, String source) {

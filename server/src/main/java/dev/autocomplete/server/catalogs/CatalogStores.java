@@ -2,6 +2,7 @@ package dev.autocomplete.server.catalogs;
 
 import java.nio.file.Path;
 
+import dev.autocomplete.server.config.DataDirectory;
 import dev.autocomplete.server.config.ServerSettings;
 import dev.autocomplete.server.store.CatalogStore;
 import dev.autocomplete.server.store.JdbcCatalogStore;
@@ -29,10 +30,10 @@ public final class CatalogStores {
             return new LiveCatalogs(JdbcCatalogStore.sqlite(sqlite(settings)));
         }
         return new LiveCatalogs(() -> JdbcCatalogStore.postgres(settings.storageUrl(), null, null),
-                JdbcCatalogStore.sqlite(settings.data().resolve(SNAPSHOT_FILE)));
+                JdbcCatalogStore.sqlite(DataDirectory.create(settings.data()).resolve(SNAPSHOT_FILE)));
     }
 
     private static Path sqlite(ServerSettings settings) {
-        return settings.data().resolve(SQLITE_FILE);
+        return DataDirectory.create(settings.data()).resolve(SQLITE_FILE);
     }
 }

@@ -22,10 +22,13 @@ import dev.autocomplete.engine.catalog.CatalogSources;
 import dev.autocomplete.engine.catalog.LiveOptions;
 import dev.autocomplete.engine.catalog.SeedOption;
 import dev.autocomplete.server.store.CatalogRef;
+import dev.autocomplete.server.store.InvalidRecordsException;
 import dev.autocomplete.server.store.OptionRecord;
+import dev.autocomplete.server.store.StorageUnavailableException;
 import dev.autocomplete.spi.Engine;
 import dev.autocomplete.spi.EngineConfigException;
 import dev.autocomplete.spi.ParamSpec;
+import dev.autocomplete.spi.toolkit.ConfigProblems;
 import dev.autocomplete.spi.toolkit.ConfigTree;
 import dev.autocomplete.spi.toolkit.TextFolding;
 
@@ -51,27 +54,44 @@ public final class TenantCatalogs {
     public static final TenantCatalogs NONE = new TenantCatalogs(Map.of(), List.of());
 
     /**
-     * Opens every catalog {@code declarations} names.
+     * Opens every catalog {@code declarations} names. A catalog that cannot be opened is reported to
+     * {@code problems} with its key, and served empty, so that the params naming it report nothing more.
      *
      * @param store null to read each catalog's seed into memory, with no store (nothing is written)
-     * @throws EngineConfigException the first problem of a declaration, with its key
      */
     public static TenantCatalogs open(String tenantId, ConfigTree declarations, Path tenantDirectory,
-            String defaultLanguage, LiveCatalogs store) throws EngineConfigException {
+            String defaultLanguage, LiveCatalogs store, ConfigProblems problems) {
         Map<String, Supplier<LiveOptions>> byName = new LinkedHashMap<>();
         List<LiveCatalog> live = new ArrayList<>();
+        LiveOptions none = LiveOptions.of(List.of());
         for (String name : declarations.keys()) {
-            ConfigTree declaration = declarations.tree(name);
-            if (store == null) {
-                LiveOptions fixed = LiveOptions.of(seed(declaration, tenantDirectory, defaultLanguage).stream()
-                        .map(LiveCatalogs::entry).toList());
-                byName.put(name, () -> fixed);
-            } else {
-                LiveCatalog catalog = store.open(new CatalogRef(tenantId, name), new LiveCatalogs.Seed(
-                        source(declaration), () -> seed(declaration, tenantDirectory, defaultLanguage),
-                        digest(declaration, tenantDirectory)));
-                live.add(catalog);
-                byName.put(name, catalog::options);
+            byName.put(name, () -> none);
+            ConfigTree declaration;
+            try {
+                declaration = declarations.tree(name);
+            } catch (EngineConfigException e) {
+                problems.add(e);
+                continue;
+            }
+            try {
+                if (store == null) {
+                    LiveOptions fixed = LiveOptions.of(seed(declaration, tenantDirectory, defaultLanguage).stream()
+                            .map(LiveCatalogs::entry).toList());
+                    byName.put(name, () -> fixed);
+                } else {
+                    LiveCatalog catalog = store.open(new CatalogRef(tenantId, name), new LiveCatalogs.Seed(
+                            source(declaration), () -> seed(declaration, tenantDirectory, defaultLanguage),
+                            digest(declaration, tenantDirectory)));
+                    live.add(catalog);
+                    byName.put(name, catalog::options);
+                }
+            } catch (SeedProblem e) {
+                problems.add(e.problem());
+            } catch (InvalidRecordsException e) {
+                problems.add(declaration.error("", "holds options the store refuses: " + e.problems().stream()
+                        .limit(5).map(p -> "option " + (p.index() + 1) + ": " + p.reason()).toList()));
+            } catch (StorageUnavailableException e) {
+                problems.add(declaration.error("", "cannot be opened: " + e.getMessage()));
             }
         }
         return new TenantCatalogs(byName, live);

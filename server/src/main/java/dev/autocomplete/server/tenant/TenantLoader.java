@@ -26,8 +26,6 @@ import dev.autocomplete.server.reading.Query;
 import dev.autocomplete.server.reading.QueryReader;
 import dev.autocomplete.server.reading.Segment;
 import dev.autocomplete.server.suggest.EngineCalls;
-import dev.autocomplete.server.store.InvalidRecordsException;
-import dev.autocomplete.server.store.StorageUnavailableException;
 import dev.autocomplete.server.suggest.GuardedEngine;
 import dev.autocomplete.spi.AdditionalContext;
 import dev.autocomplete.spi.Engine;
@@ -154,7 +152,8 @@ public final class TenantLoader {
             EngineJars.Found found = engineJars.find(directory, tenantId);
             ownLoader = found.loader();
             ClassLoader loader = found.contextLoader();
-            TenantCatalogs tenantCatalogs = catalogs(tenantId, catalogs, directory, defaultLanguage, checks);
+            TenantCatalogs tenantCatalogs = TenantCatalogs.open(tenantId, catalogs, directory, defaultLanguage,
+                    liveCatalogs, checks);
             Settings settings = new Settings(tenantId, directory, defaultLanguage, logQueries, found.factories(), loader,
                     engines, catalogs, tenantCatalogs, others, new SharedValues());
             List<Product> products = products(root, settings, checks);
@@ -191,24 +190,6 @@ public final class TenantLoader {
     private record Settings(String tenantId, Path directory, String defaultLanguage, boolean logQueries,
             Map<String, EngineFactory> factories, ClassLoader loader, ConfigTree engines, ConfigTree catalogs,
             TenantCatalogs tenantCatalogs, ProductOwners others, EngineContext.Shared shared) {
-    }
-
-    /** The tenant's declared catalogs, opened in the store (imported from their files the first time). */
-    private TenantCatalogs catalogs(String tenantId, ConfigTree catalogs, Path directory, String defaultLanguage,
-            ConfigProblems checks) {
-        try {
-            return TenantCatalogs.open(tenantId, catalogs, directory, defaultLanguage, liveCatalogs);
-        } catch (EngineConfigException e) {
-            checks.add(e);
-        } catch (TenantCatalogs.SeedProblem e) {
-            checks.add(e.problem());
-        } catch (InvalidRecordsException e) {
-            checks.add(catalogs.error("", "a catalog's file holds options the store refuses: " + e.problems().stream()
-                    .limit(5).map(p -> "option " + (p.index() + 1) + ": " + p.reason()).toList()));
-        } catch (StorageUnavailableException e) {
-            checks.add(catalogs.error("", "the catalog store is unavailable: " + e.getMessage()));
-        }
-        return TenantCatalogs.NONE;
     }
 
     private static AccessTokenSettings accessTokens(ConfigTree root, ConfigProblems checks) {
