@@ -36,14 +36,37 @@ import dev.autocomplete.server.files.WatchMode;
  * @param dataDir the directory for the server's own state, or null for {@code data} beside the tenants
  *     directory (see {@link #data()})
  * @param tenantsWatch how changed tenant files and keys are noticed
+ * @param storage where live catalogs (and, on PostgreSQL, keys) are kept
  * @param clock what access tokens and key expiry are judged by (the system clock; tests set their own)
  */
 public record ServerSettings(String host, int port, Path tenants, Tls tls, Limits limits, Duration shutdownGrace,
         String redisUrl, String tokenSecret, Path tokenSecretFile, int cacheMaxEntries, Management management,
-        Path dataDir, WatchMode tenantsWatch, Clock clock) {
+        Path dataDir, WatchMode tenantsWatch, Storage storage, Clock clock) {
 
     /** Every key, with its default ({@code ""} for none), in the order of the reference in the README. */
     public static final Map<String, String> KEYS = keys();
+
+    /**
+     * The database of live catalogs: PostgreSQL when {@code url} is set, shared by replicas; else SQLite in the data
+     * directory. The password is never logged.
+     *
+     * @param url {@code jdbc:postgresql://host:port/database} (or {@code postgresql://user:password@host/db}), or
+     *     empty for SQLite
+     * @param user the PostgreSQL user, or empty when the URL names it
+     * @param password its password, or empty when the URL carries it
+     */
+    public record Storage(String url, String user, String password) {
+
+        /** Whether the catalogs live in PostgreSQL. */
+        public boolean postgres() {
+            return !url.isEmpty();
+        }
+
+        @Override
+        public String toString() {
+            return url.isEmpty() ? "sqlite" : "postgres";
+        }
+    }
 
     /** TLS material, both PEM files. */
     public record Tls(Path certificate, Path privateKey) {
@@ -106,6 +129,9 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
         keys.put("token.secret", "");
         keys.put("token.secret-file", "");
         keys.put("cache.max-entries", "20000");
+        keys.put("storage.url", "");
+        keys.put("storage.user", "");
+        keys.put("storage.password", "");
         return java.util.Collections.unmodifiableMap(keys);
     }
 
@@ -161,7 +187,7 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
                 s.number("cache.max-entries", 0, 10_000_000),
                 new Management(s.text("management.host"), s.number("management.port", 0, 65535)),
                 s.text("data.dir").isEmpty() ? null : Path.of(s.text("data.dir")),
-                s.choice("tenants.watch", WatchMode.class), Clock.systemUTC());
+                s.choice("tenants.watch", WatchMode.class), s.storage(), Clock.systemUTC());
     }
 
     /**
@@ -180,21 +206,21 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
     public ServerSettings with(String newHost, Integer newPort, Path newTenants) {
         return new ServerSettings(newHost != null ? newHost : host, newPort != null ? newPort : port,
                 newTenants != null ? newTenants : tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
-                tokenSecretFile, cacheMaxEntries, management, dataDir, tenantsWatch, clock);
+                tokenSecretFile, cacheMaxEntries, management, dataDir, tenantsWatch, storage, clock);
     }
 
     /** The same settings with another management host or port (command-line options win); null keeps. */
     public ServerSettings withManagement(String newHost, Integer newPort) {
         return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
                 tokenSecretFile, cacheMaxEntries, new Management(newHost != null ? newHost : management.host(),
-                        newPort != null ? newPort : management.port()), dataDir, tenantsWatch, clock);
+                        newPort != null ? newPort : management.port()), dataDir, tenantsWatch, storage, clock);
     }
 
     /** The same settings with another data directory (the command-line option wins); null keeps. */
     public ServerSettings withDataDir(Path newDataDir) {
         return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
                 tokenSecretFile, cacheMaxEntries, management, newDataDir != null ? newDataDir : dataDir, tenantsWatch,
-                clock);
+                storage, clock);
     }
 
     /** The same settings with another Redis URL or token secret file (command-line options win); null keeps. */
@@ -202,20 +228,20 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
         return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace,
                 newRedisUrl != null ? newRedisUrl : redisUrl, tokenSecret,
                 newTokenSecretFile != null ? newTokenSecretFile : tokenSecretFile, cacheMaxEntries, management, dataDir,
-                tenantsWatch, clock);
+                tenantsWatch, storage, clock);
     }
 
     /** The same settings with another token signing secret ({@code token.secret}); null keeps. */
     public ServerSettings withTokenSecret(String newTokenSecret) {
         return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace, redisUrl,
                 newTokenSecret != null ? newTokenSecret : tokenSecret, tokenSecretFile, cacheMaxEntries, management,
-                dataDir, tenantsWatch, clock);
+                dataDir, tenantsWatch, storage, clock);
     }
 
     /** The same settings judging tokens and key expiry by another clock. */
     public ServerSettings withClock(Clock newClock) {
         return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
-                tokenSecretFile, cacheMaxEntries, management, dataDir, tenantsWatch, newClock);
+                tokenSecretFile, cacheMaxEntries, management, dataDir, tenantsWatch, storage, newClock);
     }
 
     @Override
@@ -223,13 +249,24 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
         return "ServerSettings[host=" + host + ", port=" + port + ", tenants=" + tenants + ", tls=" + tls
                 + ", limits=" + limits + ", shutdownGrace=" + shutdownGrace + ", redis=" + !redisUrl.isEmpty()
                 + ", tokenSecret=" + (tokenSecret.isEmpty() ? "not set" : "set") + ", tokenSecretFile=" + tokenSecretFile
-                + ", cacheMaxEntries=" + cacheMaxEntries + ", management=" + management + ", data=" + data() + ", tenantsWatch=" + tenantsWatch + "]";
+                + ", cacheMaxEntries=" + cacheMaxEntries + ", management=" + management + ", data=" + data() + ", tenantsWatch=" + tenantsWatch + ", storage=" + storage + "]";
     }
 
     /** Typed reads with errors that name the key and the variable. */
     private record Settings(Config config) {
         String text(String key) {
             return config.get(key).asString().orElse("").strip();
+        }
+
+        Storage storage() {
+            String url = text("storage.url");
+            if (!url.isEmpty() && !url.matches("(jdbc:postgresql|postgresql|postgres)://.+")) {
+                // The URL itself may hold a password: only its scheme is echoed.
+                throw new IllegalArgumentException("storage.url (or " + environmentName("storage.url")
+                        + ") must be a PostgreSQL URL, jdbc:postgresql://host:port/database; got one starting '"
+                        + url.replaceFirst("(?<=:).*$", "") + "'");
+            }
+            return new Storage(url, text("storage.user"), config.get("storage.password").asString().orElse(""));
         }
 
         int number(String key, int min, int max) {

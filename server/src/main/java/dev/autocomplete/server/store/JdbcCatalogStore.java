@@ -19,6 +19,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.autocomplete.server.config.ServerSettings;
 import dev.autocomplete.spi.toolkit.TextFolding;
 
 /**
@@ -65,6 +66,11 @@ public final class JdbcCatalogStore implements CatalogStore {
      */
     public static CatalogStore postgres(String url, String user, String password) {
         return new JdbcCatalogStore(Database.postgres(url, user, password), true);
+    }
+
+    /** The store {@code settings} name (see {@link Database#open}); closing it closes its database. */
+    public static CatalogStore open(ServerSettings settings) {
+        return new JdbcCatalogStore(Database.open(settings), true);
     }
 
     /** The store in a database that other stores share (keys); closing the store leaves the database open. */

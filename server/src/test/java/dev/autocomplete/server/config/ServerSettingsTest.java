@@ -92,6 +92,25 @@ class ServerSettingsTest {
     }
 
     @Test
+    void storage_is_sqlite_unless_a_postgresql_url_is_set_and_its_password_never_shows() {
+        assertFalse(ServerSettings.defaults().storage().postgres());
+        ServerSettings settings = ServerSettings.read(null, Map.of("AUTOCOMPLETE_STORAGE_URL",
+                "jdbc:postgresql://db:5432/ac", "AUTOCOMPLETE_STORAGE_USER", "ac", "AUTOCOMPLETE_STORAGE_PASSWORD",
+                "s3cret-pw"));
+        assertEquals(new ServerSettings.Storage("jdbc:postgresql://db:5432/ac", "ac", "s3cret-pw"), settings.storage());
+        assertTrue(settings.storage().postgres());
+        assertFalse(settings.toString().contains("s3cret-pw"), settings.toString());
+        assertEquals("postgresql://ac:pw@db/ac", ServerSettings.read(null, Map.of("AUTOCOMPLETE_STORAGE_URL",
+                "postgresql://ac:pw@db/ac")).storage().url());
+
+        IllegalArgumentException bad = assertThrows(IllegalArgumentException.class, () -> ServerSettings.read(null,
+                Map.of("AUTOCOMPLETE_STORAGE_URL", "mysql://ac:s3cret-pw@db/ac")));
+        assertTrue(bad.getMessage().contains("storage.url (or AUTOCOMPLETE_STORAGE_URL) must be a PostgreSQL URL"),
+                bad.getMessage());
+        assertFalse(bad.getMessage().contains("s3cret-pw"), bad.getMessage());
+    }
+
+    @Test
     void the_readme_documents_every_key_and_its_environment_variable() throws Exception {
         String readme = Files.readString(repoRoot().resolve("README.md"));
         for (String key : ServerSettings.KEYS.keySet()) {
