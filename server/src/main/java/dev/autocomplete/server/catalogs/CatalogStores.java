@@ -5,13 +5,12 @@ import java.nio.file.Path;
 import dev.autocomplete.server.config.DataDirectory;
 import dev.autocomplete.server.config.ServerSettings;
 import dev.autocomplete.server.store.CatalogStore;
+import dev.autocomplete.server.store.Database;
 import dev.autocomplete.server.store.JdbcCatalogStore;
 
 /** The store the settings name: PostgreSQL when {@code storage.url} is set, else SQLite in the data directory. */
 public final class CatalogStores {
 
-    /** The embedded store's file in {@code data.dir}. */
-    public static final String SQLITE_FILE = "catalogs.db";
     /** With PostgreSQL, the local copy a replica starts from while PostgreSQL is down. */
     public static final String SNAPSHOT_FILE = "catalogs-snapshot.db";
 
@@ -34,6 +33,6 @@ public final class CatalogStores {
     }
 
     private static Path sqlite(ServerSettings settings) {
-        return DataDirectory.create(settings.data()).resolve(SQLITE_FILE);
+        return DataDirectory.create(settings.data()).resolve(Database.SQLITE_FILE);
     }
 }

@@ -1,9 +1,11 @@
 package dev.autocomplete.server.store;
 
+import java.io.IOException;
 import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.io.IOException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -23,6 +25,8 @@ import java.util.logging.Logger;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 import org.sqlite.SQLiteConfig;
+
+import dev.autocomplete.server.config.ServerSettings;
 
 /**
  * The server's durable state in one database: SQLite embedded in the data directory, or PostgreSQL shared by
@@ -50,6 +54,8 @@ public final class Database implements AutoCloseable {
     /** The advisory lock every PostgreSQL write takes (an arbitrary constant: "autocomp" in ASCII). */
     private static final long WRITE_LOCK = 0x6175746F636F6D70L;
     private static final int SQLITE_BUSY_MILLIS = 10_000;
+    /** The SQLite file in the data directory. */
+    public static final String SQLITE_FILE = "catalogs.db";
 
     private final Dialect dialect;
     private final String description;
@@ -113,6 +119,18 @@ public final class Database implements AutoCloseable {
      * write while PostgreSQL is unreachable fails fast; the password never appears in messages.
      */
     public static Database postgres(String url, String user, String password) {
+        if (url.matches("(postgresql|postgres)://.*")) {
+            // The libpq form most hosts hand out: user and password before the host, which pgjdbc does not read.
+            URI uri = URI.create(url);
+            String userInfo = uri.getRawUserInfo();
+            if (userInfo != null) {
+                String[] parts = userInfo.split(":", 2);
+                user = decode(parts[0]);
+                password = parts.length > 1 ? decode(parts[1]) : password;
+            }
+            url = "jdbc:postgresql://" + uri.getRawAuthority().replaceFirst("^.*@", "") + uri.getRawPath()
+                    + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
+        }
         if (!url.startsWith("jdbc:postgresql:")) {
             throw new IllegalArgumentException("storage.url must start with jdbc:postgresql:// (got "
                     + redact(url) + ")");
@@ -132,11 +150,25 @@ public final class Database implements AutoCloseable {
         if (password != null && !password.isEmpty()) {
             properties.setProperty("password", password);
         }
-        ConnectionPool.Opener opener = () -> DriverManager.getConnection(url, properties);
+        String jdbcUrl = url;
+        ConnectionPool.Opener opener = () -> DriverManager.getConnection(jdbcUrl, properties);
         String description = "PostgreSQL " + redact(url);
         // One pool for both: the advisory lock, not the pool, keeps writers apart.
         ConnectionPool pool = new ConnectionPool(description, opener, 8, true);
         return new Database(Dialect.POSTGRES, description, opener, pool, pool);
+    }
+
+    /**
+     * The database {@code settings} name: PostgreSQL at {@code storage.url}, else SQLite in
+     * {@code <data.dir>/}{@value #SQLITE_FILE}.
+     */
+    public static Database open(ServerSettings settings) {
+        return settings.storageUrl().isEmpty() ? sqlite(settings.data().resolve(SQLITE_FILE))
+                : postgres(settings.storageUrl(), null, null);
+    }
+
+    private static String decode(String text) {
+        return URLDecoder.decode(text, StandardCharsets.UTF_8);
     }
 
     /** The URL without its query (where a password may be) and without user information. */

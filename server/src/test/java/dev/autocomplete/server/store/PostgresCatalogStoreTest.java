@@ -49,6 +49,11 @@ class PostgresCatalogStoreTest extends CatalogStoreContract {
         try (CatalogStore separate = JdbcCatalogStore.postgres(bare, PostgresServer.USER, PostgresServer.PASSWORD)) {
             assertFalse(separate.holds(CITIES));
         }
+        String libpq = bare.replace("jdbc:postgresql://", "postgresql://" + PostgresServer.USER + ":"
+                + PostgresServer.PASSWORD + "@");
+        try (CatalogStore fromLibpqForm = JdbcCatalogStore.postgres(libpq, null, null)) {
+            assertFalse(fromLibpqForm.holds(CITIES));
+        }
         StorageUnavailableException refused = assertThrows(StorageUnavailableException.class,
                 () -> JdbcCatalogStore.postgres(bare + "?user=" + PostgresServer.USER + "&password=wrong-secret",
                         null, null));
