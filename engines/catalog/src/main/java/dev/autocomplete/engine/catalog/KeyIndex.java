@@ -332,22 +332,6 @@ final class KeyIndex {
         return true;
     }
 
-    /**
-     * Orders key {@code ka} of {@code a} and key {@code kb} of {@code b} as one index holding both would: by
-     * their bytes (unsigned), then 0 for equal keys.
-     */
-    static int compare(KeyIndex a, int ka, KeyIndex b, int kb) {
-        int p = a.positions[ka];
-        int q = b.positions[kb];
-        for (int i = 0;; i++) {
-            int x = a.blob[p + i] & 0xff;
-            int y = b.blob[q + i] & 0xff;
-            if (x != y || x == 0) {
-                return x - y;
-            }
-        }
-    }
-
     /** Compares key {@code k} with {@code prefix}; with {@code asPrefix}, a key that starts with it is equal. */
     private int compare(int k, byte[] prefix, boolean asPrefix) {
         int p = positions[k];
@@ -364,15 +348,19 @@ final class KeyIndex {
     /**
      * Feeds the keys of the disjoint ranges {@code [ranges[i], ranges[i + 1])} (even {@code i < length}) to
      * {@code accept}, heaviest option first, then in key order, until {@code wanted} of them passed
-     * {@code accept} (which may record them): one search, so the keys of many ranges are ranked together, and
-     * blocks whose heaviest key cannot beat what is already taken are never read.
+     * {@code accept} (which may record them) or the options left weigh less than {@code floor}: one search, so
+     * the keys of many ranges are ranked together, and blocks whose heaviest key cannot beat what is already
+     * taken are never read.
      */
-    void heaviest(int[] ranges, int length, int wanted, IntPredicate accept) {
+    void heaviest(int[] ranges, int length, int wanted, float floor, IntPredicate accept) {
+        if (length == 2 && ranges[0] >= ranges[1]) {
+            return;
+        }
         LongHeap heap = new LongHeap();
         for (int r = 0; r < length; r += 2) {
             cover(ranges[r], ranges[r + 1], heap);
         }
-        drain(heap, wanted, accept);
+        drain(heap, wanted, sortable(floor), accept);
     }
 
     /** Covers {@code [from, to)} with keys, blocks of 64 keys and super blocks of 4,096, largest where aligned. */
@@ -392,9 +380,12 @@ final class KeyIndex {
         }
     }
 
-    private void drain(LongHeap heap, int wanted, IntPredicate accept) {
+    private void drain(LongHeap heap, int wanted, int floor, IntPredicate accept) {
         int taken = 0;
         while (heap.size() > 0 && taken < wanted) {
+            if ((int) (heap.peek() >>> 32) < floor) {
+                return;
+            }
             long top = heap.poll();
             int level = (int) ((top >>> 30) & 3);
             int index = level == KEY_LEVEL ? (int) (INDEX_MASK - (top & INDEX_MASK)) : (int) (top & INDEX_MASK);
@@ -418,10 +409,14 @@ final class KeyIndex {
      * weight, the first in key order comes first.
      */
     private static long entry(float weight, int index, int level) {
-        int bits = Float.floatToIntBits(weight);
-        int sortable = bits ^ ((bits >> 31) & 0x7fffffff);
         long low = level == KEY_LEVEL ? INDEX_MASK - index : index;
-        return ((long) sortable << 32) | ((long) level << 30) | low;
+        return ((long) sortable(weight) << 32) | ((long) level << 30) | low;
+    }
+
+    /** The weight's bits, flipped so that signed int order is the weights' order. */
+    private static int sortable(float weight) {
+        int bits = Float.floatToIntBits(weight);
+        return bits ^ ((bits >> 31) & 0x7fffffff);
     }
 
     /** A max-heap of longs, without boxing. */
@@ -447,6 +442,10 @@ final class KeyIndex {
                 i = parent;
             }
             items[i] = item;
+        }
+
+        long peek() {
+            return items[0];
         }
 
         long poll() {

@@ -104,8 +104,13 @@ final class LayeredCatalog {
         if (delta.size() == 0) {
             return own;
         }
+        // When the main's matches fill the list, only the delta's matches that rank before its last can join: the
+        // delta's search stops there, so a delta of thousands costs a few bound lookups more on most queries.
+        OptionCatalog.Match last = own.size() == limit ? own.getLast() : null;
+        OptionCatalog.Bound bound = last == null ? null
+                : new OptionCatalog.Bound(last.edits(), last.where(), main.weight(last.option()));
         List<OptionCatalog.Match> more = delta.completeWithTypos(foldedPrefix, limit,
-                option -> excluded.test(option + offset));
+                option -> excluded.test(option + offset), bound);
         if (more.isEmpty()) {
             return own;
         }

@@ -1,5 +1,6 @@
 package dev.autocomplete.engine.catalog;
 
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -162,11 +163,18 @@ public final class LiveOptions {
         for (int option = gone.nextClearBit(0), i = 0; option < main.size(); option = gone.nextClearBit(option + 1)) {
             kept[i++] = option;
         }
-        List<CatalogEntry> entries = new ArrayList<>(kept.length + delta.size());
-        entries.addAll(main.entries(kept));
-        int[] all = new int[delta.size()];
-        Arrays.setAll(all, i -> i);
-        entries.addAll(delta.entries(all));
+        // Entries are made as the build reads them: a million of them at once would double the fold's memory.
+        List<CatalogEntry> entries = new AbstractList<>() {
+            @Override
+            public CatalogEntry get(int index) {
+                return index < kept.length ? main.entry(kept[index]) : delta.entry(index - kept.length);
+            }
+
+            @Override
+            public int size() {
+                return kept.length + delta.size();
+            }
+        };
         return new LiveOptions(OptionTranslations.of(entries), new BitSet(), OptionTranslations.EMPTY, version);
     }
 

@@ -29,11 +29,28 @@ final class OptionCatalog {
     static final int AT_WORD = 2;
 
     /**
-     * An option that matched a prefix with {@code edits} typos (0 for a plain prefix match), through the key
-     * {@code key} of the index of {@code where} (its first such key in key order): options of equal weight and
-     * rank are ordered by that key, so that two catalogs' answers merge in the order one catalog would give.
+     * An option that matched a prefix with {@code edits} typos (0 for a plain prefix match), through the key at
+     * {@code key} in the folded names (its first such key in key order): options of equal weight and rank are
+     * ordered by that key, so that two catalogs' answers merge in the order one catalog would give.
      */
     record Match(int option, int where, int edits, int key) {
+    }
+
+    /**
+     * The last match another catalog's list holds when that list is full: a match of this catalog can join the
+     * list only at a better rank, or at that rank and at least that weight (a tie is settled by the keys).
+     */
+    record Bound(int edits, int where, double weight) {
+
+        /** Whether matches of this rank may still join: not after the bound's rank. */
+        boolean admits(int rankEdits, int rankWhere) {
+            return rankEdits < edits || (rankEdits == edits && rankWhere <= where);
+        }
+
+        /** The least weight a match of this rank needs. */
+        float floor(int rankEdits, int rankWhere) {
+            return rankEdits == edits && rankWhere == where ? (float) weight : Float.NEGATIVE_INFINITY;
+        }
     }
 
     /** A catalog of no options. */
@@ -236,9 +253,18 @@ final class OptionCatalog {
      * the keys they matched through: the order one catalog holding both would give them (then by option).
      */
     int compareKeys(Match a, OptionCatalog other, Match b) {
-        KeyIndex mine = a.where() == AT_START ? starts : words;
-        KeyIndex theirs = b.where() == AT_START ? other.starts : other.words;
-        return KeyIndex.compare(mine, a.key(), theirs, b.key());
+        return compareKeys(names, a.key(), other.names, b.key());
+    }
+
+    /** Orders two keys by their bytes (unsigned), 0 when equal. */
+    private static int compareKeys(byte[] blob, int p, byte[] otherBlob, int q) {
+        for (int i = 0;; i++) {
+            int x = blob[p + i] & 0xff;
+            int y = otherBlob[q + i] & 0xff;
+            if (x != y || x == 0) {
+                return x - y;
+            }
+        }
     }
 
     /**
@@ -246,7 +272,7 @@ final class OptionCatalog {
      * or alias first, then at an inner word, each by weight.
      */
     List<Match> complete(String foldedPrefix, int limit, IntPredicate excluded) {
-        return search(foldedPrefix, 0, limit, excluded);
+        return search(foldedPrefix, 0, limit, excluded, null);
     }
 
     /**
@@ -255,7 +281,7 @@ final class OptionCatalog {
      */
     List<Match> typoComplete(String foldedPrefix, int limit, IntPredicate excluded) {
         int budget = Typos.budget(foldedPrefix);
-        return budget == 0 ? List.of() : search(foldedPrefix, budget, limit, excluded);
+        return budget == 0 ? List.of() : search(foldedPrefix, budget, limit, excluded, null);
     }
 
     /**
@@ -264,7 +290,16 @@ final class OptionCatalog {
      * then weight, up to {@code limit}.
      */
     List<Match> completeWithTypos(String foldedPrefix, int limit, IntPredicate excluded) {
-        return search(foldedPrefix, Typos.budget(foldedPrefix), limit, excluded);
+        return search(foldedPrefix, Typos.budget(foldedPrefix), limit, excluded, null);
+    }
+
+    /**
+     * {@link #completeWithTypos}, only the matches that can join a full list whose last match is {@code bound}
+     * (the start of what {@link #completeWithTypos} gives): ranks after the bound's are never searched, and the
+     * bound's own rank stops at its weight, so a small catalog merged into a large one's list costs little.
+     */
+    List<Match> completeWithTypos(String foldedPrefix, int limit, IntPredicate excluded, Bound bound) {
+        return search(foldedPrefix, Typos.budget(foldedPrefix), limit, excluded, bound);
     }
 
     /**
@@ -272,22 +307,24 @@ final class OptionCatalog {
      * inner word, then for each number of typos up to {@code budget} the same two. Typo matches come from a
      * walk over each index that gathers the key ranges under a prefix within budget by their typos; an index
      * is walked only when a rank of it is reached, so when typo matches at the start fill the list the inner
-     * words are never walked.
+     * words are never walked. With a {@code bound} (or null), no rank after it is searched; the walk still
+     * gathers ranges within the whole budget, so that a match counts the typos it counts without the bound.
      */
-    private List<Match> search(String foldedPrefix, int budget, int limit, IntPredicate excluded) {
+    private List<Match> search(String foldedPrefix, int budget, int limit, IntPredicate excluded, Bound bound) {
         byte[] prefix = bytes(foldedPrefix);
-        Ranked ranked = new Ranked(limit, excluded);
+        Ranked ranked = new Ranked(limit, excluded, bound);
         ranked.take(starts, new int[] {starts.lowerBound(prefix), starts.upperBound(prefix)}, 2, AT_START, 0);
         ranked.take(words, new int[] {words.lowerBound(prefix), words.upperBound(prefix)}, 2, AT_WORD, 0);
-        if (ranked.full() || budget == 0 || prefix.length == 0) {
+        int last = bound == null ? budget : Math.min(budget, bound.edits());
+        if (ranked.full() || last == 0 || prefix.length == 0) {
             return ranked.matches;
         }
         String typed = new String(prefix, StandardCharsets.ISO_8859_1);
         IntBuffer[] startRanges = walk(starts, typed, budget);
         IntBuffer[] wordRanges = null;
-        for (int edits = 1; edits <= budget && !ranked.full(); edits++) {
+        for (int edits = 1; edits <= last && !ranked.full(); edits++) {
             ranked.take(starts, startRanges[edits], AT_START, edits);
-            if (!ranked.full()) {
+            if (!ranked.full() && ranked.admits(edits, AT_WORD)) {
                 wordRanges = wordRanges == null ? walk(words, typed, budget) : wordRanges;
                 ranked.take(words, wordRanges[edits], AT_WORD, edits);
             }
@@ -300,12 +337,18 @@ final class OptionCatalog {
         final List<Match> matches;
         private final int limit;
         private final IntPredicate excluded;
+        private final Bound bound;
         private final Set<Integer> seen = new HashSet<>();
 
-        Ranked(int limit, IntPredicate excluded) {
+        Ranked(int limit, IntPredicate excluded, Bound bound) {
             this.matches = new ArrayList<>(limit);
             this.limit = limit;
             this.excluded = excluded;
+            this.bound = bound;
+        }
+
+        boolean admits(int edits, int where) {
+            return bound == null || bound.admits(edits, where);
         }
 
         boolean full() {
@@ -320,15 +363,16 @@ final class OptionCatalog {
 
         void take(KeyIndex index, int[] ranges, int length, int where, int edits) {
             int wanted = limit - matches.size();
-            if (wanted <= 0) {
+            if (wanted <= 0 || !admits(edits, where)) {
                 return;
             }
-            index.heaviest(ranges, length, wanted, key -> {
+            float floor = bound == null ? Float.NEGATIVE_INFINITY : bound.floor(edits, where);
+            index.heaviest(ranges, length, wanted, floor, key -> {
                 int option = index.option(key);
                 if (excluded.test(option) || !seen.add(option)) {
                     return false;
                 }
-                matches.add(new Match(option, where, edits, key));
+                matches.add(new Match(option, where, edits, index.position(key)));
                 return true;
             });
         }

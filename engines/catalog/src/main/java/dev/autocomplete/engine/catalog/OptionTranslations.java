@@ -1,6 +1,5 @@
 package dev.autocomplete.engine.catalog;
 
-import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -86,21 +85,6 @@ final class OptionTranslations {
             }
         });
         return new CatalogEntry(catalog.text(option), catalog.aliases(option), catalog.weight(option), translations);
-    }
-
-    /** The options at these positions as entries, made one at a time as they are read (a rebuild holds no copy). */
-    List<CatalogEntry> entries(int[] options) {
-        return new AbstractList<>() {
-            @Override
-            public CatalogEntry get(int index) {
-                return entry(options[index]);
-            }
-
-            @Override
-            public int size() {
-                return options.length;
-            }
-        };
     }
 
     /** Roughly how many bytes the segment holds on the heap (its arrays). */

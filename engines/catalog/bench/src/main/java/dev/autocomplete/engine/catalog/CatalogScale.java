@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Random;
 
 import dev.autocomplete.bench.SyntheticCatalog;
 import dev.autocomplete.spi.Engine;
@@ -53,11 +54,22 @@ public final class CatalogScale {
                     + "(catalog arrays)%n", run, millis, cpuMillis,
                     ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
                     (double) (after - before) / size, (double) catalog.heapBytes() / size);
-            java.lang.ref.Reference.reachabilityFence(engine);
-            engine = null;
-            catalog = null;
             List<CatalogEntry> entries = options.stream()
                     .map(o -> new CatalogEntry(o.text(), o.weight())).toList();
+            // 1% pending, as in LiveLookupBenchmark: what the delta and the deletions add to the same snapshot.
+            long withoutPending = usedAfterGc(memory);
+            LiveOptions pending = LiveLookupBenchmark.withPending(catalog, entries, size / 100, new Random(11));
+            long withPending = usedAfterGc(memory);
+            System.out.printf(Locale.ROOT, "       with 1%% pending (%,d updated, so in the delta, and %,d deleted): "
+                    + "heap retained %.1f bytes/option (GC-measured: the run's figure plus what the pending snapshot "
+                    + "adds), %.1f bytes/option (arrays); folding it: %,d ms%n", size / 200, size / 200,
+                    (double) (after - before + withPending - withoutPending) / size,
+                    (double) pending.heapBytes() / size, foldMillis(pending));
+            java.lang.ref.Reference.reachabilityFence(engine);
+            java.lang.ref.Reference.reachabilityFence(pending);
+            engine = null;
+            catalog = null;
+            pending = null;
             start = System.nanoTime();
             OptionCatalog direct = new OptionCatalog(entries);
             System.out.printf(Locale.ROOT, "       of which building the index from parsed entries: %,d ms (%d)%n",
@@ -65,6 +77,16 @@ public final class CatalogScale {
         }
         Files.delete(csv);
         Files.delete(dir);
+    }
+
+    private static long foldMillis(LiveOptions options) {
+        long start = System.nanoTime();
+        LiveOptions folded = options.folded();
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        if (folded.size() != options.size()) {
+            throw new IllegalStateException("a fold changed the options");
+        }
+        return millis;
     }
 
     private static long usedAfterGc(MemoryMXBean memory) throws InterruptedException {

@@ -3,10 +3,8 @@ package dev.autocomplete.engine.catalog;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
@@ -58,28 +56,9 @@ public class LookupBenchmark {
         @Setup(Level.Trial)
         public void load() throws IOException {
             options = SyntheticCatalog.generate(Path.of(System.getProperty("autocomplete.repo", ".")), OPTIONS);
-            Random random = new Random(7);
-            List<String> prefixList = new ArrayList<>();
-            List<String> typoList = new ArrayList<>();
-            while (typoList.size() < 1000) {
-                // Real city names (the first 135k options), as people type them: 1 to 6 letters, or a
-                // 5-to-7-letter prefix with two inner letters swapped.
-                String folded = TextFolding.fold(options.get(random.nextInt(135_000)).text());
-                prefixList.add(folded.substring(0, Math.min(folded.length(), 1 + random.nextInt(6))));
-                int length = 5 + random.nextInt(3);
-                if (folded.length() >= length && folded.substring(0, length).chars().allMatch(Character::isLetter)) {
-                    char[] chars = folded.substring(0, length).toCharArray();
-                    int i = 1 + random.nextInt(length - 3);
-                    if (chars[i] != chars[i + 1]) {
-                        char swap = chars[i];
-                        chars[i] = chars[i + 1];
-                        chars[i + 1] = swap;
-                        typoList.add(new String(chars));
-                    }
-                }
-            }
-            prefixes = prefixList.toArray(String[]::new);
-            typos = typoList.toArray(String[]::new);
+            QueryMix mix = QueryMix.of(options);
+            prefixes = mix.prefixes();
+            typos = mix.typos();
         }
     }
 
