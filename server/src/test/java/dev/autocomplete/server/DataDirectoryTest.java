@@ -31,7 +31,9 @@ class DataDirectoryTest {
 
     /** A token minted with the product's secret key by a server that signs with the secret in {@code file}. */
     private static String tokenSignedWith(Path tenants, Path file, String secretKey) throws Exception {
-        try (AutocompleteServer server = AutocompleteServer.start(TestServers.settings(tenants).withAccess(null, file))) {
+        // Its own data directory: the default one must be left to the server the test starts after it.
+        try (AutocompleteServer server = AutocompleteServer.start(TestServers.settings(tenants).withAccess(null, file)
+                .withDataDir(tenants.resolveSibling("data-of-the-older-version")))) {
             ApiClient.Reply minted = AccessTokenTest.mint(new ApiClient(server.port()), secretKey,
                     AccessTokenTest.TRAVEL_ID);
             assertEquals(200, minted.status(), minted.raw());
