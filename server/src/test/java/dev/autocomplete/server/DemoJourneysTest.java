@@ -85,6 +85,32 @@ class DemoJourneysTest {
     }
 
     @Test
+    void a_suggestion_behind_the_first_carries_a_short_list_whole_and_of_a_long_one_only_what_the_context_names() {
+        // The official client shows these from its cache after the first pick and filters them by substring
+        // without asking: the ten most populous of 4,442 cities would answer a "B" with Buenos Aires and Mumbai.
+        ApiClient.Reply empty = travel(envelope(""));
+        assertEquals(List.of("placeholder", "origin", "destination"), empty.suggestionTypes());
+        assertEquals(10, empty.options("origin").size(), empty.raw());
+        JsonNode destination = empty.data().path("suggestions").get(2);
+        assertFalse(destination.has("options"), "no first page of a long list: " + destination);
+
+        ObjectNode named = envelope("");
+        ((ObjectNode) named.get("data")).putObject("additional_context").putArray("recent_cities").add("Paris")
+                .add("London");
+        ApiClient.Reply recent = travel(named);
+        assertEquals(List.of("London", "London, Canada", "Paris"),
+                recent.options("destination").stream().sorted().toList(),
+                "the cities the host names (§4.6), tappable right after the origin pick: " + recent.raw());
+
+        ObjectNode both = envelope("Book a flight from {{ORIGIN_1}} to {{DESTINATION_1}} ");
+        fill(both, "{{ORIGIN_1}}", "origin", "Paris");
+        fill(both, "{{DESTINATION_1}}", "destination", "London");
+        ApiClient.Reply ready = travel(both);
+        assertEquals(List.of("Economy", "Premium economy", "Business", "First"), ready.options("cabin"));
+        assertEquals(List.of("1 adult", "2 adults", "Family"), ready.options("passengers"));
+    }
+
+    @Test
     void a_query_that_starts_with_a_token_and_has_no_cue_words_is_read_well() {
         // The official client inserts picks without connecting words.
         ObjectNode body = fill(envelope("{{ORIGIN_1}} Lond"), "{{ORIGIN_1}}", "origin", "Paris");

@@ -370,7 +370,8 @@ public final class QueryReader {
     /**
      * docs/protocol.md §4.4: the param being typed into first, then the open ones; while a required param is open,
      * optional ones wait (the official client asks again only when it runs out of cached suggestions, so listing
-     * them would hide {@code is_ready} after the last required pick).
+     * them would hide {@code is_ready} after the last required pick). The first suggestion has its options; the
+     * later ones only those of {@link #laterOptions}.
      */
     private List<Reading.ParamSuggestion> suggestions(IntentReading reading) {
         Set<Param> order = new LinkedHashSet<>();
@@ -384,10 +385,30 @@ public final class QueryReader {
         List<Reading.ParamSuggestion> suggestions = new ArrayList<>();
         for (Param param : order) {
             String typed = param == reading.active() ? reading.activeText() : "";
+            List<Option> options = suggestions.isEmpty() ? options(param, typed, filled) : laterOptions(param, filled);
             suggestions.add(new Reading.ParamSuggestion(param.type(), param.label().in(languages), param.required(),
-                    options(param, typed, filled)));
+                    options));
         }
         return suggestions;
+    }
+
+    /**
+     * docs/protocol.md §4.4: the options of a suggestion listed after the first one. The official client shows
+     * them from its cache right after a pick for the first one, filters them by substring as the user types, and
+     * asks the server only once none matches. A short list whole is worth that; the first page of a long one is
+     * not: computed before the pick, it may offer the value just picked (a destination equal to the origin),
+     * and filtered locally it answers a first letter with the few top options that contain it anywhere, where
+     * the server would answer with the best options that start with it. So a list longer than the option limit
+     * keeps only the options the context names (the user's own, first whatever is typed) and otherwise goes
+     * without: the first letter typed for it makes the client ask.
+     */
+    private List<Option> laterOptions(Param param, Map<String, String> filled) {
+        int limit = query.optionLimit();
+        List<Option> engineOptions = sources.options(param.type(), "", filled, limit + 1);
+        if (engineOptions.size() <= limit) {
+            return contextFirst(param, "", filled, engineOptions, false);
+        }
+        return contextFirst(param, "", filled, engineOptions.subList(0, limit), true);
     }
 
     /**
@@ -395,11 +416,20 @@ public final class QueryReader {
      * typed text first (docs/protocol.md §4.6), whatever their rank in the engine's list.
      */
     private List<Option> options(Param param, String typed, Map<String, String> filled) {
+        return contextFirst(param, typed, filled, sources.options(param.type(), typed, filled, query.optionLimit()),
+                false);
+    }
+
+    /**
+     * The engine's options for what was typed with the values the context names that match it first; with
+     * {@code namedOnly}, those named values alone.
+     */
+    private List<Option> contextFirst(Param param, String typed, Map<String, String> filled,
+            List<Option> engineOptions, boolean namedOnly) {
         int limit = query.optionLimit();
-        List<Option> engineOptions = sources.options(param.type(), typed, filled, limit);
         Set<String> names = contextValues(param);
         if (names.isEmpty()) {
-            return engineOptions;
+            return namedOnly ? List.of() : engineOptions;
         }
         String typedFolded = TextFolding.fold(typed);
         Map<String, Option> named = new LinkedHashMap<>();
@@ -432,7 +462,7 @@ public final class QueryReader {
             }
         }
         if (named.isEmpty()) {
-            return engineOptions;
+            return namedOnly ? List.of() : engineOptions;
         }
         List<Option> ranked = new ArrayList<>(named.values());
         if (ranked.size() > 1) {
@@ -444,7 +474,7 @@ public final class QueryReader {
                 return at < 0 ? Integer.MAX_VALUE : at;
             }));
         }
-        for (Option option : others) {
+        for (Option option : namedOnly ? List.<Option>of() : others) {
             if (!named.containsKey(option.text())) {
                 ranked.add(option);
             }
