@@ -35,7 +35,10 @@ mkdir -p "$WORK/tenants/t0000"
 cp -r "$ROOT/tenants/demo/." "$WORK/tenants/t0000/"
 java -jar "$JAR" keys create --tenants "$WORK/tenants" --tenant t0000 --type secret >/dev/null
 for i in $(seq 1 $((TENANTS - 1))); do
-  cp -r "$WORK/tenants/t0000" "$WORK/tenants/$(printf 't%04d' "$i")"
+  copy="$WORK/tenants/$(printf 't%04d' "$i")"
+  cp -r "$WORK/tenants/t0000" "$copy"
+  # A product id names one product of one tenant (the server refuses a second): each copy its own ids.
+  sed -i -E "s/^(  - id: [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-)[0-9a-f]{12}$/\1$(printf '%012d' "$i")/" "$copy/tenant.yaml"
 done
 
 java -jar "$JAR" serve --port 0 --tenants "$WORK/tenants" >"$WORK/server.log" 2>&1 &
@@ -46,6 +49,7 @@ for _ in $(seq 1 600); do
   sleep 0.5
 done
 grep -q '^Serving ' "$WORK/server.log" || { echo "the server did not start" >&2; exit 1; }
+grep -q "^Serving $TENANTS tenant" "$WORK/server.log" || { grep -E '^(Serving|Skipped)' "$WORK/server.log" >&2; echo "not every tenant loaded" >&2; exit 1; }
 grep -E '^Serving |[Ww]atch' "$WORK/server.log" >&2 || true
 sleep "$SETTLE"
 

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
 import java.util.regex.Matcher;
@@ -32,7 +33,8 @@ import dev.autocomplete.server.wiring.AutocompleteServer;
  * the same bodies against a bare Helidon endpoint answering a canned body of the same size, in one run: both
  * warmed until the JIT is quiet, then full-speed rounds alternating between the two (throughput and the JVM's
  * CPU per request), then the real server at half its median throughput, three times, for latency.
- * Usage: {@code WrkBenchmark repoRoot [seconds] [connections] [rounds]}.
+ * With {@code nocache} the response cache is off, so every request reads the query and looks the catalog up.
+ * Usage: {@code WrkBenchmark repoRoot [seconds] [connections] [rounds] [cache|nocache]}.
  */
 public final class WrkBenchmark {
 
@@ -52,6 +54,7 @@ public final class WrkBenchmark {
         int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 20;
         int connections = args.length > 2 ? Integer.parseInt(args[2]) : 16;
         int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 5;
+        boolean cached = args.length <= 4 || !args[4].equals("nocache");
         Path work = repo.resolve("benchmarks/target/wrk");
         Path tenant = work.resolve("tenants/bench");
         Files.createDirectories(tenant.resolve("data"));
@@ -81,11 +84,13 @@ public final class WrkBenchmark {
         Path script = work.resolve("keystrokes.lua");
         writeScript(script, bodies, key);
 
-        try (AutocompleteServer server = AutocompleteServer.start(ServerSettings.defaults()
+        ServerSettings settings = cached ? ServerSettings.defaults()
+                : ServerSettings.read(null, Map.of(ServerSettings.environmentName("cache.max-entries"), "0"));
+        try (AutocompleteServer server = AutocompleteServer.start(settings
                     .with("127.0.0.1", 0, work.resolve("tenants")).withManagement("127.0.0.1", 0))) {
             byte[] typical = post(server.port(), key, bodies.get(bodies.size() / 2));
-            System.out.printf(Locale.ROOT, "%d distinct request bodies; canned response %d bytes%n", bodies.size(),
-                    typical.length);
+            System.out.printf(Locale.ROOT, "%d distinct request bodies; canned response %d bytes; response cache %s%n",
+                    bodies.size(), typical.length, cached ? "on" : "off");
             // Fill the response cache one body at a time.
             for (String body : bodies) {
                 post(server.port(), key, body);
@@ -98,6 +103,7 @@ public final class WrkBenchmark {
                 List<Double> bareRates = new ArrayList<>();
                 List<Double> ratios = new ArrayList<>();
                 List<Double> cpuRatios = new ArrayList<>();
+                List<Double> serverCpu = new ArrayList<>();
                 for (int round = 1; round <= rounds; round++) {
                     Measure real = measure(server.port(), script, seconds, connections);
                     Measure bare = measure(baseline.port(), script, seconds, connections);
@@ -105,6 +111,7 @@ public final class WrkBenchmark {
                     bareRates.add(bare.rate());
                     ratios.add(real.rate() / bare.rate());
                     cpuRatios.add(real.cpuMicros() / bare.cpuMicros());
+                    serverCpu.add(real.cpuMicros());
                     System.out.printf(Locale.ROOT, "round %d: server %.0f req/s (%.1f us CPU/request), bare %.0f req/s "
                             + "(%.1f us CPU/request): %.1f%% of bare%n", round, real.rate(), real.cpuMicros(),
                             bare.rate(), bare.cpuMicros(), 100 * real.rate() / bare.rate());
@@ -132,6 +139,8 @@ public final class WrkBenchmark {
                         + "median %.2f%n", rounds, median(bareRates), real, 100 * median(ratios),
                         100 * ratios.stream().mapToDouble(Double::doubleValue).min().orElseThrow(),
                         100 * ratios.stream().mapToDouble(Double::doubleValue).max().orElseThrow(), median(cpuRatios));
+                System.out.printf(Locale.ROOT, "server CPU per request: median %.1f us, so %.0f requests a second per "
+                        + "core of the server's CPU%n", median(serverCpu), 1e6 / median(serverCpu));
                 System.out.printf(Locale.ROOT, "half load: median p50 %.2f ms, median p99 %.2f ms%n", median(p50s),
                         median(p99s));
             }
