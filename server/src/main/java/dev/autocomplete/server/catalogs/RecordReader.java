@@ -15,8 +15,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.JsonParser;
@@ -28,7 +28,7 @@ import com.fasterxml.jackson.databind.ObjectReader;
 
 import dev.autocomplete.server.store.InvalidRecordsException;
 import dev.autocomplete.server.store.OptionRecord;
-import dev.autocomplete.spi.toolkit.TextFolding;
+import dev.autocomplete.server.store.OptionRecords;
 
 /**
  * Reads option records as a stream, from a JSON array or from NDJSON (one record a line), for the records API
@@ -36,20 +36,16 @@ import dev.autocomplete.spi.toolkit.TextFolding;
  * noted with its position (an index in an array, a line of NDJSON, from 1). Whoever writes the records checks
  * {@link #problems()} once the stream is read and applies nothing when there are any. Not thread-safe.
  *
- * <p>A record is {@code {"id", "text", "aliases", "weight", "translations"}}: {@code id} (at most
- * {@value #MAX_ID_LENGTH} characters) and {@code text} required; an unknown field is refused, since a misspelt
+ * <p>A record is {@code {"id", "text", "aliases", "weight", "translations"}}: {@code id} and {@code text}
+ * required, the values' rules those of {@link OptionRecords}; an unknown field is refused, since a misspelt
  * {@code aliases} would otherwise be dropped without a word.
  */
 public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable {
 
-    public static final int MAX_ID_LENGTH = 200;
-    static final int MAX_TEXT_LENGTH = 500;
-    static final int MAX_ALIASES = 100;
     /** Problems listed at most in an answer; the count says how many there were. */
     public static final int MAX_LISTED_PROBLEMS = 100;
 
     private static final Set<String> FIELDS = Set.of("id", "text", "aliases", "weight", "translations");
-    private static final Pattern LANGUAGE = Pattern.compile("[a-z]{2,8}(-[a-z0-9]{1,8})*");
 
     /** How records are laid out. */
     public enum Format {
@@ -230,11 +226,17 @@ public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable
         Map<String, String> translations = new LinkedHashMap<>();
         node.path("translations").properties().forEach(entry ->
                 translations.put(entry.getKey().toLowerCase(Locale.ROOT), entry.getValue().asText()));
-        return new OptionRecord(node.get("id").asText(), node.get("text").asText(), aliases,
+        OptionRecord record = new OptionRecord(node.get("id").asText(), node.get("text").asText(), aliases,
                 node.path("weight").asDouble(0), translations);
+        Optional<String> invalid = OptionRecords.problem(record);
+        if (invalid.isPresent()) {
+            problems.add(new InvalidRecordsException.Problem(position, invalid.get()));
+            return null;
+        }
+        return record;
     }
 
-    /** Why a tree is no valid record, or null. */
+    /** Why a tree is no valid record, or null: its JSON shape here, the values' rules in {@link OptionRecords}. */
     static String problem(JsonNode node) {
         if (!node.isObject()) {
             return "a record is a JSON object";
@@ -245,39 +247,25 @@ public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable
                 return "unknown field '" + shortened(name) + "' (a record has id, text, aliases, weight, translations)";
             }
         }
-        JsonNode id = node.get("id");
-        if (id == null || !id.isTextual() || id.asText().isEmpty()) {
-            return "'id' is required: a non-empty string";
+        if (!node.path("id").isTextual()) {
+            return "'id' is required: a string";
         }
-        String idProblem = idProblem(id.asText());
-        if (idProblem != null) {
-            return idProblem;
-        }
-        JsonNode text = node.get("text");
-        if (text == null || !text.isTextual()) {
+        if (!node.path("text").isTextual()) {
             return "'text' is required: a string";
-        }
-        String textProblem = textProblem("text", text.asText());
-        if (textProblem != null) {
-            return textProblem;
         }
         JsonNode aliases = node.get("aliases");
         if (aliases != null && !aliases.isNull()) {
-            if (!aliases.isArray() || aliases.size() > MAX_ALIASES) {
-                return "'aliases' is an array of at most " + MAX_ALIASES + " strings";
+            if (!aliases.isArray()) {
+                return "'aliases' is an array of strings";
             }
             for (JsonNode alias : aliases) {
                 if (!alias.isTextual()) {
                     return "'aliases' holds strings only";
                 }
-                String aliasProblem = textProblem("an alias", alias.asText());
-                if (aliasProblem != null) {
-                    return aliasProblem;
-                }
             }
         }
         JsonNode weight = node.get("weight");
-        if (weight != null && !weight.isNull() && (!weight.isNumber() || !Double.isFinite(weight.asDouble()))) {
+        if (weight != null && !weight.isNull() && !weight.isNumber()) {
             return "'weight' is a number";
         }
         JsonNode translations = node.get("translations");
@@ -286,43 +274,17 @@ public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable
                 return "'translations' is an object of language tag to text, e.g. {\"fr\": \"...\"}";
             }
             for (Map.Entry<String, JsonNode> entry : translations.properties()) {
-                if (!LANGUAGE.matcher(entry.getKey().toLowerCase(Locale.ROOT)).matches()) {
-                    return "'translations' has a key that is no language tag: '" + shortened(entry.getKey()) + "'";
-                }
                 if (!entry.getValue().isTextual()) {
-                    return "'translations." + entry.getKey() + "' is a string";
-                }
-                String translationProblem = textProblem("translations." + entry.getKey(), entry.getValue().asText());
-                if (translationProblem != null) {
-                    return translationProblem;
+                    return "'translations." + shortened(entry.getKey()) + "' is a string";
                 }
             }
         }
         return null;
     }
 
-    /** Why an id is refused, or null. */
+    /** Why an id is refused, or null: for ids the API takes in a path or a cursor. */
     public static String idProblem(String id) {
-        if (id.isEmpty() || id.length() > MAX_ID_LENGTH) {
-            return "'id' is 1 to " + MAX_ID_LENGTH + " characters";
-        }
-        if (id.chars().anyMatch(Character::isISOControl)) {
-            return "'id' holds a control character";
-        }
-        return null;
-    }
-
-    private static String textProblem(String what, String text) {
-        if (text.length() > MAX_TEXT_LENGTH) {
-            return "'" + what + "' is at most " + MAX_TEXT_LENGTH + " characters";
-        }
-        if (text.chars().anyMatch(Character::isISOControl)) {
-            return "'" + what + "' holds a control character";
-        }
-        if (TextFolding.fold(text).isEmpty()) {
-            return "'" + what + "' holds no letter or digit";
-        }
-        return null;
+        return OptionRecords.idProblem(id).orElse(null);
     }
 
     private static String shortened(String text) {

@@ -24,6 +24,7 @@ import dev.autocomplete.engine.catalog.SeedOption;
 import dev.autocomplete.server.store.CatalogRef;
 import dev.autocomplete.server.store.InvalidRecordsException;
 import dev.autocomplete.server.store.OptionRecord;
+import dev.autocomplete.server.store.OptionRecords;
 import dev.autocomplete.server.store.StorageUnavailableException;
 import dev.autocomplete.spi.Engine;
 import dev.autocomplete.spi.EngineConfigException;
@@ -209,10 +210,10 @@ public final class TenantCatalogs {
      */
     static String idOf(String text) {
         String id = TextFolding.fold(text).replace(' ', '-');
-        if (id.length() <= RecordReader.MAX_ID_LENGTH) {
+        if (id.length() <= OptionRecords.MAX_ID_LENGTH) {
             return id;
         }
-        return id.substring(0, RecordReader.MAX_ID_LENGTH - 17) + "-" + sha256(id.getBytes(StandardCharsets.UTF_8))
+        return id.substring(0, OptionRecords.MAX_ID_LENGTH - 17) + "-" + sha256(id.getBytes(StandardCharsets.UTF_8))
                 .substring(0, 16);
     }
 

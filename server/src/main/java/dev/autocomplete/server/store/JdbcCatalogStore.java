@@ -304,9 +304,8 @@ public final class JdbcCatalogStore implements CatalogStore {
         }
         refuseIf(problems);
         staging.flush();
-        repeats(connection, "id", "id '%s' is also the id of record %d", problems);
-        repeats(connection, "folded", "text '%s' is the text of record %d (texts are compared ignoring case and "
-                + "accents)", problems);
+        repeats(connection, "id", problems);
+        repeats(connection, "folded", problems);
         refuseIf(problems);
 
         update(connection, catalog, "DELETE FROM catalog_options WHERE tenant = ? AND catalog = ?");
@@ -325,7 +324,7 @@ public final class JdbcCatalogStore implements CatalogStore {
     }
 
     /** Records of the batch repeating an earlier record's {@code column}, by index. */
-    private static void repeats(Connection connection, String column, String reason, TreeMap<Long, String> problems)
+    private static void repeats(Connection connection, String column, TreeMap<Long, String> problems)
             throws SQLException {
         try (PreparedStatement query = connection.prepareStatement("SELECT s.idx, s.id, s.text, f.first "
                 + "FROM catalog_staging s JOIN (SELECT " + column + " AS value, MIN(idx) AS first FROM catalog_staging "
@@ -334,8 +333,8 @@ public final class JdbcCatalogStore implements CatalogStore {
             try (ResultSet rows = query.executeQuery()) {
                 while (rows.next()) {
                     String value = column.equals("id") ? rows.getString(2) : rows.getString(3);
-                    problems.putIfAbsent(rows.getLong(1),
-                            reason.formatted(OptionRecords.abbreviate(value), rows.getLong(4)));
+                    problems.putIfAbsent(rows.getLong(1), column.equals("id") ? OptionRecords.repeatedId(value)
+                            : OptionRecords.repeatedText(value));
                 }
             }
         }

@@ -29,15 +29,9 @@ public final class OptionRecords {
 
     /** Why one record cannot be stored, if it cannot (its shape alone; see {@link #problems} for a batch). */
     public static Optional<String> problem(OptionRecord record) {
-        String id = record.id();
-        if (id.isBlank()) {
-            return Optional.of("id is blank");
-        }
-        if (id.codePointCount(0, id.length()) > MAX_ID_LENGTH) {
-            return Optional.of("id is longer than " + MAX_ID_LENGTH + " characters");
-        }
-        if (id.chars().anyMatch(Character::isISOControl)) {
-            return Optional.of("id contains a control character");
+        Optional<String> id = idProblem(record.id());
+        if (id.isPresent()) {
+            return id;
         }
         Optional<String> text = textProblem("text", record.text());
         if (text.isPresent()) {
@@ -117,14 +111,12 @@ public final class OptionRecords {
             }
             Long sameId = ids.putIfAbsent(record.id(), index);
             if (sameId != null) {
-                problems.add(new InvalidRecordsException.Problem(index, "id '" + abbreviate(record.id())
-                        + "' is also the id of record " + sameId));
+                problems.add(new InvalidRecordsException.Problem(index, repeatedId(record.id())));
                 return false;
             }
             Long sameText = texts.putIfAbsent(TextFolding.fold(record.text()), index);
             if (sameText != null) {
-                problems.add(new InvalidRecordsException.Problem(index, "text '" + abbreviate(record.text())
-                        + "' is the text of record " + sameText + " (texts are compared ignoring case and accents)"));
+                problems.add(new InvalidRecordsException.Problem(index, repeatedText(record.text())));
                 return false;
             }
             return true;
@@ -133,6 +125,33 @@ public final class OptionRecords {
         List<InvalidRecordsException.Problem> problems() {
             return List.copyOf(problems);
         }
+    }
+
+    /**
+     * Why a record repeating an earlier one's id is refused. The earlier one is not numbered: the store counts the
+     * records it was given, while a writer counts array indexes or NDJSON lines.
+     */
+    static String repeatedId(String id) {
+        return "id '" + abbreviate(id) + "' is also the id of an earlier record of this write";
+    }
+
+    static String repeatedText(String text) {
+        return "text '" + abbreviate(text) + "' is also the text of an earlier record of this write (texts are"
+                + " compared ignoring case and accents)";
+    }
+
+    /** Why an id cannot be stored, if it cannot: for ids the API takes in a path or cursor too. */
+    public static Optional<String> idProblem(String id) {
+        if (id.isBlank()) {
+            return Optional.of("id is blank");
+        }
+        if (id.codePointCount(0, id.length()) > MAX_ID_LENGTH) {
+            return Optional.of("id is longer than " + MAX_ID_LENGTH + " characters");
+        }
+        if (id.chars().anyMatch(Character::isISOControl)) {
+            return Optional.of("id contains a control character");
+        }
+        return Optional.empty();
     }
 
     /** A value as quoted in a reason: long ones shortened, so that a reason stays readable. */

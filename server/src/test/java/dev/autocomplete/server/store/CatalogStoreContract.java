@@ -110,8 +110,8 @@ abstract class CatalogStoreContract {
                 problems.toString());
         assertTrue(problems.get(0).reason().contains("text is blank"), problems.get(0).reason());
         assertTrue(problems.get(1).reason().contains("longer than 200"), problems.get(1).reason());
-        assertTrue(problems.get(2).reason().contains("also the id of record 0"), problems.get(2).reason());
-        assertTrue(problems.get(3).reason().contains("text of record 0"), problems.get(3).reason());
+        assertTrue(problems.get(2).reason().contains("also the id of an earlier record"), problems.get(2).reason());
+        assertTrue(problems.get(3).reason().contains("also the text of an earlier record"), problems.get(3).reason());
         assertTrue(problems.get(4).reason().contains("already the text of id 'l'"), problems.get(4).reason());
         assertTrue(problems.get(5).reason().contains("weight"), problems.get(5).reason());
         assertTrue(problems.get(6).reason().contains("language tag"), problems.get(6).reason());
@@ -170,8 +170,9 @@ abstract class CatalogStoreContract {
                 "a bad shape is reported before repeats are looked for");
         refused = assertThrows(InvalidRecordsException.class, () -> store.replace(CITIES,
                 List.of(record("c", "Cork"), record("c", "Cadiz"), record("d", "CORK"), record("e", "Evora")).iterator()));
-        assertEquals(List.of(new Problem(1, "id 'c' is also the id of record 0"), new Problem(2, "text 'CORK' is the "
-                + "text of record 0 (texts are compared ignoring case and accents)")), refused.problems());
+        assertEquals(List.of(new Problem(1, "id 'c' is also the id of an earlier record of this write"), new Problem(2,
+                "text 'CORK' is also the text of an earlier record of this write (texts are compared ignoring case and"
+                + " accents)")), refused.problems());
         assertEquals(List.of("a", "b"), ids(all(store, CITIES)), "nothing of the refused replace applied");
 
         assertEquals(0, store.replace(CITIES, Collections.emptyIterator()));

@@ -49,6 +49,26 @@ class SqliteCatalogStoreTest extends CatalogStoreContract {
     }
 
     @Test
+    void a_replica_behind_the_pruned_changes_is_told_to_reload_every_catalog() throws Exception {
+        store.upsert(OTHER, List.of(record("z", "Zoe")));
+        long behind = store.lastSequence();
+        store.upsert(CITIES, List.of(record("p", "Paris")));
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
+                Statement statement = connection.createStatement()) {
+            statement.execute("UPDATE catalog_changes SET at_millis = 0");
+        }
+        // A write crossing a thousand changes prunes those older than a day, keeping the newest.
+        store.upsert(CITIES, java.util.stream.IntStream.range(0, 1000).mapToObj(i -> record("id" + i, "City " + i))
+                .toList());
+        List<CatalogStore.Change> changes = store.changesSince(behind, 10);
+        assertEquals(List.of(CITIES, OTHER), changes.stream().map(CatalogStore.Change::catalog).toList());
+        assertTrue(changes.stream().allMatch(c -> c.kind() == CatalogStore.Kind.REPLACE
+                && c.sequence() == store.lastSequence()), changes.toString());
+        assertEquals(1000, store.changesSince(store.lastSequence() - 1000, 2000).size(),
+                "changes of the last day are kept");
+    }
+
+    @Test
     void a_file_written_by_a_newer_schema_is_refused_rather_than_misread() throws Exception {
         store.close();
         try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
