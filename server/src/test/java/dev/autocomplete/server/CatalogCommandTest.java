@@ -1,0 +1,117 @@
+package dev.autocomplete.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code catalog import|export} beside a running server process, as an operator runs them: the server sees an
+ * import within two seconds; an export reads back what the store holds; bad files are refused with their lines
+ * and change nothing; a later edit of a seed file is reported, not merged, until it is imported.
+ */
+class CatalogCommandTest {
+
+    private static final String TENANT = """
+            display_name: Shop
+            catalogs:
+              colors:
+                file: data/colors.csv
+            products:
+              - id: 1d2c3b4a-5f6e-4d7c-8b9a-0a1b2c3d4e51
+                slug: paint
+                prompt: Paint
+                intents:
+                  - name: paint
+                    phrases: [Paint]
+                    params:
+                      - {type: color, label: Color, required: true, catalog: colors}
+            """;
+
+    @TempDir
+    Path temp;
+
+    @Test
+    void an_import_beside_a_running_server_is_served_and_a_bad_file_changes_nothing() throws Exception {
+        Path tenants = temp.resolve("tenants");
+        Path data = temp.resolve("data");
+        Files.createDirectories(tenants.resolve("shop/data"));
+        Files.writeString(tenants.resolve("shop/tenant.yaml"), TENANT);
+        Path seed = tenants.resolve("shop/data/colors.csv");
+        Files.writeString(seed, "id,text,weight\nred,Crimson Red,3\nblue,Navy Blue,2\n");
+        String key = TestTenants.createKey(tenants, "shop", "public", "paint");
+        try (ServerProcess server = ServerProcess.start(tenants, temp.resolve("server.log"), Map.of(),
+                "--data-dir", data.toString())) {
+            server.awaitServing();
+            ApiClient api = new ApiClient(server.port());
+            assertEquals(List.of("Crimson Red", "Navy Blue"), colors(api, key, "Paint "));
+
+            Path file = temp.resolve("colors.ndjson");
+            Files.writeString(file, """
+                    {"id": "red", "text": "Crimson Red", "weight": 3}
+                    {"id": "green", "text": "Forest Green", "weight": 5}
+                    """);
+            TestTenants.Cli imported = cli("import", tenants, data, file.toString());
+            assertEquals(0, imported.exit(), imported.err());
+            assertTrue(imported.out().contains("imported 2 option(s) into shop/colors"), imported.out());
+            assertWithin(2_000, () -> colors(api, key, "Paint ").equals(List.of("Forest Green", "Crimson Red")));
+
+            Files.writeString(file, "{\"id\": \"x\", \"text\": \"Ochre\"}\n{\"id\": \"y\"}\n\n{\"id\": \"x\", \"text\": \"Umber\"}\n");
+            TestTenants.Cli refused = cli("import", tenants, data, file.toString());
+            assertEquals(1, refused.exit());
+            assertTrue(refused.err().contains(file + ": line 2: 'text' is required"), refused.err());
+            assertTrue(refused.err().contains("nothing was imported"), refused.err());
+            Thread.sleep(1_500);
+            assertEquals(List.of("Forest Green", "Crimson Red"), colors(api, key, "Paint "), "nothing changed");
+
+            Path exported = temp.resolve("out.json");
+            TestTenants.Cli export = cli("export", tenants, data, exported.toString());
+            assertEquals(0, export.exit(), export.err());
+            String json = Files.readString(exported);
+            assertTrue(json.startsWith("[{\"id\":\"green\",\"text\":\"Forest Green\""), json);
+            assertEquals(2, ApiClient.JSON.readTree(json).size());
+
+            // The seed file edited: reported at the tenant's reload, not merged; its import brings it in.
+            Files.writeString(seed, "id,text,weight\nred,Crimson Red,3\nteal,Deep Teal,9\n");
+            assertTrue(server.awaitLog("data/colors.csv changed since it was imported", 10), server.log());
+            assertFalse(colors(api, key, "Paint ").contains("Deep Teal"));
+            TestTenants.Cli seeded = cli("import", tenants, data, seed.toString());
+            assertEquals(0, seeded.exit(), seeded.err());
+            assertWithin(2_000, () -> colors(api, key, "Paint ").equals(List.of("Deep Teal", "Crimson Red")));
+
+            TestTenants.Cli unknown = TestTenants.cli("catalog", "import", "--tenants", tenants.toString(),
+                    "--data-dir", data.toString(), "--tenant", "shop", "--catalog", "sizes", file.toString());
+            assertEquals(2, unknown.exit());
+            assertTrue(unknown.err().contains("tenant 'shop' declares no catalog 'sizes'"), unknown.err());
+        }
+    }
+
+    private static TestTenants.Cli cli(String command, Path tenants, Path data, String file) {
+        return TestTenants.cli("catalog", command, "--tenants", tenants.toString(), "--data-dir", data.toString(),
+                "--tenant", "shop", "--catalog", "colors", file);
+    }
+
+    private static List<String> colors(ApiClient api, String key, String query) {
+        ApiClient.Reply reply = api.suggest(key, ApiClient.envelope(query));
+        assertEquals(200, reply.status(), reply.raw());
+        return reply.options("color");
+    }
+
+    private static void assertWithin(long millis, java.util.function.BooleanSupplier condition)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + millis * 1_000_000;
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within " + millis + " ms");
+            }
+            Thread.sleep(50);
+        }
+    }
+}
