@@ -163,6 +163,46 @@ public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable
         return count;
     }
 
+    /**
+     * The valid records, for a store that reads them as a stream in its transaction: after the last one it throws
+     * {@link Refused} when any record was invalid, so that the transaction is rolled back and nothing applied.
+     */
+    public Iterator<OptionRecord> refusingAtEnd() {
+        return new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                if (RecordReader.this.hasNext()) {
+                    return true;
+                }
+                if (!problems.isEmpty()) {
+                    throw new Refused(problems());
+                }
+                return false;
+            }
+
+            @Override
+            public OptionRecord next() {
+                return RecordReader.this.next();
+            }
+        };
+    }
+
+    /** Records this reader refused, placed by their index or line already; stores let it through unchanged. */
+    public static final class Refused extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+        private final transient List<InvalidRecordsException.Problem> problems;
+
+        Refused(List<InvalidRecordsException.Problem> problems) {
+            super(problems.size() + " invalid record(s)", null, false, false);
+            this.problems = problems;
+        }
+
+        public List<InvalidRecordsException.Problem> problems() {
+            return problems;
+        }
+    }
+
     /** Reads every remaining record, for callers that need the whole batch. */
     public List<OptionRecord> readAll() {
         List<OptionRecord> records = new ArrayList<>();

@@ -7,7 +7,6 @@ import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -158,32 +157,15 @@ public final class CatalogCommand implements Runnable {
             try (InputStream in = file.equals("-") ? System.in : Files.newInputStream(Path.of(file));
                     RecordReader records = RecordReader.of(format, json, in)) {
                 String at = format == RecordReader.Format.NDJSON ? "line" : "index";
-                Iterator<OptionRecord> checked = new Iterator<>() {
-                    @Override
-                    public boolean hasNext() {
-                        if (records.hasNext()) {
-                            return true;
-                        }
-                        if (!records.problems().isEmpty()) {
-                            throw new InvalidRecordsException(records.problems());
-                        }
-                        return false;
-                    }
-
-                    @Override
-                    public OptionRecord next() {
-                        return records.next();
-                    }
-                };
                 try {
-                    return store.replace(options.ref(), checked);
+                    return store.replace(options.ref(), records.refusingAtEnd());
+                } catch (RecordReader.Refused e) {
+                    printProblems(err, e.problems(), at);
+                    return -1;
                 } catch (InvalidRecordsException e) {
-                    // Problems of the reader are placed already; the store's count the records it was given.
-                    List<InvalidRecordsException.Problem> placed = records.problems().isEmpty()
-                            ? e.problems().stream().map(p -> new InvalidRecordsException.Problem(
-                                    records.positionOf(p.index()), p.reason())).toList()
-                            : records.problems();
-                    printProblems(err, placed, at);
+                    // The store counts the records it was given; they are placed back where they stood in the file.
+                    printProblems(err, e.problems().stream().map(p -> new InvalidRecordsException.Problem(
+                            records.positionOf(p.index()), p.reason())).toList(), at);
                     return -1;
                 } catch (RecordReader.MalformedBody e) {
                     err.println("error: " + file + ": " + e.getMessage() + " Nothing was imported.");

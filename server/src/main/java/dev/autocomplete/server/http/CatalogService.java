@@ -104,7 +104,7 @@ public final class CatalogService implements HttpService {
             CatalogRef ref = target.ref();
             // The store reads the records as they arrive, in its transaction; an invalid one is skipped and noted,
             // and after the last one the transaction is rolled back if any was.
-            count = stored(() -> catalogs.replace(ref, new RefusingAtEnd(records)), records);
+            count = stored(() -> catalogs.replace(ref, records.refusingAtEnd()), records);
         }
         send(response, Status.OK_200, out -> out.writeNumberField("options", count));
     }
@@ -215,8 +215,8 @@ public final class CatalogService implements HttpService {
             throw invalid(records == null ? e.problems() : e.problems().stream().map(problem ->
                     new InvalidRecordsException.Problem(records.positionOf(problem.index()), problem.reason()))
                     .toList(), records);
-        } catch (ReaderRefused e) {
-            throw invalid(e.problems, records);
+        } catch (RecordReader.Refused e) {
+            throw invalid(e.problems(), records);
         } catch (RecordReader.MalformedBody e) {
             throw ApiException.badRequest("INVALID_JSON", e.getMessage() + " Nothing was applied.");
         }
@@ -352,44 +352,6 @@ public final class CatalogService implements HttpService {
         @Override
         public void close() throws IOException {
             in.close();
-        }
-    }
-
-    /** Records the reader refused, already placed by their index or line; the store lets it through unchanged. */
-    private static final class ReaderRefused extends RuntimeException {
-
-        private static final long serialVersionUID = 1L;
-        private final transient List<InvalidRecordsException.Problem> problems;
-
-        ReaderRefused(List<InvalidRecordsException.Problem> problems) {
-            super("invalid records", null, false, false);
-            this.problems = problems;
-        }
-    }
-
-    /** Hands out the reader's records, and after the last one refuses the whole stream if any record was invalid. */
-    private static final class RefusingAtEnd implements java.util.Iterator<OptionRecord> {
-
-        private final RecordReader records;
-
-        RefusingAtEnd(RecordReader records) {
-            this.records = records;
-        }
-
-        @Override
-        public boolean hasNext() {
-            if (records.hasNext()) {
-                return true;
-            }
-            if (!records.problems().isEmpty()) {
-                throw new ReaderRefused(records.problems());
-            }
-            return false;
-        }
-
-        @Override
-        public OptionRecord next() {
-            return records.next();
         }
     }
 }
