@@ -320,12 +320,12 @@ final class OptionCatalog {
             return ranked.matches;
         }
         String typed = new String(prefix, StandardCharsets.ISO_8859_1);
-        IntBuffer[] startRanges = walk(starts, typed, budget);
+        IntBuffer[] startRanges = walk(starts, typed, budget, walkFloor(bound, AT_START));
         IntBuffer[] wordRanges = null;
         for (int edits = 1; edits <= last && !ranked.full(); edits++) {
             ranked.take(starts, startRanges[edits], AT_START, edits);
             if (!ranked.full() && ranked.admits(edits, AT_WORD)) {
-                wordRanges = wordRanges == null ? walk(words, typed, budget) : wordRanges;
+                wordRanges = wordRanges == null ? walk(words, typed, budget, walkFloor(bound, AT_WORD)) : wordRanges;
                 ranked.take(words, wordRanges[edits], AT_WORD, edits);
             }
         }
@@ -379,12 +379,23 @@ final class OptionCatalog {
     }
 
     /**
+     * The least weight a walk of the index of {@code where} may skip to: when the only typo rank a bound admits
+     * from that index is one typo at its own place, lighter keys could never be taken, so the walk reads past them
+     * (a delta under a main index's full list); otherwise none.
+     */
+    private static float walkFloor(Bound bound, int where) {
+        return bound != null && bound.edits() == 1 && bound.where() == where ? (float) bound.weight()
+                : Float.NEGATIVE_INFINITY;
+    }
+
+    /**
      * The key ranges under a prefix within budget, by its typos ({@code [edits]}, null for none). Walks the
      * sorted keys like a trie, aligning a shared prefix once, skipping every key under a prefix that is
      * already over budget, and from a prefix that spent the whole budget seeking only the bytes that can
-     * still align.
+     * still align. Keys lighter than {@code floor} are read past one by one (their typos are not counted, and
+     * the ranges leave out those before a range's first heavy key): for a small index under a high floor only.
      */
-    private static IntBuffer[] walk(KeyIndex index, String typed, int budget) {
+    private IntBuffer[] walk(KeyIndex index, String typed, int budget, float floor) {
         IntBuffer[] ranges = new IntBuffer[budget + 1];
         byte[] first = {(byte) typed.charAt(0)};
         int k = index.lowerBound(first);
@@ -401,6 +412,10 @@ final class OptionCatalog {
         int previous = -1;
         int valid = 0;
         while (k < to) {
+            if (weights[index.option(k)] < floor) {
+                k++;
+                continue;
+            }
             int depth = previous < 0 ? 0 : commonPrefix(index, previous, k, valid);
             int length = -1;
             int matchedAt = -1;

@@ -139,6 +139,18 @@ class LiveOptionsTest {
     }
 
     @Test
+    void a_catalog_with_no_options_yet_answers_nothing_and_takes_writes() {
+        LiveOptions empty = LiveOptions.of(List.of());
+        assertEquals(List.of(), texts(empty, ""));
+        assertEquals(List.of(), texts(empty, "lodnon"));
+        assertEquals(SpanMatch.NONE, match(empty, "london"));
+        LiveOptions filled = empty.with(CITIES, List.of());
+        assertEquals(List.of("London", "Londrina"), texts(filled, "lon"));
+        assertEquals(List.of("London", "Londrina"), texts(filled.folded(), "lon"));
+        assertEquals(0, filled.with(List.of(), List.of("London", "Lyon", "Paris", "Londrina")).size());
+    }
+
+    @Test
     void the_engine_reads_the_current_snapshot_at_every_call() {
         LiveOptions[] current = {LiveOptions.of(CITIES)};
         Engine engine = engine(() -> current[0]);

@@ -99,24 +99,13 @@ public class LiveLookupBenchmark {
         return options;
     }
 
-    /** Which query a thread sends next. */
-    @State(Scope.Thread)
-    public static class Cursor {
-        int next;
-
-        String of(String[] queries) {
-            next = next + 1 == queries.length ? 0 : next + 1;
-            return queries[next];
-        }
-    }
-
     @Benchmark
-    public List<Integer> prefix(Live live, Cursor cursor) {
+    public List<Integer> prefix(Live live, LookupBenchmark.Cursor cursor) {
         return live.options.complete(cursor.of(live.prefixes), false, LIMIT, NONE, List.of());
     }
 
     @Benchmark
-    public List<Integer> oneTypo(Live live, Cursor cursor) {
+    public List<Integer> oneTypo(Live live, LookupBenchmark.Cursor cursor) {
         return live.options.complete(cursor.of(live.typos), false, LIMIT, NONE, List.of());
     }
 }
