@@ -50,9 +50,11 @@ class SharedKeysTest {
         }
     }
 
+    /** A replica: its own data directory, as every replica has (docs/scaling.md). */
     private static AutocompleteServer start(Path tenants, String url) throws Exception {
         return AutocompleteServer.start(TestServers.settings(tenants).withStorageUrl(url)
-                .withTokenSecret(AccessTokenTest.SECRET));
+                .withTokenSecret(AccessTokenTest.SECRET)
+                .withDataDir(Files.createTempDirectory(tenants.getParent(), "replica-data")));
     }
 
     /** The settings file the keys commands read, naming the database as {@code serve} would. */

@@ -109,7 +109,7 @@ public final class SnapshotKeyStore implements KeyStore {
             for (Map.Entry<String, List<KeyRecord>> tenant : all.entrySet()) {
                 save(tenant.getKey(), tenant.getValue());
             }
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "Keys: cannot write the local snapshot in " + root + ": "
                     + e.getMessage());
         }
@@ -120,7 +120,8 @@ public final class SnapshotKeyStore implements KeyStore {
             Path directory = root.resolve(tenantId);
             Files.createDirectories(directory);
             new KeysFile(directory).update(previous -> records);
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
+            // The snapshot is a convenience: what was read from the shared store is served whatever became of it.
             LOG.log(System.Logger.Level.WARNING, "Keys: cannot write the local snapshot of tenant " + tenantId + ": "
                     + e.getMessage());
         }
