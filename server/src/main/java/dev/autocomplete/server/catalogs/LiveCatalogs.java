@@ -123,9 +123,7 @@ public final class LiveCatalogs implements AutoCloseable {
     public LiveCatalog open(CatalogRef ref, Seed seed) {
         LiveCatalog live = open.get(ref);
         if (live != null) {
-            if (store != null) {
-                reportEditedSeed(ref, seed);
-            }
+            reportEditedSeed(ref, seed);
             return live;
         }
         applying.lock();
@@ -135,14 +133,10 @@ public final class LiveCatalogs implements AutoCloseable {
                 return live;
             }
             CatalogStore reached = store;
-            if (reached == null) {
-                if (snapshot == null || !snapshot.holds(ref)) {
-                    throw new StorageUnavailableException("the catalog store is unreachable and no local snapshot"
-                            + " holds catalog " + ref, null);
+            try {
+                if (reached == null) {
+                    throw new StorageUnavailableException("the catalog store has not been reached", null);
                 }
-                live = new LiveCatalog(ref, build(snapshot, ref));
-                fromSnapshot.add(ref);
-            } else {
                 List<OptionRecord> first = reached.holds(ref) ? null : seed.records().get();
                 if (first != null && reached.seed(ref, first.iterator(), seed.digest())) {
                     LOG.log(System.Logger.Level.INFO, "catalog {0}: imported {1} options from {2} into the store",
@@ -152,6 +146,13 @@ public final class LiveCatalogs implements AutoCloseable {
                 }
                 live = new LiveCatalog(ref, build(reached, ref));
                 snapshotBehind.add(ref);
+            } catch (StorageUnavailableException e) {
+                if (snapshot == null || !snapshot.holds(ref)) {
+                    throw new StorageUnavailableException("the catalog store is unreachable (" + e.getMessage()
+                            + ") and no local snapshot holds catalog " + ref, e);
+                }
+                live = new LiveCatalog(ref, build(snapshot, ref));
+                fromSnapshot.add(ref);
             }
             open.put(ref, live);
             return live;
@@ -169,7 +170,12 @@ public final class LiveCatalogs implements AutoCloseable {
         if (seed.digest() == null) {
             return;
         }
-        Optional<String> imported = store().seedDigest(ref);
+        Optional<String> imported;
+        try {
+            imported = store().seedDigest(ref);
+        } catch (StorageUnavailableException e) {
+            return; // told at a load while the store is reachable
+        }
         if (imported.isPresent() && !imported.get().equals(seed.digest())) {
             LOG.log(System.Logger.Level.WARNING, "catalog {0}: {1} changed since it was imported; the store is the"
                     + " source of truth and the file is not merged. Bring it in with: ./autocomplete catalog import"
