@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Array;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -20,14 +19,11 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import java.util.Set;
 import java.util.UUID;
 
-import org.postgresql.PGConnection;
-import org.postgresql.PGNotification;
-
 import dev.autocomplete.server.ratelimit.RateLimit;
+import dev.autocomplete.server.store.Database;
+import dev.autocomplete.server.store.StorageUnavailableException;
 import dev.autocomplete.server.tenant.TenantRegistry;
 
 /**
@@ -38,11 +34,12 @@ import dev.autocomplete.server.tenant.TenantRegistry;
  * was lost reconnects every second and then re-reads everything (the notifications sent meanwhile are lost);
  * and it re-reads everything every safety interval anyway.
  *
- * <p>At the first connection the tables are created when missing, and each tenant's {@code keys.yaml} that was
- * never imported is imported, once: from then on the file is not read (see {@link Imported}).
+ * <p>At the first use the tables are made ({@link Database#migrate}, component {@value #COMPONENT}), and each
+ * tenant's {@code keys.yaml} that was never imported is imported, once: from then on the file is not read (see
+ * {@link Imported}).
  *
- * <p>One connection per read or write, none kept between them: keys change rarely, and a connection kept open
- * would only have to be checked and remade after an outage. The listener holds one connection of its own.
+ * <p>PostgreSQL is reached through {@link Database}: its pool, timeouts and write lock, and its listener for the
+ * channel.
  */
 public final class PostgresKeyStore implements KeyStore {
 
@@ -52,23 +49,46 @@ public final class PostgresKeyStore implements KeyStore {
     static final String LISTENER_NAME = "autocomplete-keys-listener";
     public static final Duration DEFAULT_SAFETY_INTERVAL = Duration.ofSeconds(30);
 
+    /** The schema's name in {@code schema_version}. */
+    static final String COMPONENT = "keys";
+
     private static final System.Logger LOG = System.getLogger(PostgresKeyStore.class.getName());
-    /** Serializes the creation of the tables by replicas that start together. */
-    private static final long SCHEMA_LOCK = 0x6b657973L;
-    private static final Duration RECONNECT_PAUSE = Duration.ofSeconds(1);
-    /** How often the listening connection is checked: a connection cut without a reset shows no error. */
-    private static final Duration LIVENESS_CHECK = Duration.ofSeconds(5);
+    /** The keys schema, version by version (see {@link Database#migrate}). */
+    private static final List<List<String>> SCHEMA = List.of(List.of("""
+            CREATE TABLE IF NOT EXISTS keys (
+                id text PRIMARY KEY,
+                tenant text NOT NULL,
+                type text NOT NULL CHECK (type IN ('public', 'secret')),
+                product uuid,
+                digest text NOT NULL,
+                created_at timestamptz NOT NULL,
+                revoked_at timestamptz,
+                expires_at timestamptz,
+                origins text[] NOT NULL DEFAULT '{}',
+                allow_no_origin boolean NOT NULL DEFAULT true,
+                rate_per_second bigint,
+                rate_burst bigint,
+                uses text[]
+            )""",
+            "CREATE INDEX IF NOT EXISTS keys_by_tenant ON keys (tenant)",
+            """
+            CREATE TABLE IF NOT EXISTS keys_imported (
+                tenant text PRIMARY KEY,
+                file_digest text NOT NULL,
+                keys integer NOT NULL,
+                imported_at timestamptz NOT NULL
+            )"""));
     private static final String COLUMNS = "id, tenant, type, product, digest, created_at, revoked_at, expires_at, "
             + "origins, allow_no_origin, rate_per_second, rate_burst, uses";
 
-    private final String url;
+    private final Database database;
     private final Path tenantsRoot;
     private final Duration safetyInterval;
     private final Object prepareLock = new Object();
     private volatile boolean prepared;
     private volatile boolean closed;
     private volatile boolean listening;
-    private Thread listener;
+    private boolean followed;
 
     /**
      * What became of a tenant's {@code keys.yaml} at the store's first connection.
@@ -88,7 +108,7 @@ public final class PostgresKeyStore implements KeyStore {
      * @param safetyInterval how often everything is re-read even without a notification
      */
     public PostgresKeyStore(String url, Path tenantsRoot, Duration safetyInterval) {
-        this.url = url;
+        this.database = Database.postgres(url, null, null);
         this.tenantsRoot = tenantsRoot;
         this.safetyInterval = safetyInterval;
     }
@@ -107,53 +127,52 @@ public final class PostgresKeyStore implements KeyStore {
     @Override
     public Map<String, List<KeyRecord>> readAll() throws IOException {
         Map<String, List<KeyRecord>> all = new LinkedHashMap<>();
-        try (Connection connection = connect();
-                Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery("SELECT " + COLUMNS + " FROM keys ORDER BY tenant, created_at")) {
-            while (rows.next()) {
-                KeyRecord record = record(rows);
-                all.computeIfAbsent(record.tenantId(), t -> new ArrayList<>()).add(record);
+        prepare();
+        return use(() -> database.read(connection -> {
+            try (Statement statement = connection.createStatement();
+                    ResultSet rows = statement.executeQuery("SELECT " + COLUMNS
+                            + " FROM keys ORDER BY tenant, created_at")) {
+                while (rows.next()) {
+                    KeyRecord record = record(rows);
+                    all.computeIfAbsent(record.tenantId(), t -> new ArrayList<>()).add(record);
+                }
             }
-        } catch (SQLException e) {
-            throw unavailable(e);
-        }
-        return all;
+            return all;
+        }));
     }
 
     @Override
     public List<KeyRecord> read(String tenantId) throws IOException {
-        List<KeyRecord> records = new ArrayList<>();
-        try (Connection connection = connect();
-                PreparedStatement select = connection.prepareStatement("SELECT " + COLUMNS
-                        + " FROM keys WHERE tenant = ? ORDER BY created_at")) {
-            select.setString(1, tenantId);
-            try (ResultSet rows = select.executeQuery()) {
-                while (rows.next()) {
-                    records.add(record(rows));
+        prepare();
+        return use(() -> database.read(connection -> {
+            List<KeyRecord> records = new ArrayList<>();
+            try (PreparedStatement select = connection.prepareStatement("SELECT " + COLUMNS
+                    + " FROM keys WHERE tenant = ? ORDER BY created_at")) {
+                select.setString(1, tenantId);
+                try (ResultSet rows = select.executeQuery()) {
+                    while (rows.next()) {
+                        records.add(record(rows));
+                    }
                 }
             }
-        } catch (SQLException e) {
-            throw unavailable(e);
-        }
-        return records;
+            return records;
+        }));
     }
 
     @Override
     public void add(KeyRecord record) throws IOException {
-        try (Connection connection = connect()) {
-            connection.setAutoCommit(false);
+        prepare();
+        use(() -> database.write(connection -> {
             insert(connection, List.of(record), false);
             notifyChanged(connection, record.tenantId());
-            connection.commit();
-        } catch (SQLException e) {
-            throw unavailable(e);
-        }
+            return null;
+        }));
     }
 
     @Override
     public boolean revoke(String tenantId, String keyId, Instant at) throws IOException {
-        try (Connection connection = connect()) {
-            connection.setAutoCommit(false);
+        prepare();
+        return use(() -> database.write(connection -> {
             int revoked;
             try (PreparedStatement update = connection.prepareStatement(
                     "UPDATE keys SET revoked_at = ? WHERE tenant = ? AND id = ? AND revoked_at IS NULL")) {
@@ -165,11 +184,8 @@ public final class PostgresKeyStore implements KeyStore {
             if (revoked > 0) {
                 notifyChanged(connection, tenantId);
             }
-            connection.commit();
             return revoked > 0;
-        } catch (SQLException e) {
-            throw unavailable(e);
-        }
+        }));
     }
 
     /**
@@ -179,108 +195,55 @@ public final class PostgresKeyStore implements KeyStore {
      */
     @Override
     public synchronized void follow(Listener changes) {
-        if (listener != null) {
+        if (followed) {
             throw new IllegalStateException("already followed");
         }
-        listener = Thread.ofPlatform().daemon().name("key-store-listener").start(() -> listen(changes));
-    }
+        followed = true;
+        database.listen(CHANNEL, LISTENER_NAME, new Database.ChannelListener() {
+            private String lastProblem;
+            private long nextSafety;
 
-    private void listen(Listener changes) {
-        String lastProblem = null;
-        while (!closed) {
-            try (Connection connection = connect(LISTENER_NAME); Statement statement = connection.createStatement()) {
-                statement.execute("LISTEN " + CHANNEL);
-                PGConnection notifications = connection.unwrap(PGConnection.class);
+            @Override
+            public void listening(boolean again) {
                 listening = true;
                 if (lastProblem != null) {
                     LOG.log(System.Logger.Level.INFO, "Listening for key changes in PostgreSQL again; catching up");
                     lastProblem = null;
                 }
                 changes.everythingMayHaveChanged();
-                long nextSafety = System.nanoTime() + safetyInterval.toNanos();
-                long nextCheck = System.nanoTime() + LIVENESS_CHECK.toNanos();
-                while (!closed) {
-                    PGNotification[] arrived = notifications.getNotifications(250);
-                    if (arrived != null && arrived.length > 0) {
-                        Set<String> tenants = new LinkedHashSet<>();
-                        for (PGNotification notification : arrived) {
-                            tenants.add(notification.getParameter());
-                        }
-                        tenants.forEach(changes::tenantChanged);
-                    }
-                    long now = System.nanoTime();
-                    if (now - nextSafety >= 0) {
-                        changes.everythingMayHaveChanged();
-                        nextSafety = now + safetyInterval.toNanos();
-                    }
-                    if (now - nextCheck >= 0) {
-                        if (!connection.isValid(2)) {
-                            throw new SQLException("the listening connection stopped answering");
-                        }
-                        nextCheck = now + LIVENESS_CHECK.toNanos();
-                    }
-                }
-            } catch (SQLException | IOException | RuntimeException e) {
-                listening = false;
-                if (closed) {
-                    return;
-                }
-                String problem = e.getMessage();
-                if (!String.valueOf(problem).equals(lastProblem)) {
-                    LOG.log(System.Logger.Level.WARNING, "Not listening for key changes in PostgreSQL (keeping the "
-                            + "keys known; retrying every second): " + problem);
-                    lastProblem = String.valueOf(problem);
-                }
-                try {
-                    Thread.sleep(RECONNECT_PAUSE);
-                } catch (InterruptedException interrupted) {
-                    return;
+                nextSafety = System.nanoTime() + safetyInterval.toNanos();
+            }
+
+            @Override
+            public void heard(List<String> payloads) {
+                new LinkedHashSet<>(payloads).forEach(changes::tenantChanged);
+                long now = System.nanoTime();
+                if (now - nextSafety >= 0) {
+                    changes.everythingMayHaveChanged();
+                    nextSafety = now + safetyInterval.toNanos();
                 }
             }
-        }
+
+            @Override
+            public void lost(Exception cause) {
+                listening = false;
+                String problem = String.valueOf(cause.getMessage());
+                if (!problem.equals(lastProblem)) {
+                    LOG.log(System.Logger.Level.WARNING, "Not listening for key changes in PostgreSQL (keeping the "
+                            + "keys known; retrying every second): " + problem);
+                    lastProblem = problem;
+                }
+            }
+        });
     }
 
     @Override
     public void close() {
-        closed = true;
-        Thread thread;
-        synchronized (this) {
-            thread = listener;
-        }
-        if (thread != null) {
-            thread.interrupt();
-            try {
-                thread.join(5_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        database.close();
     }
 
-    private Connection connect() throws SQLException, IOException {
-        return connect("autocomplete-keys");
-    }
-
-    /** A new connection, bounded in time, with the tables made and the key files imported at the first one. */
-    private Connection connect(String applicationName) throws SQLException, IOException {
-        Properties properties = new Properties();
-        // Defaults the URL may override: no call may hang a request thread or the listener for long.
-        properties.setProperty("connectTimeout", "5");
-        properties.setProperty("loginTimeout", "5");
-        properties.setProperty("socketTimeout", "15");
-        properties.setProperty("tcpKeepAlive", "true");
-        properties.setProperty("ApplicationName", applicationName);
-        Connection connection = DriverManager.getConnection(url, properties);
-        try {
-            prepare(connection);
-        } catch (SQLException | IOException | RuntimeException e) {
-            connection.close();
-            throw e;
-        }
-        return connection;
-    }
-
-    private void prepare(Connection connection) throws SQLException, IOException {
+    /** At the first use: the tables made when missing and the key files imported; again until it succeeds. */
+    private void prepare() throws IOException {
         if (prepared) {
             return;
         }
@@ -288,48 +251,14 @@ public final class PostgresKeyStore implements KeyStore {
             if (prepared) {
                 return;
             }
-            createTables(connection);
-            for (Imported imported : importKeyFiles(connection)) {
+            use(() -> {
+                database.migrate(COMPONENT, SCHEMA);
+                return null;
+            });
+            for (Imported imported : importKeyFiles()) {
                 LOG.log(System.Logger.Level.WARNING, describe(imported));
             }
             prepared = true;
-        }
-    }
-
-    private static void createTables(Connection connection) throws SQLException {
-        connection.setAutoCommit(false);
-        try (Statement statement = connection.createStatement()) {
-            statement.execute("SELECT pg_advisory_xact_lock(" + SCHEMA_LOCK + ")");
-            statement.execute("""
-                    CREATE TABLE IF NOT EXISTS keys (
-                        id text PRIMARY KEY,
-                        tenant text NOT NULL,
-                        type text NOT NULL CHECK (type IN ('public', 'secret')),
-                        product uuid,
-                        digest text NOT NULL,
-                        created_at timestamptz NOT NULL,
-                        revoked_at timestamptz,
-                        expires_at timestamptz,
-                        origins text[] NOT NULL DEFAULT '{}',
-                        allow_no_origin boolean NOT NULL DEFAULT true,
-                        rate_per_second bigint,
-                        rate_burst bigint,
-                        uses text[]
-                    )""");
-            statement.execute("CREATE INDEX IF NOT EXISTS keys_by_tenant ON keys (tenant)");
-            statement.execute("""
-                    CREATE TABLE IF NOT EXISTS keys_imported (
-                        tenant text PRIMARY KEY,
-                        file_digest text NOT NULL,
-                        keys integer NOT NULL,
-                        imported_at timestamptz NOT NULL
-                    )""");
-            connection.commit();
-        } catch (SQLException e) {
-            connection.rollback();
-            throw e;
-        } finally {
-            connection.setAutoCommit(true);
         }
     }
 
@@ -337,7 +266,7 @@ public final class PostgresKeyStore implements KeyStore {
      * Imports each tenant's {@code keys.yaml} that was never imported, each tenant in one transaction; the
      * {@code keys_imported} row makes it once, whichever replica or command gets there first.
      */
-    private List<Imported> importKeyFiles(Connection connection) throws SQLException, IOException {
+    private List<Imported> importKeyFiles() throws IOException {
         List<Imported> outcomes = new ArrayList<>();
         if (!Files.isDirectory(tenantsRoot)) {
             return outcomes;
@@ -357,7 +286,8 @@ public final class PostgresKeyStore implements KeyStore {
                         + "PostgreSQL (fix it and run any ./autocomplete keys command, or restart): " + e.getMessage());
                 continue;
             }
-            outcomes.add(importOnce(connection, tenant, file.path(), digest, records));
+            outcomes.add(use(() -> database.write(connection -> importOnce(connection, tenant, file.path(), digest,
+                    records))));
         }
         return outcomes;
     }
@@ -365,41 +295,32 @@ public final class PostgresKeyStore implements KeyStore {
     private Imported importOnce(Connection connection, String tenant, Path file, String digest,
             List<KeyRecord> records) throws SQLException {
         Instant now = Instant.now();
-        connection.setAutoCommit(false);
-        try {
-            int claimed;
-            try (PreparedStatement claim = connection.prepareStatement("INSERT INTO keys_imported (tenant, "
-                    + "file_digest, keys, imported_at) VALUES (?, ?, ?, ?) ON CONFLICT (tenant) DO NOTHING")) {
-                claim.setString(1, tenant);
-                claim.setString(2, digest);
-                claim.setInt(3, records.size());
-                claim.setObject(4, timestamp(now));
-                claimed = claim.executeUpdate();
-            }
-            Imported imported;
-            if (claimed == 1) {
-                insert(connection, records, true);
-                notifyChanged(connection, tenant);
-                imported = new Imported(tenant, file, records.size(), now, true, false);
-            } else {
-                try (PreparedStatement earlier = connection.prepareStatement(
-                        "SELECT file_digest, keys, imported_at FROM keys_imported WHERE tenant = ?")) {
-                    earlier.setString(1, tenant);
-                    try (ResultSet row = earlier.executeQuery()) {
-                        row.next();
-                        imported = new Imported(tenant, file, row.getInt("keys"), instant(row, "imported_at"), false,
-                                !row.getString("file_digest").equals(digest));
-                    }
+        int claimed;
+        try (PreparedStatement claim = connection.prepareStatement("INSERT INTO keys_imported (tenant, "
+                + "file_digest, keys, imported_at) VALUES (?, ?, ?, ?) ON CONFLICT (tenant) DO NOTHING")) {
+            claim.setString(1, tenant);
+            claim.setString(2, digest);
+            claim.setInt(3, records.size());
+            claim.setObject(4, timestamp(now));
+            claimed = claim.executeUpdate();
+        }
+        Imported imported;
+        if (claimed == 1) {
+            insert(connection, records, true);
+            notifyChanged(connection, tenant);
+            imported = new Imported(tenant, file, records.size(), now, true, false);
+        } else {
+            try (PreparedStatement earlier = connection.prepareStatement(
+                    "SELECT file_digest, keys, imported_at FROM keys_imported WHERE tenant = ?")) {
+                earlier.setString(1, tenant);
+                try (ResultSet row = earlier.executeQuery()) {
+                    row.next();
+                    imported = new Imported(tenant, file, row.getInt("keys"), instant(row, "imported_at"), false,
+                            !row.getString("file_digest").equals(digest));
                 }
             }
-            connection.commit();
-            return imported;
-        } catch (SQLException e) {
-            connection.rollback();
-            throw e;
-        } finally {
-            connection.setAutoCommit(true);
         }
+        return imported;
     }
 
     /** The warning an import outcome is worth: the file is not read any more, whatever happened. */
@@ -481,8 +402,18 @@ public final class PostgresKeyStore implements KeyStore {
         return value == null ? null : value.toInstant();
     }
 
-    /** The driver's messages name the host and port at most, never the URL's password. */
-    private static IOException unavailable(SQLException e) {
-        return new IOException("PostgreSQL: " + e.getMessage(), e);
+    /** Work on the database, whose failures this interface reports as {@link IOException}. */
+    @FunctionalInterface
+    private interface Use<T> {
+        T run();
+    }
+
+    /** The database's messages name the host and port at most, never the URL's password. */
+    private static <T> T use(Use<T> work) throws IOException {
+        try {
+            return work.run();
+        } catch (StorageUnavailableException e) {
+            throw new IOException(e.getMessage(), e);
+        }
     }
 }

@@ -12,6 +12,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
@@ -49,11 +50,27 @@ public final class Database implements AutoCloseable {
         T run(Connection connection) throws SQLException;
     }
 
+    /** What one listener on a PostgreSQL channel is told, on the listening thread (see {@link #listen}). */
+    public interface ChannelListener {
+        /** {@code LISTEN} is in place on a new connection; {@code again} after a lost one (notifications missed). */
+        void listening(boolean again);
+
+        /** Twice a second at most while listening: the payloads received meanwhile, in order; often none. */
+        void heard(List<String> payloads);
+
+        /** The listening connection failed, or could not be made; a new one is tried every second. */
+        void lost(Exception cause);
+    }
+
     private static final Logger LOG = Logger.getLogger(Database.class.getName());
     private static final String CHANNEL = "autocomplete_changes";
+    /** The {@code application_name} of this server's connections, unless named otherwise. */
+    private static final String APPLICATION_NAME = "autocomplete";
     /** The advisory lock every PostgreSQL write takes (an arbitrary constant: "autocomp" in ASCII). */
     private static final long WRITE_LOCK = 0x6175746F636F6D70L;
     private static final int SQLITE_BUSY_MILLIS = 10_000;
+    /** How often a listening connection is checked: a connection cut without a reset shows no error. */
+    private static final long LIVENESS_CHECK_NANOS = TimeUnit.SECONDS.toNanos(5);
     /** The SQLite file in the data directory. */
     public static final String SQLITE_FILE = "catalogs.db";
 
@@ -61,16 +78,22 @@ public final class Database implements AutoCloseable {
     private final String description;
     private final ConnectionPool writers;
     private final ConnectionPool readers;
-    private final ConnectionPool.Opener opener;
+    /** Opens a connection named for {@code pg_stat_activity} (PostgreSQL; SQLite ignores the name). */
+    private final NamedOpener opener;
     /** Names this process's writes in PostgreSQL notifications, so that its own are not reported back to it. */
     private final String instance = UUID.randomUUID().toString();
     private final List<Runnable> subscribers = new CopyOnWriteArrayList<>();
     private final AtomicBoolean watching = new AtomicBoolean();
     private final CountDownLatch watchingSince = new CountDownLatch(1);
+    private final List<Thread> watchers = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
-    private volatile Thread watcher;
 
-    private Database(Dialect dialect, String description, ConnectionPool.Opener opener, ConnectionPool writers,
+    @FunctionalInterface
+    private interface NamedOpener {
+        Connection open(String applicationName) throws SQLException;
+    }
+
+    private Database(Dialect dialect, String description, NamedOpener opener, ConnectionPool writers,
             ConnectionPool readers) {
         this.dialect = dialect;
         this.description = description;
@@ -97,7 +120,7 @@ public final class Database implements AutoCloseable {
         ConnectionPool.Opener reader = () -> sqliteConfig(SQLiteConfig.TransactionMode.DEFERRED).createConnection(url);
         String description = "SQLite " + file;
         // One writer connection: SQLite takes one writer at a time anyway, and this one never waits on itself.
-        Database database = new Database(Dialect.SQLITE, description, reader,
+        Database database = new Database(Dialect.SQLITE, description, name -> reader.open(),
                 new ConnectionPool(description, writer, 1, false), new ConnectionPool(description, reader, 4, false));
         // Switches the file to WAL once (the mode is persistent) before readers open it.
         database.write(connection -> null);
@@ -143,7 +166,6 @@ public final class Database implements AutoCloseable {
         properties.setProperty("tcpKeepAlive", "true");
         // Batches of inserts go as multi-row statements: several times fewer round trips.
         properties.setProperty("reWriteBatchedInserts", "true");
-        properties.setProperty("ApplicationName", "autocomplete");
         if (user != null && !user.isEmpty()) {
             properties.setProperty("user", user);
         }
@@ -151,10 +173,15 @@ public final class Database implements AutoCloseable {
             properties.setProperty("password", password);
         }
         String jdbcUrl = url;
-        ConnectionPool.Opener opener = () -> DriverManager.getConnection(jdbcUrl, properties);
+        NamedOpener opener = name -> {
+            Properties named = new Properties();
+            named.putAll(properties);
+            named.setProperty("ApplicationName", name);
+            return DriverManager.getConnection(jdbcUrl, named);
+        };
         String description = "PostgreSQL " + redact(url);
         // One pool for both: the advisory lock, not the pool, keeps writers apart.
-        ConnectionPool pool = new ConnectionPool(description, opener, 8, true);
+        ConnectionPool pool = new ConnectionPool(description, () -> opener.open(APPLICATION_NAME), 8, true);
         return new Database(Dialect.POSTGRES, description, opener, pool, pool);
     }
 
@@ -314,8 +341,11 @@ public final class Database implements AutoCloseable {
     public void onExternalChange(Runnable subscriber) {
         subscribers.add(subscriber);
         if (watching.compareAndSet(false, true)) {
-            Runnable loop = dialect == Dialect.POSTGRES ? this::listen : this::poll;
-            watcher = Thread.ofVirtual().name("database-changes").start(loop);
+            if (dialect == Dialect.POSTGRES) {
+                listen(CHANNEL, APPLICATION_NAME, new ChangeFeed());
+            } else {
+                watchers.add(Thread.ofVirtual().name("database-changes").start(this::poll));
+            }
         }
         // Writes from here on are heard; when the database is down, the reconnection will call the subscriber.
         try {
@@ -335,37 +365,78 @@ public final class Database implements AutoCloseable {
         }
     }
 
-    /** PostgreSQL: one dedicated connection listening, opened again whenever it is lost. */
-    private void listen() {
-        boolean lost = false;
+    /** Tells the subscribers of {@link #onExternalChange} of other processes' writes. */
+    private final class ChangeFeed implements ChannelListener {
+        private boolean lost;
+
+        @Override
+        public void listening(boolean again) {
+            if (again) {
+                LOG.info(description + " is reachable again; catching up on changes");
+                changed();
+            }
+            lost = false;
+            watchingSince.countDown();
+        }
+
+        @Override
+        public void heard(List<String> payloads) {
+            if (payloads.stream().anyMatch(payload -> !instance.equals(payload))) {
+                changed();
+            }
+        }
+
+        @Override
+        public void lost(Exception cause) {
+            if (!lost) {
+                LOG.warning(description + " change feed lost (" + cause.getMessage() + "); retrying every second");
+            }
+            lost = true;
+        }
+    }
+
+    /**
+     * PostgreSQL: listens to {@code channel} on a dedicated connection named {@code applicationName} (to find it
+     * in {@code pg_stat_activity}), on a thread of its own until {@link #close}; a connection lost, or found dead
+     * by a check every five seconds, is opened again every second.
+     */
+    public void listen(String channel, String applicationName, ChannelListener listener) {
+        if (dialect != Dialect.POSTGRES) {
+            throw new IllegalStateException("only PostgreSQL has channels");
+        }
+        watchers.add(Thread.ofVirtual().name("database-listener-" + channel)
+                .start(() -> listen(channel, applicationName, listener, false)));
+    }
+
+    private void listen(String channel, String applicationName, ChannelListener listener, boolean again) {
         while (!closed) {
-            try (Connection connection = opener.open(); Statement statement = connection.createStatement()) {
-                statement.execute("LISTEN " + CHANNEL);
-                if (lost) {
-                    LOG.info(description + " is reachable again; catching up on changes");
-                    changed();
-                }
-                lost = false;
-                watchingSince.countDown();
+            try (Connection connection = opener.open(applicationName);
+                    Statement statement = connection.createStatement()) {
+                statement.execute("LISTEN " + channel);
+                listener.listening(again);
+                again = true;
                 PGConnection notifications = connection.unwrap(PGConnection.class);
+                long nextCheck = System.nanoTime() + LIVENESS_CHECK_NANOS;
                 while (!closed) {
                     PGNotification[] received = notifications.getNotifications(500);
-                    boolean external = false;
+                    List<String> payloads = new ArrayList<>();
                     for (PGNotification notification : received == null ? new PGNotification[0] : received) {
-                        external |= !instance.equals(notification.getParameter());
+                        payloads.add(notification.getParameter());
                     }
-                    if (external) {
-                        changed();
+                    listener.heard(payloads);
+                    if (System.nanoTime() - nextCheck >= 0) {
+                        if (!connection.isValid(2)) {
+                            throw new SQLException("the listening connection stopped answering");
+                        }
+                        nextCheck = System.nanoTime() + LIVENESS_CHECK_NANOS;
                     }
                 }
-            } catch (SQLException e) {
+            } catch (SQLException | RuntimeException e) {
                 if (closed) {
                     return;
                 }
-                if (!lost) {
-                    LOG.warning(description + " change feed lost (" + e.getMessage() + "); retrying every second");
-                }
-                lost = true;
+                again = true;
+                listener.lost(e);
                 sleep(1000);
             }
         }
@@ -410,8 +481,7 @@ public final class Database implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        Thread thread = watcher;
-        if (thread != null) {
+        for (Thread thread : watchers) {
             thread.interrupt();
             try {
                 thread.join(3000);
