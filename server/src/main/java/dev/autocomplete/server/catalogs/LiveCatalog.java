@@ -20,7 +20,11 @@ public final class LiveCatalog {
     private volatile LiveOptions options;
     private final AtomicLong generation = new AtomicLong();
     /** Batches applied since a fold started, to re-apply on the folded index; null when no fold runs. */
-    private List<LiveCatalogs.Batch> sinceFold;
+    private List<Batch> sinceFold;
+
+    /** Changes applied as one batch, kept while a fold runs to be applied again to the folded index. */
+    private record Batch(Collection<CatalogEntry> upserts, Collection<String> removed) {
+    }
 
     LiveCatalog(CatalogRef ref, LiveOptions options) {
         this.ref = ref;
@@ -44,7 +48,7 @@ public final class LiveCatalog {
     synchronized void apply(Collection<CatalogEntry> upserts, Collection<String> removed) {
         options = options.with(upserts, removed);
         if (sinceFold != null) {
-            sinceFold.add(new LiveCatalogs.Batch(List.copyOf(upserts), List.copyOf(removed)));
+            sinceFold.add(new Batch(List.copyOf(upserts), List.copyOf(removed)));
         }
         generation.incrementAndGet();
     }
@@ -81,7 +85,7 @@ public final class LiveCatalog {
             if (sinceFold == null) {
                 return; // replaced meanwhile
             }
-            for (LiveCatalogs.Batch batch : sinceFold) {
+            for (Batch batch : sinceFold) {
                 folded = folded.with(batch.upserts(), batch.removed());
             }
             sinceFold = null;

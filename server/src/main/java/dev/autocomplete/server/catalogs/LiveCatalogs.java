@@ -1,7 +1,6 @@
 package dev.autocomplete.server.catalogs;
 
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,8 +27,8 @@ import dev.autocomplete.server.store.StorageUnavailableException;
  * The live catalogs of every loaded tenant: one in-memory index ({@link LiveOptions}) per catalog, kept in step
  * with the {@link CatalogStore}, the source of truth. A write goes to the store first, then the index catches up
  * from the store's change log, in the log's order, before the write is acknowledged; changes other processes made
- * (another replica, the {@code catalog} command) arrive the same way, when the store announces them or at the
- * next look, within a second. An index survives tenant reloads: products of a reloaded tenant serve the same one.
+ * (another replica, the {@code catalog} command) arrive the same way when the store announces them (PostgreSQL's
+ * {@code NOTIFY}, or SQLite's data version looked at every second), with a safety look every 30 s. An index survives tenant reloads: products of a reloaded tenant serve the same one.
  *
  * <p>With a shared store (PostgreSQL), a local snapshot (SQLite in the data directory) follows every catalog, so
  * that a replica that starts while the shared store is down serves what it last knew; writes then answer
@@ -43,6 +42,8 @@ public final class LiveCatalogs implements AutoCloseable {
     private static final int CHANGES_PER_READ = 10_000;
     /** How often a store that could not be reached is tried again, and the change log looked at. */
     private static final long LOOK_MILLIS = 1_000;
+    /** How often the change log is read whether or not the store announced a change. */
+    private static final long SAFETY_SECONDS = 30;
 
     private final Supplier<CatalogStore> connect;
     private volatile CatalogStore store;
@@ -81,6 +82,9 @@ public final class LiveCatalogs implements AutoCloseable {
                     + " catalogs from the local snapshot until it is back, and refusing writes meanwhile");
         }
         background.scheduleWithFixedDelay(this::look, LOOK_MILLIS, LOOK_MILLIS, TimeUnit.MILLISECONDS);
+        // A safety net only: changes made elsewhere arrive through the store's notice; a catch-up that failed
+        // meanwhile (the store busy or away for a moment) is made good here.
+        background.scheduleWithFixedDelay(this::catchUpQuietly, SAFETY_SECONDS, SAFETY_SECONDS, TimeUnit.SECONDS);
     }
 
     private void connected(CatalogStore reached) {
@@ -235,7 +239,10 @@ public final class LiveCatalogs implements AutoCloseable {
         }
     }
 
-    /** Once a second: reach a store that was away, catch up with changes, bring the snapshot up to date. */
+    /**
+     * Once a second: reach a store that was away, rebuild what the snapshot served, bring the snapshot up to date.
+     * Changes made elsewhere arrive through the store's own notice ({@link CatalogStore#onExternalChange}), not here.
+     */
     private void look() {
         try {
             if (store == null) {
@@ -246,7 +253,6 @@ public final class LiveCatalogs implements AutoCloseable {
             } else if (!fromSnapshot.isEmpty()) {
                 rebuildFromStore();
             }
-            catchUpQuietly();
             writeSnapshots();
         } catch (StorageUnavailableException e) {
             // Still away: serve what is held, try again at the next look.
@@ -262,7 +268,7 @@ public final class LiveCatalogs implements AutoCloseable {
                 catchUp();
             }
         } catch (StorageUnavailableException e) {
-            // Serve what is held; the next look or the store's reconnection catches up.
+            // Serve what is held; the store's reconnection or the next safety look catches up.
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "live catalogs: catching up with the store failed", e);
         }
@@ -380,9 +386,5 @@ public final class LiveCatalogs implements AutoCloseable {
         if (snapshot != null) {
             snapshot.close();
         }
-    }
-
-    /** Changes applied as one batch; visible to a background fold that must re-apply them. */
-    record Batch(Collection<CatalogEntry> upserts, Collection<String> removed) {
     }
 }

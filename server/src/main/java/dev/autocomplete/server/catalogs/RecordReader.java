@@ -158,11 +158,6 @@ public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable
         return index >= 0 && index < handed ? handedPositions[(int) index] : index;
     }
 
-    /** Records read, valid or not. */
-    public long count() {
-        return count;
-    }
-
     /**
      * The valid records, for a store that reads them as a stream in its transaction: after the last one it throws
      * {@link Refused} when any record was invalid, so that the transaction is rolled back and nothing applied.

@@ -185,15 +185,6 @@ public final class Database implements AutoCloseable {
         return new Database(Dialect.POSTGRES, description, opener, pool, pool);
     }
 
-    /**
-     * The database {@code settings} name: PostgreSQL at {@code storage.url}, else SQLite in
-     * {@code <data.dir>/}{@value #SQLITE_FILE}.
-     */
-    public static Database open(ServerSettings settings) {
-        return settings.storageUrl().isEmpty() ? sqlite(settings.data().resolve(SQLITE_FILE))
-                : postgres(settings.storageUrl(), null, null);
-    }
-
     private static String decode(String text) {
         return URLDecoder.decode(text, StandardCharsets.UTF_8);
     }

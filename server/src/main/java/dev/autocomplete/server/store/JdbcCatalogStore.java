@@ -68,11 +68,6 @@ public final class JdbcCatalogStore implements CatalogStore {
         return new JdbcCatalogStore(Database.postgres(url, user, password), true);
     }
 
-    /** The store {@code settings} name (see {@link Database#open}); closing it closes its database. */
-    public static CatalogStore open(ServerSettings settings) {
-        return new JdbcCatalogStore(Database.open(settings), true);
-    }
-
     /** The store in a database that other stores share (keys); closing the store leaves the database open. */
     public static CatalogStore in(Database database) {
         return new JdbcCatalogStore(database, false);
