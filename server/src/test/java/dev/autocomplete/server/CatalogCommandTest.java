@@ -19,21 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CatalogCommandTest {
 
-    private static final String TENANT = """
-            display_name: Shop
-            catalogs:
-              colors:
-                file: data/colors.csv
-            products:
-              - id: 1d2c3b4a-5f6e-4d7c-8b9a-0a1b2c3d4e51
-                slug: paint
-                prompt: Paint
-                intents:
-                  - name: paint
-                    phrases: [Paint]
-                    params:
-                      - {type: color, label: Color, required: true, catalog: colors}
-            """;
+    private static final String TENANT = TestTenants.paintShop("  colors:\n    file: data/colors.csv\n");
 
     @TempDir
     Path temp;
