@@ -79,6 +79,26 @@ class CatalogCommandTest {
         }
     }
 
+    @Test
+    void an_export_to_csv_of_an_alias_holding_the_alias_separator_is_refused_before_the_file_is_written()
+            throws Exception {
+        Path tenants = temp.resolve("tenants");
+        Files.createDirectories(tenants.resolve("shop"));
+        Files.writeString(tenants.resolve("shop/tenant.yaml"), TestTenants.paintShop("  colors: {}\n"));
+        Path data = temp.resolve("data");
+        Path file = Files.writeString(temp.resolve("colors.ndjson"),
+                "{\"id\": \"red\", \"text\": \"Red\", \"aliases\": [\"rouge|rot\"]}\n");
+        TestTenants.Cli imported = cli("import", tenants, data, file.toString());
+        assertEquals(0, imported.exit(), imported.err());
+
+        Path csv = temp.resolve("colors.csv");
+        TestTenants.Cli refused = cli("export", tenants, data, csv.toString());
+        assertEquals(2, refused.exit(), refused.out());
+        assertTrue(refused.err().contains("option 'red' has an alias with '|' ('rouge|rot'), which separates aliases"
+                + " in CSV; export it as NDJSON instead"), refused.err());
+        assertFalse(Files.exists(csv), "no half-written file");
+    }
+
     private static TestTenants.Cli cli(String command, Path tenants, Path data, String file) {
         return TestTenants.cli("catalog", command, "--tenants", tenants.toString(), "--data-dir", data.toString(),
                 "--tenant", "shop", "--catalog", "colors", file);

@@ -44,12 +44,7 @@ public final class CsvRecordWriter {
      *     could not give it back as it is
      */
     public void write(OptionRecord record) throws IOException {
-        for (String alias : record.aliases()) {
-            if (alias.contains(ALIAS_SEPARATOR)) {
-                throw new IllegalArgumentException("option '" + record.id() + "' has an alias with '|' ('" + alias
-                        + "'), which separates aliases in CSV; export it as NDJSON instead");
-            }
-        }
+        requireWritable(record);
         for (String language : record.translations().keySet()) {
             if (!languages.contains(language)) {
                 throw new IllegalArgumentException("option '" + record.id() + "' has a translation in '" + language
@@ -60,6 +55,19 @@ public final class CsvRecordWriter {
                 String.join(ALIAS_SEPARATOR, record.aliases()), weight(record.weight())));
         languages.forEach(language -> row.add(record.translations().getOrDefault(language, "")));
         out.printRecord(row);
+    }
+
+    /**
+     * Refuses a record CSV cannot give back as it is: an alias holding {@code |}. Checked before anything is
+     * written, so a refused export leaves no half-written file.
+     */
+    public static void requireWritable(OptionRecord record) {
+        for (String alias : record.aliases()) {
+            if (alias.contains(ALIAS_SEPARATOR)) {
+                throw new IllegalArgumentException("option '" + record.id() + "' has an alias with '|' ('" + alias
+                        + "'), which separates aliases in CSV; export it as NDJSON instead");
+            }
+        }
     }
 
     /** Flushes what is written. */

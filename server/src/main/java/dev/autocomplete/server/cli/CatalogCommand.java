@@ -276,10 +276,14 @@ public final class CatalogCommand implements Runnable {
             boolean toStdout = file.equals("-");
             long count;
             try (CatalogStore store = CatalogStores.open(settings)) {
-                // CSV names the languages in its header: a first pass finds them.
+                // CSV names the languages in its header: a first pass finds them, and refuses what CSV cannot hold
+                // before the file is created.
                 SortedSet<String> languages = new TreeSet<>();
                 if (chosen == Format.CSV) {
-                    each(store, record -> languages.addAll(record.translations().keySet()));
+                    each(store, record -> {
+                        CsvRecordWriter.requireWritable(record);
+                        languages.addAll(record.translations().keySet());
+                    });
                 }
                 // The command's own standard output, not System.out: engines' prints go to the log from there.
                 Writer out = toStdout ? stdout : Files.newBufferedWriter(Path.of(file), StandardCharsets.UTF_8);
