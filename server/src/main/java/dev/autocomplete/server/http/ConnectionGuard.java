@@ -395,7 +395,12 @@ public final class ConnectionGuard implements AutoCloseable {
             if (tracked == null) {
                 return;
             }
-            if (tracked.clientAskedClose || tracked.bodyTimedOut || headers.containsToken(HeaderValues.CONNECTION_CLOSE)) {
+            // Phase REQUEST: Helidon refused the request line itself (414 past http1 max-prologue-length, a
+            // malformed line) and ends the connection after this answer on its own. Closing here would interrupt its
+            // thread, still marked as reading the request line, and the write of the answer: a reset instead of it.
+            boolean requestLineRefused = tracked.phase == Phase.REQUEST;
+            if (!requestLineRefused && (tracked.clientAskedClose || tracked.bodyTimedOut
+                    || headers.containsToken(HeaderValues.CONNECTION_CLOSE))) {
                 // Ends Helidon's loop once this answer is written (it would read the next request otherwise).
                 ServerConnection connection = tracked.connection;
                 if (connection != null) {

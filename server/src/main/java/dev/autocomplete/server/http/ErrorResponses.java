@@ -70,12 +70,14 @@ public final class ErrorResponses {
         DirectHandler handler = (request, eventType, status, headers, message) -> {
             String code = switch (status.code()) {
                 case 413 -> "PAYLOAD_TOO_LARGE";
+                case 414 -> "URI_TOO_LONG";
                 case 431 -> "HEADERS_TOO_LARGE";
                 case 505 -> "HTTP_VERSION_NOT_SUPPORTED";
                 default -> status.code() >= 500 ? "INTERNAL" : "INVALID_REQUEST";
             };
             String text = switch (status.code()) {
                 case 413 -> "The request body is larger than this server accepts.";
+                case 414 -> "The request line (path and query) is longer than this server accepts.";
                 case 431 -> "The request headers are too large.";
                 default -> status.code() >= 500 ? "The server could not handle the request."
                         : "The HTTP request is malformed.";

@@ -7,8 +7,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -137,16 +139,31 @@ public final class JdbcCatalogStore implements CatalogStore {
 
     @Override
     public List<OptionRecord> page(CatalogRef catalog, String afterId, int limit) {
+        return page(catalog, afterId, limit, null);
+    }
+
+    @Override
+    public List<OptionRecord> page(CatalogRef catalog, String afterId, int limit, String foldedPrefix) {
         if (limit <= 0) {
             return List.of();
         }
+        boolean filtered = foldedPrefix != null && !foldedPrefix.isEmpty();
+        if (filtered && !foldedPrefix.equals(TextFolding.fold(foldedPrefix))) {
+            throw new IllegalArgumentException("the prefix is not folded: " + foldedPrefix);
+        }
         return database.read(connection -> {
             try (PreparedStatement query = connection.prepareStatement("SELECT id, text, aliases, weight, "
-                    + "translations FROM catalog_options WHERE tenant = ? AND catalog = ? AND id > ? ORDER BY id "
-                    + "LIMIT ?")) {
+                    + "translations FROM catalog_options WHERE tenant = ? AND catalog = ? AND id > ? "
+                    + (filtered ? "AND (folded LIKE ? OR folded LIKE ?) " : "") + "ORDER BY id LIMIT ?")) {
                 bind(query, catalog);
                 query.setString(3, afterId == null ? "" : afterId);
-                query.setInt(4, limit);
+                int next = 4;
+                if (filtered) {
+                    // Folded text is letters, digits and single spaces: nothing in the patterns needs escaping.
+                    query.setString(next++, foldedPrefix + "%");
+                    query.setString(next++, "% " + foldedPrefix + "%");
+                }
+                query.setInt(next, limit);
                 List<OptionRecord> page = new ArrayList<>();
                 try (ResultSet rows = query.executeQuery()) {
                     while (rows.next()) {
@@ -222,26 +239,120 @@ public final class JdbcCatalogStore implements CatalogStore {
 
     @Override
     public Optional<Change> delete(CatalogRef catalog, String id) {
+        return database.write(connection -> delete(connection, catalog, id));
+    }
+
+    @Override
+    public List<Change> delete(CatalogRef catalog, Collection<String> ids) {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
         return database.write(connection -> {
-            String previous;
+            List<Change> changes = new ArrayList<>();
+            for (String id : new LinkedHashSet<>(ids)) {
+                delete(connection, catalog, id).ifPresent(changes::add);
+            }
+            return changes;
+        });
+    }
+
+    /** Removes one record in the current transaction; empty when the catalog had no such id. */
+    private Optional<Change> delete(Connection connection, CatalogRef catalog, String id) throws SQLException {
+        String previous;
+        try (PreparedStatement query = connection.prepareStatement(
+                "SELECT text FROM catalog_options WHERE tenant = ? AND catalog = ? AND id = ?")) {
+            bind(query, catalog);
+            query.setString(3, id);
+            try (ResultSet row = query.executeQuery()) {
+                if (!row.next()) {
+                    return Optional.empty();
+                }
+                previous = row.getString(1);
+            }
+        }
+        try (PreparedStatement delete = connection.prepareStatement(
+                "DELETE FROM catalog_options WHERE tenant = ? AND catalog = ? AND id = ?")) {
+            bind(delete, catalog);
+            delete.setString(3, id);
+            delete.executeUpdate();
+        }
+        return Optional.of(recordChange(connection, catalog, Kind.DELETE, id, previous));
+    }
+
+    @Override
+    public Optional<OptionRecord> get(CatalogRef catalog, String id) {
+        return database.read(connection -> stored(connection, catalog, id));
+    }
+
+    /** The record of this id as the current transaction sees it. */
+    private static Optional<OptionRecord> stored(Connection connection, CatalogRef catalog, String id)
+            throws SQLException {
+        try (PreparedStatement query = connection.prepareStatement("SELECT id, text, aliases, weight, translations "
+                + "FROM catalog_options WHERE tenant = ? AND catalog = ? AND id = ?")) {
+            bind(query, catalog);
+            query.setString(3, id);
+            try (ResultSet row = query.executeQuery()) {
+                return row.next() ? Optional.of(record(row, 1)) : Optional.empty();
+            }
+        }
+    }
+
+    @Override
+    public long count(CatalogRef catalog) {
+        return database.read(connection -> {
             try (PreparedStatement query = connection.prepareStatement(
-                    "SELECT text FROM catalog_options WHERE tenant = ? AND catalog = ? AND id = ?")) {
+                    "SELECT COUNT(*) FROM catalog_options WHERE tenant = ? AND catalog = ?")) {
                 bind(query, catalog);
-                query.setString(3, id);
                 try (ResultSet row = query.executeQuery()) {
-                    if (!row.next()) {
-                        return Optional.empty();
-                    }
-                    previous = row.getString(1);
+                    row.next();
+                    return row.getLong(1);
                 }
             }
-            try (PreparedStatement delete = connection.prepareStatement(
-                    "DELETE FROM catalog_options WHERE tenant = ? AND catalog = ? AND id = ?")) {
-                bind(delete, catalog);
-                delete.setString(3, id);
-                delete.executeUpdate();
+        });
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Read, merged and checked in the write transaction, so that a write between the read and the upsert
+     * cannot be lost; the merged records then go through the upsert's own staging, checks and change log.
+     */
+    @Override
+    public List<Change> patch(CatalogRef catalog, List<OptionPatch> patches) {
+        if (patches.isEmpty()) {
+            return List.of();
+        }
+        return database.write(connection -> {
+            TreeMap<Long, String> problems = new TreeMap<>();
+            OptionRecords.Batch batch = new OptionRecords.Batch();
+            List<Long> checked = new ArrayList<>(); // the patch index of each record the batch checked
+            List<Long> staged = new ArrayList<>();
+            List<OptionRecord> valid = new ArrayList<>();
+            for (int i = 0; i < patches.size(); i++) {
+                OptionPatch patch = patches.get(i);
+                Optional<OptionRecord> stored = stored(connection, catalog, patch.id());
+                if (stored.isEmpty()) {
+                    problems.put((long) i, "no option has id '" + OptionRecords.abbreviate(patch.id())
+                            + "' (a patch changes an option; POST adds one)");
+                    continue;
+                }
+                OptionRecord merged = patch.applyTo(stored.get());
+                checked.add((long) i);
+                if (batch.add(merged)) {
+                    staged.add((long) i);
+                    valid.add(merged);
+                }
             }
-            return Optional.of(recordChange(connection, catalog, Kind.DELETE, id, previous));
+            batch.problems().forEach(p -> problems.put(checked.get((int) p.index()), p.reason()));
+            try (Staging staging = new Staging(connection, database.dialect())) {
+                for (int i = 0; i < valid.size(); i++) {
+                    staging.add(staged.get(i), valid.get(i));
+                }
+                staging.flush();
+                collisions(connection, catalog, problems);
+                refuseIf(problems);
+                return applyUpsert(connection, catalog, valid, staging);
+            }
         });
     }
 
