@@ -2,7 +2,6 @@ package dev.autocomplete.server.cli;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -19,6 +18,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import dev.autocomplete.server.catalogs.CatalogStores;
+import dev.autocomplete.server.catalogs.CheckedRecords;
 import dev.autocomplete.server.catalogs.RecordReader;
 import dev.autocomplete.server.catalogs.RecordWriter;
 import dev.autocomplete.server.catalogs.TenantCatalogs;
@@ -154,23 +154,26 @@ public final class CatalogCommand implements Runnable {
             ObjectMapper json = AutocompleteServer.jsonMapper(settings.limits());
             RecordReader.Format format = file.toLowerCase(java.util.Locale.ROOT).endsWith(".json")
                     ? RecordReader.Format.ARRAY : RecordReader.Format.NDJSON;
-            try (InputStream in = file.equals("-") ? System.in : Files.newInputStream(Path.of(file));
-                    RecordReader records = RecordReader.of(format, json, in)) {
-                String at = format == RecordReader.Format.NDJSON ? "line" : "index";
-                try {
-                    return store.replace(options.ref(), records.refusingAtEnd());
-                } catch (RecordReader.Refused e) {
-                    printProblems(err, e.problems(), at);
+            String at = format == RecordReader.Format.NDJSON ? "line" : "index";
+            // Read and checked whole before the store's transaction starts: a slow pipe holds no lock.
+            try (CheckedRecords checked = file.equals("-") ? CheckedRecords.spool(format, json, System.in)
+                    : CheckedRecords.of(format, json, Path.of(file))) {
+                if (checked.invalid() > 0) {
+                    printProblems(err, checked.problems(), at);
                     return -1;
+                }
+                RecordReader records = checked.records();
+                try {
+                    return store.replace(options.ref(), records);
                 } catch (InvalidRecordsException e) {
                     // The store counts the records it was given; they are placed back where they stood in the file.
                     printProblems(err, e.problems().stream().map(p -> new InvalidRecordsException.Problem(
                             records.positionOf(p.index()), p.reason())).toList(), at);
                     return -1;
-                } catch (RecordReader.MalformedBody e) {
-                    err.println("error: " + file + ": " + e.getMessage() + " Nothing was imported.");
-                    return -1;
                 }
+            } catch (RecordReader.MalformedBody e) {
+                err.println("error: " + file + ": " + e.getMessage() + " Nothing was imported.");
+                return -1;
             }
         }
 
