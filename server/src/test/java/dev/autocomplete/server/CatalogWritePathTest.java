@@ -262,25 +262,33 @@ class CatalogWritePathTest {
                 several.raw());
         assertEquals(0, count(api, key, CITIES), "nothing of the refused writes was applied");
 
-        // Malformed JSON in a POST is 400 INVALID_JSON, as in a PUT, and nothing is applied.
-        List<String> malformed = List.of("[{\"id\":\"a\",\"text\":\"b\"", "[{\"id\":\"a\",\"text\":\"b\"}] xx", "[][]",
-                "[{\"id\":\"a\",\"text\":\"b\",\"weight\":NaN}]", "[".repeat(100_000),
-                "[{\"id\":\"a\",\"text\":\"b\",\"aliases\":" + "[".repeat(5000) + "]".repeat(5000) + "}]",
-                "[{\"id\":\"a\",\"text\":\"" + "x".repeat(10_000_000) + "\"}]", "{\"id\":\"a\",\"text\":\"b\"}", "nul");
-        for (String body : malformed) {
-            for (String method : List.of("POST", "PUT")) {
-                ApiClient.Reply reply = api.call(method, CITIES, key, body, JSON);
-                String shown = body.length() > 60 ? body.substring(0, 60) + "…" : body;
-                assertEquals(400, reply.status(), method + " " + shown + ": " + reply.raw());
-                assertEquals("INVALID_JSON", reply.errorCode(), method + " " + shown + ": " + reply.raw());
-            }
-        }
-        assertEquals(0, count(api, key, CITIES), "nothing of the malformed writes was applied");
-
         // A surrogate pair is one character, not a lone surrogate.
-        ApiClient.Reply emoji = api.call("POST", CITIES, key, "[{\"id\": \"e\", \"text\": \"Smile \\ud83d\\ude00 City\"}]",
-                JSON);
+        ApiClient.Reply emoji = api.call("POST", CITIES, key,
+                "[{\"id\": \"e\", \"text\": \"Smile \\ud83d\\ude00 City\"}]", JSON);
         assertEquals(200, emoji.status(), emoji.raw());
+    }
+
+    @Test
+    void malformed_json_in_a_post_or_a_put_is_400_invalid_json_and_applies_nothing() throws Exception {
+        Tenants tenants = Tenants.create(temp);
+        try (AutocompleteServer server = sqlite(tenants, temp.resolve("data"))) {
+            ApiClient api = new ApiClient(server.port());
+            // Malformed JSON in a POST is 400 INVALID_JSON, as in a PUT, and nothing is applied.
+            String record = "{\"id\":\"a\",\"text\":\"b\"";
+            List<String> malformed = List.of("[" + record, "[" + record + "}] xx", "[][]",
+                    "[" + record + ",\"weight\":NaN}]", "[".repeat(100_000),
+                    "[" + record + ",\"aliases\":" + "[".repeat(5000) + "]".repeat(5000) + "}]",
+                    "[{\"id\":\"a\",\"text\":\"" + "x".repeat(10_000_000) + "\"}]", record + "}", "nul");
+            for (String body : malformed) {
+                for (String method : List.of("POST", "PUT")) {
+                    ApiClient.Reply reply = api.call(method, CITIES, tenants.beta(), body, JSON);
+                    String shown = body.length() > 60 ? body.substring(0, 60) + "…" : body;
+                    assertEquals(400, reply.status(), method + " " + shown + ": " + reply.raw());
+                    assertEquals("INVALID_JSON", reply.errorCode(), method + " " + shown + ": " + reply.raw());
+                }
+            }
+            assertEquals(0, count(api, tenants.beta(), CITIES), "nothing of the malformed writes was applied");
+        }
     }
 
     /** The refused records as {@code position: reason}. */

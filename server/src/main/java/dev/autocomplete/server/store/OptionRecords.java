@@ -88,18 +88,28 @@ public final class OptionRecords {
      * matches it, a lone surrogate has no UTF-8 form (it was stored as {@code ?}), and none is ever typed.
      */
     private static Optional<String> characterProblem(String field, String value) {
-        for (int i = 0; i < value.length(); i++) {
+        int bad = badCharacter(value, 0);
+        if (bad < 0) {
+            return Optional.empty();
+        }
+        char c = value.charAt(bad);
+        return Optional.of(field + " must not contain " + (Character.isSurrogate(c) ? "a lone surrogate"
+                : "a control character") + " (" + codePoint(c) + ")");
+    }
+
+    /** Where the first control character or lone surrogate of {@code value} is from {@code from} on, or -1. */
+    private static int badCharacter(String value, int from) {
+        for (int i = from; i < value.length(); i++) {
             char c = value.charAt(i);
-            if (Character.isISOControl(c)) {
-                return Optional.of(field + " must not contain a control character (" + codePoint(c) + ")");
-            }
-            if (Character.isHighSurrogate(c) && i + 1 < value.length() && Character.isLowSurrogate(value.charAt(i + 1))) {
+            boolean pair = Character.isHighSurrogate(c) && i + 1 < value.length()
+                    && Character.isLowSurrogate(value.charAt(i + 1));
+            if (pair) {
                 i++;
-            } else if (Character.isSurrogate(c)) {
-                return Optional.of(field + " must not contain a lone surrogate (" + codePoint(c) + ")");
+            } else if (Character.isISOControl(c) || Character.isSurrogate(c)) {
+                return i;
             }
         }
-        return Optional.empty();
+        return -1;
     }
 
     private static String codePoint(char c) {
@@ -109,19 +119,12 @@ public final class OptionRecords {
     /** A value quoted in a reason with its control characters and lone surrogates as U+ codes. */
     private static String printable(String value) {
         StringBuilder out = new StringBuilder(value.length());
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            boolean pair = Character.isHighSurrogate(c) && i + 1 < value.length()
-                    && Character.isLowSurrogate(value.charAt(i + 1));
-            if (pair) {
-                out.append(c).append(value.charAt(++i));
-            } else if (Character.isISOControl(c) || Character.isSurrogate(c)) {
-                out.append(codePoint(c));
-            } else {
-                out.append(c);
-            }
+        int start = 0;
+        for (int bad = badCharacter(value, 0); bad >= 0; bad = badCharacter(value, start)) {
+            out.append(value, start, bad).append(codePoint(value.charAt(bad)));
+            start = bad + 1;
         }
-        return out.toString();
+        return out.append(value, start, value.length()).toString();
     }
 
     /**
