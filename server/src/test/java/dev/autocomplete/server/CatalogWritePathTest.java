@@ -242,7 +242,9 @@ class CatalogWritePathTest {
         assertEquals(400, put.status(), put.raw());
         assertEquals(List.of("1: 'text' must not contain a control character (U+0000)"), details(put, "line"));
 
-        // Every bad record of one batch in one answer: a bad weight, a control character, texts that fold alike.
+        // Every bad record of one batch in one answer: a bad weight, a control character, texts that fold alike,
+        // a text a stored id keeps.
+        assertEquals(200, api.call("POST", CITIES, key, "[{\"id\": \"stored\", \"text\": \"Lyon\"}]", JSON).status());
         ApiClient.Reply several = api.call("POST", CITIES, key, """
                 {"id": "w", "text": "Weighty", "weight": "high"}
                 {"id": "a", "text": "Saint-Étienne"}
@@ -250,6 +252,7 @@ class CatalogWritePathTest {
                 {"id": "b", "text": "saint etienne"}
                 {"id": "d", "text": "Fine Town"}
                 {"id": "a", "text": "Again Town"}
+                {"id": "l", "text": "LYON"}
                 """, NDJSON);
         assertEquals(400, several.status(), several.raw());
         assertEquals(List.of(
@@ -257,10 +260,12 @@ class CatalogWritePathTest {
                 "3: 'text' must not contain a control character (U+0007)",
                 "4: text 'saint etienne' is also the text of an earlier record of this write (texts are compared"
                         + " ignoring case and accents)",
-                "6: id 'a' is also the id of an earlier record of this write"), details(several, "line"));
-        assertTrue(several.json().path("error").path("message").asText().startsWith("4 records are invalid"),
+                "6: id 'a' is also the id of an earlier record of this write",
+                "7: text 'LYON' is already the text of id 'stored' (texts are compared ignoring case and accents)"),
+                details(several, "line"));
+        assertTrue(several.json().path("error").path("message").asText().startsWith("5 records are invalid"),
                 several.raw());
-        assertEquals(0, count(api, key, CITIES), "nothing of the refused writes was applied");
+        assertEquals(1, count(api, key, CITIES), "nothing of the refused writes was applied");
 
         // A surrogate pair is one character, not a lone surrogate.
         ApiClient.Reply emoji = api.call("POST", CITIES, key,

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.TreeMap;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -92,9 +93,11 @@ public final class CatalogService implements HttpService {
         int upserted;
         try (Target target = target(request, response); CheckedRecords checked = checked(request)) {
             CatalogRef ref = target.ref();
-            refuseProblems(checked);
             RecordReader records = checked.records();
             List<OptionRecord> batch = records.readAll();
+            if (checked.invalid() > 0) {
+                refuseWithConflicts(ref, checked, records, batch);
+            }
             upserted = stored(() -> catalogs.upsert(ref, batch), records);
         }
         send(response, Status.OK_200, out -> out.writeNumberField("upserted", upserted));
@@ -232,6 +235,29 @@ public final class CatalogService implements HttpService {
     private static ApiException storageUnavailable() {
         return new ApiException(503, "STORAGE_UNAVAILABLE", "The catalog store is unavailable; nothing was"
                 + " written. Retry in a few seconds.");
+    }
+
+    /**
+     * Refuses a batch with bad records, listing with them the texts other stored ids keep, read without a write
+     * transaction, so that one answer names every record to fix.
+     */
+    private void refuseWithConflicts(CatalogRef ref, CheckedRecords checked, RecordReader records,
+            List<OptionRecord> batch) {
+        TreeMap<Long, InvalidRecordsException.Problem> problems = new TreeMap<>();
+        checked.problems().forEach(problem -> problems.put(problem.index(), problem));
+        long total = checked.invalid();
+        try {
+            for (InvalidRecordsException.Problem conflict : catalogs.store().textConflicts(ref, batch)) {
+                long position = records.positionOf(conflict.index());
+                if (problems.putIfAbsent(position, new InvalidRecordsException.Problem(position, conflict.reason()))
+                        == null) {
+                    total++;
+                }
+            }
+        } catch (StorageUnavailableException e) {
+            // The records' own problems are enough to answer; the store reports conflicts once they are fixed.
+        }
+        throw invalid(List.copyOf(problems.values()), total, checked.format());
     }
 
     /** Refuses the write, before any transaction, when the check found any bad record. */

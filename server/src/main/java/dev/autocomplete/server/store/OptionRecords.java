@@ -189,6 +189,12 @@ public final class OptionRecords {
                 + " compared ignoring case and accents)";
     }
 
+    /** Why a record whose text another stored id keeps is refused. */
+    static String textTaken(String text, String otherId) {
+        return "text '" + abbreviate(text) + "' is already the text of id '" + abbreviate(otherId)
+                + "' (texts are compared ignoring case and accents)";
+    }
+
     /** Why an id cannot be stored, if it cannot: for ids the API takes in a path or cursor too. */
     public static Optional<String> idProblem(String id) {
         if (id.isBlank()) {
