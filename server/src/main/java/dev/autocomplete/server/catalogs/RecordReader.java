@@ -33,8 +33,8 @@ import dev.autocomplete.server.store.OptionRecords;
 /**
  * Reads option records as a stream, from a JSON array or from NDJSON (one record a line), for the records API
  * and {@code catalog import}: each valid record is handed out as it is read, each invalid one is skipped and
- * noted with its position (an index in an array, a line of NDJSON, from 1). Whoever writes the records checks
- * {@link #problems()} once the stream is read and applies nothing when there are any. Not thread-safe.
+ * noted with its position (an index in an array, a line of NDJSON, from 1). Writes read a local copy through
+ * {@link CheckedRecords}, which checks every record before the store is asked to apply any. Not thread-safe.
  *
  * <p>A record is {@code {"id", "text", "aliases", "weight", "translations"}}: {@code id} and {@code text}
  * required, the values' rules those of {@link OptionRecords}; an unknown field is refused, since a misspelt
