@@ -1,7 +1,6 @@
 package dev.autocomplete.server.cli;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -24,6 +23,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import dev.autocomplete.server.catalogs.CatalogStores;
+import dev.autocomplete.server.catalogs.CheckedRecords;
 import dev.autocomplete.server.catalogs.CsvRecordWriter;
 import dev.autocomplete.server.catalogs.RecordReader;
 import dev.autocomplete.server.catalogs.RecordWriter;
@@ -210,29 +210,30 @@ public final class CatalogCommand implements Runnable {
                 PrintWriter err) throws IOException {
             ObjectMapper json = AutocompleteServer.jsonMapper(settings.limits());
             RecordReader.Format format = chosen == Format.JSON ? RecordReader.Format.ARRAY : RecordReader.Format.NDJSON;
-            try (InputStream in = Files.newInputStream(path);
-                    RecordReader records = RecordReader.of(format, json, in)) {
-                String at = format == RecordReader.Format.NDJSON ? "line" : "index";
-                try {
-                    Iterator<OptionRecord> checked = records.refusingAtEnd();
-                    if (!checked.hasNext()) {
-                        // An upstream command that failed leaves an empty pipe: that never empties a catalog.
-                        err.println("error: " + shown(file) + " holds no options; nothing was imported");
-                        return -1;
-                    }
-                    return store.replace(options.ref(), checked);
-                } catch (RecordReader.Refused e) {
-                    printProblems(err, e.problems(), at);
+            String at = format == RecordReader.Format.NDJSON ? "line" : "index";
+            // Read and checked whole before the store's transaction starts: a slow pipe holds no lock.
+            try (CheckedRecords checked = CheckedRecords.of(format, json, path)) {
+                if (checked.invalid() > 0) {
+                    printProblems(err, checked.problems(), at);
                     return -1;
+                }
+                RecordReader records = checked.records();
+                if (!records.hasNext()) {
+                    // An upstream command that failed leaves an empty pipe: that never empties a catalog.
+                    err.println("error: " + shown(file) + " holds no options; nothing was imported");
+                    return -1;
+                }
+                try {
+                    return store.replace(options.ref(), records);
                 } catch (InvalidRecordsException e) {
                     // The store counts the records it was given; they are placed back where they stood in the file.
                     printProblems(err, e.problems().stream().map(p -> new InvalidRecordsException.Problem(
                             records.positionOf(p.index()), p.reason())).toList(), at);
                     return -1;
-                } catch (RecordReader.MalformedBody e) {
-                    err.println("error: " + shown(file) + ": " + e.getMessage() + " Nothing was imported.");
-                    return -1;
                 }
+            } catch (RecordReader.MalformedBody e) {
+                err.println("error: " + shown(file) + ": " + e.getMessage() + " Nothing was imported.");
+                return -1;
             }
         }
 

@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -35,6 +36,7 @@ import io.helidon.webserver.http.ServerResponse;
 
 import dev.autocomplete.server.auth.Admitted;
 import dev.autocomplete.server.auth.KeyUse;
+import dev.autocomplete.server.catalogs.CheckedRecords;
 import dev.autocomplete.server.catalogs.LiveCatalogs;
 import dev.autocomplete.server.catalogs.PatchReader;
 import dev.autocomplete.server.catalogs.RecordReader;
@@ -65,7 +67,7 @@ public final class CatalogService implements HttpService {
     static final int DEFAULT_PAGE = 100;
     static final int MAX_PAGE = 1000;
     private static final String NDJSON = "application/x-ndjson";
-    private static final Duration RETRY_AFTER_STORAGE = Duration.ofSeconds(2);
+    private static final System.Logger LOG = System.getLogger(CatalogService.class.getName());
 
     private final Gatekeeper gatekeeper;
     private final LiveCatalogs catalogs;
@@ -111,10 +113,13 @@ public final class CatalogService implements HttpService {
 
     private void upsert(ServerRequest request, ServerResponse response) {
         int upserted;
-        try (Target target = target(request, response); RecordReader records = records(request)) {
+        try (Target target = target(request, response); CheckedRecords checked = checked(request)) {
             CatalogRef ref = target.ref();
+            RecordReader records = checked.records();
             List<OptionRecord> batch = records.readAll();
-            refuseProblems(records.problems(), records);
+            if (checked.invalid() > 0) {
+                refuseWithConflicts(ref, checked, records, batch);
+            }
             upserted = stored(() -> catalogs.upsert(ref, batch), records);
         }
         send(response, Status.OK_200, out -> out.writeNumberField("upserted", upserted));
@@ -122,11 +127,12 @@ public final class CatalogService implements HttpService {
 
     private void replace(ServerRequest request, ServerResponse response) {
         long count;
-        try (Target target = target(request, response); RecordReader records = records(request)) {
+        try (Target target = target(request, response); CheckedRecords checked = checked(request)) {
             CatalogRef ref = target.ref();
-            // The store reads the records as they arrive, in its transaction; an invalid one is skipped and noted,
-            // and after the last one the transaction is rolled back if any was.
-            count = stored(() -> catalogs.replace(ref, records.refusingAtEnd()), records);
+            refuseProblems(checked);
+            // The store reads the checked records from the local copy, in one short transaction.
+            RecordReader records = checked.records();
+            count = stored(() -> catalogs.replace(ref, records), records);
         }
         send(response, Status.OK_200, out -> out.writeNumberField("options", count));
     }
@@ -379,13 +385,21 @@ public final class CatalogService implements HttpService {
         return new Target(admitted, new CatalogRef(tenant.id(), name));
     }
 
-    private RecordReader records(ServerRequest request) {
+    /**
+     * The whole body, copied to a local file and checked there before any transaction starts: a write transaction
+     * never waits on the client's network (see {@link CheckedRecords}).
+     */
+    private CheckedRecords checked(ServerRequest request) {
         RecordReader.Format format = format(request);
         InputStream body = requestBody(request, "send records as a JSON array or NDJSON");
         try {
-            return RecordReader.of(format, json, body);
+            return CheckedRecords.spool(format, json, body);
         } catch (RecordReader.MalformedBody e) {
-            throw ApiException.badRequest("INVALID_JSON", e.getMessage());
+            throw ApiException.badRequest("INVALID_JSON", e.getMessage() + " Nothing was applied.");
+        } catch (IOException | UncheckedIOException e) {
+            LOG.log(System.Logger.Level.WARNING, "A catalog write was refused: its body could not be copied to "
+                    + System.getProperty("java.io.tmpdir") + " (" + e.getMessage() + "); is the disk full?");
+            throw storageUnavailable();
         }
     }
 
@@ -411,36 +425,67 @@ public final class CatalogService implements HttpService {
         try {
             return operation.get();
         } catch (StorageUnavailableException e) {
-            throw new ApiException(503, "STORAGE_UNAVAILABLE", "The catalog store is unavailable; nothing was"
-                    + " written. Retry in a few seconds.");
+            throw storageUnavailable();
         } catch (InvalidRecordsException e) {
             // The store counts the records it was given; they are placed back where they stood in the body.
             throw invalid(records == null ? e.problems() : e.problems().stream().map(problem ->
                     new InvalidRecordsException.Problem(records.positionOf(problem.index()), problem.reason()))
-                    .toList(), records);
-        } catch (RecordReader.Refused e) {
-            throw invalid(e.problems(), records);
-        } catch (RecordReader.MalformedBody e) {
-            throw ApiException.badRequest("INVALID_JSON", e.getMessage() + " Nothing was applied.");
+                    .toList(), e.problems().size(), records == null ? null : records.format());
         }
     }
 
-    private static void refuseProblems(List<InvalidRecordsException.Problem> problems, RecordReader records) {
-        if (!problems.isEmpty()) {
-            throw invalid(problems, records);
-        }
+    /** {@code 503 STORAGE_UNAVAILABLE}; the error mapping adds {@code Retry-After}. */
+    private static ApiException storageUnavailable() {
+        return new ApiException(503, "STORAGE_UNAVAILABLE", "The catalog store is unavailable; nothing was"
+                + " written. Retry in a few seconds.");
     }
 
-    /** {@code 400 INVALID_RECORDS}: each refused record by its index (array) or line (NDJSON), and why. */
-    private static ApiException invalid(List<InvalidRecordsException.Problem> problems, RecordReader records) {
-        return invalid(problems, records != null && records.format() == RecordReader.Format.NDJSON);
+    /**
+     * Refuses a batch with bad records, listing with them the texts other stored ids keep, read without a write
+     * transaction, so that one answer names every record to fix.
+     */
+    private void refuseWithConflicts(CatalogRef ref, CheckedRecords checked, RecordReader records,
+            List<OptionRecord> batch) {
+        TreeMap<Long, InvalidRecordsException.Problem> problems = new TreeMap<>();
+        checked.problems().forEach(problem -> problems.put(problem.index(), problem));
+        long total = checked.invalid();
+        try {
+            for (InvalidRecordsException.Problem conflict : catalogs.store().textConflicts(ref, batch)) {
+                long position = records.positionOf(conflict.index());
+                if (problems.putIfAbsent(position, new InvalidRecordsException.Problem(position, conflict.reason()))
+                        == null) {
+                    total++;
+                }
+            }
+        } catch (StorageUnavailableException e) {
+            // The records' own problems are enough to answer; the store reports conflicts once they are fixed.
+        }
+        throw invalid(List.copyOf(problems.values()), total, checked.format());
+    }
+
+    /** Refuses the write, before any transaction, when the check found any bad record. */
+    private static void refuseProblems(CheckedRecords checked) {
+        if (checked.invalid() > 0) {
+            throw invalid(checked.problems(), checked.invalid(), checked.format());
+        }
     }
 
     /** {@code 400 INVALID_RECORDS}, placed by NDJSON {@code lines} or by array index. */
     private static ApiException invalid(List<InvalidRecordsException.Problem> problems, boolean lines) {
+        return invalid(problems, problems.size(), lines ? RecordReader.Format.NDJSON : RecordReader.Format.ARRAY);
+    }
+
+    /**
+     * {@code 400 INVALID_RECORDS}: each refused record by its index (array) or line (NDJSON), and why.
+     *
+     * @param total how many records were refused, of which {@code problems} are the first
+     */
+    private static ApiException invalid(List<InvalidRecordsException.Problem> problems, long total,
+            RecordReader.Format format) {
+        boolean lines = format == RecordReader.Format.NDJSON;
         String at = lines ? "line" : "index";
         List<Map<String, Object>> details = new ArrayList<>();
-        StringBuilder message = new StringBuilder(problems.size() == 1 ? "1 record is" : problems.size()
+        StringBuilder message = new StringBuilder(total == 1 ? "1 record is" : total
                 + " records are").append(" invalid; nothing was applied.");
         for (InvalidRecordsException.Problem problem : problems.subList(0, Math.min(problems.size(),
                 RecordReader.MAX_LISTED_PROBLEMS))) {
@@ -452,7 +497,7 @@ public final class CatalogService implements HttpService {
             message.append(' ').append(at).append(' ').append(position).append(": ").append(problem.reason())
                     .append('.');
         }
-        if (problems.size() > RecordReader.MAX_LISTED_PROBLEMS) {
+        if (total > RecordReader.MAX_LISTED_PROBLEMS) {
             message.append(" (the first ").append(RecordReader.MAX_LISTED_PROBLEMS).append(" are listed)");
         }
         return new ApiException(400, "INVALID_RECORDS", message.toString(), details);

@@ -24,6 +24,8 @@ public final class ErrorResponses {
 
     /** The status logged and counted for a client that closed the connection mid-request (as nginx does). */
     static final int CLIENT_CLOSED_REQUEST = 499;
+    /** When a 503 says nothing else: the store, an engine or a tenant away is worth another try in a moment. */
+    static final String RETRY_AFTER_SECONDS = "2";
 
     private final JsonBodies bodies;
 
@@ -47,6 +49,10 @@ public final class ErrorResponses {
         response.header(HeaderValues.CONTENT_TYPE_JSON);
         response.header(Headers.NO_STORE);
         response.header(Headers.NOSNIFF);
+        if (status == 503 && !response.headers().contains(HeaderNames.RETRY_AFTER)) {
+            // Every 503 is temporary (docs/protocol.md §7); the request tracker sets its own.
+            response.header(HeaderNames.RETRY_AFTER, RETRY_AFTER_SECONDS);
+        }
         response.send(bodies.error(code, message, details));
     }
 

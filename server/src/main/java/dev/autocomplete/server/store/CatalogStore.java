@@ -43,6 +43,13 @@ public interface CatalogStore extends AutoCloseable {
      */
     List<Change> upsert(CatalogRef catalog, List<OptionRecord> records);
 
+    /**
+     * The records of a batch whose folded text another stored id holds and would keep after the batch, by index in
+     * {@code records}: read without a write transaction, to report them with a batch's other problems. The
+     * transaction of {@link #upsert} checks again.
+     */
+    List<InvalidRecordsException.Problem> textConflicts(CatalogRef catalog, List<OptionRecord> records);
+
     /** Removes one record; empty when the catalog had no such id. */
     Optional<Change> delete(CatalogRef catalog, String id);
 

@@ -9,11 +9,13 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 
@@ -42,6 +44,8 @@ public final class JdbcCatalogStore implements CatalogStore {
     /** Problems reported for one refused write: enough to fix a file, bounded for a million bad lines. */
     static final int MAX_PROBLEMS = 1000;
     private static final int STAGING_BATCH = 1000;
+    /** Folded texts looked up at once for {@link #textConflicts}. */
+    private static final int CONFLICT_LOOKUPS = 500;
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<List<String>> ALIASES = new TypeReference<>() {
     };
@@ -235,6 +239,41 @@ public final class JdbcCatalogStore implements CatalogStore {
         }
         prune(connection, sequence - valid.size(), sequence);
         return changes;
+    }
+
+    @Override
+    public List<InvalidRecordsException.Problem> textConflicts(CatalogRef catalog, List<OptionRecord> records) {
+        Map<String, Integer> byText = new HashMap<>();
+        Set<String> ids = new HashSet<>();
+        for (int i = 0; i < records.size(); i++) {
+            byText.putIfAbsent(TextFolding.fold(records.get(i).text()), i);
+            ids.add(records.get(i).id());
+        }
+        List<String> texts = new ArrayList<>(byText.keySet());
+        return database.read(connection -> {
+            TreeMap<Long, String> problems = new TreeMap<>();
+            for (int from = 0; from < texts.size(); from += CONFLICT_LOOKUPS) {
+                List<String> some = texts.subList(from, Math.min(texts.size(), from + CONFLICT_LOOKUPS));
+                try (PreparedStatement query = connection.prepareStatement("SELECT id, folded FROM catalog_options "
+                        + "WHERE tenant = ? AND catalog = ? AND folded IN (" + "?, ".repeat(some.size() - 1) + "?)")) {
+                    bind(query, catalog);
+                    for (int i = 0; i < some.size(); i++) {
+                        query.setString(3 + i, some.get(i));
+                    }
+                    try (ResultSet rows = query.executeQuery()) {
+                        while (rows.next()) {
+                            int index = byText.get(rows.getString(2));
+                            OptionRecord record = records.get(index);
+                            if (!record.id().equals(rows.getString(1)) && !ids.contains(rows.getString(1))) {
+                                problems.put((long) index, OptionRecords.textTaken(record.text(), rows.getString(1)));
+                            }
+                        }
+                    }
+                }
+            }
+            return problems.entrySet().stream()
+                    .map(p -> new InvalidRecordsException.Problem(p.getKey(), p.getValue())).toList();
+        });
     }
 
     @Override
@@ -458,9 +497,8 @@ public final class JdbcCatalogStore implements CatalogStore {
             bind(query, catalog);
             try (ResultSet rows = query.executeQuery()) {
                 while (rows.next()) {
-                    problems.putIfAbsent(rows.getLong(1), "text '" + OptionRecords.abbreviate(rows.getString(2))
-                            + "' is already the text of id '" + OptionRecords.abbreviate(rows.getString(3))
-                            + "' (texts are compared ignoring case and accents)");
+                    problems.putIfAbsent(rows.getLong(1), OptionRecords.textTaken(rows.getString(2),
+                            rows.getString(3)));
                 }
             }
         }

@@ -108,7 +108,7 @@ abstract class CatalogStoreContract {
         List<Problem> problems = refused.problems();
         assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L), problems.stream().map(Problem::index).toList(),
                 problems.toString());
-        assertTrue(problems.get(0).reason().contains("text is blank"), problems.get(0).reason());
+        assertTrue(problems.get(0).reason().contains("'text' is blank"), problems.get(0).reason());
         assertTrue(problems.get(1).reason().contains("longer than 200"), problems.get(1).reason());
         assertTrue(problems.get(2).reason().contains("also the id of an earlier record"), problems.get(2).reason());
         assertTrue(problems.get(3).reason().contains("also the text of an earlier record"), problems.get(3).reason());
@@ -118,6 +118,28 @@ abstract class CatalogStoreContract {
         assertEquals(List.of("l"), ids(all(store, CITIES)), "nothing of the refused batch applied");
         assertEquals(problems.stream().filter(p -> p.index() != 5).toList(), OptionRecords.problems(batch),
                 "the shared check finds the same, but for the stored text it cannot know");
+    }
+
+    @Test
+    void control_characters_and_lone_surrogates_are_refused_in_every_field_naming_it() {
+        List<OptionRecord> batch = List.of(new OptionRecord("n", "Nul\u0000 City"),
+                new OptionRecord("e", "Escape\u001b City"), new OptionRecord("s", "Bad \ud800 Sur"),
+                new OptionRecord("a", "Alias City", List.of("fine", "tab\there"), 0, Map.of()),
+                new OptionRecord("t", "Translated City", List.of(), 0, Map.of("fr", "nul\u0000")),
+                new OptionRecord("i\u007f", "Del Id"), new OptionRecord("ok", "Emoji \ud83d\ude00 City"));
+
+        InvalidRecordsException refused = assertThrows(InvalidRecordsException.class,
+                () -> store.upsert(CITIES, batch));
+
+        assertEquals(List.of(
+                new Problem(0, "'text' must not contain a control character (U+0000)"),
+                new Problem(1, "'text' must not contain a control character (U+001B)"),
+                new Problem(2, "'text' must not contain a lone surrogate (U+D800)"),
+                new Problem(3, "'aliases[1]' must not contain a control character (U+0009)"),
+                new Problem(4, "'translations.fr' must not contain a control character (U+0000)"),
+                new Problem(5, "'id' must not contain a control character (U+007F)")), refused.problems());
+        assertEquals(List.of(), all(store, CITIES), "nothing of the refused batch applied");
+        assertEquals(1, store.replace(CITIES, List.of(batch.getLast()).iterator()), "a surrogate pair is a character");
     }
 
     @Test
