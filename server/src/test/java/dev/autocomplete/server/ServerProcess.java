@@ -70,16 +70,21 @@ final class ServerProcess implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
                 Main.class.getName()));
         command.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        // Into a file, not a pipe: a command that never ends (serve) must not hold the test past its bound.
+        Path output = Files.createTempFile("autocomplete-command", ".log");
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
         builder.environment().keySet().removeIf(name -> name.startsWith("AUTOCOMPLETE_"));
         builder.environment().putAll(env);
         Process process = builder.start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            return new Exit(-1, output);
+        try {
+            boolean ended = process.waitFor(60, TimeUnit.SECONDS);
+            if (!ended) {
+                process.destroyForcibly().waitFor();
+            }
+            return new Exit(ended ? process.exitValue() : -1, Files.readString(output, StandardCharsets.UTF_8));
+        } finally {
+            Files.deleteIfExists(output);
         }
-        return new Exit(process.exitValue(), output);
     }
 
     /** Waits until the server prints the address it serves on, and returns this. */
