@@ -9,13 +9,15 @@ import picocli.CommandLine.Command;
 import dev.autocomplete.server.cli.CatalogCommand;
 import dev.autocomplete.server.cli.KeysCommand;
 import dev.autocomplete.server.cli.ServeCommand;
+import dev.autocomplete.server.cli.StorageCommand;
 import dev.autocomplete.server.cli.ValidateCommand;
 import dev.autocomplete.server.observe.PrintedOutput;
 
 /** The {@code autocomplete} command line: {@code serve}, {@code keys}, {@code validate}. */
 @Command(name = "autocomplete", mixinStandardHelpOptions = true, version = "autocomplete 0.1.0",
         description = "A self-hostable autocomplete suggestion service.",
-        subcommands = {ServeCommand.class, KeysCommand.class, CatalogCommand.class, ValidateCommand.class})
+        subcommands = {ServeCommand.class, KeysCommand.class, CatalogCommand.class, ValidateCommand.class,
+                StorageCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec
@@ -39,7 +41,8 @@ public final class Main implements Runnable {
         commandLine.setOut(new PrintWriter(out, true));
         commandLine.setErr(new PrintWriter(err, true));
         commandLine.setExecutionExceptionHandler((e, command, parseResult) -> {
-            boolean expected = e instanceof IllegalArgumentException || e instanceof java.io.IOException;
+            boolean expected = e instanceof IllegalArgumentException || e instanceof java.io.IOException
+                    || e instanceof dev.autocomplete.server.store.NewerSchemaException;
             command.getErr().println("error: " + (expected ? e.getMessage() : e));
             return 2;
         });
