@@ -76,7 +76,8 @@ final class DateEngine implements Engine {
         if (reader.startsDate(typed)) {
             return SpanMatch.PREFIX;
         }
-        return reader.corrected(typed).isEmpty() ? SpanMatch.NONE : SpanMatch.LOOSE;
+        boolean near = !reader.corrected(typed).isEmpty() || !reader.lastDayInstead(typed).isEmpty();
+        return near ? SpanMatch.LOOSE : SpanMatch.NONE;
     }
 
     private static DateReader reader(Languages languages, LocalDate today) {
@@ -101,7 +102,7 @@ final class DateEngine implements Engine {
         } else {
             DateReader reader = reader(languages, today);
             Typed words = Typed.of(typed);
-            List<Reading> readings = reader.readings(words);
+            List<Reading> readings = reader.readingsAsTyped(words);
             for (LocalDate date : reader.dates(words)) {
                 // A date the text says twice is offered as typed; a period's days each with the period's words.
                 Reading reading = readings.stream().filter(r -> reader.covers(r, date)).findFirst().orElse(null);
@@ -110,6 +111,7 @@ final class DateEngine implements Engine {
             List<Reading> more = new ArrayList<>(reader.completions(words, ask.limit()));
             if (dates.isEmpty() && more.isEmpty()) {
                 more.addAll(reader.corrected(words));
+                more.addAll(reader.lastDayInstead(words));
             }
             for (Reading reading : more) {
                 dates.putIfAbsent(reading.date(), Wording.text(reading, reading.date(), words, answer, today));

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.autocomplete.spi.toolkit.Words;
 import java.time.LocalDate;
+import java.time.YearMonth;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -139,6 +140,23 @@ record DateReader(List<Template> templates, LocalDate today) {
         return readings;
     }
 
+    /**
+     * The readings of the whole text as one expression with its last word as typed or completed, in the order of
+     * the templates: {@code 12 mar} is {@code 12 March} in English and {@code 12 mars} in French.
+     */
+    List<Reading> readingsAsTyped(Typed typed) {
+        List<Reading> readings = new ArrayList<>();
+        if (typed.tokens().size() <= Grammar.LONGEST) {
+            for (Template template : templates) {
+                walk(template, typed, 0, Mode.OPTIONS, (date, complete, rank, values) -> {
+                    readings.add(new Reading(date, template, values, values.length, false));
+                    return true;
+                });
+            }
+        }
+        return readings;
+    }
+
     /** The readings of the whole text with typos forgiven in its words ({@code tomorow}, {@code fridya}). */
     List<Reading> corrected(Typed typed) {
         List<Reading> readings = new ArrayList<>();
@@ -150,6 +168,44 @@ record DateReader(List<Template> templates, LocalDate today) {
                     }
                     return true;
                 });
+            }
+        }
+        return readings;
+    }
+
+    /**
+     * A day and month that make no date ({@code 31 february}, {@code 31/04}) read as the last day of that month:
+     * what the user most likely meant, to be confirmed.
+     */
+    List<Reading> lastDayInstead(Typed typed) {
+        List<Reading> readings = new ArrayList<>();
+        List<String> tokens = typed.tokens();
+        for (Template template : templates) {
+            List<Slot> slots = template.slots();
+            int day = template.slotOf(Slot.Kind.DAY);
+            if (day < 0 || !template.has(Slot.Kind.MONTH) || slots.size() != tokens.size()) {
+                continue;
+            }
+            int[] values = new int[slots.size()];
+            boolean whole = true;
+            for (int i = 0; i < values.length; i++) {
+                values[i] = slots.get(i).value(tokens.get(i));
+                whole &= values[i] >= 0;
+            }
+            if (!whole || template.resolver().resolve(values, today) != null) {
+                continue;
+            }
+            // The month's last day in its next occurrence: 28 February 2027 rather than 29 February 2028.
+            Reading best = null;
+            for (int shorter = values[day] - 1; shorter >= 28; shorter--) {
+                values[day] = shorter;
+                LocalDate date = template.resolver().resolve(values, today);
+                if (date != null && (best == null || YearMonth.from(date).isBefore(YearMonth.from(best.date())))) {
+                    best = new Reading(date, template, values.clone(), values.length, true);
+                }
+            }
+            if (best != null) {
+                readings.add(best);
             }
         }
         return readings;

@@ -38,13 +38,18 @@ record Template(List<Slot> slots, Resolver resolver, Resolver last) {
 
     /** Whether the template names a day and a month, by name: written out as {@code 12 March 2027 (Friday)}. */
     boolean namesDayAndMonth() {
-        return indexOf(Slot.Kind.DAY, slots.toArray(Slot[]::new)) >= 0
+        return has(Slot.Kind.DAY)
                 && slots.stream().anyMatch(slot -> slot.kind() == Slot.Kind.MONTH && slot.isNamed());
     }
 
     /** Whether the template has a slot of this kind. */
     boolean has(Slot.Kind kind) {
-        return indexOf(kind, slots.toArray(Slot[]::new)) >= 0;
+        return slotOf(kind) >= 0;
+    }
+
+    /** The index of the template's first slot of this kind, or -1. */
+    int slotOf(Slot.Kind kind) {
+        return indexOf(kind, slots.toArray(Slot[]::new));
     }
 
     /**
