@@ -162,12 +162,7 @@ class DateJourneysTest {
                 {"en", "on fridya", "Friday 27 November 2026"},
                 {"fr", "le demian", "Demain, jeudi 26 novembre"},
                 {"de", "am morgn", "Morgen, Donnerstag, 26. November"}};
-        for (String[] journey : journeys) {
-            ApiClient.Reply reply = afterCities(journey[0], journey[1]);
-            assertDate(reply, journey[1].substring(3), "need_confirmation");
-            assertEquals("date", reply.suggestionTypes().getFirst(), reply.raw());
-            assertEquals(List.of(journey[2]), reply.options("date"), reply.raw());
-        }
+        assertConfirmedWithOneOption(journeys);
     }
 
     @Test
@@ -176,6 +171,11 @@ class DateJourneysTest {
                 {"en", "on 31 april", "30 April 2027 (Friday)"},
                 {"fr", "le 30 février", "28 février 2027 (dimanche)"},
                 {"de", "am 30. Februar", "28 Februar 2027 (Sonntag)"}};
+        assertConfirmedWithOneOption(journeys);
+    }
+
+    /** Each {language, cue and date typed, option}: the date needs confirmation, offered with that one option. */
+    private static void assertConfirmedWithOneOption(String[][] journeys) {
         for (String[] journey : journeys) {
             ApiClient.Reply reply = afterCities(journey[0], journey[1]);
             assertDate(reply, journey[1].substring(3), "need_confirmation");
