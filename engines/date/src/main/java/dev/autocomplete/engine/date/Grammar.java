@@ -35,6 +35,9 @@ import java.util.Set;
  *     {@code Donnerstag, 12. März 2026}, {@code 12.03.2026};</li>
  * <li>any language: ISO dates, {@code 2026-03-12}.</li>
  * </ul>
+ * Besides: short month and weekday names ({@code Dec 24th}, {@code 3 déc}, {@code 24. Dez}), a day alone
+ * ({@code the 12th}), periods ({@code next week}, {@code ce week-end}, {@code Anfang März}), and days and months
+ * in numbers in the order of the request's region ({@link #numeric}).
  */
 final class Grammar {
 
