@@ -107,14 +107,17 @@ record DateReader(List<Template> templates, LocalDate today) {
      * empty when it is no complete expression.
      */
     List<LocalDate> dates(Typed typed) {
+        List<LocalDate> dates = daysOf(readings(typed));
+        return dates.isEmpty() ? writtenTwice(typed) : dates;
+    }
+
+    /** Every day the readings say, earliest first. */
+    private List<LocalDate> daysOf(List<Reading> readings) {
         Set<LocalDate> dates = new TreeSet<>();
-        for (Reading reading : readings(typed)) {
+        for (Reading reading : readings) {
             for (LocalDate day = reading.date(); covers(reading, day); day = day.plusDays(1)) {
                 dates.add(day);
             }
-        }
-        if (dates.isEmpty()) {
-            dates.addAll(writtenTwice(typed));
         }
         return List.copyOf(dates);
     }
@@ -238,7 +241,7 @@ record DateReader(List<Template> templates, LocalDate today) {
         Set<LocalDate> dates = new TreeSet<>();
         for (int split = Math.max(1, n - Grammar.LONGEST); split < n && split <= Grammar.LONGEST; split++) {
             Typed second = typed.part(split, n).closed();
-            for (LocalDate date : dates(typed.part(0, split).closed())) {
+            for (LocalDate date : daysOf(readings(typed.part(0, split)))) {
                 if (new DateReader(templates, date.minusDays(1)).readings(second).stream()
                         .anyMatch(reading -> reading.date().equals(date) && reading.template().last() == null)) {
                     dates.add(date);
