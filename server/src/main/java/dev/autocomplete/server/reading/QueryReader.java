@@ -348,9 +348,54 @@ public final class QueryReader {
                 return null;
             }
         }
+        if (valueOverCue(intent, words, i, length, cuedParam, reads)) {
+            return null;
+        }
         IntentReading sofar = new IntentReading(intent, reads, null, "");
         boolean open = !filled(cuedParam, reads) && applies(cuedParam, sofar);
         return new Cue(open ? cuedParam : null, length);
+    }
+
+    /**
+     * Whether the words from a cue on read as a value of another open param (or, at the end, its start) while the
+     * words after the cue read as nothing of the cued one: {@code in 3 days} is a date, not the cabin
+     * {@code 3 days}. The reading that makes the whole span a value wins over a cue that leaves an unreadable
+     * remainder.
+     */
+    private boolean valueOverCue(Intent intent, List<Word> words, int i, int length, Param cued, List<Read> reads) {
+        int last = Math.min(words.size(), i + MAX_VALUE_WORDS);
+        if (i + length >= last) {
+            return false;
+        }
+        if (!filled(cued, reads)) {
+            int[] after = new int[last - i - length];
+            for (int k = 0; k < after.length; k++) {
+                after[k] = words.get(i + length + k).end();
+            }
+            for (SpanMatch match : sources.match(cued.type(), words.get(i + length).start(), after,
+                    contextValues(cued))) {
+                if (match.kind() != SpanMatch.Kind.NONE) {
+                    return false;
+                }
+            }
+        }
+        int[] ends = new int[last - i];
+        for (int k = 0; k < ends.length; k++) {
+            ends[k] = words.get(i + k).end();
+        }
+        for (Param param : uncuedCandidates(intent, reads, false)) {
+            if (param == cued) {
+                continue;
+            }
+            SpanMatch[] matches = sources.match(param.type(), words.get(i).start(), ends, contextValues(param));
+            for (int k = length; k < ends.length; k++) {
+                SpanMatch.Kind kind = matches[k].kind();
+                if (kind.isValue() || (kind == SpanMatch.Kind.PREFIX && i + k + 1 == words.size())) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** Applicable params not yet filled: required ones first, then optional ones not dismissed. */

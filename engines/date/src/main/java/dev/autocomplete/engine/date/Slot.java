@@ -3,9 +3,12 @@ package dev.autocomplete.engine.date;
 import static java.util.Objects.requireNonNull;
 
 import dev.autocomplete.spi.toolkit.TextFolding;
+import dev.autocomplete.spi.toolkit.Typos;
 import java.time.LocalDate;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
@@ -30,6 +33,12 @@ final class Slot {
     private final Kind kind;
     private final NavigableMap<String, Integer> forms;
     private final int[] untyped;
+    /** The spelling of each form as written (case and accents), where it differs from the folded form. */
+    private final Map<String, String> spellings;
+    /** The forms that hold a letter: the only ones a typo may be forgiven in. */
+    private final List<String> letterForms;
+    /** How each value is written when nothing of it was typed: a word's first spelling, or the names; else empty. */
+    private final List<String> usual;
 
     /**
      * @param kind what the word stands for
@@ -38,22 +47,38 @@ final class Slot {
      *     depend on today and are not listed)
      */
     private Slot(Kind kind, NavigableMap<String, Integer> forms, List<Integer> untyped) {
+        this(kind, forms, untyped, Map.of(), List.of());
+    }
+
+    private Slot(Kind kind, NavigableMap<String, Integer> forms, List<Integer> untyped, Map<String, String> spellings,
+            List<String> usual) {
+        this.usual = List.copyOf(usual);
         this.kind = requireNonNull(kind, "kind is null");
         this.forms = Collections.unmodifiableNavigableMap(new TreeMap<>(requireNonNull(forms, "forms is null")));
         this.untyped = untyped.stream().mapToInt(Integer::intValue).toArray();
+        this.spellings = Map.copyOf(spellings);
+        this.letterForms = forms.keySet().stream().filter(form -> form.chars().anyMatch(Character::isLetter)).toList();
     }
 
     Kind kind() {
         return kind;
     }
 
+    /** Whether the slot is a month or weekday by name. */
+    boolean isNamed() {
+        return kind != Kind.WORD && !usual.isEmpty();
+    }
+
     /** A fixed word, in any of the spellings given (folded here). */
     static Slot words(String... spellings) {
         NavigableMap<String, Integer> forms = new TreeMap<>();
+        Map<String, String> written = new LinkedHashMap<>();
         for (String spelling : spellings) {
             forms.put(TextFolding.fold(spelling), 0);
+            written.putIfAbsent(TextFolding.fold(spelling), spelling);
         }
-        return new Slot(Kind.WORD, forms, List.of(0));
+        // The first spelling is how an expression is written out when the word was not typed.
+        return new Slot(Kind.WORD, forms, List.of(0), written, List.of(spellings[0]));
     }
 
     /** A day of the month: {@code 1} to {@code 31}, {@code 01}, and the ordinals {@code 1st}, {@code 1er}. */
@@ -131,11 +156,73 @@ final class Slot {
 
     private static Slot named(Kind kind, List<String> names, Map<String, Integer> otherSpellings) {
         NavigableMap<String, Integer> forms = new TreeMap<>();
+        Map<String, String> written = new LinkedHashMap<>();
         for (int i = 0; i < names.size(); i++) {
             forms.put(TextFolding.fold(names.get(i)), i + 1);
+            written.put(TextFolding.fold(names.get(i)), names.get(i));
         }
-        otherSpellings.forEach((spelling, n) -> forms.put(TextFolding.fold(spelling), n));
-        return new Slot(kind, forms, range(1, names.size()));
+        otherSpellings.forEach((spelling, n) -> {
+            forms.put(TextFolding.fold(spelling), n);
+            written.putIfAbsent(TextFolding.fold(spelling), spelling);
+        });
+        return new Slot(kind, forms, range(1, names.size()), written, names);
+    }
+
+    /**
+     * The number a whole folded token stands for with the typos {@link Typos} forgives, other than itself:
+     * {@code tomorow} for {@code tomorrow}, {@code fridya} for {@code friday}. Digits are never forgiven.
+     */
+    int[] valuesWithinTypos(String token) {
+        if (Typos.budget(token) == 0 || token.chars().noneMatch(Character::isLetter)) {
+            return NONE;
+        }
+        return letterForms.stream()
+                .filter(form -> !form.equals(token) && Typos.distance(token, form) < Typos.NEVER)
+                .mapToInt(forms::get)
+                .distinct()
+                .toArray();
+    }
+
+    /** Whether a whole folded token is a short name, the start of a longer one ({@code mar} of {@code march}). */
+    boolean isShortForm(String token) {
+        String next = forms.higherKey(token);
+        return isNamed() && next != null && next.startsWith(token) && token.chars().allMatch(Character::isLetter);
+    }
+
+    /**
+     * How the value is written when it completes a word typed as {@code typed} (as typed, not folded), so that it
+     * starts with what was typed, ignoring case: its usual spelling when it does ({@code mar} gives
+     * {@code March}), else the shortest other spelling that does ({@code 12t} gives {@code 12th}), else what was
+     * typed completed by the rest of a folded form ({@code maer} gives {@code maerz}); null when none does.
+     */
+    String written(int value, String typed) {
+        String folded = TextFolding.fold(typed);
+        String best = usual(value);
+        if (best.toLowerCase(Locale.ROOT).startsWith(typed.toLowerCase(Locale.ROOT))) {
+            return best;
+        }
+        best = null;
+        for (Map.Entry<String, Integer> form : forms.entrySet()) {
+            if (form.getValue() != value || !form.getKey().startsWith(folded)) {
+                continue;
+            }
+            String spelling = spellings.getOrDefault(form.getKey(), form.getKey());
+            String candidate = spelling.toLowerCase(Locale.ROOT).startsWith(typed.toLowerCase(Locale.ROOT))
+                    ? spelling
+                    : folded.length() == typed.length() ? typed + form.getKey().substring(folded.length()) : null;
+            if (candidate != null && (best == null || candidate.length() < best.length())) {
+                best = candidate;
+            }
+        }
+        return best;
+    }
+
+    /** How the value is written when nothing of it was typed. */
+    String usual(int value) {
+        if (usual.isEmpty()) {
+            return Integer.toString(value);
+        }
+        return kind == Kind.WORD ? usual.getFirst() : usual.get(value - 1);
     }
 
     private static NavigableMap<String, Integer> numbers(int from, int to) {

@@ -2,6 +2,7 @@ package dev.autocomplete.engine.date;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -141,7 +142,7 @@ class DateEngineTest {
     @Test
     void impossible_dates_and_weekdays_that_disagree_with_the_date_are_no_dates() {
         for (String span : List.of("30 February 2027", "31 April", "Friday 12 March 2026", "2026-02-30")) {
-            assertEquals(SpanMatch.NONE, match(engine, en(), span), span);
+            assertFalse(match(engine, en(), span).kind().isValue(), span);
         }
     }
 
@@ -160,8 +161,8 @@ class DateEngineTest {
 
     @Test
     void connecting_words_and_other_text_are_no_dates() {
-        for (String span : List.of("to", "a", "in", "Paris", "12 zz", "tomorrowx", "tomo ", "next week", "", "!!",
-                "12 March to London", "from")) {
+        for (String span : List.of("to", "a", "in", "Paris", "12 zz", "tomo ", "", "!!", "12 March to London",
+                "from", "London", "Monaco", "Sydney", "Berlin")) {
             assertEquals(SpanMatch.NONE, match(engine, en(), span), span);
         }
         assertEquals(SpanMatch.NONE, match(engine, List.of("fr"), "à"));
@@ -215,27 +216,28 @@ class DateEngineTest {
     void options_carry_the_iso_date_and_the_default_language_text_as_aliases() {
         Option tomorrow = engine.options(ask(List.of("de")), "morgen").getFirst();
 
-        assertEquals(new Option("Donnerstag, 5. März 2026", List.of("2026-03-05", "Thursday 5 March 2026"), true),
+        assertEquals(new Option("Morgen, Donnerstag, 5. März", List.of("2026-03-05", "Thursday 5 March 2026"), true),
                 tomorrow);
     }
 
     @Test
     void a_complete_expression_offers_its_value_first() {
-        assertEquals("Thursday 5 March 2026", texts(engine.options(ask(en()), "tomorrow")).getFirst());
-        assertEquals("Monday 1 March 2027", texts(engine.options(ask(en()), "March 1")).getFirst());
-        assertEquals("Tuesday 10 March 2026", texts(engine.options(ask(en()), "March 1")).get(1));
+        assertEquals("Tomorrow, Thursday 5 March", texts(engine.options(ask(en()), "tomorrow")).getFirst());
+        assertEquals("March 1, 2027 (Monday)", texts(engine.options(ask(en()), "March 1")).getFirst());
+        assertEquals("March 10, 2026 (Tuesday)", texts(engine.options(ask(en()), "March 1")).get(1));
     }
 
     @Test
     void a_prefix_offers_the_dates_it_may_become_nearest_first() {
-        assertEquals(List.of("Thursday 12 March 2026", "Tuesday 12 May 2026"),
+        assertEquals(List.of("12 March 2026 (Thursday)", "12 May 2026 (Tuesday)"),
                 texts(engine.options(ask(en()), "12 ma")).subList(0, 2));
-        assertEquals(List.of("Friday 13 March 2026"), texts(engine.options(ask(en()), "next fr")));
-        assertEquals(List.of("Thursday 5 March 2026"), texts(engine.options(ask(en()), "tomo")));
-        assertEquals(List.of("Wednesday 4 March 2026", "Thursday 5 March 2026", "Tuesday 10 March 2026"),
+        assertEquals(List.of("Next Friday, Friday 13 March"), texts(engine.options(ask(en()), "next fr")));
+        assertEquals(List.of("Tomorrow, Thursday 5 March"), texts(engine.options(ask(en()), "tomo")));
+        assertEquals(List.of("Today, Wednesday 4 March", "Tomorrow, Thursday 5 March", "Tuesday 10 March 2026"),
                 texts(engine.options(ask(en()), "t")).subList(0, 3));
-        assertEquals("jeudi 5 mars 2026", texts(engine.options(ask(List.of("fr")), "dem")).getFirst());
-        assertEquals(List.of("Freitag, 13. März 2026"), texts(engine.options(ask(List.of("de")), "nächsten Fr")));
+        assertEquals("Demain, jeudi 5 mars", texts(engine.options(ask(List.of("fr")), "dem")).getFirst());
+        assertEquals(List.of("Nächsten Freitag, Freitag, 13. März"),
+                texts(engine.options(ask(List.of("de")), "nächsten Fr")));
         assertEquals(List.of(), engine.options(ask(en()), "zzz"));
     }
 
@@ -250,10 +252,16 @@ class DateEngineTest {
         for (String language : List.of("en", "fr", "de")) {
             Ask ask = ask(List.of(language)).withLimit(12);
             for (String typed : List.of("", "t", "1", "12 ma", "in 1", "dans 1", "next", "v", "Fr", "nächsten",
-                    "29 f", "2026-1", "demain", "morgen", "tomorrow", "mi")) {
+                    "29 f", "2026-1", "demain", "morgen", "tomorrow", "mi", "12/03", "12.03.", "12/0", "next week",
+                    "la semaine prochaine", "nächste Woche", "early April", "début avril", "Anfang April",
+                    "end of the month", "fin du mois", "Ende des Monats", "this weekend", "ce week-end",
+                    "dieses Wochenende", "the 12th", "Dec 24th", "24 Dec", "1er mars", "3. Mai", "tomorow", "fridya",
+                    "demian", "morgn", "in 3 days", "dans 3 jours", "in 3 Tagen", "2026-03-12", "12 mar", "12. Mär",
+                    "12 mars")) {
                 for (Option option : engine.options(ask, typed)) {
-                    assertEquals(new SpanMatch(SpanMatch.Kind.EXACT, option.text(), true),
-                            match(engine, ask.languages(), option.text()), language + " '" + typed + "'");
+                    String value = match(engine, ask.languages(), option.aliases().getFirst()).value();
+                    assertEquals(new SpanMatch(SpanMatch.Kind.EXACT, value, true),
+                            match(engine, ask.languages(), option.text()), language + " '" + typed + "': " + option);
                 }
             }
         }
@@ -276,6 +284,142 @@ class DateEngineTest {
             List<Option> options = assertDoesNotThrow(() -> engine.options(ask, typed), typed);
             assertTrue(options.size() <= ask.limit(), typed);
         }
+    }
+
+    @Test
+    void ordinals_and_short_month_names_are_read_and_a_day_alone_is_the_next_such_day_today_included() {
+        assertValues(en(), Map.of(
+                "the 12th", "Thursday 12 March 2026",
+                "the 4th", "Wednesday 4 March 2026",
+                "the 3rd", "Friday 3 April 2026",
+                "the 31st", "Tuesday 31 March 2026",
+                "Dec 24th", "Thursday 24 December 2026",
+                "24 Dec", "Thursday 24 December 2026",
+                "dec 24", "Thursday 24 December 2026",
+                "Fri 6 Mar", "Friday 6 March 2026"));
+        assertValues(List.of("fr"), Map.of("1er mars", "lundi 1er mars 2027", "3 déc", "jeudi 3 décembre 2026"));
+        assertValues(List.of("de"), Map.of("3. Mai", "Sonntag, 3. Mai 2026", "24. Dez", "Donnerstag, 24. Dezember 2026"));
+    }
+
+    /** Each span reads as the value, settled ({@code EXACT}) or settled once the user stops typing its last word. */
+    private void assertValues(List<String> languages, Map<String, String> expected) {
+        expected.forEach((typed, value) -> {
+            SpanMatch match = match(engine, languages, typed);
+            assertTrue(match.kind() == SpanMatch.Kind.EXACT || match.kind() == SpanMatch.Kind.EXACT_PREFIX, typed);
+            assertEquals(value, match.value(), typed);
+        });
+    }
+
+    @Test
+    void a_short_month_at_the_end_of_the_text_may_still_be_typed_so_it_reads_as_an_exact_prefix() {
+        assertEquals(new SpanMatch(SpanMatch.Kind.EXACT_PREFIX, "Thursday 12 March 2026", true),
+                match(engine, en(), "12 mar"));
+        assertEquals(new SpanMatch(SpanMatch.Kind.EXACT, "Thursday 12 March 2026", true),
+                match(engine, en(), "12 mar "));
+        assertEquals(SpanMatch.Kind.EXACT, match(engine, en(), "12 march").kind());
+        assertEquals(SpanMatch.Kind.EXACT, match(engine, en(), "March 12").kind());
+    }
+
+    @Test
+    void numeric_days_follow_the_region_of_the_request_language_and_bare_english_offers_both() {
+        assertEquals("Thursday 12 March 2026", value(engine, ask(List.of("en-gb", "en")), "12/03"));
+        assertEquals("Thursday 3 December 2026", value(engine, ask(List.of("en-us", "en")), "12/03"));
+        assertEquals("jeudi 12 mars 2026", value(engine, ask(List.of("fr")), "12/03"));
+        assertEquals("Donnerstag, 12. März 2026", value(engine, ask(List.of("de")), "12.03."));
+        assertEquals("Thursday 3 December 2026", value(engine, ask(List.of("en-us", "en")), "12/03/2026"));
+        assertEquals(SpanMatch.AMBIGUOUS, match(engine, en(), "12/03"));
+        assertEquals(List.of("12/03, Thursday 12 March", "12/03, Thursday 3 December"),
+                texts(engine.options(ask(en()), "12/03")).subList(0, 2));
+        assertEquals("12/03, Thursday 3 December",
+                texts(engine.options(ask(List.of("en-us", "en")), "12/03")).getFirst());
+    }
+
+    @Test
+    void periods_and_vague_days_are_ambiguous_with_their_days_as_options_the_first_first() {
+        Map<List<String>, Map<String, List<String>>> cases = Map.of(
+                en(), Map.of(
+                        "next week", days("2026-03-09", "2026-03-15"),
+                        "this weekend", days("2026-03-07", "2026-03-08"),
+                        "end of the month", days("2026-03-25", "2026-03-31"),
+                        "early April", days("2026-04-01", "2026-04-10"),
+                        "early March", days("2026-03-04", "2026-03-10"),
+                        "late March", days("2026-03-21", "2026-03-31")),
+                List.of("fr"), Map.of(
+                        "la semaine prochaine", days("2026-03-09", "2026-03-15"),
+                        "ce week-end", days("2026-03-07", "2026-03-08"),
+                        "fin du mois", days("2026-03-25", "2026-03-31"),
+                        "début avril", days("2026-04-01", "2026-04-10")),
+                List.of("de"), Map.of(
+                        "nächste Woche", days("2026-03-09", "2026-03-15"),
+                        "dieses Wochenende", days("2026-03-07", "2026-03-08"),
+                        "Ende des Monats", days("2026-03-25", "2026-03-31"),
+                        "Anfang April", days("2026-04-01", "2026-04-10")));
+        cases.forEach((languages, spans) -> spans.forEach((span, days) -> {
+            assertEquals(SpanMatch.AMBIGUOUS, match(engine, languages, span), span);
+            List<String> isoDates = engine.options(ask(languages).withLimit(12), span).stream()
+                    .map(option -> option.aliases().getFirst()).toList();
+            assertEquals(days, isoDates, span);
+        }));
+        assertEquals("Next week, Monday 9 March", texts(engine.options(ask(en()), "next week")).getFirst());
+        assertEquals("Dieses Wochenende, Samstag, 7. März",
+                texts(engine.options(ask(List.of("de")), "dieses Wochenende")).getFirst());
+    }
+
+    @Test
+    void on_a_saturday_this_weekend_starts_today() {
+        Ask saturday = new Ask("date", en(), AdditionalContext.NONE, Map.of(), LocalDate.of(2026, 3, 7), 10,
+                Long.MAX_VALUE);
+        assertEquals(List.of("2026-03-07", "2026-03-08"), engine.options(saturday, "this weekend").stream()
+                .map(option -> option.aliases().getFirst()).toList());
+    }
+
+    @Test
+    void misspelt_date_words_read_loosely_with_the_corrected_date_as_the_option() {
+        Map<String, String[]> cases = Map.of(
+                "tomorow", new String[] {"en", "Tomorrow, Thursday 5 March"},
+                "fridya", new String[] {"en", "Friday 6 March 2026"},
+                "demian", new String[] {"fr", "Demain, jeudi 5 mars"},
+                "morgn", new String[] {"de", "Morgen, Donnerstag, 5. März"});
+        cases.forEach((typed, expected) -> {
+            assertEquals(SpanMatch.LOOSE, match(engine, List.of(expected[0]), typed), typed);
+            assertEquals(List.of(expected[1]), texts(engine.options(ask(List.of(expected[0])), typed)), typed);
+        });
+    }
+
+    @Test
+    void an_impossible_day_of_a_month_is_no_date_and_offers_the_months_last_day_to_confirm() {
+        Map<String, String> cases = Map.of(
+                "31 february", "28 February 2027 (Sunday)",
+                "31 feb", "28 February 2027 (Sunday)",
+                "30 February 2028", "29 February 2028 (Tuesday)",
+                "31 April", "30 April 2026 (Thursday)");
+        cases.forEach((typed, offered) -> {
+            assertEquals(SpanMatch.LOOSE, match(engine, en(), typed), typed);
+            assertEquals(List.of(offered), texts(engine.options(ask(en()), typed)), typed);
+        });
+    }
+
+    @Test
+    void an_option_for_typed_words_starts_with_them_so_a_pick_in_the_official_client_replaces_them() {
+        assertEquals("12 March 2026 (Thursday)", texts(engine.options(ask(en()), "12 mar")).getFirst());
+        assertEquals("Tomorrow, Thursday 5 March", texts(engine.options(ask(en()), "tomorrow")).getFirst());
+        assertEquals("In 3 days, Saturday 7 March", texts(engine.options(ask(en()), "in 3 days")).getFirst());
+        assertEquals("12 mars 2026 (jeudi)", texts(engine.options(ask(List.of("fr")), "12 mars")).getFirst());
+        assertEquals("12. März 2026 (Donnerstag)", texts(engine.options(ask(List.of("de")), "12. Mär")).getFirst());
+        assertEquals("Friday 6 March 2026", texts(engine.options(ask(en()), "fri")).getFirst());
+        for (String language : List.of("en", "fr", "de")) {
+            for (String typed : List.of("12 ma", "12 mar", "tomorrow", "demain", "morgen", "in 2", "dans 2",
+                    "next fr", "Dec 2", "the 1", "3. M", "1er m", "12/03", "vendredi proch", "nächsten Fr")) {
+                for (Option option : engine.options(ask(List.of(language)), typed)) {
+                    assertTrue(option.text().toLowerCase(java.util.Locale.ROOT).startsWith(typed.toLowerCase(
+                            java.util.Locale.ROOT)), language + " '" + typed + "': " + option.text());
+                }
+            }
+        }
+    }
+
+    private static List<String> days(String first, String last) {
+        return LocalDate.parse(first).datesUntil(LocalDate.parse(last).plusDays(1)).map(LocalDate::toString).toList();
     }
 
     private static void assertReads(List<String> languages, Map<String, String> expected) {
