@@ -30,6 +30,7 @@ final class DemoServer implements BeforeAllCallback, AfterAllCallback {
     private final Map<String, String> extraFiles = new java.util.LinkedHashMap<>();
     private final Map<String, String[]> extraKeys = new java.util.LinkedHashMap<>();
     private Clock clock = Clock.systemUTC();
+    private java.util.function.UnaryOperator<dev.autocomplete.server.config.ServerSettings> adjust = s -> s;
 
     /**
      * Serves another tenant beside the demo: {@code files} maps paths under the tenants directory
@@ -42,6 +43,12 @@ final class DemoServer implements BeforeAllCallback, AfterAllCallback {
         for (String slug : productSlugs) {
             extraKeys.put(tenant + "/" + slug, new String[] {tenant, slug});
         }
+        return this;
+    }
+
+    /** Serves with settings adjusted by {@code adjustment} (learning intervals and caps, say). */
+    DemoServer withSettings(java.util.function.UnaryOperator<dev.autocomplete.server.config.ServerSettings> adjustment) {
+        adjust = adjustment;
         return this;
     }
 
@@ -67,7 +74,7 @@ final class DemoServer implements BeforeAllCallback, AfterAllCallback {
         extraKeys.forEach((name, where) -> made.put(name, TestTenants.createKey(tenants, where[0],
                 where[1] == null ? "secret" : "public", where[1])));
         keys = Map.copyOf(made);
-        server = AutocompleteServer.start(TestServers.settings(tenants).withClock(clock));
+        server = AutocompleteServer.start(adjust.apply(TestServers.settings(tenants).withClock(clock)));
         api = new ApiClient(server.port());
     }
 
@@ -84,6 +91,10 @@ final class DemoServer implements BeforeAllCallback, AfterAllCallback {
 
     ApiClient api() {
         return api;
+    }
+
+    AutocompleteServer server() {
+        return server;
     }
 
     /** A directory of this server's own, deleted with it, for what a test class writes besides. */

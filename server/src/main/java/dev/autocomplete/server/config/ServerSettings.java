@@ -39,10 +39,11 @@ import dev.autocomplete.server.files.WatchMode;
  *     embedded default; may hold a password, so never logged
  * @param tenantsWatch how changed tenant files and keys are noticed
  * @param clock what access tokens and key expiry are judged by (the system clock; tests set their own)
+ * @param learning how picks re-rank options ({@code learning.*})
  */
 public record ServerSettings(String host, int port, Path tenants, Tls tls, Limits limits, Duration shutdownGrace,
         String redisUrl, String tokenSecret, Path tokenSecretFile, int cacheMaxEntries, Management management,
-        Path dataDir, String storageUrl, WatchMode tenantsWatch, Clock clock) {
+        Path dataDir, String storageUrl, WatchMode tenantsWatch, Clock clock, LearningSettings learning) {
 
     /** Every key, with its default ({@code ""} for none), in the order of the reference in the README. */
     public static final Map<String, String> KEYS = keys();
@@ -113,6 +114,12 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
         keys.put("token.secret", "");
         keys.put("token.secret-file", "");
         keys.put("cache.max-entries", "20000");
+        keys.put("learning.half-life-days", "14");
+        keys.put("learning.apply-seconds", "30");
+        keys.put("learning.sessions", "20000");
+        keys.put("learning.picks-per-address-hour", "200");
+        keys.put("learning.picks-per-key-hour", "100000");
+        keys.put("learning.queue", "10000");
         return java.util.Collections.unmodifiableMap(keys);
     }
 
@@ -170,7 +177,7 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
                 s.number("cache.max-entries", 0, 10_000_000),
                 new Management(s.text("management.host"), s.number("management.port", 0, 65535)),
                 s.text("data.dir").isEmpty() ? null : Path.of(s.text("data.dir")), storageUrl(s.text("storage.url")),
-                s.choice("tenants.watch", WatchMode.class), Clock.systemUTC());
+                s.choice("tenants.watch", WatchMode.class), Clock.systemUTC(), learning(s));
     }
 
     /**
@@ -189,21 +196,21 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
     public ServerSettings with(String newHost, Integer newPort, Path newTenants) {
         return new ServerSettings(newHost != null ? newHost : host, newPort != null ? newPort : port,
                 newTenants != null ? newTenants : tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
-                tokenSecretFile, cacheMaxEntries, management, dataDir, storageUrl, tenantsWatch, clock);
+                tokenSecretFile, cacheMaxEntries, management, dataDir, storageUrl, tenantsWatch, clock, learning);
     }
 
     /** The same settings with another management host or port (command-line options win); null keeps. */
     public ServerSettings withManagement(String newHost, Integer newPort) {
         return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
                 tokenSecretFile, cacheMaxEntries, new Management(newHost != null ? newHost : management.host(),
-                        newPort != null ? newPort : management.port()), dataDir, storageUrl, tenantsWatch, clock);
+                        newPort != null ? newPort : management.port()), dataDir, storageUrl, tenantsWatch, clock, learning);
     }
 
     /** The same settings with another data directory (the command-line option wins); null keeps. */
     public ServerSettings withDataDir(Path newDataDir) {
         return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
                 tokenSecretFile, cacheMaxEntries, management, newDataDir != null ? newDataDir : dataDir,
-                storageUrl, tenantsWatch, clock);
+                storageUrl, tenantsWatch, clock, learning);
     }
 
     /** The same settings with another Redis URL or token secret file (command-line options win); null keeps. */
@@ -211,27 +218,27 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
         return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace,
                 newRedisUrl != null ? newRedisUrl : redisUrl, tokenSecret,
                 newTokenSecretFile != null ? newTokenSecretFile : tokenSecretFile, cacheMaxEntries, management, dataDir,
-                storageUrl, tenantsWatch, clock);
+                storageUrl, tenantsWatch, clock, learning);
     }
 
     /** The same settings with another token signing secret ({@code token.secret}); null keeps. */
     public ServerSettings withTokenSecret(String newTokenSecret) {
         return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace, redisUrl,
                 newTokenSecret != null ? newTokenSecret : tokenSecret, tokenSecretFile, cacheMaxEntries, management,
-                dataDir, storageUrl, tenantsWatch, clock);
+                dataDir, storageUrl, tenantsWatch, clock, learning);
     }
 
     /** The same settings with another {@code storage.url} (tests; operators set the key or its variable). */
     public ServerSettings withStorageUrl(String newStorageUrl) {
         return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
-                tokenSecretFile, cacheMaxEntries, management, dataDir, storageUrl(newStorageUrl), tenantsWatch, clock);
+                tokenSecretFile, cacheMaxEntries, management, dataDir, storageUrl(newStorageUrl), tenantsWatch, clock, learning);
     }
 
     /** The same settings judging tokens and key expiry by another clock. */
     public ServerSettings withClock(Clock newClock) {
         return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
                 tokenSecretFile, cacheMaxEntries, management, dataDir, storageUrl, tenantsWatch,
-                newClock);
+                newClock, learning);
     }
 
     @Override
@@ -242,6 +249,19 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
                 + ", cacheMaxEntries=" + cacheMaxEntries + ", management=" + management + ", data=" + data()
                 + ", storage=" + (storageUrl.isEmpty() ? "embedded" : "postgresql") + ", tenantsWatch=" + tenantsWatch
                 + "]";
+    }
+
+    private static LearningSettings learning(Settings s) {
+        return new LearningSettings(Duration.ofDays(s.number("learning.half-life-days", 1, 3650)),
+                Duration.ofSeconds(s.number("learning.apply-seconds", 1, 3600)),
+                s.number("learning.sessions", 100, 10_000_000), s.number("learning.picks-per-address-hour", 0, 100_000_000),
+                s.number("learning.picks-per-key-hour", 0, 1_000_000_000), s.number("learning.queue", 100, 10_000_000));
+    }
+
+    /** The same settings with other learning settings (tests). */
+    public ServerSettings withLearning(LearningSettings newLearning) {
+        return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
+                tokenSecretFile, cacheMaxEntries, management, dataDir, storageUrl, tenantsWatch, clock, newLearning);
     }
 
     /** Empty, or a PostgreSQL JDBC URL; the message never repeats the value, which may hold a password. */

@@ -240,6 +240,23 @@ public final class Database implements AutoCloseable {
     }
 
     /**
+     * Runs {@code work} as one write transaction that does not join the change feed: in PostgreSQL it takes its own
+     * advisory lock {@code lock} (so catalog writes never wait for it, nor it for them) and notifies no one; in
+     * SQLite it is one more write on the one writer connection. For state other than catalogs (learned picks).
+     */
+    public <T> T writeUnordered(long lock, Work<T> work) {
+        return writers.use(connection -> inTransaction(connection, transaction -> {
+            if (dialect == Dialect.POSTGRES) {
+                try (PreparedStatement locked = transaction.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
+                    locked.setLong(1, lock);
+                    locked.execute();
+                }
+            }
+            return work.run(transaction);
+        }));
+    }
+
+    /**
      * Runs {@code work} on a connection that sees one consistent snapshot for each statement (PostgreSQL: inside a
      * transaction, so that large results stream with a fetch size rather than load at once).
      */

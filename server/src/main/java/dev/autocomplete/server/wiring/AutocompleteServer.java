@@ -35,6 +35,10 @@ import dev.autocomplete.server.files.FileWatcher;
 import dev.autocomplete.server.http.AccessLog;
 import dev.autocomplete.server.catalogs.CatalogStores;
 import dev.autocomplete.server.catalogs.LiveCatalogs;
+import dev.autocomplete.server.config.DataDirectory;
+import dev.autocomplete.server.learning.Learning;
+import dev.autocomplete.server.learning.LearningStore;
+import dev.autocomplete.server.store.Database;
 import dev.autocomplete.server.http.CatalogService;
 import dev.autocomplete.server.http.ConnectionGuard;
 import dev.autocomplete.server.http.CorsFilter;
@@ -86,11 +90,13 @@ public final class AutocompleteServer implements AutoCloseable {
     private final WebServer webServer;
     private final DemoPage demoPage;
     private final LiveCatalogs catalogs;
+    private final Learning learning;
 
     private AutocompleteServer(TenantRegistry tenants, FileWatcher files, KeyRegistry keys, EngineRunner engines,
             Health health, Metrics metrics, RequestTracker tracker, ConnectionGuard guard, Duration shutdownGrace,
-            RateLimiter limiter, WebServer webServer, DemoPage demoPage, LiveCatalogs catalogs) {
+            RateLimiter limiter, WebServer webServer, DemoPage demoPage, LiveCatalogs catalogs, Learning learning) {
         this.catalogs = catalogs;
+        this.learning = learning;
         this.tracker = tracker;
         this.guard = guard;
         this.shutdownGrace = shutdownGrace;
@@ -150,8 +156,9 @@ public final class AutocompleteServer implements AutoCloseable {
                 settings.storageUrl().isEmpty() ? "sqlite" : "postgresql", "current", catalogs.current())));
         Gatekeeper gatekeeper = new Gatekeeper(new Authenticator(keys, tenants, tokens), limiter,
                 Gatekeeper.FAILED_AUTHENTICATION);
+        Learning learning = learning(settings);
         SuggestService suggest = new SuggestService(gatekeeper, json, new Suggester(engines,
-                new ResponseCache(settings.cacheMaxEntries()), settings.clock()), bodies, errors,
+                new ResponseCache(settings.cacheMaxEntries()), settings.clock(), learning), bodies, errors,
                 new JsonRequests(limits.bodyBytes(), "A suggest request", guard), metrics);
         DemoPage demoPage = new DemoPage(json, errors);
         HttpRouting.Builder routing = HttpRouting.builder()
@@ -163,7 +170,7 @@ public final class AutocompleteServer implements AutoCloseable {
                 .register(new TokenService(gatekeeper, json, errors,
                         new JsonRequests(limits.bodyBytes(), "A token request", guard)))
                 .register(new TelemetryService(gatekeeper, json, metrics, errors,
-                        new JsonRequests(TelemetryService.MAX_EVENT_BYTES, "A telemetry event", guard)))
+                        new JsonRequests(TelemetryService.MAX_EVENT_BYTES, "A telemetry event", guard), learning))
                 .register(new CatalogService(gatekeeper, catalogs, json, errors, guard, limits.catalogBodyBytes(),
                         limits.catalogBodyTimeout()))
                 .register(new ReadinessService(health))
@@ -202,7 +209,7 @@ public final class AutocompleteServer implements AutoCloseable {
         }
         WebServer webServer = server.build().start();
         AutocompleteServer started = new AutocompleteServer(tenants, files, keys, engines, health, metrics, tracker, guard,
-                settings.shutdownGrace(), limiter, webServer, demoPage, catalogs);
+                settings.shutdownGrace(), limiter, webServer, demoPage, catalogs, learning);
         // Helidon logs (SEVERE, with the address) a listener that cannot bind, stops the others and returns.
         if (webServer.port() < 0 || webServer.port(MANAGEMENT_SOCKET) < 0) {
             started.close();
@@ -321,7 +328,24 @@ public final class AutocompleteServer implements AutoCloseable {
         keys.close();
         limiter.close();
         tenants.close();
+        learning.close();
         catalogs.close();
+    }
+
+    /** What the server learns from picks; tests flush and apply it. */
+    public Learning learning() {
+        return learning;
+    }
+
+    /**
+     * Learning over the server's store: SQLite beside the live catalogs, or the PostgreSQL replicas share (its own
+     * connections; reached at the first flush, and again at each while it is away).
+     */
+    private static Learning learning(ServerSettings settings) {
+        double halfLife = settings.learning().halfLife().toSeconds();
+        return new Learning(() -> new LearningStore(settings.storageUrl().isEmpty()
+                ? Database.sqlite(DataDirectory.create(settings.data()).resolve(Database.SQLITE_FILE))
+                : Database.postgres(settings.storageUrl(), null, null), halfLife), settings.learning(), settings.clock());
     }
 
     /** The live catalogs and their store; {@code catalog import} and tests write through it. */
