@@ -24,6 +24,7 @@ import dev.autocomplete.server.wiring.AutocompleteServer;
 final class DemoServer implements BeforeAllCallback, AfterAllCallback {
 
     private Path temp;
+    private Path tenantsDirectory;
     private AutocompleteServer server;
     private ApiClient api;
     private Map<String, String> keys;
@@ -62,6 +63,7 @@ final class DemoServer implements BeforeAllCallback, AfterAllCallback {
     public void beforeAll(ExtensionContext context) throws Exception {
         temp = Files.createTempDirectory("demo-server");
         Path tenants = TestTenants.copyOfDemo(temp);
+        tenantsDirectory = tenants;
         for (Map.Entry<String, String> file : extraFiles.entrySet()) {
             Path path = tenants.resolve(file.getKey());
             Files.createDirectories(path.getParent());
@@ -95,6 +97,11 @@ final class DemoServer implements BeforeAllCallback, AfterAllCallback {
 
     AutocompleteServer server() {
         return server;
+    }
+
+    /** The tenants directory it serves (its data directory is {@code data} beside it). */
+    Path tenants() {
+        return tenantsDirectory;
     }
 
     /** A directory of this server's own, deleted with it, for what a test class writes besides. */

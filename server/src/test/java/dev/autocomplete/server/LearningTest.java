@@ -34,9 +34,31 @@ class LearningTest {
 
     private static final String ORIGIN = "Book a flight from {{ORIGIN_1}}";
 
+    /** A tenant beside the demo: one param that learns, one that does not ({@code learn: false}). */
+    private static final String LAB = """
+            display_name: Lab
+            products:
+              - id: 9d2b6c1e-7f3a-4e8b-a1c2-3d4e5f6a7b8c
+                slug: shop
+                prompt: Buy
+                intents:
+                  - name: buy
+                    phrases: [Buy]
+                    params:
+                      - type: fruit
+                        required: true
+                        options: [Apple, Apricot, Avocado, Banana, Blueberry, Cherry]
+                      - type: color
+                        required: true
+                        cues: [in]
+                        learn: false
+                        options: [Red, Green, Blue, Yellow, Black, White]
+            """;
+
     @RegisterExtension
-    static final DemoServer demo = new DemoServer().withSettings(settings -> settings.withLearning(
-            new LearningSettings(Duration.ofDays(14), Duration.ofSeconds(1), 20_000, 1_000_000, 1_000_000, 10_000)));
+    static final DemoServer demo = new DemoServer().withTenant("lab", Map.of("lab/tenant.yaml", LAB), "shop")
+            .withSettings(settings -> settings.withLearning(new LearningSettings(Duration.ofDays(14),
+                    Duration.ofSeconds(1), 20_000, 1_000_000, 1_000_000, 10_000)));
 
     /** A server whose client addresses may have three picks credited an hour. */
     @RegisterExtension
@@ -54,13 +76,24 @@ class LearningTest {
 
     /** Posts the official client's event for a pick of {@code option} after {@code typed}; asserts the 204. */
     private static void pick(DemoServer server, String session, String typed, String option) {
+        pick(server, "travel", session, ORIGIN + typed, option);
+    }
+
+    private static void pick(DemoServer server, String key, String session, String rawQuery, String option) {
         ObjectNode event = ApiClient.JSON.createObjectNode().put("source", "full-sdk").put("session_id", session)
                 .put("type", "option").put("at", "2026-11-25T10:00:00Z");
-        event.putObject("query_data").put("raw_query", ORIGIN + typed).put("selected_option", option)
+        event.putObject("query_data").put("raw_query", rawQuery).put("selected_option", option)
                 .putArray("other_options");
-        ApiClient.Reply reply = server.api().post("/api/telemetry/events", server.key("travel"), event.toString(),
+        ApiClient.Reply reply = server.api().post("/api/telemetry/events", server.key(key), event.toString(),
                 "application/json", Map.of());
         assertEquals(204, reply.status(), reply.raw());
+    }
+
+    private static ApiClient.Reply suggest(DemoServer server, String key, String session, ObjectNode body) {
+        ((ObjectNode) body.path("meta")).put("session_id", session);
+        ApiClient.Reply reply = server.api().suggest(server.key(key), body);
+        assertEquals(200, reply.status(), reply.raw());
+        return reply;
     }
 
     private static String session() {
@@ -168,5 +201,47 @@ class LearningTest {
         waitFor("two more credited", () -> priors(capped).credit("destination", "", folded) > 2.5);
         Thread.sleep(2_500);
         assertEquals(3.0, priors(capped).credit("destination", "", folded), 0.01, "three picks an hour an address");
+    }
+
+    @Test
+    void options_the_context_supplied_are_never_credited_and_catalog_ones_are() throws Exception {
+        String raw = "Create a {{TYPE_1}} to ";
+        String session = session();
+        ObjectNode body = fill(envelope(raw), "{{TYPE_1}}", "type", "email");
+        ((ObjectNode) body.path("data")).putObject("additional_context").putArray("contact").add("Zed Zebrowski");
+        List<String> offered = suggest(demo, "workspace", session, body).options("contact");
+        assertEquals("Zed Zebrowski", offered.getFirst(), "the context's contact is offered: " + offered);
+        String catalogContact = offered.getLast();
+        pick(demo, "workspace", session, raw, "Zed Zebrowski");
+        String other = session();
+        suggest(demo, "workspace", other, fill(envelope(raw), "{{TYPE_1}}", "type", "email"));
+        pick(demo, "workspace", other, raw, catalogContact);
+        Priors workspace = demo.server().learning().priors("demo", "workspace");
+        waitFor("the catalog contact credited", () -> demo.server().learning().priors("demo", "workspace")
+                .credit("contact", "", dev.autocomplete.spi.toolkit.TextFolding.fold(catalogContact)) > 0);
+        assertNotEquals(workspace.generation(), demo.server().learning().priors("demo", "workspace").generation());
+        assertEquals(0.0, demo.server().learning().priors("demo", "workspace").credit("contact", "", "zed zebrowski"));
+    }
+
+    @Test
+    void a_param_with_learn_false_is_never_re_ranked_and_the_cli_forgets_what_was_learned() throws Exception {
+        String session = session();
+        assertEquals("Apple", suggest(demo, "lab/shop", session, envelope("Buy ")).options("fruit").getFirst());
+        pick(demo, "lab/shop", session, "Buy ", "Cherry");
+        ObjectNode colors = fill(envelope("Buy {{FRUIT_1}} in "), "{{FRUIT_1}}", "fruit", "Cherry");
+        assertEquals("Red", suggest(demo, "lab/shop", session, colors).options("color").getFirst());
+        pick(demo, "lab/shop", session, "Buy {{FRUIT_1}} in ", "White");
+        waitFor("Cherry first", () -> suggest(demo, "lab/shop", session(), envelope("Buy ")).options("fruit")
+                .getFirst().equals("Cherry"));
+        ObjectNode again = fill(envelope("Buy {{FRUIT_1}} in "), "{{FRUIT_1}}", "fruit", "Cherry");
+        assertEquals("Red", suggest(demo, "lab/shop", session(), again).options("color").getFirst());
+        assertEquals(0.0, demo.server().learning().priors("lab", "shop").credit("color", "", "white"));
+
+        TestTenants.Cli reset = TestTenants.cli("learning", "reset", "--tenants", demo.tenants().toString(),
+                "--tenant", "lab", "--product", "shop");
+        assertEquals(0, reset.exit(), reset.err());
+        assertTrue(reset.out().contains("Forgot"), reset.out());
+        waitFor("Apple first again", () -> suggest(demo, "lab/shop", session(), envelope("Buy ")).options("fruit")
+                .getFirst().equals("Apple"));
     }
 }

@@ -337,5 +337,9 @@ public final class Learning implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "learning: " + queue.size() + " picks not written at stop");
         }
+        LearningStore reached = store;
+        if (reached != null) {
+            reached.close();
+        }
     }
 }

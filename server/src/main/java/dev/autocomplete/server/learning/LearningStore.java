@@ -9,6 +9,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.autocomplete.server.config.DataDirectory;
+import dev.autocomplete.server.config.ServerSettings;
 import dev.autocomplete.server.store.Database;
 
 /**
@@ -18,7 +20,7 @@ import dev.autocomplete.server.store.Database;
  * ({@link #rebase}) so the sums stay small. Each product has a version that grows with every write, so that replicas
  * reload only what changed. Thread-safe.
  */
-public final class LearningStore {
+public final class LearningStore implements AutoCloseable {
 
     /** The schema's name in {@code schema_version}. */
     public static final String COMPONENT = "learning";
@@ -41,6 +43,17 @@ public final class LearningStore {
         this.database = database;
         this.halfLifeSeconds = halfLifeSeconds;
         database.migrate(COMPONENT, schema());
+    }
+
+    /**
+     * The store the settings name: the PostgreSQL database of {@code storage.url}, else the SQLite file beside the
+     * live catalogs in the data directory; its own connections.
+     */
+    public static LearningStore open(ServerSettings settings) {
+        Database database = settings.storageUrl().isEmpty()
+                ? Database.sqlite(DataDirectory.create(settings.data()).resolve(Database.SQLITE_FILE))
+                : Database.postgres(settings.storageUrl(), null, null);
+        return new LearningStore(database, settings.learning().halfLife().toSeconds());
     }
 
     private static List<List<String>> schema() {
@@ -248,5 +261,10 @@ public final class LearningStore {
             bump.setString(2, product);
             bump.executeUpdate();
         }
+    }
+
+    @Override
+    public void close() {
+        database.close();
     }
 }

@@ -35,10 +35,8 @@ import dev.autocomplete.server.files.FileWatcher;
 import dev.autocomplete.server.http.AccessLog;
 import dev.autocomplete.server.catalogs.CatalogStores;
 import dev.autocomplete.server.catalogs.LiveCatalogs;
-import dev.autocomplete.server.config.DataDirectory;
 import dev.autocomplete.server.learning.Learning;
 import dev.autocomplete.server.learning.LearningStore;
-import dev.autocomplete.server.store.Database;
 import dev.autocomplete.server.http.CatalogService;
 import dev.autocomplete.server.http.ConnectionGuard;
 import dev.autocomplete.server.http.CorsFilter;
@@ -342,10 +340,7 @@ public final class AutocompleteServer implements AutoCloseable {
      * connections; reached at the first flush, and again at each while it is away).
      */
     private static Learning learning(ServerSettings settings) {
-        double halfLife = settings.learning().halfLife().toSeconds();
-        return new Learning(() -> new LearningStore(settings.storageUrl().isEmpty()
-                ? Database.sqlite(DataDirectory.create(settings.data()).resolve(Database.SQLITE_FILE))
-                : Database.postgres(settings.storageUrl(), null, null), halfLife), settings.learning(), settings.clock());
+        return new Learning(() -> LearningStore.open(settings), settings.learning(), settings.clock());
     }
 
     /** The live catalogs and their store; {@code catalog import} and tests write through it. */
