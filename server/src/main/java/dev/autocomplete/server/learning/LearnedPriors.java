@@ -23,7 +23,7 @@ final class LearnedPriors implements Priors {
     /** Credit an option needs to be offered for its learning alone (half a recent pick). */
     static final double MIN_CREDIT = 0.5;
     /** What overall credit adds once letters are typed, against credit after those letters. */
-    static final double OVERALL_SHARE = 0.25;
+    static final double OVERALL_SHARE = 0.5;
 
     private record Learned(String option, double credit) {
     }
