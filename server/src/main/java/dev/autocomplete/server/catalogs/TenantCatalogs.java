@@ -128,7 +128,7 @@ public final class TenantCatalogs {
                         + ")");
             }
             CatalogSources.Source previous = sources.putIfAbsent(param.type(),
-                    new CatalogSources.Source("catalog:" + name, options));
+                    new CatalogSources.Source("catalog:" + name, options, CatalogSources.rules(param.config())));
             if (previous != null && !previous.list().equals("catalog:" + name)) {
                 throw param.config().error("catalog", "param '" + param.type() + "' names another catalog elsewhere;"
                         + " a param type has one option list per product");

@@ -165,6 +165,7 @@ public final class ProductConfig {
         boolean contextOptions = problems.read(() -> tree.bool("context_options", false), false);
         String engine = problems.read(() -> tree.string("engine", DEFAULT_ENGINE), DEFAULT_ENGINE);
         boolean learn = problems.read(() -> tree.bool("learn", true), true);
+        Set<String> attributeKeys = problems.read(() -> attributeKeys(tree), Set.<String>of());
         if (problems.count() > before) {
             return null;
         }
@@ -185,7 +186,24 @@ public final class ProductConfig {
             return null;
         }
         return new ProductModel.Param(type, label, required, cues, Map.copyOf(translatedCues), condition, contextKeys,
-                contextOptions, engine, learn);
+                contextOptions, engine, learn, attributeKeys);
+    }
+
+    /** The top-level context keys a param's {@code context_attributes} read (folded); the engine reads the rest. */
+    private static Set<String> attributeKeys(ConfigTree tree) throws EngineConfigException {
+        if (!tree.has("context_attributes")) {
+            return Set.of();
+        }
+        ConfigTree declared = tree.tree("context_attributes");
+        Set<String> keys = new java.util.HashSet<>();
+        for (String attribute : declared.keys()) {
+            String from = attribute;
+            if (declared.raw(attribute).orElse(null) instanceof Map<?, ?>) {
+                from = declared.tree(attribute).string("from", attribute);
+            }
+            keys.add(TextFolding.fold(from.split("\\.")[0]));
+        }
+        return keys;
     }
 
     /** The param's {@code when}, or null when it has none. */

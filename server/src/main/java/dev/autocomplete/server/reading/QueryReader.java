@@ -610,10 +610,24 @@ public final class QueryReader {
                     }
                 });
             }
-            names.addAll(ContextNames.forParam(context, p.type(), allTypes));
+            names.addAll(ContextNames.forParam(withoutKeys(context, p.attributeKeys()), p.type(), allTypes));
             names.remove("");
             return names;
         });
+    }
+
+    /** The context without some top-level keys (folded): those a param's attributes read name no option text. */
+    private static AdditionalContext withoutKeys(AdditionalContext context, Set<String> foldedKeys) {
+        if (foldedKeys.isEmpty() || !(context.root() instanceof AdditionalContext.Fields fields)) {
+            return context;
+        }
+        Map<String, AdditionalContext.Value> kept = new LinkedHashMap<>();
+        fields.fields().forEach((key, value) -> {
+            if (!foldedKeys.contains(TextFolding.fold(key))) {
+                kept.put(key, value);
+            }
+        });
+        return new AdditionalContext(new AdditionalContext.Fields(kept));
     }
 
     /** The text as the context wrote it of a folded value under the param's own keys, or null. */
