@@ -19,21 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CatalogCommandTest {
 
-    private static final String TENANT = """
-            display_name: Shop
-            catalogs:
-              colors:
-                file: data/colors.csv
-            products:
-              - id: 1d2c3b4a-5f6e-4d7c-8b9a-0a1b2c3d4e51
-                slug: paint
-                prompt: Paint
-                intents:
-                  - name: paint
-                    phrases: [Paint]
-                    params:
-                      - {type: color, label: Color, required: true, catalog: colors}
-            """;
+    private static final String TENANT = TestTenants.paintShop("  colors:\n    file: data/colors.csv\n");
 
     @TempDir
     Path temp;
@@ -91,6 +77,26 @@ class CatalogCommandTest {
             assertEquals(2, unknown.exit());
             assertTrue(unknown.err().contains("tenant 'shop' declares no catalog 'sizes'"), unknown.err());
         }
+    }
+
+    @Test
+    void an_export_to_csv_of_an_alias_holding_the_alias_separator_is_refused_before_the_file_is_written()
+            throws Exception {
+        Path tenants = temp.resolve("tenants");
+        Files.createDirectories(tenants.resolve("shop"));
+        Files.writeString(tenants.resolve("shop/tenant.yaml"), TestTenants.paintShop("  colors: {}\n"));
+        Path data = temp.resolve("data");
+        Path file = Files.writeString(temp.resolve("colors.ndjson"),
+                "{\"id\": \"red\", \"text\": \"Red\", \"aliases\": [\"rouge|rot\"]}\n");
+        TestTenants.Cli imported = cli("import", tenants, data, file.toString());
+        assertEquals(0, imported.exit(), imported.err());
+
+        Path csv = temp.resolve("colors.csv");
+        TestTenants.Cli refused = cli("export", tenants, data, csv.toString());
+        assertEquals(2, refused.exit(), refused.out());
+        assertTrue(refused.err().contains("option 'red' has an alias with '|' ('rouge|rot'), which separates aliases"
+                + " in CSV; export it as NDJSON instead"), refused.err());
+        assertFalse(Files.exists(csv), "no half-written file");
     }
 
     private static TestTenants.Cli cli(String command, Path tenants, Path data, String file) {

@@ -154,6 +154,49 @@ class ConnectionDefencesTest {
     }
 
     @Test
+    void refusals_over_the_cap_are_counted_and_summarized_in_one_log_line_not_one_each() throws Exception {
+        List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Logger logger = java.util.logging.Logger.getLogger(
+                dev.autocomplete.server.http.ConnectionGuard.class.getName());
+        java.util.logging.Handler capture = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord record) {
+                lines.add(record.getMessage());
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        logger.addHandler(capture);
+        try (AutocompleteServer server = start("AUTOCOMPLETE_LIMITS_CONNECTIONS_PER_ADDRESS", "2");
+                RawConnection first = new RawConnection("127.0.0.4", server.port());
+                RawConnection second = new RawConnection("127.0.0.4", server.port())) {
+            for (int round = 0; round < 2; round++) {
+                for (int i = 0; i < 25; i++) {
+                    try (RawConnection over = new RawConnection("127.0.0.4", server.port())) {
+                        assertTrue(over.endsWithin(2000), "a connection over the cap was kept");
+                    }
+                }
+                Thread.sleep(1_000); // several ticks of the watchdog
+            }
+            List<String> summaries = lines.stream().filter(line -> line.startsWith("Refused ")).toList();
+            assertEquals(1, summaries.size(), "one summary a minute, not one a refusal: " + lines);
+            assertTrue(summaries.getFirst().matches("Refused \\d+ connection\\(s\\) from 1 address\\(es\\) over the cap"
+                    + " of 2 connections per address in the last minute; most from 127\\.0\\.0\\.4 \\(\\d+\\)"),
+                    summaries.getFirst());
+            String metrics = ApiClient.management(server.managementPort()).get("/observe/metrics").raw();
+            assertTrue(metrics.contains("\nautocomplete_connections_refused_total 50.0\n"), metrics);
+        } finally {
+            logger.removeHandler(capture);
+        }
+    }
+
+    @Test
     void a_full_server_answers_503_overloaded_with_retry_after_logged_and_counted() throws Exception {
         try (AutocompleteServer server = start("AUTOCOMPLETE_LIMITS_MAX_CONCURRENT_REQUESTS", "1");
                 RawConnection holder = new RawConnection("127.0.0.1", server.port());

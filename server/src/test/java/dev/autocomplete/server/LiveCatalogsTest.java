@@ -22,7 +22,7 @@ import com.fasterxml.jackson.databind.JsonNode;
  */
 class LiveCatalogsTest {
 
-    private static final String TENANT = """
+    static final String TENANT = """
             display_name: Shop
             default_language: en
             catalogs:

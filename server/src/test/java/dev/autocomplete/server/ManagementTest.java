@@ -108,4 +108,41 @@ class ManagementTest {
             assertEquals(200, new ApiClient(server.port()).get("/ready").status());
         }
     }
+
+    @Test
+    void the_management_listener_honours_connection_close_and_answers_with_nosniff() throws Exception {
+        try (AutocompleteServer server = TestServers.start(TestTenants.copyOfDemo(temp))) {
+            List<String> requests = List.of(
+                    "GET /observe/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+                    "GET /observe/metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+                    "POST /observe/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+                            + "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}",
+                    // A body nobody reads ends the connection after the answer, Connection: close or not.
+                    "POST /observe/metrics HTTP/1.1\r\nHost: localhost\r\n"
+                            + "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}");
+            for (String request : requests) {
+                try (RawConnection client = new RawConnection(server.managementPort())) {
+                    long start = System.nanoTime();
+                    client.send(request);
+                    String answer = client.readResponse();
+                    assertTrue(answer.startsWith(request.startsWith("GET") ? "HTTP/1.1 200" : "HTTP/1.1 404"), answer);
+                    assertTrue(answer.toLowerCase(java.util.Locale.ROOT).contains("x-content-type-options: nosniff"),
+                            answer);
+                    assertTrue(client.endsWithin(2000), "open after the answer to " + request.lines().findFirst());
+                    long millis = (System.nanoTime() - start) / 1_000_000;
+                    assertTrue(millis < 2000, request.lines().findFirst() + " took " + millis + " ms");
+                }
+            }
+            // Without Connection: close, the connection stays for the next request.
+            try (RawConnection client = new RawConnection(server.managementPort())) {
+                for (int i = 0; i < 2; i++) {
+                    client.send("GET /observe/health/live HTTP/1.1\r\nHost: localhost\r\n\r\n");
+                    assertTrue(client.readResponse().startsWith("HTTP/1.1 200"));
+                }
+            }
+            ApiClient.Reply ready = new ApiClient(server.port()).get("/ready");
+            assertEquals(200, ready.status(), ready.raw());
+            assertEquals("nosniff", ready.header("X-Content-Type-Options"));
+        }
+    }
 }

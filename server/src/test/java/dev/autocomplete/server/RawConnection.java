@@ -56,7 +56,7 @@ final class RawConnection implements AutoCloseable {
     void send(byte[] request) throws IOException {
         Matcher line = REQUEST_LINE.matcher(new String(request, StandardCharsets.ISO_8859_1));
         if (line.find()) {
-            sent.add(new String[] {line.group(1), line.group(2)});
+            sent.add(new String[] {line.group(1), line.group(2).split("\\?", 2)[0]}); // the path, without the query
         }
         out.write(request);
         out.flush();

@@ -109,4 +109,25 @@ final class TestTenants {
         }
         return result.lastLine();
     }
+
+    /**
+     * The tenant.yaml of a shop whose product {@code paint} asks for a color from catalog {@code colors}.
+     *
+     * @param catalogs the lines under {@code catalogs:}, indented by two, declaring at least {@code colors}
+     */
+    static String paintShop(String catalogs) {
+        return """
+                display_name: Shop
+                catalogs:
+                %sproducts:
+                  - id: 1d2c3b4a-5f6e-4d7c-8b9a-0a1b2c3d4e51
+                    slug: paint
+                    prompt: Paint
+                    intents:
+                      - name: paint
+                        phrases: [Paint]
+                        params:
+                          - {type: color, label: Color, required: true, catalog: colors}
+                """.formatted(catalogs);
+    }
 }

@@ -1,6 +1,7 @@
 package dev.autocomplete.server.catalogs;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,6 +21,7 @@ import dev.autocomplete.engine.catalog.LiveOptions;
 import dev.autocomplete.server.store.CatalogRef;
 import dev.autocomplete.server.store.CatalogStore;
 import dev.autocomplete.server.store.InvalidRecordsException;
+import dev.autocomplete.server.store.OptionPatch;
 import dev.autocomplete.server.store.OptionRecord;
 import dev.autocomplete.server.store.StorageUnavailableException;
 
@@ -209,6 +211,47 @@ public final class LiveCatalogs implements AutoCloseable {
         boolean deleted = store().delete(ref, id).isPresent();
         catchUp();
         return deleted;
+    }
+
+    /**
+     * Changes stored records by their patches, all or nothing ({@link CatalogStore#patch}); the index holds the
+     * changed records when this returns.
+     */
+    public int patch(CatalogRef ref, List<OptionPatch> patches) {
+        store().patch(ref, patches);
+        catchUp();
+        return patches.size();
+    }
+
+    /** Removes the records of these ids; how many there were. The index has dropped them when this returns. */
+    public int delete(CatalogRef ref, Collection<String> ids) {
+        int deleted = store().delete(ref, ids).size();
+        catchUp();
+        return deleted;
+    }
+
+    /** The stored record of this id, if any. */
+    public Optional<OptionRecord> get(CatalogRef ref, String id) {
+        return store().get(ref, id);
+    }
+
+    /**
+     * What the catalog holds: from this replica's index once it is open (its generation grows with every change
+     * the index takes), otherwise counted in the store (generation 0).
+     */
+    public Summary summary(CatalogRef ref) {
+        LiveCatalog live = open.get(ref);
+        if (live != null) {
+            return new Summary(live.options().size(), live.generation());
+        }
+        return new Summary(store().count(ref), 0);
+    }
+
+    /**
+     * @param options how many options the catalog holds
+     * @param generation this replica's count of the changes its index took
+     */
+    public record Summary(long options, long generation) {
     }
 
     /** Replaces the whole catalog atomically; the index serves the new one when this returns. */

@@ -33,8 +33,8 @@ import dev.autocomplete.server.store.OptionRecords;
 /**
  * Reads option records as a stream, from a JSON array or from NDJSON (one record a line), for the records API
  * and {@code catalog import}: each valid record is handed out as it is read, each invalid one is skipped and
- * noted with its position (an index in an array, a line of NDJSON, from 1). Whoever writes the records checks
- * {@link #problems()} once the stream is read and applies nothing when there are any. Not thread-safe.
+ * noted with its position (an index in an array, a line of NDJSON, from 1). Writes read a local copy through
+ * {@link CheckedRecords}, which checks every record before the store is asked to apply any. Not thread-safe.
  *
  * <p>A record is {@code {"id", "text", "aliases", "weight", "translations"}}: {@code id} and {@code text}
  * required, the values' rules those of {@link OptionRecords}; an unknown field is refused, since a misspelt
@@ -44,6 +44,8 @@ public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable
 
     /** Problems listed at most in an answer; the count says how many there were. */
     public static final int MAX_LISTED_PROBLEMS = 100;
+    /** Problems kept at most, so that a million bad lines do not fill the memory; {@link #invalid} counts all. */
+    static final int MAX_KEPT_PROBLEMS = 1000;
 
     private static final Set<String> FIELDS = Set.of("id", "text", "aliases", "weight", "translations");
 
@@ -62,6 +64,7 @@ public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable
     private final JsonParser parser;
     private final BufferedReader lines;
     private final List<InvalidRecordsException.Problem> problems = new ArrayList<>();
+    private long invalid;
     private long position;
     private long count;
     /** The position (index or line) of each record handed out, for problems the store finds among them. */
@@ -141,9 +144,21 @@ public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable
         return record;
     }
 
-    /** The records refused so far, each with its index or line. */
+    /** The records refused so far, each with its index or line (the first {@value #MAX_KEPT_PROBLEMS}). */
     public List<InvalidRecordsException.Problem> problems() {
         return List.copyOf(problems);
+    }
+
+    /** How many records were refused so far. */
+    public long invalid() {
+        return invalid;
+    }
+
+    private void refuse(String reason) {
+        invalid++;
+        if (problems.size() < MAX_KEPT_PROBLEMS) {
+            problems.add(new InvalidRecordsException.Problem(position, reason));
+        }
     }
 
     public Format format() {
@@ -156,46 +171,6 @@ public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable
      */
     public long positionOf(long index) {
         return index >= 0 && index < handed ? handedPositions[(int) index] : index;
-    }
-
-    /**
-     * The valid records, for a store that reads them as a stream in its transaction: after the last one it throws
-     * {@link Refused} when any record was invalid, so that the transaction is rolled back and nothing applied.
-     */
-    public Iterator<OptionRecord> refusingAtEnd() {
-        return new Iterator<>() {
-            @Override
-            public boolean hasNext() {
-                if (RecordReader.this.hasNext()) {
-                    return true;
-                }
-                if (!problems.isEmpty()) {
-                    throw new Refused(problems());
-                }
-                return false;
-            }
-
-            @Override
-            public OptionRecord next() {
-                return RecordReader.this.next();
-            }
-        };
-    }
-
-    /** Records this reader refused, placed by their index or line already; stores let it through unchanged. */
-    public static final class Refused extends RuntimeException {
-
-        private static final long serialVersionUID = 1L;
-        private final transient List<InvalidRecordsException.Problem> problems;
-
-        Refused(List<InvalidRecordsException.Problem> problems) {
-            super(problems.size() + " invalid record(s)", null, false, false);
-            this.problems = problems;
-        }
-
-        public List<InvalidRecordsException.Problem> problems() {
-            return problems;
-        }
     }
 
     /** Reads every remaining record, for callers that need the whole batch. */
@@ -237,7 +212,7 @@ public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable
                 JsonNode node = json.readTree(line);
                 return node;
             } catch (JacksonException e) {
-                problems.add(new InvalidRecordsException.Problem(position, "not valid JSON"));
+                refuse("not valid JSON");
                 return null;
             }
         } catch (CharacterCodingException e) {
@@ -253,7 +228,7 @@ public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable
     private OptionRecord record(JsonNode node) {
         String problem = problem(node);
         if (problem != null) {
-            problems.add(new InvalidRecordsException.Problem(position, problem));
+            refuse(problem);
             return null;
         }
         List<String> aliases = new ArrayList<>();
@@ -265,7 +240,7 @@ public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable
                 node.path("weight").asDouble(0), translations);
         Optional<String> invalid = OptionRecords.problem(record);
         if (invalid.isPresent()) {
-            problems.add(new InvalidRecordsException.Problem(position, invalid.get()));
+            refuse(invalid.get());
             return null;
         }
         return record;
@@ -283,34 +258,34 @@ public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable
             }
         }
         if (!node.path("id").isTextual()) {
-            return "'id' is required: a string";
+            return "'id' is required and must be a string";
         }
         if (!node.path("text").isTextual()) {
-            return "'text' is required: a string";
+            return "'text' is required and must be a string";
         }
         JsonNode aliases = node.get("aliases");
         if (aliases != null && !aliases.isNull()) {
             if (!aliases.isArray()) {
-                return "'aliases' is an array of strings";
+                return "'aliases' must be an array of strings";
             }
             for (JsonNode alias : aliases) {
                 if (!alias.isTextual()) {
-                    return "'aliases' holds strings only";
+                    return "'aliases' must hold strings only";
                 }
             }
         }
         JsonNode weight = node.get("weight");
         if (weight != null && !weight.isNull() && !weight.isNumber()) {
-            return "'weight' is a number";
+            return "'weight' must be a number";
         }
         JsonNode translations = node.get("translations");
         if (translations != null && !translations.isNull()) {
             if (!translations.isObject()) {
-                return "'translations' is an object of language tag to text, e.g. {\"fr\": \"...\"}";
+                return "'translations' must be an object of language tag to text, e.g. {\"fr\": \"...\"}";
             }
             for (Map.Entry<String, JsonNode> entry : translations.properties()) {
                 if (!entry.getValue().isTextual()) {
-                    return "'translations." + shortened(entry.getKey()) + "' is a string";
+                    return "'translations." + shortened(entry.getKey()) + "' must be a string";
                 }
             }
         }

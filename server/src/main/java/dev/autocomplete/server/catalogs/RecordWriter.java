@@ -2,6 +2,7 @@ package dev.autocomplete.server.catalogs;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.Writer;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -18,13 +19,20 @@ public final class RecordWriter {
 
     private final JsonGenerator out;
     private final boolean array;
-    private final OutputStream stream;
 
     /** A writer of a whole stream of records. */
     public RecordWriter(ObjectMapper json, OutputStream stream, boolean array) throws IOException {
-        this.stream = stream;
+        this(json.getFactory().createGenerator(stream), array);
+    }
+
+    /** The same, onto characters: a command's standard output. */
+    public RecordWriter(ObjectMapper json, Writer writer, boolean array) throws IOException {
+        this(json.getFactory().createGenerator(writer), array);
+    }
+
+    private RecordWriter(JsonGenerator out, boolean array) throws IOException {
+        this.out = out;
         this.array = array;
-        this.out = json.getFactory().createGenerator(stream);
         out.setRootValueSeparator(null);
         if (array) {
             out.writeStartArray();
@@ -34,8 +42,8 @@ public final class RecordWriter {
     public void write(OptionRecord record) throws IOException {
         write(out, record);
         if (!array) {
+            out.writeRaw('\n');
             out.flush();
-            stream.write('\n');
         }
     }
 
@@ -43,12 +51,9 @@ public final class RecordWriter {
     public void finish() throws IOException {
         if (array) {
             out.writeEndArray();
+            out.writeRaw('\n');
         }
         out.flush();
-        if (array) {
-            stream.write('\n');
-        }
-        stream.flush();
     }
 
     /** One record as a JSON object, into a generator the caller holds. */

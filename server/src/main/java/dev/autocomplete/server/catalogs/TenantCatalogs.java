@@ -139,7 +139,7 @@ public final class TenantCatalogs {
 
     /**
      * The records of a CSV file given to {@code catalog import}: read with the declaration (its translations too)
-     * when it is the declared file, else alone, with the same columns.
+     * when it is the declared file, else alone, with the same columns, wherever it is (the operator names it).
      */
     public static List<OptionRecord> seedFile(Path csv, Path tenantDirectory, ConfigTree declaration,
             String defaultLanguage) {
@@ -147,8 +147,10 @@ public final class TenantCatalogs {
         if (declared.isPresent() && sameFile(declared.get(), csv)) {
             return seed(declaration, tenantDirectory, defaultLanguage);
         }
-        return seed(ConfigTree.at(declaration.path(), Map.of("file", csv.toString())), tenantDirectory,
-                defaultLanguage);
+        Path file = csv.toAbsolutePath().normalize();
+        // Read as a seed in its own directory: a seed's file is named relative to the directory it is read in.
+        return seed(ConfigTree.at(declaration.path(), Map.of("file", file.getFileName().toString())),
+                file.getParent(), defaultLanguage);
     }
 
     /** The digest to remember when {@code imported} is the declaration's own file, so its edit is no longer news. */

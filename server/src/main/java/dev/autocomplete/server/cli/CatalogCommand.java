@@ -1,14 +1,18 @@
 package dev.autocomplete.server.cli;
 
-import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -19,6 +23,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import dev.autocomplete.server.catalogs.CatalogStores;
+import dev.autocomplete.server.catalogs.CheckedRecords;
+import dev.autocomplete.server.catalogs.CsvRecordWriter;
 import dev.autocomplete.server.catalogs.RecordReader;
 import dev.autocomplete.server.catalogs.RecordWriter;
 import dev.autocomplete.server.catalogs.TenantCatalogs;
@@ -99,9 +105,34 @@ public final class CatalogCommand implements Runnable {
         }
     }
 
+    /** How a file of options is written: by its name, or as {@code --format} says (standard input and output). */
+    enum Format {
+        CSV, NDJSON, JSON;
+
+        /** {@code --format}, else by the file name's ending: {@code .csv}, {@code .json}, else NDJSON. */
+        static Format of(String file, String given, CommandLine.Model.CommandSpec spec) {
+            if (given != null) {
+                try {
+                    return valueOf(given.toUpperCase(Locale.ROOT));
+                } catch (IllegalArgumentException e) {
+                    throw new CommandLine.ParameterException(spec.commandLine(),
+                            "--format must be csv, ndjson or json, not '" + given + "'");
+                }
+            }
+            String name = file.toLowerCase(Locale.ROOT);
+            return name.endsWith(".csv") ? CSV : name.endsWith(".json") ? JSON : NDJSON;
+        }
+    }
+
+    /** Where a command reads or writes: {@code -} is standard input or output. */
+    private static String shown(String file) {
+        return file.equals("-") ? "standard input" : file;
+    }
+
     @Command(name = "import", mixinStandardHelpOptions = true,
             description = "Replace the catalog's options with a file's, atomically: NDJSON (.ndjson, .jsonl, or - for"
-                    + " standard input), a JSON array (.json), or CSV (.csv, the columns of a seed file).")
+                    + " standard input), a JSON array (.json), or CSV (.csv, the columns of a seed file: id, text,"
+                    + " aliases, weight, text_<language>). Any readable file; relative to the current directory.")
     static final class Import implements Callable<Integer> {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
@@ -109,31 +140,46 @@ public final class CatalogCommand implements Runnable {
         @CommandLine.Mixin
         CatalogOptions options;
 
-        @Parameters(paramLabel = "FILE", description = "The options to import.")
+        @Option(names = "--format", paramLabel = "csv|ndjson|json",
+                description = "The file's format (default: by its name; NDJSON for - and other names).")
+        String format;
+
+        @Parameters(paramLabel = "FILE", description = "The options to import, or - for standard input.")
         String file;
 
         @Override
         public Integer call() throws IOException {
+            Format chosen = Format.of(file, format, spec);
+            if (!file.equals("-")) {
+                Path path = Path.of(file).toAbsolutePath();
+                if (!Files.isRegularFile(path)) {
+                    throw new IllegalArgumentException("cannot read " + file + ": no such file");
+                }
+                return importFile(chosen, path);
+            }
+            // Standard input is read whole before the store is opened: a write never waits on a pipe, and
+            // `catalog export - | catalog import -` reads the store before this writes it.
+            Path directory = Files.createTempDirectory("autocomplete-import");
+            Path copy = directory.resolve("standard-input." + chosen.name().toLowerCase(Locale.ROOT));
+            try {
+                Files.copy(System.in, copy);
+                return importFile(chosen, copy);
+            } finally {
+                Files.deleteIfExists(copy);
+                Files.deleteIfExists(directory);
+            }
+        }
+
+        private int importFile(Format chosen, Path path) throws IOException {
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
             ServerSettings settings = options.settings.settings();
             ConfigTree declaration = options.declaration(settings);
             try (CatalogStore store = CatalogStores.open(settings)) {
-                long count;
-                Path tenantDirectory = settings.tenants().resolve(options.tenant);
-                if (file.toLowerCase(java.util.Locale.ROOT).endsWith(".csv")) {
-                    Path csv = Path.of(file).toAbsolutePath();
-                    List<OptionRecord> records = TenantCatalogs.seedFile(csv, tenantDirectory, declaration,
-                            options.defaultLanguage);
-                    java.util.Optional<String> seed = TenantCatalogs.declaredSeedDigest(declaration, tenantDirectory,
-                            csv);
-                    count = seed.isPresent() ? store.importSeed(options.ref(), records.iterator(), seed.get())
-                            : store.replace(options.ref(), records.iterator());
-                } else {
-                    count = importJson(store, settings, err);
-                    if (count < 0) {
-                        return 1;
-                    }
+                long count = chosen == Format.CSV ? importCsv(store, settings, declaration, path)
+                        : importJson(store, settings, chosen, path, err);
+                if (count < 0) {
+                    return 1;
                 }
                 out.println("imported " + count + " option(s) into " + options.ref());
                 return 0;
@@ -141,7 +187,7 @@ public final class CatalogCommand implements Runnable {
                 printProblems(err, e.problems(), "record");
                 return 1;
             } catch (TenantCatalogs.SeedProblem e) {
-                err.println("error: " + e.problem().getMessage());
+                err.println("error: " + shown(file) + ": " + e.problem().getMessage());
                 return 1;
             } catch (StorageUnavailableException e) {
                 err.println("error: the catalog store is unavailable: " + e.getMessage());
@@ -149,42 +195,60 @@ public final class CatalogCommand implements Runnable {
             }
         }
 
+        /** A seed CSV, as the catalog engine reads one. */
+        private long importCsv(CatalogStore store, ServerSettings settings, ConfigTree declaration, Path csv) {
+            Path tenantDirectory = settings.tenants().resolve(options.tenant);
+            List<OptionRecord> records = TenantCatalogs.seedFile(csv, tenantDirectory, declaration,
+                    options.defaultLanguage);
+            Optional<String> seed = TenantCatalogs.declaredSeedDigest(declaration, tenantDirectory, csv);
+            return seed.isPresent() ? store.importSeed(options.ref(), records.iterator(), seed.get())
+                    : store.replace(options.ref(), records.iterator());
+        }
+
         /** Imports NDJSON or a JSON array; -1 after printing the problems when a record is invalid. */
-        private long importJson(CatalogStore store, ServerSettings settings, PrintWriter err) throws IOException {
+        private long importJson(CatalogStore store, ServerSettings settings, Format chosen, Path path,
+                PrintWriter err) throws IOException {
             ObjectMapper json = AutocompleteServer.jsonMapper(settings.limits());
-            RecordReader.Format format = file.toLowerCase(java.util.Locale.ROOT).endsWith(".json")
-                    ? RecordReader.Format.ARRAY : RecordReader.Format.NDJSON;
-            try (InputStream in = file.equals("-") ? System.in : Files.newInputStream(Path.of(file));
-                    RecordReader records = RecordReader.of(format, json, in)) {
-                String at = format == RecordReader.Format.NDJSON ? "line" : "index";
-                try {
-                    return store.replace(options.ref(), records.refusingAtEnd());
-                } catch (RecordReader.Refused e) {
-                    printProblems(err, e.problems(), at);
+            RecordReader.Format format = chosen == Format.JSON ? RecordReader.Format.ARRAY : RecordReader.Format.NDJSON;
+            String at = format == RecordReader.Format.NDJSON ? "line" : "index";
+            // Read and checked whole before the store's transaction starts: a slow pipe holds no lock.
+            try (CheckedRecords checked = CheckedRecords.of(format, json, path)) {
+                if (checked.invalid() > 0) {
+                    printProblems(err, checked.problems(), at);
                     return -1;
+                }
+                RecordReader records = checked.records();
+                if (!records.hasNext()) {
+                    // An upstream command that failed leaves an empty pipe: that never empties a catalog.
+                    err.println("error: " + shown(file) + " holds no options; nothing was imported");
+                    return -1;
+                }
+                try {
+                    return store.replace(options.ref(), records);
                 } catch (InvalidRecordsException e) {
                     // The store counts the records it was given; they are placed back where they stood in the file.
                     printProblems(err, e.problems().stream().map(p -> new InvalidRecordsException.Problem(
                             records.positionOf(p.index()), p.reason())).toList(), at);
                     return -1;
-                } catch (RecordReader.MalformedBody e) {
-                    err.println("error: " + file + ": " + e.getMessage() + " Nothing was imported.");
-                    return -1;
                 }
+            } catch (RecordReader.MalformedBody e) {
+                err.println("error: " + shown(file) + ": " + e.getMessage() + " Nothing was imported.");
+                return -1;
             }
         }
 
         private void printProblems(PrintWriter err, List<InvalidRecordsException.Problem> problems, String at) {
             for (InvalidRecordsException.Problem problem : problems) {
-                err.println(file + ": " + at + " " + problem.index() + ": " + problem.reason());
+                err.println(shown(file) + ": " + at + " " + problem.index() + ": " + problem.reason());
             }
             err.println(problems.size() + " invalid record(s); nothing was imported");
         }
     }
 
     @Command(name = "export", mixinStandardHelpOptions = true,
-            description = "Write the catalog's options, ordered by id: NDJSON (or - for standard output), or a JSON"
-                    + " array when FILE ends in .json.")
+            description = "Write the catalog's options, ordered by id: NDJSON (or - for standard output), a JSON"
+                    + " array when FILE ends in .json, or CSV when it ends in .csv (the seed columns, which"
+                    + " 'catalog import' reads back).")
     static final class Export implements Callable<Integer> {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
@@ -192,51 +256,83 @@ public final class CatalogCommand implements Runnable {
         @CommandLine.Mixin
         CatalogOptions options;
 
-        @Parameters(paramLabel = "FILE", description = "Where to write the options.")
+        @Option(names = "--format", paramLabel = "csv|ndjson|json",
+                description = "The format to write (default: by FILE's name; NDJSON for - and other names).")
+        String format;
+
+        @Parameters(paramLabel = "FILE", description = "Where to write the options, or - for standard output.")
         String file;
+
+        /** Takes one record after another. */
+        private interface Records {
+            void write(OptionRecord record) throws IOException;
+        }
 
         @Override
         public Integer call() throws IOException {
+            Format chosen = Format.of(file, format, spec);
             ServerSettings settings = options.settings.settings();
             options.declaration(settings);
-            boolean array = file.toLowerCase(java.util.Locale.ROOT).endsWith(".json");
-            ObjectMapper json = AutocompleteServer.jsonMapper(settings.limits());
-            long count = 0;
-            try (CatalogStore store = CatalogStores.open(settings);
-                    OutputStream out = file.equals("-") ? nonClosing(System.out)
-                            : new BufferedOutputStream(Files.newOutputStream(Path.of(file)))) {
-                RecordWriter writer = new RecordWriter(json, out, array);
-                String after = null;
-                while (true) {
-                    List<OptionRecord> page = store.page(options.ref(), after, 1000);
-                    for (OptionRecord record : page) {
-                        writer.write(record);
-                        count++;
-                    }
-                    if (page.size() < 1000) {
-                        break;
-                    }
-                    after = page.getLast().id();
+            PrintWriter stdout = spec.commandLine().getOut();
+            boolean toStdout = file.equals("-");
+            long count;
+            try (CatalogStore store = CatalogStores.open(settings)) {
+                // CSV names the languages in its header: a first pass finds them, and refuses what CSV cannot hold
+                // before the file is created.
+                SortedSet<String> languages = new TreeSet<>();
+                if (chosen == Format.CSV) {
+                    each(store, record -> {
+                        CsvRecordWriter.requireWritable(record);
+                        languages.addAll(record.translations().keySet());
+                    });
                 }
-                writer.finish();
+                // The command's own standard output, not System.out: engines' prints go to the log from there.
+                Writer out = toStdout ? stdout : Files.newBufferedWriter(Path.of(file), StandardCharsets.UTF_8);
+                try {
+                    if (chosen == Format.CSV) {
+                        CsvRecordWriter csv = new CsvRecordWriter(out, List.copyOf(languages));
+                        count = each(store, csv::write);
+                        csv.finish();
+                    } else {
+                        RecordWriter json = new RecordWriter(AutocompleteServer.jsonMapper(settings.limits()), out,
+                                chosen == Format.JSON);
+                        count = each(store, json::write);
+                        json.finish();
+                    }
+                } finally {
+                    if (!toStdout) {
+                        out.close();
+                    }
+                }
             } catch (StorageUnavailableException e) {
                 spec.commandLine().getErr().println("error: the catalog store is unavailable: " + e.getMessage());
                 return 1;
             }
-            if (!file.equals("-")) {
-                spec.commandLine().getOut().println("exported " + count + " option(s) of " + options.ref() + " to "
-                        + file);
+            if (toStdout && stdout.checkError()) {
+                spec.commandLine().getErr().println("error: standard output closed before the export's end");
+                return 1;
+            }
+            if (!toStdout) {
+                stdout.println("exported " + count + " option(s) of " + options.ref() + " to " + file);
             }
             return 0;
         }
 
-        private static OutputStream nonClosing(OutputStream out) {
-            return new java.io.FilterOutputStream(out) {
-                @Override
-                public void close() throws IOException {
-                    flush();
+        /** Every record of the catalog, by id, page by page; returns how many. */
+        private long each(CatalogStore store, Records records) throws IOException {
+            long count = 0;
+            String after = null;
+            while (true) {
+                List<OptionRecord> page = store.page(options.ref(), after, 1000);
+                for (OptionRecord record : page) {
+                    records.write(record);
+                    count++;
                 }
-            };
+                if (page.size() < 1000) {
+                    return count;
+                }
+                after = page.getLast().id();
+            }
         }
     }
 }

@@ -3,6 +3,8 @@ package dev.autocomplete.server.http;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,8 +13,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
+import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.helidon.common.buffers.DataReader;
@@ -28,15 +36,19 @@ import io.helidon.webserver.http.ServerResponse;
 
 import dev.autocomplete.server.auth.Admitted;
 import dev.autocomplete.server.auth.KeyUse;
+import dev.autocomplete.server.catalogs.CheckedRecords;
 import dev.autocomplete.server.catalogs.LiveCatalogs;
+import dev.autocomplete.server.catalogs.PatchReader;
 import dev.autocomplete.server.catalogs.RecordReader;
 import dev.autocomplete.server.catalogs.RecordWriter;
 import dev.autocomplete.server.protocol.ApiException;
 import dev.autocomplete.server.store.CatalogRef;
 import dev.autocomplete.server.store.InvalidRecordsException;
 import dev.autocomplete.server.store.OptionRecord;
+import dev.autocomplete.server.store.OptionRecords;
 import dev.autocomplete.server.store.StorageUnavailableException;
 import dev.autocomplete.server.tenant.Tenant;
+import dev.autocomplete.spi.toolkit.TextFolding;
 
 /**
  * The records API of live catalogs (docs/protocol.md §8): upsert, delete, export in pages and replace the options
@@ -46,11 +58,16 @@ import dev.autocomplete.server.tenant.Tenant;
  */
 public final class CatalogService implements HttpService {
 
+    static final String LIST_PATH = "/api/catalogs";
     static final String PATH = "/api/catalogs/{catalog}/options";
+    /** The most ids one batch delete takes: its transaction stays short. */
+    static final int MAX_DELETE_IDS = 10_000;
+    /** The catalog and the id of a path to one option, raw (percent-encoded). */
+    private static final Pattern OPTION_PATH = Pattern.compile("/api/catalogs/([^/]+)/options/(.+)");
     static final int DEFAULT_PAGE = 100;
     static final int MAX_PAGE = 1000;
     private static final String NDJSON = "application/x-ndjson";
-    private static final Duration RETRY_AFTER_STORAGE = Duration.ofSeconds(2);
+    private static final System.Logger LOG = System.getLogger(CatalogService.class.getName());
 
     private final Gatekeeper gatekeeper;
     private final LiveCatalogs catalogs;
@@ -77,22 +94,32 @@ public final class CatalogService implements HttpService {
 
     @Override
     public void routing(HttpRules rules) {
-        rules.post(PATH, this::upsert)
+        rules.get(LIST_PATH, this::list)
+                .any(LIST_PATH, (req, res) -> errors.send(res, 405, "METHOD_NOT_ALLOWED",
+                        "Use GET to list the key's catalogs."))
+                .post(PATH, this::upsert)
                 .put(PATH, this::replace)
+                .patch(PATH, this::patch)
                 .get(PATH, this::page)
-                .delete(PATH + "/{id}", this::delete)
+                .post(PATH + "/delete", this::deleteBatch)
+                // {+id}: the rest of the path, '/' included; the id itself is read from the raw path (optionId).
+                .get(PATH + "/{+id}", this::getOne)
+                .delete(PATH + "/{+id}", this::delete)
                 .any(PATH, (req, res) -> errors.send(res, 405, "METHOD_NOT_ALLOWED",
-                        "Use GET, POST or PUT for a catalog's options."))
-                .any(PATH + "/{id}", (req, res) -> errors.send(res, 405, "METHOD_NOT_ALLOWED",
-                        "Use DELETE for one option."));
+                        "Use GET, POST, PUT or PATCH for a catalog's options."))
+                .any(PATH + "/{+id}", (req, res) -> errors.send(res, 405, "METHOD_NOT_ALLOWED",
+                        "Use GET or DELETE for one option, or POST on .../options/delete to delete a batch."));
     }
 
     private void upsert(ServerRequest request, ServerResponse response) {
         int upserted;
-        try (Target target = target(request, response); RecordReader records = records(request)) {
+        try (Target target = target(request, response); CheckedRecords checked = checked(request)) {
             CatalogRef ref = target.ref();
+            RecordReader records = checked.records();
             List<OptionRecord> batch = records.readAll();
-            refuseProblems(records.problems(), records);
+            if (checked.invalid() > 0) {
+                refuseWithConflicts(ref, checked, records, batch);
+            }
             upserted = stored(() -> catalogs.upsert(ref, batch), records);
         }
         send(response, Status.OK_200, out -> out.writeNumberField("upserted", upserted));
@@ -100,11 +127,12 @@ public final class CatalogService implements HttpService {
 
     private void replace(ServerRequest request, ServerResponse response) {
         long count;
-        try (Target target = target(request, response); RecordReader records = records(request)) {
+        try (Target target = target(request, response); CheckedRecords checked = checked(request)) {
             CatalogRef ref = target.ref();
-            // The store reads the records as they arrive, in its transaction; an invalid one is skipped and noted,
-            // and after the last one the transaction is rolled back if any was.
-            count = stored(() -> catalogs.replace(ref, records.refusingAtEnd()), records);
+            refuseProblems(checked);
+            // The store reads the checked records from the local copy, in one short transaction.
+            RecordReader records = checked.records();
+            count = stored(() -> catalogs.replace(ref, records), records);
         }
         send(response, Status.OK_200, out -> out.writeNumberField("options", count));
     }
@@ -112,15 +140,11 @@ public final class CatalogService implements HttpService {
     private void delete(ServerRequest request, ServerResponse response) {
         boolean deleted;
         try (Target target = target(request, response)) {
-            String id = request.path().pathParameters().get("id");
-            String problem = RecordReader.idProblem(id);
-            if (problem != null) {
-                throw ApiException.badRequest("INVALID_REQUEST", problem + ".");
-            }
+            String id = optionId(request);
             deleted = stored(() -> catalogs.delete(target.ref(), id), null);
         }
         if (!deleted) {
-            throw new ApiException(404, "OPTION_NOT_FOUND", "The catalog has no option with this id.");
+            throw optionNotFound();
         }
         response.status(Status.NO_CONTENT_204);
         response.header(Headers.NO_STORE);
@@ -133,7 +157,8 @@ public final class CatalogService implements HttpService {
         try (Target target = target(request, response)) {
             limit = limit(request);
             String after = request.query().first("cursor").map(CatalogService::cursorId).orElse(null);
-            page = stored(() -> catalogs.store().page(target.ref(), after, limit + 1), null);
+            String prefix = foldedQuery(request);
+            page = stored(() -> catalogs.store().page(target.ref(), after, limit + 1, prefix), null);
         }
         boolean more = page.size() > limit;
         List<OptionRecord> shown = more ? page.subList(0, limit) : page;
@@ -146,6 +171,197 @@ public final class CatalogService implements HttpService {
             out.writeEndArray();
             out.writeStringField("next_cursor", next);
         });
+    }
+
+    /** {@code GET /api/catalogs}: the catalogs the key's tenant declares, by name. */
+    private void list(ServerRequest request, ServerResponse response) {
+        Map<String, LiveCatalogs.Summary> summaries = new java.util.TreeMap<>();
+        try (Admitted admitted = gatekeeper.admitSecret(request, response, KeyUse.CATALOGS)) {
+            Tenant tenant = admitted.caller().tenant();
+            for (String name : tenant.catalogs()) {
+                CatalogRef ref = new CatalogRef(tenant.id(), name);
+                summaries.put(name, stored(() -> catalogs.summary(ref), null));
+            }
+        }
+        send(response, Status.OK_200, out -> {
+            out.writeArrayFieldStart("catalogs");
+            for (Map.Entry<String, LiveCatalogs.Summary> catalog : summaries.entrySet()) {
+                out.writeStartObject();
+                out.writeStringField("name", catalog.getKey());
+                out.writeNumberField("options", catalog.getValue().options());
+                out.writeNumberField("generation", catalog.getValue().generation());
+                out.writeEndObject();
+            }
+            out.writeEndArray();
+        });
+    }
+
+    /** {@code GET …/options/{id}}: one record, every field present. */
+    private void getOne(ServerRequest request, ServerResponse response) {
+        OptionRecord record;
+        try (Target target = target(request, response)) {
+            String id = optionId(request);
+            record = stored(() -> catalogs.get(target.ref(), id), null).orElseThrow(CatalogService::optionNotFound);
+        }
+        sendData(response, Status.OK_200, out -> RecordWriter.write(out, record));
+    }
+
+    /**
+     * {@code PATCH …/options}: records of an id and the fields to change, merged into the stored ones in the
+     * store's transaction, all or nothing. The body is read whole before the transaction starts.
+     */
+    private void patch(ServerRequest request, ServerResponse response) {
+        int patched;
+        try (Target target = target(request, response)) {
+            RecordReader.Format format = format(request);
+            PatchReader patches;
+            try {
+                patches = PatchReader.read(format, json, requestBody(request,
+                        "send records of an id and the fields to change"));
+            } catch (RecordReader.MalformedBody e) {
+                throw ApiException.badRequest("INVALID_JSON", e.getMessage() + " Nothing was applied.");
+            }
+            boolean lines = format == RecordReader.Format.NDJSON;
+            if (!patches.problems().isEmpty()) {
+                throw invalid(patches.problems(), lines);
+            }
+            patched = stored(() -> {
+                try {
+                    return catalogs.patch(target.ref(), patches.patches());
+                } catch (InvalidRecordsException e) {
+                    // The store counts the patches it was given; they are placed back where they stood in the body.
+                    throw invalid(e.problems().stream().map(problem -> new InvalidRecordsException.Problem(
+                            patches.positionOf(problem.index()), problem.reason())).toList(), lines);
+                }
+            }, null);
+        }
+        send(response, Status.OK_200, out -> out.writeNumberField("patched", patched));
+    }
+
+    /** {@code POST …/options/delete} with {@code {"ids": […]}}: ids the catalog does not hold are not counted. */
+    private void deleteBatch(ServerRequest request, ServerResponse response) {
+        int deleted;
+        try (Target target = target(request, response)) {
+            List<String> ids = ids(request);
+            deleted = stored(() -> catalogs.delete(target.ref(), ids), null);
+        }
+        send(response, Status.OK_200, out -> out.writeNumberField("deleted", deleted));
+    }
+
+    private List<String> ids(ServerRequest request) {
+        if (format(request) != RecordReader.Format.ARRAY) {
+            throw new ApiException(415, "UNSUPPORTED_MEDIA_TYPE", "Send {\"ids\": [...]} as application/json.");
+        }
+        JsonNode body;
+        try (InputStream in = requestBody(request, "send {\"ids\": [...]}")) {
+            String text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(in.readAllBytes())).toString();
+            body = json.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readTree(text);
+        } catch (CharacterCodingException e) {
+            throw ApiException.badRequest("INVALID_JSON", "The body is not valid UTF-8.");
+        } catch (JacksonException e) {
+            throw ApiException.badRequest("INVALID_JSON", "The body is not valid JSON.");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        JsonNode ids = body == null ? null : body.get("ids");
+        if (ids == null || !ids.isArray()) {
+            throw ApiException.badRequest("INVALID_REQUEST", "The body is {\"ids\": [\"id\", ...]}.");
+        }
+        if (ids.size() > MAX_DELETE_IDS) {
+            throw ApiException.badRequest("INVALID_REQUEST", "At most " + MAX_DELETE_IDS + " ids a request; split"
+                    + " the batch.");
+        }
+        List<String> list = new ArrayList<>(ids.size());
+        for (int i = 0; i < ids.size(); i++) {
+            String problem = ids.get(i).isTextual() ? RecordReader.idProblem(ids.get(i).asText()) : "id is not a string";
+            if (problem != null) {
+                throw ApiException.badRequest("INVALID_REQUEST", "ids[" + i + "]: " + problem + "; nothing was deleted.");
+            }
+            list.add(ids.get(i).asText());
+        }
+        return list;
+    }
+
+    private static ApiException optionNotFound() {
+        return new ApiException(404, "OPTION_NOT_FOUND", "The catalog has no option with this id.");
+    }
+
+    /**
+     * The id of a path to one option: everything after {@code /options/}, percent-decoded here from the raw path,
+     * since Helidon's decoded path has turned an encoded '/' into a separator (and drops what follows a ';').
+     */
+    private static String optionId(ServerRequest request) {
+        Matcher raw = OPTION_PATH.matcher(request.path().absolute().rawPath());
+        // A path whose dot segments moved it to another catalog (or no catalog) routes elsewhere than it reads.
+        if (!raw.matches() || !percentDecoded(raw.group(1)).equals(request.path().pathParameters().get("catalog"))) {
+            throw new ApiException(404, "NOT_FOUND", "No such endpoint.");
+        }
+        String id = percentDecoded(raw.group(2));
+        String problem = RecordReader.idProblem(id);
+        if (problem != null) {
+            throw ApiException.badRequest("INVALID_REQUEST", problem + ".");
+        }
+        return id;
+    }
+
+    /** A raw path segment decoded: {@code %XX} escapes of UTF-8 bytes ('+' is itself). */
+    static String percentDecoded(String raw) {
+        if (raw.indexOf('%') < 0) {
+            return raw;
+        }
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(raw.length());
+        for (int i = 0; i < raw.length(); i++) {
+            char c = raw.charAt(i);
+            if (c != '%') {
+                bytes.writeBytes(String.valueOf(c).getBytes(StandardCharsets.UTF_8));
+                continue;
+            }
+            int high = i + 2 < raw.length() ? Character.digit(raw.charAt(i + 1), 16) : -1;
+            int low = high < 0 ? -1 : Character.digit(raw.charAt(i + 2), 16);
+            if (low < 0) {
+                throw ApiException.badRequest("INVALID_REQUEST", "The path is not percent-encoded.");
+            }
+            bytes.write(high * 16 + low);
+            i += 2;
+        }
+        try {
+            return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes.toByteArray())).toString();
+        } catch (CharacterCodingException e) {
+            throw ApiException.badRequest("INVALID_REQUEST", "The path's escapes are not UTF-8.");
+        }
+    }
+
+    /** {@code q} folded as the index folds, or null for none. */
+    private static String foldedQuery(ServerRequest request) {
+        String q = request.query().first("q").orElse("");
+        if (q.isEmpty()) {
+            return null;
+        }
+        if (q.length() > OptionRecords.MAX_TEXT_LENGTH) {
+            throw ApiException.badRequest("INVALID_REQUEST", "q is at most " + OptionRecords.MAX_TEXT_LENGTH
+                    + " characters.");
+        }
+        String folded = TextFolding.fold(q);
+        if (folded.isEmpty()) {
+            throw ApiException.badRequest("INVALID_REQUEST", "q must have a letter or digit.");
+        }
+        return folded;
+    }
+
+    /**
+     * The body of a write, counted against the limit once its declared length passed; its deadline is the catalog
+     * body timeout.
+     */
+    private InputStream requestBody(ServerRequest request, String what) {
+        long length = request.headers().contentLength().orElse(-1);
+        if (length > bodyLimit) {
+            throw tooLarge();
+        }
+        if (!request.content().hasEntity() || length == 0) {
+            throw ApiException.badRequest("INVALID_JSON", "The body is empty; " + what + ".");
+        }
+        guard.allowBody(request, bodyTimeout);
+        return new Body(request.content().inputStream(), request);
     }
 
     /** An admitted caller, holding its tenant until the request is answered, and the catalog it names. */
@@ -169,20 +385,21 @@ public final class CatalogService implements HttpService {
         return new Target(admitted, new CatalogRef(tenant.id(), name));
     }
 
-    private RecordReader records(ServerRequest request) {
+    /**
+     * The whole body, copied to a local file and checked there before any transaction starts: a write transaction
+     * never waits on the client's network (see {@link CheckedRecords}).
+     */
+    private CheckedRecords checked(ServerRequest request) {
         RecordReader.Format format = format(request);
-        long length = request.headers().contentLength().orElse(-1);
-        if (length > bodyLimit) {
-            throw tooLarge();
-        }
-        if (!request.content().hasEntity() || length == 0) {
-            throw ApiException.badRequest("INVALID_JSON", "The body is empty; send records as a JSON array or NDJSON.");
-        }
-        guard.allowBody(request, bodyTimeout);
+        InputStream body = requestBody(request, "send records as a JSON array or NDJSON");
         try {
-            return RecordReader.of(format, json, new Body(request.content().inputStream(), request));
+            return CheckedRecords.spool(format, json, body);
         } catch (RecordReader.MalformedBody e) {
-            throw ApiException.badRequest("INVALID_JSON", e.getMessage());
+            throw ApiException.badRequest("INVALID_JSON", e.getMessage() + " Nothing was applied.");
+        } catch (IOException | UncheckedIOException e) {
+            LOG.log(System.Logger.Level.WARNING, "A catalog write was refused: its body could not be copied to "
+                    + System.getProperty("java.io.tmpdir") + " (" + e.getMessage() + "); is the disk full?");
+            throw storageUnavailable();
         }
     }
 
@@ -208,32 +425,67 @@ public final class CatalogService implements HttpService {
         try {
             return operation.get();
         } catch (StorageUnavailableException e) {
-            throw new ApiException(503, "STORAGE_UNAVAILABLE", "The catalog store is unavailable; nothing was"
-                    + " written. Retry in a few seconds.");
+            throw storageUnavailable();
         } catch (InvalidRecordsException e) {
             // The store counts the records it was given; they are placed back where they stood in the body.
             throw invalid(records == null ? e.problems() : e.problems().stream().map(problem ->
                     new InvalidRecordsException.Problem(records.positionOf(problem.index()), problem.reason()))
-                    .toList(), records);
-        } catch (RecordReader.Refused e) {
-            throw invalid(e.problems(), records);
-        } catch (RecordReader.MalformedBody e) {
-            throw ApiException.badRequest("INVALID_JSON", e.getMessage() + " Nothing was applied.");
+                    .toList(), e.problems().size(), records == null ? null : records.format());
         }
     }
 
-    private static void refuseProblems(List<InvalidRecordsException.Problem> problems, RecordReader records) {
-        if (!problems.isEmpty()) {
-            throw invalid(problems, records);
+    /** {@code 503 STORAGE_UNAVAILABLE}; the error mapping adds {@code Retry-After}. */
+    private static ApiException storageUnavailable() {
+        return new ApiException(503, "STORAGE_UNAVAILABLE", "The catalog store is unavailable; nothing was"
+                + " written. Retry in a few seconds.");
+    }
+
+    /**
+     * Refuses a batch with bad records, listing with them the texts other stored ids keep, read without a write
+     * transaction, so that one answer names every record to fix.
+     */
+    private void refuseWithConflicts(CatalogRef ref, CheckedRecords checked, RecordReader records,
+            List<OptionRecord> batch) {
+        TreeMap<Long, InvalidRecordsException.Problem> problems = new TreeMap<>();
+        checked.problems().forEach(problem -> problems.put(problem.index(), problem));
+        long total = checked.invalid();
+        try {
+            for (InvalidRecordsException.Problem conflict : catalogs.store().textConflicts(ref, batch)) {
+                long position = records.positionOf(conflict.index());
+                if (problems.putIfAbsent(position, new InvalidRecordsException.Problem(position, conflict.reason()))
+                        == null) {
+                    total++;
+                }
+            }
+        } catch (StorageUnavailableException e) {
+            // The records' own problems are enough to answer; the store reports conflicts once they are fixed.
+        }
+        throw invalid(List.copyOf(problems.values()), total, checked.format());
+    }
+
+    /** Refuses the write, before any transaction, when the check found any bad record. */
+    private static void refuseProblems(CheckedRecords checked) {
+        if (checked.invalid() > 0) {
+            throw invalid(checked.problems(), checked.invalid(), checked.format());
         }
     }
 
-    /** {@code 400 INVALID_RECORDS}: each refused record by its index (array) or line (NDJSON), and why. */
-    private static ApiException invalid(List<InvalidRecordsException.Problem> problems, RecordReader records) {
-        boolean lines = records != null && records.format() == RecordReader.Format.NDJSON;
+    /** {@code 400 INVALID_RECORDS}, placed by NDJSON {@code lines} or by array index. */
+    private static ApiException invalid(List<InvalidRecordsException.Problem> problems, boolean lines) {
+        return invalid(problems, problems.size(), lines ? RecordReader.Format.NDJSON : RecordReader.Format.ARRAY);
+    }
+
+    /**
+     * {@code 400 INVALID_RECORDS}: each refused record by its index (array) or line (NDJSON), and why.
+     *
+     * @param total how many records were refused, of which {@code problems} are the first
+     */
+    private static ApiException invalid(List<InvalidRecordsException.Problem> problems, long total,
+            RecordReader.Format format) {
+        boolean lines = format == RecordReader.Format.NDJSON;
         String at = lines ? "line" : "index";
         List<Map<String, Object>> details = new ArrayList<>();
-        StringBuilder message = new StringBuilder(problems.size() == 1 ? "1 record is" : problems.size()
+        StringBuilder message = new StringBuilder(total == 1 ? "1 record is" : total
                 + " records are").append(" invalid; nothing was applied.");
         for (InvalidRecordsException.Problem problem : problems.subList(0, Math.min(problems.size(),
                 RecordReader.MAX_LISTED_PROBLEMS))) {
@@ -245,7 +497,7 @@ public final class CatalogService implements HttpService {
             message.append(' ').append(at).append(' ').append(position).append(": ").append(problem.reason())
                     .append('.');
         }
-        if (problems.size() > RecordReader.MAX_LISTED_PROBLEMS) {
+        if (total > RecordReader.MAX_LISTED_PROBLEMS) {
             message.append(" (the first ").append(RecordReader.MAX_LISTED_PROBLEMS).append(" are listed)");
         }
         return new ApiException(400, "INVALID_RECORDS", message.toString(), details);
@@ -286,12 +538,20 @@ public final class CatalogService implements HttpService {
     }
 
     private void send(ServerResponse response, Status status, DataWriter data) {
+        sendData(response, status, out -> {
+            out.writeStartObject();
+            data.write(out);
+            out.writeEndObject();
+        });
+    }
+
+    /** {@code {"data": value}}, where {@code value} writes one whole JSON value. */
+    private void sendData(ServerResponse response, Status status, DataWriter value) {
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(256);
         try (JsonGenerator out = json.getFactory().createGenerator(bytes)) {
             out.writeStartObject();
-            out.writeObjectFieldStart("data");
-            data.write(out);
-            out.writeEndObject();
+            out.writeFieldName("data");
+            value.write(out);
             out.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -47,7 +47,8 @@ import io.helidon.webserver.spi.ServerConnectionSelector;
  *
  * <ul>
  * <li>A cap of connections per client address, checked when a connection is accepted (connections from a
- * trusted proxy are not capped: every client behind it shares its address).</li>
+ * trusted proxy are not capped: every client behind it shares its address). Refusals are counted for the
+ * metrics and summarized in one log line a minute at most ({@link RefusedConnections}).</li>
  * <li>A watchdog thread with a deadline per connection: the request line and headers within the header timeout
  * (from the connection's opening for its first request, from the request line for later ones), the body within
  * the body timeout once the headers are in, and the next request of a kept-alive connection within the idle
@@ -93,6 +94,7 @@ public final class ConnectionGuard implements AutoCloseable {
     private final Map<SocketAddress, Tracked> connections = new ConcurrentHashMap<>();
     private final Map<ConnectionContext, Tracked> byContext = new ConcurrentHashMap<>();
     private final Map<InetAddress, AtomicInteger> openPerAddress = new ConcurrentHashMap<>();
+    private final RefusedConnections refused = new RefusedConnections();
     private final Thread watchdog;
     private volatile boolean draining;
     private volatile boolean closed;
@@ -153,6 +155,11 @@ public final class ConnectionGuard implements AutoCloseable {
         if (tracked != null && tracked.phase == Phase.BODY) {
             tracked.deadline = System.nanoTime() + timeout.toNanos();
         }
+    }
+
+    /** Connections refused over the per-address cap since the start, for the metrics. */
+    public long refusedConnections() {
+        return refused.total();
     }
 
     /** From now on every answer closes its connection, so clients come back on new ones during a shutdown. */
@@ -280,6 +287,7 @@ public final class ConnectionGuard implements AutoCloseable {
             AtomicInteger count = openPerAddress.compute(counted, (a, c) -> c == null ? new AtomicInteger() : c);
             if (count.incrementAndGet() > perAddress) {
                 openPerAddress.computeIfPresent(counted, (a, c) -> c.decrementAndGet() <= 0 ? null : c);
+                refused.refused(counted); // counted and summarized by the watchdog, never logged one by one
                 // Helidon closes the socket when this throws; the client sees its connection end at once.
                 throw new IOException("more than " + perAddress + " connections from one address");
             }
@@ -311,6 +319,7 @@ public final class ConnectionGuard implements AutoCloseable {
                     LOG.log(System.Logger.Level.WARNING, "Connection watchdog: " + e);
                 }
             }
+            refused.summary(now, perAddress).ifPresent(line -> LOG.log(System.Logger.Level.WARNING, line));
         }
     }
 
@@ -386,7 +395,12 @@ public final class ConnectionGuard implements AutoCloseable {
             if (tracked == null) {
                 return;
             }
-            if (tracked.clientAskedClose || tracked.bodyTimedOut || headers.containsToken(HeaderValues.CONNECTION_CLOSE)) {
+            // Phase REQUEST: Helidon refused the request line itself (414 past http1 max-prologue-length, a
+            // malformed line) and ends the connection after this answer on its own. Closing here would interrupt its
+            // thread, still marked as reading the request line, and the write of the answer: a reset instead of it.
+            boolean requestLineRefused = tracked.phase == Phase.REQUEST;
+            if (!requestLineRefused && (tracked.clientAskedClose || tracked.bodyTimedOut
+                    || headers.containsToken(HeaderValues.CONNECTION_CLOSE))) {
                 // Ends Helidon's loop once this answer is written (it would read the next request otherwise).
                 ServerConnection connection = tracked.connection;
                 if (connection != null) {

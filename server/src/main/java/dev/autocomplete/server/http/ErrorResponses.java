@@ -24,6 +24,8 @@ public final class ErrorResponses {
 
     /** The status logged and counted for a client that closed the connection mid-request (as nginx does). */
     static final int CLIENT_CLOSED_REQUEST = 499;
+    /** When a 503 says nothing else: the store, an engine or a tenant away is worth another try in a moment. */
+    static final String RETRY_AFTER_SECONDS = "2";
 
     private final JsonBodies bodies;
 
@@ -47,6 +49,10 @@ public final class ErrorResponses {
         response.header(HeaderValues.CONTENT_TYPE_JSON);
         response.header(Headers.NO_STORE);
         response.header(Headers.NOSNIFF);
+        if (status == 503 && !response.headers().contains(HeaderNames.RETRY_AFTER)) {
+            // Every 503 is temporary (docs/protocol.md §7); the request tracker sets its own.
+            response.header(HeaderNames.RETRY_AFTER, RETRY_AFTER_SECONDS);
+        }
         response.send(bodies.error(code, message, details));
     }
 
@@ -70,12 +76,14 @@ public final class ErrorResponses {
         DirectHandler handler = (request, eventType, status, headers, message) -> {
             String code = switch (status.code()) {
                 case 413 -> "PAYLOAD_TOO_LARGE";
+                case 414 -> "URI_TOO_LONG";
                 case 431 -> "HEADERS_TOO_LARGE";
                 case 505 -> "HTTP_VERSION_NOT_SUPPORTED";
                 default -> status.code() >= 500 ? "INTERNAL" : "INVALID_REQUEST";
             };
             String text = switch (status.code()) {
                 case 413 -> "The request body is larger than this server accepts.";
+                case 414 -> "The request line (path and query) is longer than this server accepts.";
                 case 431 -> "The request headers are too large.";
                 default -> status.code() >= 500 ? "The server could not handle the request."
                         : "The HTTP request is malformed.";

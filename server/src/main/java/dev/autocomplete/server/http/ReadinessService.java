@@ -45,6 +45,7 @@ public final class ReadinessService implements HttpService {
         response.status(up ? Status.OK_200 : Status.SERVICE_UNAVAILABLE_503);
         response.header(HeaderValues.CONTENT_TYPE_JSON);
         response.header(NO_STORE);
+        response.header(Headers.NOSNIFF);
         if (withBody) {
             response.send(up ? UP : DOWN);
         } else {

@@ -116,7 +116,8 @@ public final class RequestTracker implements Filter, AutoCloseable {
      */
     private static String endpoint(String path) {
         return switch (path) {
-            case "/api/suggest", "/api/auth/token", "/api/telemetry/events", ReadinessService.PATH -> path;
+            case "/api/suggest", "/api/auth/token", "/api/telemetry/events", ReadinessService.PATH,
+                    CatalogService.LIST_PATH -> path;
             default -> path.startsWith("/api/catalogs/") ? CatalogService.PATH : "other";
         };
     }

@@ -5,6 +5,7 @@ import java.io.OutputStream;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
@@ -91,6 +92,13 @@ public final class Metrics {
         GaugeWithCallback.builder().name("autocomplete_tenant_problems")
                 .help("Problems of tenant directories whose files did not load").callback(callback ->
                         callback.call(tenants.problems().size())).register(registry);
+    }
+
+    /** Adds the count of connections the per-address cap refused, read at scrape time. */
+    public void reportRefusedConnections(LongSupplier refused) {
+        CounterWithCallback.builder().name("autocomplete_connections_refused_total")
+                .help("Connections closed at once because their address already had its cap of connections open")
+                .callback(callback -> callback.call(refused.getAsLong())).register(registry);
     }
 
     /** Adds a gauge of the engines' circuits, read at scrape time. */

@@ -1,5 +1,6 @@
 package dev.autocomplete.server.store;
 
+import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
@@ -42,6 +43,13 @@ public interface CatalogStore extends AutoCloseable {
      */
     List<Change> upsert(CatalogRef catalog, List<OptionRecord> records);
 
+    /**
+     * The records of a batch whose folded text another stored id holds and would keep after the batch, by index in
+     * {@code records}: read without a write transaction, to report them with a batch's other problems. The
+     * transaction of {@link #upsert} checks again.
+     */
+    List<InvalidRecordsException.Problem> textConflicts(CatalogRef catalog, List<OptionRecord> records);
+
     /** Removes one record; empty when the catalog had no such id. */
     Optional<Change> delete(CatalogRef catalog, String id);
 
@@ -55,6 +63,35 @@ public interface CatalogStore extends AutoCloseable {
 
     /** Up to {@code limit} records with ids after {@code afterId} (null: from the first), ordered by id. */
     List<OptionRecord> page(CatalogRef catalog, String afterId, int limit);
+
+    /**
+     * Up to {@code limit} records with ids after {@code afterId} (null: from the first), ordered by id, whose folded
+     * text, or a word of it, starts with {@code foldedPrefix} ({@code TextFolding.fold} of what is looked for; null
+     * or empty: every record).
+     */
+    List<OptionRecord> page(CatalogRef catalog, String afterId, int limit, String foldedPrefix);
+
+    /** The record of this id, if the catalog has one. */
+    Optional<OptionRecord> get(CatalogRef catalog, String id);
+
+    /** How many records the catalog holds. */
+    long count(CatalogRef catalog);
+
+    /**
+     * Changes stored records, as one transaction: each patch is applied to the record stored now (read, merged and
+     * upserted in the transaction), and the results are checked as an upsert's records are. A patch of an id the
+     * catalog does not hold is a refused record, numbered by its place in {@code patches}.
+     *
+     * @return the changes applied, as {@link #upsert} returns them
+     */
+    List<Change> patch(CatalogRef catalog, List<OptionPatch> patches);
+
+    /**
+     * Removes the records of these ids, as one transaction; ids the catalog does not hold are passed over.
+     *
+     * @return a change for each record removed
+     */
+    List<Change> delete(CatalogRef catalog, Collection<String> ids);
 
     /** The digest of the seed file last imported into the catalog, if any (a later edit of the file is reported). */
     Optional<String> seedDigest(CatalogRef catalog);

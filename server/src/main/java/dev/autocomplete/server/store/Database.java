@@ -20,6 +20,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -69,6 +71,10 @@ public final class Database implements AutoCloseable {
     /** The advisory lock every PostgreSQL write takes (an arbitrary constant: "autocomp" in ASCII). */
     private static final long WRITE_LOCK = 0x6175746F636F6D70L;
     private static final int SQLITE_BUSY_MILLIS = 10_000;
+    /** SQLite's primary result codes for a full disk and a disk I/O error. */
+    private static final int SQLITE_FULL = 13;
+    private static final int SQLITE_IOERR = 10;
+    private static final long DISK_WARNING_NANOS = TimeUnit.MINUTES.toNanos(1);
     /** How often a listening connection is checked: a connection cut without a reset shows no error. */
     private static final long LIVENESS_CHECK_NANOS = TimeUnit.SECONDS.toNanos(5);
     /** The SQLite file in the data directory. */
@@ -87,6 +93,9 @@ public final class Database implements AutoCloseable {
     private final CountDownLatch watchingSince = new CountDownLatch(1);
     private final List<Thread> watchers = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
+    /** When a failure of the disk was last logged (System.nanoTime), 0 for never; and those not logged since. */
+    private final AtomicLong lastDiskWarning = new AtomicLong();
+    private final AtomicInteger diskFailuresUnlogged = new AtomicInteger();
 
     @FunctionalInterface
     private interface NamedOpener {
@@ -219,6 +228,15 @@ public final class Database implements AutoCloseable {
      * {@link StorageUnavailableException}).
      */
     public <T> T write(Work<T> work) {
+        try {
+            return transaction(work);
+        } catch (StorageUnavailableException e) {
+            warnOfDisk(e);
+            throw e;
+        }
+    }
+
+    private <T> T transaction(Work<T> work) {
         return writers.use(connection -> inTransaction(connection, transaction -> {
             if (dialect == Dialect.POSTGRES) {
                 try (PreparedStatement lock = transaction.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
@@ -254,6 +272,55 @@ public final class Database implements AutoCloseable {
             }
             return work.run(transaction);
         }));
+    }
+
+    /**
+     * Logs a write that failed for want of disk space or on a disk error (SQLite's {@code SQLITE_FULL} and
+     * {@code SQLITE_IOERR}, PostgreSQL's {@code disk_full} and {@code io_error}): every write answers 503 until an
+     * operator frees space, so it is said at once, at most once a minute (a full disk fails every write).
+     */
+    private void warnOfDisk(StorageUnavailableException failure) {
+        String problem = null;
+        for (Throwable cause = failure.getCause(); cause != null && problem == null; cause = cause.getCause()) {
+            if (cause instanceof SQLException e) {
+                problem = diskProblem(e);
+            }
+        }
+        if (problem == null) {
+            return;
+        }
+        long now = System.nanoTime();
+        long last = lastDiskWarning.get();
+        if (last != 0 && now - last < DISK_WARNING_NANOS || !lastDiskWarning.compareAndSet(last, now)) {
+            diskFailuresUnlogged.incrementAndGet();
+            return;
+        }
+        int unlogged = diskFailuresUnlogged.getAndSet(0);
+        LOG.warning(description + ": a write failed: " + problem + " (" + failure.getMessage() + "). Writes of"
+                + " catalogs and keys answer 503 STORAGE_UNAVAILABLE until there is room again"
+                + (unlogged > 0 ? "; " + unlogged + " more such failures since the last warning" : ""));
+    }
+
+    /** What a failure says of the disk, or null when it says nothing of it. */
+    private static String diskProblem(SQLException e) {
+        if (e instanceof org.sqlite.SQLiteException sqlite) {
+            int primary = sqlite.getErrorCode() & 0xff;
+            if (primary == SQLITE_FULL) {
+                return "the disk is full (" + sqlite.getResultCode().name() + ")";
+            }
+            if (primary == SQLITE_IOERR) {
+                return "a disk I/O error (" + sqlite.getResultCode().name() + ")";
+            }
+            return null;
+        }
+        String state = e.getSQLState();
+        if ("53100".equals(state)) {
+            return "the disk is full (PostgreSQL disk_full, SQLSTATE 53100)";
+        }
+        if ("58030".equals(state)) {
+            return "a disk I/O error (PostgreSQL io_error, SQLSTATE 58030)";
+        }
+        return null;
     }
 
     /**

@@ -7,11 +7,15 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 
@@ -40,6 +44,8 @@ public final class JdbcCatalogStore implements CatalogStore {
     /** Problems reported for one refused write: enough to fix a file, bounded for a million bad lines. */
     static final int MAX_PROBLEMS = 1000;
     private static final int STAGING_BATCH = 1000;
+    /** Folded texts looked up at once for {@link #textConflicts}. */
+    private static final int CONFLICT_LOOKUPS = 500;
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<List<String>> ALIASES = new TypeReference<>() {
     };
@@ -137,16 +143,31 @@ public final class JdbcCatalogStore implements CatalogStore {
 
     @Override
     public List<OptionRecord> page(CatalogRef catalog, String afterId, int limit) {
+        return page(catalog, afterId, limit, null);
+    }
+
+    @Override
+    public List<OptionRecord> page(CatalogRef catalog, String afterId, int limit, String foldedPrefix) {
         if (limit <= 0) {
             return List.of();
         }
+        boolean filtered = foldedPrefix != null && !foldedPrefix.isEmpty();
+        if (filtered && !foldedPrefix.equals(TextFolding.fold(foldedPrefix))) {
+            throw new IllegalArgumentException("the prefix is not folded: " + foldedPrefix);
+        }
         return database.read(connection -> {
             try (PreparedStatement query = connection.prepareStatement("SELECT id, text, aliases, weight, "
-                    + "translations FROM catalog_options WHERE tenant = ? AND catalog = ? AND id > ? ORDER BY id "
-                    + "LIMIT ?")) {
+                    + "translations FROM catalog_options WHERE tenant = ? AND catalog = ? AND id > ? "
+                    + (filtered ? "AND (folded LIKE ? OR folded LIKE ?) " : "") + "ORDER BY id LIMIT ?")) {
                 bind(query, catalog);
                 query.setString(3, afterId == null ? "" : afterId);
-                query.setInt(4, limit);
+                int next = 4;
+                if (filtered) {
+                    // Folded text is letters, digits and single spaces: nothing in the patterns needs escaping.
+                    query.setString(next++, foldedPrefix + "%");
+                    query.setString(next++, "% " + foldedPrefix + "%");
+                }
+                query.setInt(next, limit);
                 List<OptionRecord> page = new ArrayList<>();
                 try (ResultSet rows = query.executeQuery()) {
                     while (rows.next()) {
@@ -221,27 +242,156 @@ public final class JdbcCatalogStore implements CatalogStore {
     }
 
     @Override
-    public Optional<Change> delete(CatalogRef catalog, String id) {
-        return database.write(connection -> {
-            String previous;
-            try (PreparedStatement query = connection.prepareStatement(
-                    "SELECT text FROM catalog_options WHERE tenant = ? AND catalog = ? AND id = ?")) {
-                bind(query, catalog);
-                query.setString(3, id);
-                try (ResultSet row = query.executeQuery()) {
-                    if (!row.next()) {
-                        return Optional.empty();
+    public List<InvalidRecordsException.Problem> textConflicts(CatalogRef catalog, List<OptionRecord> records) {
+        Map<String, Integer> byText = new HashMap<>();
+        Set<String> ids = new HashSet<>();
+        for (int i = 0; i < records.size(); i++) {
+            byText.putIfAbsent(TextFolding.fold(records.get(i).text()), i);
+            ids.add(records.get(i).id());
+        }
+        List<String> texts = new ArrayList<>(byText.keySet());
+        return database.read(connection -> {
+            TreeMap<Long, String> problems = new TreeMap<>();
+            for (int from = 0; from < texts.size(); from += CONFLICT_LOOKUPS) {
+                List<String> some = texts.subList(from, Math.min(texts.size(), from + CONFLICT_LOOKUPS));
+                try (PreparedStatement query = connection.prepareStatement("SELECT id, folded FROM catalog_options "
+                        + "WHERE tenant = ? AND catalog = ? AND folded IN (" + "?, ".repeat(some.size() - 1) + "?)")) {
+                    bind(query, catalog);
+                    for (int i = 0; i < some.size(); i++) {
+                        query.setString(3 + i, some.get(i));
                     }
-                    previous = row.getString(1);
+                    try (ResultSet rows = query.executeQuery()) {
+                        while (rows.next()) {
+                            int index = byText.get(rows.getString(2));
+                            OptionRecord record = records.get(index);
+                            if (!record.id().equals(rows.getString(1)) && !ids.contains(rows.getString(1))) {
+                                problems.put((long) index, OptionRecords.textTaken(record.text(), rows.getString(1)));
+                            }
+                        }
+                    }
                 }
             }
-            try (PreparedStatement delete = connection.prepareStatement(
-                    "DELETE FROM catalog_options WHERE tenant = ? AND catalog = ? AND id = ?")) {
-                bind(delete, catalog);
-                delete.setString(3, id);
-                delete.executeUpdate();
+            return problems.entrySet().stream()
+                    .map(p -> new InvalidRecordsException.Problem(p.getKey(), p.getValue())).toList();
+        });
+    }
+
+    @Override
+    public Optional<Change> delete(CatalogRef catalog, String id) {
+        return database.write(connection -> delete(connection, catalog, id));
+    }
+
+    @Override
+    public List<Change> delete(CatalogRef catalog, Collection<String> ids) {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        return database.write(connection -> {
+            List<Change> changes = new ArrayList<>();
+            for (String id : new LinkedHashSet<>(ids)) {
+                delete(connection, catalog, id).ifPresent(changes::add);
             }
-            return Optional.of(recordChange(connection, catalog, Kind.DELETE, id, previous));
+            return changes;
+        });
+    }
+
+    /** Removes one record in the current transaction; empty when the catalog had no such id. */
+    private Optional<Change> delete(Connection connection, CatalogRef catalog, String id) throws SQLException {
+        String previous;
+        try (PreparedStatement query = connection.prepareStatement(
+                "SELECT text FROM catalog_options WHERE tenant = ? AND catalog = ? AND id = ?")) {
+            bind(query, catalog);
+            query.setString(3, id);
+            try (ResultSet row = query.executeQuery()) {
+                if (!row.next()) {
+                    return Optional.empty();
+                }
+                previous = row.getString(1);
+            }
+        }
+        try (PreparedStatement delete = connection.prepareStatement(
+                "DELETE FROM catalog_options WHERE tenant = ? AND catalog = ? AND id = ?")) {
+            bind(delete, catalog);
+            delete.setString(3, id);
+            delete.executeUpdate();
+        }
+        return Optional.of(recordChange(connection, catalog, Kind.DELETE, id, previous));
+    }
+
+    @Override
+    public Optional<OptionRecord> get(CatalogRef catalog, String id) {
+        return database.read(connection -> stored(connection, catalog, id));
+    }
+
+    /** The record of this id as the current transaction sees it. */
+    private static Optional<OptionRecord> stored(Connection connection, CatalogRef catalog, String id)
+            throws SQLException {
+        try (PreparedStatement query = connection.prepareStatement("SELECT id, text, aliases, weight, translations "
+                + "FROM catalog_options WHERE tenant = ? AND catalog = ? AND id = ?")) {
+            bind(query, catalog);
+            query.setString(3, id);
+            try (ResultSet row = query.executeQuery()) {
+                return row.next() ? Optional.of(record(row, 1)) : Optional.empty();
+            }
+        }
+    }
+
+    @Override
+    public long count(CatalogRef catalog) {
+        return database.read(connection -> {
+            try (PreparedStatement query = connection.prepareStatement(
+                    "SELECT COUNT(*) FROM catalog_options WHERE tenant = ? AND catalog = ?")) {
+                bind(query, catalog);
+                try (ResultSet row = query.executeQuery()) {
+                    row.next();
+                    return row.getLong(1);
+                }
+            }
+        });
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Read, merged and checked in the write transaction, so that a write between the read and the upsert
+     * cannot be lost; the merged records then go through the upsert's own staging, checks and change log.
+     */
+    @Override
+    public List<Change> patch(CatalogRef catalog, List<OptionPatch> patches) {
+        if (patches.isEmpty()) {
+            return List.of();
+        }
+        return database.write(connection -> {
+            TreeMap<Long, String> problems = new TreeMap<>();
+            OptionRecords.Batch batch = new OptionRecords.Batch();
+            List<Long> checked = new ArrayList<>(); // the patch index of each record the batch checked
+            List<Long> staged = new ArrayList<>();
+            List<OptionRecord> valid = new ArrayList<>();
+            for (int i = 0; i < patches.size(); i++) {
+                OptionPatch patch = patches.get(i);
+                Optional<OptionRecord> stored = stored(connection, catalog, patch.id());
+                if (stored.isEmpty()) {
+                    problems.put((long) i, "no option has id '" + OptionRecords.abbreviate(patch.id())
+                            + "' (a patch changes an option; POST adds one)");
+                    continue;
+                }
+                OptionRecord merged = patch.applyTo(stored.get());
+                checked.add((long) i);
+                if (batch.add(merged)) {
+                    staged.add((long) i);
+                    valid.add(merged);
+                }
+            }
+            batch.problems().forEach(p -> problems.put(checked.get((int) p.index()), p.reason()));
+            try (Staging staging = new Staging(connection, database.dialect())) {
+                for (int i = 0; i < valid.size(); i++) {
+                    staging.add(staged.get(i), valid.get(i));
+                }
+                staging.flush();
+                collisions(connection, catalog, problems);
+                refuseIf(problems);
+                return applyUpsert(connection, catalog, valid, staging);
+            }
         });
     }
 
@@ -347,9 +497,8 @@ public final class JdbcCatalogStore implements CatalogStore {
             bind(query, catalog);
             try (ResultSet rows = query.executeQuery()) {
                 while (rows.next()) {
-                    problems.putIfAbsent(rows.getLong(1), "text '" + OptionRecords.abbreviate(rows.getString(2))
-                            + "' is already the text of id '" + OptionRecords.abbreviate(rows.getString(3))
-                            + "' (texts are compared ignoring case and accents)");
+                    problems.putIfAbsent(rows.getLong(1), OptionRecords.textTaken(rows.getString(2),
+                            rows.getString(3)));
                 }
             }
         }

@@ -27,40 +27,44 @@ public final class OptionRecords {
     private OptionRecords() {
     }
 
-    /** Why one record cannot be stored, if it cannot (its shape alone; see {@link #problems} for a batch). */
+    /**
+     * Why one record cannot be stored, if it cannot (its shape alone; see {@link #problems} for a batch). The reason
+     * names the field: {@code 'text'}, {@code 'aliases[2]'}, {@code 'translations.fr'}.
+     */
     public static Optional<String> problem(OptionRecord record) {
         Optional<String> id = idProblem(record.id());
         if (id.isPresent()) {
             return id;
         }
-        Optional<String> text = textProblem("text", record.text());
+        Optional<String> text = textProblem("'text'", record.text());
         if (text.isPresent()) {
             return text;
         }
         if (TextFolding.fold(record.text()).isEmpty()) {
-            return Optional.of("text has no letter or digit");
+            return Optional.of("'text' has no letter or digit");
         }
         if (!Double.isFinite(record.weight())) {
-            return Optional.of("weight is not a finite number");
+            return Optional.of("'weight' must be a finite number");
         }
         if (record.aliases().size() > MAX_NAMES) {
-            return Optional.of("more than " + MAX_NAMES + " aliases");
+            return Optional.of("'aliases' must hold at most " + MAX_NAMES + " aliases");
         }
-        for (String alias : record.aliases()) {
-            Optional<String> problem = textProblem("an alias", alias);
+        for (int i = 0; i < record.aliases().size(); i++) {
+            Optional<String> problem = textProblem("'aliases[" + i + "]'", record.aliases().get(i));
             if (problem.isPresent()) {
                 return problem;
             }
         }
         if (record.translations().size() > MAX_NAMES) {
-            return Optional.of("more than " + MAX_NAMES + " translations");
+            return Optional.of("'translations' must hold at most " + MAX_NAMES + " translations");
         }
         for (Map.Entry<String, String> translation : record.translations().entrySet()) {
             if (!LANGUAGE_TAG.matcher(translation.getKey()).matches()) {
-                return Optional.of("translation key '" + abbreviate(translation.getKey())
+                return Optional.of("translation key '" + abbreviate(printable(translation.getKey()))
                         + "' is not a language tag such as fr or pt-BR");
             }
-            Optional<String> problem = textProblem("translation " + translation.getKey(), translation.getValue());
+            Optional<String> problem = textProblem("'translations." + translation.getKey() + "'",
+                    translation.getValue());
             if (problem.isPresent()) {
                 return problem;
             }
@@ -68,14 +72,59 @@ public final class OptionRecords {
         return Optional.empty();
     }
 
-    private static Optional<String> textProblem(String what, String value) {
+    private static Optional<String> textProblem(String field, String value) {
         if (value.isBlank()) {
-            return Optional.of(what + " is blank");
+            return Optional.of(field + " is blank");
         }
         if (value.codePointCount(0, value.length()) > MAX_TEXT_LENGTH) {
-            return Optional.of(what + " is longer than " + MAX_TEXT_LENGTH + " characters");
+            return Optional.of(field + " is longer than " + MAX_TEXT_LENGTH + " characters");
         }
-        return Optional.empty();
+        return characterProblem(field, value);
+    }
+
+    /**
+     * Control characters (U+0000 to U+001F, U+007F to U+009F, tab and line breaks included) and lone surrogates are
+     * refused in every string of a record: PostgreSQL cannot store a NUL, SQLite stores it and the index never
+     * matches it, a lone surrogate has no UTF-8 form (it was stored as {@code ?}), and none is ever typed.
+     */
+    private static Optional<String> characterProblem(String field, String value) {
+        int bad = badCharacter(value, 0);
+        if (bad < 0) {
+            return Optional.empty();
+        }
+        char c = value.charAt(bad);
+        return Optional.of(field + " must not contain " + (Character.isSurrogate(c) ? "a lone surrogate"
+                : "a control character") + " (" + codePoint(c) + ")");
+    }
+
+    /** Where the first control character or lone surrogate of {@code value} is from {@code from} on, or -1. */
+    private static int badCharacter(String value, int from) {
+        for (int i = from; i < value.length(); i++) {
+            char c = value.charAt(i);
+            boolean pair = Character.isHighSurrogate(c) && i + 1 < value.length()
+                    && Character.isLowSurrogate(value.charAt(i + 1));
+            if (pair) {
+                i++;
+            } else if (Character.isISOControl(c) || Character.isSurrogate(c)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static String codePoint(char c) {
+        return String.format("U+%04X", (int) c);
+    }
+
+    /** A value quoted in a reason with its control characters and lone surrogates as U+ codes. */
+    private static String printable(String value) {
+        StringBuilder out = new StringBuilder(value.length());
+        int start = 0;
+        for (int bad = badCharacter(value, 0); bad >= 0; bad = badCharacter(value, start)) {
+            out.append(value, start, bad).append(codePoint(value.charAt(bad)));
+            start = bad + 1;
+        }
+        return out.append(value, start, value.length()).toString();
     }
 
     /**
@@ -131,27 +180,30 @@ public final class OptionRecords {
      * Why a record repeating an earlier one's id is refused. The earlier one is not numbered: the store counts the
      * records it was given, while a writer counts array indexes or NDJSON lines.
      */
-    static String repeatedId(String id) {
+    public static String repeatedId(String id) {
         return "id '" + abbreviate(id) + "' is also the id of an earlier record of this write";
     }
 
-    static String repeatedText(String text) {
+    public static String repeatedText(String text) {
         return "text '" + abbreviate(text) + "' is also the text of an earlier record of this write (texts are"
                 + " compared ignoring case and accents)";
+    }
+
+    /** Why a record whose text another stored id keeps is refused. */
+    static String textTaken(String text, String otherId) {
+        return "text '" + abbreviate(text) + "' is already the text of id '" + abbreviate(otherId)
+                + "' (texts are compared ignoring case and accents)";
     }
 
     /** Why an id cannot be stored, if it cannot: for ids the API takes in a path or cursor too. */
     public static Optional<String> idProblem(String id) {
         if (id.isBlank()) {
-            return Optional.of("id is blank");
+            return Optional.of("'id' is blank");
         }
         if (id.codePointCount(0, id.length()) > MAX_ID_LENGTH) {
-            return Optional.of("id is longer than " + MAX_ID_LENGTH + " characters");
+            return Optional.of("'id' is longer than " + MAX_ID_LENGTH + " characters");
         }
-        if (id.chars().anyMatch(Character::isISOControl)) {
-            return Optional.of("id contains a control character");
-        }
-        return Optional.empty();
+        return characterProblem("'id'", id);
     }
 
     /** A value as quoted in a reason: long ones shortened, so that a reason stays readable. */

@@ -83,6 +83,7 @@ public final class AutocompleteServer implements AutoCloseable {
     private final Metrics metrics;
     private final RequestTracker tracker;
     private final ConnectionGuard guard;
+    private final ConnectionGuard managementGuard;
     private final Duration shutdownGrace;
     private final RateLimiter limiter;
     private final WebServer webServer;
@@ -91,12 +92,14 @@ public final class AutocompleteServer implements AutoCloseable {
     private final Learning learning;
 
     private AutocompleteServer(TenantRegistry tenants, FileWatcher files, KeyRegistry keys, EngineRunner engines,
-            Health health, Metrics metrics, RequestTracker tracker, ConnectionGuard guard, Duration shutdownGrace,
+            Health health, Metrics metrics, RequestTracker tracker, ConnectionGuard guard,
+            ConnectionGuard managementGuard, Duration shutdownGrace,
             RateLimiter limiter, WebServer webServer, DemoPage demoPage, LiveCatalogs catalogs, Learning learning) {
         this.catalogs = catalogs;
         this.learning = learning;
         this.tracker = tracker;
         this.guard = guard;
+        this.managementGuard = managementGuard;
         this.shutdownGrace = shutdownGrace;
         this.health = health;
         this.metrics = metrics;
@@ -143,6 +146,11 @@ public final class AutocompleteServer implements AutoCloseable {
         RequestTracker tracker = new RequestTracker(metrics, new AccessLog(), errors, limits.maxConcurrentRequests());
         ConnectionGuard guard = new ConnectionGuard(limits.headerTimeout(), limits.bodyTimeout(), limits.readTimeout(),
                 limits.connectionsPerAddress(), limits.trustedProxies());
+        metrics.reportRefusedConnections(guard::refusedConnections);
+        // The management listener's connections get the same deadlines and Connection: close, but no cap: its
+        // callers are the operator's own monitoring.
+        ConnectionGuard managementGuard = new ConnectionGuard(limits.headerTimeout(), limits.bodyTimeout(),
+                limits.readTimeout(), 0, java.util.List.of());
         EngineRunner engines = new EngineRunner();
         metrics.reportCircuits(tenants, engines);
         Health health = new Health(tenants, engines);
@@ -198,7 +206,7 @@ public final class AutocompleteServer implements AutoCloseable {
                 .shutdownGracePeriod(Duration.ofSeconds(1))
                 .directHandlers(errors.directHandlers())
                 .routing(routing)
-                .putSocket(MANAGEMENT_SOCKET, management(settings, health, metrics, json, errors));
+                .putSocket(MANAGEMENT_SOCKET, management(settings, health, metrics, json, errors, managementGuard));
         if (settings.tls() != null) {
             server.tls(tls -> tls
                     .privateKey(key -> key.pem(pem -> pem.key(Resource.create(settings.tls().privateKey()))))
@@ -207,7 +215,7 @@ public final class AutocompleteServer implements AutoCloseable {
         }
         WebServer webServer = server.build().start();
         AutocompleteServer started = new AutocompleteServer(tenants, files, keys, engines, health, metrics, tracker, guard,
-                settings.shutdownGrace(), limiter, webServer, demoPage, catalogs, learning);
+                managementGuard, settings.shutdownGrace(), limiter, webServer, demoPage, catalogs, learning);
         // Helidon logs (SEVERE, with the address) a listener that cannot bind, stops the others and returns.
         if (webServer.port() < 0 || webServer.port(MANAGEMENT_SOCKET) < 0) {
             started.close();
@@ -234,13 +242,18 @@ public final class AutocompleteServer implements AutoCloseable {
 
     /** The management listener: plain HTTP, its own connections, so a busy API port does not hide health. */
     private static ListenerConfig management(ServerSettings settings, Health health, Metrics metrics,
-            ObjectMapper json, ErrorResponses errors) {
+            ObjectMapper json, ErrorResponses errors, ConnectionGuard guard) {
         return ListenerConfig.builder()
                 .host(settings.management().host())
                 .port(settings.management().port())
-                .connectionOptions(socket -> socket.readTimeout(settings.limits().readTimeout()))
+                .connectionOptions(guard.socketOptions(SocketOptions.builder()
+                        .readTimeout(settings.limits().readTimeout()).build()))
+                .protocolsDiscoverServices(false)
+                .addConnectionSelector(guard.selector(Http1Config.builder()))
                 .directHandlers(errors.directHandlers())
                 .routing(HttpRouting.builder()
+                        .addFilter(guard.filter())
+                        .addFilter(SecurityHeaders.everywhere())
                         .register(new ObserveService(health, metrics, json))
                         .any((req, res) -> errors.send(res, 404, "NOT_FOUND", "No such endpoint.")))
                 .build();
@@ -321,6 +334,7 @@ public final class AutocompleteServer implements AutoCloseable {
         }
         webServer.stop();
         guard.close();
+        managementGuard.close();
         tracker.close();
         files.close();
         keys.close();

@@ -108,7 +108,7 @@ abstract class CatalogStoreContract {
         List<Problem> problems = refused.problems();
         assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L), problems.stream().map(Problem::index).toList(),
                 problems.toString());
-        assertTrue(problems.get(0).reason().contains("text is blank"), problems.get(0).reason());
+        assertTrue(problems.get(0).reason().contains("'text' is blank"), problems.get(0).reason());
         assertTrue(problems.get(1).reason().contains("longer than 200"), problems.get(1).reason());
         assertTrue(problems.get(2).reason().contains("also the id of an earlier record"), problems.get(2).reason());
         assertTrue(problems.get(3).reason().contains("also the text of an earlier record"), problems.get(3).reason());
@@ -118,6 +118,28 @@ abstract class CatalogStoreContract {
         assertEquals(List.of("l"), ids(all(store, CITIES)), "nothing of the refused batch applied");
         assertEquals(problems.stream().filter(p -> p.index() != 5).toList(), OptionRecords.problems(batch),
                 "the shared check finds the same, but for the stored text it cannot know");
+    }
+
+    @Test
+    void control_characters_and_lone_surrogates_are_refused_in_every_field_naming_it() {
+        List<OptionRecord> batch = List.of(new OptionRecord("n", "Nul\u0000 City"),
+                new OptionRecord("e", "Escape\u001b City"), new OptionRecord("s", "Bad \ud800 Sur"),
+                new OptionRecord("a", "Alias City", List.of("fine", "tab\there"), 0, Map.of()),
+                new OptionRecord("t", "Translated City", List.of(), 0, Map.of("fr", "nul\u0000")),
+                new OptionRecord("i\u007f", "Del Id"), new OptionRecord("ok", "Emoji \ud83d\ude00 City"));
+
+        InvalidRecordsException refused = assertThrows(InvalidRecordsException.class,
+                () -> store.upsert(CITIES, batch));
+
+        assertEquals(List.of(
+                new Problem(0, "'text' must not contain a control character (U+0000)"),
+                new Problem(1, "'text' must not contain a control character (U+001B)"),
+                new Problem(2, "'text' must not contain a lone surrogate (U+D800)"),
+                new Problem(3, "'aliases[1]' must not contain a control character (U+0009)"),
+                new Problem(4, "'translations.fr' must not contain a control character (U+0000)"),
+                new Problem(5, "'id' must not contain a control character (U+007F)")), refused.problems());
+        assertEquals(List.of(), all(store, CITIES), "nothing of the refused batch applied");
+        assertEquals(1, store.replace(CITIES, List.of(batch.getLast()).iterator()), "a surrogate pair is a character");
     }
 
     @Test
@@ -273,5 +295,54 @@ abstract class CatalogStoreContract {
             assertEquals(record("p", "Paris"), changes.get(0).record());
             assertFalse(echoed.await(1500, TimeUnit.MILLISECONDS), "a store's own write is not external");
         }
+    }
+
+    @Test
+    void a_patch_merges_into_the_stored_record_and_logs_an_upsert_with_the_previous_text() {
+        store.upsert(CITIES, List.of(new OptionRecord("p-1", "Porto", List.of("opo"), 3, Map.of("fr", "Porto")),
+                record("p-2", "Lisbon")));
+        long before = store.lastSequence();
+        List<Change> changes = store.patch(CITIES, List.of(new OptionPatch("p-1", "Oporto", null, 9.0, null)));
+        OptionRecord patched = store.get(CITIES, "p-1").orElseThrow();
+        assertEquals(new OptionRecord("p-1", "Oporto", List.of("opo"), 9, Map.of("fr", "Porto")), patched);
+        assertEquals(1, changes.size());
+        assertEquals(Kind.UPSERT, changes.getFirst().kind());
+        assertEquals("Porto", changes.getFirst().previousText());
+        assertEquals(List.of("p-1"), store.changesSince(before, 10).stream().map(Change::id).toList(),
+                "in the change log, for other replicas");
+        assertEquals(2, store.count(CITIES));
+        assertEquals(Optional.empty(), store.get(CITIES, "p-3"));
+    }
+
+    @Test
+    void a_patch_of_an_absent_id_or_to_a_taken_text_applies_nothing() {
+        store.upsert(CITIES, List.of(record("p-1", "Porto"), record("p-2", "Lisbon")));
+        InvalidRecordsException refused = assertThrows(InvalidRecordsException.class, () -> store.patch(CITIES,
+                List.of(new OptionPatch("p-1", null, null, 5.0, null), new OptionPatch("p-9", null, null, 1.0, null),
+                        new OptionPatch("p-2", "PORTO!", null, null, null))));
+        assertEquals(List.of(1L, 2L), refused.problems().stream().map(Problem::index).toList(), refused.problems()
+                .toString());
+        assertEquals(0, store.get(CITIES, "p-1").orElseThrow().weight(), "nothing applied");
+    }
+
+    @Test
+    void a_batch_delete_removes_the_ids_present_in_one_transaction() {
+        store.upsert(CITIES, List.of(record("d-1", "Delft"), record("d-2", "Dublin"), record("d-3", "Dakar")));
+        List<Change> changes = store.delete(CITIES, List.of("d-1", "d-404", "d-3", "d-1"));
+        assertEquals(List.of("d-1", "d-3"), changes.stream().map(Change::id).toList());
+        assertEquals(List.of("Delft", "Dakar"), changes.stream().map(Change::previousText).toList());
+        assertEquals(List.of("d-2"), ids(store.page(CITIES, null, 10)));
+    }
+
+    @Test
+    void a_page_filtered_by_a_folded_prefix_keeps_texts_with_a_word_so_starting() {
+        store.upsert(CITIES, List.of(record("c-1", "São Paulo"), record("c-2", "Saint-Louis"),
+                record("c-3", "Apaulo"), record("c-4", "Santa Paula"), record("c-5", "Oslo")));
+        assertEquals(List.of("c-1", "c-4"), ids(store.page(CITIES, null, 10, "paul")));
+        assertEquals(List.of("c-2"), ids(store.page(CITIES, null, 10, "saint lo")));
+        assertEquals(List.of("c-4"), ids(store.page(CITIES, "c-1", 10, "paul")), "after a cursor");
+        assertEquals(List.of("c-1"), ids(store.page(CITIES, null, 1, "s")));
+        assertEquals(5, store.page(CITIES, null, 10, null).size());
+        assertThrows(IllegalArgumentException.class, () -> store.page(CITIES, null, 10, "50%"));
     }
 }

@@ -1,0 +1,227 @@
+package dev.autocomplete.server.catalogs;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.autocomplete.server.store.InvalidRecordsException;
+import dev.autocomplete.server.store.OptionRecord;
+import dev.autocomplete.server.store.OptionRecords;
+import dev.autocomplete.spi.toolkit.TextFolding;
+
+/**
+ * The records of one write, read whole and checked before any write transaction starts, for the records API and
+ * {@code catalog import}. A client's body may take minutes to arrive, and the store's writes are serialized (one
+ * SQLite writer, one PostgreSQL advisory lock): a transaction that read the body as it came in held every tenant's
+ * writes for as long. So the body is first copied to a local file, then checked there without any transaction
+ * (every bad record, each record's shape and the ids and folded texts repeated within the write), and only a
+ * valid write is applied, in one short transaction that reads the local file.
+ *
+ * <p>Repeats are found without holding the strings of a million records: a first read keeps a 64-bit hash of each
+ * id and folded text (16 bytes a record); a second read, only when some hash repeats, confirms the repeats among
+ * the records carrying those hashes. Not thread-safe.
+ */
+public final class CheckedRecords implements AutoCloseable {
+
+    private final RecordReader.Format format;
+    private final ObjectMapper json;
+    private final Path file;
+    private final boolean spooled;
+    private final List<InvalidRecordsException.Problem> problems;
+    private final long invalid;
+    private final List<RecordReader> readers = new ArrayList<>();
+
+    private CheckedRecords(RecordReader.Format format, ObjectMapper json, Path file, boolean spooled) {
+        this.format = format;
+        this.json = json;
+        this.file = file;
+        this.spooled = spooled;
+        List<InvalidRecordsException.Problem> found = new ArrayList<>();
+        this.invalid = check(found);
+        found.sort(Comparator.comparingLong(InvalidRecordsException.Problem::index));
+        this.problems = List.copyOf(found.subList(0, Math.min(found.size(), RecordReader.MAX_KEPT_PROBLEMS)));
+    }
+
+    /**
+     * Copies {@code body} to a temporary file (in {@code java.io.tmpdir}, readable by this user only, deleted by
+     * {@link #close}) and checks its records.
+     *
+     * @throws IOException when the file cannot be written (the disk is full)
+     * @throws RecordReader.MalformedBody when the body cannot be read as records at all
+     */
+    public static CheckedRecords spool(RecordReader.Format format, ObjectMapper json, InputStream body)
+            throws IOException {
+        // On POSIX file systems a temporary file is created with permissions rw------- (Files.createTempFile).
+        Path file = Files.createTempFile("autocomplete-write-", ".body");
+        try {
+            try (OutputStream out = Files.newOutputStream(file)) {
+                body.transferTo(out);
+            }
+            return new CheckedRecords(format, json, file, true);
+        } catch (IOException | RuntimeException | Error e) {
+            Files.deleteIfExists(file);
+            throw e;
+        }
+    }
+
+    /**
+     * Checks the records of a local file, which is left in place.
+     *
+     * @throws IOException when the file cannot be read
+     */
+    public static CheckedRecords of(RecordReader.Format format, ObjectMapper json, Path file) throws IOException {
+        try {
+            return new CheckedRecords(format, json, file, false);
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    /** Every refused record (the first {@value RecordReader#MAX_KEPT_PROBLEMS}), by index or line, in order. */
+    public List<InvalidRecordsException.Problem> problems() {
+        return problems;
+    }
+
+    /** How many records are refused. */
+    public long invalid() {
+        return invalid;
+    }
+
+    public RecordReader.Format format() {
+        return format;
+    }
+
+    /**
+     * The records, read again from the file: for the store to apply once {@link #problems} is empty. Its
+     * {@link RecordReader#positionOf} places a record the store refuses back in the body.
+     */
+    public RecordReader records() {
+        RecordReader reader = open();
+        readers.add(reader);
+        return reader;
+    }
+
+    /** Reads the file's records; returns how many are refused, and adds them (the first ones) to {@code found}. */
+    private long check(List<InvalidRecordsException.Problem> found) {
+        Hashes ids = new Hashes();
+        Hashes texts = new Hashes();
+        long refused;
+        try (RecordReader reader = open()) {
+            while (reader.hasNext()) {
+                OptionRecord record = reader.next();
+                ids.add(hash(record.id()));
+                texts.add(hash(TextFolding.fold(record.text())));
+            }
+            found.addAll(reader.problems());
+            refused = reader.invalid();
+        }
+        Set<Long> repeatedIds = ids.repeated();
+        Set<Long> repeatedTexts = texts.repeated();
+        if (repeatedIds.isEmpty() && repeatedTexts.isEmpty()) {
+            return refused;
+        }
+        Set<String> seenIds = new HashSet<>();
+        Set<String> seenTexts = new HashSet<>();
+        try (RecordReader reader = open()) {
+            for (long index = 0; reader.hasNext(); index++) {
+                OptionRecord record = reader.next();
+                String reason = null;
+                if (repeatedIds.contains(hash(record.id())) && !seenIds.add(record.id())) {
+                    reason = OptionRecords.repeatedId(record.id());
+                } else {
+                    String folded = TextFolding.fold(record.text());
+                    if (repeatedTexts.contains(hash(folded)) && !seenTexts.add(folded)) {
+                        reason = OptionRecords.repeatedText(record.text());
+                    }
+                }
+                if (reason != null) {
+                    refused++;
+                    if (found.size() < 2 * RecordReader.MAX_KEPT_PROBLEMS) {
+                        found.add(new InvalidRecordsException.Problem(reader.positionOf(index), reason));
+                    }
+                }
+            }
+        }
+        return refused;
+    }
+
+    private RecordReader open() {
+        InputStream in;
+        try {
+            in = Files.newInputStream(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        try {
+            return RecordReader.of(format, json, in);
+        } catch (RuntimeException e) {
+            try {
+                in.close();
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    /** FNV-1a over the UTF-16 units, then mixed (SplitMix64's finalizer): a repeat is confirmed on the strings. */
+    private static long hash(String value) {
+        long h = 0xcbf29ce484222325L;
+        for (int i = 0; i < value.length(); i++) {
+            h = (h ^ value.charAt(i)) * 0x100000001b3L;
+        }
+        h = (h ^ (h >>> 30)) * 0xbf58476d1ce4e5b9L;
+        h = (h ^ (h >>> 27)) * 0x94d049bb133111ebL;
+        return h ^ (h >>> 31);
+    }
+
+    /** A growing array of hashes. */
+    private static final class Hashes {
+        private long[] values = new long[1024];
+        private int size;
+
+        void add(long value) {
+            if (size == values.length) {
+                values = Arrays.copyOf(values, size * 2);
+            }
+            values[size++] = value;
+        }
+
+        /** The hashes that occur more than once. */
+        Set<Long> repeated() {
+            long[] sorted = Arrays.copyOf(values, size);
+            Arrays.sort(sorted);
+            Set<Long> repeated = new HashSet<>();
+            for (int i = 1; i < sorted.length; i++) {
+                if (sorted[i] == sorted[i - 1]) {
+                    repeated.add(sorted[i]);
+                }
+            }
+            return repeated;
+        }
+    }
+
+    /** Closes the readers and deletes the file when it was a spooled copy. */
+    @Override
+    public void close() {
+        readers.forEach(RecordReader::close);
+        if (spooled) {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+}
