@@ -83,4 +83,56 @@ class ContextAttributesTest {
         List<String> named = people("{\"user\": {\"team\": \"Ben Support\"}}");
         assertTrue(named.getFirst().equals("Ada Sales"), named.toString());
     }
+
+    /** The demo's contacts for an email with nothing typed, with the given context. */
+    private static List<String> contacts(String contextJson) throws Exception {
+        ObjectNode body = ApiClient.fill(envelope("Create a {{TYPE_1}} to "), "{{TYPE_1}}", "type", "email");
+        ((ObjectNode) body.path("data")).set("additional_context", ApiClient.JSON.readTree(contextJson));
+        return demo.suggestOk("workspace", body).options("contact");
+    }
+
+    private static java.util.Map<String, String> teams() throws Exception {
+        java.util.Map<String, String> teams = new java.util.HashMap<>();
+        for (String line : java.nio.file.Files.readAllLines(demo.tenants().resolve("demo/data/contacts.csv")).subList(1,
+                51)) {
+            String[] cells = line.split(",");
+            teams.put(cells[0], cells[2]);
+        }
+        return teams;
+    }
+
+    @Test
+    void the_demo_offers_the_users_team_first_when_the_context_names_it() throws Exception {
+        java.util.Map<String, String> teams = teams();
+        List<String> plain = contacts("{}");
+        assertTrue(plain.subList(0, 5).stream().map(teams::get).distinct().count() > 1, plain.toString());
+        List<String> sales = contacts("{\"team\": \"Sales\"}");
+        assertEquals(List.of("Sales"), sales.subList(0, 5).stream().map(teams::get).distinct().toList(),
+                sales.toString());
+        List<String> support = contacts("{\"team\": [\"Support\"]}");
+        assertEquals(List.of("Support"), support.subList(0, 5).stream().map(teams::get).distinct().toList(),
+                support.toString());
+    }
+
+    @Test
+    void a_records_api_upsert_with_attributes_is_honoured_at_once_and_exported() throws Exception {
+        String secret = demo.key("secret");
+        ApiClient.Reply upserted = demo.api().call("POST", "/api/catalogs/contacts/options", secret,
+                "[{\"id\": \"zoe-quartz\", \"text\": \"Zoe Quartz\", \"weight\": 1,"
+                        + " \"attributes\": {\"team\": \"Legal\", \"office\": [\"Lisbon\", \"Paris\"]}}]",
+                "application/json");
+        assertEquals(200, upserted.status(), upserted.raw());
+        assertEquals("Zoe Quartz", contacts("{\"team\": \"Legal\"}").getFirst());
+        ApiClient.Reply read = demo.api().call("GET", "/api/catalogs/contacts/options/zoe-quartz", secret, null, null);
+        assertEquals(200, read.status(), read.raw());
+        assertEquals(List.of("Lisbon", "Paris"), ApiClient.JSON.convertValue(read.data().path("attributes")
+                .path("office"), List.class));
+        ApiClient.Reply bad = demo.api().call("POST", "/api/catalogs/contacts/options", secret,
+                "[{\"id\": \"x\", \"text\": \"X Y\", \"attributes\": {\"team\": 3}},"
+                        + " {\"id\": \"y\", \"text\": \"Y Z\", \"attributes\": {\"bad name\": \"a\"}}]",
+                "application/json");
+        assertEquals(400, bad.status(), bad.raw());
+        assertEquals("INVALID_RECORDS", bad.errorCode());
+        assertEquals(2, bad.json().path("error").path("details").size(), bad.raw());
+    }
 }

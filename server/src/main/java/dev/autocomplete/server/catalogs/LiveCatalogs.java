@@ -196,7 +196,8 @@ public final class LiveCatalogs implements AutoCloseable {
     }
 
     static CatalogEntry entry(OptionRecord record) {
-        return new CatalogEntry(record.text(), record.aliases(), record.weight(), record.translations());
+        return new CatalogEntry(record.text(), record.aliases(), record.weight(), record.translations(),
+                record.attributes());
     }
 
     /** Upserts records; the index holds them when this returns. */

@@ -184,7 +184,7 @@ public final class TenantCatalogs {
             for (SeedOption option : CatalogSeeds.read(declaration, tenantDirectory, defaultLanguage)) {
                 String id = option.id() != null ? option.id() : idOf(option.entry().text());
                 records.add(new OptionRecord(id, option.entry().text(), option.entry().aliases(),
-                        option.entry().weight(), option.entry().translations()));
+                        option.entry().weight(), option.entry().translations(), option.entry().attributes()));
             }
             return records;
         } catch (EngineConfigException e) {
