@@ -10,6 +10,7 @@ import dev.autocomplete.server.cli.CatalogCommand;
 import dev.autocomplete.server.cli.KeysCommand;
 import dev.autocomplete.server.cli.LearningCommand;
 import dev.autocomplete.server.cli.ServeCommand;
+import dev.autocomplete.server.cli.StorageCommand;
 import dev.autocomplete.server.cli.ValidateCommand;
 import dev.autocomplete.server.observe.PrintedOutput;
 
@@ -17,7 +18,7 @@ import dev.autocomplete.server.observe.PrintedOutput;
 @Command(name = "autocomplete", mixinStandardHelpOptions = true, version = "autocomplete 0.1.0",
         description = "A self-hostable autocomplete suggestion service.",
         subcommands = {ServeCommand.class, KeysCommand.class, CatalogCommand.class, LearningCommand.class,
-                ValidateCommand.class})
+                ValidateCommand.class, StorageCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec
@@ -41,7 +42,8 @@ public final class Main implements Runnable {
         commandLine.setOut(new PrintWriter(out, true));
         commandLine.setErr(new PrintWriter(err, true));
         commandLine.setExecutionExceptionHandler((e, command, parseResult) -> {
-            boolean expected = e instanceof IllegalArgumentException || e instanceof java.io.IOException;
+            boolean expected = e instanceof IllegalArgumentException || e instanceof java.io.IOException
+                    || e instanceof dev.autocomplete.server.store.NewerSchemaException;
             command.getErr().println("error: " + (expected ? e.getMessage() : e));
             return 2;
         });

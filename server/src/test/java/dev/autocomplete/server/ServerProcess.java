@@ -53,19 +53,38 @@ final class ServerProcess implements AutoCloseable {
      * operator's shell would, and returns what it printed (stdout then stderr); fails the test on a non-zero exit.
      */
     static String command(Map<String, String> env, String... args) throws IOException, InterruptedException {
+        Exit exit = run(env, args);
+        if (exit.code() != 0) {
+            throw new AssertionError(String.join(" ", args) + " failed:\n" + exit.output());
+        }
+        return exit.output();
+    }
+
+    /** How a command ended: its exit code (-1 when it ran past 60 s) and its output. */
+    record Exit(int code, String output) {
+    }
+
+    /** Runs a command as {@link #command} does, whatever its exit code. */
+    static Exit run(Map<String, String> env, String... args) throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
                 Main.class.getName()));
         command.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        // Into a file, not a pipe: a command that never ends (serve) must not hold the test past its bound.
+        Path output = Files.createTempFile("autocomplete-command", ".log");
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
         builder.environment().keySet().removeIf(name -> name.startsWith("AUTOCOMPLETE_"));
         builder.environment().putAll(env);
         Process process = builder.start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
-            throw new AssertionError(String.join(" ", args) + " failed:\n" + output);
+        try {
+            boolean ended = process.waitFor(60, TimeUnit.SECONDS);
+            if (!ended) {
+                process.destroyForcibly().waitFor();
+            }
+            return new Exit(ended ? process.exitValue() : -1, Files.readString(output, StandardCharsets.UTF_8));
+        } finally {
+            Files.deleteIfExists(output);
         }
-        return output;
     }
 
     /** Waits until the server prints the address it serves on, and returns this. */

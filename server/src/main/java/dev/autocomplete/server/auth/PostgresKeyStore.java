@@ -50,11 +50,11 @@ public final class PostgresKeyStore implements KeyStore {
     public static final Duration DEFAULT_SAFETY_INTERVAL = Duration.ofSeconds(30);
 
     /** The schema's name in {@code schema_version}. */
-    static final String COMPONENT = "keys";
+    public static final String COMPONENT = "keys";
 
     private static final System.Logger LOG = System.getLogger(PostgresKeyStore.class.getName());
     /** The keys schema, version by version (see {@link Database#migrate}). */
-    private static final List<List<String>> SCHEMA = List.of(List.of("""
+    public static final List<List<String>> SCHEMA = List.of(List.of("""
             CREATE TABLE IF NOT EXISTS keys (
                 id text PRIMARY KEY,
                 tenant text NOT NULL,
@@ -292,7 +292,11 @@ public final class PostgresKeyStore implements KeyStore {
         return outcomes;
     }
 
-    private Imported importOnce(Connection connection, String tenant, Path file, String digest,
+    /**
+     * Imports a tenant's {@code keys.yaml} records in the caller's transaction, unless that tenant's file was
+     * imported before (then reports that import); also used by {@code storage migrate}.
+     */
+    public static Imported importOnce(Connection connection, String tenant, Path file, String digest,
             List<KeyRecord> records) throws SQLException {
         Instant now = Instant.now();
         int claimed;

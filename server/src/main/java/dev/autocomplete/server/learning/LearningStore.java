@@ -26,6 +26,8 @@ public final class LearningStore implements AutoCloseable {
     public static final String COMPONENT = "learning";
     /** The tables this store keeps, for {@code storage migrate}. */
     public static final List<String> TABLES = List.of("learning_epoch", "learning_versions", "learning_credits");
+    /** The epoch until the first rebase: 2024-01-01. */
+    private static final long FIRST_EPOCH = 1_704_067_200L;
     /** The epoch moves once picks weigh 2^this. */
     private static final double REBASE_EXPONENT = 60;
     /** Credit below this (after decay) is forgotten at a rebase or a prune. */
@@ -42,7 +44,7 @@ public final class LearningStore implements AutoCloseable {
     public LearningStore(Database database, double halfLifeSeconds) {
         this.database = database;
         this.halfLifeSeconds = halfLifeSeconds;
-        database.migrate(COMPONENT, schema());
+        database.migrate(COMPONENT, SCHEMA);
     }
 
     /**
@@ -56,16 +58,14 @@ public final class LearningStore implements AutoCloseable {
         return new LearningStore(database, settings.learning().halfLife().toSeconds());
     }
 
-    private static List<List<String>> schema() {
-        return List.of(List.of(
+    /** The schema, version by version (the same statements in SQLite and PostgreSQL). */
+    public static final List<List<String>> SCHEMA = List.of(List.of(
                 "CREATE TABLE learning_epoch (id INTEGER PRIMARY KEY, epoch BIGINT NOT NULL)",
-                "INSERT INTO learning_epoch (id, epoch) VALUES (1, 1704067200)",
-                "CREATE TABLE learning_versions (tenant TEXT NOT NULL, product TEXT NOT NULL, version BIGINT NOT NULL,"
+                    "CREATE TABLE learning_versions (tenant TEXT NOT NULL, product TEXT NOT NULL, version BIGINT NOT NULL,"
                         + " PRIMARY KEY (tenant, product))",
                 "CREATE TABLE learning_credits (tenant TEXT NOT NULL, product TEXT NOT NULL, param TEXT NOT NULL,"
                         + " prefix TEXT NOT NULL, option TEXT NOT NULL, score DOUBLE PRECISION NOT NULL,"
                         + " PRIMARY KEY (tenant, product, param, prefix, option))"));
-    }
 
     /** One credit row: the key of a pick and its summed score. */
     public record Credit(String param, String prefix, String option, double score) {
@@ -233,8 +233,8 @@ public final class LearningStore implements AutoCloseable {
                 prune.setDouble(1, FORGOTTEN);
                 prune.executeUpdate();
             }
-            try (PreparedStatement move = connection.prepareStatement(
-                    "UPDATE learning_epoch SET epoch = ? WHERE id = 1")) {
+            try (PreparedStatement move = connection.prepareStatement("INSERT INTO learning_epoch (id, epoch) VALUES"
+                    + " (1, ?) ON CONFLICT (id) DO UPDATE SET epoch = excluded.epoch")) {
                 move.setLong(1, nowSeconds);
                 move.executeUpdate();
             }
@@ -249,7 +249,7 @@ public final class LearningStore implements AutoCloseable {
     private static long epoch(Connection connection) throws SQLException {
         try (PreparedStatement query = connection.prepareStatement("SELECT epoch FROM learning_epoch WHERE id = 1");
                 ResultSet row = query.executeQuery()) {
-            return row.next() ? row.getLong(1) : 1_704_067_200L;
+            return row.next() ? row.getLong(1) : FIRST_EPOCH;
         }
     }
 

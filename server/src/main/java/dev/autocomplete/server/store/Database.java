@@ -365,46 +365,74 @@ public final class Database implements AutoCloseable {
      * Brings {@code component}'s schema to the newest version: {@code versions.get(i)} holds the statements that
      * take it from version {@code i} to {@code i + 1}, run once, in one transaction with the version's record.
      *
-     * @throws StorageUnavailableException when the database holds a newer version than this server knows
+     * @throws NewerSchemaException when the database holds a newer version than this server knows (nothing changed)
      */
     public void migrate(String component, List<List<String>> versions) {
         write(connection -> {
-            try (Statement statement = connection.createStatement()) {
-                statement.execute("CREATE TABLE IF NOT EXISTS schema_version (component TEXT PRIMARY KEY, "
-                        + "version INTEGER NOT NULL)");
-            }
-            int current = 0;
-            try (PreparedStatement query = connection.prepareStatement(
-                    "SELECT version FROM schema_version WHERE component = ?")) {
-                query.setString(1, component);
-                try (ResultSet row = query.executeQuery()) {
-                    if (row.next()) {
-                        current = row.getInt(1);
-                    }
-                }
-            }
-            if (current > versions.size()) {
-                throw new StorageUnavailableException(description + " holds version " + current + " of the "
-                        + component + " schema; this server knows up to " + versions.size()
-                        + ": run the newer server", null);
-            }
-            for (int version = current; version < versions.size(); version++) {
-                try (Statement statement = connection.createStatement()) {
-                    for (String sql : versions.get(version)) {
-                        statement.execute(sql);
-                    }
-                }
-            }
-            if (current < versions.size()) {
-                try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO schema_version (component, "
-                        + "version) VALUES (?, ?) ON CONFLICT (component) DO UPDATE SET version = excluded.version")) {
-                    upsert.setString(1, component);
-                    upsert.setInt(2, versions.size());
-                    upsert.executeUpdate();
-                }
-            }
+            migrate(connection, component, versions);
             return null;
         });
+    }
+
+    /** {@link #migrate(String, List)} inside the caller's transaction (as {@code storage migrate} does). */
+    public void migrate(Connection connection, String component, List<List<String>> versions) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE IF NOT EXISTS schema_version (component TEXT PRIMARY KEY, "
+                    + "version INTEGER NOT NULL)");
+        }
+        int current = schemaVersion(connection, component);
+        if (current > versions.size()) {
+            throw new NewerSchemaException(description, component, current, versions.size());
+        }
+        for (int version = current; version < versions.size(); version++) {
+            try (Statement statement = connection.createStatement()) {
+                for (String sql : versions.get(version)) {
+                    statement.execute(sql);
+                }
+            }
+        }
+        if (current < versions.size()) {
+            try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO schema_version (component, "
+                    + "version) VALUES (?, ?) ON CONFLICT (component) DO UPDATE SET version = excluded.version")) {
+                upsert.setString(1, component);
+                upsert.setInt(2, versions.size());
+                upsert.executeUpdate();
+            }
+        }
+    }
+
+    /** The version of {@code component}'s schema the database holds; 0 when it holds none (or no versions at all). */
+    public static int schemaVersion(Connection connection, String component) throws SQLException {
+        if (!hasTable(connection, "schema_version")) {
+            return 0;
+        }
+        try (PreparedStatement query = connection.prepareStatement(
+                "SELECT version FROM schema_version WHERE component = ?")) {
+            query.setString(1, component);
+            try (ResultSet row = query.executeQuery()) {
+                return row.next() ? row.getInt(1) : 0;
+            }
+        }
+    }
+
+    /** Whether the database (PostgreSQL: the connection's current schema) has a table of that name. */
+    public static boolean hasTable(Connection connection, String table) throws SQLException {
+        try (ResultSet tables = connection.getMetaData().getTables(null, connection.getSchema(), table, null)) {
+            while (tables.next()) {
+                if (table.equals(tables.getString("TABLE_NAME"))) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /**
+     * Runs {@code work} in one read transaction: every statement sees the same snapshot, even while another process
+     * writes (SQLite's write-ahead log keeps it for the reader). For copies of the whole store.
+     */
+    public <T> T snapshot(Work<T> work) {
+        return readers.use(connection -> inTransaction(connection, work));
     }
 
     /**

@@ -46,6 +46,8 @@ public final class JdbcCatalogStore implements CatalogStore {
     private static final int STAGING_BATCH = 1000;
     /** Folded texts looked up at once for {@link #textConflicts}. */
     private static final int CONFLICT_LOOKUPS = 500;
+    /** The schema's name in {@code schema_version}. */
+    public static final String COMPONENT = "catalogs";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<List<String>> ALIASES = new TypeReference<>() {
     };
@@ -60,7 +62,7 @@ public final class JdbcCatalogStore implements CatalogStore {
     private JdbcCatalogStore(Database database, boolean ownsDatabase) {
         this.database = database;
         this.ownsDatabase = ownsDatabase;
-        database.migrate("catalogs", schema(database.dialect()));
+        database.migrate(COMPONENT, schema(database.dialect()));
     }
 
     /** The store in an SQLite file (e.g. {@code <data.dir>/catalogs.db}), created when missing. */
@@ -81,7 +83,8 @@ public final class JdbcCatalogStore implements CatalogStore {
         return new JdbcCatalogStore(database, false);
     }
 
-    private static List<List<String>> schema(Database.Dialect dialect) {
+    /** The catalogs schema in that dialect, version by version (see {@link Database#migrate}). */
+    public static List<List<String>> schema(Database.Dialect dialect) {
         boolean sqlite = dialect == Database.Dialect.SQLITE;
         // Byte order for ids in PostgreSQL too, so that pages come in the same order from either database.
         String key = sqlite ? "TEXT" : "TEXT COLLATE \"C\"";

@@ -34,6 +34,7 @@ import dev.autocomplete.server.config.ServerSettings;
 import dev.autocomplete.server.files.FileWatcher;
 import dev.autocomplete.server.http.AccessLog;
 import dev.autocomplete.server.catalogs.CatalogStores;
+import dev.autocomplete.server.storage.StoredComponents;
 import dev.autocomplete.server.catalogs.LiveCatalogs;
 import dev.autocomplete.server.learning.Learning;
 import dev.autocomplete.server.learning.LearningStore;
@@ -118,6 +119,7 @@ public final class AutocompleteServer implements AutoCloseable {
      */
     public static AutocompleteServer start(ServerSettings settings) throws IOException {
         Path tenantsRoot = settings.tenants();
+        StoredComponents.refuseNewer(settings); // a store a newer version wrote: refused before anything opens it
         LiveCatalogs catalogs = CatalogStores.live(settings);
         TenantLoader loader = new TenantLoader(catalogs);
         // Before loading, so that a change made while tenants and keys load is reported, not lost.

@@ -148,6 +148,11 @@ public final class PostgresServer implements AutoCloseable {
         return String.join("\n", log);
     }
 
+    /** The directory of this server's binaries, where its {@code pg_dump}, {@code pg_restore} and {@code psql} are. */
+    public Path bin() {
+        return bin;
+    }
+
     public int port() {
         return port;
     }

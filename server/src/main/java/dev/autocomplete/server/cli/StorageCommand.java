@@ -1,0 +1,149 @@
+package dev.autocomplete.server.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import dev.autocomplete.server.auth.PostgresKeyStore;
+import dev.autocomplete.server.config.ServerSettings;
+import dev.autocomplete.server.store.Database;
+import dev.autocomplete.server.store.JdbcCatalogStore;
+import dev.autocomplete.server.store.StorageUnavailableException;
+import dev.autocomplete.server.storage.SqliteBackups;
+import dev.autocomplete.server.storage.StorageMigration;
+
+/**
+ * {@code storage migrate|backup|restore}: moving the SQLite store into PostgreSQL, and backing the SQLite store up
+ * and restoring it (PostgreSQL has {@code pg_dump} and {@code pg_restore}). See docs/deployment.md.
+ */
+@Command(name = "storage", mixinStandardHelpOptions = true,
+        description = "Move the SQLite store into PostgreSQL; back up and restore the SQLite store.",
+        subcommands = {StorageCommand.Migrate.class, StorageCommand.Backup.class, StorageCommand.Restore.class})
+public final class StorageCommand implements Runnable {
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** The SQLite store of these settings; refused when the settings name PostgreSQL. */
+    private static Path sqliteFile(ServerSettings settings, String what) {
+        if (!settings.storageUrl().isEmpty()) {
+            throw new IllegalArgumentException("storage.url is set, so the store is PostgreSQL; " + what
+                    + " works on the SQLite store (<data.dir>/" + Database.SQLITE_FILE + "): unset storage.url ("
+                    + "or AUTOCOMPLETE_STORAGE_URL) for this command");
+        }
+        return settings.data().resolve(Database.SQLITE_FILE);
+    }
+
+    private static Path existing(Path file) {
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalArgumentException("no SQLite store at " + file + " (see --data-dir)");
+        }
+        return file;
+    }
+
+    @Command(name = "migrate", mixinStandardHelpOptions = true,
+            description = "Copy the SQLite store (live catalogs, their change sequence, seed digests, and every "
+                    + "other registered table) and the tenants' keys.yaml files into an empty PostgreSQL database, "
+                    + "in one transaction.")
+    static final class Migrate implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @CommandLine.Mixin
+        SettingsOptions settings;
+
+        @Option(names = "--to", required = true, paramLabel = "URL",
+                description = "The PostgreSQL database: postgresql://user:password@host:port/db or "
+                        + "jdbc:postgresql://host:port/db?user=...&password=...")
+        String to;
+
+        @Option(names = "--replace",
+                description = "Delete what the target's tables hold first (keys included) instead of refusing.")
+        boolean replace;
+
+        @Override
+        public Integer call() throws IOException {
+            PrintWriter out = spec.commandLine().getOut();
+            ServerSettings resolved = settings.settings();
+            Path file = existing(sqliteFile(resolved, "migrate"));
+            try (Database source = Database.sqlite(file); Database target = Database.postgres(to, null, null)) {
+                StorageMigration.Outcome outcome = StorageMigration.migrate(source, resolved.tenants(), target,
+                        replace);
+                out.println("Moved " + source.description() + " into " + target.description()
+                        + " (one transaction):");
+                outcome.tables().forEach(t -> out.println("  " + t.table() + ": " + t.rows() + " row(s)"));
+                for (PostgresKeyStore.Imported keys : outcome.keys()) {
+                    out.println("  keys of tenant " + keys.tenantId() + ": " + keys.keys() + " (from " + keys.file()
+                            + ")");
+                }
+                try (var catalogs = JdbcCatalogStore.in(target)) {
+                    out.println("Catalog change sequence: " + catalogs.lastSequence() + " (replicas continue from it)");
+                }
+                out.println("Next: stop the SQLite server, set storage.url (or AUTOCOMPLETE_STORAGE_URL) to this "
+                        + "database on every replica, and start them. The keys.yaml files are no longer read.");
+                return 0;
+            } catch (StorageMigration.TargetNotEmpty e) {
+                spec.commandLine().getErr().println("error: " + e.getMessage());
+                return 1;
+            } catch (StorageUnavailableException e) {
+                spec.commandLine().getErr().println("error: " + e.getMessage() + " (nothing was changed)");
+                return 1;
+            }
+        }
+    }
+
+    @Command(name = "backup", mixinStandardHelpOptions = true,
+            description = "Write a consistent copy of the SQLite store to a new file, safe while the server runs.")
+    static final class Backup implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @CommandLine.Mixin
+        SettingsOptions settings;
+
+        @Option(names = "--to", required = true, paramLabel = "FILE", description = "The backup file (must not exist).")
+        Path to;
+
+        @Override
+        public Integer call() throws IOException {
+            Path file = existing(sqliteFile(settings.settings(), "backup"));
+            try (Database store = Database.sqlite(file)) {
+                long bytes = SqliteBackups.backup(store, to);
+                spec.commandLine().getOut().println("Backed up " + file + " to " + to + " (" + bytes + " bytes)");
+                return 0;
+            }
+        }
+    }
+
+    @Command(name = "restore", mixinStandardHelpOptions = true,
+            description = "Replace the SQLite store with a backup made by 'storage backup'. Stop the server first.")
+    static final class Restore implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @CommandLine.Mixin
+        SettingsOptions settings;
+
+        @Option(names = "--from", required = true, paramLabel = "FILE", description = "The backup file.")
+        Path from;
+
+        @Override
+        public Integer call() throws IOException {
+            Path file = sqliteFile(settings.settings(), "restore");
+            SqliteBackups.restore(from, file);
+            spec.commandLine().getOut().println("Restored " + file + " from " + from);
+            return 0;
+        }
+    }
+}

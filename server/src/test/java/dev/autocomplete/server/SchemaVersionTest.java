@@ -1,0 +1,130 @@
+package dev.autocomplete.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.autocomplete.server.store.PostgresServer;
+
+/**
+ * What this binary does with a store a newer version wrote (a component's schema version above the one it
+ * knows): {@code serve} and the commands exit with a message naming the component, both versions and the two ways
+ * out, and the store is left exactly as it was. Both stores: SQLite (the catalogs component) and PostgreSQL (the
+ * keys component, which the server opens after the catalogs).
+ */
+class SchemaVersionTest {
+
+    @TempDir
+    Path temp;
+
+    @Test
+    void an_older_binary_refuses_an_sqlite_store_a_newer_one_wrote() throws Exception {
+        StorageFixture fixture = new StorageFixture(temp);
+        Path data = temp.resolve("data");
+        String publicKey = fixture.key("public");
+        String secret = fixture.key("secret");
+        try (ServerProcess server = fixture.serve(data, temp.resolve("first.log"))) {
+            StorageFixture.upsert(new ApiClient(server.port()), secret, "qw-1", "Quantum Widget");
+        }
+        String sqlite = "jdbc:sqlite:" + data.resolve("catalogs.db");
+        bump(sqlite, "catalogs");
+        List<String> before = contents(sqlite);
+
+        ServerProcess.Exit serve = ServerProcess.run(fixture.env, "serve", "--port", "0", "--management-port", "0",
+                "--tenants", fixture.tenants.toString(), "--data-dir", data.toString());
+        int known = dev.autocomplete.server.store.JdbcCatalogStore.schema(
+                dev.autocomplete.server.store.Database.Dialect.SQLITE).size();
+        assertRefused(serve, "catalogs", known + 1, known);
+        ServerProcess.Exit export = ServerProcess.run(fixture.env, "catalog", "export", "--tenants",
+                fixture.tenants.toString(), "--data-dir", data.toString(), "--tenant", "shop", "--catalog",
+                "products", temp.resolve("out.ndjson").toString());
+        assertRefused(export, "catalogs", known + 1, known);
+        assertEquals(before, contents(sqlite), "nothing changed");
+
+        // Rolled forward (here: the version put back as the newer binary would have left it), it serves again.
+        unbump(sqlite, "catalogs");
+        try (ServerProcess server = fixture.serve(data, temp.resolve("again.log"))) {
+            assertTrue(StorageFixture.offered(new ApiClient(server.port()), publicKey, "Order Qu")
+                    .contains("Quantum Widget"));
+        }
+    }
+
+    @Test
+    void an_older_binary_refuses_a_postgresql_store_whose_keys_schema_is_newer() throws Exception {
+        try (PostgresServer postgres = PostgresServer.start()) {
+            String url = postgres.newDatabase();
+            StorageFixture fixture = new StorageFixture(temp).on(url);
+            fixture.key("public");
+            bump(url, "keys");
+            List<String> before = contents(url);
+            ServerProcess.Exit serve = ServerProcess.run(fixture.env, "serve", "--port", "0", "--management-port",
+                    "0", "--tenants", fixture.tenants.toString(), "--data-dir", temp.resolve("data").toString());
+            assertRefused(serve, "keys", 2, 1);
+            ServerProcess.Exit keys = ServerProcess.run(fixture.env, "keys", "list", "--tenants",
+                    fixture.tenants.toString(), "--tenant", "shop");
+            assertTrue(keys.code() != 0 && keys.output().contains("version 2 of the 'keys' schema"), keys.output());
+            assertEquals(before, contents(url), "nothing changed");
+        }
+    }
+
+    private static void assertRefused(ServerProcess.Exit exit, String component, int stored, int known) {
+        String output = exit.output();
+        assertEquals(2, exit.code(), output);
+        assertTrue(output.contains("holds version " + stored + " of the '" + component + "' schema, but this "
+                + "autocomplete knows versions up to " + known), output);
+        assertTrue(output.contains("Run the newer version again (roll forward), or restore the backup taken before "
+                + "upgrading"), output);
+        assertTrue(output.contains("nothing was changed"), output);
+        assertTrue(!output.contains("Exception") && !output.contains("\tat "), "no stack trace: " + output);
+    }
+
+    private static void bump(String url, String component) throws SQLException {
+        execute(url, "UPDATE schema_version SET version = version + 1 WHERE component = '" + component + "'");
+    }
+
+    private static void unbump(String url, String component) throws SQLException {
+        execute(url, "UPDATE schema_version SET version = version - 1 WHERE component = '" + component + "'");
+    }
+
+    private static void execute(String url, String sql) throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url);
+                Statement statement = connection.createStatement()) {
+            assertEquals(1, statement.executeUpdate(sql));
+        }
+    }
+
+    /** Every row of the tables a refused start could touch, as text. */
+    private static List<String> contents(String url) throws SQLException {
+        List<String> rows = new ArrayList<>();
+        try (Connection connection = DriverManager.getConnection(url);
+                Statement statement = connection.createStatement()) {
+            for (String table : List.of("schema_version", "catalog_catalogs", "catalog_options", "catalog_changes",
+                    "keys", "keys_imported")) {
+                if (!table.equals("schema_version") && url.startsWith("jdbc:sqlite") == table.startsWith("keys")) {
+                    continue;
+                }
+                try (ResultSet result = statement.executeQuery("SELECT * FROM " + table + " ORDER BY 1")) {
+                    while (result.next()) {
+                        StringBuilder row = new StringBuilder(table);
+                        for (int i = 1; i <= result.getMetaData().getColumnCount(); i++) {
+                            row.append('|').append(result.getString(i));
+                        }
+                        rows.add(row.toString());
+                    }
+                }
+            }
+        }
+        return rows;
+    }
+}
