@@ -19,8 +19,6 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 
 import dev.autocomplete.server.config.LearningSettings;
 import dev.autocomplete.server.protocol.Offered;
@@ -43,8 +41,6 @@ public final class Learning implements AutoCloseable {
     /** The longest option text credited; longer ones are not options this server offers. */
     private static final int MAX_OPTION_CHARS = 500;
     private static final long FLUSH_MILLIS = 1_000;
-    /** Addresses and keys whose hourly counts are kept at most. */
-    private static final int MAX_COUNTED = 100_000;
 
     /** What came of one event, for the metrics. */
     public enum Outcome {
@@ -89,11 +85,10 @@ public final class Learning implements AutoCloseable {
     private final Map<ProductRef, LearnedPriors> priors = new ConcurrentHashMap<>();
     private final Map<ProductRef, Long> versions = new ConcurrentHashMap<>();
     private final AtomicLong generations = new AtomicLong();
-    private final Cache<String, AtomicLong> perAddress;
-    private final Cache<String, AtomicLong> perKey;
+    private final HourlyCounts perAddress = new HourlyCounts();
+    private final HourlyCounts perKey = new HourlyCounts();
     private final List<Consumer<List<Pick>>> listeners = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService background;
-    private volatile long hour;
 
     /**
      * @param connect opens the store; called again at each flush while it fails (PostgreSQL away at start)
@@ -104,8 +99,6 @@ public final class Learning implements AutoCloseable {
         this.connect = connect;
         this.shown = new ShownOptions(settings.sessions());
         this.queue = new ArrayBlockingQueue<>(settings.queue());
-        this.perAddress = Caffeine.newBuilder().executor(Runnable::run).maximumSize(MAX_COUNTED).build();
-        this.perKey = Caffeine.newBuilder().executor(Runnable::run).maximumSize(MAX_COUNTED).build();
         this.background = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon()
                 .name("learning").factory());
         background.scheduleWithFixedDelay(this::flushQuietly, FLUSH_MILLIS, FLUSH_MILLIS, TimeUnit.MILLISECONDS);
@@ -184,8 +177,8 @@ public final class Learning implements AutoCloseable {
             pick = new Pick(product.tenant(), product.product(), type, folded, TypedTail.prefix(typed),
                     typed.length(), selected.length(), now);
         }
-        if (!withinHour(perAddress, address, settings.picksPerAddressHour(), now)
-                || !withinHour(perKey, keyId, settings.picksPerKeyHour(), now)) {
+        if (!perAddress.add(address, settings.picksPerAddressHour(), now)
+                || !perKey.add(keyId, settings.picksPerKeyHour(), now)) {
             return Outcome.CAPPED;
         }
         return queue.offer(pick) ? (pick.pill() ? Outcome.PILL : Outcome.CREDITED) : Outcome.DROPPED;
@@ -222,16 +215,6 @@ public final class Learning implements AutoCloseable {
         public int size() {
             return names.size();
         }
-    }
-
-    private boolean withinHour(Cache<String, AtomicLong> counts, String who, int max, long now) {
-        long thisHour = now / 3600;
-        if (thisHour != hour) {
-            hour = thisHour;
-            perAddress.invalidateAll();
-            perKey.invalidateAll();
-        }
-        return counts.get(who == null ? "" : who, w -> new AtomicLong()).incrementAndGet() <= max;
     }
 
     /** Picks waiting to be written. */
