@@ -109,11 +109,22 @@ function renderProducts() {
       if (product === state.product) return;
       state.product = product;
       renderProducts();
+      showContextHint();
       clearPanels();
       mountWidget();
     });
     return button;
   }));
+}
+
+// What each demo product's context can say (tenants/demo/tenant.yaml): shown as the editor's placeholder.
+const CONTEXT_HINTS = {
+  travel: '{"home_country": "PT", "recent_cities": ["Lisbon"]}',
+  workspace: '{"team": "Sales"}',
+};
+
+function showContextHint() {
+  $("context").placeholder = CONTEXT_HINTS[state.product?.slug] ?? '{"recent_cities": ["Lisbon"]}';
 }
 
 function compactBytes(value) {
@@ -224,6 +235,7 @@ async function start() {
   const wanted = params.get("product");
   state.product = state.config.products.find((p) => p.slug === wanted) ?? state.config.products[0];
   renderProducts();
+  showContextHint();
   mountWidget();
 }
 

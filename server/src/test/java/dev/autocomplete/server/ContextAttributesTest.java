@@ -135,4 +135,15 @@ class ContextAttributesTest {
         assertEquals("INVALID_RECORDS", bad.errorCode());
         assertEquals(2, bad.json().path("error").path("details").size(), bad.raw());
     }
+
+    @Test
+    void the_demo_travel_origin_offers_the_home_countrys_cities_first() throws Exception {
+        ObjectNode body = envelope("");
+        ((ObjectNode) body.path("data")).set("additional_context", ApiClient.JSON.readTree(
+                "{\"home_country\": \"PT\"}"));
+        List<String> origins = demo.suggestOk("travel", body).options("origin");
+        assertEquals("Lisbon", origins.getFirst(), origins.toString());
+        assertTrue(origins.contains("Porto"), origins.toString());
+        assertEquals("Shanghai", demo.suggestOk("travel", envelope("")).options("origin").getFirst());
+    }
 }
