@@ -7,7 +7,7 @@ import java.time.Duration;
  *
  * @param halfLife how long until a pick counts half ({@code learning.half-life-days}, 14)
  * @param applyInterval how often learned credit is read from the store and applied to rankings, by every replica
- *     ({@code learning.apply-seconds}, 30): learning shows within about this much after a pick, and a product's
+ *     ({@code learning.apply-seconds}, 60): learning shows within this much after a pick, and a product's
  *     ranking (and so its cached answers) changes at most this often
  * @param sessions sessions whose offers are remembered for the honest-pick check ({@code learning.sessions})
  * @param picksPerAddressHour picks credited per client address and hour at most
@@ -19,6 +19,6 @@ public record LearningSettings(Duration halfLife, Duration applyInterval, int se
         int picksPerKeyHour, int queue) {
 
     /** The defaults. */
-    public static final LearningSettings DEFAULTS = new LearningSettings(Duration.ofDays(14), Duration.ofSeconds(30),
+    public static final LearningSettings DEFAULTS = new LearningSettings(Duration.ofDays(14), Duration.ofSeconds(60),
             20_000, 200, 100_000, 10_000);
 }

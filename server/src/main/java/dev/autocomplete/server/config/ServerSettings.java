@@ -115,7 +115,7 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
         keys.put("token.secret-file", "");
         keys.put("cache.max-entries", "20000");
         keys.put("learning.half-life-days", "14");
-        keys.put("learning.apply-seconds", "30");
+        keys.put("learning.apply-seconds", "60");
         keys.put("learning.sessions", "20000");
         keys.put("learning.picks-per-address-hour", "200");
         keys.put("learning.picks-per-key-hour", "100000");

@@ -103,8 +103,11 @@ final class CatalogEngine implements Engine {
         }
         if (!boosts.isEmpty()) {
             IntPredicate boosted = options.holding(boosts);
-            List<Integer> first = lookUp(options, folded, wordEnded, ask.limit(), excluded.or(boosted.negate()),
-                    languages);
+            // Boosted options among plain prefix matches (or the heaviest with nothing typed): a second, cheaper
+            // lookup than the first, which also reads typos.
+            IntPredicate notBoosted = excluded.or(boosted.negate());
+            List<Integer> first = folded.isEmpty() ? options.top(ask.limit(), notBoosted)
+                    : options.completePrefix(folded, ask.limit(), notBoosted);
             if (!first.isEmpty()) {
                 Set<Integer> merged = new java.util.LinkedHashSet<>(first);
                 merged.addAll(found);
