@@ -83,7 +83,8 @@ public final class DemoPage implements HttpService {
         List<DemoProduct> current = products;
         if (current.isEmpty()) {
             errors.send(response, 404, "NOT_FOUND",
-                    "No demo keys in this process; start the server with `./autocomplete serve`.");
+                    "No demo keys in this process (they are made for the demo tenant by `./autocomplete serve`); try"
+                            + " any tenant in the console, /admin/ on the management listener.");
             return;
         }
         ObjectNode body = json.createObjectNode();
