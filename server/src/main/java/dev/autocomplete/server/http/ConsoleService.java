@@ -53,7 +53,9 @@ public final class ConsoleService implements HttpService {
     public static final String PATH = "/admin";
     private static final int MAX_DAYS = 90;
     private static final int MAX_BODY_BYTES = 4096;
-    private static final Set<String> LOOPBACK_HOSTS = Set.of("localhost", "127.0.0.1", "[::1]");
+    private static final Set<String> LOOPBACK_HOSTS = Set.of("localhost", "[::1]");
+    private static final java.util.regex.Pattern LOOPBACK_V4 = java.util.regex.Pattern.compile(
+            "127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
 
     private final TenantRegistry tenants;
     private final Health health;
@@ -118,9 +120,10 @@ public final class ConsoleService implements HttpService {
             String host = request.headers().first(HeaderNames.HOST).orElse("");
             String name = host.startsWith("[") ? host.substring(0, host.indexOf(']') + 1)
                     : host.contains(":") ? host.substring(0, host.indexOf(':')) : host;
-            if (!LOOPBACK_HOSTS.contains(name.toLowerCase(java.util.Locale.ROOT))) {
+            String lower = name.toLowerCase(java.util.Locale.ROOT);
+            if (!LOOPBACK_HOSTS.contains(lower) && !LOOPBACK_V4.matcher(lower).matches()) {
                 errors.send(response, 403, "HOST_NOT_ALLOWED", "The console answers loopback names only (localhost,"
-                        + " 127.0.0.1, [::1]) while the management listener is on loopback.");
+                        + " 127.x.x.x, [::1]) while the management listener is on loopback.");
                 return;
             }
         }
