@@ -228,7 +228,9 @@ async function start() {
 
   const res = await nativeFetch("demo/config.json", { cache: "no-store" });
   if (!res.ok) {
-    showProblem("This server has no demo keys. Start it with `./autocomplete serve` and open the URL it prints.");
+    // serve mints demo keys for the bundled demo tenant only; any tenant can be tried in the operator console.
+    showProblem("This server has no demo keys: it does not serve the demo tenant. Try any product of any tenant in"
+      + " the operator console, /admin/ on the management listener (`serve` prints its address).");
     return;
   }
   state.config = await res.json();

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.function.Function;
 
+import dev.autocomplete.server.analytics.AnalyticsStore;
 import dev.autocomplete.server.auth.PostgresKeyStore;
 import dev.autocomplete.server.config.DataDirectory;
 import dev.autocomplete.server.config.ServerSettings;
@@ -48,7 +49,8 @@ public final class StoredComponents {
             new Component(PostgresKeyStore.COMPONENT,
                     dialect -> dialect == Database.Dialect.POSTGRES ? PostgresKeyStore.SCHEMA : List.of(),
                     List.of("keys", "keys_imported")),
-            new Component(LearningStore.COMPONENT, dialect -> LearningStore.SCHEMA, LearningStore.TABLES));
+            new Component(LearningStore.COMPONENT, dialect -> LearningStore.SCHEMA, LearningStore.TABLES),
+            new Component(AnalyticsStore.COMPONENT, dialect -> AnalyticsStore.SCHEMA, AnalyticsStore.TABLES));
 
     private StoredComponents() {
     }
