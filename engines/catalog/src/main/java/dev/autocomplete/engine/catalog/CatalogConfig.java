@@ -186,7 +186,8 @@ final class CatalogConfig {
                     CatalogEntry entry = entries.get(option);
                     Map<String, String> texts = new LinkedHashMap<>(entry.translations());
                     texts.putAll(file.entries().get(row).translations());
-                    entries.set(option, new CatalogEntry(entry.text(), entry.aliases(), entry.weight(), texts));
+                    entries.set(option, new CatalogEntry(entry.text(), entry.aliases(), entry.weight(), texts,
+                            entry.attributes()));
                 }
             }
         }

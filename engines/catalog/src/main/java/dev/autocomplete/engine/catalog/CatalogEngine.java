@@ -23,6 +23,8 @@ import dev.autocomplete.spi.toolkit.TextFolding;
 final class CatalogEngine implements Engine {
 
     private static final System.Logger LOG = System.getLogger(CatalogEngine.class.getName());
+    /** How much wider than the limit the matches a context boost reorders are fetched. */
+    private static final int BOOST_WIDTH = 2;
 
     private final Map<String, CatalogSources.Source> sources;
 
@@ -98,20 +100,26 @@ final class CatalogEngine implements Engine {
                 excluded = excluded.or(kept.negate());
             }
         }
-        if (found == null) {
-            found = lookUp(options, folded, wordEnded, ask.limit(), excluded, languages);
-        }
-        if (!boosts.isEmpty()) {
+        if (boosts.isEmpty()) {
+            if (found == null) {
+                found = lookUp(options, folded, wordEnded, ask.limit(), excluded, languages);
+            }
+        } else {
             IntPredicate boosted = options.holding(boosts);
-            // Boosted options among plain prefix matches (or the heaviest with nothing typed): a second, cheaper
-            // lookup than the first, which also reads typos.
-            IntPredicate notBoosted = excluded.or(boosted.negate());
-            List<Integer> first = folded.isEmpty() ? options.top(ask.limit(), notBoosted)
-                    : options.completePrefix(folded, ask.limit(), notBoosted);
-            if (!first.isEmpty()) {
-                Set<Integer> merged = new java.util.LinkedHashSet<>(first);
-                merged.addAll(found);
+            if (folded.isEmpty()) {
+                // Nothing typed: the heaviest boosted options, then the heaviest others.
+                Set<Integer> merged = new java.util.LinkedHashSet<>(options.top(ask.limit(), excluded.or(boosted.negate())));
+                merged.addAll(found != null ? found : options.top(ask.limit(), excluded));
                 found = merged.stream().limit(ask.limit()).toList();
+            } else {
+                // Typed: the boosted options among the best matches, fetched twice as wide, come first; a boost
+                // blends with the match and the weight rather than reaching past them.
+                List<Integer> wide = lookUp(options, folded, wordEnded, BOOST_WIDTH * ask.limit(), excluded, languages);
+                List<Integer> first = new ArrayList<>();
+                List<Integer> rest = new ArrayList<>();
+                wide.forEach(option -> (boosted.test(option) ? first : rest).add(option));
+                first.addAll(rest);
+                found = first.size() > ask.limit() ? first.subList(0, ask.limit()) : first;
             }
         }
         List<Option> offered = new ArrayList<>(found.size());

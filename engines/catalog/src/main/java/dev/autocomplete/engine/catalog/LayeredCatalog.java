@@ -99,18 +99,8 @@ final class LayeredCatalog {
 
     /** {@link OptionCatalog#completeWithTypos}. */
     List<OptionCatalog.Match> completeWithTypos(String foldedPrefix, int limit, IntPredicate excluded) {
-        return search(foldedPrefix, limit, excluded, true);
-    }
-
-    /** {@link OptionCatalog#complete}: plain prefix matches only. */
-    List<OptionCatalog.Match> complete(String foldedPrefix, int limit, IntPredicate excluded) {
-        return search(foldedPrefix, limit, excluded, false);
-    }
-
-    private List<OptionCatalog.Match> search(String foldedPrefix, int limit, IntPredicate excluded, boolean typos) {
         IntPredicate left = gone == null ? excluded : option -> gone.test(option) || excluded.test(option);
-        List<OptionCatalog.Match> own = typos ? main.completeWithTypos(foldedPrefix, limit, left)
-                : main.complete(foldedPrefix, limit, left);
+        List<OptionCatalog.Match> own = main.completeWithTypos(foldedPrefix, limit, left);
         if (delta.size() == 0) {
             return own;
         }
@@ -119,9 +109,8 @@ final class LayeredCatalog {
         OptionCatalog.Match last = own.size() == limit ? own.getLast() : null;
         OptionCatalog.Bound bound = last == null ? null
                 : new OptionCatalog.Bound(last.edits(), last.where(), main.weight(last.option()));
-        IntPredicate deltaExcluded = option -> excluded.test(option + offset);
-        List<OptionCatalog.Match> more = typos ? delta.completeWithTypos(foldedPrefix, limit, deltaExcluded, bound)
-                : delta.complete(foldedPrefix, limit, deltaExcluded, bound);
+        List<OptionCatalog.Match> more = delta.completeWithTypos(foldedPrefix, limit,
+                option -> excluded.test(option + offset), bound);
         if (more.isEmpty()) {
             return own;
         }

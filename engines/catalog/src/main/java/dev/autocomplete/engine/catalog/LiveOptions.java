@@ -330,18 +330,6 @@ public final class LiveOptions {
         return chosen.stream().limit(limit).toList();
     }
 
-    /**
-     * The options whose text or alias (default language) has a word starting with the typed text, best first, no
-     * typos: the cheap lookup a context boost adds to {@link #complete}'s.
-     */
-    List<Integer> completePrefix(String folded, int limit, IntPredicate excluded) {
-        List<Integer> found = new ArrayList<>(limit);
-        for (OptionCatalog.Match match : catalog.complete(folded, limit, excluded)) {
-            found.add(match.option());
-        }
-        return found;
-    }
-
     /** Whether a whole text (in a requested language or the default) or alias of the option is within typos. */
     private boolean wholeWithinTypos(int option, String folded, List<String> requested) {
         if (catalog.nameWithinTypos(option, folded)) {

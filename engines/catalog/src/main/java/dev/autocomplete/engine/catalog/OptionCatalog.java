@@ -302,11 +302,6 @@ final class OptionCatalog {
         return search(foldedPrefix, Typos.budget(foldedPrefix), limit, excluded, bound);
     }
 
-    /** {@link #complete} (no typos), only the matches that rank before {@code bound} (or all with null). */
-    List<Match> complete(String foldedPrefix, int limit, IntPredicate excluded, Bound bound) {
-        return search(foldedPrefix, 0, limit, excluded, bound);
-    }
-
     /**
      * Fills the ranks in order, each searched heaviest first: plain prefix matches at the start, then at an
      * inner word, then for each number of typos up to {@code budget} the same two. Typo matches come from a
