@@ -108,7 +108,7 @@ public final class Analytics implements AutoCloseable {
             count(pick.tenant(), pick.product(), hour, "picks", 1, day);
             count(pick.tenant(), pick.product(), hour, "typed", Math.min(pick.typed(), pick.length()), day);
             count(pick.tenant(), pick.product(), hour, "length", pick.length(), day);
-            picks.add(new AnalyticsStore.Picked(pick.tenant(), pick.product(), day, pick.type(), pick.option()), 1,
+            picks.add(new AnalyticsStore.Picked(pick.tenant(), pick.product(), day, pick.type(), pick.display()), 1,
                     day);
         }
     }

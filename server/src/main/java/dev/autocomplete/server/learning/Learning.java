@@ -175,7 +175,7 @@ public final class Learning implements AutoCloseable {
             }
             String typed = TypedTail.of(rawQuery, selected);
             pick = new Pick(product.tenant(), product.product(), type, folded, TypedTail.prefix(typed),
-                    typed.length(), selected.length(), now);
+                    typed.length(), selected.length(), now, selected.strip());
         }
         if (!perAddress.add(address, settings.picksPerAddressHour(), now)
                 || !perKey.add(keyId, settings.picksPerKeyHour(), now)) {

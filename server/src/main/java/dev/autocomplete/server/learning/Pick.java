@@ -14,9 +14,17 @@ import static java.util.Objects.requireNonNull;
  * @param typed how many characters were typed for the param before the pick
  * @param length the picked option's length in characters
  * @param at when, in seconds since the epoch
+ * @param display the option's text as it was offered and picked (for analytics: {@code Porto}, not {@code porto});
+ *     empty for a pill
  */
 public record Pick(String tenant, String product, String type, String option, String prefix, int typed, int length,
-        long at) {
+        long at, String display) {
+
+    /** A pick shown as its folded text. */
+    public Pick(String tenant, String product, String type, String option, String prefix, int typed, int length,
+            long at) {
+        this(tenant, product, type, option, prefix, typed, length, at, option);
+    }
 
     /** Letters of what was typed that are kept with a pick. */
     public static final int PREFIX_LETTERS = 3;
@@ -27,6 +35,7 @@ public record Pick(String tenant, String product, String type, String option, St
         requireNonNull(type, "type is null");
         requireNonNull(option, "option is null");
         requireNonNull(prefix, "prefix is null");
+        requireNonNull(display, "display is null");
         if (prefix.length() > PREFIX_LETTERS) {
             throw new IllegalArgumentException("prefix is longer than " + PREFIX_LETTERS);
         }
