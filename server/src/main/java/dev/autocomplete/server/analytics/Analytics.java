@@ -292,5 +292,9 @@ public final class Analytics implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "analytics: counts not written at stop: " + e.getMessage());
         }
+        AnalyticsStore reached = store;
+        if (reached != null) {
+            reached.close();
+        }
     }
 }

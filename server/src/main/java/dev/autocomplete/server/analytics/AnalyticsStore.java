@@ -20,7 +20,7 @@ import dev.autocomplete.server.store.Database;
  * replicas), merged when read. Picked options and unmatched spans are counted per day. Rows older than
  * {@link #KEEP_DAYS} days (unmatched spans: {@link #KEEP_UNMATCHED_DAYS}) are deleted by {@link #prune}. Thread-safe.
  */
-public final class AnalyticsStore {
+public final class AnalyticsStore implements AutoCloseable {
 
     /** The schema's name in {@code schema_version}. */
     public static final String COMPONENT = "analytics";
@@ -235,5 +235,11 @@ public final class AnalyticsStore {
         query.setString(2, product);
         query.setLong(3, from);
         query.setLong(4, to);
+    }
+
+    /** Closes its connections. */
+    @Override
+    public void close() {
+        database.close();
     }
 }
