@@ -31,7 +31,7 @@ import dev.autocomplete.server.wiring.AutocompleteServer;
  * then 2,000 journeys of the official client post its pick events, learning is left to apply at its default
  * interval, and fresh journeys are measured again. Everything goes over HTTP to a real server on loopback, whose
  * only non-default setting lifts the per-address hourly cap on credited picks (one process on loopback plays
- * thousands of users).
+ * thousands of users). After the training journeys, {@link SimulatedDay} checks the server's analytics of them.
  */
 final class LearningSimulation {
 
