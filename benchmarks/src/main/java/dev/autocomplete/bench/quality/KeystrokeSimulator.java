@@ -100,8 +100,12 @@ public final class KeystrokeSimulator {
 
     public static void main(String[] args) throws Exception {
         Path repo = Path.of(args.length > 0 ? args[0] : ".").toAbsolutePath().normalize();
-        if (args.length > 1 && args[1].equals("learn")) {
-            LearningSimulation.run(repo, args.length > 2 ? Long.parseLong(args[2]) : 42L);
+        if (args.length > 1 && (args[1].equals("learn") || args[1].equals("day"))) {
+            boolean agreed = LearningSimulation.run(repo, args.length > 2 ? Long.parseLong(args[2]) : 42L,
+                    args[1].equals("day"));
+            if (!agreed) {
+                System.exit(1);
+            }
             return;
         }
         long seed = args.length > 1 ? Long.parseLong(args[1]) : 42L;
@@ -186,6 +190,7 @@ public final class KeystrokeSimulator {
                 client.type(' ');
                 tally.actions++;
             }
+            client.beginValue();
             int next = 0;
             int before = client.completed().size();
             String wrongPromotion = null;

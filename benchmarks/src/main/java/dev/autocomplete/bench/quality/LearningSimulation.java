@@ -31,7 +31,7 @@ import dev.autocomplete.server.wiring.AutocompleteServer;
  * then 2,000 journeys of the official client post its pick events, learning is left to apply at its default
  * interval, and fresh journeys are measured again. Everything goes over HTTP to a real server on loopback, whose
  * only non-default setting lifts the per-address hourly cap on credited picks (one process on loopback plays
- * thousands of users).
+ * thousands of users). After the training journeys, {@link SimulatedDay} checks the server's analytics of them.
  */
 final class LearningSimulation {
 
@@ -49,7 +49,11 @@ final class LearningSimulation {
     private LearningSimulation() {
     }
 
-    static void run(Path repo, long seed) throws Exception {
+    /**
+     * Runs the simulation; with {@code dayOnly}, only the training journeys and the analytics check (no measurement
+     * before and after, no watch). Returns whether the server's analytics agreed with the simulation (issue 18).
+     */
+    static boolean run(Path repo, long seed, boolean dayOnly) throws Exception {
         Path demo = repo.resolve("tenants/demo");
         List<String> favourites = TargetQueries.favourites(demo, FAVOURITES, FROM_RANK, TO_RANK, new Random(seed));
         List<TargetQueries.Target> before = TargetQueries.journeys(demo, favourites, ZIPF, MEASURED,
@@ -81,7 +85,7 @@ final class LearningSimulation {
                         learning.picksPerAddressHour(), defaults.picksPerAddressHour(), learning.picksPerKeyHour());
 
                 Map<String, KeystrokeSimulator.Tally> results = new LinkedHashMap<>();
-                for (SimulatedClient.Kind kind : SimulatedClient.Kind.values()) {
+                for (SimulatedClient.Kind kind : dayOnly ? new SimulatedClient.Kind[0] : SimulatedClient.Kind.values()) {
                     results.put("before learning, journeys A|" + kind, measure(before, transport, kind));
                     results.put("before learning, journeys B (control)|" + kind, measure(after, transport, kind));
                 }
@@ -91,12 +95,14 @@ final class LearningSimulation {
 
                 AtomicInteger accepted = new AtomicInteger();
                 AtomicInteger refused = new AtomicInteger();
+                SimulatedDay day = new SimulatedDay();
                 long trainingStart = System.nanoTime();
                 for (TargetQueries.Target target : training) {
                     SimulatedClient client = new SimulatedClient(transport, SimulatedClient.Kind.OFFICIAL);
-                    client.onPick(event -> {
-                        int status = KeystrokeSimulator.send(http, server.port(), "/api/telemetry/events", key, event)
-                                .statusCode();
+                    client.onPick(pick -> {
+                        day.sent(pick);
+                        int status = KeystrokeSimulator.send(http, server.port(), "/api/telemetry/events", key,
+                                pick.event()).statusCode();
                         (status == 204 ? accepted : refused).incrementAndGet();
                     });
                     KeystrokeSimulator.simulate(target, client, null, new KeystrokeSimulator.Tally());
@@ -105,6 +111,11 @@ final class LearningSimulation {
                 System.out.printf(Locale.ROOT, "Training: %d journeys of the official client in %.1f s, %d pick "
                         + "events accepted (204), %d refused%n", TRAINING, (lastEvent - trainingStart) / 1e9,
                         accepted.get(), refused.get());
+                SimulatedDay.typeUnmatched(transport);
+                if (dayOnly) {
+                    System.out.println(outcomes(http, server.managementPort()));
+                    return day.check(http, server.managementPort(), "demo", "travel");
+                }
 
                 // Watch the ranking after the last event: the time of the last change is when learning showed.
                 String seen = probe(http, server.port(), key, probeOrigin, probes);
@@ -126,11 +137,13 @@ final class LearningSimulation {
                                 (lastChange - lastEvent) / 1e9), WATCH_MILLIS / 1000, !seen.equals(beforeTraining));
                 System.out.println(outcomes(http, server.managementPort()));
                 System.out.println();
+                boolean agreed = day.check(http, server.managementPort(), "demo", "travel");
 
                 for (SimulatedClient.Kind kind : SimulatedClient.Kind.values()) {
                     results.put("after learning, journeys B|" + kind, measure(after, transport, kind));
                 }
                 report(results);
+                return agreed;
             }
         } finally {
             KeystrokeSimulator.deleteTree(temp);
