@@ -109,11 +109,22 @@ function renderProducts() {
       if (product === state.product) return;
       state.product = product;
       renderProducts();
+      showContextHint();
       clearPanels();
       mountWidget();
     });
     return button;
   }));
+}
+
+// What each demo product's context can say (tenants/demo/tenant.yaml): shown as the editor's placeholder.
+const CONTEXT_HINTS = {
+  travel: '{"home_country": "PT", "recent_cities": ["Lisbon"]}',
+  workspace: '{"team": "Sales"}',
+};
+
+function showContextHint() {
+  $("context").placeholder = CONTEXT_HINTS[state.product?.slug] ?? '{"recent_cities": ["Lisbon"]}';
 }
 
 function compactBytes(value) {
@@ -217,13 +228,16 @@ async function start() {
 
   const res = await nativeFetch("demo/config.json", { cache: "no-store" });
   if (!res.ok) {
-    showProblem("This server has no demo keys. Start it with `./autocomplete serve` and open the URL it prints.");
+    // serve mints demo keys for the bundled demo tenant only; any tenant can be tried in the operator console.
+    showProblem("This server has no demo keys: it does not serve the demo tenant. Try any product of any tenant in"
+      + " the operator console, /admin/ on the management listener (`serve` prints its address).");
     return;
   }
   state.config = await res.json();
   const wanted = params.get("product");
   state.product = state.config.products.find((p) => p.slug === wanted) ?? state.config.products[0];
   renderProducts();
+  showContextHint();
   mountWidget();
 }
 

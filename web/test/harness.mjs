@@ -2,7 +2,7 @@
 // on a copy of the demo tenant), Debian's Chromium driven by playwright-core, and a recorder of what the
 // official client sends and receives.
 import { spawn, execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,6 +23,19 @@ export function demoTenants() {
   const dir = path.join(mkdtempSync(path.join(tmpdir(), "autocomplete-web-")), "tenants");
   cpSync(path.join(REPO, "tenants/demo"), path.join(dir, "demo"), { recursive: true });
   rmSync(path.join(dir, "demo/keys.yaml"), { force: true });
+  return dir;
+}
+
+/**
+ * A tenants directory with the demo tenant and a copy of it that is not the demo: tenant `acme` ("Acme Travel"),
+ * its product ids changed so that they are its own.
+ */
+export function demoAndAnotherTenant() {
+  const dir = demoTenants();
+  cpSync(path.join(dir, "demo"), path.join(dir, "acme"), { recursive: true });
+  const file = path.join(dir, "acme/tenant.yaml");
+  writeFileSync(file, readFileSync(file, "utf8").replace("display_name: Demo", "display_name: Acme Travel")
+    .replace("6f1c2a8e-3b4d", "7f1c2a8e-3b4d").replace("0b7e4d2c-5a6f", "1b7e4d2c-5a6f"));
   return dir;
 }
 
@@ -66,7 +79,8 @@ export async function startServer(tenants) {
     await stop();
     throw new Error(`serve did not print a URL and demo keys:\n${out}`);
   }
-  return { url, keys, stop, output: () => out };
+  const management = out.match(/^Console \(.*\): (http:\S+)\/admin\/$/m)?.[1];
+  return { url, keys, management, stop, output: () => out };
 }
 
 /** Debian's Chromium through playwright-core, with a fresh profile. Fails clearly when it is missing. */

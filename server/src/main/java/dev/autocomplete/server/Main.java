@@ -8,16 +8,17 @@ import picocli.CommandLine.Command;
 
 import dev.autocomplete.server.cli.CatalogCommand;
 import dev.autocomplete.server.cli.KeysCommand;
+import dev.autocomplete.server.cli.LearningCommand;
 import dev.autocomplete.server.cli.ServeCommand;
 import dev.autocomplete.server.cli.StorageCommand;
 import dev.autocomplete.server.cli.ValidateCommand;
 import dev.autocomplete.server.observe.PrintedOutput;
 
-/** The {@code autocomplete} command line: {@code serve}, {@code keys}, {@code validate}. */
+/** The {@code autocomplete} command line: {@code serve}, {@code keys}, {@code catalog}, {@code learning}, {@code validate}. */
 @Command(name = "autocomplete", mixinStandardHelpOptions = true, version = "autocomplete 0.1.0",
         description = "A self-hostable autocomplete suggestion service.",
-        subcommands = {ServeCommand.class, KeysCommand.class, CatalogCommand.class, ValidateCommand.class,
-                StorageCommand.class})
+        subcommands = {ServeCommand.class, KeysCommand.class, CatalogCommand.class, LearningCommand.class,
+                ValidateCommand.class, StorageCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec

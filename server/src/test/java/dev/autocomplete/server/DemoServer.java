@@ -24,12 +24,14 @@ import dev.autocomplete.server.wiring.AutocompleteServer;
 final class DemoServer implements BeforeAllCallback, AfterAllCallback {
 
     private Path temp;
+    private Path tenantsDirectory;
     private AutocompleteServer server;
     private ApiClient api;
     private Map<String, String> keys;
     private final Map<String, String> extraFiles = new java.util.LinkedHashMap<>();
     private final Map<String, String[]> extraKeys = new java.util.LinkedHashMap<>();
     private Clock clock = Clock.systemUTC();
+    private java.util.function.UnaryOperator<dev.autocomplete.server.config.ServerSettings> adjust = s -> s;
 
     /**
      * Serves another tenant beside the demo: {@code files} maps paths under the tenants directory
@@ -45,6 +47,12 @@ final class DemoServer implements BeforeAllCallback, AfterAllCallback {
         return this;
     }
 
+    /** Serves with settings adjusted by {@code adjustment} (learning intervals and caps, say). */
+    DemoServer withSettings(java.util.function.UnaryOperator<dev.autocomplete.server.config.ServerSettings> adjustment) {
+        adjust = adjustment;
+        return this;
+    }
+
     /** Serves with {@code fixed} as the server's clock: what "today" is for the date engine, among others. */
     DemoServer withClock(Clock fixed) {
         clock = fixed;
@@ -55,6 +63,7 @@ final class DemoServer implements BeforeAllCallback, AfterAllCallback {
     public void beforeAll(ExtensionContext context) throws Exception {
         temp = Files.createTempDirectory("demo-server");
         Path tenants = TestTenants.copyOfDemo(temp);
+        tenantsDirectory = tenants;
         for (Map.Entry<String, String> file : extraFiles.entrySet()) {
             Path path = tenants.resolve(file.getKey());
             Files.createDirectories(path.getParent());
@@ -67,7 +76,7 @@ final class DemoServer implements BeforeAllCallback, AfterAllCallback {
         extraKeys.forEach((name, where) -> made.put(name, TestTenants.createKey(tenants, where[0],
                 where[1] == null ? "secret" : "public", where[1])));
         keys = Map.copyOf(made);
-        server = AutocompleteServer.start(TestServers.settings(tenants).withClock(clock));
+        server = AutocompleteServer.start(adjust.apply(TestServers.settings(tenants).withClock(clock)));
         api = new ApiClient(server.port());
     }
 
@@ -84,6 +93,15 @@ final class DemoServer implements BeforeAllCallback, AfterAllCallback {
 
     ApiClient api() {
         return api;
+    }
+
+    AutocompleteServer server() {
+        return server;
+    }
+
+    /** The tenants directory it serves (its data directory is {@code data} beside it). */
+    Path tenants() {
+        return tenantsDirectory;
     }
 
     /** A directory of this server's own, deleted with it, for what a test class writes besides. */

@@ -2,9 +2,11 @@ package dev.autocomplete.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
@@ -30,6 +32,7 @@ class StorageMigrateTest {
     @Test
     void a_sqlite_deployment_moves_to_postgresql_and_two_replicas_serve_it() throws Exception {
         StorageFixture sqlite = new StorageFixture(temp);
+        String learned;
         Path data = temp.resolve("data");
         String publicKey = sqlite.key("public");
         String secret = sqlite.key("secret");
@@ -38,7 +41,21 @@ class StorageMigrateTest {
             StorageFixture.upsert(api, secret, "qw-1", "Quantum Widget");
             StorageFixture.upsert(api, secret, "qw-2", "Quartz Widget");
             StorageFixture.delete(api, secret, "qw-2");
+            StorageFixture.upsert(api, secret, "qw-3", "Quaint Widget");
             assertTrue(StorageFixture.offered(api, publicKey, "Order Qu").contains("Quantum Widget"));
+            // A user picks the option listed last: learned data moves too.
+            List<String> before = StorageFixture.offered(api, publicKey, "Order Qu");
+            learned = before.getLast();
+            assertNotEquals(before.getFirst(), learned, before.toString());
+            String session = java.util.UUID.randomUUID().toString();
+            com.fasterxml.jackson.databind.node.ObjectNode body = ApiClient.envelope("Order Qu");
+            ((com.fasterxml.jackson.databind.node.ObjectNode) body.path("meta")).put("session_id", session);
+            assertEquals(200, api.suggest(publicKey, body).status());
+            com.fasterxml.jackson.databind.node.ObjectNode event = ApiClient.JSON.createObjectNode()
+                    .put("source", "full-sdk").put("session_id", session).put("type", "option");
+            event.putObject("query_data").put("raw_query", "Order Qu").put("selected_option", learned);
+            assertEquals(204, api.post("/api/telemetry/events", publicKey, event.toString(), "application/json",
+                    java.util.Map.of()).status());
         }
         long sequence;
         Optional<String> seedDigest;
@@ -55,9 +72,10 @@ class StorageMigrateTest {
                     + postgres.port() + "/" + database;
             String moved = ServerProcess.command(sqlite.env, "storage", "migrate", "--tenants",
                     sqlite.tenants.toString(), "--data-dir", data.toString(), "--to", url);
-            assertTrue(moved.contains("catalog_options: 2 row(s)"), moved);
+            assertTrue(moved.contains("catalog_options: 3 row(s)"), moved);
             assertTrue(moved.contains("keys of tenant shop: 2"), moved);
             assertTrue(moved.contains("Catalog change sequence: " + sequence), moved);
+            assertTrue(moved.contains("learning_credits: 2 row(s)"), "the pick, overall and after 'qu': " + moved);
             assertFalse(moved.contains(PostgresServer.PASSWORD), "the password is never printed: " + moved);
 
             ServerProcess.Exit again = ServerProcess.run(sqlite.env, "storage", "migrate", "--tenants",
@@ -80,6 +98,8 @@ class StorageMigrateTest {
                     assertTrue(StorageFixture.offered(replica, publicKey, "Order Qu").contains("Quantum Widget"));
                     assertFalse(StorageFixture.offered(replica, publicKey, "Order Qu").contains("Quartz Widget"));
                     assertTrue(StorageFixture.offered(replica, publicKey, "Order Seed").contains("Seeded Sprocket"));
+                    assertEquals(learned, StorageFixture.offered(replica, publicKey, "Order Qu").getFirst(),
+                            "what was learned on SQLite ranks on PostgreSQL");
                 }
                 // Both continue the sequence: a write through A is the next change, and B follows it.
                 StorageFixture.upsert(onA, secret, "nw-1", "Nebula Widget");

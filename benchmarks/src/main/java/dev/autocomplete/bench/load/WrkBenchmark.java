@@ -55,6 +55,7 @@ public final class WrkBenchmark {
         int connections = args.length > 2 ? Integer.parseInt(args[2]) : 16;
         int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 5;
         boolean cached = args.length <= 4 || !args[4].equals("nocache");
+        boolean events = args.length > 5 && args[5].equals("events");
         Path work = repo.resolve("benchmarks/target/wrk");
         Path tenant = work.resolve("tenants/bench");
         Files.createDirectories(tenant.resolve("data"));
@@ -80,12 +81,16 @@ public final class WrkBenchmark {
                 """);
         Files.deleteIfExists(tenant.resolve("keys.yaml"));
         String key = BenchTenants.createKey(work.resolve("tenants"), "bench", "travel");
-        List<String> bodies = journeys(places, 400, new Random(11));
+        List<String> bodies = journeys(places, 400, new Random(11), events);
         Path script = work.resolve("keystrokes.lua");
         writeScript(script, bodies, key);
 
         ServerSettings settings = cached ? ServerSettings.defaults()
                 : ServerSettings.read(null, Map.of(ServerSettings.environmentName("cache.max-entries"), "0"));
+        if (events) {
+            EventsMix.run(settings, work, script, bodies, key, seconds, connections, rounds);
+            return;
+        }
         try (AutocompleteServer server = AutocompleteServer.start(settings
                     .with("127.0.0.1", 0, work.resolve("tenants")).withManagement("127.0.0.1", 0))) {
             byte[] typical = post(server.port(), key, bodies.get(bodies.size() / 2));
@@ -148,10 +153,10 @@ public final class WrkBenchmark {
     }
 
     /** A round's throughput and the JVM's CPU time per answered request, in microseconds. */
-    private record Measure(double rate, double cpuMicros) {
+    record Measure(double rate, double cpuMicros) {
     }
 
-    private static Measure measure(int port, Path script, int seconds, int connections)
+    static Measure measure(int port, Path script, int seconds, int connections)
             throws IOException, InterruptedException {
         long cpuBefore = PROCESS.getProcessCpuTime();
         double rate = rate(wrk(port, script, seconds, connections, 0));
@@ -163,7 +168,7 @@ public final class WrkBenchmark {
      * Runs wrk in 5 s rounds until the JIT compiler is quiet (under 150 ms of compilation in a round, after
      * at least three rounds): compiling the request path took up to a third of the CPU for a minute.
      */
-    private static void warm(String name, int port, Path script, int connections)
+    static void warm(String name, int port, Path script, int connections)
             throws IOException, InterruptedException {
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         for (int round = 1; round <= 24; round++) {
@@ -179,7 +184,7 @@ public final class WrkBenchmark {
         System.out.printf(Locale.ROOT, "%s: the JIT was still compiling after 24 rounds of 5 s%n", name);
     }
 
-    private static double median(List<Double> values) {
+    static double median(List<Double> values) {
         List<Double> sorted = values.stream().sorted().toList();
         int n = sorted.size();
         return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
@@ -187,23 +192,30 @@ public final class WrkBenchmark {
 
     /** Journeys over the synthesized places: type an origin letter by letter, pick it, then a destination. */
     public static List<String> journeys(List<SyntheticCatalog.Option> places, int count, Random random) {
+        return journeys(places, count, random, false);
+    }
+
+    /** The journeys; with {@code sessions}, each journey's requests carry a session id of its own, as clients send. */
+    static List<String> journeys(List<SyntheticCatalog.Option> places, int count, Random random, boolean sessions) {
         List<String> bodies = new ArrayList<>();
         for (int j = 0; j < count; j++) {
             String origin = places.get(random.nextInt(20_000)).text();
             String destination = places.get(random.nextInt(20_000)).text();
-            bodies.add(body("", null, null));
+            String session = sessions ? new UUID(random.nextLong() & ~0xF000L | 0x4000L,
+                    random.nextLong() & 0x3FFFFFFFFFFFFFFFL | 0x8000000000000000L).toString() : null; // version 4
+            bodies.add(body("", null, null, session));
             for (int i = 1; i <= Math.min(6, origin.length()); i++) {
-                bodies.add(body(origin.substring(0, i), null, null));
+                bodies.add(body(origin.substring(0, i), null, null, session));
             }
             for (int i = 1; i <= Math.min(6, destination.length()); i++) {
-                bodies.add(body("{{ORIGIN_1}} " + destination.substring(0, i), "{{ORIGIN_1}}", origin));
+                bodies.add(body("{{ORIGIN_1}} " + destination.substring(0, i), "{{ORIGIN_1}}", origin, session));
             }
-            bodies.add(body("{{ORIGIN_1}} to {{DESTINATION_1}}", "{{ORIGIN_1}}", origin));
+            bodies.add(body("{{ORIGIN_1}} to {{DESTINATION_1}}", "{{ORIGIN_1}}", origin, session));
         }
         return bodies;
     }
 
-    private static String body(String raw, String token, String text) {
+    private static String body(String raw, String token, String text, String session) {
         ObjectNode body = JSON.createObjectNode();
         ObjectNode data = body.putObject("data").put("raw_query", raw);
         var params = data.putArray("completed_params");
@@ -213,12 +225,20 @@ public final class WrkBenchmark {
         if (raw.contains("{{DESTINATION_1}}")) {
             params.addObject().put("placeholder", "{{DESTINATION_1}}").put("type", "destination").put("text", "Paris, FR");
         }
-        body.putObject("meta").put("request_id", UUID.randomUUID().toString())
+        ObjectNode meta = body.putObject("meta").put("request_id", UUID.randomUUID().toString())
                 .put("request_at", "2026-11-22T10:15:30Z").put("language", "en-US");
+        if (session != null) {
+            meta.put("session_id", session);
+        }
         return body.toString();
     }
 
     private static void writeScript(Path script, List<String> bodies, String key) throws IOException {
+        writeScript(script, bodies, key, "/api/suggest");
+    }
+
+    /** A wrk script sending {@code bodies} in turn to {@code path}, each connection from a random place. */
+    static void writeScript(Path script, List<String> bodies, String key, String path) throws IOException {
         StringBuilder lua = new StringBuilder();
         lua.append("-- Generated by WrkBenchmark: keystroke bodies, sent in turn by every connection.\n");
         lua.append("local bodies = {\n");
@@ -234,15 +254,15 @@ public final class WrkBenchmark {
                 setup = function(thread) thread:set("offset", math.random(#bodies)) end
                 request = function()
                   i = i + 1
-                  return wrk.format("POST", "/api/suggest", headers, bodies[(i + (offset or 0)) % #bodies + 1])
+                  return wrk.format("POST", "PATH", headers, bodies[(i + (offset or 0)) % #bodies + 1])
                 end
                 delay = function() return gap end
-                """);
+                """.replace("PATH", path));
         Files.writeString(script, lua.toString());
     }
 
     /** Runs wrk; a positive {@code rate} paces every connection to offer that many requests per second. */
-    private static String wrk(int port, Path script, int seconds, int connections, double rate)
+    static String wrk(int port, Path script, int seconds, int connections, double rate)
             throws IOException, InterruptedException {
         ProcessBuilder builder = new ProcessBuilder("wrk", "--latency", "-t2", "-c" + connections, "-d" + seconds + "s",
                 "-s", script.toString(), "http://127.0.0.1:" + port + "/api/suggest");
@@ -260,7 +280,12 @@ public final class WrkBenchmark {
         return out;
     }
 
-    private static double rate(String wrkOutput) {
+    /** The CPU time the benchmark's process (the server's JVM) has used, in nanoseconds. */
+    static long processCpuNanos() {
+        return PROCESS.getProcessCpuTime();
+    }
+
+    static double rate(String wrkOutput) {
         Matcher m = RPS.matcher(wrkOutput);
         if (!m.find()) {
             throw new IllegalStateException("no Requests/sec in: " + wrkOutput);
@@ -290,7 +315,7 @@ public final class WrkBenchmark {
                 .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).sum();
     }
 
-    private static byte[] post(int port, String key, String body) throws IOException, InterruptedException {
+    static byte[] post(int port, String key, String body) throws IOException, InterruptedException {
         HttpResponse<byte[]> response = HTTP.send(HttpRequest.newBuilder(
                         URI.create("http://127.0.0.1:" + port + "/api/suggest"))
                 .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")

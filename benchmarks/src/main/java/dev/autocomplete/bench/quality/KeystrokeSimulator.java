@@ -47,6 +47,8 @@ public final class KeystrokeSimulator {
         int queries;
         int readyWithIntended;
         final Map<String, int[]> perParam = new LinkedHashMap<>(); // type -> {count, success@1, success@5}
+        /** Per param type: characters of its values, and the keys and taps spent on them (with the space before). */
+        final Map<String, long[]> keysPerParam = new LinkedHashMap<>();
         final List<String> misses = new ArrayList<>();
 
         void add(Tally other) {
@@ -61,6 +63,17 @@ public final class KeystrokeSimulator {
                     mine[i] += counts[i];
                 }
             });
+            other.keysPerParam.forEach((type, keys) -> {
+                long[] mine = keysPerParam.computeIfAbsent(type, t -> new long[2]);
+                mine[0] += keys[0];
+                mine[1] += keys[1];
+            });
+        }
+
+        /** The keystroke saving of one param type's values alone. */
+        double saving(String type) {
+            long[] keys = keysPerParam.getOrDefault(type, new long[2]);
+            return 1.0 - (double) keys[1] / keys[0];
         }
 
         double saving() {
@@ -87,6 +100,14 @@ public final class KeystrokeSimulator {
 
     public static void main(String[] args) throws Exception {
         Path repo = Path.of(args.length > 0 ? args[0] : ".").toAbsolutePath().normalize();
+        if (args.length > 1 && (args[1].equals("learn") || args[1].equals("day"))) {
+            boolean agreed = LearningSimulation.run(repo, args.length > 2 ? Long.parseLong(args[2]) : 42L,
+                    args[1].equals("day"));
+            if (!agreed) {
+                System.exit(1);
+            }
+            return;
+        }
         long seed = args.length > 1 ? Long.parseLong(args[1]) : 42L;
         Path temp = Files.createTempDirectory("autocomplete-sim");
         try {
@@ -163,11 +184,13 @@ public final class KeystrokeSimulator {
             tally.characters += value.text().length();
             int[] counts = tally.perParam.computeIfAbsent(value.type(), t -> new int[3]);
             counts[0]++;
+            long actionsBefore = tally.actions;
             int bestRank = Integer.MAX_VALUE;
             if (!client.text().isEmpty() && !client.text().endsWith(" ")) {
                 client.type(' ');
                 tally.actions++;
             }
+            client.beginValue();
             int next = 0;
             int before = client.completed().size();
             String wrongPromotion = null;
@@ -198,6 +221,9 @@ public final class KeystrokeSimulator {
                 client.type(typed.charAt(next++));
                 tally.actions++;
             }
+            long[] keys = tally.keysPerParam.computeIfAbsent(value.type(), t -> new long[2]);
+            keys[0] += value.text().length();
+            keys[1] += tally.actions - actionsBefore;
             if (wrongPromotion != null) {
                 missed.add(value.type() + ": the client promoted '" + wrongPromotion + "'");
             } else if (bestRank >= TAP_WITHIN && next == typed.length()) {
@@ -306,18 +332,27 @@ public final class KeystrokeSimulator {
                 t.successAt(1), t.successAt(2), t.readyShare());
     }
 
-    private static JsonNode post(HttpClient http, int port, String key, ObjectNode body) {
+    static JsonNode post(HttpClient http, int port, String key, ObjectNode body) {
+        HttpResponse<String> response = send(http, port, "/api/suggest", key, body);
+        if (response.statusCode() != 200) {
+            throw new IllegalStateException("HTTP " + response.statusCode() + ": " + response.body());
+        }
         try {
-            HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/suggest"))
+            return JSON.readTree(response.body());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** POSTs a JSON body to {@code path} of the server on loopback with the key, as the official client does. */
+    static HttpResponse<String> send(HttpClient http, int port, String path, String key, ObjectNode body) {
+        try {
+            HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                     .header("Authorization", "Bearer " + key)
                     .header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
                     .build();
-            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() != 200) {
-                throw new IllegalStateException("HTTP " + response.statusCode() + ": " + response.body());
-            }
-            return JSON.readTree(response.body());
+            return http.send(request, HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -326,8 +361,7 @@ public final class KeystrokeSimulator {
         }
     }
 
-
-    private static void copyTree(Path from, Path to) throws IOException {
+    static void copyTree(Path from, Path to) throws IOException {
         try (Stream<Path> paths = Files.walk(from)) {
             for (Path path : paths.toList()) {
                 Path target = to.resolve(from.relativize(path).toString());
@@ -340,7 +374,7 @@ public final class KeystrokeSimulator {
         }
     }
 
-    private static void deleteTree(Path root) throws IOException {
+    static void deleteTree(Path root) throws IOException {
         try (Stream<Path> paths = Files.walk(root)) {
             for (Path path : new ArrayList<>(paths.sorted(java.util.Comparator.reverseOrder()).toList())) {
                 Files.deleteIfExists(path);

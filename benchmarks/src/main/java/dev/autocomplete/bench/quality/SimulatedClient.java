@@ -66,10 +66,48 @@ final class SimulatedClient {
     private List<Suggestion> spanSnapshot = List.of();
     private boolean ready;
     private int requests;
+    /** Takes the pick events the official client posts (telemetry), or null: none are sent. */
+    private java.util.function.Consumer<PickSent> picks;
+    /** Characters the simulated user typed for the value being entered (since {@link #beginValue()}). */
+    private int typedForValue;
 
     SimulatedClient(Function<ObjectNode, JsonNode> transport, Kind kind) {
         this.transport = transport;
         this.kind = kind;
+    }
+
+    /**
+     * From now on, hands {@code sink} every pick event as the official client posts it to
+     * {@code /api/telemetry/events} (its {@code selectOption} and {@code onAutoMatch}: the session id of its
+     * requests, {@code raw_query} as built before the pick, the other options of the dropdown).
+     */
+    void onPick(java.util.function.Consumer<PickSent> sink) {
+        picks = sink;
+    }
+
+    /**
+     * A pick event as posted, with the simulation's own record of it: the param it filled and how many characters
+     * the user typed for that param before it (not read back from {@code raw_query}).
+     */
+    record PickSent(ObjectNode event, String type, String option, int typed) {
+    }
+
+    /** The user starts typing the next value: counts its characters from here ({@link PickSent#typed()}). */
+    void beginValue() {
+        typedForValue = 0;
+    }
+
+    private void firePick(String type, String rawQuery, String selected, List<Option> shown) {
+        if (picks == null) {
+            return;
+        }
+        ObjectNode event = JSON.createObjectNode().put("source", "full-sdk").put("session_id", sessionId)
+                .put("type", "option").put("at", java.time.Instant.now()
+                        .truncatedTo(java.time.temporal.ChronoUnit.MILLIS).toString());
+        ObjectNode data = event.putObject("query_data").put("raw_query", rawQuery).put("selected_option", selected);
+        ArrayNode others = data.putArray("other_options");
+        shown.stream().map(Option::text).filter(text -> !text.equals(selected)).forEach(others::add);
+        picks.accept(new PickSent(event, type, selected, typedForValue));
     }
 
     /** The first request a client makes, on the empty input. */
@@ -138,6 +176,7 @@ final class SimulatedClient {
     /** Types one character, then fetches when the client would. */
     void type(char c) {
         text = text + c;
+        typedForValue++;
         maybeOpenPendingSpan();
         if (shouldFetch()) {
             fetch();
@@ -147,6 +186,7 @@ final class SimulatedClient {
     /** Taps a visible option of the active suggestion. */
     void tap(Option option) {
         Suggestion active = active();
+        firePick(active.type(), buildQuery().getKey(), option.text(), visibleOptions());
         String placeholderText = placeholderText();
         int base = effectiveBase();
         String prefix = text.substring(0, base);
@@ -360,6 +400,7 @@ final class SimulatedClient {
             Option match = exactMatch(active.options(), extractFilterQuery(Math.min(filterBase, text.length()),
                     filterInProgress));
             if (match != null) {
+                firePick(active.type(), rawQuery, match.text(), active.options());
                 completed.add(new Param(active.type(), match.text()));
                 List<Suggestion> remaining = new ArrayList<>(suggestions);
                 remaining.remove(active);

@@ -44,17 +44,7 @@ final class TargetQueries {
     static List<Target> generate(Path demoTenant, int travel, int workspace, long seed) throws IOException {
         Random random = new Random(seed);
         List<String> cities = new ArrayList<>();
-        List<Double> populations = new ArrayList<>();
-        for (CSVRecord row : csv(demoTenant.resolve("data/cities.csv"))) {
-            cities.add(row.get("text"));
-            populations.add(Double.parseDouble(row.get("weight")));
-        }
-        double[] cumulative = new double[populations.size()];
-        double sum = 0;
-        for (int i = 0; i < cumulative.length; i++) {
-            sum += populations.get(i);
-            cumulative[i] = sum;
-        }
+        double[] cumulative = cities(demoTenant, cities);
         List<String> contacts = new ArrayList<>();
         for (CSVRecord row : csv(demoTenant.resolve("data/contacts.csv"))) {
             contacts.add(row.get("text"));
@@ -99,6 +89,71 @@ final class TargetQueries {
             targets.add(new Target("workspace", values));
         }
         return targets;
+    }
+
+    /**
+     * The learning simulation's favourite destinations: {@code count} cities drawn with {@code random} among those
+     * ranked {@code fromRank} to {@code toRank} (1-based, inclusive) by population in the demo's cities; the order
+     * drawn is their order of popularity.
+     */
+    static List<String> favourites(Path demoTenant, int count, int fromRank, int toRank, Random random)
+            throws IOException {
+        List<CSVRecord> rows = new ArrayList<>(csv(demoTenant.resolve("data/cities.csv")));
+        rows.sort(java.util.Comparator.comparingDouble((CSVRecord row) -> Double.parseDouble(row.get("weight")))
+                .reversed());
+        List<String> ranked = new ArrayList<>();
+        for (CSVRecord row : rows.subList(fromRank - 1, toRank)) {
+            ranked.add(row.get("text"));
+        }
+        java.util.Collections.shuffle(ranked, random);
+        return List.copyOf(ranked.subList(0, count));
+    }
+
+    /**
+     * Travel journeys of the learning simulation: an origin drawn with a probability proportional to population
+     * (as {@link #generate}), then a destination among {@code favourites} with Zipf frequencies (the k-th with a
+     * weight of 1/k^{@code exponent}), never the origin.
+     */
+    static List<Target> journeys(Path demoTenant, List<String> favourites, double exponent, int count,
+            Random random) throws IOException {
+        List<String> cities = new ArrayList<>();
+        double[] byPopulation = cities(demoTenant, cities);
+        List<Double> zipf = new ArrayList<>();
+        for (int k = 1; k <= favourites.size(); k++) {
+            zipf.add(Math.pow(k, -exponent));
+        }
+        double[] byZipf = cumulative(zipf);
+        List<Target> targets = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            String origin = weighted(cities, byPopulation, random);
+            String destination = origin;
+            while (destination.equals(origin)) {
+                destination = weighted(favourites, byZipf, random);
+            }
+            targets.add(new Target("travel", List.of(new Value("origin", origin),
+                    new Value("destination", destination))));
+        }
+        return targets;
+    }
+
+    /** Adds the demo's cities to {@code cities}, in file order; returns their cumulative populations. */
+    private static double[] cities(Path demoTenant, List<String> cities) throws IOException {
+        List<Double> populations = new ArrayList<>();
+        for (CSVRecord row : csv(demoTenant.resolve("data/cities.csv"))) {
+            cities.add(row.get("text"));
+            populations.add(Double.parseDouble(row.get("weight")));
+        }
+        return cumulative(populations);
+    }
+
+    private static double[] cumulative(List<Double> weights) {
+        double[] cumulative = new double[weights.size()];
+        double sum = 0;
+        for (int i = 0; i < cumulative.length; i++) {
+            sum += weights.get(i);
+            cumulative[i] = sum;
+        }
+        return cumulative;
     }
 
     /**

@@ -25,6 +25,8 @@ public final class KeyRegistry implements KeyStore.Listener, AutoCloseable {
     private final KeyStore store;
     private final Clock clock;
     private final Map<String, KeyRecord> ephemeral = new ConcurrentHashMap<>();
+    /** When each key was last presented to this process and found usable (the console shows it); by key id. */
+    private final Map<String, Instant> lastUse = new ConcurrentHashMap<>();
     /** Each tenant's records; changed only under this registry's lock. */
     private final Map<String, List<KeyRecord>> byTenant = new HashMap<>();
     private volatile Map<String, KeyRecord> stored = Map.of();
@@ -89,6 +91,29 @@ public final class KeyRegistry implements KeyStore.Listener, AutoCloseable {
         ephemeral.put(record.id(), record);
     }
 
+    /** Forgets a process-lifetime key (the console's, once it replaced it). */
+    public void removeEphemeral(String id) {
+        ephemeral.remove(id);
+        lastUse.remove(id);
+    }
+
+    /** Every known key record, revoked and process-lifetime ones included: ids and scopes, never a key. */
+    public List<KeyRecord> records() {
+        List<KeyRecord> all = new java.util.ArrayList<>(stored.values());
+        all.addAll(ephemeral.values());
+        return all;
+    }
+
+    /** Whether the key lives only in this process (never written anywhere). */
+    public boolean ephemeral(String id) {
+        return ephemeral.containsKey(id);
+    }
+
+    /** When the key was last used on this process since it started, if it was. */
+    public Optional<Instant> lastUse(String id) {
+        return Optional.ofNullable(lastUse.get(id));
+    }
+
     /** The usable (not revoked, not expired) record of a presented key, compared by digest in constant time. */
     public Optional<KeyRecord> find(String presentedKey) {
         Digested digested = digests.get(presentedKey);
@@ -110,10 +135,11 @@ public final class KeyRegistry implements KeyStore.Listener, AutoCloseable {
         if (record == null) {
             record = stored.get(digested.id());
         }
-        if (record == null || !record.usableAt(clock.instant())
-                || !ApiKeys.sameDigest(record.digest(), digested.digest())) {
+        Instant now = clock.instant();
+        if (record == null || !record.usableAt(now) || !ApiKeys.sameDigest(record.digest(), digested.digest())) {
             return Optional.empty();
         }
+        lastUse.put(record.id(), now);
         return Optional.of(record);
     }
 

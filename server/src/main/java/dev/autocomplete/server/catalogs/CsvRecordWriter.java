@@ -13,7 +13,8 @@ import dev.autocomplete.server.store.OptionRecord;
 /**
  * Writes option records as a catalog's seed CSV, the columns the catalog engine reads back
  * ({@code CatalogConfig.csvOptions}): {@code id}, {@code text}, {@code aliases} (separated by {@code |}),
- * {@code weight}, and one {@code text_<language>} column per language of the translations. So an export to
+ * {@code weight}, one {@code text_<language>} column per language of the translations and one {@code attr.<name>}
+ * column per attribute (values separated by {@code |}). So an export to
  * {@code .csv} imports again as it was.
  */
 public final class CsvRecordWriter {
@@ -21,20 +22,27 @@ public final class CsvRecordWriter {
     /** The prefix of a translation's column, as the seed reader has it. */
     static final String TEXT_COLUMN = "text_";
 
+    /** The prefix of an attribute's column, as the seed reader has it. */
+    static final String ATTRIBUTE_COLUMN = "attr.";
+
     /** What separates aliases in their one cell. */
     static final String ALIAS_SEPARATOR = "|";
 
     private final CSVPrinter out;
     private final List<String> languages;
+    private final List<String> attributes;
 
     /**
      * @param languages the languages of every record's translations: the header is written first, so they are
      *     known before the records (a record with another one is refused)
+     * @param attributes the names of every record's attributes, likewise
      */
-    public CsvRecordWriter(Writer writer, List<String> languages) throws IOException {
+    public CsvRecordWriter(Writer writer, List<String> languages, List<String> attributes) throws IOException {
         this.languages = List.copyOf(languages);
+        this.attributes = List.copyOf(attributes);
         List<String> header = new ArrayList<>(List.of("id", "text", "aliases", "weight"));
         this.languages.forEach(language -> header.add(TEXT_COLUMN + language));
+        this.attributes.forEach(name -> header.add(ATTRIBUTE_COLUMN + name));
         this.out = new CSVPrinter(writer, CSVFormat.RFC4180.builder().setRecordSeparator('\n').get());
         out.printRecord(header);
     }
@@ -54,6 +62,14 @@ public final class CsvRecordWriter {
         List<String> row = new ArrayList<>(List.of(record.id(), record.text(),
                 String.join(ALIAS_SEPARATOR, record.aliases()), weight(record.weight())));
         languages.forEach(language -> row.add(record.translations().getOrDefault(language, "")));
+        for (String name : record.attributes().keySet()) {
+            if (!attributes.contains(name)) {
+                throw new IllegalArgumentException("option '" + record.id() + "' has an attribute '" + name
+                        + "', added while the export ran; export again");
+            }
+        }
+        attributes.forEach(name -> row.add(String.join(ALIAS_SEPARATOR, record.attributes().getOrDefault(name,
+                List.of()))));
         out.printRecord(row);
     }
 
@@ -68,6 +84,14 @@ public final class CsvRecordWriter {
                         + "'), which separates aliases in CSV; export it as NDJSON instead");
             }
         }
+        record.attributes().forEach((name, values) -> {
+            for (String value : values) {
+                if (value.contains(ALIAS_SEPARATOR)) {
+                    throw new IllegalArgumentException("option '" + record.id() + "' has an attribute value with '|'"
+                            + " ('" + value + "'), which separates values in CSV; export it as NDJSON instead");
+                }
+            }
+        });
     }
 
     /** Flushes what is written. */

@@ -167,6 +167,11 @@ public final class LiveCatalogs implements AutoCloseable {
         }
     }
 
+    /** Every open catalog (the console lists their sizes and generations). */
+    public List<LiveCatalog> opened() {
+        return List.copyOf(open.values());
+    }
+
     /** The open catalog, if a loaded tenant declares it. */
     public Optional<LiveCatalog> find(CatalogRef ref) {
         return Optional.ofNullable(open.get(ref));
@@ -196,7 +201,8 @@ public final class LiveCatalogs implements AutoCloseable {
     }
 
     static CatalogEntry entry(OptionRecord record) {
-        return new CatalogEntry(record.text(), record.aliases(), record.weight(), record.translations());
+        return new CatalogEntry(record.text(), record.aliases(), record.weight(), record.translations(),
+                record.attributes());
     }
 
     /** Upserts records; the index holds them when this returns. */

@@ -134,7 +134,8 @@ public final class PatchReader {
             translations = given;
         }
         return new OptionPatch(node.get("id").asText(), node.has("text") ? node.get("text").asText() : null,
-                aliases, node.has("weight") ? Double.valueOf(node.get("weight").asDouble(0)) : null, translations);
+                aliases, node.has("weight") ? Double.valueOf(node.get("weight").asDouble(0)) : null, translations,
+                node.has("attributes") ? RecordReader.attributes(node) : null);
     }
 
     public RecordReader.Format format() {

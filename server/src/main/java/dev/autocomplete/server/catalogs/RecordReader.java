@@ -47,7 +47,8 @@ public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable
     /** Problems kept at most, so that a million bad lines do not fill the memory; {@link #invalid} counts all. */
     static final int MAX_KEPT_PROBLEMS = 1000;
 
-    private static final Set<String> FIELDS = Set.of("id", "text", "aliases", "weight", "translations");
+    private static final Set<String> FIELDS = Set.of("id", "text", "aliases", "weight", "translations",
+            "attributes");
 
     /** How records are laid out. */
     public enum Format {
@@ -237,7 +238,7 @@ public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable
         node.path("translations").properties().forEach(entry ->
                 translations.put(entry.getKey().toLowerCase(Locale.ROOT), entry.getValue().asText()));
         OptionRecord record = new OptionRecord(node.get("id").asText(), node.get("text").asText(), aliases,
-                node.path("weight").asDouble(0), translations);
+                node.path("weight").asDouble(0), translations, attributes(node));
         Optional<String> invalid = OptionRecords.problem(record);
         if (invalid.isPresent()) {
             refuse(invalid.get());
@@ -254,7 +255,8 @@ public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable
         for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
             String name = names.next();
             if (!FIELDS.contains(name)) {
-                return "unknown field '" + shortened(name) + "' (a record has id, text, aliases, weight, translations)";
+                return "unknown field '" + shortened(name) + "' (a record has id, text, aliases, weight, translations,"
+                        + " attributes)";
             }
         }
         if (!node.path("id").isTextual()) {
@@ -278,6 +280,24 @@ public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable
         if (weight != null && !weight.isNull() && !weight.isNumber()) {
             return "'weight' must be a number";
         }
+        JsonNode attributes = node.get("attributes");
+        if (attributes != null && !attributes.isNull()) {
+            if (!attributes.isObject()) {
+                return "'attributes' must be an object of name to a string or an array of strings, e.g."
+                        + " {\"team\": \"Sales\"}";
+            }
+            for (Map.Entry<String, JsonNode> entry : attributes.properties()) {
+                JsonNode value = entry.getValue();
+                boolean strings = value.isTextual() || value.isArray() && !value.isEmpty();
+                for (JsonNode item : value.isArray() ? value : List.<JsonNode>of()) {
+                    strings &= item.isTextual();
+                }
+                if (!strings) {
+                    return "'attributes." + shortened(entry.getKey()) + "' must be a string or a non-empty array of"
+                            + " strings";
+                }
+            }
+        }
         JsonNode translations = node.get("translations");
         if (translations != null && !translations.isNull()) {
             if (!translations.isObject()) {
@@ -290,6 +310,25 @@ public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable
             }
         }
         return null;
+    }
+
+    /** A record tree's attributes, as name to values (a string is one value); empty when absent or null. */
+    static Map<String, List<String>> attributes(JsonNode node) {
+        JsonNode attributes = node.get("attributes");
+        if (attributes == null || !attributes.isObject()) {
+            return Map.of();
+        }
+        Map<String, List<String>> read = new LinkedHashMap<>();
+        attributes.properties().forEach(entry -> {
+            List<String> values = new ArrayList<>();
+            if (entry.getValue().isArray()) {
+                entry.getValue().forEach(item -> values.add(item.asText()));
+            } else {
+                values.add(entry.getValue().asText());
+            }
+            read.put(entry.getKey(), values);
+        });
+        return read;
     }
 
     /** Why an id is refused, or null: for ids the API takes in a path or a cursor. */

@@ -72,6 +72,15 @@ public final class RecordWriter {
             out.writeStringField(translation.getKey(), translation.getValue());
         }
         out.writeEndObject();
+        out.writeObjectFieldStart("attributes");
+        for (Map.Entry<String, java.util.List<String>> attribute : record.attributes().entrySet()) {
+            out.writeArrayFieldStart(attribute.getKey());
+            for (String value : attribute.getValue()) {
+                out.writeString(value);
+            }
+            out.writeEndArray();
+        }
+        out.writeEndObject();
         out.writeEndObject();
     }
 }

@@ -128,7 +128,7 @@ public final class TenantCatalogs {
                         + ")");
             }
             CatalogSources.Source previous = sources.putIfAbsent(param.type(),
-                    new CatalogSources.Source("catalog:" + name, options));
+                    new CatalogSources.Source("catalog:" + name, options, CatalogSources.rules(param.config())));
             if (previous != null && !previous.list().equals("catalog:" + name)) {
                 throw param.config().error("catalog", "param '" + param.type() + "' names another catalog elsewhere;"
                         + " a param type has one option list per product");
@@ -184,7 +184,7 @@ public final class TenantCatalogs {
             for (SeedOption option : CatalogSeeds.read(declaration, tenantDirectory, defaultLanguage)) {
                 String id = option.id() != null ? option.id() : idOf(option.entry().text());
                 records.add(new OptionRecord(id, option.entry().text(), option.entry().aliases(),
-                        option.entry().weight(), option.entry().translations()));
+                        option.entry().weight(), option.entry().translations(), option.entry().attributes()));
             }
             return records;
         } catch (EngineConfigException e) {

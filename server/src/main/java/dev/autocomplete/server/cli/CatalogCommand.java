@@ -280,17 +280,19 @@ public final class CatalogCommand implements Runnable {
                 // CSV names the languages in its header: a first pass finds them, and refuses what CSV cannot hold
                 // before the file is created.
                 SortedSet<String> languages = new TreeSet<>();
+                SortedSet<String> attributes = new TreeSet<>();
                 if (chosen == Format.CSV) {
                     each(store, record -> {
                         CsvRecordWriter.requireWritable(record);
                         languages.addAll(record.translations().keySet());
+                        attributes.addAll(record.attributes().keySet());
                     });
                 }
                 // The command's own standard output, not System.out: engines' prints go to the log from there.
                 Writer out = toStdout ? stdout : Files.newBufferedWriter(Path.of(file), StandardCharsets.UTF_8);
                 try {
                     if (chosen == Format.CSV) {
-                        CsvRecordWriter csv = new CsvRecordWriter(out, List.copyOf(languages));
+                        CsvRecordWriter csv = new CsvRecordWriter(out, List.copyOf(languages), List.copyOf(attributes));
                         count = each(store, csv::write);
                         csv.finish();
                     } else {

@@ -91,6 +91,7 @@ public final class ServeCommand implements Callable<Integer> {
         String management = "http://" + shown(settings.management().host()) + ":" + server.managementPort();
         out.println("Management (not for the public): " + management + "/observe/health and " + management
                 + "/observe/metrics; readiness for load balancers: " + base + "/ready");
+        out.println("Console (tenants, try it, analytics): " + management + "/admin/");
         server.tenants().problems().forEach(problem -> out.println("Skipped: " + problem));
         out.println("Rate limits: " + server.rateLimiter().status().describe());
         server.tenants().tenant(DEMO_TENANT).ifPresent(demo -> printDemoKeys(out, server, demo, base));

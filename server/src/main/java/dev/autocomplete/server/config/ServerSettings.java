@@ -39,10 +39,13 @@ import dev.autocomplete.server.files.WatchMode;
  *     embedded default; may hold a password, so never logged
  * @param tenantsWatch how changed tenant files and keys are noticed
  * @param clock what access tokens and key expiry are judged by (the system clock; tests set their own)
+ * @param learning how picks re-rank options ({@code learning.*})
+ * @param keepUnmatched whether analytics count the typed spans that matched nothing ({@code analytics.keep-unmatched})
  */
 public record ServerSettings(String host, int port, Path tenants, Tls tls, Limits limits, Duration shutdownGrace,
         String redisUrl, String tokenSecret, Path tokenSecretFile, int cacheMaxEntries, Management management,
-        Path dataDir, String storageUrl, WatchMode tenantsWatch, Clock clock) {
+        Path dataDir, String storageUrl, WatchMode tenantsWatch, Clock clock, LearningSettings learning,
+        boolean keepUnmatched) {
 
     /** Every key, with its default ({@code ""} for none), in the order of the reference in the README. */
     public static final Map<String, String> KEYS = keys();
@@ -113,6 +116,13 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
         keys.put("token.secret", "");
         keys.put("token.secret-file", "");
         keys.put("cache.max-entries", "20000");
+        keys.put("learning.half-life-days", "14");
+        keys.put("learning.apply-seconds", "60");
+        keys.put("learning.sessions", "20000");
+        keys.put("learning.picks-per-address-hour", "200");
+        keys.put("learning.picks-per-key-hour", "100000");
+        keys.put("learning.queue", "10000");
+        keys.put("analytics.keep-unmatched", "true");
         return java.util.Collections.unmodifiableMap(keys);
     }
 
@@ -170,7 +180,8 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
                 s.number("cache.max-entries", 0, 10_000_000),
                 new Management(s.text("management.host"), s.number("management.port", 0, 65535)),
                 s.text("data.dir").isEmpty() ? null : Path.of(s.text("data.dir")), storageUrl(s.text("storage.url")),
-                s.choice("tenants.watch", WatchMode.class), Clock.systemUTC());
+                s.choice("tenants.watch", WatchMode.class), Clock.systemUTC(), learning(s),
+                s.flag("analytics.keep-unmatched"));
     }
 
     /**
@@ -189,21 +200,21 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
     public ServerSettings with(String newHost, Integer newPort, Path newTenants) {
         return new ServerSettings(newHost != null ? newHost : host, newPort != null ? newPort : port,
                 newTenants != null ? newTenants : tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
-                tokenSecretFile, cacheMaxEntries, management, dataDir, storageUrl, tenantsWatch, clock);
+                tokenSecretFile, cacheMaxEntries, management, dataDir, storageUrl, tenantsWatch, clock, learning, keepUnmatched);
     }
 
     /** The same settings with another management host or port (command-line options win); null keeps. */
     public ServerSettings withManagement(String newHost, Integer newPort) {
         return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
                 tokenSecretFile, cacheMaxEntries, new Management(newHost != null ? newHost : management.host(),
-                        newPort != null ? newPort : management.port()), dataDir, storageUrl, tenantsWatch, clock);
+                        newPort != null ? newPort : management.port()), dataDir, storageUrl, tenantsWatch, clock, learning, keepUnmatched);
     }
 
     /** The same settings with another data directory (the command-line option wins); null keeps. */
     public ServerSettings withDataDir(Path newDataDir) {
         return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
                 tokenSecretFile, cacheMaxEntries, management, newDataDir != null ? newDataDir : dataDir,
-                storageUrl, tenantsWatch, clock);
+                storageUrl, tenantsWatch, clock, learning, keepUnmatched);
     }
 
     /** The same settings with another Redis URL or token secret file (command-line options win); null keeps. */
@@ -211,27 +222,27 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
         return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace,
                 newRedisUrl != null ? newRedisUrl : redisUrl, tokenSecret,
                 newTokenSecretFile != null ? newTokenSecretFile : tokenSecretFile, cacheMaxEntries, management, dataDir,
-                storageUrl, tenantsWatch, clock);
+                storageUrl, tenantsWatch, clock, learning, keepUnmatched);
     }
 
     /** The same settings with another token signing secret ({@code token.secret}); null keeps. */
     public ServerSettings withTokenSecret(String newTokenSecret) {
         return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace, redisUrl,
                 newTokenSecret != null ? newTokenSecret : tokenSecret, tokenSecretFile, cacheMaxEntries, management,
-                dataDir, storageUrl, tenantsWatch, clock);
+                dataDir, storageUrl, tenantsWatch, clock, learning, keepUnmatched);
     }
 
     /** The same settings with another {@code storage.url} (tests; operators set the key or its variable). */
     public ServerSettings withStorageUrl(String newStorageUrl) {
         return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
-                tokenSecretFile, cacheMaxEntries, management, dataDir, storageUrl(newStorageUrl), tenantsWatch, clock);
+                tokenSecretFile, cacheMaxEntries, management, dataDir, storageUrl(newStorageUrl), tenantsWatch, clock, learning, keepUnmatched);
     }
 
     /** The same settings judging tokens and key expiry by another clock. */
     public ServerSettings withClock(Clock newClock) {
         return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
                 tokenSecretFile, cacheMaxEntries, management, dataDir, storageUrl, tenantsWatch,
-                newClock);
+                newClock, learning, keepUnmatched);
     }
 
     @Override
@@ -242,6 +253,25 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
                 + ", cacheMaxEntries=" + cacheMaxEntries + ", management=" + management + ", data=" + data()
                 + ", storage=" + (storageUrl.isEmpty() ? "embedded" : "postgresql") + ", tenantsWatch=" + tenantsWatch
                 + "]";
+    }
+
+    private static LearningSettings learning(Settings s) {
+        return new LearningSettings(Duration.ofDays(s.number("learning.half-life-days", 1, 3650)),
+                Duration.ofSeconds(s.number("learning.apply-seconds", 1, 3600)),
+                s.number("learning.sessions", 100, 10_000_000), s.number("learning.picks-per-address-hour", 0, 100_000_000),
+                s.number("learning.picks-per-key-hour", 0, 1_000_000_000), s.number("learning.queue", 100, 10_000_000));
+    }
+
+    /** The same settings with other learning settings (tests). */
+    public ServerSettings withLearning(LearningSettings newLearning) {
+        return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
+                tokenSecretFile, cacheMaxEntries, management, dataDir, storageUrl, tenantsWatch, clock, newLearning, keepUnmatched);
+    }
+
+    /** The same settings, counting unmatched spans in analytics or not (tests). */
+    public ServerSettings withKeepUnmatched(boolean keep) {
+        return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
+                tokenSecretFile, cacheMaxEntries, management, dataDir, storageUrl, tenantsWatch, clock, learning, keep);
     }
 
     /** Empty, or a PostgreSQL JDBC URL; the message never repeats the value, which may hold a password. */
@@ -271,6 +301,15 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
             }
             throw new IllegalArgumentException(key + " (or " + environmentName(key) + ") must be a whole number from "
                     + min + " to " + max + "; got '" + text + "'");
+        }
+
+        boolean flag(String key) {
+            String text = text(key);
+            if (text.equalsIgnoreCase("true") || text.equalsIgnoreCase("false")) {
+                return Boolean.parseBoolean(text);
+            }
+            throw new IllegalArgumentException(key + " (or " + environmentName(key) + ") must be true or false; got '"
+                    + text + "'");
         }
 
         <E extends Enum<E>> E choice(String key, Class<E> type) {

@@ -2,21 +2,15 @@ package dev.autocomplete.server.http;
 
 import static java.util.Objects.requireNonNull;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.UUID;
-import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
@@ -36,19 +30,6 @@ import io.helidon.webserver.http.ServerResponse;
  */
 public final class DemoPage implements HttpService {
 
-    /** Where the web build puts the page on the class path. */
-    static final String ROOT = "web/";
-
-    private static final Pattern ASSET_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,100}");
-    private static final Map<String, String> MEDIA_TYPES = Map.of(
-            "html", "text/html; charset=UTF-8",
-            "js", "text/javascript; charset=UTF-8",
-            "css", "text/css; charset=UTF-8",
-            "map", "application/json",
-            "json", "application/json",
-            "svg", "image/svg+xml",
-            "png", "image/png",
-            "txt", "text/plain; charset=UTF-8");
     /**
      * Everything from this server only. Styles may be inline because the client injects its stylesheet at
      * run time.
@@ -65,17 +46,15 @@ public final class DemoPage implements HttpService {
         }
     }
 
-    private static final HeaderName CSP = HeaderNames.create("Content-Security-Policy");
-
     private final ObjectMapper json;
     private final ErrorResponses errors;
-    private final ClassLoader resources;
+    private final BundledFiles files;
     private volatile List<DemoProduct> products = List.of();
 
     public DemoPage(ObjectMapper json, ErrorResponses errors) {
         this.json = json;
         this.errors = errors;
-        this.resources = DemoPage.class.getClassLoader();
+        this.files = new BundledFiles(errors);
     }
 
     /** Makes {@code /demo/config.json} answer with these products and their keys. */
@@ -93,7 +72,7 @@ public final class DemoPage implements HttpService {
 
     private void asset(ServerRequest request, ServerResponse response) {
         String name = request.path().pathParameters().get("name");
-        if (!ASSET_NAME.matcher(name).matches() || name.contains("..")) {
+        if (!BundledFiles.assetName(name)) {
             errors.send(response, 404, "NOT_FOUND", "No such file.");
             return;
         }
@@ -104,7 +83,8 @@ public final class DemoPage implements HttpService {
         List<DemoProduct> current = products;
         if (current.isEmpty()) {
             errors.send(response, 404, "NOT_FOUND",
-                    "No demo keys in this process; start the server with `./autocomplete serve`.");
+                    "No demo keys in this process (they are made for the demo tenant by `./autocomplete serve`); try"
+                            + " any tenant in the console, /admin/ on the management listener.");
             return;
         }
         ObjectNode body = json.createObjectNode();
@@ -128,29 +108,7 @@ public final class DemoPage implements HttpService {
     }
 
     private void sendFile(ServerResponse response, String path) {
-        byte[] bytes = read(ROOT + path);
-        if (bytes == null) {
-            errors.send(response, 404, "NOT_FOUND", path.equals("index.html")
-                    ? "The demo page is not in this build; build with `./autocomplete package`."
-                    : "No such file.");
-            return;
-        }
-        String extension = path.substring(path.lastIndexOf('.') + 1).toLowerCase(Locale.ROOT);
-        response.status(Status.OK_200);
-        response.header(HeaderNames.CONTENT_TYPE, MEDIA_TYPES.getOrDefault(extension, "application/octet-stream"));
-        response.header(HeaderNames.CACHE_CONTROL, "no-cache");
-        response.header(HeaderNames.X_CONTENT_TYPE_OPTIONS, "nosniff");
-        if (extension.equals("html")) {
-            response.header(CSP, CONTENT_SECURITY_POLICY);
-        }
-        response.send(bytes);
-    }
-
-    private byte[] read(String resource) {
-        try (InputStream in = resources.getResourceAsStream(resource)) {
-            return in == null ? null : in.readAllBytes();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        files.send(response, path, CONTENT_SECURITY_POLICY, path.equals("index.html")
+                ? "The demo page is not in this build; build with `./autocomplete package`." : "No such file.");
     }
 }

@@ -10,6 +10,7 @@ import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.RoutingRequest;
 import io.helidon.webserver.http.RoutingResponse;
 
+import dev.autocomplete.server.analytics.Analytics;
 import dev.autocomplete.server.auth.Caller;
 import dev.autocomplete.server.observe.Metrics;
 import dev.autocomplete.server.protocol.SuggestRequest;
@@ -29,10 +30,18 @@ public final class RequestTracker implements Filter, AutoCloseable {
     private final ErrorResponses errors;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final int maxConcurrent;
+    private final Analytics analytics;
     private volatile boolean draining;
 
     /** @param maxConcurrent requests handled at once; more are answered {@code 503 OVERLOADED} at once */
     public RequestTracker(Metrics metrics, AccessLog accessLog, ErrorResponses errors, int maxConcurrent) {
+        this(metrics, accessLog, errors, maxConcurrent, null);
+    }
+
+    /** @param analytics counts each answered suggest request; null for none */
+    public RequestTracker(Metrics metrics, AccessLog accessLog, ErrorResponses errors, int maxConcurrent,
+            Analytics analytics) {
+        this.analytics = analytics;
         this.metrics = metrics;
         this.maxConcurrent = maxConcurrent;
         this.accessLog = accessLog;
@@ -88,6 +97,9 @@ public final class RequestTracker implements Filter, AutoCloseable {
             String endpoint = endpoint(path);
             metrics.request(tenant, product, endpoint, status, nanos);
             Suggester.Outcome suggested = facts.suggested;
+            if (analytics != null && suggested != null && status == 200) {
+                analytics.suggested(caller, facts.body, suggested, nanos);
+            }
             if (facts.errorCode != null) {
                 metrics.error(tenant, product, facts.errorCode);
                 if (facts.errorCode.equals("RATE_LIMITED")) {

@@ -15,14 +15,19 @@ import io.helidon.webserver.http.ServerResponse;
 
 import dev.autocomplete.server.auth.Admitted;
 import dev.autocomplete.server.auth.Caller;
+import dev.autocomplete.server.learning.Learning;
 import dev.autocomplete.server.observe.Metrics;
 import dev.autocomplete.server.protocol.ApiException;
+import dev.autocomplete.server.reading.ProductModel;
+import dev.autocomplete.spi.toolkit.TextFolding;
 
 /**
  * {@code POST /api/telemetry/events}: the official client's fire-and-forget analytics
  * ({@code {source, session_id, type, at, query_data}}). Any credential of the product that passes the
  * {@link Gatekeeper} (rate limits, origin rules, CORS, as for {@code /api/suggest}) gets a 204; the
- * event is counted in the metrics by its {@code type} and otherwise dropped: nothing is stored or logged.
+ * event is counted in the metrics by its {@code type}, and a pick ({@code option} or {@code pill}) is handed to
+ * {@link Learning}, which keeps only honest picks, as option identities and counts (docs/protocol.md §6). Nothing
+ * of an event is logged; its query text is never stored.
  */
 public final class TelemetryService implements HttpService {
 
@@ -37,8 +42,12 @@ public final class TelemetryService implements HttpService {
     private final ErrorResponses errors;
     private final JsonRequests requests;
 
+    private final Learning learning;
+
+    /** @param learning takes the picks; null when the server does not learn */
     public TelemetryService(Gatekeeper gatekeeper, ObjectMapper json, Metrics metrics, ErrorResponses errors,
-            JsonRequests requests) {
+            JsonRequests requests, Learning learning) {
+        this.learning = learning;
         this.requests = requests;
         this.gatekeeper = gatekeeper;
         this.json = json;
@@ -60,9 +69,30 @@ public final class TelemetryService implements HttpService {
             JsonNode type = event.path("type");
             String label = type.isTextual() && EVENT_TYPE.matcher(type.asText()).matches() ? type.asText() : "other";
             metrics.telemetryEvent(caller.tenant().id(), caller.product().slug(), label);
+            if (learning != null) {
+                Learning.Outcome outcome = learning.event(new Learning.ProductRef(caller.tenant().id(),
+                        caller.product().slug()), caller.tenant().learn(), caller.key() == null ? null
+                        : caller.key().id(), request.remotePeer().host(), event, labelText -> typeOfLabel(caller,
+                        labelText));
+                if (outcome != Learning.Outcome.IGNORED) {
+                    metrics.learningEvent(caller.tenant().id(), caller.product().slug(), outcome.label());
+                }
+            }
             response.status(Status.NO_CONTENT_204);
             response.send();
         }
+    }
+
+    /** The param type whose label (in any of its languages) is {@code label}, or null: pill events name labels. */
+    private static String typeOfLabel(Caller caller, String label) {
+        String folded = TextFolding.fold(label);
+        for (ProductModel.Param param : caller.product().model().paramsByType().values()) {
+            if (TextFolding.fold(param.label().fallback()).equals(folded) || param.label().translations().values()
+                    .stream().anyMatch(text -> TextFolding.fold(text).equals(folded))) {
+                return param.type();
+            }
+        }
+        return null;
     }
 
     private JsonNode read(ServerRequest request) {

@@ -77,6 +77,10 @@ public final class Metrics {
             .help("Telemetry events accepted, by event type").labelNames("tenant", "product", "type")
             .register(registry);
 
+    private final Counter learning = Counter.builder().withoutExemplars().name("autocomplete_learning_events_total")
+            .help("Pick events by what learning made of them: credited, pill, not_offered, repeated, capped, dropped,"
+                    + " off").labelNames("tenant", "product", "outcome").register(registry);
+
     /** Adds the gauges read from the tenants at scrape time. */
     public Metrics(TenantRegistry tenants) {
         CounterWithCallback.builder().name("autocomplete_tenant_reloads_total")
@@ -151,6 +155,11 @@ public final class Metrics {
         Set<String> known = eventTypes.computeIfAbsent(tenant + "/" + product, k -> ConcurrentHashMap.newKeySet());
         String label = known.contains(type) || (known.size() < MAX_EVENT_TYPES && known.add(type)) ? type : "other";
         telemetry.labelValues(tenant, product, label).inc();
+    }
+
+    /** A pick event's outcome in learning (one of a fixed set of labels). */
+    public void learningEvent(String tenant, String product, String outcome) {
+        learning.labelValues(tenant, product, outcome).inc();
     }
 
     public String contentType() {

@@ -8,6 +8,7 @@ import java.util.List;
  * @param input the parsed view, or null when {@code rawQuery} has no placeholder
  * @param dataBytes the bytes of {@code data} once written, shared by every response made from this one with
  *        {@link #withEnvelope}: a cached answer's {@code data} is written once, only {@code meta} per request
+ * @param offered what the answer offered that a pick may be credited to; not written
  */
 public record SuggestResponse(
         String rawQuery,
@@ -17,17 +18,24 @@ public record SuggestResponse(
         String requestId,
         String requestAt,
         String sessionId,
-        DataBytes dataBytes) {
+        DataBytes dataBytes,
+        Offered offered) {
 
     public SuggestResponse(String rawQuery, List<InputSegment> input, List<Suggestion> suggestions, boolean ready,
             String requestId, String requestAt, String sessionId) {
-        this(rawQuery, input, suggestions, ready, requestId, requestAt, sessionId, new DataBytes());
+        this(rawQuery, input, suggestions, ready, requestId, requestAt, sessionId, new DataBytes(), Offered.NONE);
     }
 
     /** The same {@code data} (and its written bytes) under another envelope. */
     public SuggestResponse withEnvelope(String newRequestId, String newRequestAt, String newSessionId) {
         return new SuggestResponse(rawQuery, input, suggestions, ready, newRequestId, newRequestAt, newSessionId,
-                dataBytes);
+                dataBytes, offered);
+    }
+
+    /** The same response, noting what it offered for learning. */
+    public SuggestResponse withOffered(Offered newOffered) {
+        return new SuggestResponse(rawQuery, input, suggestions, ready, requestId, requestAt, sessionId, dataBytes,
+                newOffered);
     }
 
     /**

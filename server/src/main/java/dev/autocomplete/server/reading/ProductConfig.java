@@ -30,7 +30,7 @@ public final class ProductConfig {
     private static final Set<String> INTENT_KEYS = Set.of("name", "phrases", "params");
     /** The keys of a param the core reads; the others are its engine's ({@link ParamSpec#config()}). */
     private static final Set<String> CORE_PARAM_KEYS = Set.of("type", "label", "required", "cues", "when",
-            "context_keys", "context_options", "engine");
+            "context_keys", "context_options", "engine", "learn");
     /** A type must survive the client's minting, {@code {{NAME_N}}} with NAME in {@code [A-Z0-9_]+}. */
     private static final Pattern TYPE = Pattern.compile("[A-Za-z0-9_]+( [A-Za-z0-9_]+)*");
 
@@ -164,6 +164,8 @@ public final class ProductConfig {
                 .map(TextFolding::fold).toList();
         boolean contextOptions = problems.read(() -> tree.bool("context_options", false), false);
         String engine = problems.read(() -> tree.string("engine", DEFAULT_ENGINE), DEFAULT_ENGINE);
+        boolean learn = problems.read(() -> tree.bool("learn", true), true);
+        Set<String> attributeKeys = problems.read(() -> attributeKeys(tree), Set.<String>of());
         if (problems.count() > before) {
             return null;
         }
@@ -184,7 +186,24 @@ public final class ProductConfig {
             return null;
         }
         return new ProductModel.Param(type, label, required, cues, Map.copyOf(translatedCues), condition, contextKeys,
-                contextOptions, engine);
+                contextOptions, engine, learn, attributeKeys);
+    }
+
+    /** The top-level context keys a param's {@code context_attributes} read (folded); the engine reads the rest. */
+    private static Set<String> attributeKeys(ConfigTree tree) throws EngineConfigException {
+        if (!tree.has("context_attributes")) {
+            return Set.of();
+        }
+        ConfigTree declared = tree.tree("context_attributes");
+        Set<String> keys = new java.util.HashSet<>();
+        for (String attribute : declared.keys()) {
+            String from = attribute;
+            if (declared.raw(attribute).orElse(null) instanceof Map<?, ?>) {
+                from = declared.tree(attribute).string("from", attribute);
+            }
+            keys.add(TextFolding.fold(from.split("\\.")[0]));
+        }
+        return keys;
     }
 
     /** The param's {@code when}, or null when it has none. */

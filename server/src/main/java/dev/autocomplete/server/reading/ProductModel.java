@@ -66,10 +66,25 @@ public record ProductModel(Localized prompt, List<Intent> intents) {
      * @param contextOptions whether values the context names for this param are offered even when its engine
      *     does not know them (a host's per-user list, e.g. recent contacts)
      * @param engine the name of the engine that serves the param's values
+     * @param learn whether the param's options are re-ranked by what users picked ({@code learn: false} turns it off)
+     * @param attributeKeys folded top-level {@code additional_context} keys its {@code context_attributes} read: not
+     *     matched against its option texts (protocol notes, decision 19)
      */
     public record Param(String type, Localized label, boolean required, List<String> cues,
             Map<String, List<String>> translatedCues, Condition condition, List<String> contextKeys,
-            boolean contextOptions, String engine) {
+            boolean contextOptions, String engine, boolean learn, Set<String> attributeKeys) {
+
+        public Param {
+            attributeKeys = Set.copyOf(attributeKeys);
+        }
+
+        /** A param that learns from picks, with no context attributes. */
+        public Param(String type, Localized label, boolean required, List<String> cues,
+                Map<String, List<String>> translatedCues, Condition condition, List<String> contextKeys,
+                boolean contextOptions, String engine) {
+            this(type, label, required, cues, translatedCues, condition, contextKeys, contextOptions, engine, true,
+                    Set.of());
+        }
 
         /** The cues of the requested languages and of the default one, longest first. */
         List<String> cuesIn(List<String> languages) {

@@ -22,10 +22,19 @@ import dev.autocomplete.spi.AdditionalContext;
  * @param language the requested BCP-47 tag, well-formed, or null when absent or malformed
  * @param optionLimit the most options shown per suggestion
  * @param today the current date in the product's time zone
+ * @param priors what the product's users picked before, to rank options with
  */
 public record Query(String rawQuery, List<Segment> segments, Set<String> dismissedTypes,
         List<SuggestRequest.SuggestionRef> recentlySuggested, AdditionalContext context, String language,
-        int optionLimit, LocalDate today) {
+        int optionLimit, LocalDate today, Priors priors) {
+
+    /** A query ranked without learning. */
+    public Query(String rawQuery, List<Segment> segments, Set<String> dismissedTypes,
+            List<SuggestRequest.SuggestionRef> recentlySuggested, AdditionalContext context, String language,
+            int optionLimit, LocalDate today) {
+        this(rawQuery, segments, dismissedTypes, recentlySuggested, context, language, optionLimit, today,
+                Priors.NONE);
+    }
 
     public Query {
         requireNonNull(rawQuery, "rawQuery is null");
@@ -34,6 +43,7 @@ public record Query(String rawQuery, List<Segment> segments, Set<String> dismiss
         recentlySuggested = List.copyOf(recentlySuggested);
         requireNonNull(context, "context is null");
         requireNonNull(today, "today is null");
+        requireNonNull(priors, "priors is null");
     }
 
     /** The filled params, in query order. */

@@ -33,6 +33,10 @@ public final class QueryReader {
     private static final int MAX_CONTEXT_LOOKUPS = 8;
     /** How far down an engine's ranking the order of several named options is looked up. */
     private static final int WIDE_LIMIT = 500;
+    /** What the engine's first option is worth against learned credit (one honest pick adds 1). */
+    private static final double ENGINE_PRIOR = 1.0;
+    /** Keeps an option whose text is exactly what was typed first, whatever was learned. */
+    private static final double EXACT = 1e12;
 
     private final ProductModel model;
     private final Query query;
@@ -43,6 +47,8 @@ public final class QueryReader {
     private final boolean endsWithText;
     private final boolean leadingIsText;
     private final Map<Param, Set<String>> contextValues = new java.util.IdentityHashMap<>();
+    /** Texts offered only because the context named them (context_options): never learned from. */
+    private final Set<String> fromContext = new java.util.HashSet<>();
 
     /** A free-typed span read as a value of {@code param}; {@code value} is the value it reads as, or null. */
     private record Read(Param param, int start, int end, ReadingState state, String value) {
@@ -430,9 +436,10 @@ public final class QueryReader {
         List<Reading.ParamSuggestion> suggestions = new ArrayList<>();
         for (Param param : order) {
             String typed = param == reading.active() ? reading.activeText() : "";
+            fromContext.clear();
             List<Option> options = suggestions.isEmpty() ? options(param, typed, filled) : laterOptions(param, filled);
             suggestions.add(new Reading.ParamSuggestion(param.type(), param.label().in(languages), param.required(),
-                    options));
+                    options, fromContext));
         }
         return suggestions;
     }
@@ -451,9 +458,20 @@ public final class QueryReader {
         int limit = query.optionLimit();
         List<Option> engineOptions = sources.options(param.type(), "", filled, limit + 1);
         if (engineOptions.size() <= limit) {
-            return contextFirst(param, "", filled, engineOptions, false);
+            return contextFirst(param, "", filled, learned(param, "", filled, engineOptions), false);
         }
-        return contextFirst(param, "", filled, engineOptions.subList(0, limit), true);
+        // A long list carries what the context names, and what users picked most: those are worth filtering
+        // locally; the rest of its first page is not.
+        List<Option> named = contextFirst(param, "", filled, engineOptions.subList(0, limit), true);
+        List<Option> picked = learnedOnly(param, filled);
+        if (picked.isEmpty()) {
+            return named;
+        }
+        Map<String, Option> both = new LinkedHashMap<>();
+        named.forEach(option -> both.putIfAbsent(option.text(), option));
+        picked.forEach(option -> both.putIfAbsent(option.text(), option));
+        List<Option> merged = new ArrayList<>(both.values());
+        return merged.size() > limit ? merged.subList(0, limit) : merged;
     }
 
     /**
@@ -461,8 +479,89 @@ public final class QueryReader {
      * typed text first (docs/protocol.md §4.6), whatever their rank in the engine's list.
      */
     private List<Option> options(Param param, String typed, Map<String, String> filled) {
-        return contextFirst(param, typed, filled, sources.options(param.type(), typed, filled, query.optionLimit()),
-                false);
+        return contextFirst(param, typed, filled, learned(param, typed, filled,
+                sources.options(param.type(), typed, filled, query.optionLimit())), false);
+    }
+
+    /**
+     * The engine's options re-ranked by what users picked (docs/protocol.md §6.1): each scores its learned credit
+     * for what is typed plus a prior for its place in the engine's list ({@link #ENGINE_PRIOR} for the first, half
+     * of it for the second, ...), so an option picked a few times passes the engine's first; options picked often
+     * but beyond the engine's first page join in. An option whose text or alias is exactly what was typed stays
+     * first.
+     */
+    private List<Option> learned(Param param, String typed, Map<String, String> filled, List<Option> engineOptions) {
+        Priors priors = query.priors();
+        if (!param.learn() || priors == Priors.NONE) {
+            return engineOptions;
+        }
+        String folded = TextFolding.fold(typed).strip();
+        List<String> candidates = priors.candidates(param.type(), folded, query.optionLimit());
+        if (candidates.isEmpty()) {
+            return engineOptions;
+        }
+        Map<String, Option> pool = new LinkedHashMap<>();
+        for (Option option : engineOptions) {
+            pool.putIfAbsent(TextFolding.fold(option.text()), option);
+        }
+        int engineCount = pool.size();
+        for (String candidate : candidates) {
+            if (!pool.containsKey(candidate)) {
+                Option found = lookUp(param, candidate, filled);
+                if (found != null) {
+                    pool.put(candidate, found);
+                }
+            }
+        }
+        List<Map.Entry<String, Option>> ranked = new ArrayList<>(pool.entrySet());
+        double[] scores = new double[ranked.size()];
+        for (int i = 0; i < ranked.size(); i++) {
+            Option option = ranked.get(i).getValue();
+            boolean exact = !folded.isEmpty() && (ranked.get(i).getKey().equals(folded)
+                    || option.aliases().stream().anyMatch(alias -> TextFolding.fold(alias).equals(folded)));
+            double prior = i < engineCount ? ENGINE_PRIOR / (1 + i) : 0;
+            scores[i] = (exact ? EXACT : 0) + priors.credit(param.type(), folded, ranked.get(i).getKey()) + prior;
+        }
+        Integer[] order = new Integer[ranked.size()];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        java.util.Arrays.sort(order, (a, b) -> Double.compare(scores[b], scores[a]));
+        List<Option> result = new ArrayList<>(order.length);
+        for (int i : order) {
+            result.add(ranked.get(i).getValue());
+        }
+        return result;
+    }
+
+    /** The options users picked most for a param with nothing typed, best first (only those with credit). */
+    private List<Option> learnedOnly(Param param, Map<String, String> filled) {
+        Priors priors = query.priors();
+        if (!param.learn() || priors == Priors.NONE) {
+            return List.of();
+        }
+        List<Option> found = new ArrayList<>();
+        for (String candidate : priors.candidates(param.type(), "", query.optionLimit())) {
+            Option option = lookUp(param, candidate, filled);
+            if (option != null) {
+                found.add(option);
+            }
+        }
+        return found;
+    }
+
+    /** The engine's option whose folded text is {@code folded}, as the engine shows it now; null when gone or taken. */
+    private Option lookUp(Param param, String folded, Map<String, String> filled) {
+        // Asked for one option first: the exact match fills it, so a catalog skips its typo walk (on a million
+        // options ten of those per answer cost milliseconds); three only when the first was another option.
+        for (int limit : new int[] {1, 3}) {
+            for (Option option : sources.options(param.type(), folded, filled, limit)) {
+                if (TextFolding.fold(option.text()).equals(folded)) {
+                    return option;
+                }
+            }
+        }
+        return null;
     }
 
     /**
@@ -503,6 +602,7 @@ public final class QueryReader {
                 String text = contextText(param, name);
                 if (text != null && !filled.containsValue(text)) {
                     named.putIfAbsent(text, Option.of(text));
+                    fromContext.add(text);
                 }
             }
         }
@@ -559,10 +659,24 @@ public final class QueryReader {
                     }
                 });
             }
-            names.addAll(ContextNames.forParam(context, p.type(), allTypes));
+            names.addAll(ContextNames.forParam(withoutKeys(context, p.attributeKeys()), p.type(), allTypes));
             names.remove("");
             return names;
         });
+    }
+
+    /** The context without some top-level keys (folded): those a param's attributes read name no option text. */
+    private static AdditionalContext withoutKeys(AdditionalContext context, Set<String> foldedKeys) {
+        if (foldedKeys.isEmpty() || !(context.root() instanceof AdditionalContext.Fields fields)) {
+            return context;
+        }
+        Map<String, AdditionalContext.Value> kept = new LinkedHashMap<>();
+        fields.fields().forEach((key, value) -> {
+            if (!foldedKeys.contains(TextFolding.fold(key))) {
+                kept.put(key, value);
+            }
+        });
+        return new AdditionalContext(new AdditionalContext.Fields(kept));
     }
 
     /** The text as the context wrote it of a folded value under the param's own keys, or null. */

@@ -29,7 +29,22 @@ public record Reading(Intent intent, List<Identified> identified, String prompt,
     public record Identified(String type, int start, int end, ReadingState state) {
     }
 
-    /** A param to propose; {@code options} best first. */
-    public record ParamSuggestion(String type, String label, boolean required, List<Option> options) {
+    /**
+     * A param to propose; {@code options} best first.
+     *
+     * @param fromContext texts of options offered only because {@code additional_context} named them (a param's
+     *     {@code context_options}): never learned from, never counted
+     */
+    public record ParamSuggestion(String type, String label, boolean required, List<Option> options,
+            java.util.Set<String> fromContext) {
+
+        public ParamSuggestion {
+            options = List.copyOf(options);
+            fromContext = java.util.Set.copyOf(fromContext);
+        }
+
+        public ParamSuggestion(String type, String label, boolean required, List<Option> options) {
+            this(type, label, required, options, java.util.Set.of());
+        }
     }
 }

@@ -5,9 +5,11 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.function.Function;
 
+import dev.autocomplete.server.analytics.AnalyticsStore;
 import dev.autocomplete.server.auth.PostgresKeyStore;
 import dev.autocomplete.server.config.DataDirectory;
 import dev.autocomplete.server.config.ServerSettings;
+import dev.autocomplete.server.learning.LearningStore;
 import dev.autocomplete.server.store.Database;
 import dev.autocomplete.server.store.JdbcCatalogStore;
 import dev.autocomplete.server.store.NewerSchemaException;
@@ -46,7 +48,9 @@ public final class StoredComponents {
             // Kept in PostgreSQL only: with SQLite, keys live in each tenant's keys.yaml (migrate imports them).
             new Component(PostgresKeyStore.COMPONENT,
                     dialect -> dialect == Database.Dialect.POSTGRES ? PostgresKeyStore.SCHEMA : List.of(),
-                    List.of("keys", "keys_imported")));
+                    List.of("keys", "keys_imported")),
+            new Component(LearningStore.COMPONENT, dialect -> LearningStore.SCHEMA, LearningStore.TABLES),
+            new Component(AnalyticsStore.COMPONENT, dialect -> AnalyticsStore.SCHEMA, AnalyticsStore.TABLES));
 
     private StoredComponents() {
     }

@@ -258,6 +258,23 @@ public final class Database implements AutoCloseable {
     }
 
     /**
+     * Runs {@code work} as one write transaction that does not join the change feed: in PostgreSQL it takes its own
+     * advisory lock {@code lock} (so catalog writes never wait for it, nor it for them) and notifies no one; in
+     * SQLite it is one more write on the one writer connection. For state other than catalogs (learned picks).
+     */
+    public <T> T writeUnordered(long lock, Work<T> work) {
+        return writers.use(connection -> inTransaction(connection, transaction -> {
+            if (dialect == Dialect.POSTGRES) {
+                try (PreparedStatement locked = transaction.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
+                    locked.setLong(1, lock);
+                    locked.execute();
+                }
+            }
+            return work.run(transaction);
+        }));
+    }
+
+    /**
      * Logs a write that failed for want of disk space or on a disk error (SQLite's {@code SQLITE_FULL} and
      * {@code SQLITE_IOERR}, PostgreSQL's {@code disk_full} and {@code io_error}): every write answers 503 until an
      * operator frees space, so it is said at once, at most once a minute (a full disk fails every write).

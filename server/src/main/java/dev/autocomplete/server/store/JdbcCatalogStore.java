@@ -53,6 +53,8 @@ public final class JdbcCatalogStore implements CatalogStore {
     };
     private static final TypeReference<TreeMap<String, String>> TRANSLATIONS = new TypeReference<>() {
     };
+    private static final TypeReference<TreeMap<String, List<String>>> ATTRIBUTES = new TypeReference<>() {
+    };
 
     private final Database database;
     private final boolean ownsDatabase;
@@ -97,7 +99,9 @@ public final class JdbcCatalogStore implements CatalogStore {
                         + (sqlite ? " WITHOUT ROWID" : ""),
                 "CREATE TABLE catalog_changes (sequence " + sequence + " PRIMARY KEY, tenant TEXT NOT NULL, "
                         + "catalog TEXT NOT NULL, kind TEXT NOT NULL, id TEXT, previous_text TEXT, "
-                        + "at_millis BIGINT NOT NULL)"));
+                        + "at_millis BIGINT NOT NULL)"),
+                // Version 2: attributes (a JSON object of name to values), null for none.
+                List.of("ALTER TABLE catalog_options ADD COLUMN attributes TEXT"));
     }
 
     @Override
@@ -130,7 +134,7 @@ public final class JdbcCatalogStore implements CatalogStore {
     public void forEach(CatalogRef catalog, Consumer<OptionRecord> each) {
         database.read(connection -> {
             try (PreparedStatement query = connection.prepareStatement("SELECT id, text, aliases, weight, "
-                    + "translations FROM catalog_options WHERE tenant = ? AND catalog = ? ORDER BY id")) {
+                    + "translations, attributes FROM catalog_options WHERE tenant = ? AND catalog = ? ORDER BY id")) {
                 bind(query, catalog);
                 // PostgreSQL streams in a transaction with a fetch size instead of loading every row first.
                 query.setFetchSize(STAGING_BATCH);
@@ -160,7 +164,7 @@ public final class JdbcCatalogStore implements CatalogStore {
         }
         return database.read(connection -> {
             try (PreparedStatement query = connection.prepareStatement("SELECT id, text, aliases, weight, "
-                    + "translations FROM catalog_options WHERE tenant = ? AND catalog = ? AND id > ? "
+                    + "translations, attributes FROM catalog_options WHERE tenant = ? AND catalog = ? AND id > ? "
                     + (filtered ? "AND (folded LIKE ? OR folded LIKE ?) " : "") + "ORDER BY id LIMIT ?")) {
                 bind(query, catalog);
                 query.setString(3, afterId == null ? "" : afterId);
@@ -329,8 +333,8 @@ public final class JdbcCatalogStore implements CatalogStore {
     /** The record of this id as the current transaction sees it. */
     private static Optional<OptionRecord> stored(Connection connection, CatalogRef catalog, String id)
             throws SQLException {
-        try (PreparedStatement query = connection.prepareStatement("SELECT id, text, aliases, weight, translations "
-                + "FROM catalog_options WHERE tenant = ? AND catalog = ? AND id = ?")) {
+        try (PreparedStatement query = connection.prepareStatement("SELECT id, text, aliases, weight, translations, "
+                + "attributes FROM catalog_options WHERE tenant = ? AND catalog = ? AND id = ?")) {
             bind(query, catalog);
             query.setString(3, id);
             try (ResultSet row = query.executeQuery()) {
@@ -516,8 +520,8 @@ public final class JdbcCatalogStore implements CatalogStore {
 
     private static long insertStaged(Connection connection, CatalogRef catalog) throws SQLException {
         return update(connection, catalog, "INSERT INTO catalog_options (tenant, catalog, id, text, folded, aliases, "
-                + "weight, translations) SELECT ?, ?, id, text, folded, aliases, weight, translations "
-                + "FROM catalog_staging");
+                + "weight, translations, attributes) SELECT ?, ?, id, text, folded, aliases, weight, translations, "
+                + "attributes FROM catalog_staging");
     }
 
     private static int update(Connection connection, CatalogRef catalog, String sql) throws SQLException {
@@ -615,7 +619,7 @@ public final class JdbcCatalogStore implements CatalogStore {
             }
             List<Change> changes = new ArrayList<>();
             try (PreparedStatement query = connection.prepareStatement("SELECT c.sequence, c.tenant, c.catalog, "
-                    + "c.kind, c.id, c.previous_text, o.id, o.text, o.aliases, o.weight, o.translations "
+                    + "c.kind, c.id, c.previous_text, o.id, o.text, o.aliases, o.weight, o.translations, o.attributes "
                     + "FROM catalog_changes c LEFT JOIN catalog_options o ON c.kind = 'UPSERT' AND o.tenant = c.tenant "
                     + "AND o.catalog = c.catalog AND o.id = c.id WHERE c.sequence > ? ORDER BY c.sequence LIMIT ?")) {
                 query.setLong(1, sequence);
@@ -662,12 +666,14 @@ public final class JdbcCatalogStore implements CatalogStore {
         statement.setString(2, catalog.catalog());
     }
 
-    /** The record in columns id, text, aliases, weight, translations from {@code first}. */
+    /** The record in columns id, text, aliases, weight, translations, attributes from {@code first}. */
     private static OptionRecord record(ResultSet row, int first) throws SQLException {
         try {
+            String attributes = row.getString(first + 5);
             return new OptionRecord(row.getString(first), row.getString(first + 1),
                     JSON.readValue(row.getString(first + 2), ALIASES), row.getDouble(first + 3),
-                    JSON.readValue(row.getString(first + 4), TRANSLATIONS));
+                    JSON.readValue(row.getString(first + 4), TRANSLATIONS),
+                    attributes == null ? Map.of() : JSON.readValue(attributes, ATTRIBUTES));
         } catch (JsonProcessingException e) {
             throw new SQLException("a stored record's aliases or translations are not JSON", e);
         }
@@ -686,14 +692,14 @@ public final class JdbcCatalogStore implements CatalogStore {
             try (Statement statement = connection.createStatement()) {
                 statement.execute("CREATE TEMPORARY TABLE IF NOT EXISTS catalog_staging (idx BIGINT NOT NULL, "
                         + "id TEXT NOT NULL, text TEXT NOT NULL, folded TEXT NOT NULL, aliases TEXT NOT NULL, "
-                        + "weight DOUBLE PRECISION NOT NULL, translations TEXT NOT NULL)");
+                        + "weight DOUBLE PRECISION NOT NULL, translations TEXT NOT NULL, attributes TEXT)");
                 // Without them the planner may scan the staged batch once per stored record (seconds a batch).
                 statement.execute("CREATE INDEX IF NOT EXISTS catalog_staging_id ON catalog_staging (id)");
                 statement.execute("CREATE INDEX IF NOT EXISTS catalog_staging_folded ON catalog_staging (folded)");
             }
             clear();
             insert = connection.prepareStatement("INSERT INTO catalog_staging (idx, id, text, folded, aliases, weight, "
-                    + "translations) VALUES (?, ?, ?, ?, ?, ?, ?)");
+                    + "translations, attributes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
         }
 
         void add(long index, OptionRecord record) throws SQLException {
@@ -704,6 +710,8 @@ public final class JdbcCatalogStore implements CatalogStore {
             try {
                 insert.setString(5, JSON.writeValueAsString(record.aliases()));
                 insert.setString(7, JSON.writeValueAsString(new TreeMap<>(record.translations())));
+                insert.setString(8, record.attributes().isEmpty() ? null
+                        : JSON.writeValueAsString(new TreeMap<>(record.attributes())));
             } catch (JsonProcessingException e) {
                 throw new IllegalStateException("lists and maps of strings always write as JSON", e);
             }

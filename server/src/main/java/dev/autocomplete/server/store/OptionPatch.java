@@ -16,18 +16,25 @@ import java.util.Map;
  * @param translations the new translations (all of them), or null
  */
 public record OptionPatch(String id, String text, List<String> aliases, Double weight,
-        Map<String, String> translations) {
+        Map<String, String> translations, Map<String, List<String>> attributes) {
 
     public OptionPatch {
         requireNonNull(id, "id is null");
         aliases = aliases == null ? null : List.copyOf(aliases);
         translations = translations == null ? null : Map.copyOf(translations);
+        attributes = attributes == null ? null : Map.copyOf(attributes);
+    }
+
+    /** A patch that leaves the attributes as stored. */
+    public OptionPatch(String id, String text, List<String> aliases, Double weight, Map<String, String> translations) {
+        this(id, text, aliases, weight, translations, null);
     }
 
     /** The record {@code stored} becomes. */
     public OptionRecord applyTo(OptionRecord stored) {
         return new OptionRecord(id, text == null ? stored.text() : text,
                 aliases == null ? stored.aliases() : aliases, weight == null ? stored.weight() : weight,
-                translations == null ? stored.translations() : translations);
+                translations == null ? stored.translations() : translations,
+                attributes == null ? stored.attributes() : attributes);
     }
 }

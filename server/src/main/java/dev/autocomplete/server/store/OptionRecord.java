@@ -13,15 +13,25 @@ import java.util.Map;
  * @param aliases other names that find it
  * @param weight ranks options that match equally; 0 when not given
  * @param translations language tag to the text in that language
+ * @param attributes attribute name to values, which a param's {@code context_attributes} filter or boost by
+ *     ({@code team: [Sales]}); empty for none
  */
 public record OptionRecord(String id, String text, List<String> aliases, double weight,
-        Map<String, String> translations) {
+        Map<String, String> translations, Map<String, List<String>> attributes) {
 
     public OptionRecord {
         requireNonNull(id, "id is null");
         requireNonNull(text, "text is null");
         aliases = List.copyOf(aliases);
         translations = Map.copyOf(translations);
+        java.util.Map<String, List<String>> copied = new java.util.TreeMap<>();
+        attributes.forEach((name, values) -> copied.put(name, List.copyOf(values)));
+        attributes = java.util.Collections.unmodifiableMap(copied);
+    }
+
+    public OptionRecord(String id, String text, List<String> aliases, double weight,
+            Map<String, String> translations) {
+        this(id, text, aliases, weight, translations, Map.of());
     }
 
     public OptionRecord(String id, String text) {

@@ -22,6 +22,9 @@ public final class OptionRecords {
     /** The most aliases and translations one record may carry (each). */
     public static final int MAX_NAMES = 100;
 
+    /** Attributes a record holds at most. */
+    public static final int MAX_ATTRIBUTES = 16;
+    private static final Pattern ATTRIBUTE_NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
     private static final Pattern LANGUAGE_TAG = Pattern.compile("[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*");
 
     private OptionRecords() {
@@ -57,6 +60,24 @@ public final class OptionRecords {
         }
         if (record.translations().size() > MAX_NAMES) {
             return Optional.of("'translations' must hold at most " + MAX_NAMES + " translations");
+        }
+        if (record.attributes().size() > MAX_ATTRIBUTES) {
+            return Optional.of("'attributes' must hold at most " + MAX_ATTRIBUTES + " attributes");
+        }
+        for (Map.Entry<String, List<String>> attribute : record.attributes().entrySet()) {
+            if (!ATTRIBUTE_NAME.matcher(attribute.getKey()).matches()) {
+                return Optional.of("attribute name '" + abbreviate(printable(attribute.getKey()))
+                        + "' must be 1 to 64 letters, digits, '_' or '-'");
+            }
+            if (attribute.getValue().isEmpty() || attribute.getValue().size() > MAX_NAMES) {
+                return Optional.of("'attributes." + attribute.getKey() + "' must hold 1 to " + MAX_NAMES + " values");
+            }
+            for (String value : attribute.getValue()) {
+                Optional<String> problem = textProblem("'attributes." + attribute.getKey() + "'", value);
+                if (problem.isPresent()) {
+                    return problem;
+                }
+            }
         }
         for (Map.Entry<String, String> translation : record.translations().entrySet()) {
             if (!LANGUAGE_TAG.matcher(translation.getKey()).matches()) {

@@ -21,7 +21,8 @@ import dev.autocomplete.spi.AdditionalContext;
  * starts afresh), {@code raw_query}, the fills, the dismissals, {@code additional_context}, the suggestions on
  * screen, {@code meta.language}, the product's today (engines read no clock: the core hands them the date) and
  * the generation of its data (a write to a live catalog makes earlier answers unreachable; read before the answer
- * is computed, so an answer is never filed under a newer generation than it saw).
+ * is computed, so an answer is never filed under a newer generation than it saw), and the generation of what the
+ * product learned from picks (applied at most once per learning interval, so the hit rate holds).
  * Bounded by entry count; entries idle for ten minutes go, so a reloaded tenant's old product is released. The
  * cached context is kept in memory only, never logged or written. Thread-safe.
  */
@@ -29,7 +30,7 @@ public final class ResponseCache {
 
     record Key(Product product, String rawQuery, Map<String, SuggestRequest.Fill> fills,
             Set<String> dismissed, AdditionalContext context, List<SuggestRequest.SuggestionRef> recent,
-            String language, LocalDate today, long dataGeneration) {
+            String language, LocalDate today, long dataGeneration, long learnedGeneration) {
     }
 
     private final Cache<Key, SuggestResponse> cache;
@@ -51,14 +52,14 @@ public final class ResponseCache {
      * returned response carries whatever envelope {@code answer} gave the first time: callers set their own.
      * An answer of null is returned and not cached.
      */
-    SuggestResponse get(Product product, SuggestRequest request, LocalDate today,
+    SuggestResponse get(Product product, SuggestRequest request, LocalDate today, long learnedGeneration,
             Function<Key, SuggestResponse> answer) {
         if (!caches(product)) {
             return answer.apply(null);
         }
         Key key = new Key(product, request.rawQuery(), request.fills(), request.dismissedTypes(),
                 request.additionalContext(), request.recentlySuggested(), request.language(), today,
-                product.dataGeneration().getAsLong());
+                product.dataGeneration().getAsLong(), learnedGeneration);
         SuggestResponse hit = cache.getIfPresent(key);
         return hit != null ? hit : answer.apply(key);
     }

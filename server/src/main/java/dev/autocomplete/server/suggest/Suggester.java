@@ -12,15 +12,19 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.autocomplete.server.auth.Caller;
+import dev.autocomplete.server.learning.Learning;
+import dev.autocomplete.server.protocol.Offered;
 import dev.autocomplete.server.protocol.Placeholders;
 import dev.autocomplete.server.protocol.SuggestRequest;
 import dev.autocomplete.server.protocol.SuggestResponse;
+import dev.autocomplete.server.reading.Priors;
 import dev.autocomplete.server.reading.Query;
 import dev.autocomplete.server.reading.Reading;
 import dev.autocomplete.server.reading.ReadingState;
 import dev.autocomplete.server.reading.Segment;
 import dev.autocomplete.server.tenant.Product;
 import dev.autocomplete.spi.Option;
+import dev.autocomplete.spi.toolkit.TextFolding;
 
 /**
  * The core of {@code /api/suggest}: turns a validated request into a {@link Query}, reads it with the product's
@@ -35,12 +39,22 @@ public final class Suggester {
     private final EngineRunner runner;
     private final ResponseCache cache;
     private final Clock clock;
+    private final Learning learning;
 
-    /** @param clock says what "today" is in each product's time zone */
+    /** A suggester that does not learn. */
     public Suggester(EngineRunner runner, ResponseCache cache, Clock clock) {
+        this(runner, cache, clock, null);
+    }
+
+    /**
+     * @param clock says what "today" is in each product's time zone
+     * @param learning ranks options by what users picked, and remembers what each session was offered; null for none
+     */
+    public Suggester(EngineRunner runner, ResponseCache cache, Clock clock, Learning learning) {
         this.runner = runner;
         this.cache = cache;
         this.clock = clock;
+        this.learning = learning;
     }
 
     /** How the response cache took part in a request. */
@@ -83,8 +97,10 @@ public final class Suggester {
         LocalDate today = LocalDate.now(clock.withZone(product.zone()));
         // Caffeine computes on this thread: a miss leaves its answer here, a hit leaves it null.
         List<Answer> computed = new ArrayList<>(1);
-        SuggestResponse response = cache.get(product, request, today, key -> {
-            Answer fresh = answer(caller, request, today);
+        Priors priors = learning == null || !caller.tenant().learn() ? Priors.NONE
+                : learning.priors(caller.tenant().id(), product.slug());
+        SuggestResponse response = cache.get(product, request, today, priors.generation(), key -> {
+            Answer fresh = answer(caller, request, today, priors);
             computed.add(fresh);
             if (fresh.keep()) {
                 cache.put(key, fresh.response());
@@ -95,15 +111,18 @@ public final class Suggester {
                 : computed.isEmpty() ? CacheLookup.HIT : CacheLookup.MISS;
         EngineRunner.Result engines = computed.isEmpty() ? null : computed.getFirst().engines();
         String sessionId = request.sessionId() != null ? request.sessionId() : SessionIds.next();
+        if (learning != null) {
+            learning.offered(sessionId, response.offered());
+        }
         return new Outcome(response.withEnvelope(request.requestId(), request.requestAt(), sessionId),
                 engines == null ? null : engines.outcome(), engines == null ? 0 : engines.engineNanos(), lookup);
     }
 
-    private Answer answer(Caller caller, SuggestRequest request, LocalDate today) {
+    private Answer answer(Caller caller, SuggestRequest request, LocalDate today, Priors priors) {
         Product product = caller.product();
         List<Segment> segments = segments(request, product.model().paramTypes());
         Query query = new Query(request.rawQuery(), segments, request.dismissedTypes(), request.recentlySuggested(),
-                request.additionalContext(), request.language(), product.maxOptions(), today);
+                request.additionalContext(), request.language(), product.maxOptions(), today, priors);
         Map<String, String> picked = new HashMap<>();
         for (Segment segment : segments) {
             if (segment instanceof Segment.Param param && !param.masked()) {
@@ -125,6 +144,9 @@ public final class Suggester {
                 null,
                 null,
                 null);
+        if (learning != null && caller.tenant().learn()) {
+            response = response.withOffered(offered(response, reading, product));
+        }
         return new Answer(response, !engineFailed && !result.calls().uncacheable(), result);
     }
 
@@ -256,6 +278,35 @@ public final class Suggester {
             suggestions.add(new SuggestResponse.Suggestion(type, suggestion.label(), suggestion.required(), options));
         }
         return suggestions;
+    }
+
+    /**
+     * What an answer offered that picks may be credited to: each suggestion's tappable options, less those the
+     * context supplied (never learned from) and those of params that do not learn.
+     */
+    private static Offered offered(SuggestResponse response, Reading reading, Product product) {
+        Map<String, Set<String>> fromContext = new HashMap<>();
+        reading.suggestions().forEach(s -> fromContext.put(s.type(), s.fromContext()));
+        Set<String> learning = new HashSet<>();
+        product.model().intents().forEach(intent -> intent.params().forEach(param -> {
+            if (param.learn()) {
+                learning.add(param.type());
+            }
+        }));
+        List<Offered.Offer> offers = new ArrayList<>();
+        boolean first = true;
+        for (SuggestResponse.Suggestion suggestion : response.suggestions()) {
+            if (suggestion.type().equals(PLACEHOLDER_TYPE) || !learning.contains(suggestion.type())) {
+                continue;
+            }
+            Set<String> excluded = fromContext.getOrDefault(suggestion.type(), Set.of());
+            long[] hashes = suggestion.options().stream()
+                    .filter(option -> option.tappable() && !excluded.contains(option.text()))
+                    .mapToLong(option -> Offered.hash(TextFolding.fold(option.text()))).toArray();
+            offers.add(new Offered.Offer(suggestion.type(), first && hashes.length > 0, hashes));
+            first &= hashes.length == 0;
+        }
+        return offers.isEmpty() ? Offered.NONE : new Offered(offers);
     }
 
     /** docs/protocol.md §4.5: an intent is recognized and each required param is selected or identified completed. */

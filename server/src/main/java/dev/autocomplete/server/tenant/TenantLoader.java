@@ -49,7 +49,7 @@ public final class TenantLoader {
 
     private static final Set<String> TENANT_KEYS =
             Set.of("display_name", "default_language", "default_product", "products", "access_tokens",
-                    "log_queries", "catalogs", "engines");
+                    "log_queries", "catalogs", "engines", "learn");
     private static final Set<String> ACCESS_TOKEN_KEYS = Set.of("lifetime", "rate", "burst");
     private static final Set<String> PRODUCT_KEYS = union(Set.of("id", "slug", "max_options", "time_zone",
             "prompt", "intents"), EngineLimits.KEYS);
@@ -139,6 +139,7 @@ public final class TenantLoader {
         String displayName = checks.read(() -> root.string("display_name", tenantId), tenantId);
         String defaultLanguage = checks.read(() -> root.string("default_language", "en"), "en");
         boolean logQueries = checks.read(() -> root.bool("log_queries", false), false);
+        boolean learn = checks.read(() -> root.bool("learn", true), true);
         String defaultSlug = checks.read(() -> root.string("default_product", null), null);
         AccessTokenSettings accessTokens = accessTokens(root, checks);
         ConfigTree engines = checks.read(() -> root.optionalTree("engines"), Optional.<ConfigTree>empty())
@@ -168,7 +169,7 @@ public final class TenantLoader {
                     .sorted(Comparator.comparingInt(Problem::line)).forEach(problems::add);
             problems.addAll(found.problems());
             Tenant tenant = new Tenant(tenantId, displayName, defaultLanguage, directory, products, defaultProduct,
-                    loader, ownLoader, accessTokens, logQueries, tenantCatalogs.names());
+                    loader, ownLoader, accessTokens, logQueries, tenantCatalogs.names(), learn);
             if (!problems.isEmpty()) {
                 tenant.close();
                 return new Result(null, List.copyOf(problems));

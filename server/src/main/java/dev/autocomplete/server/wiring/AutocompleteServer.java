@@ -22,6 +22,8 @@ import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.http.HttpRouting;
 
+import dev.autocomplete.server.analytics.Analytics;
+import dev.autocomplete.server.analytics.AnalyticsStore;
 import dev.autocomplete.server.auth.AccessTokens;
 import dev.autocomplete.server.auth.Authenticator;
 import dev.autocomplete.server.auth.FileKeyStore;
@@ -36,8 +38,13 @@ import dev.autocomplete.server.http.AccessLog;
 import dev.autocomplete.server.catalogs.CatalogStores;
 import dev.autocomplete.server.storage.StoredComponents;
 import dev.autocomplete.server.catalogs.LiveCatalogs;
+import dev.autocomplete.server.config.DataDirectory;
+import dev.autocomplete.server.learning.Learning;
+import dev.autocomplete.server.learning.LearningStore;
+import dev.autocomplete.server.store.Database;
 import dev.autocomplete.server.http.CatalogService;
 import dev.autocomplete.server.http.ConnectionGuard;
+import dev.autocomplete.server.http.ConsoleService;
 import dev.autocomplete.server.http.CorsFilter;
 import dev.autocomplete.server.http.DemoPage;
 import dev.autocomplete.server.http.ErrorResponses;
@@ -88,12 +95,17 @@ public final class AutocompleteServer implements AutoCloseable {
     private final WebServer webServer;
     private final DemoPage demoPage;
     private final LiveCatalogs catalogs;
+    private final Learning learning;
+    private final Analytics analytics;
 
     private AutocompleteServer(TenantRegistry tenants, FileWatcher files, KeyRegistry keys, EngineRunner engines,
             Health health, Metrics metrics, RequestTracker tracker, ConnectionGuard guard,
             ConnectionGuard managementGuard, Duration shutdownGrace,
-            RateLimiter limiter, WebServer webServer, DemoPage demoPage, LiveCatalogs catalogs) {
+            RateLimiter limiter, WebServer webServer, DemoPage demoPage, LiveCatalogs catalogs, Learning learning,
+            Analytics analytics) {
+        this.analytics = analytics;
         this.catalogs = catalogs;
+        this.learning = learning;
         this.tracker = tracker;
         this.guard = guard;
         this.managementGuard = managementGuard;
@@ -141,7 +153,10 @@ public final class AutocompleteServer implements AutoCloseable {
         ServerSettings.Limits limits = settings.limits();
         // The one error mapping of the server, for both listeners and the request tracker.
         ErrorResponses errors = new ErrorResponses(bodies);
-        RequestTracker tracker = new RequestTracker(metrics, new AccessLog(), errors, limits.maxConcurrentRequests());
+        Analytics analytics = analytics(settings);
+        java.util.concurrent.atomic.AtomicInteger publicPort = new java.util.concurrent.atomic.AtomicInteger();
+        RequestTracker tracker = new RequestTracker(metrics, new AccessLog(), errors, limits.maxConcurrentRequests(),
+                analytics);
         ConnectionGuard guard = new ConnectionGuard(limits.headerTimeout(), limits.bodyTimeout(), limits.readTimeout(),
                 limits.connectionsPerAddress(), limits.trustedProxies());
         metrics.reportRefusedConnections(guard::refusedConnections);
@@ -160,8 +175,10 @@ public final class AutocompleteServer implements AutoCloseable {
                 settings.storageUrl().isEmpty() ? "sqlite" : "postgresql", "current", catalogs.current())));
         Gatekeeper gatekeeper = new Gatekeeper(new Authenticator(keys, tenants, tokens), limiter,
                 Gatekeeper.FAILED_AUTHENTICATION);
+        Learning learning = learning(settings);
+        learning.onPicks(analytics::picked);
         SuggestService suggest = new SuggestService(gatekeeper, json, new Suggester(engines,
-                new ResponseCache(settings.cacheMaxEntries()), settings.clock()), bodies, errors,
+                new ResponseCache(settings.cacheMaxEntries()), settings.clock(), learning), bodies, errors,
                 new JsonRequests(limits.bodyBytes(), "A suggest request", guard), metrics);
         DemoPage demoPage = new DemoPage(json, errors);
         HttpRouting.Builder routing = HttpRouting.builder()
@@ -173,7 +190,7 @@ public final class AutocompleteServer implements AutoCloseable {
                 .register(new TokenService(gatekeeper, json, errors,
                         new JsonRequests(limits.bodyBytes(), "A token request", guard)))
                 .register(new TelemetryService(gatekeeper, json, metrics, errors,
-                        new JsonRequests(TelemetryService.MAX_EVENT_BYTES, "A telemetry event", guard)))
+                        new JsonRequests(TelemetryService.MAX_EVENT_BYTES, "A telemetry event", guard), learning))
                 .register(new CatalogService(gatekeeper, catalogs, json, errors, guard, limits.catalogBodyBytes(),
                         limits.catalogBodyTimeout()))
                 .register(new ReadinessService(health))
@@ -203,7 +220,9 @@ public final class AutocompleteServer implements AutoCloseable {
                 .shutdownGracePeriod(Duration.ofSeconds(1))
                 .directHandlers(errors.directHandlers())
                 .routing(routing)
-                .putSocket(MANAGEMENT_SOCKET, management(settings, health, metrics, json, errors, managementGuard));
+                .putSocket(MANAGEMENT_SOCKET, management(settings, health, metrics, json, errors, managementGuard,
+                        new ConsoleService(tenants, health, keys, catalogs, analytics, json, errors, settings.clock(),
+                                publicPort::get, settings.tls() != null, loopback(settings.management().host()))));
         if (settings.tls() != null) {
             server.tls(tls -> tls
                     .privateKey(key -> key.pem(pem -> pem.key(Resource.create(settings.tls().privateKey()))))
@@ -211,8 +230,9 @@ public final class AutocompleteServer implements AutoCloseable {
                             Resource.create(settings.tls().certificate())))));
         }
         WebServer webServer = server.build().start();
+        publicPort.set(webServer.port());
         AutocompleteServer started = new AutocompleteServer(tenants, files, keys, engines, health, metrics, tracker, guard,
-                managementGuard, settings.shutdownGrace(), limiter, webServer, demoPage, catalogs);
+                managementGuard, settings.shutdownGrace(), limiter, webServer, demoPage, catalogs, learning, analytics);
         // Helidon logs (SEVERE, with the address) a listener that cannot bind, stops the others and returns.
         if (webServer.port() < 0 || webServer.port(MANAGEMENT_SOCKET) < 0) {
             started.close();
@@ -239,7 +259,7 @@ public final class AutocompleteServer implements AutoCloseable {
 
     /** The management listener: plain HTTP, its own connections, so a busy API port does not hide health. */
     private static ListenerConfig management(ServerSettings settings, Health health, Metrics metrics,
-            ObjectMapper json, ErrorResponses errors, ConnectionGuard guard) {
+            ObjectMapper json, ErrorResponses errors, ConnectionGuard guard, ConsoleService console) {
         return ListenerConfig.builder()
                 .host(settings.management().host())
                 .port(settings.management().port())
@@ -252,6 +272,7 @@ public final class AutocompleteServer implements AutoCloseable {
                         .addFilter(guard.filter())
                         .addFilter(SecurityHeaders.everywhere())
                         .register(new ObserveService(health, metrics, json))
+                        .register(console)
                         .any((req, res) -> errors.send(res, 404, "NOT_FOUND", "No such endpoint.")))
                 .build();
     }
@@ -337,7 +358,48 @@ public final class AutocompleteServer implements AutoCloseable {
         keys.close();
         limiter.close();
         tenants.close();
+        learning.close();
+        analytics.close();
         catalogs.close();
+    }
+
+    /** What the server learns from picks; tests flush and apply it. */
+    public Learning learning() {
+        return learning;
+    }
+
+    /**
+     * Learning over the server's store: SQLite beside the live catalogs, or the PostgreSQL replicas share (its own
+     * connections; reached at the first flush, and again at each while it is away).
+     */
+    private static Learning learning(ServerSettings settings) {
+        return new Learning(() -> LearningStore.open(settings), settings.learning(), settings.clock());
+    }
+
+    /** How the service is used (the console's analytics); tests flush it. */
+    public Analytics analytics() {
+        return analytics;
+    }
+
+    /**
+     * Analytics over the server's store, as learning's: SQLite in the data directory, or the PostgreSQL replicas
+     * share (reached at the first flush, and again at each while it is away).
+     */
+    private static Analytics analytics(ServerSettings settings) {
+        return new Analytics(() -> new AnalyticsStore(database(settings)), settings.keepUnmatched(),
+                settings.clock());
+    }
+
+    /** The server's own database for state beside catalogs: SQLite in the data directory, or the shared PostgreSQL. */
+    private static Database database(ServerSettings settings) {
+        return settings.storageUrl().isEmpty()
+                ? Database.sqlite(DataDirectory.create(settings.data()).resolve(Database.SQLITE_FILE))
+                : Database.postgres(settings.storageUrl(), null, null);
+    }
+
+    /** Whether a listener address is loopback by name (what the console's Host check applies to). */
+    private static boolean loopback(String host) {
+        return host.equals("localhost") || host.startsWith("127.") || host.equals("::1") || host.equals("[::1]");
     }
 
     /** The live catalogs and their store; {@code catalog import} and tests write through it. */

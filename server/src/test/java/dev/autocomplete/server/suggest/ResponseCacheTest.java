@@ -67,7 +67,7 @@ class ResponseCacheTest {
 
     private static SuggestResponse lookUp(ResponseCache cache, Product product, SuggestRequest request, LocalDate today,
             AtomicInteger calls) {
-        return cache.get(product, request, today, key -> {
+        return cache.get(product, request, today, 0, key -> {
             calls.incrementAndGet();
             SuggestResponse answer = new SuggestResponse("", null, List.of(), false, null, null, null);
             cache.put(key, answer);

@@ -34,9 +34,15 @@ import dev.autocomplete.spi.toolkit.TextFolding;
  */
 final class CatalogConfig {
 
-    private static final Set<String> PARAM_KEYS = Set.of("catalog", "options");
+    private static final Set<String> PARAM_KEYS = Set.of("catalog", "options", CatalogSources.CONTEXT_ATTRIBUTES);
     private static final Set<String> CATALOG_KEYS = Set.of("file", "options", "translations");
-    private static final Set<String> OPTION_KEYS = Set.of("text", "weight", "aliases", "translations");
+    private static final Set<String> OPTION_KEYS = Set.of("text", "weight", "aliases", "translations", "attributes");
+    /** A CSV column of an attribute: {@code attr.} and its name, e.g. {@code attr.team}; values separated by |. */
+    private static final String ATTRIBUTE_COLUMN = "attr.";
+    /** An attribute's name: what a param's {@code context_attributes} refers to. */
+    private static final Pattern ATTRIBUTE_NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+    /** Attributes an option holds at most. */
+    static final int MAX_ATTRIBUTES = 16;
     /** A CSV column of translated texts: {@code text_} and a language tag, e.g. {@code text_fr}. */
     private static final String TEXT_COLUMN = "text_";
     /** The longest id a live catalog's record may have. */
@@ -100,7 +106,7 @@ final class CatalogConfig {
         }
         if (param.has("options")) {
             LiveOptions inline = inlineOptions(param, "options").build();
-            return new CatalogSources.Source(param.path(), () -> inline);
+            return new CatalogSources.Source(param.path(), () -> inline, CatalogSources.rules(param));
         }
         if (!param.has("catalog")) {
             throw param.error("", "needs 'catalog' (a name under catalogs) or inline 'options'");
@@ -114,7 +120,7 @@ final class CatalogConfig {
         }
         String key = "catalog:" + name;
         LiveOptions options = context.shared().get(key, () -> catalog(catalogs.tree(name), name).build());
-        return new CatalogSources.Source(key, () -> options);
+        return new CatalogSources.Source(key, () -> options, CatalogSources.rules(param));
     }
 
     private Options catalog(ConfigTree tree, String name) throws EngineConfigException {
@@ -180,7 +186,8 @@ final class CatalogConfig {
                     CatalogEntry entry = entries.get(option);
                     Map<String, String> texts = new LinkedHashMap<>(entry.translations());
                     texts.putAll(file.entries().get(row).translations());
-                    entries.set(option, new CatalogEntry(entry.text(), entry.aliases(), entry.weight(), texts));
+                    entries.set(option, new CatalogEntry(entry.text(), entry.aliases(), entry.weight(), texts,
+                            entry.attributes()));
                 }
             }
         }
@@ -198,6 +205,30 @@ final class CatalogConfig {
         }
         if (!text.isBlank()) {
             texts.put(tag, text.strip());
+        }
+    }
+
+    /** An inline option's {@code attributes}: a map of name to a string or a list of strings. */
+    private static Map<String, List<String>> attributes(ConfigTree item) throws EngineConfigException {
+        if (!item.has("attributes")) {
+            return Map.of();
+        }
+        ConfigTree tree = item.tree("attributes");
+        if (tree.keys().size() > MAX_ATTRIBUTES) {
+            throw item.error("attributes", "holds more than " + MAX_ATTRIBUTES + " attributes");
+        }
+        Map<String, List<String>> attributes = new LinkedHashMap<>();
+        for (String name : tree.keys()) {
+            checkAttributeName(item, "attributes", name);
+            Object raw = tree.raw(name).orElse(null);
+            attributes.put(name, raw instanceof List<?> ? tree.strings(name) : List.of(tree.string(name)));
+        }
+        return attributes;
+    }
+
+    private static void checkAttributeName(ConfigTree tree, String key, String name) throws EngineConfigException {
+        if (!ATTRIBUTE_NAME.matcher(name).matches()) {
+            throw tree.error(key, "attribute name '" + name + "' must be 1 to 64 letters, digits, '_' or '-'");
         }
     }
 
@@ -228,7 +259,7 @@ final class CatalogConfig {
                     }
                 }
                 entries.add(new CatalogEntry(nonBlank(item, "text"), item.strings("aliases"),
-                        number(item, "weight", weight), texts));
+                        number(item, "weight", weight), texts, attributes(item)));
             } else {
                 String text = tree.strings(key).get(i);
                 if (text.isBlank()) {
@@ -263,6 +294,11 @@ final class CatalogConfig {
                 throw tree.error(key, "needs a header row with a 'text' column: " + name);
             }
             List<String> translated = parser.getHeaderNames().stream().filter(h -> h.startsWith(TEXT_COLUMN)).toList();
+            List<String> attributeColumns = parser.getHeaderNames().stream().filter(h -> h.startsWith(ATTRIBUTE_COLUMN))
+                    .toList();
+            for (String column : attributeColumns) {
+                checkAttributeName(tree, key, column.substring(ATTRIBUTE_COLUMN.length()));
+            }
             boolean weighted = parser.getHeaderMap().containsKey("weight");
             boolean aliased = parser.getHeaderMap().containsKey("aliases");
             List<String> ids = key.equals("file") && parser.getHeaderMap().containsKey("id") ? new ArrayList<>() : null;
@@ -293,8 +329,15 @@ final class CatalogConfig {
                         putTranslation(tree, key, texts, column.substring(TEXT_COLUMN.length()), row.get(column));
                     }
                 }
+                Map<String, List<String>> attributes = new LinkedHashMap<>();
+                for (String column : attributeColumns) {
+                    if (row.isSet(column) && !row.get(column).isBlank()) {
+                        attributes.put(column.substring(ATTRIBUTE_COLUMN.length()), List.of(row.get(column).split("\\|"))
+                                .stream().map(String::strip).filter(v -> !v.isEmpty()).toList());
+                    }
+                }
                 entries.add(new CatalogEntry(text, aliases.stream().map(String::strip).filter(a -> !a.isEmpty())
-                        .toList(), weight, texts));
+                        .toList(), weight, texts, attributes));
                 if (ids != null) {
                     ids.add(id(tree, key, row, where, idLines, line));
                 }

@@ -6,6 +6,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import java.util.function.IntPredicate;
+
+import dev.autocomplete.spi.AdditionalContext;
 import dev.autocomplete.spi.Ask;
 import dev.autocomplete.spi.Engine;
 import dev.autocomplete.spi.Option;
@@ -18,6 +21,10 @@ import dev.autocomplete.spi.toolkit.TextFolding;
  * the current snapshot of a list once. Thread-safe.
  */
 final class CatalogEngine implements Engine {
+
+    private static final System.Logger LOG = System.getLogger(CatalogEngine.class.getName());
+    /** How much wider than the limit the matches a context boost reorders are fetched. */
+    private static final int BOOST_WIDTH = 2;
 
     private final Map<String, CatalogSources.Source> sources;
 
@@ -77,13 +84,105 @@ final class CatalogEngine implements Engine {
         List<String> languages = ask.languages();
         Set<Integer> taken = taken(ask, source, options);
         String folded = TextFolding.fold(typed);
-        List<Integer> found = folded.isEmpty() ? options.top(ask.limit(), taken::contains)
-                : options.complete(folded, endsBetweenWords(typed), ask.limit(), taken::contains, languages);
+        boolean wordEnded = endsBetweenWords(typed);
+        Map<String, List<String>> filters = wanted(source, ask.context(), true);
+        Map<String, List<String>> boosts = wanted(source, ask.context(), false);
+        IntPredicate excluded = taken::contains;
+        List<Integer> found = null;
+        if (!filters.isEmpty()) {
+            IntPredicate kept = options.holding(filters);
+            found = lookUp(options, folded, wordEnded, ask.limit(), excluded.or(kept.negate()), languages);
+            if (found.isEmpty()) {
+                LOG.log(System.Logger.Level.DEBUG, "catalog {0}: a context filter left no option; offering the"
+                        + " unfiltered list", source.list());
+                found = null;
+            } else {
+                excluded = excluded.or(kept.negate());
+            }
+        }
+        if (boosts.isEmpty()) {
+            if (found == null) {
+                found = lookUp(options, folded, wordEnded, ask.limit(), excluded, languages);
+            }
+        } else {
+            IntPredicate boosted = options.holding(boosts);
+            if (folded.isEmpty()) {
+                // Nothing typed: the heaviest boosted options, then the heaviest others.
+                Set<Integer> merged = new java.util.LinkedHashSet<>(options.top(ask.limit(), excluded.or(boosted.negate())));
+                merged.addAll(found != null ? found : options.top(ask.limit(), excluded));
+                found = merged.stream().limit(ask.limit()).toList();
+            } else {
+                // Typed: the boosted options among the best matches, fetched twice as wide, come first; a boost
+                // blends with the match and the weight rather than reaching past them.
+                List<Integer> wide = lookUp(options, folded, wordEnded, BOOST_WIDTH * ask.limit(), excluded, languages);
+                List<Integer> first = new ArrayList<>();
+                List<Integer> rest = new ArrayList<>();
+                wide.forEach(option -> (boosted.test(option) ? first : rest).add(option));
+                first.addAll(rest);
+                found = first.size() > ask.limit() ? first.subList(0, ask.limit()) : first;
+            }
+        }
         List<Option> offered = new ArrayList<>(found.size());
         for (int option : found) {
             offered.add(new Option(options.text(option, languages), options.aliases(option, languages), true));
         }
         return offered;
+    }
+
+    private static List<Integer> lookUp(LiveOptions options, String folded, boolean wordEnded, int limit,
+            IntPredicate excluded, List<String> languages) {
+        return folded.isEmpty() ? options.top(limit, excluded)
+                : options.complete(folded, wordEnded, limit, excluded, languages);
+    }
+
+    /**
+     * The attribute values the context asks for, by attribute name, for the source's filter rules or its boost
+     * rules: a rule whose context key is absent asks for nothing.
+     */
+    private static Map<String, List<String>> wanted(CatalogSources.Source source, AdditionalContext context,
+            boolean filter) {
+        if (source.rules().isEmpty() || context.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, List<String>> wanted = new java.util.LinkedHashMap<>();
+        for (CatalogSources.AttributeRule rule : source.rules()) {
+            if (rule.filter() != filter) {
+                continue;
+            }
+            List<String> values = valuesAt(context.root(), rule.from(), 0);
+            if (!values.isEmpty()) {
+                wanted.computeIfAbsent(rule.attribute(), a -> new ArrayList<>()).addAll(values);
+            }
+        }
+        return wanted;
+    }
+
+    /** The texts at a path of the context: a string, or the strings of an array; keys compared folded. */
+    private static List<String> valuesAt(AdditionalContext.Value value, List<String> path, int depth) {
+        if (depth == path.size()) {
+            if (value instanceof AdditionalContext.Text text) {
+                return List.of(text.text());
+            }
+            if (value instanceof AdditionalContext.Items items) {
+                List<String> texts = new ArrayList<>();
+                items.items().forEach(item -> {
+                    if (item instanceof AdditionalContext.Text text) {
+                        texts.add(text.text());
+                    }
+                });
+                return texts;
+            }
+            return List.of();
+        }
+        if (value instanceof AdditionalContext.Fields fields) {
+            String wanted = TextFolding.fold(path.get(depth));
+            for (Map.Entry<String, AdditionalContext.Value> field : fields.fields().entrySet()) {
+                if (TextFolding.fold(field.getKey()).equals(wanted)) {
+                    return valuesAt(field.getValue(), path, depth + 1);
+                }
+            }
+        }
+        return List.of();
     }
 
     /** The options picked for the other params that share this param's option list: never offered twice. */

@@ -14,8 +14,15 @@ import java.util.Map;
  * @param aliases other names that find it
  * @param weight ranks options that match equally (held as a float by the index)
  * @param translations language tag (lower-cased here) to the option's text in that language; a blank text is none
+ * @param attributes what a host's {@code additional_context} may filter or boost by: attribute name to values
+ *     ({@code team: [Sales]}); empty for none
  */
-public record CatalogEntry(String text, List<String> aliases, double weight, Map<String, String> translations) {
+public record CatalogEntry(String text, List<String> aliases, double weight, Map<String, String> translations,
+        Map<String, List<String>> attributes) {
+
+    public CatalogEntry(String text, List<String> aliases, double weight, Map<String, String> translations) {
+        this(text, aliases, weight, translations, Map.of());
+    }
 
     public CatalogEntry {
         requireNonNull(text, "text is null");
@@ -30,6 +37,9 @@ public record CatalogEntry(String text, List<String> aliases, double weight, Map
             }
         });
         translations = Map.copyOf(tags);
+        Map<String, List<String>> copied = new LinkedHashMap<>();
+        attributes.forEach((name, values) -> copied.put(name, List.copyOf(values)));
+        attributes = java.util.Collections.unmodifiableMap(copied);
     }
 
     public CatalogEntry(String text, double weight) {

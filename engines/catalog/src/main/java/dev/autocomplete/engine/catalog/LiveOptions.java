@@ -269,6 +269,32 @@ public final class LiveOptions {
         return false;
     }
 
+    /**
+     * A test of options: whether one holds, for every attribute name of {@code wanted}, one of its values (compared
+     * folded); what a context filter or boost asks of an option. The pairs are looked up once, for a lookup's
+     * predicate.
+     */
+    IntPredicate holding(Map<String, ? extends Collection<String>> wanted) {
+        List<int[]> mainPairs = new ArrayList<>();
+        List<int[]> deltaPairs = new ArrayList<>();
+        for (Map.Entry<String, ? extends Collection<String>> each : wanted.entrySet()) {
+            mainPairs.add(main.attributes().pairs(each.getKey(), each.getValue()));
+            deltaPairs.add(delta.attributes().pairs(each.getKey(), each.getValue()));
+        }
+        int split = main.size();
+        return option -> {
+            boolean inMain = option < split;
+            Attributes attributes = inMain ? main.attributes() : delta.attributes();
+            int number = inMain ? option : option - split;
+            for (int[] pairs : inMain ? mainPairs : deltaPairs) {
+                if (!attributes.holdsAny(number, pairs)) {
+                    return false;
+                }
+            }
+            return true;
+        };
+    }
+
     /** The heaviest options not excluded, best first. */
     List<Integer> top(int limit, IntPredicate excluded) {
         return catalog.top(limit, excluded);

@@ -26,14 +26,16 @@ final class OptionTranslations {
     }
 
     /** A segment of no options. */
-    static final OptionTranslations EMPTY = new OptionTranslations(OptionCatalog.EMPTY, Map.of());
+    static final OptionTranslations EMPTY = new OptionTranslations(OptionCatalog.EMPTY, Map.of(), Attributes.NONE);
 
     private final OptionCatalog catalog;
     private final Map<String, Language> languages;
+    private final Attributes attributes;
 
-    private OptionTranslations(OptionCatalog catalog, Map<String, Language> languages) {
+    private OptionTranslations(OptionCatalog catalog, Map<String, Language> languages, Attributes attributes) {
         this.catalog = catalog;
         this.languages = languages;
+        this.attributes = attributes;
     }
 
     /** Indexes the entries in order: option {@code i} is entry {@code i}. */
@@ -54,7 +56,7 @@ final class OptionTranslations {
         Map<String, Language> languages = new HashMap<>();
         texts.forEach((language, list) -> languages.put(language, new Language(new OptionCatalog(list),
                 owners.get(language).stream().mapToInt(Integer::intValue).toArray())));
-        return new OptionTranslations(catalog, Map.copyOf(languages));
+        return new OptionTranslations(catalog, Map.copyOf(languages), Attributes.of(entries));
     }
 
     /** The options in the default language. */
@@ -75,6 +77,11 @@ final class OptionTranslations {
         return catalog.size();
     }
 
+    /** The options' attributes. */
+    Attributes attributes() {
+        return attributes;
+    }
+
     /** The option as an entry again (its weight as the index holds it), to build another segment from. */
     CatalogEntry entry(int option) {
         Map<String, String> translations = new LinkedHashMap<>();
@@ -84,12 +91,13 @@ final class OptionTranslations {
                 translations.put(tag, language.texts().text(text));
             }
         });
-        return new CatalogEntry(catalog.text(option), catalog.aliases(option), catalog.weight(option), translations);
+        return new CatalogEntry(catalog.text(option), catalog.aliases(option), catalog.weight(option), translations,
+                attributes.of(option));
     }
 
     /** Roughly how many bytes the segment holds on the heap (its arrays). */
     long heapBytes() {
-        long bytes = catalog.heapBytes();
+        long bytes = catalog.heapBytes() + attributes.heapBytes();
         for (Language language : languages.values()) {
             bytes += language.texts().heapBytes() + 4L * language.options().length;
         }

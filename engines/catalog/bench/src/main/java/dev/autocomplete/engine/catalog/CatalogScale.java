@@ -75,8 +75,38 @@ public final class CatalogScale {
             System.out.printf(Locale.ROOT, "       of which building the index from parsed entries: %,d ms (%d)%n",
                     (System.nanoTime() - start) / 1_000_000, direct.size());
         }
+        attributesHeap(options, memory);
         Files.delete(csv);
         Files.delete(dir);
+    }
+
+    /**
+     * What two attributes an option (a team among 8, a country among 200) add to the index: the same options built
+     * with and without them, retained heap measured by the GC, in one run.
+     */
+    private static void attributesHeap(List<SyntheticCatalog.Option> options, MemoryMXBean memory) throws Exception {
+        List<CatalogEntry> plain = new java.util.ArrayList<>(options.size());
+        List<CatalogEntry> attributed = new java.util.ArrayList<>(options.size());
+        for (int i = 0; i < options.size(); i++) {
+            plain.add(new CatalogEntry(options.get(i).text(), options.get(i).weight()));
+            attributed.add(new CatalogEntry(options.get(i).text(), List.of(), options.get(i).weight(), Map.of(),
+                    AttributesBenchmark.attributes(i)));
+        }
+        for (int run = 1; run <= 3; run++) {
+            long before = usedAfterGc(memory);
+            LiveOptions without = LiveOptions.of(plain);
+            long withoutBytes = usedAfterGc(memory) - before;
+            java.lang.ref.Reference.reachabilityFence(without);
+            without = null;
+            before = usedAfterGc(memory);
+            LiveOptions with = LiveOptions.of(attributed);
+            long withBytes = usedAfterGc(memory) - before;
+            System.out.printf(Locale.ROOT, "attributes run %d: two attributes an option add %.1f bytes/option"
+                    + " (GC-measured: %.1f with, %.1f without; arrays: %.1f)%n", run,
+                    (double) (withBytes - withoutBytes) / options.size(), (double) withBytes / options.size(),
+                    (double) withoutBytes / options.size(), (double) with.heapBytes() / options.size());
+            java.lang.ref.Reference.reachabilityFence(with);
+        }
     }
 
     private static long foldMillis(LiveOptions options) {

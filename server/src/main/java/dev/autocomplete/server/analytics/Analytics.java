@@ -1,0 +1,300 @@
+package dev.autocomplete.server.analytics;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import dev.autocomplete.server.auth.Caller;
+import dev.autocomplete.server.learning.Pick;
+import dev.autocomplete.server.protocol.SuggestRequest;
+import dev.autocomplete.server.protocol.SuggestResponse;
+import dev.autocomplete.server.store.StorageUnavailableException;
+import dev.autocomplete.server.suggest.Suggester;
+
+/**
+ * How the service is used, per tenant, product and hour (docs/operations.md, "Analytics"): suggest requests, their
+ * sessions and the sessions that reached {@code is_ready}, engine fallbacks and latency, from each answered suggest
+ * request; honest option picks and the letters typed before them (keystroke saving in the wild), from learning's
+ * picks; and the typed spans that matched nothing. Counted in memory (bounded whatever the traffic) and added to the
+ * {@link AnalyticsStore} every {@link #FLUSH_SECONDS} seconds, so that replicas' figures add up. Never
+ * {@code additional_context}, never a whole query. Thread-safe.
+ */
+public final class Analytics implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(Analytics.class.getName());
+    static final long FLUSH_SECONDS = 5;
+    /** Distinct picked options, and distinct unmatched spans, counted a day by this replica at most. */
+    private static final int MAX_KEYS_A_DAY = 100_000;
+    private static final String PLACEHOLDER_TYPE = "placeholder";
+
+    private final Supplier<AnalyticsStore> connect;
+    private volatile AnalyticsStore store;
+    private final boolean keepUnmatched;
+    private final Clock clock;
+    /** Names this process's session sketches in the store. */
+    private final String replica = UUID.randomUUID().toString();
+    private final BoundedCounts<AnalyticsStore.Count> counts = new BoundedCounts<>(MAX_KEYS_A_DAY);
+    private final BoundedCounts<AnalyticsStore.Picked> picks = new BoundedCounts<>(MAX_KEYS_A_DAY);
+    private final BoundedCounts<AnalyticsStore.Span> unmatched = new BoundedCounts<>(MAX_KEYS_A_DAY);
+    /** This hour's and the last hour's sketches (older ones are dropped once written). */
+    private final Map<AnalyticsStore.Sketch, SessionSketch> sketches = new ConcurrentHashMap<>();
+    private final java.util.Set<AnalyticsStore.Sketch> changed = ConcurrentHashMap.newKeySet();
+    private final ScheduledExecutorService background;
+
+    /**
+     * @param connect opens the store; called again at each flush while it fails (PostgreSQL away at start)
+     * @param keepUnmatched whether typed spans that matched nothing are counted ({@code analytics.keep-unmatched})
+     */
+    public Analytics(Supplier<AnalyticsStore> connect, boolean keepUnmatched, Clock clock) {
+        this.connect = connect;
+        this.keepUnmatched = keepUnmatched;
+        this.clock = clock;
+        this.background = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon()
+                .name("analytics").factory());
+        background.scheduleWithFixedDelay(this::flushQuietly, FLUSH_SECONDS, FLUSH_SECONDS, TimeUnit.SECONDS);
+        background.scheduleWithFixedDelay(this::pruneQuietly, 1, 360, TimeUnit.MINUTES);
+    }
+
+    /** Counts an answered suggest request: what it answered, and how long it took. */
+    public void suggested(Caller caller, SuggestRequest request, Suggester.Outcome outcome, long nanos) {
+        String tenant = caller.tenant().id();
+        String product = caller.product().slug();
+        long now = clock.instant().getEpochSecond();
+        long hour = now / 3600;
+        long day = now / 86_400;
+        count(tenant, product, hour, "requests", 1, day);
+        count(tenant, product, hour, Latency.name(Latency.bucket(nanos)), 1, day);
+        if (outcome.fallback() != null) {
+            count(tenant, product, hour, "fallbacks", 1, day);
+        }
+        SuggestResponse response = outcome.response();
+        if (request.sessionId() != null) {
+            session(new AnalyticsStore.Sketch(tenant, product, hour, "all"), request.sessionId());
+            if (response.ready()) {
+                session(new AnalyticsStore.Sketch(tenant, product, hour, "ready"), request.sessionId());
+            }
+        }
+        if (keepUnmatched) {
+            SuggestResponse.Suggestion active = response.suggestions().stream()
+                    .filter(s -> !s.type().equals(PLACEHOLDER_TYPE)).findFirst().orElse(null);
+            if (active != null && active.options().isEmpty() && outcome.fallback() == null) {
+                String span = UnmatchedSpan.of(request.rawQuery(),
+                        caller.product().model().paramsByType().get(active.type()));
+                if (span != null) {
+                    unmatched.add(new AnalyticsStore.Span(tenant, product, day, span), 1, day);
+                }
+            }
+        }
+    }
+
+    /** Counts honest option picks (learning's, as written): picks, letters typed before them, their options. */
+    public void picked(List<Pick> batch) {
+        for (Pick pick : batch) {
+            if (pick.pill()) {
+                continue;
+            }
+            long hour = pick.at() / 3600;
+            long day = pick.at() / 86_400;
+            count(pick.tenant(), pick.product(), hour, "picks", 1, day);
+            count(pick.tenant(), pick.product(), hour, "typed", Math.min(pick.typed(), pick.length()), day);
+            count(pick.tenant(), pick.product(), hour, "length", pick.length(), day);
+            picks.add(new AnalyticsStore.Picked(pick.tenant(), pick.product(), day, pick.type(), pick.display()), 1,
+                    day);
+        }
+    }
+
+    private void count(String tenant, String product, long hour, String name, long n, long day) {
+        counts.add(new AnalyticsStore.Count(tenant, product, hour, name), n, day);
+    }
+
+    private void session(AnalyticsStore.Sketch key, String sessionId) {
+        sketches.computeIfAbsent(key, k -> new SessionSketch()).add(sessionId);
+        changed.add(key);
+    }
+
+    /** Adds what was counted since the last flush to the store now (tests, and before stopping). */
+    public void flush() {
+        long hour = clock.instant().getEpochSecond() / 3600;
+        Map<AnalyticsStore.Sketch, String> written = new HashMap<>();
+        for (AnalyticsStore.Sketch key : List.copyOf(changed)) {
+            changed.remove(key);
+            SessionSketch sketch = sketches.get(key);
+            if (sketch != null) {
+                written.put(key, sketch.encode());
+            }
+        }
+        AnalyticsStore.Batch batch = new AnalyticsStore.Batch(counts.take(), written, picks.take(), unmatched.take());
+        try {
+            store().write(replica, batch);
+        } catch (RuntimeException e) {
+            counts.putBack(batch.counts());
+            picks.putBack(batch.picks());
+            unmatched.putBack(batch.unmatched());
+            changed.addAll(written.keySet());
+            throw e;
+        }
+        // Sessions of hours gone by are written for the last time once no request can add to them.
+        sketches.keySet().removeIf(key -> key.hour() < hour - 1 && !changed.contains(key));
+    }
+
+    private AnalyticsStore store() {
+        AnalyticsStore reached = store;
+        if (reached == null) {
+            synchronized (this) {
+                if (store == null) {
+                    store = connect.get();
+                }
+                reached = store;
+            }
+        }
+        return reached;
+    }
+
+    /**
+     * The figures of a product over the last {@code days} days (this hour included), as the store holds them for
+     * every replica: totals, the top picks, the unmatched spans and a series by hour (up to two days) or by day.
+     */
+    public Map<String, Object> report(String tenant, String product, int days) {
+        long now = clock.instant().getEpochSecond();
+        long toHour = now / 3600 + 1;
+        long fromHour = toHour - 24L * days;
+        AnalyticsStore.Figures figures = store().read(tenant, product, fromHour, toHour);
+        boolean hourly = days <= 2;
+        int step = hourly ? 1 : 24;
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("tenant", tenant);
+        data.put("product", product);
+        data.put("days", days);
+        data.put("from", Instant.ofEpochSecond(fromHour * 3600).toString());
+        data.put("to", Instant.ofEpochSecond(toHour * 3600).toString());
+        Map<String, Object> totals = figures(figures, fromHour, toHour);
+        data.putAll(totals);
+        data.put("top_picks", topPicks(figures.picks()));
+        data.put("unmatched", figures.unmatched().stream()
+                .map(span -> Map.<String, Object>of("text", span.text(), "count", span.count())).toList());
+        data.put("unmatched_kept", keepUnmatched);
+        data.put("granularity", hourly ? "hour" : "day");
+        List<Map<String, Object>> series = new ArrayList<>();
+        for (long start = hourly ? fromHour : Math.floorDiv(fromHour, 24) * 24; start < toHour; start += step) {
+            Map<String, Object> point = new LinkedHashMap<>();
+            point.put("at", Instant.ofEpochSecond(start * 3600).toString());
+            point.putAll(figures(figures, Math.max(start, fromHour), Math.min(start + step, toHour)));
+            series.add(point);
+        }
+        data.put("series", series);
+        return data;
+    }
+
+    /** The totals of hours {@code [from, to)}. */
+    private static Map<String, Object> figures(AnalyticsStore.Figures figures, long from, long to) {
+        long requests = 0;
+        long picked = 0;
+        long typed = 0;
+        long length = 0;
+        long fallbacks = 0;
+        long[] latency = new long[Latency.BOUNDS_MS.length];
+        SessionSketch sessions = new SessionSketch();
+        SessionSketch ready = new SessionSketch();
+        for (long hour = from; hour < to; hour++) {
+            Map<String, Long> counts = figures.counts().getOrDefault(hour, Map.of());
+            for (Map.Entry<String, Long> count : counts.entrySet()) {
+                long value = count.getValue();
+                switch (count.getKey()) {
+                    case "requests" -> requests += value;
+                    case "picks" -> picked += value;
+                    case "typed" -> typed += value;
+                    case "length" -> length += value;
+                    case "fallbacks" -> fallbacks += value;
+                    default -> {
+                        int bucket = Latency.bucketOf(count.getKey());
+                        if (bucket >= 0) {
+                            latency[bucket] += value;
+                        }
+                    }
+                }
+            }
+            SessionSketch hourSessions = figures.sessions().get(hour);
+            if (hourSessions != null) {
+                sessions.merge(hourSessions);
+            }
+            SessionSketch hourReady = figures.readySessions().get(hour);
+            if (hourReady != null) {
+                ready.merge(hourReady);
+            }
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("requests", requests);
+        out.put("sessions", sessions.estimate());
+        out.put("ready_sessions", ready.estimate());
+        out.put("picks", picked);
+        // Letters typed for the param before the pick against the picked option's length, summed over the picks.
+        out.put("keystroke_saving", length == 0 ? null : Math.round((1 - (double) typed / length) * 1000) / 1000.0);
+        out.put("fallbacks", fallbacks);
+        out.put("p50_ms", Latency.quantile(latency, 0.50));
+        out.put("p99_ms", Latency.quantile(latency, 0.99));
+        return out;
+    }
+
+    /** The ten most picked options of each param, most picked first. */
+    private static List<Map<String, Object>> topPicks(List<AnalyticsStore.Counted> picks) {
+        Map<String, Integer> perParam = new HashMap<>();
+        List<Map<String, Object>> top = new ArrayList<>();
+        for (AnalyticsStore.Counted pick : picks) {
+            if (perParam.merge(pick.param(), 1, Integer::sum) <= 10) {
+                Map<String, Object> entry = new LinkedHashMap<>();
+                entry.put("type", pick.param());
+                entry.put("text", pick.text());
+                entry.put("count", pick.count());
+                top.add(entry);
+            }
+        }
+        return top;
+    }
+
+    private void flushQuietly() {
+        try {
+            flush();
+        } catch (StorageUnavailableException e) {
+            LOG.log(System.Logger.Level.DEBUG, "analytics: the store is unavailable; counts wait in memory");
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "analytics: writing counts failed", e);
+        }
+    }
+
+    private void pruneQuietly() {
+        try {
+            store().prune(clock.instant().getEpochSecond());
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "analytics: prune skipped: " + e.getMessage());
+        }
+    }
+
+    @Override
+    public void close() {
+        background.shutdownNow();
+        try {
+            background.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            flush();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "analytics: counts not written at stop: " + e.getMessage());
+        }
+        AnalyticsStore reached = store;
+        if (reached != null) {
+            reached.close();
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package dev.autocomplete.server.cli;
+
+import java.util.concurrent.Callable;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import dev.autocomplete.server.learning.LearningStore;
+
+/**
+ * {@code learning reset}: forgets what a tenant's products learned from picks, in the store the settings name. Running
+ * servers, every replica, apply it within {@code learning.apply-seconds}.
+ */
+@Command(name = "learning", mixinStandardHelpOptions = true,
+        description = "Manage what the service learned from users' picks.",
+        subcommands = {LearningCommand.Reset.class})
+public final class LearningCommand implements Runnable {
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    @Command(name = "reset", mixinStandardHelpOptions = true,
+            description = "Forget what a tenant (or one of its products) learned from picks.")
+    static final class Reset implements Callable<Integer> {
+
+        @CommandLine.Mixin
+        SettingsOptions settings;
+
+        @Option(names = "--tenant", required = true, paramLabel = "T", description = "Tenant id (its directory name).")
+        String tenant;
+
+        @Option(names = "--product", paramLabel = "P", description = "Only this product (its slug).")
+        String product;
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            try (LearningStore store = LearningStore.open(settings.settings())) {
+                int forgotten = store.reset(tenant, product);
+                spec.commandLine().getOut().println("Forgot " + forgotten + " learned credit" + (forgotten == 1 ? ""
+                        : "s") + " of " + tenant + (product == null ? "" : "/" + product)
+                        + "; running servers apply it within learning.apply-seconds.");
+            }
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,24 @@
+package dev.autocomplete.server.config;
+
+import java.time.Duration;
+
+/**
+ * How the server learns from picks ({@code learning.*} in {@code autocomplete.yaml}).
+ *
+ * @param halfLife how long until a pick counts half ({@code learning.half-life-days}, 14)
+ * @param applyInterval how often learned credit is read from the store and applied to rankings, by every replica
+ *     ({@code learning.apply-seconds}, 60): learning shows within this much after a pick, and a product's
+ *     ranking (and so its cached answers) changes at most this often
+ * @param sessions sessions whose offers are remembered for the honest-pick check ({@code learning.sessions})
+ * @param picksPerAddressHour picks credited per client address and hour at most
+ *     ({@code learning.picks-per-address-hour})
+ * @param picksPerKeyHour picks credited per key and hour at most ({@code learning.picks-per-key-hour})
+ * @param queue picks waiting to be written at most; more are dropped and counted ({@code learning.queue})
+ */
+public record LearningSettings(Duration halfLife, Duration applyInterval, int sessions, int picksPerAddressHour,
+        int picksPerKeyHour, int queue) {
+
+    /** The defaults. */
+    public static final LearningSettings DEFAULTS = new LearningSettings(Duration.ofDays(14), Duration.ofSeconds(60),
+            20_000, 200, 100_000, 10_000);
+}

@@ -1,0 +1,314 @@
+package dev.autocomplete.server.http;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.IntSupplier;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+
+import dev.autocomplete.server.analytics.Analytics;
+import dev.autocomplete.server.auth.KeyRecord;
+import dev.autocomplete.server.auth.KeyRegistry;
+import dev.autocomplete.server.auth.KeyUse;
+import dev.autocomplete.server.catalogs.LiveCatalog;
+import dev.autocomplete.server.catalogs.LiveCatalogs;
+import dev.autocomplete.server.observe.Health;
+import dev.autocomplete.server.observe.HealthCheck;
+import dev.autocomplete.server.store.StorageUnavailableException;
+import dev.autocomplete.server.tenant.Product;
+import dev.autocomplete.server.tenant.Tenant;
+import dev.autocomplete.server.tenant.TenantRegistry;
+
+/**
+ * The operator console on the management listener only (docs/operations.md, "The console"): the page at
+ * {@code /admin/} (bundled by the web build, nothing from another host, a strict CSP) and the JSON it reads:
+ * {@code /admin/api/overview} (tenants, products, circuits, catalogs, problems, checks), {@code /admin/api/keys}
+ * (ids, types, products, scopes, last use; never a key), {@code /admin/api/analytics}, and
+ * {@code POST /admin/api/try-key}, which mints the try-it client a short-lived public key held in memory only.
+ *
+ * <p>The listener is loopback by default and has no credentials of its own; so that a web page elsewhere cannot read
+ * it through a DNS name rebound to 127.0.0.1, a loopback listener answers only requests whose Host is a loopback name.
+ */
+public final class ConsoleService implements HttpService {
+
+    /** The console's page and API below this path. */
+    public static final String PATH = "/admin";
+    private static final int MAX_DAYS = 90;
+    private static final int MAX_BODY_BYTES = 4096;
+    private static final Set<String> LOOPBACK_HOSTS = Set.of("localhost", "[::1]");
+    private static final java.util.regex.Pattern LOOPBACK_V4 = java.util.regex.Pattern.compile(
+            "127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
+
+    private final TenantRegistry tenants;
+    private final Health health;
+    private final KeyRegistry keys;
+    private final LiveCatalogs catalogs;
+    private final Analytics analytics;
+    private final ConsoleKeys consoleKeys;
+    private final ObjectMapper json;
+    private final ErrorResponses errors;
+    private final BundledFiles files;
+    private final IntSupplier publicPort;
+    private final boolean publicTls;
+    private final boolean loopbackOnly;
+    private final String contentSecurityPolicy;
+
+    /**
+     * @param publicPort the API's port, once it listens: where the try-it client sends its requests
+     * @param publicTls whether the API's listener speaks HTTPS
+     * @param loopbackListener whether the management listener listens on loopback only (then Host must be loopback)
+     */
+    public ConsoleService(TenantRegistry tenants, Health health, KeyRegistry keys, LiveCatalogs catalogs,
+            Analytics analytics, ObjectMapper json, ErrorResponses errors, Clock clock, IntSupplier publicPort,
+            boolean publicTls, boolean loopbackListener) {
+        this.tenants = tenants;
+        this.health = health;
+        this.keys = keys;
+        this.catalogs = catalogs;
+        this.analytics = analytics;
+        this.consoleKeys = new ConsoleKeys(keys, clock);
+        this.json = json;
+        this.errors = errors;
+        this.files = new BundledFiles(errors);
+        this.publicPort = publicPort;
+        this.publicTls = publicTls;
+        this.loopbackOnly = loopbackListener;
+        // The try-it client talks to the API's port on whatever host the page was opened by.
+        this.contentSecurityPolicy = "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+                + "connect-src 'self' " + (publicTls ? "https" : "http") + "://*:%d; base-uri 'none'; "
+                + "form-action 'none'; frame-ancestors 'none'";
+    }
+
+    @Override
+    public void routing(HttpRules rules) {
+        rules.any(PATH, this::checkHost)
+                .any(PATH + "/*", this::checkHost)
+                .get(PATH, (req, res) -> {
+                    res.status(Status.MOVED_PERMANENTLY_301);
+                    res.header(HeaderNames.LOCATION, PATH + "/");
+                    res.send();
+                })
+                .get(PATH + "/", (req, res) -> page(res))
+                .get(PATH + "/index.html", (req, res) -> page(res))
+                .get(PATH + "/assets/{name}", this::asset)
+                .get(PATH + "/api/overview", (req, res) -> send(res, overview()))
+                .get(PATH + "/api/keys", (req, res) -> send(res, Map.of("keys", keyList())))
+                .get(PATH + "/api/analytics", this::analytics)
+                .post(PATH + "/api/try-key", this::tryKey);
+    }
+
+    private void checkHost(ServerRequest request, ServerResponse response) {
+        if (loopbackOnly) {
+            String host = request.headers().first(HeaderNames.HOST).orElse("");
+            String name = host.startsWith("[") ? host.substring(0, host.indexOf(']') + 1)
+                    : host.contains(":") ? host.substring(0, host.indexOf(':')) : host;
+            String lower = name.toLowerCase(java.util.Locale.ROOT);
+            if (!LOOPBACK_HOSTS.contains(lower) && !LOOPBACK_V4.matcher(lower).matches()) {
+                errors.send(response, 403, "HOST_NOT_ALLOWED", "The console answers loopback names only (localhost,"
+                        + " 127.x.x.x, [::1]) while the management listener is on loopback.");
+                return;
+            }
+        }
+        response.next();
+    }
+
+    private void page(ServerResponse response) {
+        files.send(response, "console/index.html", contentSecurityPolicy.formatted(publicPort.getAsInt()),
+                "The console is not in this build; build with `./autocomplete package`.");
+    }
+
+    private void asset(ServerRequest request, ServerResponse response) {
+        String name = request.path().pathParameters().get("name");
+        if (!BundledFiles.assetName(name)) {
+            errors.send(response, 404, "NOT_FOUND", "No such file.");
+            return;
+        }
+        files.send(response, "console/assets/" + name, contentSecurityPolicy.formatted(publicPort.getAsInt()),
+                "No such file.");
+    }
+
+    private Map<String, Object> overview() {
+        Map<String, Object> server = new LinkedHashMap<>();
+        server.put("public_port", publicPort.getAsInt());
+        server.put("public_scheme", publicTls ? "https" : "http");
+        List<HealthCheck.Status> checks = health.checks();
+        server.put("status", Health.serving(checks) ? "UP" : "DOWN");
+        Map<String, Tenant> serving = tenants.tenants();
+        Map<String, List<Map<String, Object>>> catalogsByTenant = new LinkedHashMap<>();
+        List<LiveCatalog> open = new ArrayList<>(catalogs.opened());
+        open.sort(Comparator.comparing(c -> c.ref().toString()));
+        for (LiveCatalog catalog : open) {
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("name", catalog.ref().catalog());
+            entry.put("size", catalog.options().size());
+            entry.put("generation", catalog.generation());
+            catalogsByTenant.computeIfAbsent(catalog.ref().tenant(), t -> new ArrayList<>()).add(entry);
+        }
+        List<Map<String, Object>> tenantList = new ArrayList<>();
+        List<Map<String, Object>> otherChecks = new ArrayList<>();
+        for (HealthCheck.Status check : checks) {
+            if (!check.name().startsWith("tenant:")) {
+                otherChecks.add(Map.of("name", check.name(), "status", check.up() ? "UP" : "DOWN",
+                        "data", check.data()));
+                continue;
+            }
+            String id = check.name().substring("tenant:".length());
+            Tenant tenant = serving.get(id);
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("id", id);
+            entry.put("status", check.up() ? "UP" : "DOWN");
+            if (tenant != null) {
+                entry.put("display_name", tenant.displayName());
+                entry.put("learn", tenant.learn());
+            }
+            Object problems = check.data().get("problems");
+            Object ofLastChange = check.data().get("problems_of_last_change_not_loaded");
+            entry.put("problems", problems != null ? problems : ofLastChange != null ? ofLastChange : List.of());
+            @SuppressWarnings("unchecked")
+            Map<String, Object> circuits = (Map<String, Object>) check.data().getOrDefault("products", Map.of());
+            List<Map<String, Object>> products = new ArrayList<>();
+            if (tenant != null) {
+                for (Product product : tenant.products()) {
+                    Map<String, Object> one = new LinkedHashMap<>();
+                    one.put("slug", product.slug());
+                    one.put("id", product.id().toString());
+                    one.put("health", circuits.getOrDefault(product.slug(), Map.of()));
+                    products.add(one);
+                }
+            }
+            entry.put("products", products);
+            entry.put("catalogs", catalogsByTenant.getOrDefault(id, List.of()));
+            tenantList.add(entry);
+        }
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("server", server);
+        data.put("tenants", tenantList);
+        data.put("checks", otherChecks);
+        return data;
+    }
+
+    private List<Map<String, Object>> keyList() {
+        List<KeyRecord> records = new ArrayList<>(keys.records());
+        records.sort(Comparator.comparing(KeyRecord::tenantId).thenComparing(KeyRecord::createdAt));
+        List<Map<String, Object>> list = new ArrayList<>();
+        for (KeyRecord record : records) {
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("id", record.id());
+            entry.put("tenant", record.tenantId());
+            entry.put("type", record.type().wireName());
+            entry.put("product", record.productId() == null ? null : tenants.tenant(record.tenantId())
+                    .flatMap(t -> t.product(record.productId())).map(Product::slug)
+                    .orElse(record.productId().toString()));
+            entry.put("scopes", KeyUse.names(record.scope().uses()));
+            entry.put("origins", record.scope().origins().stream().map(Object::toString).toList());
+            entry.put("created_at", record.createdAt().toString());
+            entry.put("expires_at", record.scope().expiresAt() == null ? null : record.scope().expiresAt().toString());
+            entry.put("revoked_at", record.revokedAt() == null ? null : record.revokedAt().toString());
+            entry.put("last_used_at", keys.lastUse(record.id()).map(Object::toString).orElse(null));
+            entry.put("in_memory", keys.ephemeral(record.id()));
+            list.add(entry);
+        }
+        return list;
+    }
+
+    private void analytics(ServerRequest request, ServerResponse response) {
+        String tenant = request.query().first("tenant").orElse("");
+        String product = request.query().first("product").orElse("");
+        String daysText = request.query().first("days").orElse("7");
+        int days;
+        try {
+            days = Integer.parseInt(daysText);
+        } catch (NumberFormatException e) {
+            days = -1;
+        }
+        if (days < 1 || days > MAX_DAYS) {
+            errors.send(response, 400, "INVALID_REQUEST", "days must be a whole number from 1 to " + MAX_DAYS + ".");
+            return;
+        }
+        Optional<Product> found = tenants.tenant(tenant).flatMap(t -> t.product(product));
+        if (found.isEmpty()) {
+            errors.send(response, 404, "NOT_FOUND", "No loaded tenant '" + printable(tenant) + "' with a product '"
+                    + printable(product) + "'.");
+            return;
+        }
+        try {
+            send(response, analytics.report(tenant, found.get().slug(), days));
+        } catch (StorageUnavailableException e) {
+            errors.send(response, 503, "STORAGE_UNAVAILABLE", "The analytics store is unavailable; try again.");
+        }
+    }
+
+    private void tryKey(ServerRequest request, ServerResponse response) {
+        String type = request.headers().first(HeaderNames.CONTENT_TYPE).orElse("");
+        if (!type.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+            errors.send(response, 415, "UNSUPPORTED_MEDIA_TYPE", "Send the body as application/json.");
+            return;
+        }
+        JsonNode body;
+        try {
+            byte[] bytes = request.content().inputStream().readNBytes(MAX_BODY_BYTES + 1);
+            body = bytes.length > MAX_BODY_BYTES ? null : json.readTree(bytes);
+        } catch (IOException e) {
+            body = null;
+        }
+        if (body == null || !body.path("tenant").isTextual() || !body.path("product").isTextual()) {
+            errors.send(response, 400, "INVALID_REQUEST",
+                    "Send {\"tenant\": \"...\", \"product\": \"...\"} (a product slug or id).");
+            return;
+        }
+        String tenantId = body.path("tenant").asText();
+        String productName = body.path("product").asText();
+        Optional<Product> product = tenants.tenant(tenantId).flatMap(t -> t.product(productName));
+        if (product.isEmpty()) {
+            errors.send(response, 404, "NOT_FOUND", "No loaded tenant '" + printable(tenantId)
+                    + "' with that product.");
+            return;
+        }
+        ConsoleKeys.Minted minted = consoleKeys.forProduct(tenantId, product.get().id());
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("tenant", tenantId);
+        data.put("product", product.get().slug());
+        data.put("product_id", product.get().id().toString());
+        data.put("public_key", minted.key());
+        data.put("key_id", minted.id());
+        data.put("expires_at", minted.expiresAt().toString());
+        data.put("public_port", publicPort.getAsInt());
+        data.put("public_scheme", publicTls ? "https" : "http");
+        send(response, data);
+    }
+
+    /** A name from the query, safe to repeat in a message: at most 64 printable ASCII characters. */
+    private static String printable(String text) {
+        String cut = text.length() > 64 ? text.substring(0, 64) : text;
+        return cut.replaceAll("[^\\x20-\\x7E]", "?");
+    }
+
+    private void send(ServerResponse response, Object data) {
+        try {
+            response.status(Status.OK_200);
+            response.header(HeaderValues.CONTENT_TYPE_JSON);
+            response.header(HeaderNames.CACHE_CONTROL, "no-store");
+            response.send(json.writeValueAsBytes(Map.of("data", data)));
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,328 @@
+package dev.autocomplete.server.learning;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.autocomplete.server.config.LearningSettings;
+import dev.autocomplete.server.protocol.Offered;
+import dev.autocomplete.server.protocol.Placeholders;
+import dev.autocomplete.server.protocol.Uuids;
+import dev.autocomplete.server.reading.Priors;
+import dev.autocomplete.server.store.StorageUnavailableException;
+import dev.autocomplete.spi.toolkit.TextFolding;
+
+/**
+ * The service learns from its users (docs/protocol.md §6): the official client's pick events are attributed to the
+ * param they filled, checked against what the server itself offered that session ({@link ShownOptions}), capped per
+ * client address and key, and queued; a background thread writes them to the store in batches, and every
+ * {@link LearningSettings#applyInterval()} each replica reads what changed and swaps the products' {@link Priors}.
+ * A pick never waits for the store: under a flood, picks are dropped and counted. Thread-safe.
+ */
+public final class Learning implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(Learning.class.getName());
+    /** The longest option text credited; longer ones are not options this server offers. */
+    private static final int MAX_OPTION_CHARS = 500;
+    private static final long FLUSH_MILLIS = 1_000;
+
+    /** What came of one event, for the metrics. */
+    public enum Outcome {
+        /** Credited: written to the store within a second or two. */
+        CREDITED("credited"),
+        /** A pill pick, checked and counted (analytics), not ranked by. */
+        PILL("pill"),
+        /** The session was not offered that option lately (or its param does not learn): changes nothing. */
+        NOT_OFFERED("not_offered"),
+        /** This session's pick of this option was credited already. */
+        REPEATED("repeated"),
+        /** The client address or the key has been credited its hourly share. */
+        CAPPED("capped"),
+        /** The queue was full: dropped. */
+        DROPPED("dropped"),
+        /** Not a pick event the official client sends. */
+        IGNORED("ignored"),
+        /** Learning is off for the tenant, or the store is not set up. */
+        OFF("off");
+
+        private final String label;
+
+        Outcome(String label) {
+            this.label = label;
+        }
+
+        public String label() {
+            return label;
+        }
+    }
+
+    /** Which product an event or answer belongs to. */
+    public record ProductRef(String tenant, String product) {
+    }
+
+    private final LearningSettings settings;
+    private final Clock clock;
+    private final Supplier<LearningStore> connect;
+    private volatile LearningStore store;
+    private final ShownOptions shown;
+    private final BlockingQueue<Pick> queue;
+    private final Map<ProductRef, LearnedPriors> priors = new ConcurrentHashMap<>();
+    private final Map<ProductRef, Long> versions = new ConcurrentHashMap<>();
+    private final AtomicLong generations = new AtomicLong();
+    private final HourlyCounts perAddress = new HourlyCounts();
+    private final HourlyCounts perKey = new HourlyCounts();
+    private final List<Consumer<List<Pick>>> listeners = new CopyOnWriteArrayList<>();
+    private final ScheduledExecutorService background;
+
+    /**
+     * @param connect opens the store; called again at each flush while it fails (PostgreSQL away at start)
+     */
+    public Learning(Supplier<LearningStore> connect, LearningSettings settings, Clock clock) {
+        this.settings = settings;
+        this.clock = clock;
+        this.connect = connect;
+        this.shown = new ShownOptions(settings.sessions());
+        this.queue = new ArrayBlockingQueue<>(settings.queue());
+        this.background = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon()
+                .name("learning").factory());
+        background.scheduleWithFixedDelay(this::flushQuietly, FLUSH_MILLIS, FLUSH_MILLIS, TimeUnit.MILLISECONDS);
+        long apply = settings.applyInterval().toMillis();
+        background.scheduleWithFixedDelay(this::applyQuietly, 0, apply, TimeUnit.MILLISECONDS);
+        background.scheduleWithFixedDelay(this::rebaseQuietly, 1, 60, TimeUnit.MINUTES);
+    }
+
+    /** Calls {@code listener} with every batch of honest picks, on the learning thread (analytics). */
+    public void onPicks(Consumer<List<Pick>> listener) {
+        listeners.add(listener);
+    }
+
+    /** The product's learned priors, as last applied; {@link Priors#NONE} before it learned anything. */
+    public Priors priors(String tenant, String product) {
+        Priors learned = priors.get(new ProductRef(tenant, product));
+        return learned == null ? Priors.NONE : learned;
+    }
+
+    /** Notes what an answer offered the session: what its picks may be credited to. */
+    public void offered(String sessionId, Offered offered) {
+        shown.record(sessionId, offered, clock.instant().getEpochSecond());
+    }
+
+    /**
+     * Takes one telemetry event of a product (the gate passed it already): attributes, checks and queues a pick.
+     *
+     * @param learns whether the tenant learns ({@code learn} in tenant.yaml)
+     * @param keyId the credential's key id, for the hourly cap
+     * @param address the client address, for the hourly cap
+     * @param typeOfLabel the param type a suggestion's label names, or null (pill events name the label)
+     */
+    public Outcome event(ProductRef product, boolean learns, String keyId, String address, JsonNode event,
+            Function<String, String> typeOfLabel) {
+        String kind = event.path("type").asText("");
+        if (!kind.equals("option") && !kind.equals("pill")) {
+            return Outcome.IGNORED;
+        }
+        String sessionId = event.path("session_id").asText("");
+        JsonNode data = event.path("query_data");
+        String rawQuery = data.path("raw_query").asText(null);
+        String selected = data.path(kind.equals("option") ? "selected_option" : "selected_pill").asText(null);
+        if (!Uuids.isUuid(sessionId) || rawQuery == null || selected == null || selected.isBlank()
+                || selected.length() > MAX_OPTION_CHARS) {
+            return Outcome.IGNORED;
+        }
+        if (!learns) {
+            return Outcome.OFF;
+        }
+        long now = clock.instant().getEpochSecond();
+        Set<String> filled = new HashSet<>();
+        for (Placeholders.Token token : Placeholders.find(rawQuery)) {
+            filled.add(token.name().toLowerCase(java.util.Locale.ROOT));
+        }
+        Pick pick;
+        if (kind.equals("pill")) {
+            String type = typeOfLabel.apply(selected);
+            if (type == null || !shown.offeredType(sessionId, type, now)) {
+                return Outcome.NOT_OFFERED;
+            }
+            if (!shown.creditOnce(sessionId, type, Offered.hash(""))) {
+                return Outcome.REPEATED;
+            }
+            pick = new Pick(product.tenant(), product.product(), type, "", "", 0, 0, now);
+        } else {
+            String folded = TextFolding.fold(selected);
+            long hash = Offered.hash(folded);
+            String type = shown.attribute(sessionId, hash, mintedTypes(filled), now);
+            if (type == null) {
+                return Outcome.NOT_OFFERED;
+            }
+            if (!shown.creditOnce(sessionId, type, hash)) {
+                return Outcome.REPEATED;
+            }
+            String typed = TypedTail.of(rawQuery, selected);
+            pick = new Pick(product.tenant(), product.product(), type, folded, TypedTail.prefix(typed),
+                    typed.length(), selected.length(), now, selected.strip());
+        }
+        if (!perAddress.add(address, settings.picksPerAddressHour(), now)
+                || !perKey.add(keyId, settings.picksPerKeyHour(), now)) {
+            return Outcome.CAPPED;
+        }
+        return queue.offer(pick) ? (pick.pill() ? Outcome.PILL : Outcome.CREDITED) : Outcome.DROPPED;
+    }
+
+    /**
+     * The placeholder names of the event's query as the session memory knows types: it holds the types, the query
+     * their minted names ({@code DESTINATION}); both are compared upper-cased with spaces as underscores.
+     */
+    private static Set<String> mintedTypes(Set<String> names) {
+        return new MintedNames(names);
+    }
+
+    /** A set that answers for a type whether its minted name is among the query's placeholders. */
+    private static final class MintedNames extends java.util.AbstractSet<String> {
+        private final Set<String> names;
+
+        MintedNames(Set<String> names) {
+            this.names = names;
+        }
+
+        @Override
+        public boolean contains(Object type) {
+            return type instanceof String text && names.contains(
+                    Placeholders.mintedName(text).toLowerCase(java.util.Locale.ROOT));
+        }
+
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return names.iterator();
+        }
+
+        @Override
+        public int size() {
+            return names.size();
+        }
+    }
+
+    /** Picks waiting to be written. */
+    public int queued() {
+        return queue.size();
+    }
+
+    /** Sessions whose offers are remembered. */
+    public long sessions() {
+        return shown.size();
+    }
+
+    /** Writes the queued picks now (tests, and before stopping). */
+    public void flush() {
+        List<Pick> batch = new ArrayList<>();
+        queue.drainTo(batch);
+        if (batch.isEmpty()) {
+            return;
+        }
+        LearningStore reached = store();
+        try {
+            reached.add(batch);
+        } catch (StorageUnavailableException e) {
+            // Kept for the next flush while there is room; picks beyond it are dropped, as under a flood.
+            for (Pick pick : batch) {
+                if (!queue.offer(pick)) {
+                    break;
+                }
+            }
+            throw e;
+        }
+        listeners.forEach(listener -> listener.accept(List.copyOf(batch)));
+    }
+
+    /** Reads what changed in the store and applies it: every product whose version moved gets new priors. */
+    public void apply() {
+        LearningStore reached = store();
+        Map<List<String>, Long> stored = reached.versions();
+        for (Map.Entry<List<String>, Long> entry : stored.entrySet()) {
+            ProductRef ref = new ProductRef(entry.getKey().get(0), entry.getKey().get(1));
+            if (entry.getValue().equals(versions.get(ref))) {
+                continue;
+            }
+            LearningStore.Credits credits = reached.credits(ref.tenant(), ref.product());
+            long now = clock.instant().getEpochSecond();
+            priors.put(ref, LearnedPriors.of(generations.incrementAndGet(), credits.rows(),
+                    score -> reached.credit(score, credits.epoch(), now)));
+            versions.put(ref, credits.version());
+        }
+    }
+
+    private LearningStore store() {
+        LearningStore reached = store;
+        if (reached == null) {
+            synchronized (this) {
+                if (store == null) {
+                    store = connect.get();
+                }
+                reached = store;
+            }
+        }
+        return reached;
+    }
+
+    private void flushQuietly() {
+        try {
+            flush();
+        } catch (StorageUnavailableException e) {
+            LOG.log(System.Logger.Level.DEBUG, "learning: the store is unavailable; picks wait in memory");
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "learning: writing picks failed", e);
+        }
+    }
+
+    private void applyQuietly() {
+        try {
+            apply();
+        } catch (StorageUnavailableException e) {
+            LOG.log(System.Logger.Level.DEBUG, "learning: the store is unavailable; rankings keep what they learned");
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "learning: applying what was learned failed", e);
+        }
+    }
+
+    private void rebaseQuietly() {
+        try {
+            store().rebase(clock.instant().getEpochSecond());
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "learning: rebase skipped: " + e.getMessage());
+        }
+    }
+
+    @Override
+    public void close() {
+        background.shutdownNow();
+        try {
+            background.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            flush();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "learning: " + queue.size() + " picks not written at stop");
+        }
+        LearningStore reached = store;
+        if (reached != null) {
+            reached.close();
+        }
+    }
+}

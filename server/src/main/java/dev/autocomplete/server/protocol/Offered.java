@@ -1,0 +1,60 @@
+package dev.autocomplete.server.protocol;
+
+import java.util.List;
+
+/**
+ * What one answer offered that picks may be credited to: per suggestion, its param type and the hashes of its
+ * options' folded texts ({@link #hash}); options the context supplied, untappable ones and params that do not
+ * learn are left out. Kept with a cached answer, so that a hit is remembered for the session as a miss is. Not part
+ * of the response's value (every instance is equal, like {@link SuggestResponse.DataBytes}). Immutable.
+ */
+public final class Offered {
+
+    /** Nothing to credit. */
+    public static final Offered NONE = new Offered(List.of());
+
+    /**
+     * One suggestion's offer.
+     *
+     * @param type the param type
+     * @param first whether it was the answer's first suggestion with options to pick (the active param)
+     * @param options hashes of the folded option texts
+     */
+    public record Offer(String type, boolean first, long[] options) {
+    }
+
+    private final List<Offer> offers;
+
+    public Offered(List<Offer> offers) {
+        this.offers = List.copyOf(offers);
+    }
+
+    public List<Offer> offers() {
+        return offers;
+    }
+
+    /** A 64-bit FNV-1a hash of a folded text: what the session memory keeps instead of the text. */
+    public static long hash(String folded) {
+        long hash = 0xcbf29ce484222325L;
+        for (int i = 0; i < folded.length(); i++) {
+            hash ^= folded.charAt(i);
+            hash *= 0x100000001b3L;
+        }
+        return hash;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof Offered;
+    }
+
+    @Override
+    public int hashCode() {
+        return 0;
+    }
+
+    @Override
+    public String toString() {
+        return "Offered[" + offers.size() + "]";
+    }
+}

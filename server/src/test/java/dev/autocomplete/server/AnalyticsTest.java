@@ -1,0 +1,223 @@
+package dev.autocomplete.server;
+
+import static dev.autocomplete.server.ApiClient.envelope;
+import static dev.autocomplete.server.ApiClient.fill;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.autocomplete.server.config.LearningSettings;
+import dev.autocomplete.server.config.ServerSettings;
+
+/**
+ * The analytics JSON on the management listener after simulated traffic on the demo's travel product: suggest
+ * requests in sessions, honest and forged pick events posted as the official client posts them, spans that match
+ * nothing. The figures must be what the simulation itself counted.
+ */
+class AnalyticsTest {
+
+    private static final String ORIGIN = "Book a flight from {{ORIGIN_1}}";
+
+    @RegisterExtension
+    static final DemoServer demo = new DemoServer().withSettings(settings -> settings.withLearning(
+            new LearningSettings(Duration.ofDays(14), Duration.ofSeconds(1), 20_000, 1_000_000, 1_000_000, 10_000)));
+
+    /** A server that keeps no unmatched spans ({@code analytics.keep-unmatched: false}). */
+    @RegisterExtension
+    static final DemoServer discreet = new DemoServer().withSettings(settings -> settings.withKeepUnmatched(false));
+
+    /** What the simulation sent and measured. */
+    private static final class Simulation {
+        int requests;
+        final Set<String> sessions = new HashSet<>();
+        final Set<String> readySessions = new HashSet<>();
+        int honestPicks;
+        long typed;
+        long length;
+
+        ApiClient.Reply destination(DemoServer server, String session, String typed) {
+            ObjectNode body = fill(envelope(ORIGIN + typed), "{{ORIGIN_1}}", "origin", "Paris");
+            ((ObjectNode) body.path("meta")).put("session_id", session);
+            requests++;
+            sessions.add(session);
+            return server.suggestOk("travel", body);
+        }
+
+        void ready(DemoServer server, String session) {
+            ObjectNode body = envelope("Book a flight from {{ORIGIN_1}} to {{DESTINATION_1}}");
+            fill(body, "{{ORIGIN_1}}", "origin", "Paris");
+            fill(body, "{{DESTINATION_1}}", "destination", "London");
+            ((ObjectNode) body.path("meta")).put("session_id", session);
+            requests++;
+            sessions.add(session);
+            readySessions.add(session);
+            assertTrue(server.suggestOk("travel", body).data().path("is_ready").asBoolean());
+        }
+
+        /** An honest pick: the letters typed for the param against the option's length, as the simulation sees them. */
+        void honest(DemoServer server, String session, String typed, String option) {
+            pick(server, session, typed, option);
+            honestPicks++;
+            this.typed += typed.length();
+            this.length += option.length();
+        }
+    }
+
+    /** Posts the official client's event for a pick of {@code option} after {@code typed}; asserts the 204. */
+    private static void pick(DemoServer server, String session, String typed, String option) {
+        ObjectNode event = ApiClient.JSON.createObjectNode().put("source", "full-sdk").put("session_id", session)
+                .put("type", "option").put("at", "2026-11-25T10:00:00Z");
+        event.putObject("query_data").put("raw_query", ORIGIN + " to " + typed).put("selected_option", option)
+                .putArray("other_options");
+        ApiClient.Reply reply = server.api().post("/api/telemetry/events", server.key("travel"), event.toString(),
+                "application/json", Map.of());
+        assertEquals(204, reply.status(), reply.raw());
+    }
+
+    private static String session() {
+        return UUID.randomUUID().toString();
+    }
+
+    private static ApiClient management(DemoServer server) {
+        return ApiClient.management(server.server().managementPort());
+    }
+
+    /**
+     * The figures once they hold still: a request is counted as its answer leaves, a moment after the client has
+     * it, so they are read until two reads 100 ms apart agree.
+     */
+    private static JsonNode analytics(DemoServer server) {
+        JsonNode last = null;
+        for (int i = 0; i < 50; i++) {
+            server.server().learning().flush();
+            server.server().analytics().flush();
+            ApiClient.Reply reply = management(server).get("/admin/api/analytics?tenant=demo&product=travel&days=1");
+            assertEquals(200, reply.status(), reply.raw());
+            if (reply.data().equals(last)) {
+                return last;
+            }
+            last = reply.data();
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        return last;
+    }
+
+    @Test
+    void the_figures_are_what_the_simulated_users_did() throws Exception {
+        Simulation sim = new Simulation();
+        // Who picks what: one option five times, another three times, a third once, each after its own letters.
+        List<String> plan = new ArrayList<>();
+        String porto = sim.destination(demo, session(), " to Po").options("destination").getFirst();
+        String london = sim.destination(demo, session(), " to Lo").options("destination").getFirst();
+        String madrid = sim.destination(demo, session(), " to Ma").options("destination").get(1);
+        for (int i = 0; i < 9; i++) {
+            plan.add(i < 5 ? "Po" : i < 8 ? "Lo" : "Ma");
+        }
+        for (String typed : plan) {
+            String option = typed.equals("Po") ? porto : typed.equals("Lo") ? london : madrid;
+            String session = session();
+            List<String> offered = sim.destination(demo, session, " to " + typed).options("destination");
+            assertTrue(offered.contains(option), option + " in " + offered);
+            sim.honest(demo, session, typed, option);
+            pick(demo, session, typed, option); // the same pick again in the session: not counted twice
+        }
+        // Forged picks: options the session was never offered, and a session that asked nothing.
+        String shown = session();
+        sim.destination(demo, shown, " to Zu");
+        pick(demo, shown, "Lo", "Lomé");
+        pick(demo, session(), "Po", porto);
+        for (int i = 0; i < 4; i++) {
+            sim.ready(demo, session());
+        }
+        // A span that matches nothing, typed 50 times over ten sessions.
+        List<String> typists = List.of(session(), session(), session(), session(), session(), session(), session(),
+                session(), session(), session());
+        for (int i = 0; i < 50; i++) {
+            ApiClient.Reply reply = sim.destination(demo, typists.get(i % 10), " to Zzqx");
+            assertEquals(List.of(), reply.options("destination"), reply.raw());
+        }
+
+        JsonNode data = analytics(demo);
+        assertEquals(sim.requests, data.path("requests").asInt(), data.toString());
+        assertEquals(sim.sessions.size(), data.path("sessions").asDouble(), 2, "sessions, counted approximately");
+        assertEquals(sim.readySessions.size(), data.path("ready_sessions").asInt(), data.toString());
+        assertEquals(sim.honestPicks, data.path("picks").asInt(), "honest picks, once each");
+        double saving = 1 - (double) sim.typed / sim.length;
+        assertEquals(saving, data.path("keystroke_saving").asDouble(), 0.02, data.toString());
+        List<String> top = new ArrayList<>();
+        data.path("top_picks").forEach(p -> top.add(p.path("type").asText() + ":" + p.path("text").asText() + "="
+                + p.path("count").asInt()));
+        assertEquals(List.of("destination:" + porto + "=5", "destination:" + london + "=3", "destination:" + madrid
+                + "=1"), top, "the options as they were offered, most picked first");
+        assertEquals("zzqx", data.path("unmatched").get(0).path("text").asText(), data.toString());
+        assertEquals(50, data.path("unmatched").get(0).path("count").asInt(), data.toString());
+        assertNotNull(data.path("p50_ms").numberValue(), data.toString());
+        assertNotNull(data.path("p99_ms").numberValue(), data.toString());
+        int seriesRequests = 0;
+        int seriesPicks = 0;
+        for (JsonNode point : data.path("series")) {
+            seriesRequests += point.path("requests").asInt();
+            seriesPicks += point.path("picks").asInt();
+        }
+        assertEquals(24, data.path("series").size(), "a day by hour");
+        assertEquals(sim.requests, seriesRequests);
+        assertEquals(sim.honestPicks, seriesPicks);
+        assertFalse(data.toString().contains("Paris"), "no query text beyond the folded spans and options");
+    }
+
+    @Test
+    void with_keep_unmatched_false_no_span_is_kept() {
+        for (int i = 0; i < 3; i++) {
+            ObjectNode body = fill(envelope(ORIGIN + " to Zzqx"), "{{ORIGIN_1}}", "origin", "Paris");
+            discreet.suggestOk("travel", body);
+        }
+        JsonNode data = analytics(discreet);
+        assertEquals(3, data.path("requests").asInt(), data.toString());
+        assertEquals(0, data.path("unmatched").size(), data.toString());
+        assertFalse(data.path("unmatched_kept").asBoolean());
+    }
+
+    @Test
+    void bad_parameters_are_refused_with_a_clear_error() {
+        ApiClient admin = management(demo);
+        assertEquals("INVALID_REQUEST", admin.get("/admin/api/analytics?tenant=demo&product=travel&days=0")
+                .errorCode());
+        assertEquals("INVALID_REQUEST", admin.get("/admin/api/analytics?tenant=demo&product=travel&days=x")
+                .errorCode());
+        assertEquals("NOT_FOUND", admin.get("/admin/api/analytics?tenant=nobody&product=travel&days=1").errorCode());
+        assertEquals("NOT_FOUND", admin.get("/admin/api/analytics?tenant=demo&product=none&days=1").errorCode());
+    }
+
+    @Test
+    void the_console_answers_nothing_on_the_public_port_and_its_listener_is_loopback_by_default() {
+        for (String path : List.of("/admin", "/admin/", "/admin/api/analytics?tenant=demo&product=travel&days=1",
+                "/admin/api/overview", "/admin/api/keys")) {
+            ApiClient.Reply reply = demo.api().get(path);
+            assertEquals(404, reply.status(), path + ": " + reply.raw());
+            assertEquals("NOT_FOUND", reply.errorCode());
+        }
+        assertEquals(404, demo.api().post("/admin/api/try-key", null, "{\"tenant\":\"demo\",\"product\":\"travel\"}",
+                "application/json", Map.of()).status());
+        assertEquals("127.0.0.1", ServerSettings.defaults().management().host());
+    }
+}

@@ -1,0 +1,116 @@
+package dev.autocomplete.server;
+
+import static dev.autocomplete.server.ApiClient.envelope;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * The console's JSON on the management listener: tenants with their catalogs, keys by id only, and the try-it key it
+ * mints, which serves a tenant that is not the demo on the public port and is written nowhere.
+ */
+class ConsoleTest {
+
+    @RegisterExtension
+    static final DemoServer demo = new DemoServer().withTenant("lab", Map.of("lab/tenant.yaml", """
+            display_name: Lab
+            products:
+              - id: 3a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+                slug: shop
+                prompt: Find
+                intents:
+                  - name: find
+                    phrases: [Find]
+                    params:
+                      - type: colour
+                        label: Colour
+                        required: true
+                        options: [Red, Green, Blue]
+            """));
+
+    private static ApiClient admin() {
+        return ApiClient.management(demo.server().managementPort());
+    }
+
+    private static ApiClient.Reply tryKey(String body) {
+        return admin().post("/admin/api/try-key", null, body, "application/json", Map.of());
+    }
+
+    @Test
+    void the_overview_lists_every_tenant_with_its_products_circuits_and_catalogs() {
+        JsonNode data = admin().get("/admin/api/overview").data();
+        List<String> ids = new ArrayList<>();
+        data.path("tenants").forEach(t -> ids.add(t.path("id").asText()));
+        assertEquals(List.of("demo", "lab"), ids);
+        JsonNode demoTenant = data.path("tenants").get(0);
+        assertEquals("UP", demoTenant.path("status").asText());
+        assertEquals("closed", demoTenant.path("products").get(0).path("health").path("circuit").asText());
+        JsonNode cities = demoTenant.path("catalogs").get(0);
+        assertEquals("cities", cities.path("name").asText());
+        assertTrue(cities.path("size").asInt() > 1000, cities.toString());
+        assertEquals(demo.server().port(), data.path("server").path("public_port").asInt());
+    }
+
+    @Test
+    void a_minted_key_serves_a_tenant_that_is_not_the_demo_and_is_listed_by_id_only() throws Exception {
+        JsonNode minted = tryKey("{\"tenant\":\"lab\",\"product\":\"shop\"}").data();
+        String key = minted.path("public_key").asText();
+        ApiClient.Reply answer = demo.api().suggest(key, envelope("Find "));
+        assertEquals(200, answer.status(), answer.raw());
+        assertEquals(List.of("Red", "Green", "Blue"), answer.options("colour"));
+        assertEquals(key, tryKey("{\"tenant\":\"lab\",\"product\":\"shop\"}").data().path("public_key").asText(),
+                "one key a product while it has time left");
+
+        ApiClient.Reply keys = admin().get("/admin/api/keys");
+        assertFalse(keys.raw().contains(key), "never a key itself");
+        JsonNode listed = null;
+        for (JsonNode each : keys.data().path("keys")) {
+            if (each.path("id").asText().equals(minted.path("key_id").asText())) {
+                listed = each;
+            }
+        }
+        assertTrue(listed != null && listed.path("in_memory").asBoolean(), keys.raw());
+        assertEquals("shop", listed.path("product").asText());
+        assertFalse(listed.path("last_used_at").isNull(), "used just now");
+        try (var files = Files.walk(demo.temp())) {
+            for (var file : files.filter(Files::isRegularFile).toList()) {
+                String text = new String(Files.readAllBytes(file), java.nio.charset.StandardCharsets.ISO_8859_1);
+                assertFalse(text.contains(key), "written to " + file);
+                assertFalse(text.contains(key.substring(6)), "written to " + file);
+            }
+        }
+    }
+
+    @Test
+    void bad_try_key_requests_get_clear_errors() {
+        assertEquals("INVALID_REQUEST", tryKey("{\"tenant\":1}").errorCode());
+        assertEquals("INVALID_REQUEST", tryKey("not json").errorCode());
+        assertEquals("NOT_FOUND", tryKey("{\"tenant\":\"lab\",\"product\":\"nothing\"}").errorCode());
+        assertEquals("UNSUPPORTED_MEDIA_TYPE", admin().post("/admin/api/try-key", null,
+                "{\"tenant\":\"lab\",\"product\":\"shop\"}", "text/plain", Map.of()).errorCode());
+    }
+
+    @Test
+    void a_page_elsewhere_cannot_read_the_loopback_console_through_a_rebound_name() throws Exception {
+        try (RawConnection connection = new RawConnection(demo.server().managementPort())) {
+            connection.send("GET /admin/api/keys HTTP/1.1\r\nHost: evil.example:8081\r\n\r\n");
+            String response = connection.readResponse();
+            assertTrue(response.startsWith("HTTP/1.1 403"), response);
+            assertTrue(response.contains("HOST_NOT_ALLOWED"), response);
+        }
+        try (RawConnection connection = new RawConnection(demo.server().managementPort())) {
+            connection.send("GET /admin/api/keys HTTP/1.1\r\nHost: localhost:8081\r\n\r\n");
+            assertTrue(connection.readResponse().startsWith("HTTP/1.1 200"));
+        }
+    }
+}

@@ -1,0 +1,149 @@
+package dev.autocomplete.server;
+
+import static dev.autocomplete.server.ApiClient.envelope;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * Context attributes over HTTP (protocol notes, decision 19): a param's {@code context_attributes} boost the options
+ * whose attribute the context names, or keep only those; a filter that leaves nothing falls back to the whole list;
+ * the keys attributes read are not matched against option texts.
+ */
+class ContextAttributesTest {
+
+    private static final String LAB = """
+            display_name: Lab
+            products:
+              - id: 5e8f1a2b-3c4d-4e6f-8a9b-0c1d2e3f4a5b
+                slug: desk
+                prompt: Ask
+                intents:
+                  - name: ask
+                    phrases: [Ask]
+                    params:
+                      - type: person
+                        required: true
+                        options:
+                          - {text: Ada Sales, attributes: {team: Sales, country: PT}}
+                          - {text: Ben Support, attributes: {team: Support, country: FR}}
+                          - {text: Cy Sales, attributes: {team: Sales, country: FR}}
+                          - {text: Dee Finance, attributes: {team: [Finance, Sales], country: PT}}
+                          - {text: Eve Support, attributes: {team: Support, country: PT}}
+                        context_attributes:
+                          team: {from: user.team, mode: boost}
+                          country: filter
+            """;
+
+    @RegisterExtension
+    static final DemoServer demo = new DemoServer().withTenant("lab", Map.of("lab/tenant.yaml", LAB), "desk");
+
+    private static List<String> people(String contextJson) throws Exception {
+        ObjectNode body = envelope("Ask ");
+        if (contextJson != null) {
+            ((ObjectNode) body.path("data")).set("additional_context", ApiClient.JSON.readTree(contextJson));
+        }
+        return demo.suggestOk("lab/desk", body).options("person");
+    }
+
+    @Test
+    void without_context_the_list_keeps_its_order() throws Exception {
+        assertEquals(List.of("Ada Sales", "Ben Support", "Cy Sales", "Dee Finance", "Eve Support"), people(null));
+    }
+
+    @Test
+    void a_boost_puts_the_options_of_the_named_team_first_keeping_the_others() throws Exception {
+        List<String> boosted = people("{\"user\": {\"team\": \"Sales\"}}");
+        assertEquals(List.of("Ada Sales", "Cy Sales", "Dee Finance"), boosted.subList(0, 3), boosted.toString());
+        assertEquals(5, boosted.size());
+    }
+
+    @Test
+    void a_filter_keeps_only_the_named_country_and_an_array_means_any_of() throws Exception {
+        assertEquals(List.of("Ben Support", "Cy Sales"), people("{\"country\": \"FR\"}"));
+        assertEquals(5, people("{\"country\": [\"FR\", \"pt\"]}").size());
+    }
+
+    @Test
+    void a_filter_that_leaves_nothing_offers_the_whole_list() throws Exception {
+        assertEquals(5, people("{\"country\": \"JP\"}").size());
+    }
+
+    @Test
+    void filter_and_boost_combine_and_the_keys_they_read_name_no_option() throws Exception {
+        assertEquals(List.of("Cy Sales", "Ben Support"), people("{\"country\": \"FR\", \"user\": {\"team\": \"sales\"}}"));
+        // "Sales" under the attribute key does not name an option whose text it matches; elsewhere it would.
+        List<String> named = people("{\"user\": {\"team\": \"Ben Support\"}}");
+        assertTrue(named.getFirst().equals("Ada Sales"), named.toString());
+    }
+
+    /** The demo's contacts for an email with nothing typed, with the given context. */
+    private static List<String> contacts(String contextJson) throws Exception {
+        ObjectNode body = ApiClient.fill(envelope("Create a {{TYPE_1}} to "), "{{TYPE_1}}", "type", "email");
+        ((ObjectNode) body.path("data")).set("additional_context", ApiClient.JSON.readTree(contextJson));
+        return demo.suggestOk("workspace", body).options("contact");
+    }
+
+    private static java.util.Map<String, String> teams() throws Exception {
+        java.util.Map<String, String> teams = new java.util.HashMap<>();
+        for (String line : java.nio.file.Files.readAllLines(demo.tenants().resolve("demo/data/contacts.csv")).subList(1,
+                51)) {
+            String[] cells = line.split(",");
+            teams.put(cells[0], cells[2]);
+        }
+        return teams;
+    }
+
+    @Test
+    void the_demo_offers_the_users_team_first_when_the_context_names_it() throws Exception {
+        java.util.Map<String, String> teams = teams();
+        List<String> plain = contacts("{}");
+        assertTrue(plain.subList(0, 5).stream().map(teams::get).distinct().count() > 1, plain.toString());
+        List<String> sales = contacts("{\"team\": \"Sales\"}");
+        assertEquals(List.of("Sales"), sales.subList(0, 5).stream().map(teams::get).distinct().toList(),
+                sales.toString());
+        List<String> support = contacts("{\"team\": [\"Support\"]}");
+        assertEquals(List.of("Support"), support.subList(0, 5).stream().map(teams::get).distinct().toList(),
+                support.toString());
+    }
+
+    @Test
+    void a_records_api_upsert_with_attributes_is_honoured_at_once_and_exported() throws Exception {
+        String secret = demo.key("secret");
+        ApiClient.Reply upserted = demo.api().call("POST", "/api/catalogs/contacts/options", secret,
+                "[{\"id\": \"zoe-quartz\", \"text\": \"Zoe Quartz\", \"weight\": 1,"
+                        + " \"attributes\": {\"team\": \"Legal\", \"office\": [\"Lisbon\", \"Paris\"]}}]",
+                "application/json");
+        assertEquals(200, upserted.status(), upserted.raw());
+        assertEquals("Zoe Quartz", contacts("{\"team\": \"Legal\"}").getFirst());
+        ApiClient.Reply read = demo.api().call("GET", "/api/catalogs/contacts/options/zoe-quartz", secret, null, null);
+        assertEquals(200, read.status(), read.raw());
+        assertEquals(List.of("Lisbon", "Paris"), ApiClient.JSON.convertValue(read.data().path("attributes")
+                .path("office"), List.class));
+        ApiClient.Reply bad = demo.api().call("POST", "/api/catalogs/contacts/options", secret,
+                "[{\"id\": \"x\", \"text\": \"X Y\", \"attributes\": {\"team\": 3}},"
+                        + " {\"id\": \"y\", \"text\": \"Y Z\", \"attributes\": {\"bad name\": \"a\"}}]",
+                "application/json");
+        assertEquals(400, bad.status(), bad.raw());
+        assertEquals("INVALID_RECORDS", bad.errorCode());
+        assertEquals(2, bad.json().path("error").path("details").size(), bad.raw());
+    }
+
+    @Test
+    void the_demo_travel_origin_offers_the_home_countrys_cities_first() throws Exception {
+        ObjectNode body = envelope("");
+        ((ObjectNode) body.path("data")).set("additional_context", ApiClient.JSON.readTree(
+                "{\"home_country\": \"PT\"}"));
+        List<String> origins = demo.suggestOk("travel", body).options("origin");
+        assertEquals("Lisbon", origins.getFirst(), origins.toString());
+        assertTrue(origins.contains("Porto"), origins.toString());
+        assertEquals("Shanghai", demo.suggestOk("travel", envelope("")).options("origin").getFirst());
+    }
+}

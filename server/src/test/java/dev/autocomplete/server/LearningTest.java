@@ -1,0 +1,247 @@
+package dev.autocomplete.server;
+
+import static dev.autocomplete.server.ApiClient.envelope;
+import static dev.autocomplete.server.ApiClient.fill;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.BooleanSupplier;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.autocomplete.server.config.LearningSettings;
+import dev.autocomplete.server.reading.Priors;
+
+/**
+ * Learning from picks over HTTP on the demo tenant: the official client's pick events re-rank options for the next
+ * users (after the same first letters, and with nothing typed), and only honest picks count: options the server
+ * offered that session lately, once per session, within the hourly caps.
+ */
+class LearningTest {
+
+    private static final String ORIGIN = "Book a flight from {{ORIGIN_1}}";
+
+    /** A tenant beside the demo: one param that learns, one that does not ({@code learn: false}). */
+    private static final String LAB = """
+            display_name: Lab
+            products:
+              - id: 9d2b6c1e-7f3a-4e8b-a1c2-3d4e5f6a7b8c
+                slug: shop
+                prompt: Buy
+                intents:
+                  - name: buy
+                    phrases: [Buy]
+                    params:
+                      - type: fruit
+                        required: true
+                        options: [Apple, Apricot, Avocado, Banana, Blueberry, Cherry]
+                      - type: color
+                        required: true
+                        cues: [in]
+                        learn: false
+                        options: [Red, Green, Blue, Yellow, Black, White]
+            """;
+
+    @RegisterExtension
+    static final DemoServer demo = new DemoServer().withTenant("lab", Map.of("lab/tenant.yaml", LAB), "shop")
+            .withSettings(settings -> settings.withLearning(new LearningSettings(Duration.ofDays(14),
+                    Duration.ofSeconds(1), 20_000, 1_000_000, 1_000_000, 10_000)));
+
+    /** A server whose client addresses may have three picks credited an hour. */
+    @RegisterExtension
+    static final DemoServer capped = new DemoServer().withSettings(settings -> settings.withLearning(
+            new LearningSettings(Duration.ofDays(14), Duration.ofSeconds(1), 20_000, 3, 1_000_000, 10_000)));
+
+    /** The travel product's answer for a query typed after picking Paris as the origin, in a session. */
+    private static ApiClient.Reply destination(DemoServer server, String session, String typed) {
+        ObjectNode body = fill(envelope(ORIGIN + typed), "{{ORIGIN_1}}", "origin", "Paris");
+        ((ObjectNode) body.path("meta")).put("session_id", session);
+        ApiClient.Reply reply = server.api().suggest(server.key("travel"), body);
+        assertEquals(200, reply.status(), reply.raw());
+        return reply;
+    }
+
+    /** Posts the official client's event for a pick of {@code option} after {@code typed}; asserts the 204. */
+    private static void pick(DemoServer server, String session, String typed, String option) {
+        pick(server, "travel", session, ORIGIN + typed, option);
+    }
+
+    private static void pick(DemoServer server, String key, String session, String rawQuery, String option) {
+        ObjectNode event = ApiClient.JSON.createObjectNode().put("source", "full-sdk").put("session_id", session)
+                .put("type", "option").put("at", "2026-11-25T10:00:00Z");
+        event.putObject("query_data").put("raw_query", rawQuery).put("selected_option", option)
+                .putArray("other_options");
+        ApiClient.Reply reply = server.api().post("/api/telemetry/events", server.key(key), event.toString(),
+                "application/json", Map.of());
+        assertEquals(204, reply.status(), reply.raw());
+    }
+
+    private static ApiClient.Reply suggest(DemoServer server, String key, String session, ObjectNode body) {
+        ((ObjectNode) body.path("meta")).put("session_id", session);
+        ApiClient.Reply reply = server.api().suggest(server.key(key), body);
+        assertEquals(200, reply.status(), reply.raw());
+        return reply;
+    }
+
+    private static String session() {
+        return UUID.randomUUID().toString();
+    }
+
+    private static void waitFor(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within 15 s: " + what);
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    private static Priors priors(DemoServer server) {
+        return server.server().learning().priors("demo", "travel");
+    }
+
+    @Test
+    void what_users_picked_after_typing_two_letters_comes_first_for_the_next_one_typing_them() throws Exception {
+        List<String> before = destination(demo, session(), " to Po").options("destination");
+        String picked = before.getLast();
+        assertNotEquals(before.getFirst(), picked, before.toString());
+
+        for (int i = 0; i < 2; i++) {
+            String session = session();
+            destination(demo, session, " to Po");
+            pick(demo, session, " to Po", picked);
+        }
+
+        // The same query again, as the next user types it: the cached answer must not hide what was learned.
+        waitFor(picked + " first after 'Po'", () -> destination(demo, session(), " to Po").options("destination")
+                .getFirst().equals(picked));
+        List<String> after = destination(demo, session(), " to Po").options("destination");
+        assertEquals(before.size(), after.size(), after.toString());
+        assertTrue(after.containsAll(before.subList(0, before.size() - 1)), "the others stay: " + after);
+    }
+
+    @Test
+    void options_picked_often_appear_with_nothing_typed_and_after_one_letter() throws Exception {
+        List<String> withY = destination(demo, session(), " to Yo").options("destination");
+        String favourite = withY.getLast();
+        List<String> empty = destination(demo, session(), "").options("destination");
+        assertFalse(empty.contains(favourite), empty.toString());
+        for (int i = 0; i < 3; i++) {
+            String session = session();
+            destination(demo, session, " to Yo");
+            pick(demo, session, " to Yo", favourite);
+        }
+        waitFor(favourite + " in the first five with nothing typed", () -> destination(demo, session(), "")
+                .options("destination").subList(0, 5).contains(favourite));
+        String letter = favourite.substring(0, 1);
+        assertEquals(favourite, destination(demo, session(), " to " + letter).options("destination").getFirst());
+    }
+
+    @Test
+    void forged_events_for_options_never_shown_change_nothing() throws Exception {
+        long generation = priors(demo).generation();
+        List<String> empty = destination(demo, session(), "").options("destination");
+        // One session that was shown the destinations for "Zu", and picks among the ones it was not shown.
+        String shown = session();
+        destination(demo, shown, " to Zu");
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<?>> sent = new ArrayList<>();
+            for (int i = 0; i < 10_000; i++) {
+                int n = i;
+                sent.add(pool.submit(() -> {
+                    String session = n % 2 == 0 ? shown : session();
+                    pick(demo, session, " to Lo", n % 3 == 0 ? "London" : "Lomé");
+                }));
+            }
+            for (Future<?> each : sent) {
+                each.get();
+            }
+        } finally {
+            pool.shutdown();
+        }
+        Thread.sleep(2_500); // more than two apply intervals
+        assertEquals(generation, priors(demo).generation(), "nothing was learned");
+        assertEquals(0.0, priors(demo).credit("destination", "", "london"));
+        assertEquals(empty, destination(demo, session(), "").options("destination"));
+    }
+
+    @Test
+    void a_session_counts_each_option_once_and_an_address_its_hourly_share() throws Exception {
+        List<String> offered = destination(capped, session(), " to Ma").options("destination");
+        String option = offered.get(2);
+        String folded = dev.autocomplete.spi.toolkit.TextFolding.fold(option);
+        String session = session();
+        destination(capped, session, " to Ma");
+        for (int i = 0; i < 5; i++) {
+            pick(capped, session, " to Ma", option);
+        }
+        waitFor("the pick credited", () -> priors(capped).credit("destination", "", folded) > 0);
+        assertEquals(1.0, priors(capped).credit("destination", "", folded), 0.01, "once per session");
+        // Four more honest sessions from the same address: the cap of three an hour lets two more through.
+        for (int i = 0; i < 4; i++) {
+            String another = session();
+            destination(capped, another, " to Ma");
+            pick(capped, another, " to Ma", option);
+        }
+        waitFor("two more credited", () -> priors(capped).credit("destination", "", folded) > 2.5);
+        Thread.sleep(2_500);
+        assertEquals(3.0, priors(capped).credit("destination", "", folded), 0.01, "three picks an hour an address");
+    }
+
+    @Test
+    void options_the_context_supplied_are_never_credited_and_catalog_ones_are() throws Exception {
+        String raw = "Create a {{TYPE_1}} to ";
+        String session = session();
+        ObjectNode body = fill(envelope(raw), "{{TYPE_1}}", "type", "email");
+        ((ObjectNode) body.path("data")).putObject("additional_context").putArray("contact").add("Zed Zebrowski");
+        List<String> offered = suggest(demo, "workspace", session, body).options("contact");
+        assertEquals("Zed Zebrowski", offered.getFirst(), "the context's contact is offered: " + offered);
+        String catalogContact = offered.getLast();
+        pick(demo, "workspace", session, raw, "Zed Zebrowski");
+        String other = session();
+        suggest(demo, "workspace", other, fill(envelope(raw), "{{TYPE_1}}", "type", "email"));
+        pick(demo, "workspace", other, raw, catalogContact);
+        Priors workspace = demo.server().learning().priors("demo", "workspace");
+        waitFor("the catalog contact credited", () -> demo.server().learning().priors("demo", "workspace")
+                .credit("contact", "", dev.autocomplete.spi.toolkit.TextFolding.fold(catalogContact)) > 0);
+        assertNotEquals(workspace.generation(), demo.server().learning().priors("demo", "workspace").generation());
+        assertEquals(0.0, demo.server().learning().priors("demo", "workspace").credit("contact", "", "zed zebrowski"));
+    }
+
+    @Test
+    void a_param_with_learn_false_is_never_re_ranked_and_the_cli_forgets_what_was_learned() throws Exception {
+        String session = session();
+        assertEquals("Apple", suggest(demo, "lab/shop", session, envelope("Buy ")).options("fruit").getFirst());
+        pick(demo, "lab/shop", session, "Buy ", "Cherry");
+        ObjectNode colors = fill(envelope("Buy {{FRUIT_1}} in "), "{{FRUIT_1}}", "fruit", "Cherry");
+        assertEquals("Red", suggest(demo, "lab/shop", session, colors).options("color").getFirst());
+        pick(demo, "lab/shop", session, "Buy {{FRUIT_1}} in ", "White");
+        waitFor("Cherry first", () -> suggest(demo, "lab/shop", session(), envelope("Buy ")).options("fruit")
+                .getFirst().equals("Cherry"));
+        ObjectNode again = fill(envelope("Buy {{FRUIT_1}} in "), "{{FRUIT_1}}", "fruit", "Cherry");
+        assertEquals("Red", suggest(demo, "lab/shop", session(), again).options("color").getFirst());
+        assertEquals(0.0, demo.server().learning().priors("lab", "shop").credit("color", "", "white"));
+
+        TestTenants.Cli reset = TestTenants.cli("learning", "reset", "--tenants", demo.tenants().toString(),
+                "--tenant", "lab", "--product", "shop");
+        assertEquals(0, reset.exit(), reset.err());
+        assertTrue(reset.out().contains("Forgot"), reset.out());
+        waitFor("Apple first again", () -> suggest(demo, "lab/shop", session(), envelope("Buy ")).options("fruit")
+                .getFirst().equals("Apple"));
+    }
+}

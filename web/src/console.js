@@ -1,0 +1,228 @@
+// The operator console, on the management listener only: tenants and products (health, circuits, catalogs,
+// problems, keys by id), a try-it client (the official vanilla client against any product, with a public key
+// the console mints for itself) and analytics with uPlot charts. Everything is bundled by web/build.mjs; the
+// only other host it talks to is this server's public port, for the try-it client's requests.
+import { AIAutocomplete } from "@magicx-eng/ai-autocomplete-vanilla";
+import uPlot from "uplot";
+
+/* global CLIENT_VERSION */
+const MAX_CONTEXT_BYTES = 2000;
+const $ = (id) => document.getElementById(id);
+const state = { overview: null, tryIt: null, context: undefined, widget: null, charts: [] };
+
+async function getJson(path, init) {
+  const res = await fetch(path, { cache: "no-store", ...init });
+  const body = await res.json().catch(() => null);
+  if (!res.ok) throw new Error(body?.error?.message ?? `${path} answered ${res.status}`);
+  return body.data;
+}
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value !== undefined && value !== null) node.setAttribute(name, value);
+  }
+  node.append(...children.filter((c) => c !== null && c !== undefined).map((c) =>
+    typeof c === "string" || typeof c === "number" ? String(c) : c));
+  return node;
+}
+
+function showProblem(message) {
+  $("problem").textContent = message;
+  $("problem").hidden = false;
+}
+
+function productOptions(select) {
+  select.replaceChildren(...state.overview.tenants.flatMap((tenant) => tenant.products.map((product) =>
+    el("option", { value: `${tenant.id}/${product.slug}` }, `${tenant.id} / ${product.slug}`))));
+}
+
+// --- Tenants and products ----------------------------------------------------------------------
+function renderTenants(overview) {
+  const server = overview.server;
+  $("server-line").textContent = `Server ${server.status}; the API listens on port ${server.public_port} `
+    + `(${server.public_scheme}). This listener is not for the public.`;
+  $("tenant-list").replaceChildren(...overview.tenants.map((tenant) => el("article", { class: "card", "data-tenant": tenant.id },
+    el("h3", {}, el("span", {}, tenant.display_name ? `${tenant.display_name} (${tenant.id})` : tenant.id),
+      el("span", { class: `status-${tenant.status}` }, tenant.status)),
+    tenant.learn === undefined ? null : el("p", { class: "muted small" }, tenant.learn ? "learns from picks" : "does not learn"),
+    el("div", { class: "small" }, "Products:"),
+    el("ul", {}, ...tenant.products.map((product) => {
+      const circuit = product.health?.circuit ?? "closed";
+      const engines = Object.entries(product.health?.engines ?? {}).map(([name, e]) => `${name}: ${e.circuit}`);
+      return el("li", { "data-product": product.slug }, `${product.slug} `,
+        el("span", { class: `circuit-${circuit}` }, `circuit ${circuit}`),
+        engines.length ? el("span", { class: "muted small" }, ` (${engines.join(", ")})`) : null);
+    })),
+    tenant.catalogs.length ? el("div", { class: "small" }, "Catalogs:") : null,
+    tenant.catalogs.length ? el("ul", {}, ...tenant.catalogs.map((c) =>
+      el("li", { "data-catalog": c.name }, `${c.name}: ${c.size} options, generation ${c.generation}`))) : null,
+    tenant.problems.length ? el("div", { class: "problem" }, ...tenant.problems.map((p) => el("div", {}, p))) : null)));
+  $("checks").tBodies[0].replaceChildren(...overview.checks.map((check) => el("tr", {},
+    el("td", {}, check.name), el("td", {}, el("span", { class: `status-${check.status}` }, check.status)),
+    el("td", { class: "small" }, Object.entries(check.data ?? {}).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join("; ")))));
+}
+
+function renderKeys(keys) {
+  const when = (t) => (t ? new Date(t).toLocaleString() : "—");
+  $("keys").tBodies[0].replaceChildren(...keys.map((key) => el("tr", { "data-key-id": key.id },
+    el("td", {}, key.id, key.in_memory ? el("span", { class: "muted small" }, " (in memory)") : null),
+    el("td", {}, key.tenant), el("td", {}, key.type), el("td", {}, key.product ?? "—"),
+    el("td", {}, key.type === "secret" ? key.scopes.join(", ") : "suggest"),
+    el("td", {}, key.origins.length ? key.origins.join(", ") : "any"),
+    el("td", {}, when(key.expires_at)), el("td", {}, when(key.revoked_at)), el("td", {}, when(key.last_used_at)))));
+}
+
+// --- Try it -------------------------------------------------------------------------------------
+// The client has no option for additional_context: this wrapper adds the editor's JSON to suggest requests sent
+// to the public port and keeps a copy of the last request and response for the panels.
+const nativeFetch = window.fetch.bind(window);
+window.fetch = async (input, init) => {
+  const url = new URL(typeof input === "string" ? input : input.url, location.href);
+  const isSuggest = state.tryIt && url.href === state.tryIt.endpoint
+    && (init?.method ?? "GET").toUpperCase() === "POST" && typeof init?.body === "string";
+  if (!isSuggest) return nativeFetch(input, init);
+  const body = JSON.parse(init.body);
+  if (state.context !== undefined) body.data.additional_context = state.context;
+  $("last-request").textContent = JSON.stringify(body, null, 2);
+  const response = await nativeFetch(input, { ...init, body: JSON.stringify(body) });
+  const text = await response.clone().text();
+  $("request-status").textContent = `HTTP ${response.status}`;
+  $("request-status").dataset.state = response.status === 200 ? "ok" : "error";
+  try {
+    $("last-response").textContent = JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    $("last-response").textContent = text;
+  }
+  return response;
+};
+
+function setReady(ready) {
+  $("ready").dataset.ready = String(Boolean(ready));
+  $("ready").textContent = ready ? "ready to submit" : "not yet";
+}
+
+async function mountTryIt() {
+  const [tenant, product] = $("try-product").value.split("/");
+  const minted = await getJson("api/try-key", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ tenant, product }),
+  });
+  state.tryIt = {
+    ...minted,
+    endpoint: `${minted.public_scheme}://${location.hostname}:${minted.public_port}/api/suggest`,
+  };
+  $("try-key").textContent = `${minted.key_id}, until ${new Date(minted.expires_at).toLocaleTimeString()}`;
+  state.widget?.destroy();
+  $("autocomplete").replaceChildren();
+  setReady(false);
+  state.widget = new AIAutocomplete($("autocomplete"), {
+    apiConfig: { endpoint: state.tryIt.endpoint, apiKey: minted.public_key },
+    mode: "auto",
+    onError: (error) => showProblem(`The client reported: ${error.message}`),
+  });
+  state.widget.on("stateChange", (s) => setReady(s.isReady));
+}
+
+function readContext() {
+  const text = $("context").value.trim();
+  const badge = $("context-bytes");
+  $("context").removeAttribute("aria-invalid");
+  if (!text) {
+    state.context = undefined;
+    badge.textContent = `0 / ${MAX_CONTEXT_BYTES} bytes`;
+    delete badge.dataset.state;
+    return;
+  }
+  try {
+    state.context = JSON.parse(text);
+  } catch {
+    state.context = undefined;
+    $("context").setAttribute("aria-invalid", "true");
+    badge.textContent = "not JSON: not sent";
+    badge.dataset.state = "error";
+    return;
+  }
+  const bytes = new TextEncoder().encode(JSON.stringify(state.context)).length;
+  badge.textContent = `${bytes} / ${MAX_CONTEXT_BYTES} bytes`;
+  badge.dataset.state = bytes > MAX_CONTEXT_BYTES ? "over" : "ok";
+}
+
+// --- Analytics ----------------------------------------------------------------------------------
+const FIGURES = [
+  ["requests", "Requests"], ["sessions", "Sessions"], ["ready_sessions", "Sessions ready"], ["picks", "Picks"],
+  ["keystroke_saving", "Keystroke saving"], ["fallbacks", "Engine fallbacks"], ["p50_ms", "p50 (ms)"], ["p99_ms", "p99 (ms)"],
+];
+
+function shown(name, value) {
+  if (value === null || value === undefined) return "—";
+  return name === "keystroke_saving" ? `${Math.round(value * 100)}%` : String(value);
+}
+
+function chart(target, data, series) {
+  const width = Math.max(320, $(target).clientWidth || 800);
+  const plot = new uPlot({
+    width,
+    height: 200,
+    series: [{}, ...series.map(([label, stroke, scale]) => ({ label, stroke, width: 2, scale: scale ?? "y", spanGaps: true }))],
+    axes: [{}, { scale: "y" }, ...(series.some((s) => s[2] === "r") ? [{ scale: "r", side: 1, grid: { show: false } }] : [])],
+    scales: { x: { time: true } },
+  }, data, $(target));
+  state.charts.push(plot);
+}
+
+async function renderAnalytics() {
+  const [tenant, product] = $("an-product").value.split("/");
+  const days = $("an-days").value;
+  const data = await getJson(`api/analytics?tenant=${encodeURIComponent(tenant)}&product=${encodeURIComponent(product)}&days=${days}`);
+  $("figures").replaceChildren(...FIGURES.map(([name, label]) => el("div", { class: "figure", "data-figure": name },
+    el("div", { class: "value" }, shown(name, data[name])), el("div", { class: "name" }, label))));
+  state.charts.forEach((c) => c.destroy());
+  state.charts = [];
+  ["chart-traffic", "chart-picks", "chart-latency"].forEach((id) => $(id).replaceChildren());
+  const x = data.series.map((p) => Date.parse(p.at) / 1000);
+  const col = (name) => data.series.map((p) => p[name]);
+  chart("chart-traffic", [x, col("requests"), col("sessions"), col("ready_sessions")],
+    [["requests", "#4f46e5"], ["sessions", "#0891b2"], ["ready sessions", "#16a34a"]]);
+  chart("chart-picks", [x, col("picks"), col("keystroke_saving")],
+    [["picks", "#ea580c"], ["keystroke saving", "#7c3aed", "r"]]);
+  chart("chart-latency", [x, col("p50_ms"), col("p99_ms"), col("fallbacks")],
+    [["p50 ms", "#0891b2"], ["p99 ms", "#dc2626"], ["fallbacks", "#854d0e", "r"]]);
+  $("chart-picks").dataset.picks = String(data.picks);
+  $("top-picks").tBodies[0].replaceChildren(...data.top_picks.map((p) => el("tr", {},
+    el("td", {}, p.type), el("td", {}, p.text), el("td", { class: "num" }, p.count))));
+  $("unmatched").tBodies[0].replaceChildren(...(data.unmatched_kept ? data.unmatched.map((u) => el("tr", {},
+    el("td", {}, u.text), el("td", { class: "num" }, u.count)))
+    : [el("tr", {}, el("td", { colspan: "2", class: "muted" }, "Not kept (analytics.keep-unmatched: false)."))]));
+}
+
+// --- start --------------------------------------------------------------------------------------
+async function start() {
+  $("about").textContent = `The official vanilla client (@magicx-eng/ai-autocomplete-vanilla ${CLIENT_VERSION}) against `
+    + "any product of any tenant, with a public key the console minted for itself: valid one hour, in this process's "
+    + "memory only, never written anywhere.";
+  state.overview = await getJson("api/overview");
+  renderTenants(state.overview);
+  renderKeys((await getJson("api/keys")).keys);
+  const params = new URLSearchParams(location.search);
+  for (const id of ["try-product", "an-product"]) {
+    productOptions($(id));
+    const wanted = params.get(id === "try-product" ? "try" : "product");
+    if (wanted && [...$(id).options].some((o) => o.value === wanted)) $(id).value = wanted;
+  }
+  if (params.get("days")) $("an-days").value = params.get("days");
+  $("context").addEventListener("input", readContext);
+  $("try-product").addEventListener("change", () => mountTryIt().catch((e) => showProblem(e.message)));
+  $("an-product").addEventListener("change", () => renderAnalytics().catch((e) => showProblem(e.message)));
+  $("an-days").addEventListener("change", () => renderAnalytics().catch((e) => showProblem(e.message)));
+  $("an-refresh").addEventListener("click", () => renderAnalytics().catch((e) => showProblem(e.message)));
+  if ($("try-product").value) await mountTryIt();
+  if ($("an-product").value) await renderAnalytics();
+  document.body.dataset.loaded = "true";
+}
+
+// The running client, for the browser suite (which reads the client's own isReady).
+window.autocompleteConsole = Object.freeze({ get widget() { return state.widget; } });
+
+start().catch((error) => showProblem(`The console could not start: ${error.message}`));

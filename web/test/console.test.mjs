@@ -1,0 +1,108 @@
+// The operator console in Debian's headless Chromium against a real `./autocomplete serve` with the demo tenant
+// and another one (acme): every section renders with the server's data, the try-it client (the official one)
+// reaches is_ready on acme's travel product, and the analytics charts show the picks it made.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import path from "node:path";
+import { OUTPUT, demoAndAnotherTenant, launchBrowser, recordTraffic, screenshot, startServer } from "./harness.mjs";
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer(demoAndAnotherTenant());
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const option = (page, text) => page.locator("[data-aia-option]").filter({ hasText: new RegExp(`^${text}$`) });
+
+async function pick(page, text) {
+  await option(page, text).click();
+  await page.mouse.move(5, 5);
+  await page.waitForTimeout(600); // the client's selection animation
+}
+
+describe("the console", () => {
+  let page;
+  let traffic;
+
+  it("is served on the management listener only", async () => {
+    assert.ok(server.management, `serve printed the console's address:\n${server.output()}`);
+    const publicAnswer = await fetch(`${server.url}/admin/`);
+    assert.equal(publicAnswer.status, 404, "the public port does not serve the console");
+    const page = await fetch(`${server.management}/admin/`);
+    assert.equal(page.status, 200);
+    assert.match(page.headers.get("content-security-policy"), /default-src 'self'/);
+  });
+
+  it("shows tenants, products, catalogs, checks and keys", async () => {
+    page = await browser.context.newPage();
+    const port = new URL(server.url).port;
+    traffic = recordTraffic(page, new URL(server.url).origin);
+    const foreign = [];
+    page.on("request", (request) => {
+      const url = new URL(request.url());
+      if (url.protocol !== "data:" && url.hostname !== "127.0.0.1") foreign.push(request.url());
+    });
+    await page.goto(`${server.management}/admin/?try=acme/travel&product=acme/travel&days=1`);
+    await page.locator("body[data-loaded=true]").waitFor({ timeout: 20_000 });
+    for (const tenant of ["demo", "acme"]) {
+      const card = page.locator(`[data-tenant=${tenant}]`);
+      await card.waitFor();
+      assert.match(await card.textContent(), /UP/);
+      assert.match(await card.locator("[data-product=travel]").textContent(), /circuit closed/);
+      assert.match(await card.locator("[data-catalog=cities]").textContent(), /cities: \d+ options, generation \d+/);
+    }
+    assert.match(await page.locator("#checks").textContent(), /keys/);
+    const keys = await page.locator("#keys").textContent();
+    assert.match(keys, /\(in memory\)/, "serve's demo keys, never written");
+    assert.doesNotMatch(keys, /pk_v1_/, "never a key itself");
+    assert.match(await page.locator("#server-line").textContent(), new RegExp(`port ${port}`));
+    assert.deepEqual(foreign, [], "nothing from another host");
+    await screenshot(page, "console-tenants");
+  });
+
+  it("tries acme's travel with the official client until it is ready", async () => {
+    await page.locator("#autocomplete [data-aia-input]").click();
+    await page.keyboard.type("Book a flight from Par", { delay: 70 });
+    await option(page, "Paris").waitFor();
+    await pick(page, "Paris");
+    await page.keyboard.type(" to lon", { delay: 70 });
+    await option(page, "London").waitFor();
+    await pick(page, "London");
+    await page.waitForFunction(() => window.autocompleteConsole.widget.isReady === true, null, { timeout: 10_000 });
+    assert.equal(await page.locator("#ready").getAttribute("data-ready"), "true");
+    const ready = await traffic.waitFor((e) => e.response?.data?.is_ready === true, { what: "a ready answer" });
+    assert.match(ready.headers.authorization, /^Bearer pk_v1_/, "the console's minted public key");
+    assert.notEqual(ready.headers.authorization, `Bearer ${server.keys.travel}`, "not the demo's key");
+    assert.match(await page.locator("#last-response").textContent(), /"is_ready": true/);
+    await page.locator("#try").screenshot({ path: path.join(OUTPUT, "console-try-it.png") });
+  });
+
+  it("charts the picks it made in the analytics of acme's travel", async () => {
+    // Picks reach learning within a second, analytics' store within five.
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      await page.locator("#an-refresh").click();
+      await page.waitForTimeout(1000);
+      const picks = Number(await page.locator("[data-figure=picks] .value").textContent());
+      if (picks >= 2) break;
+      if (Date.now() > deadline) assert.fail(`no picks charted after 30 s (${picks})`);
+      await page.waitForTimeout(1500);
+    }
+    assert.equal(await page.locator("#chart-picks").getAttribute("data-picks"), "2");
+    assert.equal(await page.locator("#chart-picks canvas").count(), 1, "uPlot drew the chart");
+    const top = await page.locator("#top-picks tbody").textContent();
+    assert.match(top, /origin.*Paris/s);
+    assert.match(top, /destination.*London/s);
+    assert.ok(Number(await page.locator("[data-figure=requests] .value").textContent()) >= 3);
+    assert.equal(await page.locator("[data-figure=ready_sessions] .value").textContent(), "1");
+    await page.locator("#analytics").scrollIntoViewIfNeeded();
+    await screenshot(page, "console-analytics");
+  });
+});
