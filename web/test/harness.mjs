@@ -151,3 +151,12 @@ export async function screenshot(page, name) {
   await page.screenshot({ path: file, fullPage: true });
   return file;
 }
+
+/**
+ * Stops the page's clock (installed with `context.clock.install()`) a moment ahead of now, so keys typed next reach
+ * the client as one burst. Ahead, not at now: the clock runs on between reading it and pausing it, and Playwright
+ * refuses to pause in the past ("Cannot fast-forward to the past").
+ */
+export async function pauseClock(page) {
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 250);
+}

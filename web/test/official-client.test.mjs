@@ -3,7 +3,7 @@
 // sent over the wire, what the server answered, and what the widget shows.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { demoTenants, launchBrowser, recordTraffic, screenshot, startServer } from "./harness.mjs";
+import { demoTenants, launchBrowser, pauseClock, recordTraffic, screenshot, startServer } from "./harness.mjs";
 
 let server;
 let browser;
@@ -271,7 +271,7 @@ describe("travel: tapping Paris then London, nothing typed, then typing a date",
     // The page's clock stands still while the keys go in, so the client's debounce sees one burst and asks
     // about the whole date, as it does for a quick typist. At this machine's uneven pace it may instead ask
     // at "12 ma", get "Friday 12 March 2027" offered, and filter that locally from then on without asking.
-    await page.clock.pauseAt(await page.evaluate(() => Date.now()));
+    await pauseClock(page);
     await typeSlowly(page, "on 12 march");
     await page.clock.resume();
     const dated = await traffic.waitFor((e) => / on 12 march$/.test(e.request.data.raw_query),

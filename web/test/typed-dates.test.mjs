@@ -4,7 +4,7 @@
 // back. A whole word ("tomorrow") is settled and not offered, so its start is typed ("tomo"). Runs alone with `cd web && node --test test/typed-dates.test.mjs`.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { demoTenants, launchBrowser, recordTraffic, screenshot, startServer } from "./harness.mjs";
+import { demoTenants, launchBrowser, pauseClock, recordTraffic, screenshot, startServer } from "./harness.mjs";
 
 let server;
 
@@ -43,7 +43,7 @@ describe("typed dates picked in the official client read cleanly", () => {
       await traffic.waitFor((e) => e.request.data.raw_query === "", { what: "the initial request" });
 
       await page.locator("[data-aia-input]").click();
-      await page.clock.pauseAt(await page.evaluate(() => Date.now()));
+      await pauseClock(page);
       await page.keyboard.type(journey.before + journey.date, { delay: 20 });
       await page.clock.resume();
       const typed = await traffic.waitFor((e) => e.request.data.raw_query === journey.before + journey.date,
