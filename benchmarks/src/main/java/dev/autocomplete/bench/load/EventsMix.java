@@ -70,10 +70,16 @@ final class EventsMix {
                     settings.learning().applyInterval().toSeconds());
 
             WrkBenchmark.warm("server", server.port(), script, connections);
-            // The events alone, for what one costs the server.
-            WrkBenchmark.Measure alone = eventsAlone(server.port(), eventScript, seconds);
+            // The event path warmed as the suggest path is: cold, half the CPU of the first events went to the JIT.
+            WrkBenchmark.warm("event path", server.port(), eventScript, EVENT_CONNECTIONS, EVENTS_PER_SECOND);
+            // The events alone, for what one costs the server; and as many suggest requests a second alone, for
+            // what any request costs at that rate (a request arriving alone wakes the server; under load it does not).
+            WrkBenchmark.Measure alone = paced(server.port(), eventScript, seconds);
             System.out.printf(Locale.ROOT, "events alone: %.0f events/s, %.1f us CPU/event%n", alone.rate(),
                     alone.cpuMicros());
+            WrkBenchmark.Measure suggestsAlone = paced(server.port(), script, seconds);
+            System.out.printf(Locale.ROOT, "suggest requests alone at the same pace: %.0f/s, %.1f us CPU/request%n",
+                    suggestsAlone.rate(), suggestsAlone.cpuMicros());
             List<Double> without = new ArrayList<>();
             List<Double> with = new ArrayList<>();
             List<Double> ratios = new ArrayList<>();
@@ -147,9 +153,10 @@ final class EventsMix {
         return event.toString();
     }
 
-    private static WrkBenchmark.Measure eventsAlone(int port, Path eventScript, int seconds) {
+    /** The script's requests alone, paced as the events are, and the JVM's CPU per request. */
+    private static WrkBenchmark.Measure paced(int port, Path script, int seconds) {
         long before = WrkBenchmark.processCpuNanos();
-        double rate = WrkBenchmark.rate(eventLoad(port, eventScript, seconds));
+        double rate = WrkBenchmark.rate(eventLoad(port, script, seconds));
         long cpu = WrkBenchmark.processCpuNanos() - before;
         return new WrkBenchmark.Measure(rate, cpu / 1000.0 / (rate * seconds));
     }

@@ -170,10 +170,16 @@ public final class WrkBenchmark {
      */
     static void warm(String name, int port, Path script, int connections)
             throws IOException, InterruptedException {
+        warm(name, port, script, connections, 0);
+    }
+
+    /** {@link #warm(String, int, Path, int)} with wrk paced to {@code offered} requests a second (0: as fast as it can). */
+    static void warm(String name, int port, Path script, int connections, double offered)
+            throws IOException, InterruptedException {
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         for (int round = 1; round <= 24; round++) {
             long before = jit.getTotalCompilationTime();
-            double rate = rate(wrk(port, script, 5, connections, 0));
+            double rate = rate(wrk(port, script, 5, connections, offered));
             long compiling = jit.getTotalCompilationTime() - before;
             if (round >= 3 && compiling < 150) {
                 System.out.printf(Locale.ROOT, "%s warmed up in %d rounds of 5 s (last: %.0f req/s, %d ms of JIT)%n",
