@@ -56,6 +56,7 @@ public final class WrkBenchmark {
         int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 5;
         boolean cached = args.length <= 4 || !args[4].equals("nocache");
         boolean events = args.length > 5 && args[5].equals("events");
+        boolean control = args.length > 6 && args[6].equals("control");
         Path work = repo.resolve("benchmarks/target/wrk");
         Path tenant = work.resolve("tenants/bench");
         Files.createDirectories(tenant.resolve("data"));
@@ -88,7 +89,7 @@ public final class WrkBenchmark {
         ServerSettings settings = cached ? ServerSettings.defaults()
                 : ServerSettings.read(null, Map.of(ServerSettings.environmentName("cache.max-entries"), "0"));
         if (events) {
-            EventsMix.run(settings, work, script, bodies, key, seconds, connections, rounds);
+            EventsMix.run(settings, work, script, bodies, key, seconds, connections, rounds, control);
             return;
         }
         try (AutocompleteServer server = AutocompleteServer.start(settings
