@@ -244,4 +244,40 @@ class LearningTest {
         waitFor("Apple first again", () -> suggest(demo, "lab/shop", session(), envelope("Buy ")).options("fruit")
                 .getFirst().equals("Apple"));
     }
+
+    @Test
+    void a_pill_counts_when_its_label_in_any_language_names_a_param_the_session_was_offered() throws Exception {
+        String session = session();
+        ApiClient.Reply offered = destination(demo, session, " ");
+        assertTrue(offered.raw().contains("{\"type\":\"destination\",\"text\":\"To\""),
+                "the destination's pill is offered: " + offered.raw());
+        double pills = learningEvents("pill");
+        double notOffered = learningEvents("not_offered");
+        // The destination's label in French, then in English: the same param, counted once for the session.
+        pill(session, "Arrivée");
+        pill(session, "to");
+        pill(session, "Klasse"); // the cabin's label: a pill this session was not offered
+        pill(session(), "To"); // a session never offered anything
+        waitFor("one pill and two not offered", () -> learningEvents("pill") == pills + 1
+                && learningEvents("not_offered") == notOffered + 2);
+    }
+
+    private static void pill(String session, String label) {
+        ObjectNode event = ApiClient.JSON.createObjectNode().put("source", "full-sdk").put("session_id", session)
+                .put("type", "pill").put("at", "2026-11-25T10:00:00Z");
+        event.putObject("query_data").put("raw_query", ORIGIN + " ").put("selected_pill", label)
+                .putArray("other_pills");
+        ApiClient.Reply reply = demo.api().post("/api/telemetry/events", demo.key("travel"), event.toString(),
+                "application/json", Map.of());
+        assertEquals(204, reply.status(), reply.raw());
+    }
+
+    /** The demo travel product's count of pick events with this outcome, from the metrics. */
+    private static double learningEvents(String outcome) {
+        String line = "autocomplete_learning_events_total{outcome=\"" + outcome
+                + "\",product=\"travel\",tenant=\"demo\"} ";
+        return ApiClient.management(demo.server().managementPort()).get("/observe/metrics").raw().lines()
+                .filter(l -> l.startsWith(line)).mapToDouble(l -> Double.parseDouble(l.substring(line.length())))
+                .sum();
+    }
 }

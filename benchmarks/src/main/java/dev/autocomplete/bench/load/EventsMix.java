@@ -41,7 +41,7 @@ final class EventsMix {
     }
 
     static void run(ServerSettings base, Path work, Path script, List<String> bodies, String key, int seconds,
-            int connections, int rounds) throws Exception {
+            int connections, int rounds, boolean control) throws Exception {
         LearningSettings defaults = LearningSettings.DEFAULTS;
         ServerSettings settings = base.with("127.0.0.1", 0, work.resolve("tenants")).withManagement("127.0.0.1", 0)
                 .withLearning(new LearningSettings(defaults.halfLife(), defaults.applyInterval(), defaults.sessions(),
@@ -70,10 +70,24 @@ final class EventsMix {
                     settings.learning().applyInterval().toSeconds());
 
             WrkBenchmark.warm("server", server.port(), script, connections);
+            // As many suggest requests a second alone, for what any request costs at that pace (a request arriving
+            // alone wakes the server; under load it does not); before any pick is credited, so all from the cache.
+            WrkBenchmark.Measure suggestsAlone = paced(server.port(), script, seconds);
+            System.out.printf(Locale.ROOT, "suggest requests alone at the events' pace: %.0f/s, %.1f us CPU/request%n",
+                    suggestsAlone.rate(), suggestsAlone.cpuMicros());
+            // The event path warmed as the suggest path is: cold, half the CPU of the first events went to the JIT.
+            WrkBenchmark.warm("event path", server.port(), eventScript, EVENT_CONNECTIONS, EVENTS_PER_SECOND);
             // The events alone, for what one costs the server.
-            WrkBenchmark.Measure alone = eventsAlone(server.port(), eventScript, seconds);
+            WrkBenchmark.Measure alone = paced(server.port(), eventScript, seconds);
             System.out.printf(Locale.ROOT, "events alone: %.0f events/s, %.1f us CPU/event%n", alone.rate(),
                     alone.cpuMicros());
+            // The control: the second flow posts suggest requests instead of events, at the same pace, on as many
+            // connections of their own; what any 1,000 requests a second cost the suggest load, events or not.
+            Path flowScript = control ? script : eventScript;
+            WrkBenchmark.Measure flowAlone = control ? suggestsAlone : alone;
+            if (control) {
+                System.out.println("control: in the rounds 'with events', the second flow posts suggest requests");
+            }
             List<Double> without = new ArrayList<>();
             List<Double> with = new ArrayList<>();
             List<Double> ratios = new ArrayList<>();
@@ -81,13 +95,13 @@ final class EventsMix {
             for (int round = 1; round <= rounds; round++) {
                 WrkBenchmark.Measure quiet = WrkBenchmark.measure(server.port(), script, seconds, connections);
                 CompletableFuture<String> flow = CompletableFuture.supplyAsync(() -> eventLoad(server.port(),
-                        eventScript, seconds + 2));
+                        flowScript, seconds + 2));
                 Thread.sleep(1_000);
                 WrkBenchmark.Measure busy = WrkBenchmark.measure(server.port(), script, seconds, connections);
                 String eventsOut = flow.get();
                 double eventRate = WrkBenchmark.rate(eventsOut);
                 // The events' own share of the CPU, at what one costs alone, taken out: the suggest path's cost.
-                double suggestOnly = busy.cpuMicros() - eventRate * alone.cpuMicros() / busy.rate();
+                double suggestOnly = busy.cpuMicros() - eventRate * flowAlone.cpuMicros() / busy.rate();
                 without.add(quiet.cpuMicros());
                 with.add(busy.cpuMicros());
                 ratios.add(busy.cpuMicros() / quiet.cpuMicros());
@@ -147,9 +161,10 @@ final class EventsMix {
         return event.toString();
     }
 
-    private static WrkBenchmark.Measure eventsAlone(int port, Path eventScript, int seconds) {
+    /** The script's requests alone, paced as the events are, and the JVM's CPU per request. */
+    private static WrkBenchmark.Measure paced(int port, Path script, int seconds) {
         long before = WrkBenchmark.processCpuNanos();
-        double rate = WrkBenchmark.rate(eventLoad(port, eventScript, seconds));
+        double rate = WrkBenchmark.rate(eventLoad(port, script, seconds));
         long cpu = WrkBenchmark.processCpuNanos() - before;
         return new WrkBenchmark.Measure(rate, cpu / 1000.0 / (rate * seconds));
     }

@@ -56,6 +56,7 @@ public final class WrkBenchmark {
         int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 5;
         boolean cached = args.length <= 4 || !args[4].equals("nocache");
         boolean events = args.length > 5 && args[5].equals("events");
+        boolean control = args.length > 6 && args[6].equals("control");
         Path work = repo.resolve("benchmarks/target/wrk");
         Path tenant = work.resolve("tenants/bench");
         Files.createDirectories(tenant.resolve("data"));
@@ -88,7 +89,7 @@ public final class WrkBenchmark {
         ServerSettings settings = cached ? ServerSettings.defaults()
                 : ServerSettings.read(null, Map.of(ServerSettings.environmentName("cache.max-entries"), "0"));
         if (events) {
-            EventsMix.run(settings, work, script, bodies, key, seconds, connections, rounds);
+            EventsMix.run(settings, work, script, bodies, key, seconds, connections, rounds, control);
             return;
         }
         try (AutocompleteServer server = AutocompleteServer.start(settings
@@ -170,10 +171,16 @@ public final class WrkBenchmark {
      */
     static void warm(String name, int port, Path script, int connections)
             throws IOException, InterruptedException {
+        warm(name, port, script, connections, 0);
+    }
+
+    /** {@link #warm(String, int, Path, int)} with wrk paced to {@code offered} requests a second (0: as fast as it can). */
+    static void warm(String name, int port, Path script, int connections, double offered)
+            throws IOException, InterruptedException {
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         for (int round = 1; round <= 24; round++) {
             long before = jit.getTotalCompilationTime();
-            double rate = rate(wrk(port, script, 5, connections, 0));
+            double rate = rate(wrk(port, script, 5, connections, offered));
             long compiling = jit.getTotalCompilationTime() - before;
             if (round >= 3 && compiling < 150) {
                 System.out.printf(Locale.ROOT, "%s warmed up in %d rounds of 5 s (last: %.0f req/s, %d ms of JIT)%n",

@@ -1,11 +1,15 @@
 package dev.autocomplete.server.http;
 
 import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 
 import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRules;
@@ -43,6 +47,14 @@ public final class TelemetryService implements HttpService {
     private final JsonRequests requests;
 
     private final Learning learning;
+
+    /**
+     * Per product model, the param type of each folded label (in any of its languages): pill events name labels,
+     * and folding every label of the product for each event cost more than the rest of the event. Weak keys are
+     * compared by identity, so a reloaded model gets its own map and the old one goes with it.
+     */
+    private final Cache<ProductModel, Map<String, String>> labelTypes = Caffeine.newBuilder().weakKeys()
+            .executor(Runnable::run).build();
 
     /** @param learning takes the picks; null when the server does not learn */
     public TelemetryService(Gatekeeper gatekeeper, ObjectMapper json, Metrics metrics, ErrorResponses errors,
@@ -84,15 +96,19 @@ public final class TelemetryService implements HttpService {
     }
 
     /** The param type whose label (in any of its languages) is {@code label}, or null: pill events name labels. */
-    private static String typeOfLabel(Caller caller, String label) {
-        String folded = TextFolding.fold(label);
-        for (ProductModel.Param param : caller.product().model().paramsByType().values()) {
-            if (TextFolding.fold(param.label().fallback()).equals(folded) || param.label().translations().values()
-                    .stream().anyMatch(text -> TextFolding.fold(text).equals(folded))) {
-                return param.type();
-            }
+    private String typeOfLabel(Caller caller, String label) {
+        return labelTypes.get(caller.product().model(), TelemetryService::labelTypes).get(TextFolding.fold(label));
+    }
+
+    /** Folded label to param type; where two params share a label, the first declared wins. */
+    private static Map<String, String> labelTypes(ProductModel model) {
+        Map<String, String> types = new HashMap<>();
+        for (ProductModel.Param param : model.paramsByType().values()) {
+            types.putIfAbsent(TextFolding.fold(param.label().fallback()), param.type());
+            param.label().translations().values().forEach(text -> types.putIfAbsent(TextFolding.fold(text),
+                    param.type()));
         }
-        return null;
+        return Map.copyOf(types);
     }
 
     private JsonNode read(ServerRequest request) {
