@@ -4,7 +4,6 @@ import static dev.autocomplete.server.ApiClient.envelope;
 import static dev.autocomplete.server.ApiClient.fill;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -47,8 +46,7 @@ class AnalyticsReplicasTest {
 
     /** A replica: its own data directory, as every replica has (docs/scaling.md). */
     private static AutocompleteServer start(Path tenants, String url) throws Exception {
-        return AutocompleteServer.start(TestServers.settings(tenants).withStorageUrl(url)
-                .withDataDir(Files.createTempDirectory(tenants.getParent(), "replica-data")));
+        return AutocompleteServer.start(TestServers.replica(tenants, url));
     }
 
     /** A replica and the console key it minted for the demo's travel. */

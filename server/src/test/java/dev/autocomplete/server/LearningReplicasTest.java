@@ -49,10 +49,7 @@ class LearningReplicasTest {
     }
 
     private static AutocompleteServer start(Path tenants, String url) throws Exception {
-        return AutocompleteServer.start(TestServers.settings(tenants).withStorageUrl(url)
-                .withTokenSecret(AccessTokenTest.SECRET)
-                .withDataDir(Files.createTempDirectory(tenants.getParent(), "replica-data"))
-                .withLearning(new LearningSettings(Duration.ofDays(14), Duration.ofSeconds(2), 20_000, 1_000_000,
+        return AutocompleteServer.start(TestServers.replica(tenants, url).withLearning(new LearningSettings(Duration.ofDays(14), Duration.ofSeconds(2), 20_000, 1_000_000,
                         1_000_000, 10_000)));
     }
 

@@ -52,9 +52,7 @@ class SharedKeysTest {
 
     /** A replica: its own data directory, as every replica has (docs/scaling.md). */
     private static AutocompleteServer start(Path tenants, String url) throws Exception {
-        return AutocompleteServer.start(TestServers.settings(tenants).withStorageUrl(url)
-                .withTokenSecret(AccessTokenTest.SECRET)
-                .withDataDir(Files.createTempDirectory(tenants.getParent(), "replica-data")));
+        return AutocompleteServer.start(TestServers.replica(tenants, url));
     }
 
     /** The settings file the keys commands read, naming the database as {@code serve} would. */

@@ -16,6 +16,15 @@ final class TestServers {
         return ServerSettings.defaults().with("127.0.0.1", 0, tenants).withManagement("127.0.0.1", 0);
     }
 
+    /**
+     * The settings of a replica on a shared PostgreSQL: its own data directory, as every replica has
+     * (docs/scaling.md), and the token secret replicas share.
+     */
+    static ServerSettings replica(Path tenants, String storageUrl) throws IOException {
+        return settings(tenants).withStorageUrl(storageUrl).withTokenSecret(AccessTokenTest.SECRET)
+                .withDataDir(java.nio.file.Files.createTempDirectory(tenants.getParent(), "replica-data"));
+    }
+
     static AutocompleteServer start(Path tenants) throws IOException {
         return AutocompleteServer.start(settings(tenants));
     }

@@ -18,6 +18,7 @@ import dev.autocomplete.server.auth.Caller;
 import dev.autocomplete.server.learning.Pick;
 import dev.autocomplete.server.protocol.SuggestRequest;
 import dev.autocomplete.server.protocol.SuggestResponse;
+import dev.autocomplete.server.store.LazyStore;
 import dev.autocomplete.server.store.StorageUnavailableException;
 import dev.autocomplete.server.suggest.Suggester;
 
@@ -37,8 +38,7 @@ public final class Analytics implements AutoCloseable {
     private static final int MAX_KEYS_A_DAY = 100_000;
     private static final String PLACEHOLDER_TYPE = "placeholder";
 
-    private final Supplier<AnalyticsStore> connect;
-    private volatile AnalyticsStore store;
+    private final LazyStore<AnalyticsStore> store;
     private final boolean keepUnmatched;
     private final Clock clock;
     /** Names this process's session sketches in the store. */
@@ -56,7 +56,7 @@ public final class Analytics implements AutoCloseable {
      * @param keepUnmatched whether typed spans that matched nothing are counted ({@code analytics.keep-unmatched})
      */
     public Analytics(Supplier<AnalyticsStore> connect, boolean keepUnmatched, Clock clock) {
-        this.connect = connect;
+        this.store = new LazyStore<>(connect);
         this.keepUnmatched = keepUnmatched;
         this.clock = clock;
         this.background = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon()
@@ -135,7 +135,7 @@ public final class Analytics implements AutoCloseable {
         }
         AnalyticsStore.Batch batch = new AnalyticsStore.Batch(counts.take(), written, picks.take(), unmatched.take());
         try {
-            store().write(replica, batch);
+            store.get().write(replica, batch);
         } catch (RuntimeException e) {
             counts.putBack(batch.counts());
             picks.putBack(batch.picks());
@@ -147,19 +147,6 @@ public final class Analytics implements AutoCloseable {
         sketches.keySet().removeIf(key -> key.hour() < hour - 1 && !changed.contains(key));
     }
 
-    private AnalyticsStore store() {
-        AnalyticsStore reached = store;
-        if (reached == null) {
-            synchronized (this) {
-                if (store == null) {
-                    store = connect.get();
-                }
-                reached = store;
-            }
-        }
-        return reached;
-    }
-
     /**
      * The figures of a product over the last {@code days} days (this hour included), as the store holds them for
      * every replica: totals, the top picks, the unmatched spans and a series by hour (up to two days) or by day.
@@ -168,7 +155,7 @@ public final class Analytics implements AutoCloseable {
         long now = clock.instant().getEpochSecond();
         long toHour = now / 3600 + 1;
         long fromHour = toHour - 24L * days;
-        AnalyticsStore.Figures figures = store().read(tenant, product, fromHour, toHour);
+        AnalyticsStore.Figures figures = store.get().read(tenant, product, fromHour, toHour);
         boolean hourly = days <= 2;
         int step = hourly ? 1 : 24;
         Map<String, Object> data = new LinkedHashMap<>();
@@ -273,7 +260,7 @@ public final class Analytics implements AutoCloseable {
 
     private void pruneQuietly() {
         try {
-            store().prune(clock.instant().getEpochSecond());
+            store.get().prune(clock.instant().getEpochSecond());
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.DEBUG, "analytics: prune skipped: " + e.getMessage());
         }
@@ -292,9 +279,6 @@ public final class Analytics implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "analytics: counts not written at stop: " + e.getMessage());
         }
-        AnalyticsStore reached = store;
-        if (reached != null) {
-            reached.close();
-        }
+        store.close();
     }
 }

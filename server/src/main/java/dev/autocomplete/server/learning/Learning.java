@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -25,6 +26,7 @@ import dev.autocomplete.server.protocol.Offered;
 import dev.autocomplete.server.protocol.Placeholders;
 import dev.autocomplete.server.protocol.Uuids;
 import dev.autocomplete.server.reading.Priors;
+import dev.autocomplete.server.store.LazyStore;
 import dev.autocomplete.server.store.StorageUnavailableException;
 import dev.autocomplete.spi.toolkit.TextFolding;
 
@@ -78,8 +80,7 @@ public final class Learning implements AutoCloseable {
 
     private final LearningSettings settings;
     private final Clock clock;
-    private final Supplier<LearningStore> connect;
-    private volatile LearningStore store;
+    private final LazyStore<LearningStore> store;
     private final ShownOptions shown;
     private final BlockingQueue<Pick> queue;
     private final Map<ProductRef, LearnedPriors> priors = new ConcurrentHashMap<>();
@@ -96,7 +97,7 @@ public final class Learning implements AutoCloseable {
     public Learning(Supplier<LearningStore> connect, LearningSettings settings, Clock clock) {
         this.settings = settings;
         this.clock = clock;
-        this.connect = connect;
+        this.store = new LazyStore<>(connect);
         this.shown = new ShownOptions(settings.sessions());
         this.queue = new ArrayBlockingQueue<>(settings.queue());
         this.background = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon()
@@ -149,10 +150,6 @@ public final class Learning implements AutoCloseable {
             return Outcome.OFF;
         }
         long now = clock.instant().getEpochSecond();
-        Set<String> filled = new HashSet<>();
-        for (Placeholders.Token token : Placeholders.find(rawQuery)) {
-            filled.add(token.name().toLowerCase(java.util.Locale.ROOT));
-        }
         Pick pick;
         if (kind.equals("pill")) {
             String type = typeOfLabel.apply(selected);
@@ -166,7 +163,7 @@ public final class Learning implements AutoCloseable {
         } else {
             String folded = TextFolding.fold(selected);
             long hash = Offered.hash(folded);
-            String type = shown.attribute(sessionId, hash, mintedTypes(filled), now);
+            String type = shown.attribute(sessionId, hash, filledIn(rawQuery), now);
             if (type == null) {
                 return Outcome.NOT_OFFERED;
             }
@@ -185,36 +182,15 @@ public final class Learning implements AutoCloseable {
     }
 
     /**
-     * The placeholder names of the event's query as the session memory knows types: it holds the types, the query
-     * their minted names ({@code DESTINATION}); both are compared upper-cased with spaces as underscores.
+     * Whether a param type is filled by a placeholder of the event's query: the query carries the types' minted
+     * names ({@code {{DESTINATION_1}}}), the session memory the types.
      */
-    private static Set<String> mintedTypes(Set<String> names) {
-        return new MintedNames(names);
-    }
-
-    /** A set that answers for a type whether its minted name is among the query's placeholders. */
-    private static final class MintedNames extends java.util.AbstractSet<String> {
-        private final Set<String> names;
-
-        MintedNames(Set<String> names) {
-            this.names = names;
+    private static Predicate<String> filledIn(String rawQuery) {
+        Set<String> names = new HashSet<>();
+        for (Placeholders.Token token : Placeholders.find(rawQuery)) {
+            names.add(token.name());
         }
-
-        @Override
-        public boolean contains(Object type) {
-            return type instanceof String text && names.contains(
-                    Placeholders.mintedName(text).toLowerCase(java.util.Locale.ROOT));
-        }
-
-        @Override
-        public java.util.Iterator<String> iterator() {
-            return names.iterator();
-        }
-
-        @Override
-        public int size() {
-            return names.size();
-        }
+        return type -> names.contains(Placeholders.mintedName(type));
     }
 
     /** Picks waiting to be written. */
@@ -234,7 +210,7 @@ public final class Learning implements AutoCloseable {
         if (batch.isEmpty()) {
             return;
         }
-        LearningStore reached = store();
+        LearningStore reached = store.get();
         try {
             reached.add(batch);
         } catch (StorageUnavailableException e) {
@@ -251,7 +227,7 @@ public final class Learning implements AutoCloseable {
 
     /** Reads what changed in the store and applies it: every product whose version moved gets new priors. */
     public void apply() {
-        LearningStore reached = store();
+        LearningStore reached = store.get();
         Map<List<String>, Long> stored = reached.versions();
         for (Map.Entry<List<String>, Long> entry : stored.entrySet()) {
             ProductRef ref = new ProductRef(entry.getKey().get(0), entry.getKey().get(1));
@@ -264,19 +240,6 @@ public final class Learning implements AutoCloseable {
                     score -> reached.credit(score, credits.epoch(), now)));
             versions.put(ref, credits.version());
         }
-    }
-
-    private LearningStore store() {
-        LearningStore reached = store;
-        if (reached == null) {
-            synchronized (this) {
-                if (store == null) {
-                    store = connect.get();
-                }
-                reached = store;
-            }
-        }
-        return reached;
     }
 
     private void flushQuietly() {
@@ -301,7 +264,7 @@ public final class Learning implements AutoCloseable {
 
     private void rebaseQuietly() {
         try {
-            store().rebase(clock.instant().getEpochSecond());
+            store.get().rebase(clock.instant().getEpochSecond());
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.DEBUG, "learning: rebase skipped: " + e.getMessage());
         }
@@ -320,9 +283,6 @@ public final class Learning implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "learning: " + queue.size() + " picks not written at stop");
         }
-        LearningStore reached = store;
-        if (reached != null) {
-            reached.close();
-        }
+        store.close();
     }
 }

@@ -9,7 +9,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.autocomplete.server.config.DataDirectory;
 import dev.autocomplete.server.config.ServerSettings;
 import dev.autocomplete.server.store.Database;
 
@@ -52,10 +51,7 @@ public final class LearningStore implements AutoCloseable {
      * live catalogs in the data directory; its own connections.
      */
     public static LearningStore open(ServerSettings settings) {
-        Database database = settings.storageUrl().isEmpty()
-                ? Database.sqlite(DataDirectory.create(settings.data()).resolve(Database.SQLITE_FILE))
-                : Database.postgres(settings.storageUrl(), null, null);
-        return new LearningStore(database, settings.learning().halfLife().toSeconds());
+        return new LearningStore(Database.of(settings), settings.learning().halfLife().toSeconds());
     }
 
     /** The schema, version by version (the same statements in SQLite and PostgreSQL). */

@@ -1,7 +1,7 @@
 package dev.autocomplete.server.learning;
 
 import java.time.Duration;
-import java.util.Set;
+import java.util.function.Predicate;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -51,7 +51,7 @@ final class ShownOptions {
      * the types of the placeholders in the event's query), the one most recently offered as the active param, else
      * the one most recently offered at all.
      */
-    String attribute(String sessionId, long option, Set<String> filled, long nowSeconds) {
+    String attribute(String sessionId, long option, Predicate<String> filled, long nowSeconds) {
         Session session = sessions.getIfPresent(sessionId);
         return session == null ? null : session.attribute(option, filled, nowSeconds - WINDOW.toSeconds());
     }
@@ -128,12 +128,12 @@ final class ShownOptions {
             return typeCount++;
         }
 
-        synchronized String attribute(long option, Set<String> filled, long sinceSeconds) {
+        synchronized String attribute(long option, Predicate<String> filled, long sinceSeconds) {
             int since = (int) (sinceSeconds - BASE);
             int bestActive = -1;
             int bestAny = -1;
             for (int i = 0; i < size; i++) {
-                if (options[i] != option || at[i] < since || filled.contains(types[typeOf[i]])) {
+                if (options[i] != option || at[i] < since || filled.test(types[typeOf[i]])) {
                     continue;
                 }
                 if (first[i] && (bestActive < 0 || at[i] > at[bestActive])) {

@@ -101,6 +101,16 @@ public final class Metrics {
                 .callback(callback -> callback.call(refused.getAsLong())).register(registry);
     }
 
+    /** Adds gauges of learning's backlog: picks waiting to be written, and sessions whose offers are remembered. */
+    public void reportLearning(LongSupplier queued, LongSupplier sessions) {
+        GaugeWithCallback.builder().name("autocomplete_learning_queued_picks")
+                .help("Honest picks waiting to be written to the store (more than learning.queue are dropped)")
+                .callback(callback -> callback.call(queued.getAsLong())).register(registry);
+        GaugeWithCallback.builder().name("autocomplete_learning_sessions")
+                .help("Sessions whose offered options are remembered for the honest-pick check")
+                .callback(callback -> callback.call(sessions.getAsLong())).register(registry);
+    }
+
     /** Adds a gauge of the engines' circuits, read at scrape time. */
     public void reportCircuits(TenantRegistry tenants, EngineRunner engines) {
         GaugeWithCallback.builder().name("autocomplete_circuit_open")

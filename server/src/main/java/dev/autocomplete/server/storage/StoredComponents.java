@@ -7,7 +7,6 @@ import java.util.function.Function;
 
 import dev.autocomplete.server.analytics.AnalyticsStore;
 import dev.autocomplete.server.auth.PostgresKeyStore;
-import dev.autocomplete.server.config.DataDirectory;
 import dev.autocomplete.server.config.ServerSettings;
 import dev.autocomplete.server.learning.LearningStore;
 import dev.autocomplete.server.store.Database;
@@ -73,9 +72,7 @@ public final class StoredComponents {
      * store cannot be reached now (the server then starts from its snapshots, and its stores check again).
      */
     public static void refuseNewer(ServerSettings settings) {
-        try (Database database = settings.storageUrl().isEmpty()
-                ? Database.sqlite(DataDirectory.create(settings.data()).resolve(Database.SQLITE_FILE))
-                : Database.postgres(settings.storageUrl(), null, null)) {
+        try (Database database = Database.of(settings)) {
             refuseNewer(database);
         } catch (StorageUnavailableException e) {
             // Reported by the stores themselves.

@@ -29,6 +29,7 @@ import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 import org.sqlite.SQLiteConfig;
 
+import dev.autocomplete.server.config.DataDirectory;
 import dev.autocomplete.server.config.ServerSettings;
 
 /**
@@ -109,6 +110,16 @@ public final class Database implements AutoCloseable {
         this.opener = opener;
         this.writers = writers;
         this.readers = readers;
+    }
+
+    /**
+     * The database the settings name: PostgreSQL with {@code storage.url}, else SQLite in {@link #SQLITE_FILE} of the
+     * data directory. Each call opens connections of its own.
+     */
+    public static Database of(ServerSettings settings) {
+        return settings.storageUrl().isEmpty()
+                ? sqlite(DataDirectory.create(settings.data()).resolve(SQLITE_FILE))
+                : postgres(settings.storageUrl(), null, null);
     }
 
     /**
@@ -228,24 +239,29 @@ public final class Database implements AutoCloseable {
      * {@link StorageUnavailableException}).
      */
     public <T> T write(Work<T> work) {
+        return write(WRITE_LOCK, true, work);
+    }
+
+    private <T> T write(long lock, boolean announce, Work<T> work) {
         try {
-            return transaction(work);
+            return transaction(lock, announce, work);
         } catch (StorageUnavailableException e) {
             warnOfDisk(e);
             throw e;
         }
     }
 
-    private <T> T transaction(Work<T> work) {
+    /** One write transaction under advisory lock {@code lock}; {@code announce} notifies the change feed's listeners. */
+    private <T> T transaction(long lock, boolean announce, Work<T> work) {
         return writers.use(connection -> inTransaction(connection, transaction -> {
             if (dialect == Dialect.POSTGRES) {
-                try (PreparedStatement lock = transaction.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
-                    lock.setLong(1, WRITE_LOCK);
-                    lock.execute();
+                try (PreparedStatement locked = transaction.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
+                    locked.setLong(1, lock);
+                    locked.execute();
                 }
             }
             T result = work.run(transaction);
-            if (dialect == Dialect.POSTGRES) {
+            if (announce && dialect == Dialect.POSTGRES) {
                 // Delivered to listeners only if, and when, the transaction commits.
                 try (PreparedStatement notify = transaction.prepareStatement("SELECT pg_notify(?, ?)")) {
                     notify.setString(1, CHANNEL);
@@ -263,15 +279,7 @@ public final class Database implements AutoCloseable {
      * SQLite it is one more write on the one writer connection. For state other than catalogs (learned picks).
      */
     public <T> T writeUnordered(long lock, Work<T> work) {
-        return writers.use(connection -> inTransaction(connection, transaction -> {
-            if (dialect == Dialect.POSTGRES) {
-                try (PreparedStatement locked = transaction.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
-                    locked.setLong(1, lock);
-                    locked.execute();
-                }
-            }
-            return work.run(transaction);
-        }));
+        return write(lock, false, work);
     }
 
     /**

@@ -38,7 +38,6 @@ import dev.autocomplete.server.http.AccessLog;
 import dev.autocomplete.server.catalogs.CatalogStores;
 import dev.autocomplete.server.storage.StoredComponents;
 import dev.autocomplete.server.catalogs.LiveCatalogs;
-import dev.autocomplete.server.config.DataDirectory;
 import dev.autocomplete.server.learning.Learning;
 import dev.autocomplete.server.learning.LearningStore;
 import dev.autocomplete.server.store.Database;
@@ -176,6 +175,7 @@ public final class AutocompleteServer implements AutoCloseable {
         Gatekeeper gatekeeper = new Gatekeeper(new Authenticator(keys, tenants, tokens), limiter,
                 Gatekeeper.FAILED_AUTHENTICATION);
         Learning learning = learning(settings);
+        metrics.reportLearning(learning::queued, learning::sessions);
         learning.onPicks(analytics::picked);
         SuggestService suggest = new SuggestService(gatekeeper, json, new Suggester(engines,
                 new ResponseCache(settings.cacheMaxEntries()), settings.clock(), learning), bodies, errors,
@@ -386,16 +386,10 @@ public final class AutocompleteServer implements AutoCloseable {
      * share (reached at the first flush, and again at each while it is away).
      */
     private static Analytics analytics(ServerSettings settings) {
-        return new Analytics(() -> new AnalyticsStore(database(settings)), settings.keepUnmatched(),
+        return new Analytics(() -> new AnalyticsStore(Database.of(settings)), settings.keepUnmatched(),
                 settings.clock());
     }
 
-    /** The server's own database for state beside catalogs: SQLite in the data directory, or the shared PostgreSQL. */
-    private static Database database(ServerSettings settings) {
-        return settings.storageUrl().isEmpty()
-                ? Database.sqlite(DataDirectory.create(settings.data()).resolve(Database.SQLITE_FILE))
-                : Database.postgres(settings.storageUrl(), null, null);
-    }
 
     /** Whether a listener address is loopback by name (what the console's Host check applies to). */
     private static boolean loopback(String host) {
