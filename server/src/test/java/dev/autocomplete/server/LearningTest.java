@@ -60,9 +60,13 @@ class LearningTest {
             .withSettings(settings -> settings.withLearning(new LearningSettings(Duration.ofDays(14),
                     Duration.ofSeconds(1), 20_000, 1_000_000, 1_000_000, 10_000)));
 
-    /** A server whose client addresses may have three picks credited an hour. */
+    /**
+     * A server whose client addresses may have three picks credited an hour; its clock stands still mid-hour, so the
+     * hour cannot turn (and the counts start afresh) while the test runs.
+     */
     @RegisterExtension
-    static final DemoServer capped = new DemoServer().withSettings(settings -> settings.withLearning(
+    static final DemoServer capped = new DemoServer().withClock(java.time.Clock.fixed(
+            java.time.Instant.parse("2026-11-25T10:30:00Z"), java.time.ZoneOffset.UTC)).withSettings(settings -> settings.withLearning(
             new LearningSettings(Duration.ofDays(14), Duration.ofSeconds(1), 20_000, 3, 1_000_000, 10_000)));
 
     /** The travel product's answer for a query typed after picking Paris as the origin, in a session. */
