@@ -142,6 +142,14 @@ public final class ConfigTree {
         return List.copyOf(unknown);
     }
 
+    /** Refuses the first key present that is not one of {@code known} (see {@link #unknownKeys}). */
+    public void allowOnly(String... known) throws EngineConfigException {
+        List<EngineConfigException> unknown = unknownKeys(Set.of(known));
+        if (!unknown.isEmpty()) {
+            throw unknown.getFirst();
+        }
+    }
+
     /** A required nested map. */
     public ConfigTree tree(String key) throws EngineConfigException {
         return optionalTree(key).orElseThrow(() -> error(key, "is required"));

@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -13,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.autocomplete.spi.EngineConfigException;
+import dev.autocomplete.spi.toolkit.Lookup;
 import dev.autocomplete.spi.toolkit.TextFolding;
 
 /**
@@ -23,24 +25,24 @@ final class Repositories {
 
     static final String RESOURCE = "repositories.txt";
 
-    private final Choices repositories;
+    private final Lookup repositories;
     /** Branches by folded repository name. */
-    private final Map<String, Choices> branchesOf;
-    private final Choices allBranches;
+    private final Map<String, Lookup> branchesOf = new HashMap<>();
+    private final Lookup allBranches;
 
     private Repositories(Map<String, List<String>> branches) {
-        List<String> names = new ArrayList<>(branches.keySet());
-        // A repository also goes by its name without the owner: "rocket" for acme/rocket.
-        List<List<String>> shortNames = names.stream().map(n -> List.of(n.substring(n.indexOf('/') + 1))).toList();
-        this.repositories = new Choices(names, shortNames);
-        Map<String, Choices> byRepository = new LinkedHashMap<>();
+        Lookup.Builder names = Lookup.builder();
         Set<String> every = new LinkedHashSet<>();
-        branches.forEach((repository, list) -> {
-            byRepository.put(TextFolding.fold(repository), choices(list));
-            every.addAll(list);
-        });
-        this.branchesOf = Map.copyOf(byRepository);
-        this.allBranches = choices(new ArrayList<>(every));
+        int weight = branches.size(); // most active first
+        for (Map.Entry<String, List<String>> repository : branches.entrySet()) {
+            String name = repository.getKey();
+            // A repository also goes by its name without the owner: "rocket" for acme/rocket.
+            names.add(name, weight--, List.of(name.substring(name.indexOf('/') + 1)));
+            branchesOf.put(TextFolding.fold(name), Lookup.of(repository.getValue()));
+            every.addAll(repository.getValue());
+        }
+        this.repositories = names.build();
+        this.allBranches = Lookup.of(List.copyOf(every));
     }
 
     /** Reads the bundled list; this engine's JAR must hold it. */
@@ -79,17 +81,12 @@ final class Repositories {
         return new Repositories(branches);
     }
 
-    Choices repositories() {
+    Lookup repositories() {
         return repositories;
     }
 
     /** The branches of a repository as the user sees it (picked or typed); every branch when it is unknown. */
-    Choices branchesOf(String repository) {
-        return repository == null ? allBranches
-                : branchesOf.getOrDefault(TextFolding.fold(repository), allBranches);
-    }
-
-    private static Choices choices(List<String> texts) {
-        return new Choices(texts, texts.stream().map(t -> List.<String>of()).toList());
+    Lookup branchesOf(String repository) {
+        return repository == null ? allBranches : branchesOf.getOrDefault(TextFolding.fold(repository), allBranches);
     }
 }

@@ -5,8 +5,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
-import dev.autocomplete.engine.catalog.CatalogEntry;
-import dev.autocomplete.engine.catalog.LiveOptions;
+import dev.autocomplete.index.CatalogEntry;
+import dev.autocomplete.index.LiveOptions;
 import dev.autocomplete.server.store.CatalogRef;
 
 /**

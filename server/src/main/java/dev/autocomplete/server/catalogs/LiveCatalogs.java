@@ -16,8 +16,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
-import dev.autocomplete.engine.catalog.CatalogEntry;
-import dev.autocomplete.engine.catalog.LiveOptions;
+import dev.autocomplete.index.CatalogEntry;
+import dev.autocomplete.index.LiveOptions;
 import dev.autocomplete.server.store.CatalogRef;
 import dev.autocomplete.server.store.CatalogStore;
 import dev.autocomplete.server.store.InvalidRecordsException;

@@ -17,10 +17,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 
-import dev.autocomplete.engine.catalog.CatalogSeeds;
-import dev.autocomplete.engine.catalog.CatalogSources;
-import dev.autocomplete.engine.catalog.LiveOptions;
-import dev.autocomplete.engine.catalog.SeedOption;
+import dev.autocomplete.index.LiveOptions;
 import dev.autocomplete.server.store.CatalogRef;
 import dev.autocomplete.server.store.InvalidRecordsException;
 import dev.autocomplete.server.store.OptionRecord;
@@ -28,6 +25,7 @@ import dev.autocomplete.server.store.OptionRecords;
 import dev.autocomplete.server.store.StorageUnavailableException;
 import dev.autocomplete.spi.Engine;
 import dev.autocomplete.spi.EngineConfigException;
+import dev.autocomplete.spi.EngineContext;
 import dev.autocomplete.spi.ParamSpec;
 import dev.autocomplete.spi.toolkit.ConfigProblems;
 import dev.autocomplete.spi.toolkit.ConfigTree;
@@ -45,14 +43,19 @@ public final class TenantCatalogs {
 
     private final Map<String, Supplier<LiveOptions>> byName;
     private final List<LiveCatalog> live;
+    /** Reads inline option lists: the tenant's directory and default language. */
+    private final EngineContext inlineReader;
 
-    private TenantCatalogs(Map<String, Supplier<LiveOptions>> byName, List<LiveCatalog> live) {
+    private TenantCatalogs(Map<String, Supplier<LiveOptions>> byName, List<LiveCatalog> live,
+            EngineContext inlineReader) {
         this.byName = Map.copyOf(byName);
         this.live = List.copyOf(live);
+        this.inlineReader = inlineReader;
     }
 
-    /** A tenant that declares no catalogs. */
-    public static final TenantCatalogs NONE = new TenantCatalogs(Map.of(), List.of());
+    /** A tenant that declares no catalogs (its params' inline lists are read in the default language, English). */
+    public static final TenantCatalogs NONE = new TenantCatalogs(Map.of(), List.of(),
+            CatalogSeeds.context(Path.of("."), "en"));
 
     /**
      * Opens every catalog {@code declarations} names. A catalog that cannot be opened is reported to
@@ -95,7 +98,7 @@ public final class TenantCatalogs {
                 problems.add(declaration.error("", "cannot be opened: " + e.getMessage()));
             }
         }
-        return new TenantCatalogs(byName, live);
+        return new TenantCatalogs(byName, live, CatalogSeeds.context(tenantDirectory, defaultLanguage));
     }
 
     /** The declared catalog names. */
@@ -113,28 +116,46 @@ public final class TenantCatalogs {
     }
 
     /**
-     * The param source of a product's params that name a catalog.
+     * The param source of a product's params of the core's option lists: those that name a catalog
+     * ({@code catalog: cities}, served live) and those that list their options inline ({@code options: [...]}).
      *
-     * @throws EngineConfigException a param naming no declared catalog
+     * @throws EngineConfigException a param naming no declared catalog, or whose inline list is not valid
      */
     public Engine source(List<ParamSpec> params) throws EngineConfigException {
         Map<String, CatalogSources.Source> sources = new LinkedHashMap<>();
+        Map<String, Object> declared = new LinkedHashMap<>();
         for (ParamSpec param : params) {
-            String name = param.config().string("catalog");
-            Supplier<LiveOptions> options = byName.get(name);
-            if (options == null) {
-                String known = byName.isEmpty() ? "none declared" : "declared: " + String.join(", ", byName.keySet());
-                throw param.config().error("catalog", "names no catalog under 'catalogs': '" + name + "' (" + known
-                        + ")");
-            }
-            CatalogSources.Source previous = sources.putIfAbsent(param.type(),
-                    new CatalogSources.Source("catalog:" + name, options, CatalogSources.rules(param.config())));
-            if (previous != null && !previous.list().equals("catalog:" + name)) {
-                throw param.config().error("catalog", "param '" + param.type() + "' names another catalog elsewhere;"
-                        + " a param type has one option list per product");
+            ConfigTree config = param.config();
+            Object options = config.has("catalog") ? "catalog:" + config.raw("catalog").orElse("")
+                    : config.raw("options").orElse(List.of());
+            Object previous = declared.putIfAbsent(param.type(), options);
+            if (previous == null) {
+                sources.put(param.type(), config.has("catalog") ? catalogSource(param) : inlineSource(param));
+            } else if (!previous.equals(options)) {
+                throw param.config().error(param.config().has("catalog") ? "catalog" : "options", "param '"
+                        + param.type() + "' takes other options elsewhere; a param type has one option list per"
+                        + " product");
             }
         }
         return CatalogSources.engine(sources);
+    }
+
+    private CatalogSources.Source catalogSource(ParamSpec param) throws EngineConfigException {
+        CatalogConfig.checkCatalogParam(param.config());
+        String name = param.config().string("catalog");
+        Supplier<LiveOptions> options = byName.get(name);
+        if (options == null) {
+            String known = byName.isEmpty() ? "none declared" : "declared: " + String.join(", ", byName.keySet());
+            throw param.config().error("catalog", "names no catalog under 'catalogs': '" + name + "' (" + known
+                    + ")");
+        }
+        return new CatalogSources.Source("catalog:" + name, options, CatalogSources.rules(param.config()));
+    }
+
+    /** An inline list, named by its place: only params of one type share it. */
+    private CatalogSources.Source inlineSource(ParamSpec param) throws EngineConfigException {
+        LiveOptions inline = CatalogConfig.inline(inlineReader, param.config());
+        return new CatalogSources.Source(param.config().path(), () -> inline, CatalogSources.rules(param.config()));
     }
 
     /**
@@ -177,9 +198,7 @@ public final class TenantCatalogs {
     /** The records a declaration's file or inline options hold: the catalog's first content. */
     static List<OptionRecord> seed(ConfigTree declaration, Path tenantDirectory, String defaultLanguage) {
         try {
-            if (!declaration.has("file") && !declaration.has("options")) {
-                return List.of(); // filled through the API only
-            }
+            // A declaration with neither a file nor options is filled through the API only (its keys still checked).
             List<OptionRecord> records = new ArrayList<>();
             for (SeedOption option : CatalogSeeds.read(declaration, tenantDirectory, defaultLanguage)) {
                 String id = option.id() != null ? option.id() : idOf(option.entry().text());

@@ -6,13 +6,15 @@ import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.List;
 import java.util.stream.Stream;
 
 /**
  * A tenant's class loader over private copies of its {@code engines/*.jar}, modelled on Trino's
  * {@code PluginClassLoader}: the parent is the platform class loader, so an engine sees the JDK and its own
  * JARs but none of the server's libraries; only the SPI packages ({@code dev.autocomplete.spi} and its
- * {@code toolkit}) are delegated to the server's loader, so engine and server agree on the SPI types. Two
+ * {@code toolkit}) and the catalog index the toolkit is built on ({@code dev.autocomplete.index}) are delegated to
+ * the server's loader, so engine and server agree on the SPI types. Two
  * tenants can thus carry different versions of one library.
  *
  * <p>The JARs are copies that {@link EngineJars} took when the tenant loaded, in a directory of their own that
@@ -22,7 +24,8 @@ import java.util.stream.Stream;
  */
 final class EngineClassLoader extends URLClassLoader {
 
-    private static final String SPI_PACKAGE = "dev.autocomplete.spi.";
+    /** The SPI and the core's catalog index under it (the toolkit's Lookup is built on the index). */
+    private static final List<String> SHARED_PACKAGES = List.of("dev.autocomplete.spi.", "dev.autocomplete.index.");
     private static final System.Logger LOG = System.getLogger(EngineClassLoader.class.getName());
 
     static {
@@ -44,8 +47,10 @@ final class EngineClassLoader extends URLClassLoader {
 
     @Override
     protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-        if (name.startsWith(SPI_PACKAGE)) {
-            return spiLoader.loadClass(name);
+        for (String shared : SHARED_PACKAGES) {
+            if (name.startsWith(shared)) {
+                return spiLoader.loadClass(name);
+            }
         }
         return super.loadClass(name, resolve);
     }

@@ -297,15 +297,14 @@ public final class TenantLoader {
     }
 
     /**
-     * The params of each source: those of the default engine that name a catalog are served by the core's live
-     * catalogs ({@link TenantCatalogs#SOURCE_NAME}), its inline option lists by the catalog engine.
+     * The params of each source: those of the default engine ({@code catalog: NAME} or inline {@code options}) are
+     * served by the core's option lists ({@link TenantCatalogs#SOURCE_NAME}), the others by the engine they name.
      */
     private static Map<String, List<ParamSpec>> bySource(Map<String, List<ParamSpec>> specs) {
         Map<String, List<ParamSpec>> bySource = new LinkedHashMap<>();
         specs.forEach((engine, params) -> {
             for (ParamSpec param : params) {
-                String source = engine.equals(ProductConfig.DEFAULT_ENGINE) && param.config().has("catalog")
-                        ? TenantCatalogs.SOURCE_NAME : engine;
+                String source = engine.equals(ProductConfig.DEFAULT_ENGINE) ? TenantCatalogs.SOURCE_NAME : engine;
                 bySource.computeIfAbsent(source, s -> new ArrayList<>()).add(param);
             }
         });
@@ -344,9 +343,8 @@ public final class TenantLoader {
                     + String.join(", ", settings.factories().keySet().stream().sorted().toList())));
             return null;
         }
-        ConfigTree engineConfig = name.equals(ProductConfig.DEFAULT_ENGINE) ? settings.catalogs()
-                : checks.read(() -> settings.engines().optionalTree(name), Optional.<ConfigTree>empty())
-                        .orElse(ConfigTree.at("engines." + name, Map.of()));
+        ConfigTree engineConfig = checks.read(() -> settings.engines().optionalTree(name), Optional.<ConfigTree>empty())
+                .orElse(ConfigTree.at("engines." + name, Map.of()));
         Engine engine = createEngine(firstParam, factory, settings.loader(), new EngineContext(settings.tenantId(),
                 slug, settings.defaultLanguage(), zone, settings.directory(), engineConfig, specs,
                 settings.shared()), checks);

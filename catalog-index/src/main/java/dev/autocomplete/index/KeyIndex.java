@@ -1,0 +1,539 @@
+package dev.autocomplete.index;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.function.IntPredicate;
+
+/**
+ * A sorted array of keys, each a suffix of a zero-terminated folded name in a shared byte blob, with the
+ * option each key belongs to and the maximum weight of every block of 64 keys, so that the heaviest options
+ * under a prefix are found without visiting every key under it. Immutable, so thread-safe.
+ */
+final class KeyIndex {
+
+    private static final int BLOCK_SHIFT = 6;
+    private static final int BLOCK = 1 << BLOCK_SHIFT;
+    private static final int SUPER_SHIFT = 12;
+    private static final int SUPER = 1 << SUPER_SHIFT;
+    private static final int KEY_LEVEL = 0;
+    private static final int BLOCK_LEVEL = 1;
+    private static final int SUPER_LEVEL = 2;
+    private static final long INDEX_MASK = (1L << 30) - 1;
+    private static final int SAMPLE_SHIFT = 4;
+    private static final int HEAD = 8;
+    private static final VarHandle LONG_VIEW = MethodHandles.byteArrayViewVarHandle(long[].class,
+            ByteOrder.BIG_ENDIAN);
+
+    private final byte[] blob;
+    private final int[] positions;
+    private final int[] options;
+    private final float[] blockMax;
+    private final float[] superMax;
+    private final float[] weights;
+    private final int maxLength;
+    /** The first 8 bytes of every 16th key, big-endian: most searches for a short prefix stay in this array. */
+    private final long[] heads;
+    /** The first levels of the trie, where most seeks of the typo walk land. */
+    private final TrieTop top;
+
+    /**
+     * @param blob folded names, each followed by a 0 byte
+     * @param positions where each key starts in {@code blob}; sorted here in place
+     * @param ownerOf the option of the key starting at a position
+     * @param weights every option's weight
+     */
+    KeyIndex(byte[] blob, int[] positions, java.util.function.IntUnaryOperator ownerOf, float[] weights) {
+        this.blob = blob;
+        this.weights = weights;
+        sort(positions, 0, positions.length, 0);
+        this.positions = positions;
+        this.options = new int[positions.length];
+        int longest = 0;
+        TrieTop.Builder topLevels = new TrieTop.Builder();
+        for (int k = 0; k < positions.length; k++) {
+            options[k] = ownerOf.applyAsInt(positions[k]);
+            longest = Math.max(longest, length(k));
+            topLevels.add(head(k));
+        }
+        this.maxLength = longest;
+        this.top = topLevels.build();
+        this.blockMax = new float[(positions.length >> BLOCK_SHIFT) + 1];
+        Arrays.fill(blockMax, Float.NEGATIVE_INFINITY);
+        for (int k = 0; k < positions.length; k++) {
+            int b = k >> BLOCK_SHIFT;
+            blockMax[b] = Math.max(blockMax[b], weights[options[k]]);
+        }
+        this.heads = new long[((positions.length - 1) >> SAMPLE_SHIFT) + 1];
+        for (int s = 0; s < heads.length; s++) {
+            heads[s] = head(s << SAMPLE_SHIFT);
+        }
+        this.superMax = new float[(positions.length >> SUPER_SHIFT) + 1];
+        Arrays.fill(superMax, Float.NEGATIVE_INFINITY);
+        for (int b = 0; b < blockMax.length; b++) {
+            int sb = b >> (SUPER_SHIFT - BLOCK_SHIFT);
+            superMax[sb] = Math.max(superMax[sb], blockMax[b]);
+        }
+    }
+
+    int size() {
+        return positions.length;
+    }
+
+    long heapBytes() {
+        return 8L * positions.length + 4L * (blockMax.length + superMax.length) + 8L * heads.length + top.heapBytes();
+    }
+
+    int option(int k) {
+        return options[k];
+    }
+
+    int position(int k) {
+        return positions[k];
+    }
+
+    int maxLength() {
+        return maxLength;
+    }
+
+    /** The key's byte at {@code i} (0 to 255), or -1 past its end. */
+    int byteAt(int k, int i) {
+        int b = blob[positions[k] + i] & 0xff;
+        return b == 0 ? -1 : b;
+    }
+
+    int length(int k) {
+        int p = positions[k];
+        int i = p;
+        while (blob[i] != 0) {
+            i++;
+        }
+        return i - p;
+    }
+
+    /** The first key not below {@code prefix} (unsigned byte order). */
+    int lowerBound(byte[] prefix) {
+        if (prefix.length > 0 && prefix.length <= HEAD) {
+            return firstWithHead(headOf(prefix), prefix.length);
+        }
+        int lo = 0;
+        int hi = positions.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (compare(mid, prefix, false) < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** The first key after every key that starts with {@code prefix}. */
+    int upperBound(byte[] prefix) {
+        if (prefix.length > 0 && prefix.length <= HEAD && (prefix[prefix.length - 1] & 0xff) < 0xff) {
+            return firstWithHead(headOf(prefix) + (1L << (8 * (HEAD - prefix.length))), prefix.length);
+        }
+        int lo = 0;
+        int hi = positions.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (compare(mid, prefix, true) <= 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /**
+     * The first key in {@code (k, to)} whose first {@code length} bytes differ from key {@code k}'s, or
+     * {@code to}; {@code length} may count the key's terminator, so {@code length(k) + 1} skips equal keys.
+     * Gallops from {@code k}, so skipping a small subtree costs a few comparisons.
+     */
+    int endOfPrefix(int k, int length, int to) {
+        return endOfPrefix(k, length, to, null);
+    }
+
+    /** {@link #endOfPrefix(int, int, int)} with the hints of a walk that goes forward ({@link TrieTop#newHints}). */
+    int endOfPrefix(int k, int length, int to, int[] hints) {
+        if (length == 0) {
+            return to;
+        }
+        if (length <= TrieTop.DEPTH) {
+            return Math.min(to, top.firstAtLeast(length, keep(head(k), length) + (1L << (8 * (HEAD - length))),
+                    hints));
+        }
+        if (length <= HEAD) {
+            return firstAtLeast(keep(head(k), length) + (1L << (8 * (HEAD - length))), k + 1, to);
+        }
+        int step = 1;
+        int lo = k;
+        while (k + step < to && samePrefix(k, k + step, length)) {
+            lo = k + step;
+            step <<= 1;
+        }
+        int hi = Math.min(k + step, to);
+        // Invariant: lo shares the prefix, hi does not (or is the end).
+        while (hi - lo > 1) {
+            int mid = (lo + hi) >>> 1;
+            if (samePrefix(k, mid, length)) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        return hi;
+    }
+
+    /**
+     * The first key in {@code [k, to)} that shares key {@code k}'s first {@code depth} bytes and has a byte
+     * of at least {@code b} at {@code depth}; or the first key past that shared prefix.
+     */
+    int seek(int k, int depth, int b, int to) {
+        return seek(k, depth, b, to, null);
+    }
+
+    /** {@link #seek(int, int, int, int)} with the hints of a walk that goes forward ({@link TrieTop#newHints}). */
+    int seek(int k, int depth, int b, int to, int[] hints) {
+        // Keys below the target share the prefix and hold a smaller byte at depth; gallop over them from k.
+        if (!below(k, k, depth, b)) {
+            return k;
+        }
+        if (depth < HEAD) {
+            if (b > 255) {
+                return endOfPrefix(k, depth, to, hints);
+            }
+            long target = keep(head(k), depth) | ((long) b << (8 * (HEAD - 1 - depth)));
+            if (depth < TrieTop.DEPTH) {
+                return Math.min(to, top.firstAtLeast(depth + 1, target, hints));
+            }
+            return firstAtLeast(target, k + 1, to);
+        }
+        int step = 1;
+        int lo = k;
+        while (k + step < to && below(k, k + step, depth, b)) {
+            lo = k + step;
+            step <<= 1;
+        }
+        int hi = Math.min(k + step, to);
+        while (hi - lo > 1) {
+            int mid = (lo + hi) >>> 1;
+            if (below(k, mid, depth, b)) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        return hi;
+    }
+
+    /** A prefix of at most 8 bytes as a head. */
+    private static long headOf(byte[] prefix) {
+        long head = 0;
+        for (int i = 0; i < HEAD; i++) {
+            head = (head << 8) | (i < prefix.length ? prefix[i] & 0xff : 0);
+        }
+        return head;
+    }
+
+    /** The first key whose head is at least {@code target}, which is zero past its first {@code length} bytes. */
+    private int firstWithHead(long target, int length) {
+        return length <= TrieTop.DEPTH ? top.firstAtLeast(length, target, null) : firstAtLeast(target, 0, positions.length);
+    }
+
+    /** The key's first 8 bytes, big-endian, zero after its end: ordered like the keys (unsigned). */
+    private long head(int k) {
+        int p = positions[k];
+        if (p + HEAD > blob.length) {
+            return headByBytes(p);
+        }
+        // One 8-byte load, then the bytes from the terminator on are cleared: no loop, no branch per byte, so
+        // the loads of several keys can be in flight at once.
+        long word = (long) LONG_VIEW.get(blob, p);
+        long zeros = ~(((word & 0x7f7f7f7f7f7f7f7fL) + 0x7f7f7f7f7f7f7f7fL) | word | 0x7f7f7f7f7f7f7f7fL);
+        int kept = Long.numberOfLeadingZeros(zeros) >>> 3;
+        return kept == HEAD ? word : word & ~(-1L >>> (8 * kept));
+    }
+
+    private long headByBytes(int p) {
+        long head = 0;
+        int i = 0;
+        for (; i < HEAD; i++) {
+            int b = blob[p + i] & 0xff;
+            if (b == 0) {
+                break;
+            }
+            head = (head << 8) | b;
+        }
+        return i == HEAD ? head : head << (8 * (HEAD - i));
+    }
+
+    private static long keep(long head, int bytes) {
+        return TrieTop.keep(head, bytes);
+    }
+
+    /** The first key in {@code [from, to)} whose head is at least {@code target} (unsigned), or {@code to}. */
+    private int firstAtLeast(long target, int from, int to) {
+        if (from >= to) {
+            return to;
+        }
+        // The first sample at or above the target, among the samples from `from` on: the answer is at most it
+        // and above the sample before it.
+        int lo = (from + (1 << SAMPLE_SHIFT) - 1) >> SAMPLE_SHIFT;
+        int hi = Math.min(heads.length, ((to - 1) >> SAMPLE_SHIFT) + 1);
+        // Gallop first: the answer is most often a few samples away.
+        int bound = 1;
+        while (lo + bound - 1 < hi && Long.compareUnsigned(heads[lo + bound - 1], target) < 0) {
+            bound <<= 1;
+        }
+        hi = Math.min(hi, lo + bound);
+        lo += bound >> 1;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (Long.compareUnsigned(heads[mid], target) < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        int right = Math.min(to, lo << SAMPLE_SHIFT);
+        int left = Math.max(from, (lo - 1) << SAMPLE_SHIFT);
+        // Invariant: keys before `left` are below the target, keys from `right` on are not.
+        while (left < right) {
+            int mid = (left + right) >>> 1;
+            if (Long.compareUnsigned(head(mid), target) < 0) {
+                left = mid + 1;
+            } else {
+                right = mid;
+            }
+        }
+        return left;
+    }
+
+    private boolean below(int k, int j, int depth, int b) {
+        return samePrefix(k, j, depth) && byteAt(j, depth) < b;
+    }
+
+    private boolean samePrefix(int a, int b, int length) {
+        int p = positions[a];
+        int q = positions[b];
+        for (int i = 0; i < length; i++) {
+            byte x = blob[p + i];
+            if (x != blob[q + i]) {
+                return false;
+            }
+            if (x == 0) {
+                return true;
+            }
+        }
+        return true;
+    }
+
+    /** Compares key {@code k} with {@code prefix}; with {@code asPrefix}, a key that starts with it is equal. */
+    private int compare(int k, byte[] prefix, boolean asPrefix) {
+        int p = positions[k];
+        for (int i = 0; i < prefix.length; i++) {
+            int a = blob[p + i] & 0xff;
+            int b = prefix[i] & 0xff;
+            if (a != b) {
+                return a - b;
+            }
+        }
+        return asPrefix || blob[p + prefix.length] == 0 ? 0 : 1;
+    }
+
+    /**
+     * Feeds the keys of the disjoint ranges {@code [ranges[i], ranges[i + 1])} (even {@code i < length}) to
+     * {@code accept}, heaviest option first, then in key order, until {@code wanted} of them passed
+     * {@code accept} (which may record them) or the options left weigh less than {@code floor}: one search, so
+     * the keys of many ranges are ranked together, and blocks whose heaviest key cannot beat what is already
+     * taken are never read.
+     */
+    void heaviest(int[] ranges, int length, int wanted, float floor, IntPredicate accept) {
+        if (length == 2 && ranges[0] >= ranges[1]) {
+            return;
+        }
+        LongHeap heap = new LongHeap();
+        for (int r = 0; r < length; r += 2) {
+            cover(ranges[r], ranges[r + 1], heap);
+        }
+        drain(heap, wanted, sortable(floor), accept);
+    }
+
+    /** Covers {@code [from, to)} with keys, blocks of 64 keys and super blocks of 4,096, largest where aligned. */
+    private void cover(int from, int to, LongHeap heap) {
+        int k = from;
+        while (k < to) {
+            if ((k & (SUPER - 1)) == 0 && k + SUPER <= to) {
+                heap.add(entry(superMax[k >> SUPER_SHIFT], k >> SUPER_SHIFT, SUPER_LEVEL));
+                k += SUPER;
+            } else if ((k & (BLOCK - 1)) == 0 && k + BLOCK <= to) {
+                heap.add(entry(blockMax[k >> BLOCK_SHIFT], k >> BLOCK_SHIFT, BLOCK_LEVEL));
+                k += BLOCK;
+            } else {
+                heap.add(entry(weights[options[k]], k, KEY_LEVEL));
+                k++;
+            }
+        }
+    }
+
+    private void drain(LongHeap heap, int wanted, int floor, IntPredicate accept) {
+        int taken = 0;
+        while (heap.size() > 0 && taken < wanted) {
+            if ((int) (heap.peek() >>> 32) < floor) {
+                return;
+            }
+            long top = heap.poll();
+            int level = (int) ((top >>> 30) & 3);
+            int index = level == KEY_LEVEL ? (int) (INDEX_MASK - (top & INDEX_MASK)) : (int) (top & INDEX_MASK);
+            if (level == SUPER_LEVEL) {
+                int perSuper = SUPER >> BLOCK_SHIFT;
+                for (int b = index * perSuper; b < (index + 1) * perSuper; b++) {
+                    heap.add(entry(blockMax[b], b, BLOCK_LEVEL));
+                }
+            } else if (level == BLOCK_LEVEL) {
+                for (int key = index << BLOCK_SHIFT; key < (index + 1) << BLOCK_SHIFT; key++) {
+                    heap.add(entry(weights[options[key]], key, KEY_LEVEL));
+                }
+            } else if (accept.test(index)) {
+                taken++;
+            }
+        }
+    }
+
+    /**
+     * A heap entry: higher weights sort higher; the low bits hold an index and its level. Of two keys of equal
+     * weight, the first in key order comes first.
+     */
+    private static long entry(float weight, int index, int level) {
+        long low = level == KEY_LEVEL ? INDEX_MASK - index : index;
+        return ((long) sortable(weight) << 32) | ((long) level << 30) | low;
+    }
+
+    /** The weight's bits, flipped so that signed int order is the weights' order. */
+    private static int sortable(float weight) {
+        int bits = Float.floatToIntBits(weight);
+        return bits ^ ((bits >> 31) & 0x7fffffff);
+    }
+
+    /** A max-heap of longs, without boxing. */
+    private static final class LongHeap {
+        private long[] items = new long[64];
+        private int size;
+
+        int size() {
+            return size;
+        }
+
+        void add(long item) {
+            if (size == items.length) {
+                items = Arrays.copyOf(items, size * 2);
+            }
+            int i = size++;
+            while (i > 0) {
+                int parent = (i - 1) >>> 1;
+                if (items[parent] >= item) {
+                    break;
+                }
+                items[i] = items[parent];
+                i = parent;
+            }
+            items[i] = item;
+        }
+
+        long peek() {
+            return items[0];
+        }
+
+        long poll() {
+            long top = items[0];
+            long last = items[--size];
+            int i = 0;
+            while (true) {
+                int child = 2 * i + 1;
+                if (child >= size) {
+                    break;
+                }
+                if (child + 1 < size && items[child + 1] > items[child]) {
+                    child++;
+                }
+                if (items[child] <= last) {
+                    break;
+                }
+                items[i] = items[child];
+                i = child;
+            }
+            items[i] = last;
+            return top;
+        }
+    }
+
+    /** Multikey quicksort (Bentley and Sedgewick) of key positions by their bytes from {@code depth}. */
+    private void sort(int[] a, int lo, int hi, int depth) {
+        while (hi - lo > 1) {
+            if (hi - lo < 12) {
+                insertionSort(a, lo, hi, depth);
+                return;
+            }
+            int pivot = at(a[lo + (hi - lo) / 2], depth);
+            int lt = lo;
+            int gt = hi - 1;
+            int i = lo;
+            while (i <= gt) {
+                int c = at(a[i], depth);
+                if (c < pivot) {
+                    swap(a, lt++, i++);
+                } else if (c > pivot) {
+                    swap(a, i, gt--);
+                } else {
+                    i++;
+                }
+            }
+            sort(a, lo, lt, depth);
+            sort(a, gt + 1, hi, depth);
+            if (pivot == 0) {
+                // Equal keys keep the order of their positions, which is the options' order: ties then rank
+                // the same in one catalog as in a main catalog and a delta merged.
+                Arrays.sort(a, lt, gt + 1);
+                return;
+            }
+            lo = lt;
+            hi = gt + 1;
+            depth++;
+        }
+    }
+
+    private void insertionSort(int[] a, int lo, int hi, int depth) {
+        for (int i = lo + 1; i < hi; i++) {
+            for (int j = i; j > lo && less(a[j], a[j - 1], depth); j--) {
+                swap(a, j, j - 1);
+            }
+        }
+    }
+
+    private boolean less(int p, int q, int depth) {
+        for (int i = depth;; i++) {
+            int a = at(p, i);
+            int b = at(q, i);
+            if (a != b) {
+                return a < b;
+            }
+            if (a == 0) {
+                return p < q;
+            }
+        }
+    }
+
+    private int at(int position, int depth) {
+        return blob[position + depth] & 0xff;
+    }
+
+    private static void swap(int[] a, int i, int j) {
+        int t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
+}

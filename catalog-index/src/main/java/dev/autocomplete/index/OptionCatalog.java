@@ -1,0 +1,582 @@
+package dev.autocomplete.index;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.IntPredicate;
+
+
+
+
+/**
+ * An immutable, weighted list of options with a prefix index over every word of each option's text and
+ * aliases, so that {@code lon} finds London and {@code york} finds New York, give or take the typos
+ * {@link TypoRules} allows. Thread-safe.
+ *
+ * <p>Built for millions of options: texts and folded names live in two byte blobs, and the index is two
+ * sorted arrays of positions into the folded blob ({@link KeyIndex}): keys at the start of a text or alias,
+ * and keys at an inner word. A match at the start ranks above a match at an inner word, then by weight.
+ */
+final class OptionCatalog {
+
+    /** Where a prefix matched: lower is better. An alias matches like the option's own text. */
+    static final int AT_START = 0;
+    static final int AT_WORD = 2;
+
+    /**
+     * An option that matched a prefix with {@code edits} typos (0 for a plain prefix match), through the key at
+     * {@code key} in the folded names (its first such key in key order): options of equal weight and rank are
+     * ordered by that key, so that two catalogs' answers merge in the order one catalog would give.
+     */
+    record Match(int option, int where, int edits, int key) {
+    }
+
+    /**
+     * The last match another catalog's list holds when that list is full: a match of this catalog can join the
+     * list only at a better rank, or at that rank and at least that weight (a tie is settled by the keys).
+     */
+    record Bound(int edits, int where, double weight) {
+
+        /** Whether matches of this rank may still join: not after the bound's rank. */
+        boolean admits(int rankEdits, int rankWhere) {
+            return rankEdits < edits || (rankEdits == edits && rankWhere <= where);
+        }
+
+        /** The least weight a match of this rank needs. */
+        float floor(int rankEdits, int rankWhere) {
+            return rankEdits == edits && rankWhere == where ? (float) weight : Float.NEGATIVE_INFINITY;
+        }
+    }
+
+    /** A catalog of no options. */
+    static final OptionCatalog EMPTY = new OptionCatalog(List.of());
+
+    private final byte[] texts;
+    private final int[] textStarts;
+    private final float[] weights;
+    private final Map<Integer, String[]> aliases;
+    private final byte[] names;
+    private final int[] nameStarts;
+    private final int[] firstName;
+    private final int[] byWeight;
+    private final KeyIndex starts;
+    private final KeyIndex words;
+
+    OptionCatalog(List<CatalogEntry> entries) {
+        int n = entries.size();
+        weights = new float[n];
+        textStarts = new int[n + 1];
+        firstName = new int[n + 1];
+        Map<Integer, String[]> aliasMap = new HashMap<>();
+        ByteBuffer textBytes = new ByteBuffer();
+        ByteBuffer nameBytes = new ByteBuffer();
+        IntBuffer nameStartList = new IntBuffer();
+        IntBuffer startKeys = new IntBuffer();
+        IntBuffer wordKeys = new IntBuffer();
+        for (int i = 0; i < n; i++) {
+            CatalogEntry entry = entries.get(i);
+            weights[i] = (float) entry.weight();
+            textStarts[i] = textBytes.size();
+            textBytes.add(entry.text().getBytes(StandardCharsets.UTF_8));
+            firstName[i] = nameStartList.size();
+            List<String> folded = new ArrayList<>();
+            folded.add(Folding.fold(entry.text()));
+            List<String> kept = new ArrayList<>();
+            for (String alias : entry.aliases()) {
+                String f = Folding.fold(alias);
+                if (!f.isEmpty()) {
+                    folded.add(f);
+                    kept.add(alias);
+                }
+            }
+            if (!kept.isEmpty()) {
+                aliasMap.put(i, kept.toArray(String[]::new));
+            }
+            for (String name : folded) {
+                int start = nameBytes.size();
+                nameStartList.add(start);
+                byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
+                nameBytes.add(bytes);
+                nameBytes.add(new byte[] {0});
+                if (bytes.length > 0) {
+                    startKeys.add(start);
+                }
+                for (int b = 0; b < bytes.length; b++) {
+                    if (bytes[b] == ' ') {
+                        wordKeys.add(start + b + 1);
+                    }
+                }
+            }
+        }
+        textStarts[n] = textBytes.size();
+        firstName[n] = nameStartList.size();
+        texts = textBytes.toArray();
+        names = nameBytes.toArray();
+        nameStarts = nameStartList.toArray();
+        aliases = Map.copyOf(aliasMap);
+        starts = new KeyIndex(names, startKeys.toArray(), this::ownerOf, weights);
+        words = new KeyIndex(names, wordKeys.toArray(), this::ownerOf, weights);
+        byWeight = sortedByWeight(n);
+    }
+
+    int size() {
+        return weights.length;
+    }
+
+    String text(int option) {
+        return new String(texts, textStarts[option], textStarts[option + 1] - textStarts[option],
+                StandardCharsets.UTF_8);
+    }
+
+    double weight(int option) {
+        return weights[option];
+    }
+
+    String foldedText(int option) {
+        return name(firstName[option]);
+    }
+
+    List<String> aliases(int option) {
+        String[] list = aliases.get(option);
+        return list == null ? List.of() : List.of(list);
+    }
+
+    /** Roughly how many bytes the catalog holds on the heap (its arrays), for capacity planning. */
+    long heapBytes() {
+        long bytes = texts.length + names.length + 4L * (textStarts.length + weights.length + nameStarts.length
+                + firstName.length + byWeight.length);
+        return bytes + starts.heapBytes() + words.heapBytes();
+    }
+
+    /**
+     * The best-weighted option whose text or alias folds to {@code folded}, the first of equal ones, or -1;
+     * {@code gone} (or null) tells the options to leave out.
+     */
+    int exactMatch(String folded, IntPredicate gone) {
+        int[] best = {-1};
+        forExact(folded, option -> {
+            if ((gone == null || !gone.test(option)) && (best[0] < 0 || weights[option] > weights[best[0]])) {
+                best[0] = option;
+            }
+        });
+        return best[0];
+    }
+
+    /**
+     * Every option whose text or alias folds to {@code folded}, ascending: several when an alias is shared;
+     * {@code gone} (or null) tells the options to leave out.
+     */
+    int[] exactOptions(String folded, IntPredicate gone) {
+        IntBuffer found = new IntBuffer();
+        forExact(folded, option -> {
+            if ((gone == null || !gone.test(option)) && !found.contains(option)) {
+                found.add(option);
+            }
+        });
+        return found.toArray();
+    }
+
+    /** The option whose own text (not an alias) folds to {@code folded}, or -1; texts are unique once folded. */
+    int textOption(String folded) {
+        int[] found = {-1};
+        forExact(folded, option -> {
+            if (found[0] < 0 && foldedText(option).equals(folded)) {
+                found[0] = option;
+            }
+        });
+        return found[0];
+    }
+
+    /**
+     * Whether a text or alias longer than {@code folded} starts with it, going on within its last word, and belongs
+     * to an option that {@code other} accepts: whether the user, still typing that word, may reach another option
+     * ({@code bo} goes on to {@code bogota}; {@code london} is a whole word of {@code london canada}, so typing it
+     * names London).
+     */
+    boolean startsLonger(String folded, IntPredicate other) {
+        byte[] prefix = bytes(folded);
+        int to = starts.upperBound(prefix);
+        for (int k = starts.lowerBound(prefix); k < to; k++) {
+            // Equal keys sort first (the terminator is the smallest byte); usually the next key decides.
+            int next = starts.byteAt(k, prefix.length);
+            if (next >= 0 && next != ' ' && other.test(starts.option(k))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether the option's text or one of its aliases, whole, is within the typos {@code folded} allows. */
+    boolean nameWithinTypos(int option, String folded) {
+        for (int name = firstName[option]; name < firstName[option + 1]; name++) {
+            if (TypoRules.distance(folded, name(name)) < TypoRules.NEVER) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether some option's text or alias starts with {@code foldedPrefix} at any word; {@code gone} (or null)
+     * tells the options to leave out (few: they are scanned past).
+     */
+    boolean hasPrefix(String foldedPrefix, IntPredicate gone) {
+        byte[] prefix = bytes(foldedPrefix);
+        return hasLive(starts, starts.lowerBound(prefix), starts.upperBound(prefix), gone)
+                || hasLive(words, words.lowerBound(prefix), words.upperBound(prefix), gone);
+    }
+
+    private static boolean hasLive(KeyIndex index, int from, int to, IntPredicate gone) {
+        if (gone == null) {
+            return from < to;
+        }
+        for (int k = from; k < to; k++) {
+            if (!gone.test(index.option(k))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The option of rank {@code rank} by weight: heaviest first, then in catalog order. */
+    int byWeight(int rank) {
+        return byWeight[rank];
+    }
+
+    /**
+     * Orders two matches of equal rank and weight, {@code a} of this catalog and {@code b} of {@code other}, by
+     * the keys they matched through: the order one catalog holding both would give them (then by option).
+     */
+    int compareKeys(Match a, OptionCatalog other, Match b) {
+        return compareKeys(names, a.key(), other.names, b.key());
+    }
+
+    /** Orders two keys by their bytes (unsigned), 0 when equal. */
+    private static int compareKeys(byte[] blob, int p, byte[] otherBlob, int q) {
+        for (int i = 0;; i++) {
+            int x = blob[p + i] & 0xff;
+            int y = otherBlob[q + i] & 0xff;
+            if (x != y || x == 0) {
+                return x - y;
+            }
+        }
+    }
+
+    /**
+     * The best options that have a word starting with {@code foldedPrefix}: matches at the start of a text
+     * or alias first, then at an inner word, each by weight.
+     */
+    List<Match> complete(String foldedPrefix, int limit, IntPredicate excluded) {
+        return search(foldedPrefix, 0, limit, excluded, null);
+    }
+
+    /**
+     * Like {@link #completeWithTypos}, but empty when {@code foldedPrefix} allows no typo: whether typos
+     * find anything the plain prefix would not be asked for.
+     */
+    List<Match> typoComplete(String foldedPrefix, int limit, IntPredicate excluded) {
+        int budget = TypoRules.budget(foldedPrefix);
+        return budget == 0 ? List.of() : search(foldedPrefix, budget, limit, excluded, null);
+    }
+
+    /**
+     * The best options with a word that starts with {@code foldedPrefix} give or take the typos {@link TypoRules}
+     * allows: plain prefix matches first (at the start, then at an inner word), then fewest typos, then where,
+     * then weight, up to {@code limit}.
+     */
+    List<Match> completeWithTypos(String foldedPrefix, int limit, IntPredicate excluded) {
+        return search(foldedPrefix, TypoRules.budget(foldedPrefix), limit, excluded, null);
+    }
+
+    /**
+     * {@link #completeWithTypos}, only the matches that can join a full list whose last match is {@code bound}
+     * (the start of what {@link #completeWithTypos} gives): ranks after the bound's are never searched, and the
+     * bound's own rank stops at its weight, so a small catalog merged into a large one's list costs little.
+     */
+    List<Match> completeWithTypos(String foldedPrefix, int limit, IntPredicate excluded, Bound bound) {
+        return search(foldedPrefix, TypoRules.budget(foldedPrefix), limit, excluded, bound);
+    }
+
+    /**
+     * Fills the ranks in order, each searched heaviest first: plain prefix matches at the start, then at an
+     * inner word, then for each number of typos up to {@code budget} the same two. Typo matches come from a
+     * walk over each index that gathers the key ranges under a prefix within budget by their typos; an index
+     * is walked only when a rank of it is reached, so when typo matches at the start fill the list the inner
+     * words are never walked. With a {@code bound} (or null), no rank after it is searched; the walk still
+     * gathers ranges within the whole budget, so that a match counts the typos it counts without the bound.
+     */
+    private List<Match> search(String foldedPrefix, int budget, int limit, IntPredicate excluded, Bound bound) {
+        byte[] prefix = bytes(foldedPrefix);
+        Ranked ranked = new Ranked(limit, excluded, bound);
+        ranked.take(starts, new int[] {starts.lowerBound(prefix), starts.upperBound(prefix)}, 2, AT_START, 0);
+        ranked.take(words, new int[] {words.lowerBound(prefix), words.upperBound(prefix)}, 2, AT_WORD, 0);
+        int last = bound == null ? budget : Math.min(budget, bound.edits());
+        if (ranked.full() || last == 0 || prefix.length == 0) {
+            return ranked.matches;
+        }
+        String typed = new String(prefix, StandardCharsets.ISO_8859_1);
+        IntBuffer[] startRanges = walk(starts, typed, budget, walkFloor(bound, AT_START));
+        IntBuffer[] wordRanges = null;
+        for (int edits = 1; edits <= last && !ranked.full(); edits++) {
+            ranked.take(starts, startRanges[edits], AT_START, edits);
+            if (!ranked.full() && ranked.admits(edits, AT_WORD)) {
+                wordRanges = wordRanges == null ? walk(words, typed, budget, walkFloor(bound, AT_WORD)) : wordRanges;
+                ranked.take(words, wordRanges[edits], AT_WORD, edits);
+            }
+        }
+        return ranked.matches;
+    }
+
+    /** The matches taken so far, rank by rank; an option is taken once, at its best rank. */
+    private static final class Ranked {
+        final List<Match> matches;
+        private final int limit;
+        private final IntPredicate excluded;
+        private final Bound bound;
+        private final Set<Integer> seen = new HashSet<>();
+
+        Ranked(int limit, IntPredicate excluded, Bound bound) {
+            this.matches = new ArrayList<>(limit);
+            this.limit = limit;
+            this.excluded = excluded;
+            this.bound = bound;
+        }
+
+        boolean admits(int edits, int where) {
+            return bound == null || bound.admits(edits, where);
+        }
+
+        boolean full() {
+            return matches.size() >= limit;
+        }
+
+        void take(KeyIndex index, IntBuffer ranges, int where, int edits) {
+            if (ranges != null) {
+                take(index, ranges.ints, ranges.size, where, edits);
+            }
+        }
+
+        void take(KeyIndex index, int[] ranges, int length, int where, int edits) {
+            int wanted = limit - matches.size();
+            if (wanted <= 0 || !admits(edits, where)) {
+                return;
+            }
+            float floor = bound == null ? Float.NEGATIVE_INFINITY : bound.floor(edits, where);
+            index.heaviest(ranges, length, wanted, floor, key -> {
+                int option = index.option(key);
+                if (excluded.test(option) || !seen.add(option)) {
+                    return false;
+                }
+                matches.add(new Match(option, where, edits, index.position(key)));
+                return true;
+            });
+        }
+    }
+
+    /**
+     * The least weight a walk of the index of {@code where} may skip to: when the only typo rank a bound admits
+     * from that index is one typo at its own place, lighter keys could never be taken, so the walk reads past them
+     * (a delta under a main index's full list); otherwise none.
+     */
+    private static float walkFloor(Bound bound, int where) {
+        return bound != null && bound.edits() == 1 && bound.where() == where ? (float) bound.weight()
+                : Float.NEGATIVE_INFINITY;
+    }
+
+    /**
+     * The key ranges under a prefix within budget, by its typos ({@code [edits]}, null for none). Walks the
+     * sorted keys like a trie, aligning a shared prefix once, skipping every key under a prefix that is
+     * already over budget, and from a prefix that spent the whole budget seeking only the bytes that can
+     * still align. Keys lighter than {@code floor} are read past one by one (their typos are not counted, and
+     * the ranges leave out those before a range's first heavy key): for a small index under a high floor only.
+     */
+    private IntBuffer[] walk(KeyIndex index, String typed, int budget, float floor) {
+        IntBuffer[] ranges = new IntBuffer[budget + 1];
+        byte[] first = {(byte) typed.charAt(0)};
+        int k = index.lowerBound(first);
+        int to = index.upperBound(first);
+        int m = typed.length();
+        // A row's minimum grows by one per byte past the typed length: no walk goes deeper than this.
+        int maxDepth = Math.min(index.maxLength(), m + budget + 1);
+        int[][] rows = new int[maxDepth + 1][m + 1];
+        int[] bestEnd = new int[maxDepth + 1];
+        int[] rowMin = new int[maxDepth + 1];
+        rows[0] = TypoRules.firstRow(typed);
+        bestEnd[0] = rows[0][m];
+        int[] hints = TrieTop.newHints();
+        int previous = -1;
+        int valid = 0;
+        while (k < to) {
+            if (weights[index.option(k)] < floor) {
+                k++;
+                continue;
+            }
+            int depth = previous < 0 ? 0 : commonPrefix(index, previous, k, valid);
+            int length = -1;
+            int matchedAt = -1;
+            int failedAt = -1;
+            for (int i = depth + 1;; i++) {
+                int c = index.byteAt(k, i - 1);
+                if (c < 0) {
+                    length = i - 1;
+                    break;
+                }
+                int min = TypoRules.nextRow(typed, (char) c, i >= 2 ? (char) index.byteAt(k, i - 2) : 0, rows[i - 1],
+                        i >= 2 ? rows[i - 2] : null, rows[i]);
+                bestEnd[i] = Math.min(bestEnd[i - 1], rows[i][m]);
+                rowMin[i] = min;
+                valid = i;
+                if (bestEnd[i] <= budget) {
+                    matchedAt = i;
+                    break;
+                }
+                if (min > budget) {
+                    failedAt = i;
+                    break;
+                }
+            }
+            previous = k;
+            if (matchedAt < 0) {
+                if (failedAt > 1 && rowMin[failedAt - 1] >= budget) {
+                    int d = failedAt - 1;
+                    k = index.seek(k, d, TypoRules.nextWithin(typed, budget, rows[d], rows[d - 1],
+                            (char) index.byteAt(k, d - 1), index.byteAt(k, d)), to, hints);
+                } else {
+                    k = index.endOfPrefix(k, failedAt < 0 ? length + 1 : failedAt, to, hints);
+                }
+                continue;
+            }
+            int end = index.endOfPrefix(k, matchedAt, to, hints);
+            int edits = bestEnd[matchedAt];
+            if (ranges[edits] == null) {
+                ranges[edits] = new IntBuffer();
+            }
+            ranges[edits].add(k);
+            ranges[edits].add(end);
+            previous = end - 1;
+            valid = Math.min(valid, matchedAt);
+            k = end;
+        }
+        return ranges;
+    }
+
+    /** How many leading bytes keys {@code a} and {@code b} share, up to {@code most}. */
+    private static int commonPrefix(KeyIndex index, int a, int b, int most) {
+        int i = 0;
+        while (i < most) {
+            int x = index.byteAt(a, i);
+            if (x < 0 || x != index.byteAt(b, i)) {
+                return i;
+            }
+            i++;
+        }
+        return most;
+    }
+
+    private void forExact(String folded, java.util.function.IntConsumer each) {
+        byte[] key = bytes(folded);
+        if (key.length == 0) {
+            return;
+        }
+        int to = starts.upperBound(key);
+        for (int k = starts.lowerBound(key); k < to && starts.byteAt(k, key.length) < 0; k++) {
+            each.accept(starts.option(k));
+        }
+    }
+
+    private String name(int name) {
+        int start = nameStarts[name];
+        int end = start;
+        while (names[end] != 0) {
+            end++;
+        }
+        return new String(names, start, end - start, StandardCharsets.UTF_8);
+    }
+
+    /** The option whose names hold the blob position. */
+    private int ownerOf(int position) {
+        int name = Arrays.binarySearch(nameStarts, position);
+        if (name < 0) {
+            name = -name - 2;
+        }
+        int option = Arrays.binarySearch(firstName, 0, firstName.length - 1, name);
+        return option >= 0 ? option : -option - 2;
+    }
+
+    private static byte[] bytes(String folded) {
+        return folded.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private int[] sortedByWeight(int n) {
+        long[] packed = new long[n];
+        for (int i = 0; i < n; i++) {
+            // Descending weight, then ascending index: flip the sortable bits of the weight.
+            int bits = Float.floatToIntBits(weights[i]);
+            int sortable = bits ^ ((bits >> 31) & 0x7fffffff);
+            packed[i] = ((long) ~sortable << 32) | i;
+        }
+        Arrays.sort(packed);
+        int[] order = new int[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = (int) packed[i];
+        }
+        return order;
+    }
+
+    /** A growable byte array. */
+    private static final class ByteBuffer {
+        private byte[] bytes = new byte[1024];
+        private int size;
+
+        void add(byte[] more) {
+            if (size + more.length > bytes.length) {
+                bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + more.length));
+            }
+            System.arraycopy(more, 0, bytes, size, more.length);
+            size += more.length;
+        }
+
+        int size() {
+            return size;
+        }
+
+        byte[] toArray() {
+            return Arrays.copyOf(bytes, size);
+        }
+    }
+
+    /** A growable int array. */
+    private static final class IntBuffer {
+        private int[] ints = new int[16];
+        private int size;
+
+        void add(int value) {
+            if (size == ints.length) {
+                ints = Arrays.copyOf(ints, size * 2);
+            }
+            ints[size++] = value;
+        }
+
+        int size() {
+            return size;
+        }
+
+        boolean contains(int value) {
+            for (int i = 0; i < size; i++) {
+                if (ints[i] == value) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        int[] toArray() {
+            return Arrays.copyOf(ints, size);
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package dev.autocomplete.index;
+
+/**
+ * The typo rules, in the style of Algolia, Typesense and Meilisearch: no typo in a word shorter than 4
+ * characters, one from 4, two from 8; a transposition of two neighbours is one edit; the first letter is
+ * never forgiven; digits match exactly. Distances are optimal string alignment (restricted
+ * Damerau-Levenshtein). Thread-safe.
+ */
+public final class TypoRules {
+
+    /** A cost above any budget: an edit that is not allowed. */
+    public static final int NEVER = 100;
+
+    private TypoRules() {
+    }
+
+    /** How many typos a folded text allows: the sum over its words. */
+    public static int budget(String folded) {
+        int budget = 0;
+        int wordLength = 0;
+        for (int i = 0; i <= folded.length(); i++) {
+            if (i == folded.length() || folded.charAt(i) == ' ') {
+                budget += wordLength >= 8 ? 2 : wordLength >= 4 ? 1 : 0;
+                wordLength = 0;
+            } else {
+                wordLength++;
+            }
+        }
+        return budget;
+    }
+
+    /** The edits between folded {@code typed} and folded {@code target}, or {@link #NEVER} when over budget. */
+    public static int distance(String typed, String target) {
+        int budget = budget(typed);
+        if (typed.isEmpty() || target.isEmpty() || typed.charAt(0) != target.charAt(0)) {
+            return typed.equals(target) ? 0 : NEVER;
+        }
+        int m = typed.length();
+        int[][] rows = new int[target.length() + 1][];
+        rows[0] = firstRow(typed);
+        for (int i = 1; i <= target.length(); i++) {
+            rows[i] = new int[m + 1];
+            nextRow(typed, target.charAt(i - 1), i >= 2 ? target.charAt(i - 2) : 0, rows[i - 1],
+                    i >= 2 ? rows[i - 2] : null, rows[i]);
+        }
+        int edits = rows[target.length()][m];
+        return edits <= budget ? edits : NEVER;
+    }
+
+    /** Row 0 of the alignment table: turning the empty text into the first j typed characters. */
+    public static int[] firstRow(String typed) {
+        int[] row = new int[typed.length() + 1];
+        for (int j = 1; j <= typed.length(); j++) {
+            row[j] = Math.min(NEVER, row[j - 1] + cost(typed.charAt(j - 1)));
+        }
+        return row;
+    }
+
+    /**
+     * Fills {@code row} for the next target character {@code c} (previous target character {@code before},
+     * 0 at the start) from the two rows above; returns the row's minimum.
+     */
+    public static int nextRow(String typed, char c, char before, int[] above, int[] twoAbove, int[] row) {
+        row[0] = Math.min(NEVER, above[0] + cost(c));
+        int min = row[0];
+        for (int j = 1; j < row.length; j++) {
+            char t = typed.charAt(j - 1);
+            int best;
+            if (t == c) {
+                best = above[j - 1];
+            } else {
+                best = above[j - 1] + (isDigit(t) || isDigit(c) ? NEVER : 1);
+                best = Math.min(best, above[j] + cost(c));
+                best = Math.min(best, row[j - 1] + cost(t));
+                if (twoAbove != null && j >= 2 && t == before && typed.charAt(j - 2) == c && !isDigit(c)
+                        && !isDigit(t)) {
+                    best = Math.min(best, twoAbove[j - 2] + 1);
+                }
+            }
+            row[j] = Math.min(NEVER, best);
+            min = Math.min(min, row[j]);
+        }
+        return min;
+    }
+
+    /**
+     * The smallest byte above {@code after} that can follow a prefix whose row (from {@link #nextRow}) is
+     * {@code row}, the row before it {@code above} and its last character {@code last}, without going over
+     * {@code budget}; or 256. Only for a row whose minimum is the budget: then a next character must match a
+     * typed character diagonally, or complete a transposition.
+     */
+    public static int nextWithin(String typed, int budget, int[] row, int[] above, char last, int after) {
+        int next = 256;
+        for (int j = 1; j < row.length; j++) {
+            char t = typed.charAt(j - 1);
+            if (t > after && t < next && row[j - 1] <= budget) {
+                next = t;
+            }
+            if (j >= 2 && t == last && !isDigit(t) && above[j - 2] + 1 <= budget) {
+                char c = typed.charAt(j - 2);
+                if (c != t && c > after && c < next && !isDigit(c)) {
+                    next = c;
+                }
+            }
+        }
+        return next;
+    }
+
+    private static int cost(char c) {
+        return isDigit(c) ? NEVER : 1;
+    }
+
+    private static boolean isDigit(char c) {
+        return c >= '0' && c <= '9';
+    }
+}

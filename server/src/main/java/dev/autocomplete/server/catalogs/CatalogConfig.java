@@ -1,0 +1,390 @@
+package dev.autocomplete.server.catalogs;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVParser;
+import org.apache.commons.csv.CSVRecord;
+
+import dev.autocomplete.index.CatalogEntry;
+import dev.autocomplete.index.LiveOptions;
+import dev.autocomplete.spi.EngineConfigException;
+import dev.autocomplete.spi.EngineContext;
+import dev.autocomplete.spi.toolkit.ConfigTree;
+import dev.autocomplete.spi.toolkit.TextFolding;
+
+/**
+ * Reads the option lists the core serves: a catalog's seed under the tenant's {@code catalogs} (its CSV file or
+ * inline options), or a param's inline list. Every error names its key.
+ */
+final class CatalogConfig {
+
+    private static final Set<String> PARAM_KEYS = Set.of("catalog", "options", CatalogSources.CONTEXT_ATTRIBUTES);
+    private static final Set<String> CATALOG_KEYS = Set.of("file", "options", "translations");
+    private static final Set<String> OPTION_KEYS = Set.of("text", "weight", "aliases", "translations", "attributes");
+    /** A CSV column of an attribute: {@code attr.} and its name, e.g. {@code attr.team}; values separated by |. */
+    private static final String ATTRIBUTE_COLUMN = "attr.";
+    /** An attribute's name: what a param's {@code context_attributes} refers to. */
+    private static final Pattern ATTRIBUTE_NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+    /** Attributes an option holds at most. */
+    static final int MAX_ATTRIBUTES = 16;
+    /** A CSV column of translated texts: {@code text_} and a language tag, e.g. {@code text_fr}. */
+    private static final String TEXT_COLUMN = "text_";
+    /** The longest id a live catalog's record may have. */
+    private static final int MAX_ID = 200;
+    private static final Pattern LANGUAGE = Pattern.compile("[a-z]{2,8}(-[a-z0-9]{1,8})*");
+    /** A qualified Java class name followed by a colon, as exception messages quote their causes. */
+    private static final Pattern CLASS_NAME = Pattern.compile("\\b(?:[a-z_][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_$]*: ");
+
+    private final EngineContext context;
+    private final String defaultLanguage;
+
+    private CatalogConfig(EngineContext context) {
+        this.context = context;
+        this.defaultLanguage = context.defaultLanguage().toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * The options of a catalog declaration ({@code catalogs.NAME}), with the ids of an {@code id} column; none
+     * when it names neither a file nor options (a catalog filled only through the records API).
+     */
+    static List<SeedOption> seeds(EngineContext context, ConfigTree declaration) throws EngineConfigException {
+        if (!declaration.has("file") && !declaration.has("options")) {
+            rejectUnknownKeys(declaration, CATALOG_KEYS);
+            return List.of();
+        }
+        String name = declaration.path().substring(declaration.path().lastIndexOf('.') + 1);
+        Options options = new CatalogConfig(context).catalog(declaration, name);
+        List<SeedOption> seeds = new ArrayList<>(options.entries().size());
+        for (int i = 0; i < options.entries().size(); i++) {
+            seeds.add(new SeedOption(options.ids() == null ? null : options.ids().get(i), options.entries().get(i)));
+        }
+        return seeds;
+    }
+
+    /**
+     * The options of a param's inline list ({@code options: [...]}), after checking the param's keys: a param of
+     * the core's lists names a catalog or lists its options, not both.
+     */
+    static LiveOptions inline(EngineContext context, ConfigTree param) throws EngineConfigException {
+        rejectUnknownKeys(param, PARAM_KEYS);
+        if (param.has("catalog") && param.has("options")) {
+            throw param.error("options", "give either 'catalog' (a name under catalogs) or inline 'options', not both");
+        }
+        if (!param.has("options")) {
+            throw param.error("", "needs 'catalog' (a name under catalogs) or inline 'options'");
+        }
+        return new CatalogConfig(context).inlineOptions(param, "options").build();
+    }
+
+    /** Checks the keys of a param that names a catalog. */
+    static void checkCatalogParam(ConfigTree param) throws EngineConfigException {
+        rejectUnknownKeys(param, PARAM_KEYS);
+        if (param.has("options")) {
+            throw param.error("options", "give either 'catalog' (a name under catalogs) or inline 'options', not both");
+        }
+    }
+
+    private Options catalog(ConfigTree tree, String name) throws EngineConfigException {
+        rejectUnknownKeys(tree, CATALOG_KEYS);
+        if (tree.has("file") == tree.has("options")) {
+            throw tree.error("", "give either 'file' or 'options' for catalog '" + name + "'");
+        }
+        Options options = tree.has("options") ? inlineOptions(tree, "options") : csvOptions(tree, "file");
+        if (tree.has("translations")) {
+            options.translateFrom(tree, csvOptions(tree, "translations"));
+        }
+        return options;
+    }
+
+    /**
+     * Options as read, with their texts in other languages.
+     *
+     * @param entries the options; a translations file may still add texts to them
+     * @param ids per entry, the file's {@code id} column; null without one
+     * @param file the CSV file they were read from, as named in config; null for an inline list
+     * @param places per entry, where it was read (its line in the file, or its inline item), for error messages
+     */
+    private record Options(List<CatalogEntry> entries, List<String> ids, String file, List<String> places) {
+
+        LiveOptions build() {
+            return LiveOptions.of(entries);
+        }
+
+        /**
+         * Refuses two entries that fold to one text: typing it could not tell them apart, and a pick of
+         * either would exclude both.
+         */
+        void rejectRepeats(ConfigTree tree, String key) throws EngineConfigException {
+            Map<String, Integer> seen = new HashMap<>();
+            for (int i = 0; i < entries.size(); i++) {
+                Integer first = seen.putIfAbsent(TextFolding.fold(entries.get(i).text()), i);
+                if (first != null) {
+                    String both = places.get(first) + " and " + places.get(i);
+                    String one = entries.get(first).text();
+                    String other = entries.get(i).text();
+                    throw tree.error(key, (file == null ? both : file + " lines " + both) + " are one option ("
+                            + (one.equals(other) ? "'" + one + "' twice"
+                                    : "'" + one + "' and '" + other + "' differ only in case, accents or punctuation")
+                            + "): keep one, or tell them apart");
+                }
+            }
+        }
+
+        /** Adds the translations of a translations file, whose {@code text} column names options by their text. */
+        void translateFrom(ConfigTree tree, Options file) throws EngineConfigException {
+            Map<String, List<Integer>> byText = new HashMap<>();
+            for (int i = 0; i < entries.size(); i++) {
+                byText.computeIfAbsent(entries.get(i).text(), t -> new ArrayList<>()).add(i);
+            }
+            for (int row = 0; row < file.entries().size(); row++) {
+                String text = file.entries().get(row).text();
+                List<Integer> named = byText.get(text);
+                if (named == null) {
+                    throw tree.error("translations", file.file() + " line " + file.places().get(row)
+                            + " names no option: '" + text + "'");
+                }
+                for (int option : named) {
+                    CatalogEntry entry = entries.get(option);
+                    Map<String, String> texts = new LinkedHashMap<>(entry.translations());
+                    texts.putAll(file.entries().get(row).translations());
+                    entries.set(option, new CatalogEntry(entry.text(), entry.aliases(), entry.weight(), texts,
+                            entry.attributes()));
+                }
+            }
+        }
+    }
+
+    /** A language's text of one option; the default language's text is the option's own {@code text}. */
+    private void putTranslation(ConfigTree tree, String key, Map<String, String> texts, String language, String text)
+            throws EngineConfigException {
+        String tag = language.toLowerCase(Locale.ROOT);
+        if (!LANGUAGE.matcher(tag).matches()) {
+            throw tree.error(key, "'" + language + "' is not a language tag such as fr or pt-br");
+        }
+        if (tag.equals(defaultLanguage)) {
+            throw tree.error(key, "'" + language + "' is the default language: its text is the option's text");
+        }
+        if (!text.isBlank()) {
+            texts.put(tag, text.strip());
+        }
+    }
+
+    /** An inline option's {@code attributes}: a map of name to a string or a list of strings. */
+    private static Map<String, List<String>> attributes(ConfigTree item) throws EngineConfigException {
+        if (!item.has("attributes")) {
+            return Map.of();
+        }
+        ConfigTree tree = item.tree("attributes");
+        if (tree.keys().size() > MAX_ATTRIBUTES) {
+            throw item.error("attributes", "holds more than " + MAX_ATTRIBUTES + " attributes");
+        }
+        Map<String, List<String>> attributes = new LinkedHashMap<>();
+        for (String name : tree.keys()) {
+            checkAttributeName(item, "attributes", name);
+            Object raw = tree.raw(name).orElse(null);
+            attributes.put(name, raw instanceof List<?> ? tree.strings(name) : List.of(tree.string(name)));
+        }
+        return attributes;
+    }
+
+    private static void checkAttributeName(ConfigTree tree, String key, String name) throws EngineConfigException {
+        if (!ATTRIBUTE_NAME.matcher(name).matches()) {
+            throw tree.error(key, "attribute name '" + name + "' must be 1 to 64 letters, digits, '_' or '-'");
+        }
+    }
+
+    /**
+     * Inline options: strings, or maps with text, weight, aliases and translations ({@code {fr: Économique}}).
+     * Unweighted ones keep list order.
+     */
+    private Options inlineOptions(ConfigTree tree, String key) throws EngineConfigException {
+        Object raw = tree.raw(key).orElse(List.of());
+        if (!(raw instanceof List<?> items) || items.isEmpty()) {
+            throw tree.error(key, "must be a non-empty list");
+        }
+        List<CatalogEntry> entries = new ArrayList<>();
+        List<String> places = new ArrayList<>();
+        for (int i = 0; i < items.size(); i++) {
+            Map<String, String> texts = new LinkedHashMap<>();
+            double defaultWeight = items.size() - i;
+            String itemKey = key + "[" + i + "]";
+            places.add(itemKey);
+            if (items.get(i) instanceof Map<?, ?>) {
+                ConfigTree item = tree.trees(key).get(i);
+                rejectUnknownKeys(item, OPTION_KEYS);
+                String weight = item.string("weight", Double.toString(defaultWeight));
+                if (item.has("translations")) {
+                    ConfigTree byLanguage = item.tree("translations");
+                    for (String language : byLanguage.keys()) {
+                        putTranslation(item, "translations", texts, language, byLanguage.string(language));
+                    }
+                }
+                entries.add(new CatalogEntry(nonBlank(item, "text"), item.strings("aliases"),
+                        number(item, "weight", weight), texts, attributes(item)));
+            } else {
+                String text = tree.strings(key).get(i);
+                if (text.isBlank()) {
+                    throw tree.error(itemKey, "must not be blank");
+                }
+                entries.add(new CatalogEntry(text.strip(), defaultWeight));
+            }
+        }
+        Options options = new Options(entries, null, null, places);
+        options.rejectRepeats(tree, key);
+        return options;
+    }
+
+    /**
+     * A CSV file named by {@code key}, with a header: {@code text} (required), {@code id} (the records API's id,
+     * for a live catalog's seed), {@code weight}, {@code aliases} (separated by |), and {@code text_<language>}
+     * columns of translated texts (an empty cell: none).
+     */
+    private Options csvOptions(ConfigTree tree, String key) throws EngineConfigException {
+        Path file = context.tenantFile(tree, key);
+        String name = tree.string(key);
+        if (!Files.exists(file)) {
+            throw tree.error(key, "not found: " + name);
+        }
+        if (!Files.isRegularFile(file)) {
+            throw tree.error(key, "not a file: " + name);
+        }
+        CSVFormat format = CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true).get();
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8);
+                CSVParser parser = CSVParser.parse(reader, format)) {
+            if (!parser.getHeaderMap().containsKey("text")) {
+                throw tree.error(key, "needs a header row with a 'text' column: " + name);
+            }
+            List<String> translated = parser.getHeaderNames().stream().filter(h -> h.startsWith(TEXT_COLUMN)).toList();
+            List<String> attributeColumns = parser.getHeaderNames().stream().filter(h -> h.startsWith(ATTRIBUTE_COLUMN))
+                    .toList();
+            for (String column : attributeColumns) {
+                checkAttributeName(tree, key, column.substring(ATTRIBUTE_COLUMN.length()));
+            }
+            boolean weighted = parser.getHeaderMap().containsKey("weight");
+            boolean aliased = parser.getHeaderMap().containsKey("aliases");
+            List<String> ids = key.equals("file") && parser.getHeaderMap().containsKey("id") ? new ArrayList<>() : null;
+            Map<String, String> idLines = new HashMap<>();
+            List<CatalogEntry> entries = new ArrayList<>();
+            List<String> places = new ArrayList<>();
+            for (CSVRecord row : parser) {
+                String line = Long.toString(row.getRecordNumber() + 1);
+                String where = name + " line " + line + ": ";
+                String text = row.isMapped("text") && row.isSet("text") ? row.get("text").strip() : "";
+                if (text.isEmpty()) {
+                    throw tree.error(key, where + "empty text");
+                }
+                double weight = 0;
+                if (weighted && row.isSet("weight") && !row.get("weight").isBlank()) {
+                    try {
+                        weight = Double.parseDouble(row.get("weight").strip());
+                    } catch (NumberFormatException e) {
+                        throw tree.error(key, where + "weight is not a number");
+                    }
+                }
+                List<String> aliases = aliased && row.isSet("aliases") && !row.get("aliases").isBlank()
+                        ? List.of(row.get("aliases").split("\\|"))
+                        : List.of();
+                Map<String, String> texts = new LinkedHashMap<>();
+                for (String column : translated) {
+                    if (row.isSet(column)) {
+                        putTranslation(tree, key, texts, column.substring(TEXT_COLUMN.length()), row.get(column));
+                    }
+                }
+                Map<String, List<String>> attributes = new LinkedHashMap<>();
+                for (String column : attributeColumns) {
+                    if (row.isSet(column) && !row.get(column).isBlank()) {
+                        attributes.put(column.substring(ATTRIBUTE_COLUMN.length()), List.of(row.get(column).split("\\|"))
+                                .stream().map(String::strip).filter(v -> !v.isEmpty()).toList());
+                    }
+                }
+                entries.add(new CatalogEntry(text, aliases.stream().map(String::strip).filter(a -> !a.isEmpty())
+                        .toList(), weight, texts, attributes));
+                if (ids != null) {
+                    ids.add(id(tree, key, row, where, idLines, line));
+                }
+                places.add(line);
+            }
+            if (entries.isEmpty()) {
+                throw tree.error(key, "has no options: " + name);
+            }
+            Options options = new Options(entries, ids, name, places);
+            if (key.equals("file")) {
+                options.rejectRepeats(tree, key);
+            }
+            return options;
+        } catch (NoSuchFileException e) {
+            throw tree.error(key, "not found: " + name);
+        } catch (IOException | UncheckedIOException | IllegalArgumentException | IllegalStateException e) {
+            throw tree.error(key, "cannot read " + name + ": " + plainMessage(e));
+        }
+    }
+
+    /** A row's id: not blank, at most {@link #MAX_ID} characters, unique in the file. */
+    private static String id(ConfigTree tree, String key, CSVRecord row, String where, Map<String, String> lines,
+            String line) throws EngineConfigException {
+        String id = row.isSet("id") ? row.get("id").strip() : "";
+        if (id.isEmpty()) {
+            throw tree.error(key, where + "empty id");
+        }
+        if (id.length() > MAX_ID) {
+            throw tree.error(key, where + "id longer than " + MAX_ID + " characters");
+        }
+        String first = lines.putIfAbsent(id, line);
+        if (first != null) {
+            throw tree.error(key, where + "id '" + id + "' is already the id of line " + first);
+        }
+        return id;
+    }
+
+    /**
+     * What went wrong, for a tenant author: the innermost message (the parser's own words, with its line),
+     * without the Java class names that wrapping exceptions prepend.
+     */
+    private static String plainMessage(Throwable e) {
+        Throwable cause = e;
+        while (cause.getCause() != null && cause.getCause() != cause) {
+            cause = cause.getCause();
+        }
+        String message = cause.getMessage() == null ? e.getMessage() : cause.getMessage();
+        return message == null ? "malformed CSV" : CLASS_NAME.matcher(message).replaceAll("");
+    }
+
+    private static String nonBlank(ConfigTree tree, String key) throws EngineConfigException {
+        String value = tree.string(key).strip();
+        if (value.isEmpty()) {
+            throw tree.error(key, "must not be blank");
+        }
+        return value;
+    }
+
+    private static double number(ConfigTree tree, String key, String value) throws EngineConfigException {
+        try {
+            return Double.parseDouble(value);
+        } catch (NumberFormatException e) {
+            throw tree.error(key, "must be a number");
+        }
+    }
+
+    private static void rejectUnknownKeys(ConfigTree tree, Set<String> known) throws EngineConfigException {
+        List<EngineConfigException> unknown = tree.unknownKeys(known);
+        if (!unknown.isEmpty()) {
+            throw unknown.getFirst();
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package dev.autocomplete.server.catalogs;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+
+import dev.autocomplete.index.LiveOptions;
+import dev.autocomplete.spi.AdditionalContext;
+import dev.autocomplete.spi.Ask;
+import dev.autocomplete.spi.Engine;
+import dev.autocomplete.spi.Option;
+import dev.autocomplete.spi.SpanMatch;
+import dev.autocomplete.spi.toolkit.Lookup;
+import dev.autocomplete.spi.toolkit.TextFolding;
+
+/**
+ * Serves a product's params from option lists (its catalogs and its inline lists) through the index's
+ * {@link Lookup}: this class adds what a request brings, the context's attribute filters and boosts and the
+ * options already picked for another param of the same list. Each call reads the current snapshot of a list once.
+ * Thread-safe.
+ */
+final class CatalogEngine implements Engine {
+
+    private final Map<String, CatalogSources.Source> sources;
+
+    CatalogEngine(Map<String, CatalogSources.Source> sources) {
+        this.sources = Map.copyOf(sources);
+    }
+
+    @Override
+    public Set<String> paramTypes() {
+        return sources.keySet();
+    }
+
+    /** The current options of a param type, or null when this engine does not serve it. */
+    LiveOptions options(String type) {
+        CatalogSources.Source source = sources.get(type);
+        return source == null ? null : source.options().get();
+    }
+
+    @Override
+    public List<SpanMatch> match(Ask ask, List<String> spans) {
+        LiveOptions options = options(ask.type());
+        return options == null ? spans.stream().map(span -> SpanMatch.NONE).toList()
+                : Lookup.of(options).match(ask, spans);
+    }
+
+    @Override
+    public List<Option> options(Ask ask, String typed) {
+        CatalogSources.Source source = sources.get(ask.type());
+        if (source == null) {
+            return List.of();
+        }
+        return Lookup.of(source.options().get()).options(ask, typed, new Lookup.Conditions(
+                wanted(source, ask.context(), true), wanted(source, ask.context(), false), taken(ask, source)));
+    }
+
+    /**
+     * The attribute values the context asks for, by attribute name, for the source's filter rules or its boost
+     * rules: a rule whose context key is absent asks for nothing.
+     */
+    private static Map<String, List<String>> wanted(CatalogSources.Source source, AdditionalContext context,
+            boolean filter) {
+        if (source.rules().isEmpty() || context.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, List<String>> wanted = new java.util.LinkedHashMap<>();
+        for (CatalogSources.AttributeRule rule : source.rules()) {
+            if (rule.filter() != filter) {
+                continue;
+            }
+            List<String> values = valuesAt(context.root(), rule.from(), 0);
+            if (!values.isEmpty()) {
+                wanted.computeIfAbsent(rule.attribute(), a -> new ArrayList<>()).addAll(values);
+            }
+        }
+        return wanted;
+    }
+
+    /** The texts at a path of the context: a string, or the strings of an array; keys compared folded. */
+    private static List<String> valuesAt(AdditionalContext.Value value, List<String> path, int depth) {
+        if (depth == path.size()) {
+            if (value instanceof AdditionalContext.Text text) {
+                return List.of(text.text());
+            }
+            if (value instanceof AdditionalContext.Items items) {
+                List<String> texts = new ArrayList<>();
+                items.items().forEach(item -> {
+                    if (item instanceof AdditionalContext.Text text) {
+                        texts.add(text.text());
+                    }
+                });
+                return texts;
+            }
+            return List.of();
+        }
+        if (value instanceof AdditionalContext.Fields fields) {
+            String wanted = TextFolding.fold(path.get(depth));
+            for (Map.Entry<String, AdditionalContext.Value> field : fields.fields().entrySet()) {
+                if (TextFolding.fold(field.getKey()).equals(wanted)) {
+                    return valuesAt(field.getValue(), path, depth + 1);
+                }
+            }
+        }
+        return List.of();
+    }
+
+    /** The values picked for the other params that share this param's option list: never offered twice. */
+    private List<String> taken(Ask ask, CatalogSources.Source source) {
+        List<String> taken = new ArrayList<>();
+        ask.filled().forEach((type, text) -> {
+            CatalogSources.Source other = sources.get(type);
+            if (!type.equals(ask.type()) && other != null && other.list().equals(source.list())) {
+                taken.add(text);
+            }
+        });
+        return taken;
+    }
+}
