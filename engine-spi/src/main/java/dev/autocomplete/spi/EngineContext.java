@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.time.ZoneId;
 import java.util.List;
 
-import dev.autocomplete.spi.toolkit.ConfigTree;
 
 /**
  * What an {@link EngineFactory} gets to build an engine for the params of one product that name it.

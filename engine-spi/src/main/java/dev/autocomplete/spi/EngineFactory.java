@@ -26,7 +26,7 @@ public interface EngineFactory {
      *     directory; never null
      * @return a ready engine; never null
      * @throws EngineConfigException when the configuration is invalid; its {@link EngineConfigException#key()}
-     *     names the offending key (build errors from the {@link dev.autocomplete.spi.toolkit.ConfigTree}s of
+     *     names the offending key (build errors from the {@link dev.autocomplete.spi.ConfigTree}s of
      *     the context, which know their place in {@code tenant.yaml}) so the server can report file and line
      */
     Engine create(EngineContext context) throws EngineConfigException;

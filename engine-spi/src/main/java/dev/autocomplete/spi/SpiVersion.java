@@ -8,7 +8,7 @@ package dev.autocomplete.spi;
 public final class SpiVersion {
 
     /** The major version: engines built against another major version are refused at load. */
-    public static final int MAJOR = 2;
+    public static final int MAJOR = 3;
 
     /** The manifest attribute that holds the major version an engine JAR was built against. */
     public static final String MANIFEST_ATTRIBUTE = "Autocomplete-Engine-SPI";

@@ -135,7 +135,7 @@ class EngineJarsTest {
         EngineJars.Found found = new EngineJars().find(tenant, "shop");
         assertEquals(List.of(), found.problems());
         assertEquals("probe.jar", found.origins().get("library-probe"));
-        assertEquals(EngineJars.BUILT_IN, found.origins().get("catalog"));
+        assertEquals(EngineJars.BUILT_IN, found.origins().get("date"));
         URL resource = found.contextLoader().getResource(EngineJarFiles.PROBE_BUILD);
         assertNotNull(resource);
         assertFalse(resource.toString().contains(tenant.toString()), "loaded from the tenant's own file: " + resource);

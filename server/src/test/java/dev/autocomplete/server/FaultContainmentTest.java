@@ -158,7 +158,7 @@ class FaultContainmentTest {
             JsonNode products = faulty.path("data").path("products");
             assertEquals("open", products.path("fragile").path("circuit").asText(), health.toString());
             assertEquals("open", products.path("fragile").path("engines").path("faulty").path("circuit").asText());
-            assertEquals("closed", products.path("fragile").path("engines").path("catalog").path("circuit").asText());
+            assertEquals("closed", products.path("fragile").path("engines").path("catalogs").path("circuit").asText());
             assertEquals("closed", products.path("flaky").path("circuit").asText(), health.toString());
 
             ApiClient.Reply whileOpen = api.suggest(fragileKey, envelope("Find thing in L"));

@@ -80,7 +80,7 @@ class ObserveTest {
                 assertEquals("UP", demo.path("status").asText());
                 JsonNode travel = demo.path("data").path("products").path("travel");
                 assertEquals("closed", travel.path("circuit").asText(), health.raw());
-                assertEquals("closed", travel.path("engines").path("catalog").path("circuit").asText(), health.raw());
+                assertEquals("closed", travel.path("engines").path("catalogs").path("circuit").asText(), health.raw());
                 assertEquals("closed", travel.path("engines").path("date").path("circuit").asText(), health.raw());
             }
             assertEquals(200, management.get("/observe/health/live").status());
@@ -140,7 +140,7 @@ class ObserveTest {
                     "autocomplete_cache_lookups_total{product=\"travel\",result=\"hit\",tenant=\"demo\"} 1",
                     "autocomplete_cache_lookups_total{product=\"travel\",result=\"miss\",tenant=\"demo\"} 2",
                     "autocomplete_tenant_reloads_total{result=\"failed\"} 0",
-                    "autocomplete_circuit_open{engine=\"catalog\",product=\"travel\",tenant=\"demo\"} 0",
+                    "autocomplete_circuit_open{engine=\"catalogs\",product=\"travel\",tenant=\"demo\"} 0",
                     "autocomplete_circuit_open{engine=\"date\",product=\"travel\",tenant=\"demo\"} 0")) {
                 assertTrue(text.contains(expected), "missing: " + expected + "\n" + text);
             }

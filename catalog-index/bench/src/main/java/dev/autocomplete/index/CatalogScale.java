@@ -12,7 +12,7 @@ import java.util.Random;
 import dev.autocomplete.bench.SyntheticCatalog;
 import dev.autocomplete.server.catalogs.CatalogSeeds;
 import dev.autocomplete.server.catalogs.SeedOption;
-import dev.autocomplete.spi.toolkit.ConfigTree;
+import dev.autocomplete.spi.ConfigTree;
 
 /**
  * Load time and heap of a million-option catalog, loaded the way a tenant without a store loads it: a CSV file

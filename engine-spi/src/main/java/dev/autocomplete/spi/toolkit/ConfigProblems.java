@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 
+import dev.autocomplete.spi.ConfigTree;
 import dev.autocomplete.spi.EngineConfigException;
 
 /**

@@ -13,7 +13,7 @@ import dev.autocomplete.spi.EngineFactory;
 import dev.autocomplete.spi.Option;
 import dev.autocomplete.spi.ParamSpec;
 import dev.autocomplete.spi.SpanMatch;
-import dev.autocomplete.spi.toolkit.ConfigTree;
+import dev.autocomplete.spi.ConfigTree;
 import dev.autocomplete.spi.toolkit.Lookup;
 
 /**

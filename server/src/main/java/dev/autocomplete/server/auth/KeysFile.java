@@ -25,6 +25,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 
+import dev.autocomplete.server.tenant.TenantLoader;
 import dev.autocomplete.server.protocol.Uuids;
 import dev.autocomplete.server.ratelimit.RateLimit;
 
@@ -36,7 +37,7 @@ import dev.autocomplete.server.ratelimit.RateLimit;
  */
 public final class KeysFile {
 
-    public static final String FILE_NAME = "keys.yaml";
+    public static final String FILE_NAME = TenantLoader.KEYS_FILE;
 
     private static final String TEMP_PREFIX = ".keys";
     private static final String TEMP_SUFFIX = ".tmp";

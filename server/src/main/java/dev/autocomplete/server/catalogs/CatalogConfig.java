@@ -25,7 +25,7 @@ import dev.autocomplete.index.CatalogEntry;
 import dev.autocomplete.index.LiveOptions;
 import dev.autocomplete.spi.EngineConfigException;
 import dev.autocomplete.spi.EngineContext;
-import dev.autocomplete.spi.toolkit.ConfigTree;
+import dev.autocomplete.spi.ConfigTree;
 import dev.autocomplete.spi.toolkit.TextFolding;
 
 /**

@@ -7,7 +7,7 @@ import java.util.Map;
 
 import dev.autocomplete.spi.EngineConfigException;
 import dev.autocomplete.spi.EngineContext;
-import dev.autocomplete.spi.toolkit.ConfigTree;
+import dev.autocomplete.spi.ConfigTree;
 
 /**
  * Reads a declared catalog's seed (its file or inline options, with the same checks and errors as inline lists), with the ids of its file's {@code id} column: what the core imports into a live catalog's store.

@@ -10,7 +10,7 @@ import java.util.function.Supplier;
 import dev.autocomplete.index.LiveOptions;
 import dev.autocomplete.spi.Engine;
 import dev.autocomplete.spi.EngineConfigException;
-import dev.autocomplete.spi.toolkit.ConfigTree;
+import dev.autocomplete.spi.ConfigTree;
 
 /**
  * Serves params from options that change while the tenant runs: the core's live catalogs, as a catalog engine

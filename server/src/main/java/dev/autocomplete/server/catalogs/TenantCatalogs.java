@@ -28,7 +28,7 @@ import dev.autocomplete.spi.EngineConfigException;
 import dev.autocomplete.spi.EngineContext;
 import dev.autocomplete.spi.ParamSpec;
 import dev.autocomplete.spi.toolkit.ConfigProblems;
-import dev.autocomplete.spi.toolkit.ConfigTree;
+import dev.autocomplete.spi.ConfigTree;
 import dev.autocomplete.spi.toolkit.TextFolding;
 
 /**

@@ -38,7 +38,7 @@ import dev.autocomplete.server.tenant.TenantException;
 import dev.autocomplete.server.tenant.TenantLoader;
 import dev.autocomplete.server.tenant.YamlDocument;
 import dev.autocomplete.server.wiring.AutocompleteServer;
-import dev.autocomplete.spi.toolkit.ConfigTree;
+import dev.autocomplete.spi.ConfigTree;
 
 /**
  * {@code catalog import|export}: a live catalog's options from or to a file, against the store the settings

@@ -9,8 +9,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import dev.autocomplete.server.suggest.EngineRunner;
-import dev.autocomplete.server.suggest.GuardedEngine;
+import dev.autocomplete.server.engines.EngineRunner;
+import dev.autocomplete.server.engines.GuardedEngine;
 import dev.autocomplete.server.tenant.Problem;
 import dev.autocomplete.server.tenant.Product;
 import dev.autocomplete.server.tenant.Tenant;

@@ -16,9 +16,9 @@ import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
-import dev.autocomplete.server.suggest.EngineOutcome;
-import dev.autocomplete.server.suggest.EngineRunner;
-import dev.autocomplete.server.suggest.GuardedEngine;
+import dev.autocomplete.server.engines.EngineOutcome;
+import dev.autocomplete.server.engines.EngineRunner;
+import dev.autocomplete.server.engines.GuardedEngine;
 import dev.autocomplete.server.tenant.Product;
 import dev.autocomplete.server.tenant.Tenant;
 import dev.autocomplete.server.tenant.TenantRegistry;

@@ -3,7 +3,7 @@ package dev.autocomplete.server.reading;
 import java.util.List;
 import java.util.Map;
 
-import dev.autocomplete.spi.toolkit.ConfigTree;
+import dev.autocomplete.spi.ConfigTree;
 import dev.autocomplete.spi.EngineConfigException;
 
 /**

@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import dev.autocomplete.server.suggest.EngineCalls;
-import dev.autocomplete.server.suggest.GuardedEngine;
+import dev.autocomplete.server.engines.EngineCalls;
+import dev.autocomplete.server.engines.GuardedEngine;
 import dev.autocomplete.spi.Ask;
 import dev.autocomplete.spi.Option;
 import dev.autocomplete.spi.SpanMatch;

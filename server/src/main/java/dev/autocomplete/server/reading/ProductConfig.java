@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 import dev.autocomplete.spi.EngineConfigException;
 import dev.autocomplete.spi.ParamSpec;
 import dev.autocomplete.spi.toolkit.ConfigProblems;
-import dev.autocomplete.spi.toolkit.ConfigTree;
+import dev.autocomplete.spi.ConfigTree;
 import dev.autocomplete.spi.toolkit.TextFolding;
 
 /**

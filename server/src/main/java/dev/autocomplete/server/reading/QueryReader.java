@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.autocomplete.server.engines.EngineCalls;
+import dev.autocomplete.server.engines.GuardedEngine;
 import dev.autocomplete.server.protocol.SuggestRequest;
 import dev.autocomplete.server.reading.ProductModel.Intent;
 import dev.autocomplete.server.reading.ProductModel.Param;
@@ -91,8 +93,8 @@ public final class QueryReader {
      * @param picked the texts of the params filled by a pick, by type
      */
     public static Reading read(ProductModel model, Query query,
-            java.util.Map<String, dev.autocomplete.server.suggest.GuardedEngine> engines,
-            dev.autocomplete.server.suggest.EngineCalls calls, long deadlineNanos, Map<String, String> picked) {
+            Map<String, GuardedEngine> engines,
+            EngineCalls calls, long deadlineNanos, Map<String, String> picked) {
         return new QueryReader(model, query, new ParamSources(engines, query, calls, deadlineNanos, picked)).read();
     }
 

@@ -11,6 +11,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
+import dev.autocomplete.server.engines.EngineOutcome;
+import dev.autocomplete.server.engines.EngineRunner;
 import dev.autocomplete.server.auth.Caller;
 import dev.autocomplete.server.learning.Learning;
 import dev.autocomplete.server.protocol.Offered;
@@ -19,6 +21,7 @@ import dev.autocomplete.server.protocol.SuggestRequest;
 import dev.autocomplete.server.protocol.SuggestResponse;
 import dev.autocomplete.server.reading.Priors;
 import dev.autocomplete.server.reading.Query;
+import dev.autocomplete.server.reading.QueryReader;
 import dev.autocomplete.server.reading.Reading;
 import dev.autocomplete.server.reading.ReadingState;
 import dev.autocomplete.server.reading.Segment;
@@ -84,7 +87,7 @@ public final class Suggester {
     }
 
     /** An answer, whether it may be kept in the cache, and what the engines did for it. */
-    private record Answer(SuggestResponse response, boolean keep, EngineRunner.Result engines) {
+    private record Answer(SuggestResponse response, boolean keep, EngineRunner.Result<Reading> engines) {
     }
 
     /** The response cache, for metrics. */
@@ -109,7 +112,7 @@ public final class Suggester {
         });
         CacheLookup lookup = !cache.caches(product) ? CacheLookup.NONE
                 : computed.isEmpty() ? CacheLookup.HIT : CacheLookup.MISS;
-        EngineRunner.Result engines = computed.isEmpty() ? null : computed.getFirst().engines();
+        EngineRunner.Result<Reading> engines = computed.isEmpty() ? null : computed.getFirst().engines();
         String sessionId = request.sessionId() != null ? request.sessionId() : SessionIds.next();
         if (learning != null) {
             learning.offered(sessionId, response.offered());
@@ -129,13 +132,15 @@ public final class Suggester {
                 picked.putIfAbsent(param.type(), param.text());
             }
         }
-        EngineRunner.Result result = runner.read(caller.tenant(), product, query, picked);
+        EngineRunner.Result<Reading> result = runner.run(caller.tenant().id() + "/" + product.slug(),
+                product.limits().budget(), (calls, deadline) -> QueryReader.read(product.model(), query,
+                        product.enginesByType(), calls, deadline, picked));
         if (result.failed()) {
             return new Answer(fallback(request, segments, product), false, result);
         }
-        Reading reading = result.reading();
+        Reading reading = result.value();
         List<Reading.Identified> identified = validIdentified(reading.identified(), segments, request.rawQuery());
-        boolean engineFailed = result.calls().byEngine().values().stream().anyMatch(t -> t.failures() > 0);
+        boolean engineFailed = result.calls().failed();
         SuggestResponse response = new SuggestResponse(
                 request.rawQuery(),
                 input(request.rawQuery(), segments, reading, identified),
@@ -147,7 +152,7 @@ public final class Suggester {
         if (learning != null && caller.tenant().learn()) {
             response = response.withOffered(offered(response, reading, product));
         }
-        return new Answer(response, !engineFailed && !result.calls().uncacheable(), result);
+        return new Answer(response, result.calls().cacheable(), result);
     }
 
     /**
@@ -245,8 +250,8 @@ public final class Suggester {
     }
 
     /**
-     * docs/protocol.md §4.4: the prompt first, then the params the reading proposes, minus filled ones, dismissed
-     * optional ones and repeats; options cut to the product's limit (the reader already put the ones the context
+     * docs/protocol.md §4.4: the prompt first, then the params the reading proposes (never filled ones or dismissed
+     * optional ones), without repeats; options cut to the product's limit (the reader already put the ones the context
      * names first).
      */
     private static List<SuggestResponse.Suggestion> suggestions(Reading reading, List<Segment> segments,
@@ -255,17 +260,12 @@ public final class Suggester {
         if (reading.prompt() != null && !reading.prompt().isBlank()) {
             suggestions.add(new SuggestResponse.Suggestion(PLACEHOLDER_TYPE, reading.prompt(), false, List.of()));
         }
-        Set<String> filled = new HashSet<>();
-        segments.forEach(s -> {
-            if (s instanceof Segment.Param param) {
-                filled.add(param.type());
-            }
-        });
+        // Filled params and dismissed optional ones are not among the reading's suggestions (QueryReader.openParams
+        // is the one filter); this drops only repeats and the placeholder type.
         Set<String> emitted = new HashSet<>();
         for (Reading.ParamSuggestion suggestion : reading.suggestions()) {
             String type = suggestion.type();
-            if (type.equals(PLACEHOLDER_TYPE) || filled.contains(type) || !emitted.add(type)
-                    || (!suggestion.required() && request.dismissedTypes().contains(type))) {
+            if (type.equals(PLACEHOLDER_TYPE) || !emitted.add(type)) {
                 continue;
             }
             Set<String> texts = new HashSet<>();

@@ -25,6 +25,7 @@ import java.util.jar.Manifest;
 import java.util.regex.Pattern;
 import java.util.zip.ZipEntry;
 
+import dev.autocomplete.server.reading.ProductConfig;
 import dev.autocomplete.spi.EngineFactory;
 import dev.autocomplete.spi.SpiVersion;
 
@@ -40,6 +41,8 @@ public final class EngineJars {
 
     /** The origin of the engines on the server's class path. */
     public static final String BUILT_IN = "built-in";
+    /** The name params give the core's own option lists ({@code engine: catalog}, the default): no JAR may take it. */
+    private static final String CORE_ENGINE = ProductConfig.DEFAULT_ENGINE;
 
     static final String SERVICE_FILE = "META-INF/services/" + EngineFactory.class.getName();
     private static final Pattern ENGINE_NAME = Pattern.compile("[a-z0-9][a-z0-9-]*");
@@ -280,7 +283,7 @@ public final class EngineJars {
                             + " has the name '" + name + "': use lower-case letters, digits and '-'"));
                     continue;
                 }
-                String before = origins.get(name);
+                String before = CORE_ENGINE.equals(name) ? BUILT_IN : origins.get(name);
                 if (BUILT_IN.equals(before)) {
                     problems.add(new Problem(file, 0, "engine name '" + name + "' in " + origin
                             + " is already the name of a built-in engine: rename the engine in " + origin

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Set;
 
 import dev.autocomplete.spi.toolkit.ConfigProblems;
-import dev.autocomplete.spi.toolkit.ConfigTree;
+import dev.autocomplete.spi.ConfigTree;
 
 /**
  * How the server guards one product's engine: the time budget of a call, the answer given when the engine

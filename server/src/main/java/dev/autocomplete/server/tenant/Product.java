@@ -9,7 +9,7 @@ import java.util.UUID;
 import java.util.function.LongSupplier;
 
 import dev.autocomplete.server.reading.ProductModel;
-import dev.autocomplete.server.suggest.GuardedEngine;
+import dev.autocomplete.server.engines.GuardedEngine;
 
 /**
  * One product of a tenant: how it reads queries, and the engines that serve its params.

@@ -25,8 +25,8 @@ import dev.autocomplete.server.reading.ProductConfig;
 import dev.autocomplete.server.reading.Query;
 import dev.autocomplete.server.reading.QueryReader;
 import dev.autocomplete.server.reading.Segment;
-import dev.autocomplete.server.suggest.EngineCalls;
-import dev.autocomplete.server.suggest.GuardedEngine;
+import dev.autocomplete.server.engines.EngineRunner;
+import dev.autocomplete.server.engines.GuardedEngine;
 import dev.autocomplete.spi.AdditionalContext;
 import dev.autocomplete.spi.Engine;
 import dev.autocomplete.spi.EngineConfigException;
@@ -34,7 +34,7 @@ import dev.autocomplete.spi.EngineContext;
 import dev.autocomplete.spi.EngineFactory;
 import dev.autocomplete.spi.ParamSpec;
 import dev.autocomplete.spi.toolkit.ConfigProblems;
-import dev.autocomplete.spi.toolkit.ConfigTree;
+import dev.autocomplete.spi.ConfigTree;
 
 /**
  * Loads one tenant directory: {@code tenant.yaml}, the engines in {@code engines/*.jar} through the tenant's
@@ -44,6 +44,8 @@ import dev.autocomplete.spi.toolkit.ConfigTree;
 public final class TenantLoader {
 
     public static final String TENANT_FILE = "tenant.yaml";
+    /** The tenant's API keys' file beside {@link #TENANT_FILE}, kept by the key store (not part of a load). */
+    public static final String KEYS_FILE = "keys.yaml";
     public static final int DEFAULT_MAX_OPTIONS = 10;
     public static final int MAX_MAX_OPTIONS = 50;
 
@@ -61,6 +63,8 @@ public final class TenantLoader {
     private static final Pattern SLUG = Pattern.compile("[a-z0-9][a-z0-9-]*");
     private static final Pattern TENANT_ID = Pattern.compile("[a-z0-9][a-z0-9_-]*");
     private static final java.time.Duration WARM_UP = java.time.Duration.ofSeconds(2);
+    /** Runs the warm-up as requests run. */
+    private static final EngineRunner RUNNER = new EngineRunner();
 
     private final EngineJars engineJars;
     /** Where catalogs live; null reads each from its file, writing nothing (validate, the engine test kit). */
@@ -415,30 +419,21 @@ public final class TenantLoader {
             java.time.LocalDate today = java.time.LocalDate.now(product.zone());
             // An empty query, then a typed one: its spans take the engines' matching paths the JIT has not seen.
             String typed = product.model().intents().getFirst().phrases().getFirst() + " a";
-            EngineCalls calls = new EngineCalls();
-            Thread call = Thread.ofVirtual().name("warm-up-" + tenant.id() + "-" + product.slug()).start(() -> {
-                try {
-                    for (String raw : List.of("", typed)) {
-                        List<Segment> segments = raw.isEmpty() ? List.of() : List.of(new Segment.Text(0, raw));
-                        Query query = new Query(raw, segments, Set.of(), List.of(), AdditionalContext.NONE, null,
-                                product.maxOptions(), today);
-                        QueryReader.read(product.model(), query, product.enginesByType(), calls,
-                                System.nanoTime() + WARM_UP.toNanos(), Map.of());
-                    }
-                } catch (Throwable ignored) {
-                    // Its requests will report it.
-                }
-            });
-            try {
-                if (!call.join(WARM_UP)) {
-                    call.interrupt();
-                    continue;
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            EngineRunner.Result<Boolean> probe = RUNNER.run("warm-up-" + tenant.id() + "/" + product.slug(), WARM_UP,
+                    (calls, deadline) -> {
+                        for (String raw : List.of("", typed)) {
+                            List<Segment> segments = raw.isEmpty() ? List.of() : List.of(new Segment.Text(0, raw));
+                            Query query = new Query(raw, segments, Set.of(), List.of(), AdditionalContext.NONE, null,
+                                    product.maxOptions(), today);
+                            QueryReader.read(product.model(), query, product.enginesByType(), calls, deadline, Map.of());
+                        }
+                        return true;
+                    });
+            if (Thread.currentThread().isInterrupted()) {
                 return;
             }
-            calls.byEngine().forEach((name, tally) -> {
+            // A probe that ran out of time is left to the engine's first requests' budget.
+            probe.calls().byEngine().forEach((name, tally) -> {
                 if (tally.failures() > 0) {
                     problems.add(yaml.problem("products", "product '" + product.slug() + "': engine '" + name
                             + "' failed its startup probe (an empty and a typed query); see the log for its error"));

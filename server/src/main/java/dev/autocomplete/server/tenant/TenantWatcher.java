@@ -2,7 +2,6 @@ package dev.autocomplete.server.tenant;
 
 import java.nio.file.Path;
 
-import dev.autocomplete.server.auth.KeysFile;
 import dev.autocomplete.server.files.FileWatcher;
 
 /**
@@ -14,7 +13,7 @@ import dev.autocomplete.server.files.FileWatcher;
  */
 public final class TenantWatcher {
 
-    private static final Path KEYS = Path.of(KeysFile.FILE_NAME);
+    private static final Path KEYS = Path.of(TenantLoader.KEYS_FILE);
 
     private final TenantRegistry registry;
     private final TenantLoader loader;

@@ -62,7 +62,7 @@ import dev.autocomplete.server.observe.Metrics;
 import dev.autocomplete.server.protocol.ApiException;
 import dev.autocomplete.server.protocol.JsonBodies;
 import dev.autocomplete.server.ratelimit.RateLimiter;
-import dev.autocomplete.server.suggest.EngineRunner;
+import dev.autocomplete.server.engines.EngineRunner;
 import dev.autocomplete.server.suggest.ResponseCache;
 import dev.autocomplete.server.suggest.Suggester;
 import dev.autocomplete.server.tenant.TenantLoader;

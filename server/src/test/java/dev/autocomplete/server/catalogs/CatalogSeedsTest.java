@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import dev.autocomplete.index.CatalogEntry;
 import dev.autocomplete.spi.EngineConfigException;
 import dev.autocomplete.spi.Option;
-import dev.autocomplete.spi.toolkit.ConfigTree;
+import dev.autocomplete.spi.ConfigTree;
 
 /** A declared catalog read as the seed of a live catalog: its options, with the ids of an id column. */
 class CatalogSeedsTest {

@@ -13,7 +13,7 @@ import dev.autocomplete.spi.Engine;
 import dev.autocomplete.spi.EngineConfigException;
 import dev.autocomplete.spi.toolkit.ConfigProblems;
 import dev.autocomplete.spi.ParamSpec;
-import dev.autocomplete.spi.toolkit.ConfigTree;
+import dev.autocomplete.spi.ConfigTree;
 
 /**
  * One tenant load without a store, as {@code validate} and the engine test kit set it up: the tenant's

@@ -14,9 +14,15 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.autocomplete.server.engines.EngineCalls;
+import dev.autocomplete.server.engines.EngineOutcome;
+import dev.autocomplete.server.engines.EngineRunner;
+import dev.autocomplete.server.reading.QueryReader;
+import dev.autocomplete.server.reading.Reading;
+import dev.autocomplete.server.tenant.Product;
 import dev.autocomplete.server.tenant.TenantRegistry;
 
-/** {@link EngineRunner} over a real tenant: what a reading gives, and what its faults cost. */
+/** {@link EngineRunner} running the reader over a real tenant: what a reading gives, and what its faults cost. */
 class EngineRunnerTest {
 
     @TempDir
@@ -36,13 +42,15 @@ class EngineRunnerTest {
         registry.close();
     }
 
-    private EngineRunner.Result read(String text) {
-        return runner.read(Kitchen.tenant(registry), Kitchen.product(registry), Kitchen.query(text), Map.of());
+    private EngineRunner.Result<Reading> read(String text) {
+        Product product = Kitchen.product(registry);
+        return runner.run("kitchen", product.limits().budget(), (calls, deadline) -> QueryReader.read(product.model(),
+                Kitchen.query(text), product.enginesByType(), calls, deadline, Map.of()));
     }
 
     @Test
     void a_reading_in_time_gives_the_reading_and_says_ok_with_its_time() {
-        EngineRunner.Result result = read("Eat ba");
+        EngineRunner.Result<Reading> result = read("Eat ba");
 
         assertFalse(result.failed());
         assertEquals(EngineOutcome.OK, result.outcome());
@@ -52,23 +60,23 @@ class EngineRunnerTest {
 
     @Test
     void an_engine_that_throws_costs_its_params_only_and_is_reported_as_an_error() {
-        EngineRunner.Result result = read("Eat throw");
+        EngineRunner.Result<Reading> result = read("Eat throw");
 
         assertFalse(result.failed(), "the reading goes on without the engine's answer");
         EngineCalls.Tally faulty = result.calls().byEngine().get("faulty");
         assertTrue(faulty.threw() > 0 && faulty.threw() == faulty.failures());
-        assertEquals(0, result.calls().byEngine().get("catalog").failures());
+        assertEquals(0, result.calls().byEngine().get("catalogs").failures());
         assertEquals(EngineOutcome.ERROR, result.outcome(), "reported as an error of the engine");
     }
 
     @Test
     void a_reading_past_the_budget_fails_within_about_the_budget_and_blames_the_engine_it_waited_for() {
         long start = System.nanoTime();
-        EngineRunner.Result result = read("Eat hang");
+        EngineRunner.Result<Reading> result = read("Eat hang");
         long millis = (System.nanoTime() - start) / 1_000_000;
 
         assertTrue(result.failed());
-        assertNull(result.reading());
+        assertNull(result.value());
         assertEquals(EngineOutcome.TIMEOUT, result.outcome());
         assertTrue(millis >= Kitchen.BUDGET_MILLIS && millis < 2_000, "waited " + millis + " ms, not the engine's 3 s");
     }

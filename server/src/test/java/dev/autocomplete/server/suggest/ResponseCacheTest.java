@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 
+import dev.autocomplete.server.engines.GuardedEngine;
 import dev.autocomplete.server.protocol.SuggestRequest;
 import dev.autocomplete.server.protocol.SuggestResponse;
 import dev.autocomplete.server.reading.Localized;

@@ -17,6 +17,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.autocomplete.server.engines.EngineOutcome;
+import dev.autocomplete.server.engines.EngineRunner;
 import dev.autocomplete.server.auth.Caller;
 import dev.autocomplete.server.protocol.SuggestRequest;
 import dev.autocomplete.server.protocol.SuggestResponse;

@@ -18,7 +18,7 @@ import dev.autocomplete.server.protocol.ApiException;
 import dev.autocomplete.server.protocol.JsonBodies;
 import dev.autocomplete.server.protocol.SuggestRequest;
 import dev.autocomplete.server.protocol.SuggestRequestReader;
-import dev.autocomplete.server.suggest.EngineRunner;
+import dev.autocomplete.server.engines.EngineRunner;
 import dev.autocomplete.server.suggest.ResponseCache;
 import dev.autocomplete.server.suggest.Suggester;
 import dev.autocomplete.server.tenant.Product;

@@ -15,7 +15,7 @@ import dev.autocomplete.spi.EngineFactory;
 import dev.autocomplete.spi.Option;
 import dev.autocomplete.spi.ParamSpec;
 import dev.autocomplete.spi.SpanMatch;
-import dev.autocomplete.spi.toolkit.ConfigTree;
+import dev.autocomplete.spi.ConfigTree;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.ZoneOffset;

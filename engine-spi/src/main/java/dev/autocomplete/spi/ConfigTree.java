@@ -1,8 +1,7 @@
-package dev.autocomplete.spi.toolkit;
+package dev.autocomplete.spi;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.autocomplete.spi.EngineConfigException;
 
 import java.util.ArrayList;
 import java.util.Collections;

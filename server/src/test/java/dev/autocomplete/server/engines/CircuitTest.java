@@ -1,4 +1,4 @@
-package dev.autocomplete.server.suggest;
+package dev.autocomplete.server.engines;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

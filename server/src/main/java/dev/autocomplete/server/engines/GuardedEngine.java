@@ -1,4 +1,4 @@
-package dev.autocomplete.server.suggest;
+package dev.autocomplete.server.engines;
 
 import static java.util.Objects.requireNonNull;
 
@@ -142,7 +142,7 @@ public final class GuardedEngine implements AutoCloseable {
         ClassLoader previous = enter();
         try {
             answer = call.get();
-        } catch (Throwable e) {
+        } catch (Exception | LinkageError | AssertionError e) {
             failed(calls, start, EngineCalls.Failure.THREW, method, e);
             return null;
         } finally {
@@ -177,7 +177,7 @@ public final class GuardedEngine implements AutoCloseable {
         ClassLoader previous = enter();
         try {
             engine.close();
-        } catch (Throwable e) {
+        } catch (Exception | LinkageError | AssertionError e) {
             LOG.log(System.Logger.Level.WARNING, where + " failed to close: " + describe(e));
         } finally {
             leave(previous);
@@ -189,7 +189,7 @@ public final class GuardedEngine implements AutoCloseable {
         try {
             Set<String> types = engine.paramTypes();
             return types == null ? Set.of() : Set.copyOf(types);
-        } catch (Throwable e) {
+        } catch (Exception | LinkageError | AssertionError e) {
             LOG.log(System.Logger.Level.WARNING, where + " failed to list its param types: " + describe(e));
             return Set.of();
         } finally {
@@ -201,7 +201,7 @@ public final class GuardedEngine implements AutoCloseable {
         ClassLoader previous = enter();
         try {
             return engine.cacheable();
-        } catch (Throwable e) {
+        } catch (Exception | LinkageError | AssertionError e) {
             LOG.log(System.Logger.Level.WARNING, where + " failed to say whether it is cacheable: " + describe(e));
             return false;
         } finally {

@@ -1,4 +1,4 @@
-package dev.autocomplete.server.suggest;
+package dev.autocomplete.server.engines;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -138,11 +138,11 @@ class GuardedEngineTest {
         assertEquals(List.of(SpanMatch.NONE, SpanMatch.NONE), engine.match(ask("date"), List.of("on", "fri"), calls));
         assertEquals(List.of(), engine.options(ask("date"), "fri", calls));
 
-        EngineCalls.Tally entry = calls.byEngine().get("date");
+        EngineCalls.Tally entry = calls.summary().byEngine().get("date");
         assertEquals(2, entry.calls());
         assertEquals(2, entry.threw());
         assertTrue(entry.nanos() > 0);
-        assertFalse(calls.cacheable(), "an answer missing an engine's part must not be cached");
+        assertFalse(calls.summary().cacheable(), "an answer missing an engine's part must not be cached");
     }
 
     @Test
@@ -157,7 +157,7 @@ class GuardedEngineTest {
         assertEquals(List.of(), nulls.options(ask("date"), "", calls));
         assertEquals(List.of(SpanMatch.NONE, SpanMatch.NONE), short1.match(ask("date"), List.of("a", "b"), calls));
 
-        assertEquals(3, calls.byEngine().get("date").invalid());
+        assertEquals(3, calls.summary().byEngine().get("date").invalid());
     }
 
     @Test
@@ -172,7 +172,7 @@ class GuardedEngineTest {
                 engine.options(ask("date"), "", calls));
         engine.options(ask("date"), "", calls);
 
-        assertEquals(0, calls.byEngine().get("date").failures(), "dropping junk is not a failure of the call");
+        assertEquals(0, calls.summary().byEngine().get("date").failures(), "dropping junk is not a failure of the call");
         List<String> warnings = warnings();
         assertEquals(1, warnings.size(), warnings.toString());
         assertTrue(warnings.getFirst().contains("4 options for type 'date'"), warnings.toString());
@@ -216,7 +216,7 @@ class GuardedEngineTest {
         assertEquals(List.of(), engine.options(ask("origin"), "Par", calls));
 
         assertEquals(0, scripted.calls.get());
-        assertTrue(calls.byEngine().isEmpty());
+        assertTrue(calls.summary().byEngine().isEmpty());
     }
 
     @Test
@@ -248,11 +248,11 @@ class GuardedEngineTest {
         assertEquals(List.of(SpanMatch.NONE), date.match(ask("date"), List.of("fri"), calls));
 
         assertEquals(3, failing.calls.get(), "an open circuit does not call the engine");
-        assertEquals(2, calls.byEngine().get("date").circuitOpen());
-        assertEquals(0, calls.byEngine().get("date").calls());
+        assertEquals(2, calls.summary().byEngine().get("date").circuitOpen());
+        assertEquals(0, calls.summary().byEngine().get("date").calls());
         assertEquals(List.of(Option.of("Friday")), catalog.options(ask("date"), "fri", calls));
         assertEquals("closed", catalog.circuitState());
-        assertEquals(0, calls.byEngine().get("catalog").failures());
+        assertEquals(0, calls.summary().byEngine().get("catalog").failures());
     }
 
     @Test
@@ -323,14 +323,14 @@ class GuardedEngineTest {
         GuardedEngine fixed = guard("date", working(), 100, Duration.ofMinutes(1), false);
         EngineCalls cached = new EngineCalls();
         fixed.options(ask("date"), "", cached);
-        assertTrue(cached.cacheable());
+        assertTrue(cached.summary().cacheable());
 
         EngineCalls mixed = new EngineCalls();
         fixed.options(ask("date"), "", mixed);
         live.options(ask("date"), "", mixed);
-        assertTrue(mixed.uncacheable());
-        assertFalse(mixed.cacheable());
-        assertEquals(List.of("date", "stock"), List.copyOf(mixed.byEngine().keySet()));
+        assertTrue(mixed.summary().uncacheable());
+        assertFalse(mixed.summary().cacheable());
+        assertEquals(List.of("date", "stock"), List.copyOf(mixed.summary().byEngine().keySet()));
     }
 
     @Test

@@ -1,4 +1,4 @@
-package dev.autocomplete.server.suggest;
+package dev.autocomplete.server.engines;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;

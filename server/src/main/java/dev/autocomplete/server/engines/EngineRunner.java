@@ -1,0 +1,91 @@
+package dev.autocomplete.server.engines;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Runs work that asks engines so that their faults stay theirs: the work (a reading: the core's reader and every
+ * engine question it asks, in-process) runs on one virtual thread and is waited for at most a budget. An engine
+ * that throws costs only its params ({@link GuardedEngine}); work that runs out of time gives
+ * {@link Result#failed()} (a request answers with the product's fallback) and counts against the engine it was
+ * waiting for. The one runner of requests and of a tenant load's warm-up. Thread-safe and stateless.
+ */
+public final class EngineRunner {
+
+    private static final System.Logger LOG = System.getLogger(EngineRunner.class.getName());
+
+    /** Work that asks engines through {@code calls}, to finish by {@code deadlineNanos} ({@link System#nanoTime}). */
+    @FunctionalInterface
+    public interface Work<T> {
+        T run(EngineCalls calls, long deadlineNanos) throws Exception;
+    }
+
+    /**
+     * The outcome of one piece of work.
+     *
+     * @param value what the work returned, or null when it failed
+     * @param outcome what came of it: {@code ERROR} also when the work completed but an engine failed a question
+     *     (costing only its params)
+     * @param engineNanos time spent waiting for the work
+     * @param calls what the engines did, as a value
+     */
+    public record Result<T>(T value, EngineOutcome outcome, long engineNanos, EngineCalls.Summary calls) {
+        public boolean failed() {
+            return value == null;
+        }
+    }
+
+    /**
+     * Runs {@code work} within {@code budget}. The caller holds what the engines belong to (a request's tenant
+     * lease), so a reload cannot close them meanwhile.
+     *
+     * @param name what the work is, for the log ({@code tenant/product})
+     */
+    public <T> Result<T> run(String name, Duration budget, Work<T> work) {
+        long start = System.nanoTime();
+        long deadline = start + budget.toNanos();
+        EngineCalls calls = new EngineCalls();
+        CompletableFuture<T> future = new CompletableFuture<>();
+        // Not Throwable: an OutOfMemoryError or StackOverflowError ends this thread and the wait below times out,
+        // rather than being taken for one engine's fault.
+        Thread thread = Thread.ofVirtual().name("read-" + name).start(() -> {
+            try {
+                future.complete(work.run(calls, deadline));
+            } catch (Exception | LinkageError | AssertionError e) {
+                future.completeExceptionally(e);
+            }
+        });
+        try {
+            T value = future.get(budget.toNanos(), TimeUnit.NANOSECONDS);
+            return done(value, EngineOutcome.OK, System.nanoTime() - start, calls);
+        } catch (TimeoutException e) {
+            thread.interrupt();
+            GuardedEngine late = calls.inProgress();
+            if (late != null) {
+                late.timedOut();
+            }
+            LOG.log(System.Logger.Level.WARNING, "Reading for " + name + " did not finish within "
+                    + budget.toMillis() + " ms" + (late == null ? "" : " (waiting for engine " + late.name() + ")"));
+            return done(null, EngineOutcome.TIMEOUT, System.nanoTime() - start, calls);
+        } catch (ExecutionException e) {
+            // Only the class name: a message might quote the query.
+            LOG.log(System.Logger.Level.WARNING, "Reading for " + name + " failed: "
+                    + e.getCause().getClass().getName());
+            return done(null, EngineOutcome.ERROR, System.nanoTime() - start, calls);
+        } catch (InterruptedException e) {
+            thread.interrupt();
+            Thread.currentThread().interrupt();
+            return done(null, EngineOutcome.TIMEOUT, System.nanoTime() - start, calls);
+        }
+    }
+
+    private static <T> Result<T> done(T value, EngineOutcome outcome, long nanos, EngineCalls calls) {
+        // Read after the work finished or was given up on: the summary is taken once, here.
+        EngineCalls.Summary summary = calls.summary();
+        EngineOutcome reported = outcome == EngineOutcome.OK && summary.failed() ? EngineOutcome.ERROR : outcome;
+        return new Result<>(value, reported, nanos, summary);
+    }
+}
