@@ -18,9 +18,4 @@ public enum EngineOutcome {
     public String label() {
         return name().toLowerCase(Locale.ROOT);
     }
-
-    /** A deliberate cycle (engines -> suggest -> engines), to show the architecture test failing. */
-    static Class<?> cycle() {
-        return dev.autocomplete.server.suggest.Suggester.class;
-    }
 }
