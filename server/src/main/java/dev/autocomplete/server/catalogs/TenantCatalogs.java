@@ -43,6 +43,11 @@ public final class TenantCatalogs {
     /** The name under which a product's catalog params are served, in health and metrics. */
     public static final String SOURCE_NAME = "catalogs";
 
+    /** The keys the catalogs read of a param that names one; {@code options} is an error of its own there. */
+    /** The keys of a catalog declaration ({@code catalogs.NAME}). */
+    private static final Set<String> DECLARATION_KEYS = Set.of("file", "options", "translations");
+    private static final Set<String> PARAM_KEYS = Set.of("catalog", "options", CatalogSources.CONTEXT_ATTRIBUTES);
+
     private final Map<String, Supplier<LiveOptions>> byName;
     private final List<LiveCatalog> live;
 
@@ -73,6 +78,11 @@ public final class TenantCatalogs {
             } catch (EngineConfigException e) {
                 problems.add(e);
                 continue;
+            }
+            int before = problems.count();
+            problems.unknownKeys(declaration, DECLARATION_KEYS);
+            if (problems.count() > before) {
+                continue; // served empty; a declaration without 'file' or 'options' would read as filled by the API
             }
             try {
                 if (store == null) {
@@ -110,6 +120,19 @@ public final class TenantCatalogs {
             sum += catalog.generation();
         }
         return sum;
+    }
+
+    /**
+     * What is wrong with the keys of a param that names a catalog: a key the catalogs do not read (each said with
+     * the key it probably meant), and inline {@code options} beside the catalog.
+     */
+    public static List<EngineConfigException> keyProblems(ConfigTree param) {
+        List<EngineConfigException> problems = new ArrayList<>(param.unknownKeys(PARAM_KEYS));
+        if (param.has("options")) {
+            problems.add(param.error("options", "give either 'catalog' (a name under catalogs) or inline 'options',"
+                    + " not both"));
+        }
+        return problems;
     }
 
     /**

@@ -135,7 +135,7 @@ public final class TenantLoader {
         }
         ConfigTree root = ConfigTree.at("", asStringMap(document));
         ConfigProblems checks = new ConfigProblems();
-        checks.addAll(root.unknownKeys(TENANT_KEYS));
+        checks.unknownKeys(root, TENANT_KEYS);
         String displayName = checks.read(() -> root.string("display_name", tenantId), tenantId);
         String defaultLanguage = checks.read(() -> root.string("default_language", "en"), "en");
         boolean logQueries = checks.read(() -> root.bool("log_queries", false), false);
@@ -155,13 +155,16 @@ public final class TenantLoader {
             ClassLoader loader = found.contextLoader();
             TenantCatalogs tenantCatalogs = TenantCatalogs.open(tenantId, catalogs, directory, defaultLanguage,
                     liveCatalogs, checks);
-            Settings settings = new Settings(tenantId, directory, defaultLanguage, logQueries, found.factories(), loader,
-                    engines, catalogs, tenantCatalogs, others, new SharedValues());
+            Settings settings = new Settings(tenantId, directory, defaultLanguage, logQueries, found.factories(),
+                    !found.problems().isEmpty(), loader, engines, catalogs, tenantCatalogs, others, new SharedValues());
             List<Product> products = products(root, settings, checks);
             Product defaultProduct = products.isEmpty() ? null : products.getFirst();
             if (defaultSlug != null) {
                 defaultProduct = products.stream().filter(p -> p.slug().equals(defaultSlug)).findFirst().orElse(null);
-                if (defaultProduct == null) {
+                // A product left out for its own problems, or a products list that cannot be read, is reported
+                // already: the default naming it is no second problem.
+                if (defaultProduct == null && productSlugs(root).map(slugs -> !slugs.contains(defaultSlug))
+                        .orElse(false)) {
                     checks.add(root.error("default_product", "names no product slug: '" + defaultSlug + "'"));
                 }
             }
@@ -189,8 +192,8 @@ public final class TenantLoader {
 
     /** What every product of one tenant is built with. */
     private record Settings(String tenantId, Path directory, String defaultLanguage, boolean logQueries,
-            Map<String, EngineFactory> factories, ClassLoader loader, ConfigTree engines, ConfigTree catalogs,
-            TenantCatalogs tenantCatalogs, ProductOwners others, EngineContext.Shared shared) {
+            Map<String, EngineFactory> factories, boolean jarsRefused, ClassLoader loader, ConfigTree engines,
+            ConfigTree catalogs, TenantCatalogs tenantCatalogs, ProductOwners others, EngineContext.Shared shared) {
     }
 
     private static AccessTokenSettings accessTokens(ConfigTree root, ConfigProblems checks) {
@@ -198,7 +201,7 @@ public final class TenantLoader {
         if (tree == null) {
             return AccessTokenSettings.DEFAULT;
         }
-        checks.addAll(tree.unknownKeys(ACCESS_TOKEN_KEYS));
+        checks.unknownKeys(tree, ACCESS_TOKEN_KEYS);
         Duration lifetime = checks.read(() -> {
             Duration value = duration(tree, "lifetime", AccessTokenSettings.DEFAULT_LIFETIME);
             if (value.compareTo(AccessTokenSettings.MIN_LIFETIME) < 0
@@ -253,7 +256,7 @@ public final class TenantLoader {
                 checks.add(product.error(product.has("config") ? "config" : "engine", OLD_FORMAT));
                 continue;
             }
-            checks.addAll(product.unknownKeys(PRODUCT_KEYS));
+            checks.unknownKeys(product, PRODUCT_KEYS);
             UUID id = checks.read(() -> productId(product, ids, settings), null);
             String slug = checks.read(() -> {
                 String text = product.string("slug");
@@ -333,12 +336,17 @@ public final class TenantLoader {
             EngineLimits limits, Settings settings, ConfigProblems checks) {
         String firstParam = specs.getFirst().config().path();
         if (name.equals(TenantCatalogs.SOURCE_NAME)) {
+            specs.forEach(spec -> checks.addAll(TenantCatalogs.keyProblems(spec.config())));
             Engine source = checks.read(() -> settings.tenantCatalogs().source(specs), null);
             return source == null ? null : new GuardedEngine(settings.tenantId(), slug, name, source,
                     TenantLoader.class.getClassLoader(), limits.circuitFailures(), limits.circuitOpen(),
                     settings.logQueries());
         }
         EngineFactory factory = settings.factories().get(name);
+        if (factory == null && settings.jarsRefused()) {
+            // A refused engine JAR is reported already, and may be the one that provides this engine.
+            return null;
+        }
         if (factory == null) {
             checks.add(new EngineConfigException(firstParam + ".engine", "names no engine '" + name + "'; available: "
                     + String.join(", ", settings.factories().keySet().stream().sorted().toList())));
@@ -447,6 +455,23 @@ public final class TenantLoader {
                 }
             });
         }
+    }
+
+    /** The slugs of every product in {@code products} as written, of those with problems too; empty when no list. */
+    private static Optional<Set<String>> productSlugs(ConfigTree root) {
+        if (!(root.raw("products").orElse(null) instanceof List<?> list)) {
+            return Optional.empty();
+        }
+        Set<String> slugs = new HashSet<>();
+        for (Object product : list) {
+            if (!(product instanceof Map<?, ?> map)) {
+                return Optional.empty();
+            }
+            if (map.get("slug") != null) {
+                slugs.add(String.valueOf(map.get("slug")));
+            }
+        }
+        return Optional.of(slugs);
     }
 
     private static Set<String> union(Set<String> a, Set<String> b) {
