@@ -149,6 +149,8 @@ class ValidateEveryProblemTest {
                           - type: size
                             cue: [in]
                             options: [Small]
+                          - type: on
+                            engine: dat
                 """);
 
         TestTenants.Cli result = TestTenants.cli("validate", "--tenants", temp.resolve("tenants").toString());
@@ -169,11 +171,12 @@ class ValidateEveryProblemTest {
                 file + ":21: products[0].intents[0].params[2].typ: is not a known key; did you mean 'type'?",
                 file + ":28: products[1].max_option: is not a known key; did you mean 'max_options'?",
                 file + ":36: products[1].intents[0].params[1].cue: is not a known key; did you mean 'cues'?",
+                file + ":39: products[1].intents[0].params[2].engine: names no engine 'dat'; did you mean 'date'?",
                 shop.resolve("engines/old.jar") + ":1: old.jar does not say which engine SPI version it was built"
                         + " for (no Autocomplete-Engine-SPI in its manifest); this server speaks engine SPI version "
                         + SpiVersion.MAJOR + "; rebuild the engine against engine-spi " + SpiVersion.MAJOR
                         + ".x with the manifest attribute Autocomplete-Engine-SPI: " + SpiVersion.MAJOR
                         + " (see docs/engine-guide.md, \"SPI version\")",
-                "12 problem(s)"), result.err().lines().toList());
+                "13 problem(s)"), result.err().lines().toList());
     }
 }

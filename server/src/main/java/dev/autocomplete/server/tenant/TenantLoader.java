@@ -343,13 +343,14 @@ public final class TenantLoader {
                     settings.logQueries());
         }
         EngineFactory factory = settings.factories().get(name);
-        if (factory == null && settings.jarsRefused()) {
-            // A refused engine JAR is reported already, and may be the one that provides this engine.
-            return null;
-        }
         if (factory == null) {
-            checks.add(new EngineConfigException(firstParam + ".engine", "names no engine '" + name + "'; available: "
-                    + String.join(", ", settings.factories().keySet().stream().sorted().toList())));
+            Optional<String> meant = ConfigTree.nearest(name, settings.factories().keySet());
+            // A refused engine JAR is reported already, and may be the one that provides an engine of another name.
+            if (meant.isPresent() || !settings.jarsRefused()) {
+                checks.add(new EngineConfigException(firstParam + ".engine", "names no engine '" + name + "'; "
+                        + meant.map(engine -> "did you mean '" + engine + "'?").orElseGet(() -> "available: "
+                        + String.join(", ", settings.factories().keySet().stream().sorted().toList()))));
+            }
             return null;
         }
         ConfigTree engineConfig = name.equals(ProductConfig.DEFAULT_ENGINE) ? settings.catalogs()
