@@ -11,9 +11,12 @@ status="$3"
 # How many lines of a failed class's output to show; the whole file is named.
 tail_lines="${AUTOCOMPLETE_TEST_LOG_LINES:-80}"
 
-reports="$(find "$root" -path "$root/web/node_modules" -prune -o \
-  \( -path '*/target/surefire-reports/*.txt' -o -path '*/target/failsafe-reports/*.txt' \) \
-  ! -name '*-output.txt' -newer "$marker" -print 2>/dev/null | sort)"
+# The reports of this run (newer than the marker), surefire's before failsafe's (the tests after packaging).
+reports_of() {
+  find "$root" -path "$root/web/node_modules" -prune -o -path "*/target/$1/*.txt" ! -name '*-output.txt' \
+    -newer "$marker" -print 2>/dev/null | sort
+}
+reports="$(reports_of surefire-reports; reports_of failsafe-reports)"
 
 echo
 echo "================================ Test summary ================================"

@@ -43,9 +43,9 @@ public final class TenantCatalogs {
     /** The name under which a product's catalog params are served, in health and metrics. */
     public static final String SOURCE_NAME = "catalogs";
 
-    /** The keys the catalogs read of a param that names one; {@code options} is an error of its own there. */
     /** The keys of a catalog declaration ({@code catalogs.NAME}). */
     private static final Set<String> DECLARATION_KEYS = Set.of("file", "options", "translations");
+    /** The keys the catalogs read of a param that names one; {@code options} is an error of its own there. */
     private static final Set<String> PARAM_KEYS = Set.of("catalog", "options", CatalogSources.CONTEXT_ATTRIBUTES);
 
     private final Map<String, Supplier<LiveOptions>> byName;
