@@ -22,10 +22,17 @@ public final class ConfigTree {
 
     private final String path;
     private final Map<String, Object> values;
+    /** Keys of this level that another reader reads (a param's core keys, for its engine): offered as suggestions. */
+    private final Set<String> readElsewhere;
 
     private ConfigTree(String path, Map<String, Object> values) {
+        this(path, values, Set.of());
+    }
+
+    private ConfigTree(String path, Map<String, Object> values, Set<String> readElsewhere) {
         this.path = path;
         this.values = values;
+        this.readElsewhere = readElsewhere;
     }
 
     /**
@@ -46,6 +53,18 @@ public final class ConfigTree {
      */
     public static ConfigTree at(String path, Map<String, ?> values) {
         return new ConfigTree(requireNonNull(path, "path is null"), copyMap(requireNonNull(values, "values is null")));
+    }
+
+    /**
+     * As {@link #at(String, Map)}, for a part of a map whose other keys {@code readElsewhere} another reader reads
+     * (the server reads a param's {@code type}, {@code cues}, ...; its engine the rest): a misspelt key is then
+     * told which of all of them it probably meant.
+     *
+     * @param readElsewhere the keys of the same map read by someone else; never null
+     */
+    public static ConfigTree at(String path, Map<String, ?> values, Set<String> readElsewhere) {
+        return new ConfigTree(requireNonNull(path, "path is null"), copyMap(requireNonNull(values, "values is null")),
+                Set.copyOf(requireNonNull(readElsewhere, "readElsewhere is null")));
     }
 
     /** The dotted path of this tree inside the engine config; empty at the root. */
@@ -128,14 +147,14 @@ public final class ConfigTree {
 
     /**
      * One error for each key present that is not {@code known}, in file order: all of them, so that a reader that
-     * collects its problems reports every misspelt key at once.
+     * collects its problems reports every misspelt key at once. Each says which key it probably meant ("did you
+     * mean 'cues'?", see {@link #nearest}), or else lists the keys this map may have.
      */
     public List<EngineConfigException> unknownKeys(Set<String> known) {
         List<EngineConfigException> unknown = new ArrayList<>();
         for (String key : values.keySet()) {
             if (!known.contains(key)) {
-                unknown.add(error(key, "is not a known key (known: " + String.join(", ", known.stream().sorted().toList())
-                        + ")"));
+                unknown.add(error(key, unknownKeyMessage(key, known)));
             }
         }
         return List.copyOf(unknown);
@@ -147,6 +166,77 @@ public final class ConfigTree {
         if (!unknown.isEmpty()) {
             throw unknown.getFirst();
         }
+    }
+
+    /**
+     * The key of {@code known} (or of the keys read elsewhere) that {@code key}, a key this tree has, probably
+     * misspells; empty when none is close.
+     */
+    public Optional<String> meant(String key, Set<String> known) {
+        return nearest(key, allKnown(known));
+    }
+
+    private String unknownKeyMessage(String key, Set<String> known) {
+        Set<String> all = allKnown(known);
+        return nearest(key, all).map(ConfigTree::didYouMean)
+                .orElseGet(() -> "is not a known key (known: " + String.join(", ", all.stream().sorted().toList())
+                        + ")");
+    }
+
+    /** The problem of an unknown key that probably misspells {@code meant}. */
+    public static String didYouMean(String meant) {
+        return "is not a known key; did you mean '" + meant + "'?";
+    }
+
+    private Set<String> allKnown(Set<String> known) {
+        if (readElsewhere.isEmpty()) {
+            return known;
+        }
+        Set<String> all = new java.util.HashSet<>(known);
+        all.addAll(readElsewhere);
+        return all;
+    }
+
+    /**
+     * The candidate that {@code typed} most probably misspells: the one fewest edits away (optimal string alignment,
+     * the restricted Damerau-Levenshtein distance: an insertion, deletion, substitution or swap of two neighbours is
+     * one edit; case ignored), when that is at most one edit for keys of up to 4 characters and at most two for
+     * longer ones; ties go to the first in alphabetical order. Empty when none is that close.
+     */
+    public static Optional<String> nearest(String typed, java.util.Collection<String> candidates) {
+        String folded = typed.toLowerCase(java.util.Locale.ROOT);
+        String best = null;
+        int bestEdits = Integer.MAX_VALUE;
+        for (String candidate : candidates.stream().sorted().toList()) {
+            int allowed = Math.min(folded.length(), candidate.length()) <= 4 ? 1 : 2;
+            int edits = edits(folded, candidate.toLowerCase(java.util.Locale.ROOT));
+            if (edits <= allowed && edits < bestEdits && !candidate.equals(typed)) {
+                best = candidate;
+                bestEdits = edits;
+            }
+        }
+        return Optional.ofNullable(best);
+    }
+
+    /** The optimal string alignment distance between {@code a} and {@code b}. */
+    private static int edits(String a, String b) {
+        int[][] d = new int[a.length() + 1][b.length() + 1];
+        for (int i = 0; i <= a.length(); i++) {
+            d[i][0] = i;
+        }
+        for (int j = 0; j <= b.length(); j++) {
+            d[0][j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            for (int j = 1; j <= b.length(); j++) {
+                int substitution = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + substitution);
+                if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+                    d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+                }
+            }
+        }
+        return d[a.length()][b.length()];
     }
 
     /** A required nested map. */

@@ -10,6 +10,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.autocomplete.spi.SpiVersion;
+
 /**
  * {@code validate} through the real command line prints every problem of a tenant, each as
  * {@code file:line: message}, rather than the first one of a tenant, a product or an intent.
@@ -71,7 +73,7 @@ class ValidateEveryProblemTest {
         String file = shop.resolve("tenant.yaml").toString();
         List<String> expected = List.of(
                 ":1: display_name: must be a single value, not a list",
-                ":2: colour: is not a known key",
+                ":2: colour: is not a known key (known: ",
                 ":3: log_queries: must be true or false",
                 ":5: access_tokens.lifetime: '2 weeks' is not a duration",
                 ":6: access_tokens.rate: rate and burst must be whole numbers",
@@ -88,7 +90,7 @@ class ValidateEveryProblemTest {
                 ":16: products[0].circuit.half: is not a known key",
                 ":16: products[0].circuit.failures: must be a whole number from 1 to 1000000",
                 ":16: products[0].circuit.open_seconds: must be a whole number from 1 to 86400",
-                ":17: products[0].shelf: is not a known key",
+                ":17: products[0].shelf: is not a known key (known: ",
                 ":21: products[0].intents[0].colour: is not a known key",
                 ":24: products[0].intents[0].params[0].required: must be true or false",
                 ":25: products[0].intents[0].params[0].context_options: must be true or false",
@@ -101,5 +103,80 @@ class ValidateEveryProblemTest {
             assertTrue(result.err().contains(file + problem), "missing '" + problem + "' in:\n" + result.err());
         }
         assertTrue(result.err().contains(expected.size() + " problem(s)"), result.err());
+    }
+
+    @Test
+    void nested_misspelt_and_cascading_mistakes_are_each_printed_once_with_the_key_meant() throws Exception {
+        Path shop = Files.createDirectories(temp.resolve("tenants/shop/engines")).getParent();
+        // A refused engine JAR (no SPI version in its manifest) that provides the engine 'faulty'.
+        EngineJarFiles.withSpiVersion(EngineIsolationTest.engineJar("autocomplete.test.faultyEngineJar"), null,
+                shop.resolve("engines/old.jar"));
+        Path file = Files.writeString(shop.resolve("tenant.yaml"), """
+                display_name: Shop
+                default_product: store
+                catalogs:
+                  sizes: {fil: data/sizes.csv}
+                engines:
+                  date: {default_dayz: 3}
+                products:
+                  - id: not-a-uuid
+                    slug: store
+                    prompt: {}
+                    intents:
+                      - name: buy
+                        phrasess: [Buy]
+                        params:
+                          - type: item
+                            cuess: [for]
+                            catalog: sizes
+                          - type: colour
+                            required: yes-please
+                            optons: [Red]
+                          - typ: when
+                            engine: date
+                          - type: day
+                            when: {colour: red}
+                            engine: date
+                  - id: 4c6d8e0f-3a5b-4c7d-9e1f-2a3b4c5d6e7f
+                    slug: other
+                    max_option: 5
+                    intents:
+                      - name: sell
+                        phrases: [Sell]
+                        params:
+                          - type: thing
+                            engine: faulty
+                          - type: size
+                            cue: [in]
+                            options: [Small]
+                          - type: on
+                            engine: dat
+                """);
+
+        TestTenants.Cli result = TestTenants.cli("validate", "--tenants", temp.resolve("tenants").toString());
+
+        // Not printed: "default_product: names no product slug" (the product is left out for its own id),
+        // "phrases: needs at least one phrase" and "type: is required" (misspelt, said once), "when ... names no
+        // earlier param" (colour has problems of its own), "engine: names no engine 'faulty'" (its JAR is refused).
+        assertEquals(1, result.exit(), result.err());
+        assertEquals(List.of(
+                file + ":4: catalogs.sizes.fil: is not a known key; did you mean 'file'?",
+                file + ":6: engines.date.default_dayz: is not a known key; did you mean 'default_days'?",
+                file + ":8: products[0].id: must be a UUID like 3f1c2e9a-0b7d-4c55-9a3e-1d2f4b6a8c90",
+                file + ":10: products[0].prompt: needs at least one language",
+                file + ":13: products[0].intents[0].phrasess: is not a known key; did you mean 'phrases'?",
+                file + ":16: products[0].intents[0].params[0].cuess: is not a known key; did you mean 'cues'?",
+                file + ":19: products[0].intents[0].params[1].required: must be true or false",
+                file + ":20: products[0].intents[0].params[1].optons: is not a known key; did you mean 'options'?",
+                file + ":21: products[0].intents[0].params[2].typ: is not a known key; did you mean 'type'?",
+                file + ":28: products[1].max_option: is not a known key; did you mean 'max_options'?",
+                file + ":36: products[1].intents[0].params[1].cue: is not a known key; did you mean 'cues'?",
+                file + ":39: products[1].intents[0].params[2].engine: names no engine 'dat'; did you mean 'date'?",
+                shop.resolve("engines/old.jar") + ":1: old.jar does not say which engine SPI version it was built"
+                        + " for (no Autocomplete-Engine-SPI in its manifest); this server speaks engine SPI version "
+                        + SpiVersion.MAJOR + "; rebuild the engine against engine-spi " + SpiVersion.MAJOR
+                        + ".x with the manifest attribute Autocomplete-Engine-SPI: " + SpiVersion.MAJOR
+                        + " (see docs/engine-guide.md, \"SPI version\")",
+                "13 problem(s)"), result.err().lines().toList());
     }
 }

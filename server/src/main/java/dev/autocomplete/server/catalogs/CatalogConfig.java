@@ -34,7 +34,6 @@ import dev.autocomplete.spi.toolkit.TextFolding;
  */
 final class CatalogConfig {
 
-    private static final Set<String> PARAM_KEYS = Set.of("catalog", "options", CatalogSources.CONTEXT_ATTRIBUTES);
     private static final Set<String> CATALOG_KEYS = Set.of("file", "options", "translations");
     private static final Set<String> OPTION_KEYS = Set.of("text", "weight", "aliases", "translations", "attributes");
     /** A CSV column of an attribute: {@code attr.} and its name, e.g. {@code attr.team}; values separated by |. */
@@ -77,27 +76,9 @@ final class CatalogConfig {
         return seeds;
     }
 
-    /**
-     * The options of a param's inline list ({@code options: [...]}), after checking the param's keys: a param of
-     * the core's lists names a catalog or lists its options, not both.
-     */
+    /** The options of a param's inline list ({@code options: [...]}); its keys are checked apart. */
     static LiveOptions inline(EngineContext context, ConfigTree param) throws EngineConfigException {
-        rejectUnknownKeys(param, PARAM_KEYS);
-        if (param.has("catalog") && param.has("options")) {
-            throw param.error("options", "give either 'catalog' (a name under catalogs) or inline 'options', not both");
-        }
-        if (!param.has("options")) {
-            throw param.error("", "needs 'catalog' (a name under catalogs) or inline 'options'");
-        }
         return new CatalogConfig(context).inlineOptions(param, "options").build();
-    }
-
-    /** Checks the keys of a param that names a catalog. */
-    static void checkCatalogParam(ConfigTree param) throws EngineConfigException {
-        rejectUnknownKeys(param, PARAM_KEYS);
-        if (param.has("options")) {
-            throw param.error("options", "give either 'catalog' (a name under catalogs) or inline 'options', not both");
-        }
     }
 
     private Options catalog(ConfigTree tree, String name) throws EngineConfigException {

@@ -41,6 +41,11 @@ public final class TenantCatalogs {
     /** The name under which a product's catalog params are served, in health and metrics. */
     public static final String SOURCE_NAME = "catalogs";
 
+    /** The keys of a catalog declaration ({@code catalogs.NAME}). */
+    private static final Set<String> DECLARATION_KEYS = Set.of("file", "options", "translations");
+    /** The keys the catalogs read of a param that names one; {@code options} is an error of its own there. */
+    private static final Set<String> PARAM_KEYS = Set.of("catalog", "options", CatalogSources.CONTEXT_ATTRIBUTES);
+
     private final Map<String, Supplier<LiveOptions>> byName;
     private final List<LiveCatalog> live;
     /** Reads inline option lists: the tenant's directory and default language. */
@@ -76,6 +81,11 @@ public final class TenantCatalogs {
             } catch (EngineConfigException e) {
                 problems.add(e);
                 continue;
+            }
+            int before = problems.count();
+            problems.unknownKeys(declaration, DECLARATION_KEYS);
+            if (problems.count() > before) {
+                continue; // served empty; a declaration without 'file' or 'options' would read as filled by the API
             }
             try {
                 if (store == null) {
@@ -116,8 +126,24 @@ public final class TenantCatalogs {
     }
 
     /**
+     * What is wrong with the keys of a param of the core's option lists: a key they do not read (each said with the
+     * key it probably meant), a catalog and inline {@code options} both, or neither.
+     */
+    public static List<EngineConfigException> keyProblems(ConfigTree param) {
+        List<EngineConfigException> problems = new ArrayList<>(param.unknownKeys(PARAM_KEYS));
+        if (param.has("catalog") && param.has("options")) {
+            problems.add(param.error("options", "give either 'catalog' (a name under catalogs) or inline 'options',"
+                    + " not both"));
+        } else if (problems.isEmpty() && !param.has("catalog") && !param.has("options")) {
+            problems.add(param.error("", "needs 'catalog' (a name under catalogs) or inline 'options'"));
+        }
+        return problems;
+    }
+
+    /**
      * The param source of a product's params of the core's option lists: those that name a catalog
-     * ({@code catalog: cities}, served live) and those that list their options inline ({@code options: [...]}).
+     * ({@code catalog: cities}, served live) and those that list their options inline ({@code options: [...]}). Their
+     * keys are checked apart ({@link #keyProblems}), so that a load reports every one.
      *
      * @throws EngineConfigException a param naming no declared catalog, or whose inline list is not valid
      */
@@ -141,7 +167,6 @@ public final class TenantCatalogs {
     }
 
     private CatalogSources.Source catalogSource(ParamSpec param) throws EngineConfigException {
-        CatalogConfig.checkCatalogParam(param.config());
         String name = param.config().string("catalog");
         Supplier<LiveOptions> options = byName.get(name);
         if (options == null) {

@@ -19,6 +19,7 @@ import io.helidon.config.Config;
 import io.helidon.config.ConfigSources;
 
 import dev.autocomplete.server.files.WatchMode;
+import dev.autocomplete.spi.ConfigTree;
 
 /**
  * The server's own settings, from {@code autocomplete.yaml}, each overridable by an environment variable
@@ -365,8 +366,9 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
             return;
         }
         if (!KEYS.containsKey(prefix)) {
-            throw new IllegalArgumentException(file + ": '" + prefix + "' is not a known key (known: "
-                    + String.join(", ", List.copyOf(KEYS.keySet())) + ")");
+            throw new IllegalArgumentException(file + ": '" + prefix + "' is not a known key" + ConfigTree.nearest(prefix,
+                    KEYS.keySet()).map(meant -> "; did you mean '" + meant + "'?").orElseGet(() -> " (known: "
+                    + String.join(", ", List.copyOf(KEYS.keySet())) + ")"));
         }
         if (!node.isValueNode()) {
             throw new IllegalArgumentException(file + ": '" + prefix + "' must be a single value");

@@ -31,6 +31,8 @@ public final class ProductConfig {
     /** The keys of a param the core reads; the others are its engine's ({@link ParamSpec#config()}). */
     private static final Set<String> CORE_PARAM_KEYS = Set.of("type", "label", "required", "cues", "when",
             "context_keys", "context_options", "engine", "learn");
+    /** The keys every param must have: a key that misspells one is named as such by the core. */
+    private static final Set<String> REQUIRED_PARAM_KEYS = Set.of("type");
     /** A type must survive the client's minting, {@code {{NAME_N}}} with NAME in {@code [A-Z0-9_]+}. */
     private static final Pattern TYPE = Pattern.compile("[A-Za-z0-9_]+( [A-Za-z0-9_]+)*");
 
@@ -91,21 +93,20 @@ public final class ProductConfig {
             }
             intents.add(intent);
         }
-        if (intents.size() < intentTrees.size()) {
-            return null;
-        }
-        String firstPhrase = intents.getFirst().phrases().getFirst();
+        // The prompt is read even when an intent has problems, so that its own are reported too.
+        boolean intentsRead = intents.size() == intentTrees.size();
         return problems.read(() -> {
-            List<String> raw = wordLists(intentTrees.getFirst(), "phrases").get(defaultLanguage);
+            String firstPhrase = intentsRead ? intents.getFirst().phrases().getFirst() : "";
+            List<String> raw = intentsRead ? wordLists(intentTrees.getFirst(), "phrases").get(defaultLanguage) : null;
             Localized prompt = Localized.read(root, "prompt", defaultLanguage, raw == null ? firstPhrase : raw.getFirst());
-            return new ProductModel(prompt, intents);
+            return intentsRead ? new ProductModel(prompt, intents) : null;
         }, null);
     }
 
     /** An intent, or null when it has a problem (each one recorded). */
     private ProductModel.Intent intent(ConfigTree tree) {
         int before = problems.count();
-        problems.addAll(tree.unknownKeys(INTENT_KEYS));
+        problems.unknownKeys(tree, INTENT_KEYS);
         String name = problems.read(() -> tree.string("name"), null);
         Map<String, List<String>> translated = new HashMap<>();
         List<String> folded = problems.read(() -> {
@@ -127,8 +128,10 @@ public final class ProductConfig {
             problems.add(tree.error("params", "needs at least one param"));
         }
         List<ProductModel.Param> params = new ArrayList<>();
+        // The types read so far, of params with problems too: a later 'when' on one is not a problem of its own.
+        List<String> types = new ArrayList<>();
         for (ConfigTree paramTree : paramTrees == null ? List.<ConfigTree>of() : paramTrees) {
-            ProductModel.Param param = param(paramTree, params);
+            ProductModel.Param param = param(paramTree, types);
             if (param != null) {
                 params.add(param);
             }
@@ -139,15 +142,21 @@ public final class ProductConfig {
         return new ProductModel.Intent(name, folded, Map.copyOf(translated), List.copyOf(params));
     }
 
-    /** A param, or null when it has a problem (each one recorded). */
-    private ProductModel.Param param(ConfigTree tree, List<ProductModel.Param> earlier) {
+    /**
+     * A param, or null when it has a problem (each one recorded).
+     *
+     * @param earlier the types of the intent's earlier params; this one's is added when it can be read
+     */
+    private ProductModel.Param param(ConfigTree tree, List<String> earlier) {
         int before = problems.count();
+        // The engine reads the keys the core does not, so only a misspelt required key is the core's to name here.
+        problems.misspelt(tree, REQUIRED_PARAM_KEYS);
         String type = problems.read(() -> {
             String text = tree.string("type");
             if (!TYPE.matcher(text).matches()) {
                 throw tree.error("type", "must be letters, digits, '_' and single spaces, got '" + text + "'");
             }
-            if (earlier.stream().anyMatch(p -> p.type().equals(text))) {
+            if (earlier.contains(text)) {
                 throw tree.error("type", "repeats param '" + text + "' in this intent");
             }
             return text;
@@ -160,13 +169,22 @@ public final class ProductConfig {
         Map<String, List<String>> translatedCues = new HashMap<>();
         cuesByLanguage.forEach((language, list) -> translatedCues.put(language, folded(list)));
         ProductModel.Condition condition = problems.read(() -> condition(tree, earlier), null);
+        if (type != null) {
+            earlier.add(type);
+        }
         List<String> contextKeys = problems.read(() -> tree.strings("context_keys"), List.<String>of()).stream()
                 .map(TextFolding::fold).toList();
         boolean contextOptions = problems.read(() -> tree.bool("context_options", false), false);
+        int beforeEngine = problems.count();
         String engine = problems.read(() -> tree.string("engine", DEFAULT_ENGINE), DEFAULT_ENGINE);
+        boolean engineKnown = problems.count() == beforeEngine;
         boolean learn = problems.read(() -> tree.bool("learn", true), true);
+        int beforeAttributes = problems.count();
         Set<String> attributeKeys = problems.read(() -> attributeKeys(tree), Set.<String>of());
-        if (problems.count() > before) {
+        // With problems of its own, the param still goes to its engine when its type, engine and the keys they share
+        // could be read, so that the engine's problems with it are reported too; it joins no intent.
+        boolean own = problems.count() > before;
+        if (type == null || !engineKnown || problems.count() > beforeAttributes) {
             return null;
         }
         Map<String, Object> engineConfig = new LinkedHashMap<>();
@@ -179,10 +197,13 @@ public final class ProductConfig {
         ParamDeclaration first = declared.putIfAbsent(type, declaration);
         if (first == null) {
             specs.computeIfAbsent(engine, e -> new ArrayList<>()).add(new ParamSpec(type, ConfigTree.at(tree.path(),
-                    engineConfig)));
+                    engineConfig, CORE_PARAM_KEYS)));
         } else if (!first.equals(declaration)) {
             problems.add(tree.error("type", "'" + type + "' is declared in another intent with another engine or"
                     + " options; a type has one source in a product"));
+            return null;
+        }
+        if (own) {
             return null;
         }
         return new ProductModel.Param(type, label, required, cues, Map.copyOf(translatedCues), condition, contextKeys,
@@ -207,7 +228,7 @@ public final class ProductConfig {
     }
 
     /** The param's {@code when}, or null when it has none. */
-    private static ProductModel.Condition condition(ConfigTree tree, List<ProductModel.Param> earlier)
+    private static ProductModel.Condition condition(ConfigTree tree, List<String> earlier)
             throws EngineConfigException {
         if (!tree.has("when")) {
             return null;
@@ -217,7 +238,7 @@ public final class ProductConfig {
             throw tree.error("when", "must name exactly one earlier param, e.g. {type: email}");
         }
         String on = when.keys().iterator().next();
-        if (earlier.stream().noneMatch(p -> p.type().equals(on))) {
+        if (!earlier.contains(on)) {
             throw when.error(on, "names no earlier param of this intent");
         }
         return new ProductModel.Condition(on, when.strings(on).stream().map(TextFolding::fold).toList());

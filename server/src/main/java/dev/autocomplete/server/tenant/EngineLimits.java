@@ -51,7 +51,7 @@ public record EngineLimits(Duration budget, String fallbackPrompt, List<String> 
         List<String> hints = List.of();
         ConfigTree fallback = problems.read(() -> product.optionalTree("fallback").orElse(null), null);
         if (fallback != null) {
-            problems.addAll(fallback.unknownKeys(Set.of("prompt", "hints")));
+            problems.unknownKeys(fallback, Set.of("prompt", "hints"));
             prompt = problems.read(() -> {
                 String text = fallback.string("prompt", DEFAULT_FALLBACK_PROMPT).strip();
                 if (text.isEmpty()) {
@@ -71,7 +71,7 @@ public record EngineLimits(Duration budget, String fallbackPrompt, List<String> 
         int openSeconds = DEFAULT_CIRCUIT_OPEN_SECONDS;
         ConfigTree circuit = problems.read(() -> product.optionalTree("circuit").orElse(null), null);
         if (circuit != null) {
-            problems.addAll(circuit.unknownKeys(Set.of("failures", "open_seconds")));
+            problems.unknownKeys(circuit, Set.of("failures", "open_seconds"));
             failures = problems.read(() -> circuit.integer("failures", DEFAULT_CIRCUIT_FAILURES, 1, 1_000_000),
                     DEFAULT_CIRCUIT_FAILURES);
             openSeconds = problems.read(() -> circuit.integer("open_seconds", DEFAULT_CIRCUIT_OPEN_SECONDS, 1, 86_400),

@@ -139,7 +139,7 @@ public final class TenantLoader {
         }
         ConfigTree root = ConfigTree.at("", asStringMap(document));
         ConfigProblems checks = new ConfigProblems();
-        checks.addAll(root.unknownKeys(TENANT_KEYS));
+        checks.unknownKeys(root, TENANT_KEYS);
         String displayName = checks.read(() -> root.string("display_name", tenantId), tenantId);
         String defaultLanguage = checks.read(() -> root.string("default_language", "en"), "en");
         boolean logQueries = checks.read(() -> root.bool("log_queries", false), false);
@@ -159,13 +159,16 @@ public final class TenantLoader {
             ClassLoader loader = found.contextLoader();
             TenantCatalogs tenantCatalogs = TenantCatalogs.open(tenantId, catalogs, directory, defaultLanguage,
                     liveCatalogs, checks);
-            Settings settings = new Settings(tenantId, directory, defaultLanguage, logQueries, found.factories(), loader,
-                    engines, catalogs, tenantCatalogs, others, new SharedValues());
+            Settings settings = new Settings(tenantId, directory, defaultLanguage, logQueries, found.factories(),
+                    !found.problems().isEmpty(), loader, engines, catalogs, tenantCatalogs, others, new SharedValues());
             List<Product> products = products(root, settings, checks);
             Product defaultProduct = products.isEmpty() ? null : products.getFirst();
             if (defaultSlug != null) {
                 defaultProduct = products.stream().filter(p -> p.slug().equals(defaultSlug)).findFirst().orElse(null);
-                if (defaultProduct == null) {
+                // A product left out for its own problems, or a products list that cannot be read, is reported
+                // already: the default naming it is no second problem.
+                if (defaultProduct == null && productSlugs(root).map(slugs -> !slugs.contains(defaultSlug))
+                        .orElse(false)) {
                     checks.add(root.error("default_product", "names no product slug: '" + defaultSlug + "'"));
                 }
             }
@@ -193,8 +196,8 @@ public final class TenantLoader {
 
     /** What every product of one tenant is built with. */
     private record Settings(String tenantId, Path directory, String defaultLanguage, boolean logQueries,
-            Map<String, EngineFactory> factories, ClassLoader loader, ConfigTree engines, ConfigTree catalogs,
-            TenantCatalogs tenantCatalogs, ProductOwners others, EngineContext.Shared shared) {
+            Map<String, EngineFactory> factories, boolean jarsRefused, ClassLoader loader, ConfigTree engines,
+            ConfigTree catalogs, TenantCatalogs tenantCatalogs, ProductOwners others, EngineContext.Shared shared) {
     }
 
     private static AccessTokenSettings accessTokens(ConfigTree root, ConfigProblems checks) {
@@ -202,7 +205,7 @@ public final class TenantLoader {
         if (tree == null) {
             return AccessTokenSettings.DEFAULT;
         }
-        checks.addAll(tree.unknownKeys(ACCESS_TOKEN_KEYS));
+        checks.unknownKeys(tree, ACCESS_TOKEN_KEYS);
         Duration lifetime = checks.read(() -> {
             Duration value = duration(tree, "lifetime", AccessTokenSettings.DEFAULT_LIFETIME);
             if (value.compareTo(AccessTokenSettings.MIN_LIFETIME) < 0
@@ -257,7 +260,7 @@ public final class TenantLoader {
                 checks.add(product.error(product.has("config") ? "config" : "engine", OLD_FORMAT));
                 continue;
             }
-            checks.addAll(product.unknownKeys(PRODUCT_KEYS));
+            checks.unknownKeys(product, PRODUCT_KEYS);
             UUID id = checks.read(() -> productId(product, ids, settings), null);
             String slug = checks.read(() -> {
                 String text = product.string("slug");
@@ -336,15 +339,29 @@ public final class TenantLoader {
             EngineLimits limits, Settings settings, ConfigProblems checks) {
         String firstParam = specs.getFirst().config().path();
         if (name.equals(TenantCatalogs.SOURCE_NAME)) {
-            Engine source = checks.read(() -> settings.tenantCatalogs().source(specs), null);
+            // Each param's keys first, all reported; a param with a wrong key is not read further (no follow-on).
+            List<ParamSpec> sound = new ArrayList<>();
+            for (ParamSpec spec : specs) {
+                List<EngineConfigException> problems = TenantCatalogs.keyProblems(spec.config());
+                checks.addAll(problems);
+                if (problems.isEmpty()) {
+                    sound.add(spec);
+                }
+            }
+            Engine source = checks.read(() -> settings.tenantCatalogs().source(sound), null);
             return source == null ? null : new GuardedEngine(settings.tenantId(), slug, name, source,
                     TenantLoader.class.getClassLoader(), limits.circuitFailures(), limits.circuitOpen(),
                     settings.logQueries());
         }
         EngineFactory factory = settings.factories().get(name);
         if (factory == null) {
-            checks.add(new EngineConfigException(firstParam + ".engine", "names no engine '" + name + "'; available: "
-                    + String.join(", ", settings.factories().keySet().stream().sorted().toList())));
+            Optional<String> meant = ConfigTree.nearest(name, settings.factories().keySet());
+            // A refused engine JAR is reported already, and may be the one that provides an engine of another name.
+            if (meant.isPresent() || !settings.jarsRefused()) {
+                checks.add(new EngineConfigException(firstParam + ".engine", "names no engine '" + name + "'; "
+                        + meant.map(engine -> "did you mean '" + engine + "'?").orElseGet(() -> "available: "
+                        + String.join(", ", settings.factories().keySet().stream().sorted().toList()))));
+            }
             return null;
         }
         ConfigTree engineConfig = checks.read(() -> settings.engines().optionalTree(name), Optional.<ConfigTree>empty())
@@ -440,6 +457,23 @@ public final class TenantLoader {
                 }
             });
         }
+    }
+
+    /** The slugs of every product in {@code products} as written, of those with problems too; empty when no list. */
+    private static Optional<Set<String>> productSlugs(ConfigTree root) {
+        if (!(root.raw("products").orElse(null) instanceof List<?> list)) {
+            return Optional.empty();
+        }
+        Set<String> slugs = new HashSet<>();
+        for (Object product : list) {
+            if (!(product instanceof Map<?, ?> map)) {
+                return Optional.empty();
+            }
+            if (map.get("slug") != null) {
+                slugs.add(String.valueOf(map.get("slug")));
+            }
+        }
+        return Optional.of(slugs);
     }
 
     private static Set<String> union(Set<String> a, Set<String> b) {

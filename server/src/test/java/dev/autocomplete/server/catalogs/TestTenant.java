@@ -55,6 +55,12 @@ final class TestTenant {
                 throw problems.list().getFirst();
             }
         }
+        for (ParamSpec param : params) {
+            List<EngineConfigException> problems = TenantCatalogs.keyProblems(param.config());
+            if (!problems.isEmpty()) {
+                throw problems.getFirst();
+            }
+        }
         return opened.source(params);
     }
 

@@ -73,7 +73,10 @@ class ServerSettingsTest {
     void unknown_keys_and_bad_values_are_errors_that_name_the_key() throws Exception {
         Path typo = Files.writeString(temp.resolve("typo.yaml"), "server:\n  prot: 9000\n");
         assertTrue(assertThrows(IllegalArgumentException.class, () -> ServerSettings.read(typo, Map.of()))
-                .getMessage().contains("'server.prot' is not a known key"));
+                .getMessage().contains("'server.prot' is not a known key; did you mean 'server.port'?"));
+        Path far = Files.writeString(temp.resolve("far.yaml"), "colour: blue\n");
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> ServerSettings.read(far, Map.of()))
+                .getMessage().contains("'colour' is not a known key (known: "));
         IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
                 () -> ServerSettings.read(null, Map.of("AUTOCOMPLETE_LIMITS_BODY_BYTES", "lots")));
         assertTrue(bad.getMessage().contains("limits.body-bytes (or AUTOCOMPLETE_LIMITS_BODY_BYTES)"),

@@ -9,6 +9,7 @@ import dev.autocomplete.spi.ConfigTree;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The date engine's configuration, validated: the same keys tenant-wide ({@code engines.date} in
@@ -21,7 +22,7 @@ record DateSettings(Map<String, Integer> defaultDays) {
     static final String DEFAULT_DAYS = "default_days";
     static final int DEFAULT_DEFAULT_DAYS = 7;
     private static final int MOST_DEFAULT_DAYS = 31;
-    private static final List<String> KNOWN_KEYS = List.of(DEFAULT_DAYS);
+    private static final Set<String> KNOWN_KEYS = Set.of(DEFAULT_DAYS);
 
     DateSettings {
         defaultDays = Map.copyOf(requireNonNull(defaultDays, "defaultDays is null"));
@@ -38,10 +39,10 @@ record DateSettings(Map<String, Integer> defaultDays) {
     }
 
     private static int defaultDays(ConfigTree config, int fallback) throws EngineConfigException {
-        for (String key : config.keys()) {
-            if (!KNOWN_KEYS.contains(key)) {
-                throw config.error(key, "is not a key of the date engine; its keys are " + KNOWN_KEYS);
-            }
+        // The toolkit's message names the key it probably meant ("did you mean 'default_days'?"), else lists them.
+        List<EngineConfigException> unknown = config.unknownKeys(KNOWN_KEYS);
+        if (!unknown.isEmpty()) {
+            throw unknown.getFirst();
         }
         int days = config.integer(DEFAULT_DAYS, fallback);
         if (days < 1 || days > MOST_DEFAULT_DAYS) {
