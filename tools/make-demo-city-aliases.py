@@ -7,7 +7,10 @@ opentraveldata/optd_por_best_known_so_far.csv, whose city rows (`CODE-C-geonames
 coordinates. A demo city takes the code of the city row nearest to its own GeoNames coordinates (from the shared
 cities.csv), within 0.1 degree; a code near several demo cities goes to the nearest. A code is left out when it
 would hide a name being typed: when it is the first word of another city's name (LOS for Lagos against
-"Los Angeles") or the start of a larger city's name (SHE for Shenyang against Shenzhen).
+"Los Angeles"); when it, or its first two letters, start names of other cities that weigh together at least a
+quarter of its own city (SHA for Shanghai against Shantou and Sharjah, KAN for Kano against Kanpur), unless the
+city's own name starts with those two letters; or when its first letter is not its city's (BOM for Mumbai): a
+code matches from its first letter, as any alias, and would put its city among the names being typed.
 
   derive (needs the OPTD file; writes tools/data/demo-city-codes.csv):
     python3 tools/make-demo-city-aliases.py derive OPTD_POR_BEST_KNOWN_SO_FAR.csv ../shared/data/cities.csv
@@ -72,8 +75,13 @@ def derive(optd, shared):
     for code, (_, text, key) in best.items():
         folded = fold(code)
         first_word = any(t.split(" ")[0] == folded for t in weights if t != fold(text))
-        larger = any(t.startswith(folded) and w > weights[fold(text)] for t, w in weights.items() if t != fold(text))
-        if not first_word and not larger:
+        own = fold(text)
+
+        def crowds(start):
+            return sum(w for t, w in weights.items() if t.startswith(start) and t != own) >= weights[own] / 4
+
+        crowded = crowds(folded) or (not own.startswith(folded[:2]) and crowds(folded[:2]))
+        if not first_word and not crowded and own[0] == folded[0]:
             rows.append((text, code, key))
     rows.sort(key=lambda r: -weights[fold(r[0])])
     with open(CODES, "w", encoding="utf-8", newline="") as f:

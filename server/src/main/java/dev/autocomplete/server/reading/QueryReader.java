@@ -262,11 +262,14 @@ public final class QueryReader {
             }
             for (Param param : candidates) {
                 SpanMatch[] matches = sources.match(param.type(), words.get(pos).start(), ends, contextValues(param));
-                for (int k = ends.length - 1; k >= 0 && pos + k + 1 > bestEnd; k--) {
+                for (int k = ends.length - 1; k >= 0 && pos + k + 1 >= bestEnd; k--) {
                     boolean reachesEnd = pos + k + 1 == to;
                     SpanMatch.Kind kind = matches[k].kind();
-                    if (kind.isValue() || (reachesEnd && (kind == SpanMatch.Kind.PREFIX
-                            || kind == SpanMatch.Kind.LOOSE))) {
+                    // As long a span as the best so far wins only as a value over a start or a typo (`morgen`: a
+                    // date, though close to `Morena`).
+                    boolean better = pos + k + 1 > bestEnd || (kind.isValue() && !bestMatch.kind().isValue());
+                    if (better && (kind.isValue() || (reachesEnd && (kind == SpanMatch.Kind.PREFIX
+                            || kind == SpanMatch.Kind.LOOSE)))) {
                         bestParam = param;
                         bestEnd = pos + k + 1;
                         bestMatch = matches[k];
@@ -314,8 +317,10 @@ public final class QueryReader {
         }
         if (trailing && readUpTo < to) {
             // Words no param reads: the param they were meant for stays active, showing what matches them (none).
+            // Not a param read already, to confirm (`by tomorrow` after `to Greta Fisher` is not the contact's).
             Param meant = cued != null && !filled(cued, reads) && !wasRead(cued, reads) ? cued
-                    : uncuedCandidates(intent, reads, true).stream().findFirst().orElse(null);
+                    : uncuedCandidates(intent, reads, true).stream().filter(p -> !wasRead(p, reads)).findFirst()
+                            .orElse(null);
             if (meant != null) {
                 return new Typing(meant, query.rawQuery().substring(words.get(readUpTo).start()));
             }
@@ -336,8 +341,6 @@ public final class QueryReader {
             }
         }
         candidates.addAll(openParams(sofar));
-        // A param is read once: one read to confirm (`Londn`) is not read again from later words.
-        candidates.removeIf(param -> wasRead(param, reads));
         return List.copyOf(candidates);
     }
 
