@@ -73,17 +73,8 @@ class TyposAnywhereJourneysTest {
         return demo.suggestOk("travel", body);
     }
 
-    private static JsonNode identified(ApiClient.Reply reply, String type) {
-        for (JsonNode entry : reply.data().path("input")) {
-            if (entry.path("type").asText().equals(type) && entry.path("source").asText().equals("identified")) {
-                return entry;
-            }
-        }
-        throw new AssertionError("no identified " + type + ": " + reply.raw());
-    }
-
     private static void assertIdentified(ApiClient.Reply reply, String type, String text, String state) {
-        JsonNode entry = identified(reply, type);
+        JsonNode entry = DateJourneysTest.input(reply, type);
         assertEquals(text, entry.path("text").asText(), reply.raw());
         assertEquals(state, entry.path("state").asText(), reply.raw());
     }
