@@ -94,6 +94,13 @@ class TyposAnywhereJourneysTest {
 
     @Test
     void a_misspelt_city_followed_by_a_date_keeps_the_destination_to_confirm_and_the_date() {
+        // At the end, the value to confirm is the active suggestion with its candidates (one tap confirms it).
+        for (String[] journey : new String[][] {{"en", "London"}, {"fr", "Londres"}, {"de", "London"}}) {
+            ApiClient.Reply reply = travel(journey[0], toAfterOrigin(journey[0], "Londn"), "{{ORIGIN_1}}=origin=Paris");
+            assertIdentified(reply, "destination", "Londn", "need_confirmation");
+            assertEquals("destination", reply.suggestionTypes().getFirst(), reply.raw());
+            assertEquals(journey[1], reply.options("destination").getFirst(), reply.raw());
+        }
         String[][] journeys = {{"en", "tomorrow", "London"}, {"fr", "demain", "Londres"}, {"de", "morgen", "London"}};
         for (String[] journey : journeys) {
             ApiClient.Reply reply = travel(journey[0], toAfterOrigin(journey[0], "Londn " + journey[1]),
@@ -116,6 +123,12 @@ class TyposAnywhereJourneysTest {
         assertFalse(ready(reply), reply.raw());
         assertNotEquals("contact", reply.suggestionTypes().getFirst(), reply.raw());
         assertEquals("Greta Fischer", reply.options("contact").getFirst(), reply.raw());
+        // At the end, the contact to confirm is the active suggestion with its candidates.
+        ApiClient.Reply trailing = demo.suggestOk("lab/mail", fill(envelope("Create an {{TYPE_1}} to Greta Fisher"),
+                "{{TYPE_1}}", "type", "email"));
+        assertIdentified(trailing, "contact", "Greta Fisher", "need_confirmation");
+        assertEquals("contact", trailing.suggestionTypes().getFirst(), trailing.raw());
+        assertEquals("Greta Fischer", trailing.options("contact").getFirst(), trailing.raw());
         // Typed without the pick: the contact's cue is read once "email" is, and the same contact is offered.
         ApiClient.Reply typed = demo.suggestOk("lab/mail", envelope("Create an email to Greta Fisher by tomorrow"));
         assertEquals(List.of("Greta Fischer"), typed.options("contact"), typed.raw());
@@ -136,22 +149,6 @@ class TyposAnywhereJourneysTest {
         assertFalse(ready(picked), picked.raw());
         assertEquals("New York City", picked.options("origin").getFirst(), picked.raw());
         assertNotEquals("origin", picked.suggestionTypes().getFirst(), picked.raw());
-    }
-
-    @Test
-    void a_trailing_value_to_confirm_is_the_active_suggestion_with_its_candidates() {
-        String[][] journeys = {{"en", "London"}, {"fr", "Londres"}, {"de", "London"}};
-        for (String[] journey : journeys) {
-            ApiClient.Reply reply = travel(journey[0], toAfterOrigin(journey[0], "Londn"), "{{ORIGIN_1}}=origin=Paris");
-            assertIdentified(reply, "destination", "Londn", "need_confirmation");
-            assertEquals("destination", reply.suggestionTypes().getFirst(), reply.raw());
-            assertEquals(journey[1], reply.options("destination").getFirst(), reply.raw());
-        }
-        ObjectNode contact = fill(envelope("Create an {{TYPE_1}} to Greta Fisher"), "{{TYPE_1}}", "type", "email");
-        ApiClient.Reply greta = demo.suggestOk("lab/mail", contact);
-        assertIdentified(greta, "contact", "Greta Fisher", "need_confirmation");
-        assertEquals("contact", greta.suggestionTypes().getFirst(), greta.raw());
-        assertEquals("Greta Fischer", greta.options("contact").getFirst(), greta.raw());
     }
 
     @Test
