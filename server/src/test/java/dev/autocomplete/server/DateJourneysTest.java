@@ -51,7 +51,7 @@ class DateJourneysTest {
         return demo.suggestOk("travel", body);
     }
 
-    private static JsonNode input(ApiClient.Reply reply, String type) {
+    static JsonNode input(ApiClient.Reply reply, String type) {
         for (JsonNode entry : reply.data().path("input")) {
             if (entry.path("type").asText().equals(type) && entry.path("source").asText().equals("identified")) {
                 return entry;

@@ -30,7 +30,7 @@ public final class ProductConfig {
     private static final Set<String> INTENT_KEYS = Set.of("name", "phrases", "params");
     /** The keys of a param the core reads; the others are its engine's ({@link ParamSpec#config()}). */
     private static final Set<String> CORE_PARAM_KEYS = Set.of("type", "label", "required", "cues", "when",
-            "context_keys", "context_options", "engine", "learn");
+            "context_keys", "context_options", "engine", "learn", "distinct_from");
     /** The keys every param must have: a key that misspells one is named as such by the core. */
     private static final Set<String> REQUIRED_PARAM_KEYS = Set.of("type");
     /** A type must survive the client's minting, {@code {{NAME_N}}} with NAME in {@code [A-Z0-9_]+}. */
@@ -50,6 +50,11 @@ public final class ProductConfig {
     private final ConfigProblems problems;
     private final Map<String, List<ParamSpec>> specs = new LinkedHashMap<>();
     private final Map<String, ParamDeclaration> declared = new HashMap<>();
+    /** Each param's {@code distinct_from}, checked against the product's params once all are read. */
+    private final List<DistinctFrom> distinctFroms = new ArrayList<>();
+
+    private record DistinctFrom(ConfigTree tree, String type, String other) {
+    }
 
     private record ParamDeclaration(String engine, Map<String, Object> config) {
     }
@@ -94,7 +99,7 @@ public final class ProductConfig {
             intents.add(intent);
         }
         // The prompt is read even when an intent has problems, so that its own are reported too.
-        boolean intentsRead = intents.size() == intentTrees.size();
+        boolean intentsRead = intents.size() == intentTrees.size() && distinctFromsNameParams(intents);
         return problems.read(() -> {
             String firstPhrase = intentsRead ? intents.getFirst().phrases().getFirst() : "";
             List<String> raw = intentsRead ? wordLists(intentTrees.getFirst(), "phrases").get(defaultLanguage) : null;
@@ -181,6 +186,8 @@ public final class ProductConfig {
         boolean learn = problems.read(() -> tree.bool("learn", true), true);
         int beforeAttributes = problems.count();
         Set<String> attributeKeys = problems.read(() -> attributeKeys(tree), Set.<String>of());
+        String distinctFrom = problems.read(() -> tree.has("distinct_from") ? tree.string("distinct_from") : null,
+                null);
         // With problems of its own, the param still goes to its engine when its type, engine and the keys they share
         // could be read, so that the engine's problems with it are reported too; it joins no intent.
         boolean own = problems.count() > before;
@@ -206,8 +213,32 @@ public final class ProductConfig {
         if (own) {
             return null;
         }
+        if (distinctFrom != null) {
+            distinctFroms.add(new DistinctFrom(tree, type, distinctFrom));
+        }
         return new ProductModel.Param(type, label, required, cues, Map.copyOf(translatedCues), condition, contextKeys,
-                contextOptions, engine, learn, attributeKeys);
+                contextOptions, engine, learn, attributeKeys, distinctFrom);
+    }
+
+    /** Whether every {@code distinct_from} names another param of the product; records a problem for each that does not. */
+    private boolean distinctFromsNameParams(List<ProductModel.Intent> intents) {
+        Set<String> types = new java.util.LinkedHashSet<>();
+        intents.forEach(intent -> intent.params().forEach(p -> types.add(p.type())));
+        boolean all = true;
+        for (DistinctFrom declared : distinctFroms) {
+            ConfigTree tree = declared.tree();
+            String other = declared.other();
+            if (other.equals(declared.type())) {
+                problems.add(tree.error("distinct_from", "names the param itself ('" + other
+                        + "'); name another param of this product"));
+                all = false;
+            } else if (!types.contains(other)) {
+                problems.add(tree.error("distinct_from", "names no param of this product ('" + other
+                        + "'); its params are " + types));
+                all = false;
+            }
+        }
+        return all;
     }
 
     /** The top-level context keys a param's {@code context_attributes} read (folded); the engine reads the rest. */

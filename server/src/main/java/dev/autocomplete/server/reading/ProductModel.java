@@ -69,13 +69,23 @@ public record ProductModel(Localized prompt, List<Intent> intents) {
      * @param learn whether the param's options are re-ranked by what users picked ({@code learn: false} turns it off)
      * @param attributeKeys folded top-level {@code additional_context} keys its {@code context_attributes} read: not
      *     matched against its option texts (protocol notes, decision 19)
+     * @param distinctFrom the type of the param whose value this one's differs from ({@code distinct_from}), or null:
+     *     a typed value equal to that param's needs confirmation
      */
     public record Param(String type, Localized label, boolean required, List<String> cues,
             Map<String, List<String>> translatedCues, Condition condition, List<String> contextKeys,
-            boolean contextOptions, String engine, boolean learn, Set<String> attributeKeys) {
+            boolean contextOptions, String engine, boolean learn, Set<String> attributeKeys, String distinctFrom) {
 
         public Param {
             attributeKeys = Set.copyOf(attributeKeys);
+        }
+
+        /** A param that differs from no other. */
+        public Param(String type, Localized label, boolean required, List<String> cues,
+                Map<String, List<String>> translatedCues, Condition condition, List<String> contextKeys,
+                boolean contextOptions, String engine, boolean learn, Set<String> attributeKeys) {
+            this(type, label, required, cues, translatedCues, condition, contextKeys, contextOptions, engine, learn,
+                    attributeKeys, null);
         }
 
         /** A param that learns from picks, with no context attributes. */

@@ -60,8 +60,11 @@ public final class QueryReader {
     private record IntentReading(Intent intent, List<Read> reads, Param active, String activeText) {
     }
 
-    /** A cue word (or words) at some place: the param it introduces, or null for a connecting word. */
-    private record Cue(Param param, int length) {
+    /**
+     * A cue word (or words) at some place: the param it introduces, or null for a connecting word; {@code named} is
+     * the param whose cue it is, filled or not.
+     */
+    private record Cue(Param param, int length, Param named) {
     }
 
     /** Where a piece left the user: the param still being typed into and the text typed for it. */
@@ -211,7 +214,7 @@ public final class QueryReader {
             Param cued = null;
             int i = from;
             while (i <= words.size()) {
-                Cue cue = i < words.size() ? cueAt(intent, words, i, pieceStart, cued, reads) : null;
+                Cue cue = i < words.size() ? cueAt(intent, words, i, pieceStart, cued, reads, lastBlock) : null;
                 if (i == words.size() || cue != null) {
                     boolean trailing = lastBlock && i == words.size();
                     Typing left = readPiece(intent, words, pieceStart, i, cued, trailing, reads);
@@ -221,7 +224,7 @@ public final class QueryReader {
                     if (i == words.size()) {
                         break;
                     }
-                    cued = cue.param();
+                    cued = cue.param() != null ? cue.param() : opensNow(intent, cue.named(), reads);
                     i += cue.length();
                     pieceStart = i;
                 } else {
@@ -261,15 +264,31 @@ public final class QueryReader {
             }
             for (Param param : candidates) {
                 SpanMatch[] matches = sources.match(param.type(), words.get(pos).start(), ends, contextValues(param));
-                for (int k = ends.length - 1; k >= 0 && pos + k + 1 > bestEnd; k--) {
+                for (int k = ends.length - 1; k >= 0 && pos + k + 1 >= bestEnd; k--) {
                     boolean reachesEnd = pos + k + 1 == to;
                     SpanMatch.Kind kind = matches[k].kind();
-                    if (kind.isValue() || (reachesEnd && (kind == SpanMatch.Kind.PREFIX
-                            || kind == SpanMatch.Kind.LOOSE))) {
+                    // As long a span as the best so far wins only as a value over a start or a typo (`morgen`: a
+                    // date, though close to `Morena`).
+                    boolean better = pos + k + 1 > bestEnd || (kind.isValue() && !bestMatch.kind().isValue());
+                    if (better && (kind.isValue() || (reachesEnd && (kind == SpanMatch.Kind.PREFIX
+                            || kind == SpanMatch.Kind.LOOSE)))) {
                         bestParam = param;
                         bestEnd = pos + k + 1;
                         bestMatch = matches[k];
                         break;
+                    }
+                }
+            }
+            if (bestParam == null && open != null && pos == from && !filled(open, reads)) {
+                // The words right after a cue, closed by the next cue or followed by more text, are matched like a
+                // trailing span: the longest start of a value or typo-level match (`to Londn tomorrow`, `from New
+                // York to`) is the cued param's, to confirm.
+                SpanMatch[] matches = sources.match(open.type(), words.get(pos).start(), ends, contextValues(open));
+                for (int k = ends.length - 1; k >= 0 && bestParam == null; k--) {
+                    if (matches[k].kind() == SpanMatch.Kind.PREFIX || matches[k].kind() == SpanMatch.Kind.LOOSE) {
+                        bestParam = open;
+                        bestEnd = pos + k + 1;
+                        bestMatch = matches[k];
                     }
                 }
             }
@@ -286,6 +305,10 @@ public final class QueryReader {
             };
             int start = words.get(pos).start();
             int end = words.get(bestEnd - 1).end();
+            if (state == ReadingState.COMPLETED && repeatsDistinct(intent, bestParam, bestMatch.value() != null
+                    ? bestMatch.value() : query.rawQuery().substring(start, end), reads)) {
+                state = ReadingState.NEED_CONFIRMATION;
+            }
             reads.add(new Read(bestParam, start, end, state, bestMatch.value()));
             // The text being typed runs to the end of the query: a trailing space says a word is finished.
             typing = typedLast && state != ReadingState.COMPLETED
@@ -296,8 +319,10 @@ public final class QueryReader {
         }
         if (trailing && readUpTo < to) {
             // Words no param reads: the param they were meant for stays active, showing what matches them (none).
-            Param meant = cued != null && !filled(cued, reads) ? cued
-                    : uncuedCandidates(intent, reads, true).stream().findFirst().orElse(null);
+            // Not a param read already, to confirm (`by tomorrow` after `to Greta Fisher` is not the contact's).
+            Param meant = cued != null && !filled(cued, reads) && !wasRead(cued, reads) ? cued
+                    : uncuedCandidates(intent, reads, true).stream().filter(p -> !wasRead(p, reads)).findFirst()
+                            .orElse(null);
             if (meant != null) {
                 return new Typing(meant, query.rawQuery().substring(words.get(readUpTo).start()));
             }
@@ -322,13 +347,45 @@ public final class QueryReader {
     }
 
     /**
+     * The param a cue names once the words before it are read, or null: {@code to} in {@code email to Greta}
+     * introduces the contact, which applies only once {@code email} is read.
+     */
+    private Param opensNow(Intent intent, Param named, List<Read> reads) {
+        IntentReading sofar = new IntentReading(intent, reads, null, "");
+        return !filled(named, reads) && !wasRead(named, reads) && applies(named, sofar) ? named : null;
+    }
+
+    private static boolean wasRead(Param param, List<Read> reads) {
+        return reads.stream().anyMatch(read -> read.param() == param);
+    }
+
+    /**
+     * Whether {@code value}, read for {@code param}, equals the value of a param it is declared distinct from (its
+     * {@code distinct_from}, or one whose {@code distinct_from} names it), picked or read before it.
+     */
+    private boolean repeatsDistinct(Intent intent, Param param, String value, List<Read> reads) {
+        IntentReading sofar = new IntentReading(intent, reads, null, "");
+        String folded = TextFolding.fold(value);
+        for (Param other : intent.params()) {
+            boolean distinct = other.type().equals(param.distinctFrom()) || param.type().equals(other.distinctFrom());
+            if (distinct && other != param && valueNames(other.type(), sofar).contains(folded)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * A cue at {@code i}: the longest cue of any param of the intent. A cue of a param that is filled (or does not
      * apply) is a connecting word: it separates values and is never read as one. A cue that continues the value
      * being typed ({@code de} in {@code Rio de Janeiro}, {@code am} as the start of {@code Amsterdam} after
      * {@code von}) is no cue: the longest option match wins; but a cue word that starts a piece and introduces the
      * param it would be read for is its cue ({@code to} before a destination, though {@code Tokyo} starts with it).
+     * A cue that ends text followed by a token ({@code from {{BRANCH_1}} to {{BASE_BRANCH_1}}}) continues nothing:
+     * the user typed on past it.
      */
-    private Cue cueAt(Intent intent, List<Word> words, int i, int pieceStart, Param current, List<Read> reads) {
+    private Cue cueAt(Intent intent, List<Word> words, int i, int pieceStart, Param current, List<Read> reads,
+            boolean lastBlock) {
         Param cuedParam = null;
         int length = 0;
         for (Param param : intent.params()) {
@@ -344,7 +401,9 @@ public final class QueryReader {
             return null;
         }
         int lookEnd = Math.min(words.size(), i + length + 1);
-        List<Param> continuing = current != null && !filled(current, reads) ? List.of(current)
+        boolean endsBeforeToken = !lastBlock && i + length == words.size();
+        List<Param> continuing = endsBeforeToken ? List.of()
+                : current != null && !filled(current, reads) ? List.of(current)
                 : uncuedCandidates(intent, reads, false).stream().limit(1).toList();
         for (Param param : continuing) {
             if (pieceStart == i && param == cuedParam) {
@@ -361,7 +420,7 @@ public final class QueryReader {
         }
         IntentReading sofar = new IntentReading(intent, reads, null, "");
         boolean open = !filled(cuedParam, reads) && applies(cuedParam, sofar);
-        return new Cue(open ? cuedParam : null, length);
+        return new Cue(open ? cuedParam : null, length, cuedParam);
     }
 
     /**
@@ -424,22 +483,35 @@ public final class QueryReader {
      * docs/protocol.md §4.4: the param being typed into first, then the open ones; while a required param is open,
      * optional ones wait (the official client asks again only when it runs out of cached suggestions, so listing
      * them would hide {@code is_ready} after the last required pick). The first suggestion has its options; the
-     * later ones only those of {@link #laterOptions}.
+     * later ones only those of {@link #laterOptions}. A param read before the end of the text to confirm (a typo,
+     * the start of a value) comes last with what it may be as options, and never first: the client appends a pick
+     * at the end of the text, not where the span is.
      */
     private List<Reading.ParamSuggestion> suggestions(IntentReading reading) {
         Set<Param> order = new LinkedHashSet<>();
         if (reading.active() != null && !filled(reading.active(), reading.reads())) {
             order.add(reading.active());
         }
+        Map<Param, String> toConfirm = new LinkedHashMap<>();
+        for (Read read : reading.reads()) {
+            if (read.param() != reading.active() && !filled(read.param(), reading.reads())) {
+                toConfirm.putIfAbsent(read.param(), query.rawQuery().substring(read.start(), read.end()));
+            }
+        }
         List<Param> open = openParams(reading);
+        open.removeAll(toConfirm.keySet());
         boolean requiredOpen = open.stream().anyMatch(Param::required);
         open.stream().filter(p -> p.required() || !requiredOpen).forEach(order::add);
+        if (!order.isEmpty()) {
+            order.addAll(toConfirm.keySet());
+        }
         Map<String, String> filled = sources.filledWith(readValues(reading));
         List<Reading.ParamSuggestion> suggestions = new ArrayList<>();
         for (Param param : order) {
-            String typed = param == reading.active() ? reading.activeText() : "";
+            String typed = param == reading.active() ? reading.activeText() : toConfirm.getOrDefault(param, "");
             fromContext.clear();
-            List<Option> options = suggestions.isEmpty() ? options(param, typed, filled) : laterOptions(param, filled);
+            List<Option> options = suggestions.isEmpty() || toConfirm.containsKey(param)
+                    ? options(param, typed, filled) : laterOptions(param, filled);
             suggestions.add(new Reading.ParamSuggestion(param.type(), param.label().in(languages), param.required(),
                     options, fromContext));
         }

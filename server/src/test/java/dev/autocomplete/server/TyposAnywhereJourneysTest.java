@@ -1,0 +1,239 @@
+package dev.autocomplete.server;
+
+import static dev.autocomplete.server.ApiClient.envelope;
+import static dev.autocomplete.server.ApiClient.fill;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * Values read anywhere in the text, not only at its end (issue 20), over HTTP: a typo or the start of a value
+ * followed by more text or closed by the next cue, a cue between two picks, the demo cities' everyday names and
+ * codes, and params declared distinct. On the demo tenant, in English, French and German, and on a lab tenant
+ * shaped like the demo's workspace and like a pull-request product.
+ */
+class TyposAnywhereJourneysTest {
+
+    private static final String LAB = """
+            default_language: en
+            catalogs:
+              people:
+                options: [Linus Torvalds, Grace Hopper, Greta Fischer, Greta Garcia, Hugo Garcia, Ada Lovelace]
+            products:
+              - id: 7a1c3e5b-2d4f-4a6b-8c0d-1e2f3a4b5c60
+                slug: mail
+                intents:
+                  - name: create
+                    phrases: [Create an, Create a, Create]
+                    params:
+                      - {type: type, required: true, options: [email, automation]}
+                      - {type: contact, required: true, cues: [to], when: {type: email}, catalog: people}
+                      - {type: topic, cues: [about], when: {type: email}, options: [Project update, Invoice]}
+              - id: 7a1c3e5b-2d4f-4a6b-8c0d-1e2f3a4b5c61
+                slug: code
+                intents:
+                  - name: open_pull_request
+                    phrases: [Open pull request on, Open pull request]
+                    params:
+                      - {type: repo, required: true, cues: [on], options: [autocomplete, linux, helidon]}
+                      - {type: branch, required: true, cues: [from], options: [feature-x, fix-typo, main, develop]}
+                      - {type: base_branch, required: true, cues: [to, into], options: [main, develop, release]}
+                      - {type: reviewer, cues: [for, with], catalog: people}
+            """;
+
+    @RegisterExtension
+    static final DemoServer demo = new DemoServer()
+            .withClock(Clock.fixed(DateJourneysTest.NOW, java.time.ZoneOffset.UTC))
+            .withTenant("lab", Map.of("lab/tenant.yaml", LAB), "mail", "code");
+
+    @TempDir
+    Path temp;
+
+    private static ApiClient.Reply travel(String language, String rawQuery, String... picks) {
+        ObjectNode body = envelope(rawQuery);
+        ((ObjectNode) body.path("meta")).put("language", language);
+        for (String pick : picks) {
+            String[] parts = pick.split("=", 3);
+            fill(body, parts[0], parts[1], parts[2]);
+        }
+        return demo.suggestOk("travel", body);
+    }
+
+    private static void assertIdentified(ApiClient.Reply reply, String type, String text, String state) {
+        JsonNode entry = DateJourneysTest.input(reply, type);
+        assertEquals(text, entry.path("text").asText(), reply.raw());
+        assertEquals(state, entry.path("state").asText(), reply.raw());
+    }
+
+    private static boolean ready(ApiClient.Reply reply) {
+        return reply.data().path("is_ready").asBoolean();
+    }
+
+    /** The query with the origin picked, then {@code to}, {@code à} or {@code nach} and {@code typed}. */
+    private static String toAfterOrigin(String language, String typed) {
+        return switch (language) {
+            case "fr" -> "Réserver un vol de {{ORIGIN_1}} à " + typed;
+            case "de" -> "Flug von {{ORIGIN_1}} nach " + typed;
+            default -> "Book a flight from {{ORIGIN_1}} to " + typed;
+        };
+    }
+
+    @Test
+    void a_misspelt_city_followed_by_a_date_keeps_the_destination_to_confirm_and_the_date() {
+        // At the end, the value to confirm is the active suggestion with its candidates (one tap confirms it).
+        for (String[] journey : new String[][] {{"en", "London"}, {"fr", "Londres"}, {"de", "London"}}) {
+            ApiClient.Reply reply = travel(journey[0], toAfterOrigin(journey[0], "Londn"), "{{ORIGIN_1}}=origin=Paris");
+            assertIdentified(reply, "destination", "Londn", "need_confirmation");
+            assertEquals("destination", reply.suggestionTypes().getFirst(), reply.raw());
+            assertEquals(journey[1], reply.options("destination").getFirst(), reply.raw());
+        }
+        String[][] journeys = {{"en", "tomorrow", "London"}, {"fr", "demain", "Londres"}, {"de", "morgen", "London"}};
+        for (String[] journey : journeys) {
+            ApiClient.Reply reply = travel(journey[0], toAfterOrigin(journey[0], "Londn " + journey[1]),
+                    "{{ORIGIN_1}}=origin=Paris");
+            assertIdentified(reply, "destination", "Londn", "need_confirmation");
+            assertIdentified(reply, "date", journey[1], "completed");
+            assertFalse(ready(reply), reply.raw());
+            // Read mid-text: listed with what it may be, but not first (a pick is appended at the end of the text).
+            assertNotEquals("destination", reply.suggestionTypes().getFirst(), reply.raw());
+            assertEquals(journey[2], reply.options("destination").getFirst(), reply.raw());
+        }
+    }
+
+    @Test
+    void a_misspelt_contact_followed_by_more_words_is_read_as_the_contact_to_confirm() {
+        ObjectNode body = fill(envelope("Create an {{TYPE_1}} to Greta Fisher by tomorrow"), "{{TYPE_1}}", "type",
+                "email");
+        ApiClient.Reply reply = demo.suggestOk("lab/mail", body);
+        assertIdentified(reply, "contact", "Greta Fisher", "need_confirmation");
+        assertFalse(ready(reply), reply.raw());
+        assertNotEquals("contact", reply.suggestionTypes().getFirst(), reply.raw());
+        assertEquals("Greta Fischer", reply.options("contact").getFirst(), reply.raw());
+        // At the end, the contact to confirm is the active suggestion with its candidates.
+        ApiClient.Reply trailing = demo.suggestOk("lab/mail", fill(envelope("Create an {{TYPE_1}} to Greta Fisher"),
+                "{{TYPE_1}}", "type", "email"));
+        assertIdentified(trailing, "contact", "Greta Fisher", "need_confirmation");
+        assertEquals("contact", trailing.suggestionTypes().getFirst(), trailing.raw());
+        assertEquals("Greta Fischer", trailing.options("contact").getFirst(), trailing.raw());
+        // Typed without the pick: the contact's cue is read once "email" is, and the same contact is offered.
+        ApiClient.Reply typed = demo.suggestOk("lab/mail", envelope("Create an email to Greta Fisher by tomorrow"));
+        assertEquals(List.of("Greta Fischer"), typed.options("contact"), typed.raw());
+    }
+
+    @Test
+    void the_start_of_a_city_closed_by_the_next_cue_stays_the_origin_to_confirm() {
+        String[][] journeys = {{"en", "Book a flight from New York to"}, {"fr", "Réserver un vol de New York à"},
+                {"de", "Flug von New York nach"}};
+        for (String[] journey : journeys) {
+            ApiClient.Reply reply = travel(journey[0], journey[1]);
+            assertEquals("destination", reply.suggestionTypes().getFirst(), reply.raw());
+            assertEquals("New York City", reply.options("origin").getFirst(), reply.raw());
+        }
+        ApiClient.Reply picked = travel("en", "Book a flight from New York to {{DESTINATION_1}}",
+                "{{DESTINATION_1}}=destination=London");
+        assertIdentified(picked, "origin", "New York", "need_confirmation");
+        assertFalse(ready(picked), picked.raw());
+        assertEquals("New York City", picked.options("origin").getFirst(), picked.raw());
+        assertNotEquals("origin", picked.suggestionTypes().getFirst(), picked.raw());
+    }
+
+    @Test
+    void a_cue_between_two_picks_is_never_read_as_a_value() {
+        for (String tail : List.of("", " ")) {
+            ObjectNode body = envelope("Open pull request on {{REPO_1}} from {{BRANCH_1}} to {{BASE_BRANCH_1}}" + tail);
+            fill(body, "{{REPO_1}}", "repo", "linux");
+            fill(body, "{{BRANCH_1}}", "branch", "fix-typo");
+            fill(body, "{{BASE_BRANCH_1}}", "base_branch", "main");
+            ApiClient.Reply reply = demo.suggestOk("lab/code", body);
+            for (JsonNode entry : reply.data().path("input")) {
+                assertNotEquals("identified", entry.path("source").asText(), reply.raw());
+            }
+            assertTrue(ready(reply), reply.raw());
+            assertEquals(List.of("reviewer"), reply.suggestionTypes(), reply.raw());
+        }
+        ObjectNode typing = envelope("Open pull request on {{REPO_1}} from {{BRANCH_1}} to {{BASE_BRANCH_1}} for Lin");
+        fill(typing, "{{REPO_1}}", "repo", "linux");
+        fill(typing, "{{BRANCH_1}}", "branch", "fix-typo");
+        fill(typing, "{{BASE_BRANCH_1}}", "base_branch", "main");
+        ApiClient.Reply reviewer = demo.suggestOk("lab/code", typing);
+        assertIdentified(reviewer, "reviewer", "Lin", "in_progress");
+        assertEquals("Linus Torvalds", reviewer.options("reviewer").getFirst(), reviewer.raw());
+    }
+
+    @Test
+    void the_demo_cities_are_found_by_the_names_and_codes_people_type() {
+        Map<String, String> aliases = Map.of("NYC", "New York City", "LA", "Los Angeles", "SF", "San Francisco",
+                "Rio", "Rio de Janeiro", "CDMX", "Mexico City", "HKG", "Hong Kong", "TYO", "Tokyo", "BKK", "Bangkok");
+        aliases.forEach((alias, city) -> {
+            ApiClient.Reply read = travel("en", "Book a flight from " + alias + " to {{DESTINATION_1}}",
+                    "{{DESTINATION_1}}=destination=Lima");
+            assertIdentified(read, "origin", alias, "completed");
+            assertTrue(ready(read), alias + ": " + read.raw());
+            // The city it reads as: the one the destination, declared distinct from the origin, may not repeat.
+            ApiClient.Reply same = travel("en", "Book a flight from " + alias + " to {{DESTINATION_1}}",
+                    "{{DESTINATION_1}}=destination=" + city);
+            assertIdentified(same, "origin", alias, "need_confirmation");
+        });
+        ApiClient.Reply typing = travel("en", toAfterOrigin("en", "LA"), "{{ORIGIN_1}}=origin=Paris");
+        assertEquals("Los Angeles", typing.options("destination").getFirst(), typing.raw());
+    }
+
+    @Test
+    void a_destination_typed_equal_to_the_origin_needs_confirmation_and_is_not_ready() {
+        for (String language : List.of("en", "fr", "de")) {
+            ApiClient.Reply same = travel(language, toAfterOrigin(language, "Paris tomorrow"),
+                    "{{ORIGIN_1}}=origin=Paris");
+            assertIdentified(same, "destination", "Paris", "need_confirmation");
+            assertFalse(ready(same), same.raw());
+            ApiClient.Reply other = travel(language, toAfterOrigin(language, "Lyon tomorrow"),
+                    "{{ORIGIN_1}}=origin=Paris");
+            assertIdentified(other, "destination", "Lyon", "completed");
+            assertTrue(ready(other), other.raw());
+        }
+        // Either way round, and typed whole.
+        ApiClient.Reply origin = travel("en", "Book a flight from Paris to {{DESTINATION_1}}",
+                "{{DESTINATION_1}}=destination=Paris");
+        assertIdentified(origin, "origin", "Paris", "need_confirmation");
+        assertFalse(ready(origin), origin.raw());
+        assertFalse(ready(travel("en", "Book a flight from Paris to Paris")));
+    }
+
+    @Test
+    void validate_accepts_distinct_from_and_refuses_one_that_names_no_param_of_the_product() throws Exception {
+        Path tenants = temp.resolve("tenants");
+        Path file = Files.createDirectories(tenants.resolve("trips")).resolve("tenant.yaml");
+        String tenant = """
+                products:
+                  - id: 3b5d7f9a-1c2e-4f6a-8b0c-2d4e6f8a0b1c
+                    slug: trips
+                    intents:
+                      - name: go
+                        phrases: [Go from]
+                        params:
+                          - {type: origin, required: true, cues: [from], options: [Paris, Lyon]}
+                          - {type: destination, cues: [to], options: [Paris, Lyon], distinct_from: %s}
+                """;
+        Files.writeString(file, tenant.formatted("origin"));
+        TestTenants.Cli valid = TestTenants.cli("validate", "--tenants", tenants.toString());
+        assertEquals(0, valid.exit(), valid.err());
+        Files.writeString(file, tenant.formatted("orgin"));
+        TestTenants.Cli invalid = TestTenants.cli("validate", "--tenants", tenants.toString());
+        assertEquals(1, invalid.exit(), invalid.out());
+        assertTrue(invalid.err().contains(file + ":9: products[0].intents[0].params[1].distinct_from: names no param"
+                + " of this product ('orgin'); its params are [origin, destination]"), invalid.err());
+    }
+}
