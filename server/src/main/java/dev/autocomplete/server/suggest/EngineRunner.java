@@ -60,13 +60,13 @@ public final class EngineRunner {
             return done(answer, EngineOutcome.OK, System.nanoTime() - start, calls);
         } catch (TimeoutException e) {
             reading.interrupt();
-            GuardedEngine late = calls.inProgress();
+            GuardedEngine late = calls.blame(System.nanoTime());
             if (late != null) {
                 late.timedOut();
             }
             LOG.log(System.Logger.Level.WARNING, "Reading for " + tenant.id() + "/" + product.slug()
                     + " did not finish within " + product.limits().budget().toMillis() + " ms"
-                    + (late == null ? "" : " (waiting for engine " + late.name() + ")"));
+                    + (late == null ? "" : "; blamed on engine " + late.name() + " (" + timeByEngine(calls) + ")"));
             return done(null, EngineOutcome.TIMEOUT, System.nanoTime() - start, calls);
         } catch (ExecutionException e) {
             // Only the class name: a message might quote the query.
@@ -78,6 +78,16 @@ public final class EngineRunner {
             Thread.currentThread().interrupt();
             return done(null, EngineOutcome.TIMEOUT, System.nanoTime() - start, calls);
         }
+    }
+
+    /** Where the request's time went, engine by engine: {@code faulty 998 ms, catalogs 0.1 ms}. */
+    private static String timeByEngine(EngineCalls calls) {
+        StringBuilder line = new StringBuilder();
+        for (EngineCalls.Use use : calls.uses()) {
+            line.append(line.isEmpty() ? "" : ", ").append(use.engine()).append(' ')
+                    .append(Math.round(use.nanos() / 100_000.0) / 10.0).append(" ms");
+        }
+        return line.toString();
     }
 
     private static Result done(Reading reading, EngineOutcome outcome, long nanos, EngineCalls calls) {

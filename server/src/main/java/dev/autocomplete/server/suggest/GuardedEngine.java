@@ -42,6 +42,12 @@ public final class GuardedEngine implements AutoCloseable {
     static final int FRAMES = 5;
 
     private static final System.Logger LOG = System.getLogger(GuardedEngine.class.getName());
+    /** The kinds of failure the failure log counts apart when it holds lines back, by index. */
+    private static final int THREW = 0;
+    private static final int INVALID = 1;
+    private static final int TIMED_OUT = 2;
+    private static final String[][] FAILURE_KINDS = {{"error", "errors"}, {"unusable answer", "unusable answers"},
+        {"timeout", "timeouts"}};
 
     private final String where;
     private final String engineName;
@@ -76,7 +82,7 @@ public final class GuardedEngine implements AutoCloseable {
         this.tenantLoader = requireNonNull(tenantLoader, "tenantLoader is null");
         this.logQueries = logQueries;
         this.circuit = new Circuit(circuitFailures, circuitOpen);
-        this.failureLog = new LogThrottle(logInterval);
+        this.failureLog = new LogThrottle(logInterval, FAILURE_KINDS.length);
         this.outputLog = new LogThrottle(logInterval);
         this.paramTypes = declaredTypes();
         this.cacheable = declaredCacheable();
@@ -138,7 +144,7 @@ public final class GuardedEngine implements AutoCloseable {
         }
         long start = System.nanoTime();
         T answer;
-        calls.started(this);
+        calls.started(this, start);
         ClassLoader previous = enter();
         try {
             answer = call.get();
@@ -164,9 +170,9 @@ public final class GuardedEngine implements AutoCloseable {
     public void timedOut() {
         long now = System.nanoTime();
         circuit.failed(now);
-        int heldBack = failureLog.admit(now);
-        if (heldBack >= 0) {
-            LOG.log(System.Logger.Level.WARNING, where + " did not answer within the request's budget"
+        int[] heldBack = failureLog.admit(now, TIMED_OUT);
+        if (heldBack != null) {
+            LOG.log(System.Logger.Level.WARNING, where + " took most of a request's budget, which ran out"
                     + heldBack(heldBack));
         }
     }
@@ -229,8 +235,8 @@ public final class GuardedEngine implements AutoCloseable {
         long now = System.nanoTime();
         circuit.failed(now);
         calls.finished(this, now - start, failure);
-        int heldBack = failureLog.admit(now);
-        if (heldBack >= 0) {
+        int[] heldBack = failureLog.admit(now, failure == EngineCalls.Failure.THREW ? THREW : INVALID);
+        if (heldBack != null) {
             String what = why instanceof Throwable e ? "threw " + describe(e) : "answered " + why;
             LOG.log(System.Logger.Level.WARNING, where + " failed in " + method + ": " + what + heldBack(heldBack));
         }
@@ -289,6 +295,22 @@ public final class GuardedEngine implements AutoCloseable {
 
     private static String heldBack(int count) {
         return count == 0 ? "" : " (and " + count + " more like it since the last line)";
+    }
+
+    /** The failures held back since the last line, kind by kind: {@code (held back: 3 errors and 2 timeouts)}. */
+    private static String heldBack(int[] byKind) {
+        List<String> counts = new ArrayList<>();
+        for (int i = 0; i < byKind.length; i++) {
+            if (byKind[i] > 0) {
+                counts.add(byKind[i] + " " + FAILURE_KINDS[i][byKind[i] == 1 ? 0 : 1]);
+            }
+        }
+        if (counts.isEmpty()) {
+            return "";
+        }
+        String last = counts.removeLast();
+        return " (held back since the last line: " + (counts.isEmpty() ? "" : String.join(", ", counts) + " and ")
+                + last + ")";
     }
 
     /** Text that fits on one line of a suggestion. */
