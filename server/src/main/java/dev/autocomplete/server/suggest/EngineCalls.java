@@ -177,20 +177,20 @@ public final class EngineCalls {
     /** Each engine's use; {@code blamed} timed out, when not null; {@code running} for {@code runningNanos} more. */
     private List<Use> uses(GuardedEngine blamed, GuardedEngine running, long runningNanos) {
         List<Use> uses = new ArrayList<>(byEngine.size() + 1);
-        boolean blamedFound = false;
+        boolean runningFound = false;
         for (Tally tally : byEngine.values()) {
             EngineOutcome outcome = tally.threw > 0 ? EngineOutcome.ERROR : tally.invalid > 0 ? EngineOutcome.INVALID
                     : tally.circuitOpen > 0 ? EngineOutcome.CIRCUIT_OPEN : EngineOutcome.OK;
             long nanos = tally.nanos;
-            if (tally.engine == blamed) {
-                blamedFound = true;
-                outcome = EngineOutcome.TIMEOUT;
-                nanos += tally.engine == running ? runningNanos : 0;
+            if (tally.engine == running) {
+                runningFound = true;
+                nanos += runningNanos;
             }
-            uses.add(new Use(tally.engine.name(), outcome, nanos));
+            uses.add(new Use(tally.engine.name(), tally.engine == blamed ? EngineOutcome.TIMEOUT : outcome, nanos));
         }
-        if (blamed != null && !blamedFound) {
-            uses.add(new Use(blamed.name(), EngineOutcome.TIMEOUT, runningNanos));
+        if (running != null && !runningFound) { // still in its first call
+            uses.add(new Use(running.name(), running == blamed ? EngineOutcome.TIMEOUT : EngineOutcome.OK,
+                    runningNanos));
         }
         return List.copyOf(uses);
     }

@@ -162,7 +162,10 @@ public final class TenantRegistry implements AutoCloseable {
         if (previous != null) {
             previous.retire();
         }
-        LOG.log(System.Logger.Level.INFO, (previous == null ? "Tenant loaded: " : "Tenant reloaded: ") + tenant.id());
+        // Which build of each engine JAR serves now: after replacing engines/x.jar, the line that says it took.
+        LOG.log(System.Logger.Level.INFO, (previous == null ? "Tenant loaded: " : "Tenant reloaded: ") + tenant.id()
+                + (tenant.ownLoader() == null ? "" : "; engine JARs: " + String.join(", ",
+                        tenant.ownLoader().versions())));
     }
 
     /** Records why a changed directory did not load; its previous tenant, if any, keeps serving. */

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.autocomplete.spi.Ask;
+import dev.autocomplete.spi.Counter;
 import dev.autocomplete.spi.Engine;
 import dev.autocomplete.spi.Option;
 import dev.autocomplete.spi.SpanMatch;
@@ -52,12 +53,15 @@ final class FaultyEngine implements Engine {
 
     private final Map<String, Fault> faults;
     private final boolean cacheable;
+    private final Counter optionsAsked;
     private final Path closedMarker;
     private final Path slowMarker;
 
-    FaultyEngine(Map<String, Fault> faults, boolean cacheable, Path closedMarker, Path slowMarker) {
+    FaultyEngine(Map<String, Fault> faults, boolean cacheable, Counter optionsAsked, Path closedMarker,
+            Path slowMarker) {
         this.faults = Map.copyOf(faults);
         this.cacheable = cacheable;
+        this.optionsAsked = optionsAsked;
         this.closedMarker = closedMarker;
         this.slowMarker = slowMarker;
     }
@@ -99,6 +103,7 @@ final class FaultyEngine implements Engine {
 
     @Override
     public List<Option> options(Ask ask, String typed) {
+        optionsAsked.increment();
         Fault fault = faults.getOrDefault(ask.type(), Fault.NONE);
         if (fault == Fault.NONE) {
             fault = asked(typed);
