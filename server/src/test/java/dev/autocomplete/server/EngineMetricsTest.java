@@ -62,7 +62,8 @@ class EngineMetricsTest {
         return tenants(temp, engineKeys);
     }
 
-    private static Path tenants(Path base, String engineKeys) throws Exception {
+    /** As above, under {@code base}: the tenants directory of {@link #YAML} with the faulty engine's JAR. */
+    static Path tenants(Path base, String engineKeys) throws Exception {
         Path tenants = TestTenants.copyOfDemo(base);
         Path tenant = Files.createDirectories(tenants.resolve("faulty"));
         Files.createDirectories(tenant.resolve("engines"));
