@@ -117,8 +117,9 @@ class EngineMetricsTest {
         assertEquals(1, validate.exit(), validate.err());
         // The param that names the engine: its line in tenant.yaml.
         // Reported on the line of the param that names the engine.
-        assertTrue(Pattern.compile("faulty/tenant\\.yaml:\\d+: products\\[0]\\.intents\\[0]\\.params\\[1]: engine 'faulty'"
-                + " asked for counter 'extra_32' beyond its 32 counters").matcher(validate.err()).find(), validate.err());
+        Pattern beyond = Pattern.compile("faulty/tenant\\.yaml:\\d+: products\\[0]\\.intents\\[0]\\.params\\[1]: "
+                + "engine 'faulty' asked for counter 'extra_32' beyond its 32 counters");
+        assertTrue(beyond.matcher(validate.err()).find(), validate.err());
 
         for (String name : new String[] {"Bad-Name", "calls", "hits_total", "x".repeat(41)}) {
             Path bad = tenants(Files.createTempDirectory(temp, "bad"), "counter_name: '" + name + "'");

@@ -84,8 +84,9 @@ public final class Metrics {
             .help("Requests that asked an engine, by the engine and its outcome: ok, error, timeout (the request's"
                     + " budget ran out, blamed on the engine that took most of it), invalid, circuit_open")
             .labelNames("tenant", "product", "engine", "outcome").register(registry);
-    private final Counter engineSeconds = Counter.builder().withoutExemplars().name("autocomplete_engine_seconds_total")
-            .help("Time spent in each engine's calls").labelNames("tenant", "product", "engine").register(registry);
+    private final Counter engineSeconds = Counter.builder().withoutExemplars()
+            .name("autocomplete_engine_seconds_total").help("Time spent in each engine's calls")
+            .labelNames("tenant", "product", "engine").register(registry);
     private final Counter fallbacks = Counter.builder().withoutExemplars().name("autocomplete_fallbacks_total")
             .help("Fallback answers given instead of the engine's, by reason")
             .labelNames("tenant", "product", "reason").register(registry);

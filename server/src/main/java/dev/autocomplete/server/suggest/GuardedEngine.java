@@ -28,8 +28,9 @@ import dev.autocomplete.spi.SpanMatch;
  * {@link Ask#deadlineNanos()}). Thread-safe.
  *
  * <p>Logging: an engine's exception is logged with its class and top {@value #FRAMES} frames, at most one line
- * per {@link #LOG_INTERVAL} per engine with a count of the ones held back; its message only when the tenant
- * sets {@code log_queries}, since a message may quote the query.
+ * per {@link #LOG_INTERVAL} per engine with a count of the ones held back (failures by kind: errors, unusable
+ * answers, timeouts); its message only when the tenant sets {@code log_queries}, since a message may quote the
+ * query.
  */
 public final class GuardedEngine implements AutoCloseable {
 
@@ -297,7 +298,7 @@ public final class GuardedEngine implements AutoCloseable {
         return count == 0 ? "" : " (and " + count + " more like it since the last line)";
     }
 
-    /** The failures held back since the last line, kind by kind: {@code (held back: 3 errors and 2 timeouts)}. */
+    /** The failures held back, by kind: {@code (held back since the last line: 3 errors and 2 timeouts)}. */
     private static String heldBack(int[] byKind) {
         List<String> counts = new ArrayList<>();
         for (int i = 0; i < byKind.length; i++) {

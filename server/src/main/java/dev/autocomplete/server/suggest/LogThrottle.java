@@ -19,7 +19,7 @@ final class LogThrottle {
         this(interval, 0);
     }
 
-    /** A throttle that also counts held-back events by kind, {@code 0} to {@code kinds - 1}: {@link #admit(long, int)}. */
+    /** Also counts held-back events by kind, {@code 0} to {@code kinds - 1}: see {@link #admit(long, int)}. */
     LogThrottle(Duration interval, int kinds) {
         this.intervalNanos = interval.toNanos();
         this.suppressedByKind = new AtomicInteger[kinds];
