@@ -106,6 +106,20 @@ class FaultContainmentTest {
     }
 
     @Test
+    void an_answer_that_throws_when_the_server_reads_it_costs_only_the_engines_params() throws Exception {
+        Path tenants = tenantsWithFaultyEngine();
+        String key = TestTenants.createKey(tenants, "faulty", "public", "flaky");
+        try (AutocompleteServer server = TestServers.start(tenants)) {
+            ApiClient api = new ApiClient(server.port());
+            // 'lazy': the engine's lists throw when an element is read, after the engine's method returned.
+            ApiClient.Reply reply = api.suggest(key, envelope("Find lazy in L"));
+            assertEquals(200, reply.status(), reply.raw());
+            assertEquals(List.of("Large"), reply.options("size"), "the catalog's param still serves, no fallback: "
+                    + reply.raw());
+        }
+    }
+
+    @Test
     void a_hanging_engine_does_not_slow_down_other_tenants() throws Exception {
         Path tenants = tenantsWithFaultyEngine();
         String faultyKey = TestTenants.createKey(tenants, "faulty", "public", "flaky");

@@ -136,19 +136,23 @@ public final class GuardedEngine implements AutoCloseable {
 
     /**
      * Calls the engine behind its circuit, with the tenant's class loader; null when the circuit is open, the engine
-     * threw, answered null, or answered something {@code invalid} names (null when the answer is usable).
+     * threw, answered null, or answered something {@code invalid} names (null when the answer is usable). The
+     * answer is copied within the call: a list of the engine's own class may compute its elements when read (or
+     * throw then), and that is the engine's time and the engine's failure, not the server's.
      */
-    private <T> T call(String method, Supplier<T> call, Function<T, String> invalid, EngineCalls calls) {
+    private <E> List<E> call(String method, Supplier<List<E>> call, Function<List<E>, String> invalid,
+            EngineCalls calls) {
         if (!circuit.allow(System.nanoTime())) {
             calls.refused(this);
             return null;
         }
         long start = System.nanoTime();
-        T answer;
+        List<E> answer;
         calls.started(this, start);
         ClassLoader previous = enter();
         try {
-            answer = call.get();
+            List<E> given = call.get();
+            answer = given == null ? null : Collections.unmodifiableList(new ArrayList<>(given));
         } catch (Throwable e) {
             failed(calls, start, EngineCalls.Failure.THREW, method, e);
             return null;

@@ -46,7 +46,9 @@ final class FaultyEngine implements Engine {
         /** Append a line to {@code .slow-<slug>} in the tenant directory, then answer well after two seconds. */
         SLOW,
         /** Print a forged access log line on standard output and standard error, then answer well. */
-        PRINT
+        PRINT,
+        /** Answer lists of the right size that throw an {@link IllegalStateException} when an element is read. */
+        LAZY
     }
 
     static final List<String> FRUITS = List.of("Apple", "Banana");
@@ -95,6 +97,9 @@ final class FaultyEngine implements Engine {
             case JUNK -> {
                 return spans.stream().map(span -> SpanMatch.exact("Bell\u0007")).toList();
             }
+            case LAZY -> {
+                return throwingWhenRead(spans.size());
+            }
             default -> {
                 return spans.stream().map(FaultyEngine::matchFruit).toList();
             }
@@ -115,6 +120,9 @@ final class FaultyEngine implements Engine {
             case JUNK -> {
                 return List.of(Option.of("Bell\u0007"), Option.of("Line\nbreak"), Option.of("x".repeat(300)),
                         Option.of("Fine"));
+            }
+            case LAZY -> {
+                return throwingWhenRead(1);
             }
             case MANY -> {
                 List<Option> many = new ArrayList<>();
@@ -153,6 +161,21 @@ final class FaultyEngine implements Engine {
             }
         }
         return fault;
+    }
+
+    /** A list whose elements are computed when read, and whose computation fails. */
+    private static <T> List<T> throwingWhenRead(int size) {
+        return new java.util.AbstractList<>() {
+            @Override
+            public T get(int index) {
+                throw new IllegalStateException("a lazy answer failed when read");
+            }
+
+            @Override
+            public int size() {
+                return size;
+            }
+        };
     }
 
     /** The fault named at the start of typed text, if any. */
