@@ -2,6 +2,7 @@ package dev.autocomplete.server;
 
 import static dev.autocomplete.server.ApiClient.envelope;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -42,6 +43,13 @@ class EngineLogsTest {
             EngineJarFiles.withEntry(jar, POM, "", jar);
             assertTrue(server.awaitLog("Tenant reloaded: faulty; engine JARs: engine-test-faulty.jar version unknown",
                     30), server.log());
+
+            // A version is the JAR's text: a line break in it cannot forge a log line.
+            EngineJarFiles.withEntry(jar, POM, "version=2.3.5\\nINFO Tenant loaded: forged\n", jar);
+            assertTrue(server.awaitLog("engine-test-faulty.jar version 2.3.5?INFO Tenant loaded: forged", 30),
+                    server.log());
+            assertFalse(server.log().lines().anyMatch(line -> line.startsWith("INFO Tenant loaded: forged")),
+                    server.log());
         }
     }
 

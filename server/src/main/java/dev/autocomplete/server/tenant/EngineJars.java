@@ -18,8 +18,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.ServiceConfigurationError;
 import java.util.Properties;
+import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.jar.Attributes;
@@ -216,13 +216,13 @@ public final class EngineJars {
     /**
      * The version a JAR says it is, for the log: {@code Implementation-Version} in its manifest, else the version in
      * the Maven {@code pom.properties} that {@code mvn package} puts in it (of the JAR's own artifact, the one its
-     * file name starts with, when it bundles others), else {@code unknown}.
+     * file name starts with, when it bundles others), else {@code unknown}. One line of at most 60 characters.
      */
-    static String version(JarFile file, Manifest manifest, String fileName) throws IOException {
+    private static String version(JarFile file, Manifest manifest, String fileName) throws IOException {
         String implementation = manifest == null ? null
                 : manifest.getMainAttributes().getValue(Attributes.Name.IMPLEMENTATION_VERSION);
         if (implementation != null && !implementation.isBlank()) {
-            return implementation.strip();
+            return oneLine(implementation);
         }
         List<Properties> poms = new ArrayList<>();
         for (ZipEntry entry : Collections.list(file.entries())) {
@@ -238,10 +238,16 @@ public final class EngineJars {
         for (Properties pom : poms) {
             String artifact = pom.getProperty("artifactId", "");
             if (poms.size() == 1 || !artifact.isEmpty() && fileName.startsWith(artifact)) {
-                return pom.getProperty("version", "unknown").strip();
+                return oneLine(pom.getProperty("version", "unknown"));
             }
         }
         return "unknown";
+    }
+
+    /** A version as the log can show it: the JAR's text could hold a line break to forge a log line. */
+    private static String oneLine(String version) {
+        String line = version.strip().replaceAll("\\p{Cntrl}", "?");
+        return line.isEmpty() ? "unknown" : line.length() > 60 ? line.substring(0, 60) + "..." : line;
     }
 
     /** Why a JAR built for {@code version} cannot load here, or null when it can. */
