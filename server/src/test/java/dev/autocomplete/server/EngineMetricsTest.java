@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -21,7 +22,7 @@ import dev.autocomplete.server.wiring.AutocompleteServer;
  * What a plug-in engine (testing/engines/test-faulty, loaded from its JAR in a tenant's engines/) shows on the
  * management listener's {@code /observe/metrics} of a real server: the counters it publishes through its context,
  * with tenant and engine labels and the server's limits on them; and its calls and time by engine name, so that a
- * slow plug-in is blamed on itself, never on the core's catalogs next to it.
+ * slow plug-in is blamed on itself (there, in the log and in health), never on the core's catalogs next to it.
  */
 class EngineMetricsTest {
 
@@ -130,10 +131,11 @@ class EngineMetricsTest {
     }
 
     @Test
-    void a_slow_plugin_is_blamed_on_itself_in_metrics_and_health_never_on_the_catalogs() throws Exception {
+    void a_slow_plugin_is_blamed_on_itself_in_metrics_logs_and_health_never_on_the_catalogs() throws Exception {
         Path tenants = tenants("");
         String key = TestTenants.createKey(tenants, "faulty", "public", "shop");
-        try (AutocompleteServer server = TestServers.start(tenants)) {
+        try (CapturedLog log = CapturedLog.of("dev.autocomplete.server.suggest.EngineRunner");
+                AutocompleteServer server = TestServers.start(tenants)) {
             ApiClient api = new ApiClient(server.port());
             for (int i = 0; i < 3; i++) {
                 // 'slow' makes the faulty engine answer after 2 s: past the product's 500 ms budget.
@@ -168,6 +170,14 @@ class EngineMetricsTest {
                 }
             }
             assertFalse(shown != null, "no check of tenant faulty: " + health);
+
+            List<String> timeouts = log.messages().stream().filter(line -> line.startsWith("Reading for faulty/shop"))
+                    .toList();
+            assertEquals(3, timeouts.size(), log.messages().toString());
+            for (String line : timeouts) {
+                assertTrue(line.matches("Reading for faulty/shop did not finish within 500 ms; blamed on engine faulty"
+                        + " \\(catalogs [0-9.]+ ms, faulty [0-9.]+ ms\\)"), line);
+            }
         }
     }
 }
