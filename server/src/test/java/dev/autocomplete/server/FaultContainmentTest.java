@@ -185,6 +185,38 @@ class FaultContainmentTest {
     }
 
     @Test
+    void a_slow_engine_opens_its_own_circuit_and_its_late_answers_do_not_close_it() throws Exception {
+        Path tenants = tenantsWithFaultyEngine();
+        String fragileKey = TestTenants.createKey(tenants, "faulty", "public", "fragile");
+        try (AutocompleteServer server = TestServers.start(tenants)) {
+            ApiClient api = new ApiClient(server.port());
+            // 'slow' answers after 2 s: each request runs out of its 200 ms budget, blamed on the faulty engine.
+            for (int i = 0; i < 3; i++) {
+                assertEquals(200, api.suggest(fragileKey, envelope("Find slow")).status());
+            }
+            // The three abandoned calls answer, late: that is no success that closes the circuit again.
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (Files.readAllLines(tenants.resolve("faulty/.slow-fragile")).size() < 3
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            Thread.sleep(2500);
+
+            JsonNode products = null;
+            JsonNode health = health(ApiClient.management(server.managementPort()));
+            for (JsonNode check : health.path("checks")) {
+                if (check.path("name").asText().equals("tenant:faulty")) {
+                    products = check.path("data").path("products");
+                }
+            }
+            assertEquals("open", products.path("fragile").path("engines").path("faulty").path("circuit").asText(),
+                    health.toString());
+            assertEquals("closed", products.path("fragile").path("engines").path("catalog").path("circuit").asText(),
+                    health.toString());
+        }
+    }
+
+    @Test
     void engines_are_closed_when_the_server_unloads_their_tenant() throws Exception {
         Path tenants = tenantsWithFaultyEngine();
         try (AutocompleteServer server = TestServers.start(tenants)) {

@@ -118,7 +118,8 @@ public final class GuardedEngine implements AutoCloseable {
             return nones(spans.size());
         }
         List<SpanMatch> answer = call("match", () -> engine.match(ask, spans),
-                a -> a.size() == spans.size() ? null : a.size() + " answers for " + spans.size() + " spans", calls);
+                a -> a.size() == spans.size() ? null : a.size() + " answers for " + spans.size() + " spans", ask,
+                calls);
         return answer == null ? nones(spans.size()) : checkedMatches(ask.type(), answer);
     }
 
@@ -130,7 +131,7 @@ public final class GuardedEngine implements AutoCloseable {
         if (!paramTypes.contains(ask.type())) {
             return List.of();
         }
-        List<Option> answer = call("options", () -> engine.options(ask, typed), a -> null, calls);
+        List<Option> answer = call("options", () -> engine.options(ask, typed), a -> null, ask, calls);
         return answer == null ? List.of() : checkedOptions(ask.type(), answer);
     }
 
@@ -140,7 +141,7 @@ public final class GuardedEngine implements AutoCloseable {
      * answer is copied within the call: a list of the engine's own class may compute its elements when read (or
      * throw then), and that is the engine's time and the engine's failure, not the server's.
      */
-    private <E> List<E> call(String method, Supplier<List<E>> call, Function<List<E>, String> invalid,
+    private <E> List<E> call(String method, Supplier<List<E>> call, Function<List<E>, String> invalid, Ask ask,
             EngineCalls calls) {
         if (!circuit.allow(System.nanoTime())) {
             calls.refused(this);
@@ -164,7 +165,7 @@ public final class GuardedEngine implements AutoCloseable {
             failed(calls, start, EngineCalls.Failure.INVALID, method, problem);
             return null;
         }
-        succeeded(calls, start);
+        succeeded(calls, start, ask.deadlineNanos());
         return answer;
     }
 
@@ -231,9 +232,14 @@ public final class GuardedEngine implements AutoCloseable {
         Thread.currentThread().setContextClassLoader(previous);
     }
 
-    private void succeeded(EngineCalls calls, long start) {
-        circuit.succeeded();
-        calls.finished(this, System.nanoTime() - start, null);
+    private void succeeded(EngineCalls calls, long start, long deadline) {
+        long now = System.nanoTime();
+        if (now - deadline > 0) {
+            circuit.answeredLate();
+        } else {
+            circuit.succeeded();
+        }
+        calls.finished(this, now - start, null);
     }
 
     private void failed(EngineCalls calls, long start, EngineCalls.Failure failure, String method, Object why) {
