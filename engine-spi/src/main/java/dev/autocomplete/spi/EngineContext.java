@@ -20,9 +20,13 @@ import java.util.List;
  *     built-in catalog, the tenant's {@code catalogs}); empty when absent; never null
  * @param params the params of the product this engine serves, in declaration order; never empty
  * @param shared a place to share what is costly to build (a loaded file) among the engines of one tenant load
+ * @param counters where {@link #counter(String, String)} gets the counters the engine publishes (since SPI 3.0)
  */
 public record EngineContext(String tenantId, String productSlug, String defaultLanguage, ZoneId zone,
-        Path tenantDirectory, ConfigTree config, List<ParamSpec> params, Shared shared) {
+        Path tenantDirectory, ConfigTree config, List<ParamSpec> params, Shared shared, Counters counters) {
+
+    /** The most counters one engine may publish in one tenant. */
+    public static final int MAX_COUNTERS = 32;
 
     public EngineContext {
         requireNonNull(tenantId, "tenantId is null");
@@ -33,6 +37,37 @@ public record EngineContext(String tenantId, String productSlug, String defaultL
         requireNonNull(config, "config is null");
         params = List.copyOf(requireNonNull(params, "params is null"));
         requireNonNull(shared, "shared is null");
+        requireNonNull(counters, "counters is null");
+    }
+
+    /**
+     * A context whose counters count nothing ({@link Counters#NONE}): for building an engine outside the server,
+     * e.g. in a unit test of a factory.
+     */
+    public EngineContext(String tenantId, String productSlug, String defaultLanguage, ZoneId zone,
+            Path tenantDirectory, ConfigTree config, List<ParamSpec> params, Shared shared) {
+        this(tenantId, productSlug, defaultLanguage, zone, tenantDirectory, config, params, shared, Counters.NONE);
+    }
+
+    /**
+     * A counter the engine publishes: the server exports it at {@code /observe/metrics} as
+     * {@code autocomplete_engine_<name>_total} with the labels {@code tenant} and {@code engine}, e.g.
+     * {@code counter("cache_misses", "Lookups not found in the engine's cache")} as
+     * {@code autocomplete_engine_cache_misses_total{engine="repos",tenant="acme"}}. Get counters in
+     * {@link EngineFactory#create}, keep them in the engine, and count on the request path. The same name asked
+     * again in the same tenant load (another product, another param) gives the same counter.
+     *
+     * @param name lower-case letters, digits and {@code _}, starting with a letter, at most 40 characters, not
+     *     {@code calls}, {@code seconds} or {@code duration_seconds} (the server's own engine metrics), and not
+     *     ending in {@code _total} (the server adds it)
+     * @param help what it counts, in one line of at most 200 characters
+     * @return the counter; thread-safe
+     * @throws EngineConfigException when the name or help breaks these rules, or the engine already has
+     *     {@value #MAX_COUNTERS} counters in this tenant; thrown from {@code create}, the server reports it on
+     *     the line of the param that names the engine and the tenant does not load
+     */
+    public Counter counter(String name, String help) throws EngineConfigException {
+        return counters.counter(requireNonNull(name, "name is null"), requireNonNull(help, "help is null"));
     }
 
     /**
@@ -66,6 +101,23 @@ public record EngineContext(String tenantId, String productSlug, String defaultL
          * @param builder builds the value; may throw the config error of the thing it reads
          */
         <T> T get(String key, Builder<T> builder) throws EngineConfigException;
+    }
+
+    /**
+     * Gives an engine its named counters ({@link #counter(String, String)}). The server supplies one per engine
+     * and tenant load that checks names and exports the counts. Thread-safe.
+     */
+    public interface Counters {
+
+        /** Counters that count nothing and check nothing, for engines built outside the server. */
+        Counters NONE = (name, help) -> amount -> {
+            if (amount < 0) {
+                throw new IllegalArgumentException("a counter never goes down: " + amount);
+            }
+        };
+
+        /** The counter called {@code name}, made on first use; see {@link EngineContext#counter}. */
+        Counter counter(String name, String help) throws EngineConfigException;
     }
 
     /** Builds a shared value. */

@@ -106,6 +106,20 @@ class FaultContainmentTest {
     }
 
     @Test
+    void an_answer_that_throws_when_the_server_reads_it_costs_only_the_engines_params() throws Exception {
+        Path tenants = tenantsWithFaultyEngine();
+        String key = TestTenants.createKey(tenants, "faulty", "public", "flaky");
+        try (AutocompleteServer server = TestServers.start(tenants)) {
+            ApiClient api = new ApiClient(server.port());
+            // 'lazy': the engine's lists throw when an element is read, after the engine's method returned.
+            ApiClient.Reply reply = api.suggest(key, envelope("Find lazy in L"));
+            assertEquals(200, reply.status(), reply.raw());
+            assertEquals(List.of("Large"), reply.options("size"), "the catalog's param still serves, no fallback: "
+                    + reply.raw());
+        }
+    }
+
+    @Test
     void a_hanging_engine_does_not_slow_down_other_tenants() throws Exception {
         Path tenants = tenantsWithFaultyEngine();
         String faultyKey = TestTenants.createKey(tenants, "faulty", "public", "flaky");
@@ -167,6 +181,38 @@ class FaultContainmentTest {
                     + whileOpen.raw());
             ApiClient.Reply other = api.suggest(flakyKey, envelope("Find "));
             assertEquals(List.of("Apple", "Banana"), other.options("thing"), other.raw());
+        }
+    }
+
+    @Test
+    void a_slow_engine_opens_its_own_circuit_and_its_late_answers_do_not_close_it() throws Exception {
+        Path tenants = tenantsWithFaultyEngine();
+        String fragileKey = TestTenants.createKey(tenants, "faulty", "public", "fragile");
+        try (AutocompleteServer server = TestServers.start(tenants)) {
+            ApiClient api = new ApiClient(server.port());
+            // 'slow' answers after 2 s: each request runs out of its 200 ms budget, blamed on the faulty engine.
+            for (int i = 0; i < 3; i++) {
+                assertEquals(200, api.suggest(fragileKey, envelope("Find slow")).status());
+            }
+            // The three abandoned calls answer, late: that is no success that closes the circuit again.
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (Files.readAllLines(tenants.resolve("faulty/.slow-fragile")).size() < 3
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            Thread.sleep(2500);
+
+            JsonNode products = null;
+            JsonNode health = health(ApiClient.management(server.managementPort()));
+            for (JsonNode check : health.path("checks")) {
+                if (check.path("name").asText().equals("tenant:faulty")) {
+                    products = check.path("data").path("products");
+                }
+            }
+            assertEquals("open", products.path("fragile").path("engines").path("faulty").path("circuit").asText(),
+                    health.toString());
+            assertEquals("closed", products.path("fragile").path("engines").path("catalogs").path("circuit").asText(),
+                    health.toString());
         }
     }
 

@@ -134,7 +134,7 @@ class ObserveTest {
                     "autocomplete_errors_total{code=\"INVALID_CREDENTIALS\",product=\"\",tenant=\"\"} 1",
                     "autocomplete_request_duration_seconds_bucket{endpoint=\"/api/suggest\",product=\"travel\",tenant=\"demo\",le=\"+Inf\"} 4",
                     "autocomplete_engine_duration_seconds_count{product=\"travel\",tenant=\"demo\"} 2",
-                    "autocomplete_engine_calls_total{outcome=\"ok\",product=\"travel\",tenant=\"demo\"} 2",
+                    "autocomplete_engine_calls_total{engine=\"catalogs\",outcome=\"ok\",product=\"travel\",tenant=\"demo\"} 2",
                     "autocomplete_telemetry_events_total{product=\"travel\",tenant=\"demo\",type=\"selection\"} 1",
                     "autocomplete_requests_total{endpoint=\"/ready\",product=\"\",status=\"200\",tenant=\"\"} 1",
                     "autocomplete_cache_lookups_total{product=\"travel\",result=\"hit\",tenant=\"demo\"} 1",

@@ -25,7 +25,8 @@ class ResponseCacheSettingsTest {
     void zero_max_entries_in_the_file_turns_the_cache_off_so_every_request_runs_the_engine() throws Exception {
         Path file = Files.writeString(temp.resolve("autocomplete.yaml"), "cache:\n  max-entries: 0\n");
         String metrics = threeEqualRequests(ServerSettings.read(file, Map.of()));
-        assertTrue(metrics.contains("autocomplete_engine_calls_total{outcome=\"ok\",product=\"travel\",tenant=\"demo\"} 3"),
+        assertTrue(metrics.contains(
+                "autocomplete_engine_calls_total{engine=\"catalogs\",outcome=\"ok\",product=\"travel\",tenant=\"demo\"} 3"),
                 metrics);
         assertFalse(metrics.contains("autocomplete_cache_lookups_total{"), metrics);
     }
@@ -35,7 +36,8 @@ class ResponseCacheSettingsTest {
         ServerSettings settings = ServerSettings.read(null, Map.of("AUTOCOMPLETE_CACHE_MAX_ENTRIES", "1"));
         assertEquals(1, settings.cacheMaxEntries());
         String metrics = threeEqualRequests(settings);
-        assertTrue(metrics.contains("autocomplete_engine_calls_total{outcome=\"ok\",product=\"travel\",tenant=\"demo\"} 1"),
+        assertTrue(metrics.contains(
+                "autocomplete_engine_calls_total{engine=\"catalogs\",outcome=\"ok\",product=\"travel\",tenant=\"demo\"} 1"),
                 metrics);
         assertTrue(metrics.contains(
                 "autocomplete_cache_lookups_total{product=\"travel\",result=\"hit\",tenant=\"demo\"} 2"), metrics);

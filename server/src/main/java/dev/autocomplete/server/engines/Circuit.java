@@ -45,6 +45,15 @@ final class Circuit {
         trialRunning = false;
     }
 
+    /**
+     * A call answered after its request had given up on it: no success (a slow engine would close its circuit
+     * again with every late answer), no second failure (the timeout counted one); only the trial, if it was one,
+     * is over.
+     */
+    synchronized void answeredLate() {
+        trialRunning = false;
+    }
+
     synchronized void failed(long now) {
         trialRunning = false;
         failures++;

@@ -1,6 +1,9 @@
 package dev.autocomplete.server.engines;
 
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -9,8 +12,9 @@ import java.util.Map;
  * decide whether to cache. Per engine name: calls, time spent, failures by kind; and whether an engine whose
  * answers must not be cached answered.
  *
- * <p>Not thread-safe, on purpose: the work runs on one thread. Only {@link #inProgress()} is read by another
- * thread (the runner waiting out the budget), to blame the engine it ran out in.
+ * <p>The work runs on one thread; the runner waiting out the budget reads this too when the budget runs out
+ * ({@link #blame}), while the abandoned work may still be calling engines: what they share is guarded by this
+ * object's lock, taken once per engine call (uncontended but for that moment).
  */
 public final class EngineCalls {
 
@@ -23,6 +27,23 @@ public final class EngineCalls {
         public int failures() {
             return threw + invalid + circuitOpen;
         }
+
+        /** What came of asking it, for metrics. */
+        EngineOutcome outcome() {
+            return threw > 0 ? EngineOutcome.ERROR : invalid > 0 ? EngineOutcome.INVALID
+                    : circuitOpen > 0 ? EngineOutcome.CIRCUIT_OPEN : EngineOutcome.OK;
+        }
+    }
+
+    /**
+     * What one engine did in one piece of work, for metrics: its outcome and the time spent in it.
+     *
+     * @param engine the engine's name
+     * @param outcome {@code TIMEOUT} when it is the engine the budget ran out on ({@link #blame}); else
+     *     {@code ERROR}, {@code INVALID} or {@code CIRCUIT_OPEN} when a question to it failed so, or {@code OK}
+     * @param nanos time spent in its calls (with the running one's time so far, for the blamed engine)
+     */
+    public record Use(String engine, EngineOutcome outcome, long nanos) {
     }
 
     /**
@@ -30,11 +51,13 @@ public final class EngineCalls {
      *
      * @param byEngine per engine name, in first-call order
      * @param uncacheable whether an engine whose answers must not be cached answered
+     * @param uses each engine's use, in first-call order; after a timeout, as it stood when the engine was blamed
      */
-    public record Summary(java.util.SequencedMap<String, Tally> byEngine, boolean uncacheable) {
+    public record Summary(java.util.SequencedMap<String, Tally> byEngine, boolean uncacheable, List<Use> uses) {
 
         public Summary {
             byEngine = java.util.Collections.unmodifiableSequencedMap(new LinkedHashMap<>(byEngine));
+            uses = List.copyOf(uses);
         }
 
         /** Whether an engine failed a question. */
@@ -56,30 +79,54 @@ public final class EngineCalls {
     /** Why an engine call gave no usable answer. */
     enum Failure { THREW, INVALID }
 
-    private final Map<String, Tally> byEngine = new LinkedHashMap<>();
+    private final LinkedHashMap<String, Tally> byEngine = new LinkedHashMap<>();
+    private final Map<String, GuardedEngine> engines = new HashMap<>();
     private volatile GuardedEngine inProgress;
+    private volatile long inProgressSince;
     private boolean uncacheable;
+    private List<Use> blamedUses;
 
     EngineCalls() {
     }
 
-    Summary summary() {
-        return new Summary(new LinkedHashMap<>(byEngine), uncacheable);
+    /** What the engines did; after {@link #blame}, the uses as they stood then. */
+    synchronized Summary summary() {
+        return new Summary(byEngine, uncacheable, blamedUses != null ? blamedUses : uses(null, null, 0));
     }
 
-    /** The engine being called right now, or null: the one to blame when the budget runs out. */
-    GuardedEngine inProgress() {
-        return inProgress;
+    /**
+     * The engine to blame when the budget ran out at {@code now}: the one that took most of the time, counting the
+     * time so far of the call still running. Not simply the one running: a plug-in that spent the budget in earlier
+     * calls leaves the next engine (often the core's catalogs) running when time is up, and that one is not why the
+     * work is late. Freezes the summary's uses with the blamed engine's outcome as {@code TIMEOUT}. Null when no
+     * engine was asked.
+     */
+    synchronized GuardedEngine blame(long now) {
+        GuardedEngine running = inProgress;
+        long runningNanos = running == null ? 0 : now - inProgressSince;
+        GuardedEngine blamed = running;
+        long most = runningNanos;
+        for (Map.Entry<String, Tally> entry : byEngine.entrySet()) {
+            GuardedEngine engine = engines.get(entry.getKey());
+            long nanos = entry.getValue().nanos() + (engine == running ? runningNanos : 0);
+            if (nanos > most || blamed == null) {
+                blamed = engine;
+                most = nanos;
+            }
+        }
+        blamedUses = uses(blamed, running, runningNanos);
+        return blamed;
     }
 
-    void started(GuardedEngine engine) {
+    void started(GuardedEngine engine, long now) {
+        inProgressSince = now; // before inProgress: whoever sees the engine sees its start
         inProgress = engine;
     }
 
     /** Records one call that reached the engine; {@code failure} null when it answered. */
-    void finished(GuardedEngine engine, long nanos, Failure failure) {
+    synchronized void finished(GuardedEngine engine, long nanos, Failure failure) {
         inProgress = null;
-        Tally was = byEngine.getOrDefault(engine.name(), Tally.NONE);
+        Tally was = tally(engine);
         byEngine.put(engine.name(), new Tally(was.calls() + 1, was.nanos() + nanos,
                 was.threw() + (failure == Failure.THREW ? 1 : 0), was.invalid() + (failure == Failure.INVALID ? 1 : 0),
                 was.circuitOpen()));
@@ -89,9 +136,35 @@ public final class EngineCalls {
     }
 
     /** Records a question the engine's open circuit answered without calling it. */
-    void refused(GuardedEngine engine) {
-        Tally was = byEngine.getOrDefault(engine.name(), Tally.NONE);
+    synchronized void refused(GuardedEngine engine) {
+        Tally was = tally(engine);
         byEngine.put(engine.name(), new Tally(was.calls(), was.nanos(), was.threw(), was.invalid(),
                 was.circuitOpen() + 1));
+    }
+
+    private Tally tally(GuardedEngine engine) {
+        engines.putIfAbsent(engine.name(), engine);
+        return byEngine.getOrDefault(engine.name(), Tally.NONE);
+    }
+
+    /** Each engine's use; {@code blamed} timed out, when not null; {@code running} for {@code runningNanos} more. */
+    private List<Use> uses(GuardedEngine blamed, GuardedEngine running, long runningNanos) {
+        List<Use> uses = new ArrayList<>(byEngine.size() + 1);
+        boolean runningFound = false;
+        for (Map.Entry<String, Tally> entry : byEngine.entrySet()) {
+            GuardedEngine engine = engines.get(entry.getKey());
+            long nanos = entry.getValue().nanos();
+            if (engine == running) {
+                runningFound = true;
+                nanos += runningNanos;
+            }
+            uses.add(new Use(entry.getKey(), engine == blamed ? EngineOutcome.TIMEOUT : entry.getValue().outcome(),
+                    nanos));
+        }
+        if (running != null && !runningFound) { // still in its first call
+            uses.add(new Use(running.name(), running == blamed ? EngineOutcome.TIMEOUT : EngineOutcome.OK,
+                    runningNanos));
+        }
+        return uses;
     }
 }

@@ -63,12 +63,13 @@ public final class EngineRunner {
             return done(value, EngineOutcome.OK, System.nanoTime() - start, calls);
         } catch (TimeoutException e) {
             thread.interrupt();
-            GuardedEngine late = calls.inProgress();
+            GuardedEngine late = calls.blame(System.nanoTime());
             if (late != null) {
                 late.timedOut();
             }
             LOG.log(System.Logger.Level.WARNING, "Reading for " + name + " did not finish within "
-                    + budget.toMillis() + " ms" + (late == null ? "" : " (waiting for engine " + late.name() + ")"));
+                    + budget.toMillis() + " ms" + (late == null ? ""
+                            : "; blamed on engine " + late.name() + " (" + timeByEngine(calls.summary()) + ")"));
             return done(null, EngineOutcome.TIMEOUT, System.nanoTime() - start, calls);
         } catch (ExecutionException e) {
             // Only the class name: a message might quote the query.
@@ -80,6 +81,16 @@ public final class EngineRunner {
             Thread.currentThread().interrupt();
             return done(null, EngineOutcome.TIMEOUT, System.nanoTime() - start, calls);
         }
+    }
+
+    /** Where the time went, engine by engine: {@code faulty 998 ms, catalogs 0.1 ms}. */
+    private static String timeByEngine(EngineCalls.Summary calls) {
+        StringBuilder line = new StringBuilder();
+        for (EngineCalls.Use use : calls.uses()) {
+            line.append(line.isEmpty() ? "" : ", ").append(use.engine()).append(' ')
+                    .append(Math.round(use.nanos() / 100_000.0) / 10.0).append(" ms");
+        }
+        return line.toString();
     }
 
     private static <T> Result<T> done(T value, EngineOutcome outcome, long nanos, EngineCalls calls) {

@@ -28,8 +28,9 @@ import dev.autocomplete.spi.SpanMatch;
  * {@link Ask#deadlineNanos()}). Thread-safe.
  *
  * <p>Logging: an engine's exception is logged with its class and top {@value #FRAMES} frames, at most one line
- * per {@link #LOG_INTERVAL} per engine with a count of the ones held back; its message only when the tenant
- * sets {@code log_queries}, since a message may quote the query.
+ * per {@link #LOG_INTERVAL} per engine with a count of the ones held back (failures by kind: errors, unusable
+ * answers, timeouts); its message only when the tenant sets {@code log_queries}, since a message may quote the
+ * query.
  */
 public final class GuardedEngine implements AutoCloseable {
 
@@ -42,6 +43,12 @@ public final class GuardedEngine implements AutoCloseable {
     static final int FRAMES = 5;
 
     private static final System.Logger LOG = System.getLogger(GuardedEngine.class.getName());
+    /** The kinds of failure the failure log counts apart when it holds lines back, by index. */
+    private static final int THREW = 0;
+    private static final int INVALID = 1;
+    private static final int TIMED_OUT = 2;
+    private static final String[][] FAILURE_KINDS = {{"error", "errors"}, {"unusable answer", "unusable answers"},
+        {"timeout", "timeouts"}};
 
     private final String where;
     private final String engineName;
@@ -76,7 +83,7 @@ public final class GuardedEngine implements AutoCloseable {
         this.tenantLoader = requireNonNull(tenantLoader, "tenantLoader is null");
         this.logQueries = logQueries;
         this.circuit = new Circuit(circuitFailures, circuitOpen);
-        this.failureLog = new LogThrottle(logInterval);
+        this.failureLog = new LogThrottle(logInterval, FAILURE_KINDS.length);
         this.outputLog = new LogThrottle(logInterval);
         this.paramTypes = declaredTypes();
         this.cacheable = declaredCacheable();
@@ -111,7 +118,8 @@ public final class GuardedEngine implements AutoCloseable {
             return nones(spans.size());
         }
         List<SpanMatch> answer = call("match", () -> engine.match(ask, spans),
-                a -> a.size() == spans.size() ? null : a.size() + " answers for " + spans.size() + " spans", calls);
+                a -> a.size() == spans.size() ? null : a.size() + " answers for " + spans.size() + " spans", ask,
+                calls);
         return answer == null ? nones(spans.size()) : checkedMatches(ask.type(), answer);
     }
 
@@ -123,25 +131,29 @@ public final class GuardedEngine implements AutoCloseable {
         if (!paramTypes.contains(ask.type())) {
             return List.of();
         }
-        List<Option> answer = call("options", () -> engine.options(ask, typed), a -> null, calls);
+        List<Option> answer = call("options", () -> engine.options(ask, typed), a -> null, ask, calls);
         return answer == null ? List.of() : checkedOptions(ask.type(), answer);
     }
 
     /**
      * Calls the engine behind its circuit, with the tenant's class loader; null when the circuit is open, the engine
-     * threw, answered null, or answered something {@code invalid} names (null when the answer is usable).
+     * threw, answered null, or answered something {@code invalid} names (null when the answer is usable). The
+     * answer is copied within the call: a list of the engine's own class may compute its elements when read (or
+     * throw then), and that is the engine's time and the engine's failure, not the server's.
      */
-    private <T> T call(String method, Supplier<T> call, Function<T, String> invalid, EngineCalls calls) {
+    private <E> List<E> call(String method, Supplier<List<E>> call, Function<List<E>, String> invalid, Ask ask,
+            EngineCalls calls) {
         if (!circuit.allow(System.nanoTime())) {
             calls.refused(this);
             return null;
         }
         long start = System.nanoTime();
-        T answer;
-        calls.started(this);
+        List<E> answer;
+        calls.started(this, start);
         ClassLoader previous = enter();
         try {
-            answer = call.get();
+            List<E> given = call.get();
+            answer = given == null ? null : Collections.unmodifiableList(new ArrayList<>(given));
         } catch (Exception | LinkageError | AssertionError e) {
             failed(calls, start, EngineCalls.Failure.THREW, method, e);
             return null;
@@ -153,7 +165,7 @@ public final class GuardedEngine implements AutoCloseable {
             failed(calls, start, EngineCalls.Failure.INVALID, method, problem);
             return null;
         }
-        succeeded(calls, start);
+        succeeded(calls, start, ask.deadlineNanos());
         return answer;
     }
 
@@ -164,9 +176,9 @@ public final class GuardedEngine implements AutoCloseable {
     public void timedOut() {
         long now = System.nanoTime();
         circuit.failed(now);
-        int heldBack = failureLog.admit(now);
-        if (heldBack >= 0) {
-            LOG.log(System.Logger.Level.WARNING, where + " did not answer within the request's budget"
+        int[] heldBack = failureLog.admit(now, TIMED_OUT);
+        if (heldBack != null) {
+            LOG.log(System.Logger.Level.WARNING, where + " took most of a request's budget, which ran out"
                     + heldBack(heldBack));
         }
     }
@@ -220,17 +232,22 @@ public final class GuardedEngine implements AutoCloseable {
         Thread.currentThread().setContextClassLoader(previous);
     }
 
-    private void succeeded(EngineCalls calls, long start) {
-        circuit.succeeded();
-        calls.finished(this, System.nanoTime() - start, null);
+    private void succeeded(EngineCalls calls, long start, long deadline) {
+        long now = System.nanoTime();
+        if (now - deadline > 0) {
+            circuit.answeredLate();
+        } else {
+            circuit.succeeded();
+        }
+        calls.finished(this, now - start, null);
     }
 
     private void failed(EngineCalls calls, long start, EngineCalls.Failure failure, String method, Object why) {
         long now = System.nanoTime();
         circuit.failed(now);
         calls.finished(this, now - start, failure);
-        int heldBack = failureLog.admit(now);
-        if (heldBack >= 0) {
+        int[] heldBack = failureLog.admit(now, failure == EngineCalls.Failure.THREW ? THREW : INVALID);
+        if (heldBack != null) {
             String what = why instanceof Throwable e ? "threw " + describe(e) : "answered " + why;
             LOG.log(System.Logger.Level.WARNING, where + " failed in " + method + ": " + what + heldBack(heldBack));
         }
@@ -289,6 +306,22 @@ public final class GuardedEngine implements AutoCloseable {
 
     private static String heldBack(int count) {
         return count == 0 ? "" : " (and " + count + " more like it since the last line)";
+    }
+
+    /** The failures held back, by kind: {@code (held back since the last line: 3 errors and 2 timeouts)}. */
+    private static String heldBack(int[] byKind) {
+        List<String> counts = new ArrayList<>();
+        for (int i = 0; i < byKind.length; i++) {
+            if (byKind[i] > 0) {
+                counts.add(byKind[i] + " " + FAILURE_KINDS[i][byKind[i] == 1 ? 0 : 1]);
+            }
+        }
+        if (counts.isEmpty()) {
+            return "";
+        }
+        String last = counts.removeLast();
+        return " (held back since the last line: " + (counts.isEmpty() ? "" : String.join(", ", counts) + " and ")
+                + last + ")";
     }
 
     /** Text that fits on one line of a suggestion. */

@@ -59,7 +59,7 @@ public final class SuggestService implements HttpService {
             String tenant = caller.tenant().id();
             String product = caller.product().slug();
             if (outcome.engine() != null) {
-                metrics.engineCall(tenant, product, outcome.engine(), outcome.engineNanos());
+                metrics.engineCall(tenant, product, outcome.engine(), outcome.engineNanos(), outcome.engineUses());
             }
             if (outcome.cache() != Suggester.CacheLookup.NONE) {
                 metrics.cacheLookup(tenant, product, outcome.cache() == Suggester.CacheLookup.HIT);

@@ -2,6 +2,9 @@ package dev.autocomplete.server.observe;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -15,10 +18,16 @@ import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
+import dev.autocomplete.server.engines.EngineCalls;
 import dev.autocomplete.server.engines.EngineOutcome;
 import dev.autocomplete.server.engines.EngineRunner;
 import dev.autocomplete.server.engines.GuardedEngine;
+import dev.autocomplete.server.tenant.EngineCounters;
 import dev.autocomplete.server.tenant.Product;
 import dev.autocomplete.server.tenant.Tenant;
 import dev.autocomplete.server.tenant.TenantRegistry;
@@ -50,6 +59,15 @@ public final class Metrics {
 
     private final Map<RequestLabels, RequestSeries> requestSeries = new ConcurrentHashMap<>();
 
+    /** An engine's labels in one request, and the series they select: looked up once, not per request. */
+    private record EngineLabels(String tenant, String product, String engine, EngineOutcome outcome) {
+    }
+
+    private record EngineSeries(CounterDataPoint calls, CounterDataPoint seconds) {
+    }
+
+    private final Map<EngineLabels, EngineSeries> engineSeries = new ConcurrentHashMap<>();
+
     // No exemplars: nothing here is traced, and sampling them scheduled work on every few observations.
     private final Counter requests = Counter.builder().withoutExemplars().name("autocomplete_requests_total")
             .help("HTTP requests by endpoint and status").labelNames("tenant", "product", "endpoint", "status")
@@ -63,8 +81,12 @@ public final class Metrics {
             .help("Time waited for engines").labelNames("tenant", "product")
             .classicOnly().classicUpperBounds(SECONDS).register(registry);
     private final Counter engineCalls = Counter.builder().withoutExemplars().name("autocomplete_engine_calls_total")
-            .help("Engine calls by outcome: ok, error, timeout, invalid, circuit_open")
-            .labelNames("tenant", "product", "outcome").register(registry);
+            .help("Requests that asked an engine, by the engine and its outcome: ok, error, timeout (the request's"
+                    + " budget ran out, blamed on the engine that took most of it), invalid, circuit_open")
+            .labelNames("tenant", "product", "engine", "outcome").register(registry);
+    private final Counter engineSeconds = Counter.builder().withoutExemplars()
+            .name("autocomplete_engine_seconds_total").help("Time spent in each engine's calls")
+            .labelNames("tenant", "product", "engine").register(registry);
     private final Counter fallbacks = Counter.builder().withoutExemplars().name("autocomplete_fallbacks_total")
             .help("Fallback answers given instead of the engine's, by reason")
             .labelNames("tenant", "product", "reason").register(registry);
@@ -92,6 +114,27 @@ public final class Metrics {
         GaugeWithCallback.builder().name("autocomplete_tenant_problems")
                 .help("Problems of tenant directories whose files did not load").callback(callback ->
                         callback.call(tenants.problems().size())).register(registry);
+        registry.register(() -> engineCounters(tenants));
+    }
+
+    /**
+     * The counters engines publish ({@code EngineContext.counter}), read at scrape time: one family per name
+     * (its help from the first engine that gave it), a series per tenant and engine.
+     */
+    private static MetricSnapshots engineCounters(TenantRegistry tenants) {
+        Map<String, CounterSnapshot.Builder> families = new LinkedHashMap<>();
+        for (Tenant tenant : tenants.tenants().values()) {
+            for (EngineCounters.Published counter : tenant.engineCounters().published()) {
+                families.computeIfAbsent(counter.name(), name -> CounterSnapshot.builder()
+                        .name(EngineCounters.PREFIX + name).help(counter.help()))
+                        .dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
+                                .labels(Labels.of("engine", counter.engine(), "tenant", tenant.id()))
+                                .value(counter.count().sum()).build());
+            }
+        }
+        List<MetricSnapshot> snapshots = new ArrayList<>(families.size());
+        families.values().forEach(family -> snapshots.add(family.build()));
+        return new MetricSnapshots(snapshots);
     }
 
     /** Adds the count of connections the per-address cap refused, read at scrape time. */
@@ -141,8 +184,20 @@ public final class Metrics {
         errors.labelValues(tenant, product, code).inc();
     }
 
-    public void engineCall(String tenant, String product, EngineOutcome outcome, long nanos) {
-        engineCalls.labelValues(tenant, product, outcome.label()).inc();
+    /**
+     * One request's reading: its outcome and the time waited for it, per product; what each engine asked did, and
+     * the time spent in it, per engine.
+     */
+    public void engineCall(String tenant, String product, EngineOutcome outcome, long nanos,
+            List<EngineCalls.Use> uses) {
+        for (EngineCalls.Use use : uses) {
+            EngineSeries series = engineSeries.computeIfAbsent(
+                    new EngineLabels(tenant, product, use.engine(), use.outcome()), labels -> new EngineSeries(
+                            engineCalls.labelValues(tenant, product, use.engine(), use.outcome().label()),
+                            engineSeconds.labelValues(tenant, product, use.engine())));
+            series.calls().inc();
+            series.seconds().inc(use.nanos() / 1e9);
+        }
         if (nanos > 0) {
             engineTime.labelValues(tenant, product).observe(nanos / 1e9);
         }

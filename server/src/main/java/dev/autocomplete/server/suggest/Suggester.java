@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
+import dev.autocomplete.server.engines.EngineCalls;
 import dev.autocomplete.server.engines.EngineOutcome;
 import dev.autocomplete.server.engines.EngineRunner;
 import dev.autocomplete.server.auth.Caller;
@@ -77,8 +78,10 @@ public final class Suggester {
      * @param engine what came of asking the engines, or null when none was asked (a cache hit)
      * @param engineNanos time spent waiting for the engines (0 when none was asked)
      * @param cache how the response cache took part
+     * @param engineUses what each engine asked did, for metrics (empty when none was asked)
      */
-    public record Outcome(SuggestResponse response, EngineOutcome engine, long engineNanos, CacheLookup cache) {
+    public record Outcome(SuggestResponse response, EngineOutcome engine, long engineNanos, CacheLookup cache,
+            List<EngineCalls.Use> engineUses) {
 
         /** The engine outcome when it was not {@code OK}: the reason a fallback (or a partial answer) was given. */
         public String fallback() {
@@ -118,7 +121,8 @@ public final class Suggester {
             learning.offered(sessionId, response.offered());
         }
         return new Outcome(response.withEnvelope(request.requestId(), request.requestAt(), sessionId),
-                engines == null ? null : engines.outcome(), engines == null ? 0 : engines.engineNanos(), lookup);
+                engines == null ? null : engines.outcome(), engines == null ? 0 : engines.engineNanos(), lookup,
+                engines == null ? List.of() : engines.calls().uses());
     }
 
     private Answer answer(Caller caller, SuggestRequest request, LocalDate today, Priors priors) {

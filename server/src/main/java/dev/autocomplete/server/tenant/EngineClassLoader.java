@@ -34,15 +34,23 @@ final class EngineClassLoader extends URLClassLoader {
 
     private final ClassLoader spiLoader;
     private final Path copies;
+    private final List<String> versions;
 
     /**
      * @param jars the copied JARs, in {@code copies}
      * @param copies the directory holding only this loader's copies; deleted by {@link #close()}
+     * @param versions each JAR's file name and version, for the log: {@code repos.jar version 1.2.0}
      */
-    EngineClassLoader(String tenantId, URL[] jars, ClassLoader spiLoader, Path copies) {
+    EngineClassLoader(String tenantId, URL[] jars, ClassLoader spiLoader, Path copies, List<String> versions) {
         super("tenant-" + tenantId, jars, ClassLoader.getPlatformClassLoader());
         this.spiLoader = spiLoader;
         this.copies = copies;
+        this.versions = List.copyOf(versions);
+    }
+
+    /** Each JAR's file name and version: {@code repos.jar version 1.2.0}, or {@code version unknown}. */
+    List<String> versions() {
+        return versions;
     }
 
     @Override

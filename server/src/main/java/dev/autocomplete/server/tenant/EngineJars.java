@@ -13,13 +13,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.CodeSource;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.Set;
+import java.util.jar.Attributes;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
 import java.util.regex.Pattern;
@@ -111,8 +114,11 @@ public final class EngineJars {
         }
     }
 
-    /** An engine JAR as copied: where it came from, the copy, and the factory classes it lists. */
-    private record Jar(Path original, Path copy, List<String> factoryClasses) {
+    /**
+     * An engine JAR as copied: where it came from, the copy, the factory classes it lists, and the version it says
+     * it is ({@link #version}).
+     */
+    private record Jar(Path original, Path copy, List<String> factoryClasses, String version) {
         String name() {
             return original.getFileName().toString();
         }
@@ -151,7 +157,8 @@ public final class EngineJars {
             return new Found(factories, origins, null, serverLoader, problems);
         }
         sameClassInTwoJars(jars, problems);
-        EngineClassLoader loader = new EngineClassLoader(tenantId, urls(jars), serverLoader, copies);
+        EngineClassLoader loader = new EngineClassLoader(tenantId, urls(jars), serverLoader, copies,
+                jars.stream().map(jar -> jar.name() + " version " + jar.version()).toList());
         int found = load(loader, jars, factories, origins, problems);
         if (found == 0 && problems.isEmpty()) {
             problems.add(new Problem(enginesDir, 0, "no " + EngineFactory.class.getName() + " found in "
@@ -183,6 +190,7 @@ public final class EngineJars {
     private static Jar read(Path original, Path copy, List<Problem> problems) {
         List<String> classes = new ArrayList<>();
         String version;
+        String build;
         try (JarFile file = new JarFile(copy.toFile())) {
             ZipEntry services = file.getEntry(SERVICE_FILE);
             if (services != null) {
@@ -192,19 +200,57 @@ public final class EngineJars {
             }
             Manifest manifest = file.getManifest();
             version = manifest == null ? null : manifest.getMainAttributes().getValue(SpiVersion.MANIFEST_ATTRIBUTE);
+            build = version(file, manifest, original.getFileName().toString());
         } catch (IOException e) {
             problems.add(new Problem(original, 0, "cannot read engine JAR " + original.getFileName() + ": " + e));
             return null;
         }
         if (classes.isEmpty()) {
-            return new Jar(original, copy, List.of());
+            return new Jar(original, copy, List.of(), build);
         }
         String refused = versionProblem(original.getFileName().toString(), version);
         if (refused != null) {
             problems.add(new Problem(original, 0, refused));
             return null;
         }
-        return new Jar(original, copy, List.copyOf(classes));
+        return new Jar(original, copy, List.copyOf(classes), build);
+    }
+
+    /**
+     * The version a JAR says it is, for the log: {@code Implementation-Version} in its manifest, else the version in
+     * the Maven {@code pom.properties} that {@code mvn package} puts in it (of the JAR's own artifact, the one its
+     * file name starts with, when it bundles others), else {@code unknown}. One line of at most 60 characters.
+     */
+    private static String version(JarFile file, Manifest manifest, String fileName) throws IOException {
+        String implementation = manifest == null ? null
+                : manifest.getMainAttributes().getValue(Attributes.Name.IMPLEMENTATION_VERSION);
+        if (implementation != null && !implementation.isBlank()) {
+            return oneLine(implementation);
+        }
+        List<Properties> poms = new ArrayList<>();
+        for (ZipEntry entry : Collections.list(file.entries())) {
+            String name = entry.getName();
+            if (name.startsWith("META-INF/maven/") && name.endsWith("/pom.properties")) {
+                Properties pom = new Properties();
+                try (InputStream in = file.getInputStream(entry)) {
+                    pom.load(in);
+                }
+                poms.add(pom);
+            }
+        }
+        for (Properties pom : poms) {
+            String artifact = pom.getProperty("artifactId", "");
+            if (poms.size() == 1 || !artifact.isEmpty() && fileName.startsWith(artifact)) {
+                return oneLine(pom.getProperty("version", "unknown"));
+            }
+        }
+        return "unknown";
+    }
+
+    /** A version as the log can show it: the JAR's text could hold a line break to forge a log line. */
+    private static String oneLine(String version) {
+        String line = version.strip().replaceAll("\\p{Cntrl}", "?");
+        return line.isEmpty() ? "unknown" : line.length() > 60 ? line.substring(0, 60) + "..." : line;
     }
 
     /** Why a JAR built for {@code version} cannot load here, or null when it can. */

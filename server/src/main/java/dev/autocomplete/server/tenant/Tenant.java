@@ -20,10 +20,11 @@ import dev.autocomplete.server.protocol.Uuids;
  * @param logQueries whether the access log may carry this tenant's query texts ({@code log_queries})
  * @param catalogs the names of the catalogs it declares, whose options the records API reads and writes
  * @param learn whether its products re-rank options by what users picked ({@code learn}, true by default)
+ * @param engineCounters the counters its engines publish ({@code EngineContext.counter}), for the metrics
  */
 public record Tenant(String id, String displayName, String defaultLanguage, Path directory, List<Product> products,
         Product defaultProduct, ClassLoader classLoader, EngineClassLoader ownLoader, AccessTokenSettings accessTokens,
-        boolean logQueries, Set<String> catalogs, boolean learn)
+        boolean logQueries, Set<String> catalogs, boolean learn, EngineCounters engineCounters)
         implements AutoCloseable {
 
     public Tenant {

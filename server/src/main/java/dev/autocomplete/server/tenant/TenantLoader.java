@@ -159,8 +159,10 @@ public final class TenantLoader {
             ClassLoader loader = found.contextLoader();
             TenantCatalogs tenantCatalogs = TenantCatalogs.open(tenantId, catalogs, directory, defaultLanguage,
                     liveCatalogs, checks);
+            EngineCounters counters = new EngineCounters();
             Settings settings = new Settings(tenantId, directory, defaultLanguage, logQueries, found.factories(),
-                    !found.problems().isEmpty(), loader, engines, catalogs, tenantCatalogs, others, new SharedValues());
+                    !found.problems().isEmpty(), loader, engines, catalogs, tenantCatalogs, others, new SharedValues(),
+                    counters);
             List<Product> products = products(root, settings, checks);
             Product defaultProduct = products.isEmpty() ? null : products.getFirst();
             if (defaultSlug != null) {
@@ -176,7 +178,7 @@ public final class TenantLoader {
                     .sorted(Comparator.comparingInt(Problem::line)).forEach(problems::add);
             problems.addAll(found.problems());
             Tenant tenant = new Tenant(tenantId, displayName, defaultLanguage, directory, products, defaultProduct,
-                    loader, ownLoader, accessTokens, logQueries, tenantCatalogs.names(), learn);
+                    loader, ownLoader, accessTokens, logQueries, tenantCatalogs.names(), learn, counters);
             if (!problems.isEmpty()) {
                 tenant.close();
                 return new Result(null, List.copyOf(problems));
@@ -197,7 +199,8 @@ public final class TenantLoader {
     /** What every product of one tenant is built with. */
     private record Settings(String tenantId, Path directory, String defaultLanguage, boolean logQueries,
             Map<String, EngineFactory> factories, boolean jarsRefused, ClassLoader loader, ConfigTree engines,
-            ConfigTree catalogs, TenantCatalogs tenantCatalogs, ProductOwners others, EngineContext.Shared shared) {
+            ConfigTree catalogs, TenantCatalogs tenantCatalogs, ProductOwners others, EngineContext.Shared shared,
+            EngineCounters counters) {
     }
 
     private static AccessTokenSettings accessTokens(ConfigTree root, ConfigProblems checks) {
@@ -368,7 +371,7 @@ public final class TenantLoader {
                 .orElse(ConfigTree.at("engines." + name, Map.of()));
         Engine engine = createEngine(firstParam, factory, settings.loader(), new EngineContext(settings.tenantId(),
                 slug, settings.defaultLanguage(), zone, settings.directory(), engineConfig, specs,
-                settings.shared()), checks);
+                settings.shared(), settings.counters().forEngine(name)), checks);
         if (engine == null) {
             return null;
         }

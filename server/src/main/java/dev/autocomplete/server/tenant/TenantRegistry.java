@@ -39,6 +39,10 @@ public final class TenantRegistry implements AutoCloseable {
             TenantLoader.Result result = loader.load(directory, registry.productsOfOthers(directory));
             if (result.tenant() != null) {
                 registry.tenants.put(result.tenant().id(), new TenantUsers(result.tenant()));
+                if (result.tenant().ownLoader() != null) {
+                    LOG.log(System.Logger.Level.INFO, "Tenant loaded: " + result.tenant().id()
+                            + engineJars(result.tenant()));
+                }
             } else {
                 registry.problems.put(directory, List.copyOf(result.problems()));
             }
@@ -162,7 +166,13 @@ public final class TenantRegistry implements AutoCloseable {
         if (previous != null) {
             previous.retire();
         }
-        LOG.log(System.Logger.Level.INFO, (previous == null ? "Tenant loaded: " : "Tenant reloaded: ") + tenant.id());
+        LOG.log(System.Logger.Level.INFO, (previous == null ? "Tenant loaded: " : "Tenant reloaded: ") + tenant.id()
+                + engineJars(tenant));
+    }
+
+    /** Which build of each engine JAR serves now: after replacing engines/x.jar, the line that says it took. */
+    private static String engineJars(Tenant tenant) {
+        return tenant.ownLoader() == null ? "" : "; engine JARs: " + String.join(", ", tenant.ownLoader().versions());
     }
 
     /** Records why a changed directory did not load; its previous tenant, if any, keeps serving. */

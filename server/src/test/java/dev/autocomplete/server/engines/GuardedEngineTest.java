@@ -305,7 +305,7 @@ class GuardedEngineTest {
 
         List<String> warnings = warnings();
         assertEquals(2, warnings.size(), warnings.toString());
-        assertTrue(warnings.get(1).endsWith("(and 4 more like it since the last line)"), warnings.toString());
+        assertTrue(warnings.get(1).endsWith("(held back since the last line: 4 errors)"), warnings.toString());
     }
 
     @Test

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.autocomplete.spi.Ask;
+import dev.autocomplete.spi.Counter;
 import dev.autocomplete.spi.Engine;
 import dev.autocomplete.spi.Option;
 import dev.autocomplete.spi.SpanMatch;
@@ -45,19 +46,24 @@ final class FaultyEngine implements Engine {
         /** Append a line to {@code .slow-<slug>} in the tenant directory, then answer well after two seconds. */
         SLOW,
         /** Print a forged access log line on standard output and standard error, then answer well. */
-        PRINT
+        PRINT,
+        /** Answer lists of the right size that throw an {@link IllegalStateException} when an element is read. */
+        LAZY
     }
 
     static final List<String> FRUITS = List.of("Apple", "Banana");
 
     private final Map<String, Fault> faults;
     private final boolean cacheable;
+    private final Counter optionsAsked;
     private final Path closedMarker;
     private final Path slowMarker;
 
-    FaultyEngine(Map<String, Fault> faults, boolean cacheable, Path closedMarker, Path slowMarker) {
+    FaultyEngine(Map<String, Fault> faults, boolean cacheable, Counter optionsAsked, Path closedMarker,
+            Path slowMarker) {
         this.faults = Map.copyOf(faults);
         this.cacheable = cacheable;
+        this.optionsAsked = optionsAsked;
         this.closedMarker = closedMarker;
         this.slowMarker = slowMarker;
     }
@@ -91,6 +97,9 @@ final class FaultyEngine implements Engine {
             case JUNK -> {
                 return spans.stream().map(span -> SpanMatch.exact("Bell\u0007")).toList();
             }
+            case LAZY -> {
+                return throwingWhenRead(spans.size());
+            }
             default -> {
                 return spans.stream().map(FaultyEngine::matchFruit).toList();
             }
@@ -99,6 +108,7 @@ final class FaultyEngine implements Engine {
 
     @Override
     public List<Option> options(Ask ask, String typed) {
+        optionsAsked.increment();
         Fault fault = faults.getOrDefault(ask.type(), Fault.NONE);
         if (fault == Fault.NONE) {
             fault = asked(typed);
@@ -110,6 +120,9 @@ final class FaultyEngine implements Engine {
             case JUNK -> {
                 return List.of(Option.of("Bell\u0007"), Option.of("Line\nbreak"), Option.of("x".repeat(300)),
                         Option.of("Fine"));
+            }
+            case LAZY -> {
+                return throwingWhenRead(1);
             }
             case MANY -> {
                 List<Option> many = new ArrayList<>();
@@ -148,6 +161,21 @@ final class FaultyEngine implements Engine {
             }
         }
         return fault;
+    }
+
+    /** A list whose elements are computed when read, and whose computation fails. */
+    private static <T> List<T> throwingWhenRead(int size) {
+        return new java.util.AbstractList<>() {
+            @Override
+            public T get(int index) {
+                throw new IllegalStateException("a lazy answer failed when read");
+            }
+
+            @Override
+            public int size() {
+                return size;
+            }
+        };
     }
 
     /** The fault named at the start of typed text, if any. */

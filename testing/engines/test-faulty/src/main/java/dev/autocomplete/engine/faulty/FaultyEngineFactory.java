@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import dev.autocomplete.spi.Counter;
 import dev.autocomplete.spi.Engine;
 import dev.autocomplete.spi.EngineConfigException;
 import dev.autocomplete.spi.EngineContext;
@@ -18,6 +19,10 @@ import dev.autocomplete.spi.ParamSpec;
  * the bundled resource {@code engine-name.txt} ({@code faulty} as built), so that tests can make JARs that
  * clash with another engine's name by rewriting one file. Its {@code close()} leaves a hidden file
  * {@code .closed-<slug>} in the tenant directory (hidden, so the server's file watch ignores it).
+ *
+ * <p>It publishes the counter {@code options_asked} (option lists asked of it); its tenant-wide config
+ * ({@code engines.faulty}) may ask for {@code extra_counters: N} more ({@code extra_1} ...) and for one named
+ * {@code counter_name: NAME}, so that tests can see the server refuse too many counters and bad names.
  */
 public final class FaultyEngineFactory implements EngineFactory {
 
@@ -42,7 +47,15 @@ public final class FaultyEngineFactory implements EngineFactory {
                         FaultyEngine.Fault.values()).toLowerCase(java.util.Locale.ROOT) + ", got '" + fault + "'");
             }
         }
-        return new FaultyEngine(faults, context.config().bool("cacheable", true),
+        Counter optionsAsked = context.counter("options_asked", "Option lists asked of the faulty engine");
+        for (int i = 1; i <= context.config().integer("extra_counters", 0); i++) {
+            context.counter("extra_" + i, "Extra counter " + i + " of the faulty engine");
+        }
+        String named = context.config().string("counter_name", null);
+        if (named != null) {
+            context.counter(named, "A counter named in tenant.yaml");
+        }
+        return new FaultyEngine(faults, context.config().bool("cacheable", true), optionsAsked,
                 context.tenantDirectory().resolve(".closed-" + context.productSlug()),
                 context.tenantDirectory().resolve(".slow-" + context.productSlug()));
     }
