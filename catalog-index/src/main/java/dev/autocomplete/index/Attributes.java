@@ -6,8 +6,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-
-
 /**
  * The attributes of one segment's options, compact: each distinct (name, folded value) pair is kept once and
  * numbered; an option holds the numbers of its pairs, as {@code char}s while there are fewer than 65,536 pairs (two
@@ -24,6 +22,7 @@ final class Attributes {
     private final String[] keys;
     /** Where option {@code i}'s pair numbers start; {@code starts[size]} ends the last. */
     private final int[] starts;
+
     private final char[] narrow;
     private final int[] wide;
 
@@ -59,7 +58,11 @@ final class Attributes {
             }
             return new Attributes(Map.copyOf(pairs), starts, narrow, null);
         }
-        return new Attributes(Map.copyOf(pairs), starts, null, numbers.stream().mapToInt(Integer::intValue).toArray());
+        return new Attributes(
+                Map.copyOf(pairs),
+                starts,
+                null,
+                numbers.stream().mapToInt(Integer::intValue).toArray());
     }
 
     private static String key(String name, String value) {
@@ -101,7 +104,9 @@ final class Attributes {
         for (int i = starts[option]; i < starts[option + 1]; i++) {
             String key = keys[narrow != null ? narrow[i] : wide[i]];
             int cut = key.indexOf('\0');
-            attributes.computeIfAbsent(key.substring(0, cut), n -> new ArrayList<>()).add(key.substring(cut + 1));
+            attributes
+                    .computeIfAbsent(key.substring(0, cut), n -> new ArrayList<>())
+                    .add(key.substring(cut + 1));
         }
         return attributes;
     }

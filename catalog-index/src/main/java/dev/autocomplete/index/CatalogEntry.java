@@ -17,7 +17,11 @@ import java.util.Map;
  * @param attributes what a host's {@code additional_context} may filter or boost by: attribute name to values
  *     ({@code team: [Sales]}); empty for none
  */
-public record CatalogEntry(String text, List<String> aliases, double weight, Map<String, String> translations,
+public record CatalogEntry(
+        String text,
+        List<String> aliases,
+        double weight,
+        Map<String, String> translations,
         Map<String, List<String>> attributes) {
 
     public CatalogEntry(String text, List<String> aliases, double weight, Map<String, String> translations) {

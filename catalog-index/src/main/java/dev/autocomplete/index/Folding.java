@@ -14,8 +14,7 @@ public final class Folding {
     private static final Pattern MARKS = Pattern.compile("\\p{M}+");
     private static final Pattern NOT_WORD = Pattern.compile("[^\\p{L}\\p{N}]+");
 
-    private Folding() {
-    }
+    private Folding() {}
 
     /** Folds text for comparison. Never null for a non-null argument. */
     public static String fold(String text) {

@@ -23,8 +23,7 @@ final class KeyIndex {
     private static final long INDEX_MASK = (1L << 30) - 1;
     private static final int SAMPLE_SHIFT = 4;
     private static final int HEAD = 8;
-    private static final VarHandle LONG_VIEW = MethodHandles.byteArrayViewVarHandle(long[].class,
-            ByteOrder.BIG_ENDIAN);
+    private static final VarHandle LONG_VIEW = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
     private final byte[] blob;
     private final int[] positions;
@@ -163,8 +162,7 @@ final class KeyIndex {
             return to;
         }
         if (length <= TrieTop.DEPTH) {
-            return Math.min(to, top.firstAtLeast(length, keep(head(k), length) + (1L << (8 * (HEAD - length))),
-                    hints));
+            return Math.min(to, top.firstAtLeast(length, keep(head(k), length) + (1L << (8 * (HEAD - length))), hints));
         }
         if (length <= HEAD) {
             return firstAtLeast(keep(head(k), length) + (1L << (8 * (HEAD - length))), k + 1, to);
@@ -241,7 +239,9 @@ final class KeyIndex {
 
     /** The first key whose head is at least {@code target}, which is zero past its first {@code length} bytes. */
     private int firstWithHead(long target, int length) {
-        return length <= TrieTop.DEPTH ? top.firstAtLeast(length, target, null) : firstAtLeast(target, 0, positions.length);
+        return length <= TrieTop.DEPTH
+                ? top.firstAtLeast(length, target, null)
+                : firstAtLeast(target, 0, positions.length);
     }
 
     /** The key's first 8 bytes, big-endian, zero after its end: ordered like the keys (unsigned). */
@@ -515,7 +515,7 @@ final class KeyIndex {
     }
 
     private boolean less(int p, int q, int depth) {
-        for (int i = depth;; i++) {
+        for (int i = depth; ; i++) {
             int a = at(p, i);
             int b = at(q, i);
             if (a != b) {

@@ -18,6 +18,7 @@ final class LayeredCatalog {
     private final OptionCatalog main;
     /** The main's texts left out, or null when none is. */
     private final IntPredicate gone;
+
     private final OptionCatalog delta;
     private final int offset;
 
@@ -94,7 +95,8 @@ final class LayeredCatalog {
     /** Whether typos allow the prefix and some text matches it within them. */
     boolean hasTypoMatch(String foldedPrefix) {
         return !main.typoComplete(foldedPrefix, 1, gone == null ? NONE : gone).isEmpty()
-                || (delta.size() > 0 && !delta.typoComplete(foldedPrefix, 1, NONE).isEmpty());
+                || (delta.size() > 0
+                        && !delta.typoComplete(foldedPrefix, 1, NONE).isEmpty());
     }
 
     /** {@link OptionCatalog#completeWithTypos}. */
@@ -107,10 +109,10 @@ final class LayeredCatalog {
         // When the main's matches fill the list, only the delta's matches that rank before its last can join: the
         // delta's search stops there, so a delta of thousands costs a few bound lookups more on most queries.
         OptionCatalog.Match last = own.size() == limit ? own.getLast() : null;
-        OptionCatalog.Bound bound = last == null ? null
-                : new OptionCatalog.Bound(last.edits(), last.where(), main.weight(last.option()));
-        List<OptionCatalog.Match> more = delta.completeWithTypos(foldedPrefix, limit,
-                option -> excluded.test(option + offset), bound);
+        OptionCatalog.Bound bound =
+                last == null ? null : new OptionCatalog.Bound(last.edits(), last.where(), main.weight(last.option()));
+        List<OptionCatalog.Match> more =
+                delta.completeWithTypos(foldedPrefix, limit, option -> excluded.test(option + offset), bound);
         if (more.isEmpty()) {
             return own;
         }
@@ -150,7 +152,8 @@ final class LayeredCatalog {
         int i = 0;
         int j = 0;
         while (top.size() < limit) {
-            while (i < main.size() && ((gone != null && gone.test(main.byWeight(i))) || excluded.test(main.byWeight(i)))) {
+            while (i < main.size()
+                    && ((gone != null && gone.test(main.byWeight(i))) || excluded.test(main.byWeight(i)))) {
                 i++;
             }
             while (j < delta.size() && excluded.test(delta.byWeight(j) + offset)) {

@@ -15,8 +15,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.IntPredicate;
 
-
-
 /**
  * An immutable snapshot of a catalog's options, searchable while it changes: a main index, a small delta index of
  * the options upserted since the main one was built, and the main options deleted or replaced since. A write makes
@@ -35,7 +33,8 @@ public final class LiveOptions {
 
         /** The option text {@code text} translates. */
         int option(int text) {
-            return text < mainOptions.length ? mainOptions[text]
+            return text < mainOptions.length
+                    ? mainOptions[text]
                     : deltaOptions[text - mainOptions.length] + optionOffset;
         }
 
@@ -55,6 +54,7 @@ public final class LiveOptions {
     private final OptionTranslations main;
     /** The main's options deleted or replaced since it was built. */
     private final BitSet gone;
+
     private final int goneCount;
     private final OptionTranslations delta;
     private final long version;
@@ -81,10 +81,16 @@ public final class LiveOptions {
             OptionTranslations.Language more = delta.language(tag);
             int[] mainOptions = own == null ? NO_OPTIONS : own.options();
             IntPredicate textGone = left == null ? null : text -> gone.get(mainOptions[text]);
-            byTag.put(tag, new Language(
-                    new LayeredCatalog(own == null ? OptionCatalog.EMPTY : own.texts(), textGone,
-                            more == null ? OptionCatalog.EMPTY : more.texts()),
-                    mainOptions, more == null ? NO_OPTIONS : more.options(), main.size()));
+            byTag.put(
+                    tag,
+                    new Language(
+                            new LayeredCatalog(
+                                    own == null ? OptionCatalog.EMPTY : own.texts(),
+                                    textGone,
+                                    more == null ? OptionCatalog.EMPTY : more.texts()),
+                            mainOptions,
+                            more == null ? NO_OPTIONS : more.options(),
+                            main.size()));
         }
         this.languages = Map.copyOf(byTag);
         this.ranking = Comparator.comparingInt(OptionCatalog.Match::edits)
@@ -123,7 +129,9 @@ public final class LiveOptions {
             added.put(folded, entry);
         }
         List<CatalogEntry> pending = new ArrayList<>(delta.size() + added.size());
-        for (int option = deltaGone.nextClearBit(0); option < delta.size(); option = deltaGone.nextClearBit(option + 1)) {
+        for (int option = deltaGone.nextClearBit(0);
+                option < delta.size();
+                option = deltaGone.nextClearBit(option + 1)) {
             pending.add(delta.entry(option));
         }
         pending.addAll(added.values());
@@ -248,9 +256,11 @@ public final class LiveOptions {
             Arrays.stream(language.texts().exactOptions(folded)).forEach(text -> found.add(language.option(text)));
         }
         return found.stream()
-                .sorted(Comparator.comparingDouble((Integer o) -> catalog.weight(o)).reversed()
+                .sorted(Comparator.comparingDouble((Integer o) -> catalog.weight(o))
+                        .reversed()
                         .thenComparing(Comparator.naturalOrder()))
-                .mapToInt(Integer::intValue).toArray();
+                .mapToInt(Integer::intValue)
+                .toArray();
     }
 
     /**
@@ -305,8 +315,7 @@ public final class LiveOptions {
      * between words ({@code wordEnded}: {@code San }), the ones it starts with a next word to come
      * ({@code San Jose} before {@code Santiago}); then {@link #completeWithTypos}.
      */
-    List<Integer> complete(String folded, boolean wordEnded, int limit, IntPredicate excluded,
-            List<String> requested) {
+    List<Integer> complete(String folded, boolean wordEnded, int limit, IntPredicate excluded, List<String> requested) {
         Set<Integer> chosen = new LinkedHashSet<>();
         for (int option : exactOptions(folded, requested)) {
             if (!excluded.test(option)) {
@@ -320,10 +329,10 @@ public final class LiveOptions {
         if (chosen.size() < limit) {
             // Among typo matches, an option the whole text names comes first: "Quantm Vault" is Quantum Vault
             // rather than the start of a heavier Quantum Vault Pro. Fetched wider, so a light one is in reach.
-            List<OptionCatalog.Match> found = completeWithTypos(folded, 2 * limit + chosen.size(), excluded,
-                    requested);
+            List<OptionCatalog.Match> found = completeWithTypos(folded, 2 * limit + chosen.size(), excluded, requested);
             found.stream().filter(match -> match.edits() == 0).forEach(match -> chosen.add(match.option()));
-            found.stream().filter(match -> match.edits() > 0 && wholeWithinTypos(match.option(), folded, requested))
+            found.stream()
+                    .filter(match -> match.edits() > 0 && wholeWithinTypos(match.option(), folded, requested))
                     .forEach(match -> chosen.add(match.option()));
             found.forEach(match -> chosen.add(match.option()));
         }
@@ -361,8 +370,8 @@ public final class LiveOptions {
     }
 
     /** {@link OptionCatalog#completeWithTypos} over the default texts and the requested languages' texts. */
-    List<OptionCatalog.Match> completeWithTypos(String foldedPrefix, int limit, IntPredicate excluded,
-            List<String> requested) {
+    List<OptionCatalog.Match> completeWithTypos(
+            String foldedPrefix, int limit, IntPredicate excluded, List<String> requested) {
         List<OptionCatalog.Match> own = catalog.completeWithTypos(foldedPrefix, limit, excluded);
         List<Language> translated = in(requested);
         if (translated.isEmpty()) {
@@ -371,10 +380,10 @@ public final class LiveOptions {
         Map<Integer, OptionCatalog.Match> best = new HashMap<>();
         own.forEach(match -> best.put(match.option(), match));
         for (Language language : translated) {
-            for (OptionCatalog.Match match : language.texts().completeWithTypos(foldedPrefix, limit,
-                    text -> excluded.test(language.option(text)))) {
-                OptionCatalog.Match mapped = new OptionCatalog.Match(language.option(match.option()), match.where(),
-                        match.edits(), match.key());
+            for (OptionCatalog.Match match : language.texts()
+                    .completeWithTypos(foldedPrefix, limit, text -> excluded.test(language.option(text)))) {
+                OptionCatalog.Match mapped = new OptionCatalog.Match(
+                        language.option(match.option()), match.where(), match.edits(), match.key());
                 best.merge(mapped.option(), mapped, (a, b) -> ranking.compare(a, b) <= 0 ? a : b);
             }
         }

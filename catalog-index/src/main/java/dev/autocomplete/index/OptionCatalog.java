@@ -10,9 +10,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.IntPredicate;
 
-
-
-
 /**
  * An immutable, weighted list of options with a prefix index over every word of each option's text and
  * aliases, so that {@code lon} finds London and {@code york} finds New York, give or take the typos
@@ -26,6 +23,7 @@ final class OptionCatalog {
 
     /** Where a prefix matched: lower is better. An alias matches like the option's own text. */
     static final int AT_START = 0;
+
     static final int AT_WORD = 2;
 
     /**
@@ -33,8 +31,7 @@ final class OptionCatalog {
      * {@code key} in the folded names (its first such key in key order): options of equal weight and rank are
      * ordered by that key, so that two catalogs' answers merge in the order one catalog would give.
      */
-    record Match(int option, int where, int edits, int key) {
-    }
+    record Match(int option, int where, int edits, int key) {}
 
     /**
      * The last match another catalog's list holds when that list is full: a match of this catalog can join the
@@ -129,8 +126,8 @@ final class OptionCatalog {
     }
 
     String text(int option) {
-        return new String(texts, textStarts[option], textStarts[option + 1] - textStarts[option],
-                StandardCharsets.UTF_8);
+        return new String(
+                texts, textStarts[option], textStarts[option + 1] - textStarts[option], StandardCharsets.UTF_8);
     }
 
     double weight(int option) {
@@ -148,8 +145,9 @@ final class OptionCatalog {
 
     /** Roughly how many bytes the catalog holds on the heap (its arrays), for capacity planning. */
     long heapBytes() {
-        long bytes = texts.length + names.length + 4L * (textStarts.length + weights.length + nameStarts.length
-                + firstName.length + byWeight.length);
+        long bytes = texts.length
+                + names.length
+                + 4L * (textStarts.length + weights.length + nameStarts.length + firstName.length + byWeight.length);
         return bytes + starts.heapBytes() + words.heapBytes();
     }
 
@@ -258,7 +256,7 @@ final class OptionCatalog {
 
     /** Orders two keys by their bytes (unsigned), 0 when equal. */
     private static int compareKeys(byte[] blob, int p, byte[] otherBlob, int q) {
-        for (int i = 0;; i++) {
+        for (int i = 0; ; i++) {
             int x = blob[p + i] & 0xff;
             int y = otherBlob[q + i] & 0xff;
             if (x != y || x == 0) {
@@ -384,7 +382,8 @@ final class OptionCatalog {
      * (a delta under a main index's full list); otherwise none.
      */
     private static float walkFloor(Bound bound, int where) {
-        return bound != null && bound.edits() == 1 && bound.where() == where ? (float) bound.weight()
+        return bound != null && bound.edits() == 1 && bound.where() == where
+                ? (float) bound.weight()
                 : Float.NEGATIVE_INFINITY;
     }
 
@@ -420,14 +419,19 @@ final class OptionCatalog {
             int length = -1;
             int matchedAt = -1;
             int failedAt = -1;
-            for (int i = depth + 1;; i++) {
+            for (int i = depth + 1; ; i++) {
                 int c = index.byteAt(k, i - 1);
                 if (c < 0) {
                     length = i - 1;
                     break;
                 }
-                int min = TypoRules.nextRow(typed, (char) c, i >= 2 ? (char) index.byteAt(k, i - 2) : 0, rows[i - 1],
-                        i >= 2 ? rows[i - 2] : null, rows[i]);
+                int min = TypoRules.nextRow(
+                        typed,
+                        (char) c,
+                        i >= 2 ? (char) index.byteAt(k, i - 2) : 0,
+                        rows[i - 1],
+                        i >= 2 ? rows[i - 2] : null,
+                        rows[i]);
                 bestEnd[i] = Math.min(bestEnd[i - 1], rows[i][m]);
                 rowMin[i] = min;
                 valid = i;
@@ -444,8 +448,18 @@ final class OptionCatalog {
             if (matchedAt < 0) {
                 if (failedAt > 1 && rowMin[failedAt - 1] >= budget) {
                     int d = failedAt - 1;
-                    k = index.seek(k, d, TypoRules.nextWithin(typed, budget, rows[d], rows[d - 1],
-                            (char) index.byteAt(k, d - 1), index.byteAt(k, d)), to, hints);
+                    k = index.seek(
+                            k,
+                            d,
+                            TypoRules.nextWithin(
+                                    typed,
+                                    budget,
+                                    rows[d],
+                                    rows[d - 1],
+                                    (char) index.byteAt(k, d - 1),
+                                    index.byteAt(k, d)),
+                            to,
+                            hints);
                 } else {
                     k = index.endOfPrefix(k, failedAt < 0 ? length + 1 : failedAt, to, hints);
                 }

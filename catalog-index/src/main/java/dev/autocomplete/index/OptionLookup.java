@@ -56,7 +56,11 @@ public final class OptionLookup {
      *     leaves nothing falls back to the unfiltered list.
      * @param boosts attribute name to values: options holding one come first among the best matches
      */
-    public record Offer(String typed, int limit, IntPredicate excluded, Map<String, ? extends Collection<String>> filters,
+    public record Offer(
+            String typed,
+            int limit,
+            IntPredicate excluded,
+            Map<String, ? extends Collection<String>> filters,
             Map<String, ? extends Collection<String>> boosts) {
 
         public Offer(String typed, int limit) {
@@ -64,8 +68,7 @@ public final class OptionLookup {
         }
     }
 
-    private OptionLookup() {
-    }
+    private OptionLookup() {}
 
     /** Reads a typed span. Exact and prefix readings are lookups in the sorted keys; only others walk for typos. */
     public static Reading read(LiveOptions options, String span, List<String> languages) {
@@ -79,8 +82,8 @@ public final class OptionLookup {
         }
         if (exact.length == 1) {
             String value = options.text(exact[0], languages);
-            return new Reading(options.startsAnother(exact[0], folded, languages) ? Kind.EXACT_PREFIX : Kind.EXACT,
-                    value);
+            return new Reading(
+                    options.startsAnother(exact[0], folded, languages) ? Kind.EXACT_PREFIX : Kind.EXACT, value);
         }
         if (options.hasPrefix(folded, languages)) {
             return new Reading(Kind.PREFIX, null);
@@ -128,9 +131,15 @@ public final class OptionLookup {
         return first.size() > limit ? first.subList(0, limit) : first;
     }
 
-    private static List<Integer> lookUp(LiveOptions options, String folded, boolean wordEnded, int limit,
-            IntPredicate excluded, List<String> languages) {
-        return folded.isEmpty() ? options.top(limit, excluded)
+    private static List<Integer> lookUp(
+            LiveOptions options,
+            String folded,
+            boolean wordEnded,
+            int limit,
+            IntPredicate excluded,
+            List<String> languages) {
+        return folded.isEmpty()
+                ? options.top(limit, excluded)
                 : options.complete(folded, wordEnded, limit, excluded, languages);
     }
 

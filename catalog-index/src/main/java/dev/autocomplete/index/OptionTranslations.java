@@ -47,15 +47,21 @@ final class OptionTranslations {
         Map<String, List<CatalogEntry>> texts = new HashMap<>();
         Map<String, List<Integer>> owners = new HashMap<>();
         for (int option = 0; option < entries.size(); option++) {
-            for (Map.Entry<String, String> text : entries.get(option).translations().entrySet()) {
+            for (Map.Entry<String, String> text :
+                    entries.get(option).translations().entrySet()) {
                 texts.computeIfAbsent(text.getKey(), l -> new ArrayList<>())
                         .add(new CatalogEntry(text.getValue(), catalog.weight(option)));
                 owners.computeIfAbsent(text.getKey(), l -> new ArrayList<>()).add(option);
             }
         }
         Map<String, Language> languages = new HashMap<>();
-        texts.forEach((language, list) -> languages.put(language, new Language(new OptionCatalog(list),
-                owners.get(language).stream().mapToInt(Integer::intValue).toArray())));
+        texts.forEach((language, list) -> languages.put(
+                language,
+                new Language(
+                        new OptionCatalog(list),
+                        owners.get(language).stream()
+                                .mapToInt(Integer::intValue)
+                                .toArray())));
         return new OptionTranslations(catalog, Map.copyOf(languages), Attributes.of(entries));
     }
 
@@ -91,7 +97,11 @@ final class OptionTranslations {
                 translations.put(tag, language.texts().text(text));
             }
         });
-        return new CatalogEntry(catalog.text(option), catalog.aliases(option), catalog.weight(option), translations,
+        return new CatalogEntry(
+                catalog.text(option),
+                catalog.aliases(option),
+                catalog.weight(option),
+                translations,
                 attributes.of(option));
     }
 

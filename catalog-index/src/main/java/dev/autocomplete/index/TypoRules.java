@@ -11,8 +11,7 @@ public final class TypoRules {
     /** A cost above any budget: an edit that is not allowed. */
     public static final int NEVER = 100;
 
-    private TypoRules() {
-    }
+    private TypoRules() {}
 
     /** How many typos a folded text allows: the sum over its words. */
     public static int budget(String folded) {
@@ -40,8 +39,13 @@ public final class TypoRules {
         rows[0] = firstRow(typed);
         for (int i = 1; i <= target.length(); i++) {
             rows[i] = new int[m + 1];
-            nextRow(typed, target.charAt(i - 1), i >= 2 ? target.charAt(i - 2) : 0, rows[i - 1],
-                    i >= 2 ? rows[i - 2] : null, rows[i]);
+            nextRow(
+                    typed,
+                    target.charAt(i - 1),
+                    i >= 2 ? target.charAt(i - 2) : 0,
+                    rows[i - 1],
+                    i >= 2 ? rows[i - 2] : null,
+                    rows[i]);
         }
         int edits = rows[target.length()][m];
         return edits <= budget ? edits : NEVER;
@@ -72,7 +76,11 @@ public final class TypoRules {
                 best = above[j - 1] + (isDigit(t) || isDigit(c) ? NEVER : 1);
                 best = Math.min(best, above[j] + cost(c));
                 best = Math.min(best, row[j - 1] + cost(t));
-                if (twoAbove != null && j >= 2 && t == before && typed.charAt(j - 2) == c && !isDigit(c)
+                if (twoAbove != null
+                        && j >= 2
+                        && t == before
+                        && typed.charAt(j - 2) == c
+                        && !isDigit(c)
                         && !isDigit(t)) {
                     best = Math.min(best, twoAbove[j - 2] + 1);
                 }

@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
 
-
-
 /** The folding the index is built on: the ASCII fast path agrees with the general one. */
 class FoldingTest {
 

@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-
 import org.junit.jupiter.api.Test;
 
 /** The sorted-key searches, through the trie table, the sampled heads and the blob, against a plain scan. */
@@ -71,7 +70,8 @@ class KeyIndexTest {
             int depth = random.nextInt(keys.get(k).length);
             int b = (keys.get(k)[depth] & 0xff) + random.nextInt(3) + (q % 50 == 0 ? 300 : 0);
             int found = k;
-            while (found < keys.size() && samePrefix(keys.get(k), keys.get(found), depth)
+            while (found < keys.size()
+                    && samePrefix(keys.get(k), keys.get(found), depth)
                     && byteAt(keys.get(found), depth) < b) {
                 found++;
             }

@@ -5,10 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
-
-
 
 /** The matching rules of one option list: prefixes on every word, typos, ranking. */
 class OptionCatalogTest {
@@ -94,18 +91,20 @@ class OptionCatalogTest {
         java.util.Random random = new java.util.Random(3);
         List<CatalogEntry> entries = new java.util.ArrayList<>();
         for (int i = 0; i < 20_000; i++) {
-            entries.add(new CatalogEntry("Place " + i + " " + (char) ('a' + random.nextInt(3)) + "ville",
-                    random.nextInt(1_000_000)));
+            entries.add(new CatalogEntry(
+                    "Place " + i + " " + (char) ('a' + random.nextInt(3)) + "ville", random.nextInt(1_000_000)));
         }
         OptionCatalog catalog = new OptionCatalog(entries);
         // No prefix below matches both at the start and at an inner word, so weight alone orders them.
         for (String prefix : List.of("p", "place 1", "bville", "a")) {
             List<Double> found = catalog.complete(prefix, 10, option -> option % 7 == 0).stream()
-                    .map(m -> catalog.weight(m.option())).toList();
+                    .map(m -> catalog.weight(m.option()))
+                    .toList();
             List<Double> expected = java.util.stream.IntStream.range(0, entries.size())
                     .filter(i -> i % 7 != 0)
                     .filter(i -> java.util.Arrays.stream(catalog.foldedText(i).split(" "))
-                            .anyMatch(w -> w.startsWith(prefix)) || catalog.foldedText(i).startsWith(prefix))
+                                    .anyMatch(w -> w.startsWith(prefix))
+                            || catalog.foldedText(i).startsWith(prefix))
                     .mapToObj(catalog::weight)
                     .sorted(java.util.Comparator.reverseOrder())
                     .limit(10)
@@ -147,13 +146,12 @@ class OptionCatalogTest {
                 new CatalogEntry("Marseille", 10),
                 new CatalogEntry("Marsea", 20),
                 new CatalogEntry("Port Marseau", 800)));
-        java.util.function.Function<Integer, List<String>> find = limit -> catalog
-                .completeWithTypos("masre", limit, option -> false).stream()
-                .map(match -> catalog.text(match.option()) + "/" + match.where() + "/" + match.edits())
-                .toList();
+        java.util.function.Function<Integer, List<String>> find =
+                limit -> catalog.completeWithTypos("masre", limit, option -> false).stream()
+                        .map(match -> catalog.text(match.option()) + "/" + match.where() + "/" + match.edits())
+                        .toList();
         assertEquals(List.of("Marsea/0/1", "Marseille/0/1"), find.apply(2));
-        assertEquals(List.of("Marsea/0/1", "Marseille/0/1", "Old Marsella/2/1", "Port Marseau/2/1"),
-                find.apply(10));
+        assertEquals(List.of("Marsea/0/1", "Marseille/0/1", "Old Marsella/2/1", "Port Marseau/2/1"), find.apply(10));
     }
 
     @Test
@@ -161,12 +159,13 @@ class OptionCatalogTest {
         java.util.Random random = new java.util.Random(9);
         List<CatalogEntry> entries = new java.util.ArrayList<>();
         for (int i = 0; i < 3_000; i++) {
-            entries.add(new CatalogEntry(word(random) + " " + word(random) + (i % 3 == 0 ? " 7" : ""),
-                    random.nextInt(1_000)));
+            entries.add(new CatalogEntry(
+                    word(random) + " " + word(random) + (i % 3 == 0 ? " 7" : ""), random.nextInt(1_000)));
         }
         OptionCatalog catalog = new OptionCatalog(entries);
         for (int q = 0; q < 150; q++) {
-            String typed = word(random).substring(0, 5) + (q % 2 == 0 ? word(random).substring(0, 3) : " ab");
+            String typed =
+                    word(random).substring(0, 5) + (q % 2 == 0 ? word(random).substring(0, 3) : " ab");
             List<OptionCatalog.Match> all = catalog.completeWithTypos(typed, 100_000, option -> false);
             java.util.Set<Integer> expected = new java.util.HashSet<>();
             for (int i = 0; i < entries.size(); i++) {
@@ -182,15 +181,21 @@ class OptionCatalogTest {
                     }
                 }
             }
-            assertEquals(expected, all.stream().map(OptionCatalog.Match::option)
-                    .collect(java.util.stream.Collectors.toSet()), typed);
+            assertEquals(
+                    expected,
+                    all.stream().map(OptionCatalog.Match::option).collect(java.util.stream.Collectors.toSet()),
+                    typed);
             for (int i = 1; i < all.size(); i++) {
                 OptionCatalog.Match before = all.get(i - 1);
                 OptionCatalog.Match after = all.get(i);
-                assertTrue(before.edits() < after.edits()
-                        || before.edits() == after.edits() && before.where() <= after.where(), typed + " " + all);
+                assertTrue(
+                        before.edits() < after.edits()
+                                || before.edits() == after.edits() && before.where() <= after.where(),
+                        typed + " " + all);
             }
-            assertEquals(all.subList(0, Math.min(3, all.size())), catalog.completeWithTypos(typed, 3, option -> false),
+            assertEquals(
+                    all.subList(0, Math.min(3, all.size())),
+                    catalog.completeWithTypos(typed, 3, option -> false),
                     typed);
         }
     }

@@ -6,10 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-
 import org.junit.jupiter.api.Test;
-
-
 
 /** The alignment rows the typo walk steps through, against a check of every next byte. */
 class TyposTest {
@@ -28,8 +25,13 @@ class TyposTest {
             rows[0] = TypoRules.firstRow(typed);
             for (int i = 1; i <= target.length(); i++) {
                 rows[i] = new int[m + 1];
-                int min = TypoRules.nextRow(typed, target.charAt(i - 1), i >= 2 ? target.charAt(i - 2) : 0, rows[i - 1],
-                        i >= 2 ? rows[i - 2] : null, rows[i]);
+                int min = TypoRules.nextRow(
+                        typed,
+                        target.charAt(i - 1),
+                        i >= 2 ? target.charAt(i - 2) : 0,
+                        rows[i - 1],
+                        i >= 2 ? rows[i - 2] : null,
+                        rows[i]);
                 if (min > budget) {
                     break;
                 }
@@ -39,12 +41,14 @@ class TyposTest {
                 List<Integer> expected = new ArrayList<>();
                 for (int c = 0; c < 256; c++) {
                     int[] next = new int[m + 1];
-                    if (TypoRules.nextRow(typed, (char) c, target.charAt(i - 1), rows[i], rows[i - 1], next) <= budget) {
+                    if (TypoRules.nextRow(typed, (char) c, target.charAt(i - 1), rows[i], rows[i - 1], next)
+                            <= budget) {
                         expected.add(c);
                     }
                 }
                 List<Integer> offered = new ArrayList<>();
-                for (int c = TypoRules.nextWithin(typed, budget, rows[i], rows[i - 1], target.charAt(i - 1), -1); c < 256;
+                for (int c = TypoRules.nextWithin(typed, budget, rows[i], rows[i - 1], target.charAt(i - 1), -1);
+                        c < 256;
                         c = TypoRules.nextWithin(typed, budget, rows[i], rows[i - 1], target.charAt(i - 1), c)) {
                     offered.add(c);
                 }

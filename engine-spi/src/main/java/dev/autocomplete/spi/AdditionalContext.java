@@ -28,8 +28,7 @@ public record AdditionalContext(Value root) {
     }
 
     /** One JSON value of the context. */
-    public sealed interface Value permits Text, Number, Flag, Null, Items, Fields {
-    }
+    public sealed interface Value permits Text, Number, Flag, Null, Items, Fields {}
 
     /** A JSON string. */
     public record Text(String text) implements Value {
@@ -46,12 +45,10 @@ public record AdditionalContext(Value root) {
     }
 
     /** A JSON boolean. */
-    public record Flag(boolean flag) implements Value {
-    }
+    public record Flag(boolean flag) implements Value {}
 
     /** JSON null. */
-    public record Null() implements Value {
-    }
+    public record Null() implements Value {}
 
     /** A JSON array. */
     public record Items(List<Value> items) implements Value {
@@ -63,8 +60,8 @@ public record AdditionalContext(Value root) {
     /** A JSON object, its keys in document order. */
     public record Fields(Map<String, Value> fields) implements Value {
         public Fields {
-            fields = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(
-                    requireNonNull(fields, "fields is null")));
+            fields = java.util.Collections.unmodifiableMap(
+                    new java.util.LinkedHashMap<>(requireNonNull(fields, "fields is null")));
         }
     }
 }

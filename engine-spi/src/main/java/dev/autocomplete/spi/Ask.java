@@ -22,8 +22,14 @@ import java.util.Map;
  * @param deadlineNanos the {@link System#nanoTime()} by which the whole request must be answered; an engine
  *     with costly work may stop early and answer what it has
  */
-public record Ask(String type, List<String> languages, AdditionalContext context, Map<String, String> filled,
-        LocalDate today, int limit, long deadlineNanos) {
+public record Ask(
+        String type,
+        List<String> languages,
+        AdditionalContext context,
+        Map<String, String> filled,
+        LocalDate today,
+        int limit,
+        long deadlineNanos) {
 
     public Ask {
         requireNonNull(type, "type is null");

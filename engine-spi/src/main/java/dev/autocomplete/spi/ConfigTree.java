@@ -2,7 +2,6 @@ package dev.autocomplete.spi;
 
 import static java.util.Objects.requireNonNull;
 
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -63,7 +62,9 @@ public final class ConfigTree {
      * @param readElsewhere the keys of the same map read by someone else; never null
      */
     public static ConfigTree at(String path, Map<String, ?> values, Set<String> readElsewhere) {
-        return new ConfigTree(requireNonNull(path, "path is null"), copyMap(requireNonNull(values, "values is null")),
+        return new ConfigTree(
+                requireNonNull(path, "path is null"),
+                copyMap(requireNonNull(values, "values is null")),
                 Set.copyOf(requireNonNull(readElsewhere, "readElsewhere is null")));
     }
 
@@ -120,7 +121,8 @@ public final class ConfigTree {
         if (value == null) {
             return defaultValue;
         }
-        if (value instanceof Number n && n.doubleValue() == Math.rint(n.doubleValue())
+        if (value instanceof Number n
+                && n.doubleValue() == Math.rint(n.doubleValue())
                 && Math.abs(n.doubleValue()) <= Integer.MAX_VALUE) {
             return n.intValue();
         }
@@ -178,9 +180,10 @@ public final class ConfigTree {
 
     private String unknownKeyMessage(String key, Set<String> known) {
         Set<String> all = allKnown(known);
-        return nearest(key, all).map(ConfigTree::didYouMean)
-                .orElseGet(() -> "is not a known key (known: " + String.join(", ", all.stream().sorted().toList())
-                        + ")");
+        return nearest(key, all)
+                .map(ConfigTree::didYouMean)
+                .orElseGet(() -> "is not a known key (known: "
+                        + String.join(", ", all.stream().sorted().toList()) + ")");
     }
 
     /** The problem of an unknown key that probably misspells {@code meant}. */

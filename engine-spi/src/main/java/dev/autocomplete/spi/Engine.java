@@ -55,6 +55,5 @@ public interface Engine extends AutoCloseable {
 
     /** Releases what the engine holds. The default does nothing. Must not throw. */
     @Override
-    default void close() {
-    }
+    default void close() {}
 }

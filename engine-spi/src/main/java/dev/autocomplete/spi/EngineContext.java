@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.time.ZoneId;
 import java.util.List;
 
-
 /**
  * What an {@link EngineFactory} gets to build an engine for the params of one product that name it.
  *
@@ -22,8 +21,16 @@ import java.util.List;
  * @param shared a place to share what is costly to build (a loaded file) among the engines of one tenant load
  * @param counters where {@link #counter(String, String)} gets the counters the engine publishes (since SPI 3.0)
  */
-public record EngineContext(String tenantId, String productSlug, String defaultLanguage, ZoneId zone,
-        Path tenantDirectory, ConfigTree config, List<ParamSpec> params, Shared shared, Counters counters) {
+public record EngineContext(
+        String tenantId,
+        String productSlug,
+        String defaultLanguage,
+        ZoneId zone,
+        Path tenantDirectory,
+        ConfigTree config,
+        List<ParamSpec> params,
+        Shared shared,
+        Counters counters) {
 
     /** The most counters one engine may publish in one tenant. */
     public static final int MAX_COUNTERS = 32;
@@ -44,8 +51,15 @@ public record EngineContext(String tenantId, String productSlug, String defaultL
      * A context whose counters count nothing ({@link Counters#NONE}): for building an engine outside the server,
      * e.g. in a unit test of a factory.
      */
-    public EngineContext(String tenantId, String productSlug, String defaultLanguage, ZoneId zone,
-            Path tenantDirectory, ConfigTree config, List<ParamSpec> params, Shared shared) {
+    public EngineContext(
+            String tenantId,
+            String productSlug,
+            String defaultLanguage,
+            ZoneId zone,
+            Path tenantDirectory,
+            ConfigTree config,
+            List<ParamSpec> params,
+            Shared shared) {
         this(tenantId, productSlug, defaultLanguage, zone, tenantDirectory, config, params, shared, Counters.NONE);
     }
 

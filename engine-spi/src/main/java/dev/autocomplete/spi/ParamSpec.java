@@ -2,7 +2,6 @@ package dev.autocomplete.spi;
 
 import static java.util.Objects.requireNonNull;
 
-
 /**
  * A param of the product that names this engine, as {@code tenant.yaml} declares it.
  *

@@ -21,6 +21,5 @@ public final class SpiVersion {
     /** The manifest attribute that holds the major version an engine JAR was built against. */
     public static final String MANIFEST_ATTRIBUTE = "Autocomplete-Engine-SPI";
 
-    private SpiVersion() {
-    }
+    private SpiVersion() {}
 }

@@ -1,11 +1,5 @@
 package dev.autocomplete.server;
 
-import java.io.PrintStream;
-import java.io.PrintWriter;
-
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-
 import dev.autocomplete.server.cli.CatalogCommand;
 import dev.autocomplete.server.cli.KeysCommand;
 import dev.autocomplete.server.cli.LearningCommand;
@@ -13,20 +7,32 @@ import dev.autocomplete.server.cli.ServeCommand;
 import dev.autocomplete.server.cli.StorageCommand;
 import dev.autocomplete.server.cli.ValidateCommand;
 import dev.autocomplete.server.observe.PrintedOutput;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
 
 /** The {@code autocomplete} command line: {@code serve}, {@code keys}, {@code catalog}, {@code learning}, {@code validate}. */
-@Command(name = "autocomplete", mixinStandardHelpOptions = true, version = "autocomplete 0.1.0",
+@Command(
+        name = "autocomplete",
+        mixinStandardHelpOptions = true,
+        version = "autocomplete 0.1.0",
         description = "A self-hostable autocomplete suggestion service.",
-        subcommands = {ServeCommand.class, KeysCommand.class, CatalogCommand.class, LearningCommand.class,
-                ValidateCommand.class, StorageCommand.class})
+        subcommands = {
+            ServeCommand.class,
+            KeysCommand.class,
+            CatalogCommand.class,
+            LearningCommand.class,
+            ValidateCommand.class,
+            StorageCommand.class
+        })
 public final class Main implements Runnable {
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
-        System.setProperty("java.util.logging.SimpleFormatter.format",
-                "%1$tFT%1$tT.%1$tLZ %4$s %3$s: %5$s%6$s%n");
+        System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tFT%1$tT.%1$tLZ %4$s %3$s: %5$s%6$s%n");
         PrintStream out = System.out;
         PrintStream err = System.err;
         PrintedOutput.install(); // engines' System.out and System.err become prefixed lines, apart from the access log
@@ -42,7 +48,8 @@ public final class Main implements Runnable {
         commandLine.setOut(new PrintWriter(out, true));
         commandLine.setErr(new PrintWriter(err, true));
         commandLine.setExecutionExceptionHandler((e, command, parseResult) -> {
-            boolean expected = e instanceof IllegalArgumentException || e instanceof java.io.IOException
+            boolean expected = e instanceof IllegalArgumentException
+                    || e instanceof java.io.IOException
                     || e instanceof dev.autocomplete.server.store.NewerSchemaException;
             command.getErr().println("error: " + (expected ? e.getMessage() : e));
             return 2;

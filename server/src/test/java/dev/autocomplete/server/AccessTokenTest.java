@@ -6,6 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.auth0.jwt.JWT;
+import com.auth0.jwt.algorithms.Algorithm;
+import dev.autocomplete.server.auth.ApiKeys;
+import dev.autocomplete.server.auth.SigningSecret;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,16 +21,8 @@ import java.util.Base64;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import com.auth0.jwt.JWT;
-import com.auth0.jwt.algorithms.Algorithm;
-
-import dev.autocomplete.server.auth.ApiKeys;
-import dev.autocomplete.server.auth.SigningSecret;
-import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /** {@code POST /api/auth/token} and access tokens on {@code /api/suggest}, over HTTP. */
 class AccessTokenTest {
@@ -53,12 +50,13 @@ class AccessTokenTest {
     private final TestClock clock = new TestClock();
 
     private AutocompleteServer start(Path tenants) throws Exception {
-        return AutocompleteServer.start(TestServers.settings(tenants).withTokenSecret(SECRET).withClock(clock));
+        return AutocompleteServer.start(
+                TestServers.settings(tenants).withTokenSecret(SECRET).withClock(clock));
     }
 
     static ApiClient.Reply mint(ApiClient api, String credential, String productId) {
-        return api.post("/api/auth/token", credential, "{\"product_id\":\"" + productId + "\"}", "application/json",
-                Map.of());
+        return api.post(
+                "/api/auth/token", credential, "{\"product_id\":\"" + productId + "\"}", "application/json", Map.of());
     }
 
     @Test
@@ -77,15 +75,25 @@ class AccessTokenTest {
             assertEquals("Bearer", minted.json().path("token_type").asText());
             long expiresAt = minted.json().path("expires_at").asLong();
             assertEquals(clock.instant().getEpochSecond() + 120, expiresAt, 1);
-            assertEquals(expiresAt, JWT.decode(token.substring(6)).getExpiresAtAsInstant().getEpochSecond());
+            assertEquals(
+                    expiresAt,
+                    JWT.decode(token.substring(6)).getExpiresAtAsInstant().getEpochSecond());
             assertEquals("no-store", minted.header("Cache-Control"));
 
             assertEquals(200, api.suggest(token, envelope("")).status());
-            ApiClient.Reply ownById = api.post("/api/suggest", token, envelope("").toString(), "application/json",
+            ApiClient.Reply ownById = api.post(
+                    "/api/suggest",
+                    token,
+                    envelope("").toString(),
+                    "application/json",
                     Map.of("X-App-Identifier", TRAVEL_ID));
             assertEquals(200, ownById.status(), ownById.raw());
 
-            ApiClient.Reply otherProduct = api.post("/api/suggest", token, envelope("").toString(), "application/json",
+            ApiClient.Reply otherProduct = api.post(
+                    "/api/suggest",
+                    token,
+                    envelope("").toString(),
+                    "application/json",
                     Map.of("X-App-Identifier", "workspace"));
             assertEquals(401, otherProduct.status(), otherProduct.raw());
             assertEquals("INVALID_CREDENTIALS", otherProduct.errorCode());
@@ -97,12 +105,21 @@ class AccessTokenTest {
             assertEquals(401, expired.status(), expired.raw());
             assertEquals("TOKEN_EXPIRED", expired.errorCode());
 
-            String fresh = mint(api, secret, TRAVEL_ID).json().path("access_token").asText();
+            String fresh =
+                    mint(api, secret, TRAVEL_ID).json().path("access_token").asText();
             assertEquals(200, api.suggest(fresh, envelope("")).status());
-            TestTenants.Cli revoked = TestTenants.cli("keys", "revoke", "--tenants", tenants.toString(), "--tenant",
-                    "demo", ApiKeys.idOf(ApiKeys.digest(secret)));
+            TestTenants.Cli revoked = TestTenants.cli(
+                    "keys",
+                    "revoke",
+                    "--tenants",
+                    tenants.toString(),
+                    "--tenant",
+                    "demo",
+                    ApiKeys.idOf(ApiKeys.digest(secret)));
             assertEquals(0, revoked.exit(), revoked.err());
-            assertTrue(within2Seconds(() -> "INVALID_CREDENTIALS".equals(api.suggest(fresh, envelope("")).errorCode())),
+            assertTrue(
+                    within2Seconds(() -> "INVALID_CREDENTIALS"
+                            .equals(api.suggest(fresh, envelope("")).errorCode())),
                     "a token stops working within 2 s of its key's revocation");
             assertEquals("INVALID_SECRET_KEY", mint(api, secret, TRAVEL_ID).errorCode());
         }
@@ -117,33 +134,52 @@ class AccessTokenTest {
         String publicKey = TestTenants.createKey(tenants, "demo", "public", "travel");
         try (AutocompleteServer server = start(tenants)) {
             ApiClient api = new ApiClient(server.port());
-            String token = mint(api, secret, TRAVEL_ID).json().path("access_token").asText();
+            String token =
+                    mint(api, secret, TRAVEL_ID).json().path("access_token").asText();
 
-            for (String credential : new String[] {null, publicKey, token, "sk_v1_notAKeyAtAll",
-                    new ApiKeys().generate(dev.autocomplete.server.auth.KeyType.SECRET)}) {
+            for (String credential : new String[] {
+                null,
+                publicKey,
+                token,
+                "sk_v1_notAKeyAtAll",
+                new ApiKeys().generate(dev.autocomplete.server.auth.KeyType.SECRET)
+            }) {
                 ApiClient.Reply reply = mint(api, credential, TRAVEL_ID);
                 assertEquals(401, reply.status(), reply.raw());
                 assertEquals("INVALID_SECRET_KEY", reply.errorCode());
             }
-            for (String body : new String[] {"{}", "{\"product_id\":\"travel\"}", "{\"product_id\":42}",
-                    "{\"product_id\":null}", "[]"}) {
+            for (String body : new String[] {
+                "{}", "{\"product_id\":\"travel\"}", "{\"product_id\":42}", "{\"product_id\":null}", "[]"
+            }) {
                 ApiClient.Reply reply = api.post("/api/auth/token", secret, body, "application/json", Map.of());
                 assertEquals(400, reply.status(), body + " -> " + reply.raw());
                 assertEquals("INVALID_PRODUCT_ID", reply.errorCode());
             }
-            assertEquals("INVALID_JSON", api.post("/api/auth/token", secret, "{", "application/json", Map.of())
-                    .errorCode());
-            assertEquals(404, mint(api, secret, "9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a").status(),
+            assertEquals(
+                    "INVALID_JSON",
+                    api.post("/api/auth/token", secret, "{", "application/json", Map.of())
+                            .errorCode());
+            assertEquals(
+                    404,
+                    mint(api, secret, "9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a").status(),
                     "a product of another tenant");
-            assertEquals("PRODUCT_NOT_FOUND", mint(api, secret, UUID.randomUUID().toString()).errorCode());
+            assertEquals(
+                    "PRODUCT_NOT_FOUND",
+                    mint(api, secret, UUID.randomUUID().toString()).errorCode());
 
             String basic = Base64.getEncoder().encodeToString(secret.getBytes(StandardCharsets.UTF_8));
-            ApiClient.Reply viaBasic = api.post("/api/auth/token", null, "{\"product_id\":\"" + TRAVEL_ID + "\"}",
-                    "application/json", Map.of("Authorization", "Basic " + basic));
+            ApiClient.Reply viaBasic = api.post(
+                    "/api/auth/token",
+                    null,
+                    "{\"product_id\":\"" + TRAVEL_ID + "\"}",
+                    "application/json",
+                    Map.of("Authorization", "Basic " + basic));
             assertEquals(200, viaBasic.status(), viaBasic.raw());
 
-            ApiClient.Reply get = api.send(java.net.http.HttpRequest.newBuilder(
-                    java.net.URI.create(api.base() + "/api/auth/token")).GET().build());
+            ApiClient.Reply get =
+                    api.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(api.base() + "/api/auth/token"))
+                            .GET()
+                            .build());
             assertEquals(405, get.status());
         }
     }
@@ -158,25 +194,40 @@ class AccessTokenTest {
                 AutocompleteServer other = AutocompleteServer.start(TestServers.settings(otherTenants)
                         .withTokenSecret("another-deployment-secret-0123456789-xyz"))) {
             ApiClient api = new ApiClient(server.port());
-            String token = mint(api, secret, TRAVEL_ID).json().path("access_token").asText();
+            String token =
+                    mint(api, secret, TRAVEL_ID).json().path("access_token").asText();
             assertEquals(200, api.suggest(token, envelope("")).status());
             String[] parts = token.substring(6).split("\\.");
             Base64.Decoder decoder = Base64.getUrlDecoder();
             Base64.Encoder encoder = Base64.getUrlEncoder().withoutPadding();
             String payload = new String(decoder.decode(parts[1]), StandardCharsets.UTF_8);
-            String workspacePayload = encoder.encodeToString(payload.replace(TRAVEL_ID,
-                    "0b7e4d2c-5a6f-4c3b-8d9e-2f1a3b4c5d72").getBytes(StandardCharsets.UTF_8));
-            String noneHeader = encoder.encodeToString("{\"alg\":\"none\",\"typ\":\"JWT\"}".getBytes(StandardCharsets.UTF_8));
+            String workspacePayload =
+                    encoder.encodeToString(payload.replace(TRAVEL_ID, "0b7e4d2c-5a6f-4c3b-8d9e-2f1a3b4c5d72")
+                            .getBytes(StandardCharsets.UTF_8));
+            String noneHeader =
+                    encoder.encodeToString("{\"alg\":\"none\",\"typ\":\"JWT\"}".getBytes(StandardCharsets.UTF_8));
             String keyId = JWT.decode(token.substring(6)).getClaim("key").asString();
-            String reSigned = JWT.create().withIssuer("autocomplete").withClaim("tenant", "demo")
-                    .withClaim("product", TRAVEL_ID).withClaim("key", keyId).withIssuedAt(Instant.now())
-                    .withExpiresAt(Instant.now().plusSeconds(600)).withJWTId(UUID.randomUUID().toString())
+            String reSigned = JWT.create()
+                    .withIssuer("autocomplete")
+                    .withClaim("tenant", "demo")
+                    .withClaim("product", TRAVEL_ID)
+                    .withClaim("key", keyId)
+                    .withIssuedAt(Instant.now())
+                    .withExpiresAt(Instant.now().plusSeconds(600))
+                    .withJWTId(UUID.randomUUID().toString())
                     .sign(Algorithm.HMAC256("an-attacker-guessed-this-secret-0123456789"));
-            String otherAlgorithm = JWT.create().withIssuer("autocomplete").withClaim("tenant", "demo")
-                    .withClaim("product", TRAVEL_ID).withClaim("key", keyId).withIssuedAt(Instant.now())
-                    .withExpiresAt(Instant.now().plusSeconds(600)).withJWTId(UUID.randomUUID().toString())
+            String otherAlgorithm = JWT.create()
+                    .withIssuer("autocomplete")
+                    .withClaim("tenant", "demo")
+                    .withClaim("product", TRAVEL_ID)
+                    .withClaim("key", keyId)
+                    .withIssuedAt(Instant.now())
+                    .withExpiresAt(Instant.now().plusSeconds(600))
+                    .withJWTId(UUID.randomUUID().toString())
                     .sign(Algorithm.HMAC512(SECRET));
-            String foreign = mint(new ApiClient(other.port()), otherSecret, TRAVEL_ID).json().path("access_token")
+            String foreign = mint(new ApiClient(other.port()), otherSecret, TRAVEL_ID)
+                    .json()
+                    .path("access_token")
                     .asText();
             assertTrue(foreign.startsWith("at_v1_"), foreign);
 
@@ -200,13 +251,17 @@ class AccessTokenTest {
     }
 
     @Test
-    void without_a_configured_secret_the_first_start_generates_one_owner_only_in_the_data_directory_and_later_starts_reuse_it()
-            throws Exception {
+    void
+            without_a_configured_secret_the_first_start_generates_one_owner_only_in_the_data_directory_and_later_starts_reuse_it()
+                    throws Exception {
         Path tenants = TestTenants.copyOfDemo(temp);
         String secret = TestTenants.createKey(tenants, "demo", "secret", null);
         String token;
         try (AutocompleteServer first = TestServers.start(tenants)) {
-            token = mint(new ApiClient(first.port()), secret, TRAVEL_ID).json().path("access_token").asText();
+            token = mint(new ApiClient(first.port()), secret, TRAVEL_ID)
+                    .json()
+                    .path("access_token")
+                    .asText();
         }
         Path file = temp.resolve("data").resolve(SigningSecret.GENERATED_FILE);
         assertTrue(Files.isRegularFile(file), "data/ beside tenants/ holds the generated secret");
@@ -215,17 +270,23 @@ class AccessTokenTest {
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file.getParent())));
         assertTrue(Files.readString(file).strip().length() >= 32);
         try (AutocompleteServer second = TestServers.start(tenants)) {
-            assertEquals(200, new ApiClient(second.port()).suggest(token, envelope("")).status(),
+            assertEquals(
+                    200,
+                    new ApiClient(second.port()).suggest(token, envelope("")).status(),
                     "a restart verifies the tokens minted before it");
         }
         Path secretFile = temp.resolve("shared-secret");
         Files.writeString(secretFile, "a-secret-shared-by-every-replica-0123456789\n");
-        try (AutocompleteServer fromFile = AutocompleteServer.start(TestServers.settings(tenants)
-                .withAccess(null, secretFile))) {
+        try (AutocompleteServer fromFile =
+                AutocompleteServer.start(TestServers.settings(tenants).withAccess(null, secretFile))) {
             ApiClient.Reply reply = new ApiClient(fromFile.port()).suggest(token, envelope(""));
             assertEquals("INVALID_CREDENTIALS", reply.errorCode(), "a different secret refuses the old tokens");
-            assertNotEquals(token, mint(new ApiClient(fromFile.port()), secret, TRAVEL_ID).json()
-                    .path("access_token").asText());
+            assertNotEquals(
+                    token,
+                    mint(new ApiClient(fromFile.port()), secret, TRAVEL_ID)
+                            .json()
+                            .path("access_token")
+                            .asText());
         }
     }
 

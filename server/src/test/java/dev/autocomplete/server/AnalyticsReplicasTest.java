@@ -4,21 +4,18 @@ import static dev.autocomplete.server.ApiClient.envelope;
 import static dev.autocomplete.server.ApiClient.fill;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.autocomplete.server.store.PostgresServer;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import dev.autocomplete.server.store.PostgresServer;
-import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /**
  * Two replicas on one PostgreSQL: each one's requests, sessions and honest picks count once in the figures either
@@ -52,10 +49,18 @@ class AnalyticsReplicasTest {
     /** A replica and the console key it minted for the demo's travel. */
     private record Replica(AutocompleteServer server, ApiClient api, String key) {
         static Replica of(AutocompleteServer server) {
-            ApiClient.Reply minted = ApiClient.management(server.managementPort()).post("/admin/api/try-key", null,
-                    "{\"tenant\":\"demo\",\"product\":\"travel\"}", "application/json", Map.of());
+            ApiClient.Reply minted = ApiClient.management(server.managementPort())
+                    .post(
+                            "/admin/api/try-key",
+                            null,
+                            "{\"tenant\":\"demo\",\"product\":\"travel\"}",
+                            "application/json",
+                            Map.of());
             assertEquals(200, minted.status(), minted.raw());
-            return new Replica(server, new ApiClient(server.port()), minted.data().path("public_key").asText());
+            return new Replica(
+                    server,
+                    new ApiClient(server.port()),
+                    minted.data().path("public_key").asText());
         }
 
         /** A suggest request for destinations after typing {@code typed}; the first option offered. */
@@ -68,12 +73,20 @@ class AnalyticsReplicasTest {
         }
 
         void pick(String session, String typed, String option) {
-            ObjectNode event = ApiClient.JSON.createObjectNode().put("source", "full-sdk").put("session_id", session)
-                    .put("type", "option").put("at", "2026-11-25T10:00:00Z");
-            event.putObject("query_data").put("raw_query", ORIGIN + " to " + typed).put("selected_option", option)
+            ObjectNode event = ApiClient.JSON
+                    .createObjectNode()
+                    .put("source", "full-sdk")
+                    .put("session_id", session)
+                    .put("type", "option")
+                    .put("at", "2026-11-25T10:00:00Z");
+            event.putObject("query_data")
+                    .put("raw_query", ORIGIN + " to " + typed)
+                    .put("selected_option", option)
                     .putArray("other_options");
-            assertEquals(204, api.post("/api/telemetry/events", key, event.toString(), "application/json", Map.of())
-                    .status());
+            assertEquals(
+                    204,
+                    api.post("/api/telemetry/events", key, event.toString(), "application/json", Map.of())
+                            .status());
         }
 
         void flush() {
@@ -83,7 +96,8 @@ class AnalyticsReplicasTest {
 
         JsonNode figures() {
             return ApiClient.management(server.managementPort())
-                    .get("/admin/api/analytics?tenant=demo&product=travel&days=1").data();
+                    .get("/admin/api/analytics?tenant=demo&product=travel&days=1")
+                    .data();
         }
     }
 
@@ -91,7 +105,8 @@ class AnalyticsReplicasTest {
     void each_replicas_events_count_once_in_the_figures_either_serves() throws Exception {
         Path tenants = TestTenants.copyOfDemo(temp);
         String url = postgres.newDatabase();
-        try (AutocompleteServer first = start(tenants, url); AutocompleteServer second = start(tenants, url)) {
+        try (AutocompleteServer first = start(tenants, url);
+                AutocompleteServer second = start(tenants, url)) {
             Replica a = Replica.of(first);
             Replica b = Replica.of(second);
             for (int i = 0; i < 3; i++) {

@@ -7,6 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.autocomplete.server.config.LearningSettings;
+import dev.autocomplete.server.config.ServerSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -14,15 +18,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import dev.autocomplete.server.config.LearningSettings;
-import dev.autocomplete.server.config.ServerSettings;
 
 /**
  * The analytics JSON on the management listener after simulated traffic on the demo's travel product: suggest
@@ -34,8 +31,9 @@ class AnalyticsTest {
     private static final String ORIGIN = "Book a flight from {{ORIGIN_1}}";
 
     @RegisterExtension
-    static final DemoServer demo = new DemoServer().withSettings(settings -> settings.withLearning(
-            new LearningSettings(Duration.ofDays(14), Duration.ofSeconds(1), 20_000, 1_000_000, 1_000_000, 10_000)));
+    static final DemoServer demo = new DemoServer()
+            .withSettings(settings -> settings.withLearning(new LearningSettings(
+                    Duration.ofDays(14), Duration.ofSeconds(1), 20_000, 1_000_000, 1_000_000, 10_000)));
 
     /** A server that keeps no unmatched spans ({@code analytics.keep-unmatched: false}). */
     @RegisterExtension
@@ -80,12 +78,18 @@ class AnalyticsTest {
 
     /** Posts the official client's event for a pick of {@code option} after {@code typed}; asserts the 204. */
     private static void pick(DemoServer server, String session, String typed, String option) {
-        ObjectNode event = ApiClient.JSON.createObjectNode().put("source", "full-sdk").put("session_id", session)
-                .put("type", "option").put("at", "2026-11-25T10:00:00Z");
-        event.putObject("query_data").put("raw_query", ORIGIN + " to " + typed).put("selected_option", option)
+        ObjectNode event = ApiClient.JSON
+                .createObjectNode()
+                .put("source", "full-sdk")
+                .put("session_id", session)
+                .put("type", "option")
+                .put("at", "2026-11-25T10:00:00Z");
+        event.putObject("query_data")
+                .put("raw_query", ORIGIN + " to " + typed)
+                .put("selected_option", option)
                 .putArray("other_options");
-        ApiClient.Reply reply = server.api().post("/api/telemetry/events", server.key("travel"), event.toString(),
-                "application/json", Map.of());
+        ApiClient.Reply reply = server.api()
+                .post("/api/telemetry/events", server.key("travel"), event.toString(), "application/json", Map.of());
         assertEquals(204, reply.status(), reply.raw());
     }
 
@@ -127,16 +131,23 @@ class AnalyticsTest {
         Simulation sim = new Simulation();
         // Who picks what: one option five times, another three times, a third once, each after its own letters.
         List<String> plan = new ArrayList<>();
-        String porto = sim.destination(demo, session(), " to Po").options("destination").getFirst();
-        String london = sim.destination(demo, session(), " to Lo").options("destination").getFirst();
-        String madrid = sim.destination(demo, session(), " to Ma").options("destination").get(1);
+        String porto = sim.destination(demo, session(), " to Po")
+                .options("destination")
+                .getFirst();
+        String london = sim.destination(demo, session(), " to Lo")
+                .options("destination")
+                .getFirst();
+        String madrid = sim.destination(demo, session(), " to Ma")
+                .options("destination")
+                .get(1);
         for (int i = 0; i < 9; i++) {
             plan.add(i < 5 ? "Po" : i < 8 ? "Lo" : "Ma");
         }
         for (String typed : plan) {
             String option = typed.equals("Po") ? porto : typed.equals("Lo") ? london : madrid;
             String session = session();
-            List<String> offered = sim.destination(demo, session, " to " + typed).options("destination");
+            List<String> offered =
+                    sim.destination(demo, session, " to " + typed).options("destination");
             assertTrue(offered.contains(option), option + " in " + offered);
             sim.honest(demo, session, typed, option);
             pick(demo, session, typed, option); // the same pick again in the session: not counted twice
@@ -150,8 +161,9 @@ class AnalyticsTest {
             sim.ready(demo, session());
         }
         // A span that matches nothing, typed 50 times over ten sessions.
-        List<String> typists = List.of(session(), session(), session(), session(), session(), session(), session(),
-                session(), session(), session());
+        List<String> typists = List.of(
+                session(), session(), session(), session(), session(), session(), session(), session(), session(),
+                session());
         for (int i = 0; i < 50; i++) {
             ApiClient.Reply reply = sim.destination(demo, typists.get(i % 10), " to Zzqx");
             assertEquals(List.of(), reply.options("destination"), reply.raw());
@@ -165,10 +177,13 @@ class AnalyticsTest {
         double saving = 1 - (double) sim.typed / sim.length;
         assertEquals(saving, data.path("keystroke_saving").asDouble(), 0.02, data.toString());
         List<String> top = new ArrayList<>();
-        data.path("top_picks").forEach(p -> top.add(p.path("type").asText() + ":" + p.path("text").asText() + "="
-                + p.path("count").asInt()));
-        assertEquals(List.of("destination:" + porto + "=5", "destination:" + london + "=3", "destination:" + madrid
-                + "=1"), top, "the options as they were offered, most picked first");
+        data.path("top_picks")
+                .forEach(p -> top.add(p.path("type").asText() + ":"
+                        + p.path("text").asText() + "=" + p.path("count").asInt()));
+        assertEquals(
+                List.of("destination:" + porto + "=5", "destination:" + london + "=3", "destination:" + madrid + "=1"),
+                top,
+                "the options as they were offered, most picked first");
         assertEquals("zzqx", data.path("unmatched").get(0).path("text").asText(), data.toString());
         assertEquals(50, data.path("unmatched").get(0).path("count").asInt(), data.toString());
         assertNotNull(data.path("p50_ms").numberValue(), data.toString());
@@ -200,24 +215,46 @@ class AnalyticsTest {
     @Test
     void bad_parameters_are_refused_with_a_clear_error() {
         ApiClient admin = management(demo);
-        assertEquals("INVALID_REQUEST", admin.get("/admin/api/analytics?tenant=demo&product=travel&days=0")
-                .errorCode());
-        assertEquals("INVALID_REQUEST", admin.get("/admin/api/analytics?tenant=demo&product=travel&days=x")
-                .errorCode());
-        assertEquals("NOT_FOUND", admin.get("/admin/api/analytics?tenant=nobody&product=travel&days=1").errorCode());
-        assertEquals("NOT_FOUND", admin.get("/admin/api/analytics?tenant=demo&product=none&days=1").errorCode());
+        assertEquals(
+                "INVALID_REQUEST",
+                admin.get("/admin/api/analytics?tenant=demo&product=travel&days=0")
+                        .errorCode());
+        assertEquals(
+                "INVALID_REQUEST",
+                admin.get("/admin/api/analytics?tenant=demo&product=travel&days=x")
+                        .errorCode());
+        assertEquals(
+                "NOT_FOUND",
+                admin.get("/admin/api/analytics?tenant=nobody&product=travel&days=1")
+                        .errorCode());
+        assertEquals(
+                "NOT_FOUND",
+                admin.get("/admin/api/analytics?tenant=demo&product=none&days=1")
+                        .errorCode());
     }
 
     @Test
     void the_console_answers_nothing_on_the_public_port_and_its_listener_is_loopback_by_default() {
-        for (String path : List.of("/admin", "/admin/", "/admin/api/analytics?tenant=demo&product=travel&days=1",
-                "/admin/api/overview", "/admin/api/keys")) {
+        for (String path : List.of(
+                "/admin",
+                "/admin/",
+                "/admin/api/analytics?tenant=demo&product=travel&days=1",
+                "/admin/api/overview",
+                "/admin/api/keys")) {
             ApiClient.Reply reply = demo.api().get(path);
             assertEquals(404, reply.status(), path + ": " + reply.raw());
             assertEquals("NOT_FOUND", reply.errorCode());
         }
-        assertEquals(404, demo.api().post("/admin/api/try-key", null, "{\"tenant\":\"demo\",\"product\":\"travel\"}",
-                "application/json", Map.of()).status());
+        assertEquals(
+                404,
+                demo.api()
+                        .post(
+                                "/admin/api/try-key",
+                                null,
+                                "{\"tenant\":\"demo\",\"product\":\"travel\"}",
+                                "application/json",
+                                Map.of())
+                        .status());
         assertEquals("127.0.0.1", ServerSettings.defaults().management().host());
     }
 }

@@ -1,5 +1,9 @@
 package dev.autocomplete.server;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -11,11 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
 /**
  * A small HTTP client for tests: real requests to a real port. Every response it receives is checked against
  * docs/openapi.yaml ({@link OpenApiContract}): one that does not match fails the test.
@@ -24,7 +23,8 @@ final class ApiClient {
 
     static final ObjectMapper JSON = new ObjectMapper();
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final String base;
     private final boolean management;
 
@@ -69,7 +69,9 @@ final class ApiClient {
             List<String> texts = new ArrayList<>();
             for (JsonNode suggestion : data().path("suggestions")) {
                 if (suggestion.path("type").asText().equals(type)) {
-                    suggestion.path("options").forEach(o -> texts.add(o.path("text").asText()));
+                    suggestion
+                            .path("options")
+                            .forEach(o -> texts.add(o.path("text").asText()));
                 }
             }
             return texts;
@@ -83,8 +85,11 @@ final class ApiClient {
         }
 
         String header(String name) {
-            return headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name))
-                    .map(e -> e.getValue().getFirst()).findFirst().orElse(null);
+            return headers.entrySet().stream()
+                    .filter(e -> e.getKey().equalsIgnoreCase(name))
+                    .map(e -> e.getValue().getFirst())
+                    .findFirst()
+                    .orElse(null);
         }
     }
 
@@ -92,7 +97,8 @@ final class ApiClient {
     static ObjectNode envelope(String rawQuery) {
         ObjectNode body = JSON.createObjectNode();
         body.putObject("data").put("raw_query", rawQuery).putArray("completed_params");
-        body.putObject("meta").put("request_id", UUID.randomUUID().toString())
+        body.putObject("meta")
+                .put("request_id", UUID.randomUUID().toString())
                 .put("request_at", "2026-11-22T10:15:30+01:00");
         return body;
     }
@@ -129,8 +135,9 @@ final class ApiClient {
     Reply call(String method, String path, String credential, String body, String contentType) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
                 .timeout(Duration.ofSeconds(30))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body));
+                .method(
+                        method,
+                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (contentType != null) {
             request.header("Content-Type", contentType);
         }
@@ -166,8 +173,13 @@ final class ApiClient {
                             + response.statusCode() + ", not 404 NOT_FOUND: " + response.body());
                 }
             } else {
-                OpenApiContract.repository().check(request.method(), path, response.statusCode(),
-                        response.headers().map(), response.body());
+                OpenApiContract.repository()
+                        .check(
+                                request.method(),
+                                path,
+                                response.statusCode(),
+                                response.headers().map(),
+                                response.body());
             }
             JsonNode json;
             try {

@@ -4,16 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.autocomplete.server.store.PostgresServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import dev.autocomplete.server.store.PostgresServer;
 
 /**
  * Backups and restores as docs/deployment.md tells them, on real stores: back up while the server runs, change
@@ -38,27 +36,35 @@ class BackupRestoreTest {
             ApiClient api = new ApiClient(server.port());
             StorageFixture.upsert(api, secret, "kept", "Kept Widget");
             // Online: the write just acknowledged may sit in the write-ahead log only; the backup has it.
-            String made = ServerProcess.command(fixture.env, concat(List.of("storage", "backup", "--to",
-                    backup.toString()), storage));
+            String made = ServerProcess.command(
+                    fixture.env, concat(List.of("storage", "backup", "--to", backup.toString()), storage));
             assertTrue(made.contains("Backed up"), made);
-            ServerProcess.Exit twice = ServerProcess.run(fixture.env, concat(List.of("storage", "backup", "--to",
-                    backup.toString()), storage));
+            ServerProcess.Exit twice = ServerProcess.run(
+                    fixture.env, concat(List.of("storage", "backup", "--to", backup.toString()), storage));
             assertTrue(twice.code() != 0 && twice.output().contains("exists already"), twice.output());
             StorageFixture.delete(api, secret, "kept");
             StorageFixture.upsert(api, secret, "later", "Later Widget");
             assertFalse(StorageFixture.offered(api, publicKey, "Order ").contains("Kept Widget"));
         }
-        String restored = ServerProcess.command(fixture.env, concat(List.of("storage", "restore", "--from",
-                backup.toString()), storage));
+        String restored = ServerProcess.command(
+                fixture.env, concat(List.of("storage", "restore", "--from", backup.toString()), storage));
         assertTrue(restored.contains("Restored"), restored);
         try (ServerProcess server = fixture.serve(data, temp.resolve("restored.log"))) {
             List<String> offered = StorageFixture.offered(new ApiClient(server.port()), publicKey, "Order ");
             assertTrue(offered.contains("Kept Widget"), offered.toString());
             assertFalse(offered.contains("Later Widget"), offered.toString());
         }
-        ServerProcess.Exit notABackup = ServerProcess.run(fixture.env, concat(List.of("storage", "restore", "--from",
-                fixture.tenants.resolve("shop/tenant.yaml").toString()), storage));
-        assertTrue(notABackup.code() != 0 && notABackup.output().contains("is not an autocomplete store backup"),
+        ServerProcess.Exit notABackup = ServerProcess.run(
+                fixture.env,
+                concat(
+                        List.of(
+                                "storage",
+                                "restore",
+                                "--from",
+                                fixture.tenants.resolve("shop/tenant.yaml").toString()),
+                        storage));
+        assertTrue(
+                notABackup.code() != 0 && notABackup.output().contains("is not an autocomplete store backup"),
                 notABackup.output());
     }
 
@@ -76,17 +82,32 @@ class BackupRestoreTest {
             try (ServerProcess server = fixture.serve(temp.resolve("data"), temp.resolve("first.log"))) {
                 ApiClient api = new ApiClient(server.port());
                 StorageFixture.upsert(api, secret, "kept", "Kept Widget");
-                run(postgres.bin().resolve("pg_dump").toString(), "--format=custom", "--file=" + dump,
+                run(
+                        postgres.bin().resolve("pg_dump").toString(),
+                        "--format=custom",
+                        "--file=" + dump,
                         "--dbname=" + libpq);
                 StorageFixture.delete(api, secret, "kept");
                 StorageFixture.upsert(api, secret, "later", "Later Widget");
             }
             // Data lost: the key revoked too.
-            ServerProcess.command(fixture.env, "keys", "revoke", "--tenants", fixture.tenants.toString(),
-                    "--tenant", "shop", dev.autocomplete.server.auth.ApiKeys.idOf(
-                            dev.autocomplete.server.auth.ApiKeys.digest(publicKey)));
-            run(postgres.bin().resolve("pg_restore").toString(), "--clean", "--if-exists", "--single-transaction",
-                    "--no-owner", "--dbname=" + libpq, dump.toString());
+            ServerProcess.command(
+                    fixture.env,
+                    "keys",
+                    "revoke",
+                    "--tenants",
+                    fixture.tenants.toString(),
+                    "--tenant",
+                    "shop",
+                    dev.autocomplete.server.auth.ApiKeys.idOf(dev.autocomplete.server.auth.ApiKeys.digest(publicKey)));
+            run(
+                    postgres.bin().resolve("pg_restore").toString(),
+                    "--clean",
+                    "--if-exists",
+                    "--single-transaction",
+                    "--no-owner",
+                    "--dbname=" + libpq,
+                    dump.toString());
             try (ServerProcess server = fixture.serve(temp.resolve("data"), temp.resolve("restored.log"))) {
                 List<String> offered = StorageFixture.offered(new ApiClient(server.port()), publicKey, "Order ");
                 assertTrue(offered.contains("Kept Widget"), offered.toString());

@@ -18,12 +18,10 @@ final class CapturedLog implements AutoCloseable {
         }
 
         @Override
-        public void flush() {
-        }
+        public void flush() {}
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     };
 
     private CapturedLog(String name) {

@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,8 +32,8 @@ class CatalogCommandTest {
         Path seed = tenants.resolve("shop/data/colors.csv");
         Files.writeString(seed, "id,text,weight\nred,Crimson Red,3\nblue,Navy Blue,2\n");
         String key = TestTenants.createKey(tenants, "shop", "public", "paint");
-        try (ServerProcess server = ServerProcess.start(tenants, temp.resolve("server.log"), Map.of(),
-                "--data-dir", data.toString())) {
+        try (ServerProcess server =
+                ServerProcess.start(tenants, temp.resolve("server.log"), Map.of(), "--data-dir", data.toString())) {
             server.awaitServing();
             ApiClient api = new ApiClient(server.port());
             assertEquals(List.of("Crimson Red", "Navy Blue"), colors(api, key, "Paint "));
@@ -49,7 +48,9 @@ class CatalogCommandTest {
             assertTrue(imported.out().contains("imported 2 option(s) into shop/colors"), imported.out());
             assertWithin(2_000, () -> colors(api, key, "Paint ").equals(List.of("Forest Green", "Crimson Red")));
 
-            Files.writeString(file, "{\"id\": \"x\", \"text\": \"Ochre\"}\n{\"id\": \"y\"}\n\n{\"id\": \"x\", \"text\": \"Umber\"}\n");
+            Files.writeString(
+                    file,
+                    "{\"id\": \"x\", \"text\": \"Ochre\"}\n{\"id\": \"y\"}\n\n{\"id\": \"x\", \"text\": \"Umber\"}\n");
             TestTenants.Cli refused = cli("import", tenants, data, file.toString());
             assertEquals(1, refused.exit());
             assertTrue(refused.err().contains(file + ": line 2: 'text' is required"), refused.err());
@@ -72,8 +73,18 @@ class CatalogCommandTest {
             assertEquals(0, seeded.exit(), seeded.err());
             assertWithin(2_000, () -> colors(api, key, "Paint ").equals(List.of("Deep Teal", "Crimson Red")));
 
-            TestTenants.Cli unknown = TestTenants.cli("catalog", "import", "--tenants", tenants.toString(),
-                    "--data-dir", data.toString(), "--tenant", "shop", "--catalog", "sizes", file.toString());
+            TestTenants.Cli unknown = TestTenants.cli(
+                    "catalog",
+                    "import",
+                    "--tenants",
+                    tenants.toString(),
+                    "--data-dir",
+                    data.toString(),
+                    "--tenant",
+                    "shop",
+                    "--catalog",
+                    "sizes",
+                    file.toString());
             assertEquals(2, unknown.exit());
             assertTrue(unknown.err().contains("tenant 'shop' declares no catalog 'sizes'"), unknown.err());
         }
@@ -86,22 +97,35 @@ class CatalogCommandTest {
         Files.createDirectories(tenants.resolve("shop"));
         Files.writeString(tenants.resolve("shop/tenant.yaml"), TestTenants.paintShop("  colors: {}\n"));
         Path data = temp.resolve("data");
-        Path file = Files.writeString(temp.resolve("colors.ndjson"),
-                "{\"id\": \"red\", \"text\": \"Red\", \"aliases\": [\"rouge|rot\"]}\n");
+        Path file = Files.writeString(
+                temp.resolve("colors.ndjson"), "{\"id\": \"red\", \"text\": \"Red\", \"aliases\": [\"rouge|rot\"]}\n");
         TestTenants.Cli imported = cli("import", tenants, data, file.toString());
         assertEquals(0, imported.exit(), imported.err());
 
         Path csv = temp.resolve("colors.csv");
         TestTenants.Cli refused = cli("export", tenants, data, csv.toString());
         assertEquals(2, refused.exit(), refused.out());
-        assertTrue(refused.err().contains("option 'red' has an alias with '|' ('rouge|rot'), which separates aliases"
-                + " in CSV; export it as NDJSON instead"), refused.err());
+        assertTrue(
+                refused.err()
+                        .contains("option 'red' has an alias with '|' ('rouge|rot'), which separates aliases"
+                                + " in CSV; export it as NDJSON instead"),
+                refused.err());
         assertFalse(Files.exists(csv), "no half-written file");
     }
 
     private static TestTenants.Cli cli(String command, Path tenants, Path data, String file) {
-        return TestTenants.cli("catalog", command, "--tenants", tenants.toString(), "--data-dir", data.toString(),
-                "--tenant", "shop", "--catalog", "colors", file);
+        return TestTenants.cli(
+                "catalog",
+                command,
+                "--tenants",
+                tenants.toString(),
+                "--data-dir",
+                data.toString(),
+                "--tenant",
+                "shop",
+                "--catalog",
+                "colors",
+                file);
     }
 
     private static List<String> colors(ApiClient api, String key, String query) {

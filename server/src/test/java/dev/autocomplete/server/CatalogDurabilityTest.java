@@ -3,6 +3,7 @@ package dev.autocomplete.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,11 +15,8 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * {@code kill -9} of a real server process, again and again, while a client upserts batches and replaces a
@@ -61,8 +59,9 @@ class CatalogDurabilityTest {
         Map<Integer, Boolean> replacementAcknowledged = new HashMap<>();
         int kills = 0;
         for (int round = 0; round < ROUNDS; round++) {
-            ServerProcess server = ServerProcess.start(tenants, temp.resolve("server-" + round + ".log"), Map.of(),
-                    "--data-dir", data.toString()).awaitServing();
+            ServerProcess server = ServerProcess.start(
+                            tenants, temp.resolve("server-" + round + ".log"), Map.of(), "--data-dir", data.toString())
+                    .awaitServing();
             ApiClient api = new ApiClient(server.port());
             check(api, secret, acknowledged, sent, replacementAcknowledged, round);
             AtomicBoolean writing = new AtomicBoolean(true);
@@ -71,8 +70,8 @@ class CatalogDurabilityTest {
                 for (int batch = first; writing.get() && batch < first + 1000; batch++) {
                     sent.add(batch);
                     try {
-                        ApiClient.Reply reply = api.call("POST", "/api/catalogs/bulk/options", secret, batch(batch),
-                                "application/x-ndjson");
+                        ApiClient.Reply reply = api.call(
+                                "POST", "/api/catalogs/bulk/options", secret, batch(batch), "application/x-ndjson");
                         if (reply.status() == 200) {
                             acknowledged.add(batch);
                         }
@@ -84,7 +83,11 @@ class CatalogDurabilityTest {
             int generation = round + 1;
             Thread replace = Thread.ofPlatform().start(() -> {
                 try {
-                    ApiClient.Reply reply = api.call("PUT", "/api/catalogs/swap/options", secret, replacement(generation),
+                    ApiClient.Reply reply = api.call(
+                            "PUT",
+                            "/api/catalogs/swap/options",
+                            secret,
+                            replacement(generation),
                             "application/x-ndjson");
                     synchronized (replacementAcknowledged) {
                         replacementAcknowledged.put(generation, reply.status() == 200);
@@ -102,8 +105,9 @@ class CatalogDurabilityTest {
             upserts.join(30_000);
             replace.join(30_000);
         }
-        ServerProcess last = ServerProcess.start(tenants, temp.resolve("server-last.log"), Map.of(),
-                "--data-dir", data.toString()).awaitServing();
+        ServerProcess last = ServerProcess.start(
+                        tenants, temp.resolve("server-last.log"), Map.of(), "--data-dir", data.toString())
+                .awaitServing();
         try {
             check(new ApiClient(last.port()), secret, acknowledged, sent, replacementAcknowledged, ROUNDS);
         } finally {
@@ -114,14 +118,20 @@ class CatalogDurabilityTest {
     }
 
     /** Every acknowledged batch whole; any other batch whole or absent; the swap catalog one generation, whole. */
-    private static void check(ApiClient api, String secret, Set<Integer> acknowledged, Set<Integer> sent,
-            Map<Integer, Boolean> replacements, int round) {
+    private static void check(
+            ApiClient api,
+            String secret,
+            Set<Integer> acknowledged,
+            Set<Integer> sent,
+            Map<Integer, Boolean> replacements,
+            int round) {
         Map<Integer, Integer> perBatch = new HashMap<>();
         for (String id : ids(api, secret, "bulk")) {
             perBatch.merge(Integer.parseInt(id.split("-")[1]), 1, Integer::sum);
         }
         for (int batch : acknowledged) {
-            assertEquals(BATCH, perBatch.getOrDefault(batch, 0), "acknowledged batch " + batch + " after round " + round);
+            assertEquals(
+                    BATCH, perBatch.getOrDefault(batch, 0), "acknowledged batch " + batch + " after round " + round);
         }
         perBatch.forEach((batch, count) -> {
             assertTrue(sent.contains(batch), "batch " + batch + " was never sent");
@@ -147,8 +157,12 @@ class CatalogDurabilityTest {
         List<String> ids = new ArrayList<>();
         String cursor = null;
         do {
-            ApiClient.Reply page = api.call("GET", "/api/catalogs/" + catalog + "/options?limit=1000"
-                    + (cursor == null ? "" : "&cursor=" + cursor), secret, null, null);
+            ApiClient.Reply page = api.call(
+                    "GET",
+                    "/api/catalogs/" + catalog + "/options?limit=1000" + (cursor == null ? "" : "&cursor=" + cursor),
+                    secret,
+                    null,
+                    null);
             assertEquals(200, page.status(), page.raw());
             page.data().path("options").forEach(o -> ids.add(o.path("id").asText()));
             JsonNode next = page.data().path("next_cursor");
@@ -160,8 +174,15 @@ class CatalogDurabilityTest {
     private static String batch(int batch) {
         StringBuilder body = new StringBuilder();
         for (int i = 0; i < BATCH; i++) {
-            body.append("{\"id\":\"b-").append(batch).append('-').append(i).append("\",\"text\":\"Item ")
-                    .append(batch).append(' ').append(i).append("\"}\n");
+            body.append("{\"id\":\"b-")
+                    .append(batch)
+                    .append('-')
+                    .append(i)
+                    .append("\",\"text\":\"Item ")
+                    .append(batch)
+                    .append(' ')
+                    .append(i)
+                    .append("\"}\n");
         }
         return body.toString();
     }
@@ -169,8 +190,15 @@ class CatalogDurabilityTest {
     private static String replacement(int generation) {
         StringBuilder body = new StringBuilder();
         for (int i = 0; i < REPLACED; i++) {
-            body.append("{\"id\":\"g").append(generation).append("-").append(i).append("\",\"text\":\"Gen ")
-                    .append(generation).append(" thing ").append(i).append("\"}\n");
+            body.append("{\"id\":\"g")
+                    .append(generation)
+                    .append("-")
+                    .append(i)
+                    .append("\",\"text\":\"Gen ")
+                    .append(generation)
+                    .append(" thing ")
+                    .append(i)
+                    .append("\"}\n");
         }
         return body.toString();
     }

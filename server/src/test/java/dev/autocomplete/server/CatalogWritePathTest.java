@@ -3,6 +3,11 @@ package dev.autocomplete.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.autocomplete.server.config.ServerSettings;
+import dev.autocomplete.server.store.Database;
+import dev.autocomplete.server.store.PostgresServer;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PipedInputStream;
@@ -22,17 +27,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
-
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import com.fasterxml.jackson.databind.JsonNode;
-
-import dev.autocomplete.server.config.ServerSettings;
-import dev.autocomplete.server.store.Database;
-import dev.autocomplete.server.store.PostgresServer;
-import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /**
  * The write path of the records API over HTTP on a real port, on SQLite and on PostgreSQL: a body is read and
@@ -88,13 +85,16 @@ class CatalogWritePathTest {
             Files.createDirectories(tenants.resolve("beta"));
             Files.writeString(tenants.resolve("alpha/tenant.yaml"), ALPHA);
             Files.writeString(tenants.resolve("beta/tenant.yaml"), BETA);
-            return new Tenants(tenants, TestTenants.createKey(tenants, "alpha", "secret", null, keyOptions),
+            return new Tenants(
+                    tenants,
+                    TestTenants.createKey(tenants, "alpha", "secret", null, keyOptions),
                     TestTenants.createKey(tenants, "beta", "secret", null, keyOptions));
         }
     }
 
     private static AutocompleteServer sqlite(Tenants tenants, Path data) throws IOException {
-        return AutocompleteServer.start(TestServers.settings(tenants.directory()).withDataDir(data));
+        return AutocompleteServer.start(
+                TestServers.settings(tenants.directory()).withDataDir(data));
     }
 
     @Test
@@ -134,7 +134,8 @@ class CatalogWritePathTest {
             String url = postgres.newDatabase();
             Path config = Files.writeString(temp.resolve("autocomplete.yaml"), "storage:\n  url: \"" + url + "\"\n");
             Tenants tenants = Tenants.create(temp, "--config", config.toString());
-            ServerSettings settings = TestServers.settings(tenants.directory()).withStorageUrl(url)
+            ServerSettings settings = TestServers.settings(tenants.directory())
+                    .withStorageUrl(url)
                     .withTokenSecret(AccessTokenTest.SECRET)
                     .withDataDir(Files.createDirectories(temp.resolve("replica-data")));
             try (AutocompleteServer server = AutocompleteServer.start(settings)) {
@@ -167,8 +168,12 @@ class CatalogWritePathTest {
         for (int i = 0; i < 20; i++) {
             Thread.sleep(500);
             long before = System.nanoTime();
-            ApiClient.Reply reply = api.call("POST", CITIES, tenants.beta(), "[{\"id\": \"c-" + i + "\", \"text\": "
-                    + "\"City number " + i + "\"}]", JSON);
+            ApiClient.Reply reply = api.call(
+                    "POST",
+                    CITIES,
+                    tenants.beta(),
+                    "[{\"id\": \"c-" + i + "\", \"text\": " + "\"City number " + i + "\"}]",
+                    JSON);
             long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - before);
             assertEquals(200, reply.status(), "POST " + i + " while the PUT trickles: " + reply.raw());
             waits.add(millis);
@@ -192,7 +197,11 @@ class CatalogWritePathTest {
                 StringBuilder lines = new StringBuilder();
                 for (int i = 0; i < perRound; i++) {
                     int n = round * perRound + i;
-                    lines.append("{\"id\": \"p-").append(n).append("\", \"text\": \"Person ").append(n).append("\"}\n");
+                    lines.append("{\"id\": \"p-")
+                            .append(n)
+                            .append("\", \"text\": \"Person ")
+                            .append(n)
+                            .append("\"}\n");
                 }
                 out.write(lines.toString().getBytes(StandardCharsets.UTF_8));
                 out.flush();
@@ -209,8 +218,8 @@ class CatalogWritePathTest {
         long count = 0;
         String cursor = null;
         do {
-            ApiClient.Reply page = api.call("GET", path + "?limit=1000" + (cursor == null ? "" : "&cursor=" + cursor),
-                    key, null, null);
+            ApiClient.Reply page = api.call(
+                    "GET", path + "?limit=1000" + (cursor == null ? "" : "&cursor=" + cursor), key, null, null);
             assertEquals(200, page.status(), page.raw());
             count += page.data().path("options").size();
             JsonNode next = page.data().path("next_cursor");
@@ -231,20 +240,25 @@ class CatalogWritePathTest {
                  {"id": "fine", "text": "Fine City"}]""", JSON);
         assertEquals(400, refused.status(), refused.raw());
         assertEquals("INVALID_RECORDS", refused.errorCode());
-        assertEquals(List.of(
-                "0: 'text' must not contain a control character (U+0000)",
-                "1: 'text' must not contain a control character (U+001B)",
-                "2: 'text' must not contain a lone surrogate (U+D800)",
-                "3: 'aliases[1]' must not contain a control character (U+0009)",
-                "4: 'translations.fr' must not contain a control character (U+0000)",
-                "5: 'translations.fr' must not contain a lone surrogate (U+DC00)"), details(refused, "index"));
+        assertEquals(
+                List.of(
+                        "0: 'text' must not contain a control character (U+0000)",
+                        "1: 'text' must not contain a control character (U+001B)",
+                        "2: 'text' must not contain a lone surrogate (U+D800)",
+                        "3: 'aliases[1]' must not contain a control character (U+0009)",
+                        "4: 'translations.fr' must not contain a control character (U+0000)",
+                        "5: 'translations.fr' must not contain a lone surrogate (U+DC00)"),
+                details(refused, "index"));
         ApiClient.Reply put = api.call("PUT", CITIES, key, "{\"id\": \"n\", \"text\": \"Nul\\u0000City\"}\n", NDJSON);
         assertEquals(400, put.status(), put.raw());
         assertEquals(List.of("1: 'text' must not contain a control character (U+0000)"), details(put, "line"));
 
         // Every bad record of one batch in one answer: a bad weight, a control character, texts that fold alike,
         // a text a stored id keeps.
-        assertEquals(200, api.call("POST", CITIES, key, "[{\"id\": \"stored\", \"text\": \"Lyon\"}]", JSON).status());
+        assertEquals(
+                200,
+                api.call("POST", CITIES, key, "[{\"id\": \"stored\", \"text\": \"Lyon\"}]", JSON)
+                        .status());
         ApiClient.Reply several = api.call("POST", CITIES, key, """
                 {"id": "w", "text": "Weighty", "weight": "high"}
                 {"id": "a", "text": "Saint-Étienne"}
@@ -255,21 +269,23 @@ class CatalogWritePathTest {
                 {"id": "l", "text": "LYON"}
                 """, NDJSON);
         assertEquals(400, several.status(), several.raw());
-        assertEquals(List.of(
-                "1: 'weight' must be a number",
-                "3: 'text' must not contain a control character (U+0007)",
-                "4: text 'saint etienne' is also the text of an earlier record of this write (texts are compared"
-                        + " ignoring case and accents)",
-                "6: id 'a' is also the id of an earlier record of this write",
-                "7: text 'LYON' is already the text of id 'stored' (texts are compared ignoring case and accents)"),
+        assertEquals(
+                List.of(
+                        "1: 'weight' must be a number",
+                        "3: 'text' must not contain a control character (U+0007)",
+                        "4: text 'saint etienne' is also the text of an earlier record of this write (texts are compared"
+                                + " ignoring case and accents)",
+                        "6: id 'a' is also the id of an earlier record of this write",
+                        "7: text 'LYON' is already the text of id 'stored' (texts are compared ignoring case and accents)"),
                 details(several, "line"));
-        assertTrue(several.json().path("error").path("message").asText().startsWith("5 records are invalid"),
+        assertTrue(
+                several.json().path("error").path("message").asText().startsWith("5 records are invalid"),
                 several.raw());
         assertEquals(1, count(api, key, CITIES), "nothing of the refused writes was applied");
 
         // A surrogate pair is one character, not a lone surrogate.
-        ApiClient.Reply emoji = api.call("POST", CITIES, key,
-                "[{\"id\": \"e\", \"text\": \"Smile \\ud83d\\ude00 City\"}]", JSON);
+        ApiClient.Reply emoji =
+                api.call("POST", CITIES, key, "[{\"id\": \"e\", \"text\": \"Smile \\ud83d\\ude00 City\"}]", JSON);
         assertEquals(200, emoji.status(), emoji.raw());
     }
 
@@ -280,10 +296,16 @@ class CatalogWritePathTest {
             ApiClient api = new ApiClient(server.port());
             // Malformed JSON in a POST is 400 INVALID_JSON, as in a PUT, and nothing is applied.
             String record = "{\"id\":\"a\",\"text\":\"b\"";
-            List<String> malformed = List.of("[" + record, "[" + record + "}] xx", "[][]",
-                    "[" + record + ",\"weight\":NaN}]", "[".repeat(100_000),
+            List<String> malformed = List.of(
+                    "[" + record,
+                    "[" + record + "}] xx",
+                    "[][]",
+                    "[" + record + ",\"weight\":NaN}]",
+                    "[".repeat(100_000),
                     "[" + record + ",\"aliases\":" + "[".repeat(5000) + "]".repeat(5000) + "}]",
-                    "[{\"id\":\"a\",\"text\":\"" + "x".repeat(10_000_000) + "\"}]", record + "}", "nul");
+                    "[{\"id\":\"a\",\"text\":\"" + "x".repeat(10_000_000) + "\"}]",
+                    record + "}",
+                    "nul");
             for (String body : malformed) {
                 for (String method : List.of("POST", "PUT")) {
                     ApiClient.Reply reply = api.call(method, CITIES, tenants.beta(), body, JSON);
@@ -299,15 +321,19 @@ class CatalogWritePathTest {
     /** The refused records as {@code position: reason}. */
     private static List<String> details(ApiClient.Reply reply, String at) {
         List<String> details = new ArrayList<>();
-        reply.json().path("error").path("details").forEach(d -> details.add(d.path(at).asLong() + ": "
-                + d.path("reason").asText()));
+        reply.json()
+                .path("error")
+                .path("details")
+                .forEach(d -> details.add(
+                        d.path(at).asLong() + ": " + d.path("reason").asText()));
         return details;
     }
 
     @Test
     void a_full_disk_is_a_logged_503_with_retry_after_and_writes_resume_once_there_is_room() throws Exception {
         Path data = Files.createDirectories(temp.resolve("small-disk"));
-        Assumptions.assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", data.toString()),
+        Assumptions.assumeTrue(
+                run("mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", data.toString()),
                 "mounting a small tmpfs needs root: skipped");
         List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
         Handler capture = new Handler() {
@@ -319,12 +345,10 @@ class CatalogWritePathTest {
             }
 
             @Override
-            public void flush() {
-            }
+            public void flush() {}
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
         Logger logger = Logger.getLogger(Database.class.getName());
         logger.addHandler(capture);
@@ -332,7 +356,10 @@ class CatalogWritePathTest {
             Tenants tenants = Tenants.create(temp);
             try (AutocompleteServer server = sqlite(tenants, data)) {
                 ApiClient api = new ApiClient(server.port());
-                assertEquals(200, api.call("POST", CITIES, tenants.beta(), batch("before", 10), JSON).status());
+                assertEquals(
+                        200,
+                        api.call("POST", CITIES, tenants.beta(), batch("before", 10), JSON)
+                                .status());
                 Path filler = data.resolve("filler");
                 fill(filler);
 
@@ -342,7 +369,9 @@ class CatalogWritePathTest {
                     assertEquals("STORAGE_UNAVAILABLE", full.errorCode());
                     assertEquals("2", full.header("Retry-After"), full.headers().toString());
                 }
-                List<String> diskWarnings = warnings.stream().filter(w -> w.contains("the disk is full")).toList();
+                List<String> diskWarnings = warnings.stream()
+                        .filter(w -> w.contains("the disk is full"))
+                        .toList();
                 assertEquals(1, diskWarnings.size(), "one warning, not one per failure: " + warnings);
                 assertTrue(diskWarnings.getFirst().contains("SQLITE_FULL"), diskWarnings.getFirst());
 
@@ -361,9 +390,18 @@ class CatalogWritePathTest {
     private static String batch(String prefix, int size) {
         StringBuilder body = new StringBuilder("[");
         for (int i = 0; i < size; i++) {
-            body.append(i == 0 ? "" : ",").append("{\"id\": \"").append(prefix).append('-').append(i)
-                    .append("\", \"text\": \"").append(prefix).append(' ').append(i).append(' ')
-                    .append("lorem ipsum ".repeat(20)).append("\"}");
+            body.append(i == 0 ? "" : ",")
+                    .append("{\"id\": \"")
+                    .append(prefix)
+                    .append('-')
+                    .append(i)
+                    .append("\", \"text\": \"")
+                    .append(prefix)
+                    .append(' ')
+                    .append(i)
+                    .append(' ')
+                    .append("lorem ipsum ".repeat(20))
+                    .append("\"}");
         }
         return body.append(']').toString();
     }

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -15,15 +17,10 @@ import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import com.fasterxml.jackson.databind.JsonNode;
-
-import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /**
  * A client that goes away in the middle of its body is no server error: one access log line with status 499,
@@ -58,12 +55,10 @@ class ClientAbortTest {
         }
 
         @Override
-        public void flush() {
-        }
+        public void flush() {}
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 
     @BeforeEach
@@ -84,7 +79,7 @@ class ClientAbortTest {
         try (Socket socket = new Socket("127.0.0.1", port)) {
             OutputStream out = socket.getOutputStream();
             out.write(("POST /api/suggest HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + key
-                    + "\r\nContent-Type: application/json\r\n" + framing + "\r\n\r\n" + partialBody)
+                            + "\r\nContent-Type: application/json\r\n" + framing + "\r\n\r\n" + partialBody)
                     .getBytes(StandardCharsets.UTF_8));
             out.flush();
             Thread.sleep(200); // the server is now waiting for the rest
@@ -113,19 +108,27 @@ class ClientAbortTest {
                 assertEquals(499, entry.path("status").asInt(), line);
                 assertEquals("CLIENT_CLOSED_REQUEST", entry.path("error").asText(), line);
             }
-            assertTrue(warnings.isEmpty(), () -> "logged: " + warnings.stream()
-                    .map(r -> r.getLevel() + " " + r.getLoggerName() + ": " + r.getMessage()
-                            + (r.getThrown() == null ? "" : " " + r.getThrown()))
-                    .toList());
+            assertTrue(
+                    warnings.isEmpty(),
+                    () -> "logged: "
+                            + warnings.stream()
+                                    .map(r -> r.getLevel() + " " + r.getLoggerName() + ": " + r.getMessage()
+                                            + (r.getThrown() == null ? "" : " " + r.getThrown()))
+                                    .toList());
 
             ByteArrayOutputStream metrics = new ByteArrayOutputStream();
             server.metrics().write(metrics);
             String text = metrics.toString(StandardCharsets.UTF_8);
-            assertTrue(text.contains("endpoint=\"/api/suggest\",product=\"travel\",status=\"499\",tenant=\"demo\"} 4"),
+            assertTrue(
+                    text.contains("endpoint=\"/api/suggest\",product=\"travel\",status=\"499\",tenant=\"demo\"} 4"),
                     text);
             assertFalse(text.contains("status=\"500\""), text);
 
-            assertEquals(200, new ApiClient(server.port()).suggest(key, ApiClient.envelope("")).status());
+            assertEquals(
+                    200,
+                    new ApiClient(server.port())
+                            .suggest(key, ApiClient.envelope(""))
+                            .status());
         }
     }
 }

@@ -4,6 +4,8 @@ import static dev.autocomplete.server.ApiClient.envelope;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.autocomplete.server.config.ServerSettings;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -15,13 +17,9 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-
-import dev.autocomplete.server.config.ServerSettings;
-import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /**
  * The connection defences one at a time, on raw sockets: deadlines for headers and bodies, refusals that do not
@@ -43,7 +41,8 @@ class ConnectionDefencesTest {
         for (int i = 0; i < settings.length; i += 2) {
             environment.put(settings[i], settings[i + 1]);
         }
-        return AutocompleteServer.start(ServerSettings.read(null, environment).with("127.0.0.1", 0, tenants)
+        return AutocompleteServer.start(ServerSettings.read(null, environment)
+                .with("127.0.0.1", 0, tenants)
                 .withManagement("127.0.0.1", 0));
     }
 
@@ -156,8 +155,8 @@ class ConnectionDefencesTest {
     @Test
     void refusals_over_the_cap_are_counted_and_summarized_in_one_log_line_not_one_each() throws Exception {
         List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
-        java.util.logging.Logger logger = java.util.logging.Logger.getLogger(
-                dev.autocomplete.server.http.ConnectionGuard.class.getName());
+        java.util.logging.Logger logger =
+                java.util.logging.Logger.getLogger(dev.autocomplete.server.http.ConnectionGuard.class.getName());
         java.util.logging.Handler capture = new java.util.logging.Handler() {
             @Override
             public void publish(java.util.logging.LogRecord record) {
@@ -165,12 +164,10 @@ class ConnectionDefencesTest {
             }
 
             @Override
-            public void flush() {
-            }
+            public void flush() {}
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
         logger.addHandler(capture);
         try (AutocompleteServer server = start("AUTOCOMPLETE_LIMITS_CONNECTIONS_PER_ADDRESS", "2");
@@ -184,12 +181,19 @@ class ConnectionDefencesTest {
                 }
                 Thread.sleep(1_000); // several ticks of the watchdog
             }
-            List<String> summaries = lines.stream().filter(line -> line.startsWith("Refused ")).toList();
+            List<String> summaries =
+                    lines.stream().filter(line -> line.startsWith("Refused ")).toList();
             assertEquals(1, summaries.size(), "one summary a minute, not one a refusal: " + lines);
-            assertTrue(summaries.getFirst().matches("Refused \\d+ connection\\(s\\) from 1 address\\(es\\) over the cap"
-                    + " of 2 connections per address in the last minute; most from 127\\.0\\.0\\.4 \\(\\d+\\)"),
+            assertTrue(
+                    summaries
+                            .getFirst()
+                            .matches(
+                                    "Refused \\d+ connection\\(s\\) from 1 address\\(es\\) over the cap"
+                                            + " of 2 connections per address in the last minute; most from 127\\.0\\.0\\.4 \\(\\d+\\)"),
                     summaries.getFirst());
-            String metrics = ApiClient.management(server.managementPort()).get("/observe/metrics").raw();
+            String metrics = ApiClient.management(server.managementPort())
+                    .get("/observe/metrics")
+                    .raw();
             assertTrue(metrics.contains("\nautocomplete_connections_refused_total 50.0\n"), metrics);
         } finally {
             logger.removeHandler(capture);
@@ -214,8 +218,8 @@ class ConnectionDefencesTest {
             for (int i = 0; i < 50 && !counted; i++) {
                 ByteArrayOutputStream metrics = new ByteArrayOutputStream();
                 server.metrics().write(metrics);
-                counted = metrics.toString(StandardCharsets.UTF_8).matches("(?s).*autocomplete_errors_total\\{[^}]*"
-                        + "code=\"OVERLOADED\"[^}]*} 1\\.0.*");
+                counted = metrics.toString(StandardCharsets.UTF_8)
+                        .matches("(?s).*autocomplete_errors_total\\{[^}]*" + "code=\"OVERLOADED\"[^}]*} 1\\.0.*");
                 if (!counted) {
                     Thread.sleep(20);
                 }

@@ -5,15 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * The console's JSON on the management listener: tenants with their catalogs, keys by id only, and the try-it key it
@@ -54,11 +52,19 @@ class ConsoleTest {
         assertEquals(List.of("demo", "lab"), ids);
         JsonNode demoTenant = data.path("tenants").get(0);
         assertEquals("UP", demoTenant.path("status").asText());
-        assertEquals("closed", demoTenant.path("products").get(0).path("health").path("circuit").asText());
+        assertEquals(
+                "closed",
+                demoTenant
+                        .path("products")
+                        .get(0)
+                        .path("health")
+                        .path("circuit")
+                        .asText());
         JsonNode cities = demoTenant.path("catalogs").get(0);
         assertEquals("cities", cities.path("name").asText());
         assertTrue(cities.path("size").asInt() > 1000, cities.toString());
-        assertEquals(demo.server().port(), data.path("server").path("public_port").asInt());
+        assertEquals(
+                demo.server().port(), data.path("server").path("public_port").asInt());
     }
 
     @Test
@@ -68,7 +74,12 @@ class ConsoleTest {
         ApiClient.Reply answer = demo.api().suggest(key, envelope("Find "));
         assertEquals(200, answer.status(), answer.raw());
         assertEquals(List.of("Red", "Green", "Blue"), answer.options("colour"));
-        assertEquals(key, tryKey("{\"tenant\":\"lab\",\"product\":\"shop\"}").data().path("public_key").asText(),
+        assertEquals(
+                key,
+                tryKey("{\"tenant\":\"lab\",\"product\":\"shop\"}")
+                        .data()
+                        .path("public_key")
+                        .asText(),
                 "one key a product while it has time left");
 
         ApiClient.Reply keys = admin().get("/admin/api/keys");
@@ -95,9 +106,18 @@ class ConsoleTest {
     void bad_try_key_requests_get_clear_errors() {
         assertEquals("INVALID_REQUEST", tryKey("{\"tenant\":1}").errorCode());
         assertEquals("INVALID_REQUEST", tryKey("not json").errorCode());
-        assertEquals("NOT_FOUND", tryKey("{\"tenant\":\"lab\",\"product\":\"nothing\"}").errorCode());
-        assertEquals("UNSUPPORTED_MEDIA_TYPE", admin().post("/admin/api/try-key", null,
-                "{\"tenant\":\"lab\",\"product\":\"shop\"}", "text/plain", Map.of()).errorCode());
+        assertEquals(
+                "NOT_FOUND",
+                tryKey("{\"tenant\":\"lab\",\"product\":\"nothing\"}").errorCode());
+        assertEquals(
+                "UNSUPPORTED_MEDIA_TYPE",
+                admin().post(
+                                "/admin/api/try-key",
+                                null,
+                                "{\"tenant\":\"lab\",\"product\":\"shop\"}",
+                                "text/plain",
+                                Map.of())
+                        .errorCode());
     }
 
     @Test

@@ -4,13 +4,11 @@ import static dev.autocomplete.server.ApiClient.envelope;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * Context attributes over HTTP (protocol notes, decision 19): a param's {@code context_attributes} boost the options
@@ -78,7 +76,8 @@ class ContextAttributesTest {
 
     @Test
     void filter_and_boost_combine_and_the_keys_they_read_name_no_option() throws Exception {
-        assertEquals(List.of("Cy Sales", "Ben Support"), people("{\"country\": \"FR\", \"user\": {\"team\": \"sales\"}}"));
+        assertEquals(
+                List.of("Cy Sales", "Ben Support"), people("{\"country\": \"FR\", \"user\": {\"team\": \"sales\"}}"));
         // "Sales" under the attribute key does not name an option whose text it matches; elsewhere it would.
         List<String> named = people("{\"user\": {\"team\": \"Ben Support\"}}");
         assertTrue(named.getFirst().equals("Ada Sales"), named.toString());
@@ -93,8 +92,8 @@ class ContextAttributesTest {
 
     private static java.util.Map<String, String> teams() throws Exception {
         java.util.Map<String, String> teams = new java.util.HashMap<>();
-        for (String line : java.nio.file.Files.readAllLines(demo.tenants().resolve("demo/data/contacts.csv")).subList(1,
-                51)) {
+        for (String line : java.nio.file.Files.readAllLines(demo.tenants().resolve("demo/data/contacts.csv"))
+                .subList(1, 51)) {
             String[] cells = line.split(",");
             teams.put(cells[0], cells[2]);
         }
@@ -107,30 +106,43 @@ class ContextAttributesTest {
         List<String> plain = contacts("{}");
         assertTrue(plain.subList(0, 5).stream().map(teams::get).distinct().count() > 1, plain.toString());
         List<String> sales = contacts("{\"team\": \"Sales\"}");
-        assertEquals(List.of("Sales"), sales.subList(0, 5).stream().map(teams::get).distinct().toList(),
+        assertEquals(
+                List.of("Sales"),
+                sales.subList(0, 5).stream().map(teams::get).distinct().toList(),
                 sales.toString());
         List<String> support = contacts("{\"team\": [\"Support\"]}");
-        assertEquals(List.of("Support"), support.subList(0, 5).stream().map(teams::get).distinct().toList(),
+        assertEquals(
+                List.of("Support"),
+                support.subList(0, 5).stream().map(teams::get).distinct().toList(),
                 support.toString());
     }
 
     @Test
     void a_records_api_upsert_with_attributes_is_honoured_at_once_and_exported() throws Exception {
         String secret = demo.key("secret");
-        ApiClient.Reply upserted = demo.api().call("POST", "/api/catalogs/contacts/options", secret,
-                "[{\"id\": \"zoe-quartz\", \"text\": \"Zoe Quartz\", \"weight\": 1,"
-                        + " \"attributes\": {\"team\": \"Legal\", \"office\": [\"Lisbon\", \"Paris\"]}}]",
-                "application/json");
+        ApiClient.Reply upserted = demo.api()
+                .call(
+                        "POST",
+                        "/api/catalogs/contacts/options",
+                        secret,
+                        "[{\"id\": \"zoe-quartz\", \"text\": \"Zoe Quartz\", \"weight\": 1,"
+                                + " \"attributes\": {\"team\": \"Legal\", \"office\": [\"Lisbon\", \"Paris\"]}}]",
+                        "application/json");
         assertEquals(200, upserted.status(), upserted.raw());
         assertEquals("Zoe Quartz", contacts("{\"team\": \"Legal\"}").getFirst());
         ApiClient.Reply read = demo.api().call("GET", "/api/catalogs/contacts/options/zoe-quartz", secret, null, null);
         assertEquals(200, read.status(), read.raw());
-        assertEquals(List.of("Lisbon", "Paris"), ApiClient.JSON.convertValue(read.data().path("attributes")
-                .path("office"), List.class));
-        ApiClient.Reply bad = demo.api().call("POST", "/api/catalogs/contacts/options", secret,
-                "[{\"id\": \"x\", \"text\": \"X Y\", \"attributes\": {\"team\": 3}},"
-                        + " {\"id\": \"y\", \"text\": \"Y Z\", \"attributes\": {\"bad name\": \"a\"}}]",
-                "application/json");
+        assertEquals(
+                List.of("Lisbon", "Paris"),
+                ApiClient.JSON.convertValue(read.data().path("attributes").path("office"), List.class));
+        ApiClient.Reply bad = demo.api()
+                .call(
+                        "POST",
+                        "/api/catalogs/contacts/options",
+                        secret,
+                        "[{\"id\": \"x\", \"text\": \"X Y\", \"attributes\": {\"team\": 3}},"
+                                + " {\"id\": \"y\", \"text\": \"Y Z\", \"attributes\": {\"bad name\": \"a\"}}]",
+                        "application/json");
         assertEquals(400, bad.status(), bad.raw());
         assertEquals("INVALID_RECORDS", bad.errorCode());
         assertEquals(2, bad.json().path("error").path("details").size(), bad.raw());
@@ -139,11 +151,13 @@ class ContextAttributesTest {
     @Test
     void the_demo_travel_origin_offers_the_home_countrys_cities_first() throws Exception {
         ObjectNode body = envelope("");
-        ((ObjectNode) body.path("data")).set("additional_context", ApiClient.JSON.readTree(
-                "{\"home_country\": \"PT\"}"));
+        ((ObjectNode) body.path("data"))
+                .set("additional_context", ApiClient.JSON.readTree("{\"home_country\": \"PT\"}"));
         List<String> origins = demo.suggestOk("travel", body).options("origin");
         assertEquals("Lisbon", origins.getFirst(), origins.toString());
         assertTrue(origins.contains("Porto"), origins.toString());
-        assertEquals("Shanghai", demo.suggestOk("travel", envelope("")).options("origin").getFirst());
+        assertEquals(
+                "Shanghai",
+                demo.suggestOk("travel", envelope("")).options("origin").getFirst());
     }
 }

@@ -5,17 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.autocomplete.server.auth.SigningSecret;
+import dev.autocomplete.server.config.ServerSettings;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import dev.autocomplete.server.auth.SigningSecret;
-import dev.autocomplete.server.config.ServerSettings;
-import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /**
  * The server's own state lives in its data directory ({@code data.dir}, else {@code data/} beside the tenants),
@@ -32,10 +30,11 @@ class DataDirectoryTest {
     /** A token minted with the product's secret key by a server that signs with the secret in {@code file}. */
     private static String tokenSignedWith(Path tenants, Path file, String secretKey) throws Exception {
         // Its own data directory: the default one must be left to the server the test starts after it.
-        try (AutocompleteServer server = AutocompleteServer.start(TestServers.settings(tenants).withAccess(null, file)
+        try (AutocompleteServer server = AutocompleteServer.start(TestServers.settings(tenants)
+                .withAccess(null, file)
                 .withDataDir(tenants.resolveSibling("data-of-the-older-version")))) {
-            ApiClient.Reply minted = AccessTokenTest.mint(new ApiClient(server.port()), secretKey,
-                    AccessTokenTest.TRAVEL_ID);
+            ApiClient.Reply minted =
+                    AccessTokenTest.mint(new ApiClient(server.port()), secretKey, AccessTokenTest.TRAVEL_ID);
             assertEquals(200, minted.status(), minted.raw());
             return minted.json().path("access_token").asText();
         }
@@ -54,14 +53,16 @@ class DataDirectoryTest {
         String token = tokenSignedWith(tenants, old, secretKey);
 
         Path dataDir = temp.resolve("state");
-        try (ServerProcess server = ServerProcess.start(tenants, temp.resolve("server.log"), Map.of(),
-                "--data-dir", dataDir.toString())) {
+        try (ServerProcess server =
+                ServerProcess.start(tenants, temp.resolve("server.log"), Map.of(), "--data-dir", dataDir.toString())) {
             server.awaitServing();
             ApiClient.Reply reply = new ApiClient(server.port()).suggest(token, envelope(""));
             assertEquals(200, reply.status(), "a token signed before the upgrade: " + reply.raw());
             String log = server.log();
-            assertTrue(log.contains("Moved the token signing secret from " + old + " to "
-                    + dataDir.resolve(SigningSecret.GENERATED_FILE)), log);
+            assertTrue(
+                    log.contains("Moved the token signing secret from " + old + " to "
+                            + dataDir.resolve(SigningSecret.GENERATED_FILE)),
+                    log);
             assertFalse(log.contains(OLD_SECRET), "the secret is never logged:\n" + log);
         }
         Path moved = dataDir.resolve(SigningSecret.GENERATED_FILE);
@@ -83,13 +84,15 @@ class DataDirectoryTest {
 
         String token;
         try (AutocompleteServer server = TestServers.start(tenants)) {
-            ApiClient.Reply minted = AccessTokenTest.mint(new ApiClient(server.port()), secretKey,
-                    AccessTokenTest.TRAVEL_ID);
+            ApiClient.Reply minted =
+                    AccessTokenTest.mint(new ApiClient(server.port()), secretKey, AccessTokenTest.TRAVEL_ID);
             token = minted.json().path("access_token").asText();
         }
-        try (AutocompleteServer verifier = AutocompleteServer.start(TestServers.settings(tenants)
-                .withAccess(null, current))) {
-            assertEquals(200, new ApiClient(verifier.port()).suggest(token, envelope("")).status());
+        try (AutocompleteServer verifier =
+                AutocompleteServer.start(TestServers.settings(tenants).withAccess(null, current))) {
+            assertEquals(
+                    200,
+                    new ApiClient(verifier.port()).suggest(token, envelope("")).status());
         }
         assertEquals(OLD_SECRET, Files.readString(old).strip());
     }
@@ -98,12 +101,15 @@ class DataDirectoryTest {
     void the_data_dir_setting_puts_the_generated_secret_elsewhere() throws Exception {
         Path tenants = TestTenants.copyOfDemo(temp);
         Path dataDir = temp.resolve("var/autocomplete");
-        ServerSettings settings = ServerSettings.read(null, Map.of("AUTOCOMPLETE_DATA_DIR", dataDir.toString(),
-                "AUTOCOMPLETE_MANAGEMENT_PORT", "0")).with("127.0.0.1", 0, tenants);
+        ServerSettings settings = ServerSettings.read(
+                        null, Map.of("AUTOCOMPLETE_DATA_DIR", dataDir.toString(), "AUTOCOMPLETE_MANAGEMENT_PORT", "0"))
+                .with("127.0.0.1", 0, tenants);
         String secretKey = TestTenants.createKey(tenants, "demo", "secret", null);
         try (AutocompleteServer server = AutocompleteServer.start(settings)) {
-            assertEquals(200, AccessTokenTest.mint(new ApiClient(server.port()), secretKey, AccessTokenTest.TRAVEL_ID)
-                    .status());
+            assertEquals(
+                    200,
+                    AccessTokenTest.mint(new ApiClient(server.port()), secretKey, AccessTokenTest.TRAVEL_ID)
+                            .status());
         }
         assertTrue(Files.isRegularFile(dataDir.resolve(SigningSecret.GENERATED_FILE)));
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(dataDir)));

@@ -6,17 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Locale;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * Dates as people type them into the demo travel product, over HTTP, in English, French and German, on a day
@@ -53,7 +51,8 @@ class DateJourneysTest {
 
     static JsonNode input(ApiClient.Reply reply, String type) {
         for (JsonNode entry : reply.data().path("input")) {
-            if (entry.path("type").asText().equals(type) && entry.path("source").asText().equals("identified")) {
+            if (entry.path("type").asText().equals(type)
+                    && entry.path("source").asText().equals("identified")) {
                 return entry;
             }
         }
@@ -68,8 +67,14 @@ class DateJourneysTest {
 
     @Test
     void a_relative_amount_after_the_cabins_cue_word_is_a_date_and_leaves_the_cabin_open() {
-        String[][] journeys = {{"en", "in 3 days"}, {"en", "in a week"}, {"en", "in two weeks"},
-                {"fr", "dans 3 jours"}, {"de", "in 3 Tagen"}, {"de", "in zwei Wochen"}};
+        String[][] journeys = {
+            {"en", "in 3 days"},
+            {"en", "in a week"},
+            {"en", "in two weeks"},
+            {"fr", "dans 3 jours"},
+            {"de", "in 3 Tagen"},
+            {"de", "in zwei Wochen"}
+        };
         for (String[] journey : journeys) {
             ApiClient.Reply reply = afterCities(journey[0], journey[1]);
             assertDate(reply, journey[1], "completed");
@@ -78,8 +83,11 @@ class DateJourneysTest {
             assertFalse(reply.options("cabin").isEmpty(), journey[1] + ": " + reply.raw());
         }
         // Typed whole, without picks: the cue of the destination's value still open, the date wins the cabin's cue.
-        for (String[] journey : new String[][] {{"en", "Book a flight from Paris to London in 3 days"},
-                {"de", "Flug von Paris nach London in 3 Tagen"}, {"en", "Book a flight from Paris to London in 3"}}) {
+        for (String[] journey : new String[][] {
+            {"en", "Book a flight from Paris to London in 3 days"},
+            {"de", "Flug von Paris nach London in 3 Tagen"},
+            {"en", "Book a flight from Paris to London in 3"}
+        }) {
             ApiClient.Reply typed = travel(envelope(journey[1]), journey[0]);
             List<String> types = typed.suggestionTypes();
             assertEquals(journey[1].endsWith("3") ? "date" : "cabin", types.getFirst(), typed.raw());
@@ -102,7 +110,8 @@ class DateJourneysTest {
             {"fr", "début mars", "Début mars, lundi 1er mars 2027", "10"},
             {"de", "nächste Woche", "Nächste Woche, Montag, 30. November", "7"},
             {"de", "dieses Wochenende", "Dieses Wochenende, Samstag, 28. November", "2"},
-            {"de", "Anfang März", "Anfang März, Montag, 1. März 2027", "10"}};
+            {"de", "Anfang März", "Anfang März, Montag, 1. März 2027", "10"}
+        };
         for (String[] journey : journeys) {
             ApiClient.Reply reply = afterCities(journey[0], journey[1]);
             assertDate(reply, journey[1], "need_confirmation");
@@ -115,8 +124,14 @@ class DateJourneysTest {
 
     @Test
     void ordinals_and_short_month_names_are_dates_in_three_languages() {
-        String[][] journeys = {{"en", "on the 12th"}, {"en", "on the 25th"}, {"en", "on Dec 24th"},
-                {"en", "on 24 Dec in business"}, {"fr", "le 1er mars"}, {"de", "am 3. Mai"}};
+        String[][] journeys = {
+            {"en", "on the 12th"},
+            {"en", "on the 25th"},
+            {"en", "on Dec 24th"},
+            {"en", "on 24 Dec in business"},
+            {"fr", "le 1er mars"},
+            {"de", "am 3. Mai"}
+        };
         for (String[] journey : journeys) {
             ApiClient.Reply reply = afterCities(journey[0], journey[1]);
             String span = journey[1].substring(journey[1].indexOf(' ') + 1).replace(" in business", "");
@@ -141,36 +156,54 @@ class DateJourneysTest {
     @Test
     void a_numeric_day_follows_the_region_of_the_request_and_is_ambiguous_in_bare_english() {
         for (String language : List.of("en-GB", "en-US", "fr", "de", "fr-CA")) {
-            assertDate(afterCities(language, "on 12/03".replace("on", language.startsWith("fr") ? "le"
-                    : language.startsWith("de") ? "am" : "on")), "12/03", "completed");
+            assertDate(
+                    afterCities(
+                            language,
+                            "on 12/03"
+                                    .replace(
+                                            "on",
+                                            language.startsWith("fr")
+                                                    ? "le"
+                                                    : language.startsWith("de") ? "am" : "on")),
+                    "12/03",
+                    "completed");
         }
-        assertEquals("12/03/2027, Friday 12 March 2027",
+        assertEquals(
+                "12/03/2027, Friday 12 March 2027",
                 afterCities("en-GB", "on 12/03/202").options("date").getFirst());
-        assertEquals("12/03/2026, Thursday 3 December",
+        assertEquals(
+                "12/03/2026, Thursday 3 December",
                 afterCities("en-US", "on 12/03/202").options("date").getFirst());
-        assertEquals("12/03/2027, vendredi 12 mars 2027",
+        assertEquals(
+                "12/03/2027, vendredi 12 mars 2027",
                 afterCities("fr", "le 12/03/202").options("date").getFirst());
         ApiClient.Reply bare = afterCities("en", "on 12/03");
         assertDate(bare, "12/03", "need_confirmation");
-        assertEquals(List.of("12/03, Thursday 3 December", "12/03, Friday 12 March 2027"),
-                bare.options("date").subList(0, 2), bare.raw());
+        assertEquals(
+                List.of("12/03, Thursday 3 December", "12/03, Friday 12 March 2027"),
+                bare.options("date").subList(0, 2),
+                bare.raw());
     }
 
     @Test
     void a_misspelt_date_word_needs_confirmation_with_the_corrected_date_offered() {
-        String[][] journeys = {{"en", "on tomorow", "Tomorrow, Thursday 26 November"},
-                {"en", "on fridya", "Friday 27 November 2026"},
-                {"fr", "le demian", "Demain, jeudi 26 novembre"},
-                {"de", "am morgn", "Morgen, Donnerstag, 26. November"}};
+        String[][] journeys = {
+            {"en", "on tomorow", "Tomorrow, Thursday 26 November"},
+            {"en", "on fridya", "Friday 27 November 2026"},
+            {"fr", "le demian", "Demain, jeudi 26 novembre"},
+            {"de", "am morgn", "Morgen, Donnerstag, 26. November"}
+        };
         assertConfirmedWithOneOption(journeys);
     }
 
     @Test
     void an_impossible_date_is_no_date_and_offers_the_last_day_of_its_month_to_confirm() {
-        String[][] journeys = {{"en", "on 31 february", "28 February 2027 (Sunday)"},
-                {"en", "on 31 april", "30 April 2027 (Friday)"},
-                {"fr", "le 30 février", "28 février 2027 (dimanche)"},
-                {"de", "am 30. Februar", "28 Februar 2027 (Sonntag)"}};
+        String[][] journeys = {
+            {"en", "on 31 february", "28 February 2027 (Sunday)"},
+            {"en", "on 31 april", "30 April 2027 (Friday)"},
+            {"fr", "le 30 février", "28 février 2027 (dimanche)"},
+            {"de", "am 30. Februar", "28 Februar 2027 (Sonntag)"}
+        };
         assertConfirmedWithOneOption(journeys);
     }
 
@@ -193,7 +226,8 @@ class DateJourneysTest {
             {"fr", "Réserver un vol de Paris à Londres ", "le ", "12 mar", "12 mars 2027 (vendredi)"},
             {"fr", "Réserver un vol de Paris à Londres ", "", "dem", "Demain, jeudi 26 novembre"},
             {"de", "Flug von Paris nach London ", "am ", "12. Mär", "12. März 2027 (Freitag)"},
-            {"de", "Flug von Paris nach London ", "", "morg", "Morgen, Donnerstag, 26. November"}};
+            {"de", "Flug von Paris nach London ", "", "morg", "Morgen, Donnerstag, 26. November"}
+        };
         for (String[] journey : journeys) {
             ApiClient.Reply typed = travel(envelope(journey[1] + journey[2] + journey[3]), journey[0]);
             assertEquals("date", typed.suggestionTypes().getFirst(), typed.raw());

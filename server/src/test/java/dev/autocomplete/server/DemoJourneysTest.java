@@ -6,14 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.List;
-
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Journeys on the bundled demo tenant, as the official client would make them, over HTTP. */
 class DemoJourneysTest {
@@ -38,7 +35,9 @@ class DemoJourneysTest {
         assertEquals("origin", suggestions.get(1).path("type").asText());
         assertEquals("From", suggestions.get(1).path("text").asText());
         assertTrue(suggestions.get(1).path("required").asBoolean());
-        assertEquals(List.of("Shanghai", "Istanbul", "Buenos Aires"), reply.options("origin").subList(0, 3));
+        assertEquals(
+                List.of("Shanghai", "Istanbul", "Buenos Aires"),
+                reply.options("origin").subList(0, 3));
         assertTrue(reply.data().get("input").isNull());
         assertFalse(reply.data().path("is_ready").asBoolean());
     }
@@ -65,8 +64,11 @@ class DemoJourneysTest {
         ObjectNode body = fill(envelope("Book a flight from {{ORIGIN_1}} to lon"), "{{ORIGIN_1}}", "origin", "Paris");
         ApiClient.Reply reply = travel(body);
         assertEquals("destination", reply.suggestionTypes().getFirst());
-        assertTrue(reply.options("destination").subList(0, 3).contains("London"), reply.options("destination").toString());
-        JsonNode last = reply.data().path("input").get(reply.data().path("input").size() - 1);
+        assertTrue(
+                reply.options("destination").subList(0, 3).contains("London"),
+                reply.options("destination").toString());
+        JsonNode last =
+                reply.data().path("input").get(reply.data().path("input").size() - 1);
         assertEquals("destination", last.path("type").asText());
         assertEquals("lon", last.path("text").asText());
         assertEquals("in_progress", last.path("state").asText());
@@ -81,7 +83,9 @@ class DemoJourneysTest {
         ApiClient.Reply reply = travel(body);
         assertTrue(reply.data().path("is_ready").asBoolean());
         assertEquals(List.of("date", "cabin", "passengers"), reply.suggestionTypes());
-        reply.data().path("suggestions").forEach(s -> assertFalse(s.path("required").asBoolean()));
+        reply.data()
+                .path("suggestions")
+                .forEach(s -> assertFalse(s.path("required").asBoolean()));
     }
 
     @Test
@@ -95,10 +99,14 @@ class DemoJourneysTest {
         assertFalse(destination.has("options"), "no first page of a long list: " + destination);
 
         ObjectNode named = envelope("");
-        ((ObjectNode) named.get("data")).putObject("additional_context").putArray("recent_cities").add("Paris")
+        ((ObjectNode) named.get("data"))
+                .putObject("additional_context")
+                .putArray("recent_cities")
+                .add("Paris")
                 .add("London");
         ApiClient.Reply recent = travel(named);
-        assertEquals(List.of("London", "London, Canada", "Paris"),
+        assertEquals(
+                List.of("London", "London, Canada", "Paris"),
                 recent.options("destination").stream().sorted().toList(),
                 "the cities the host names (§4.6), tappable right after the origin pick: " + recent.raw());
 
@@ -133,8 +141,8 @@ class DemoJourneysTest {
 
     @Test
     void a_freely_typed_full_city_counts_as_completed_for_readiness() {
-        ObjectNode body = fill(envelope("Book a flight from {{ORIGIN_1}} to London"), "{{ORIGIN_1}}", "origin",
-                "Paris");
+        ObjectNode body =
+                fill(envelope("Book a flight from {{ORIGIN_1}} to London"), "{{ORIGIN_1}}", "origin", "Paris");
         ApiClient.Reply reply = travel(body);
         JsonNode last = reply.data().path("input").get(2);
         assertEquals("London", last.path("text").asText());
@@ -162,7 +170,10 @@ class DemoJourneysTest {
     void recently_suggested_types_read_trailing_text_first() {
         ObjectNode body = fill(envelope("{{ORIGIN_1}} {{DESTINATION_1}} to"), "{{ORIGIN_1}}", "origin", "Paris");
         fill(body, "{{DESTINATION_1}}", "destination", "London");
-        ((ObjectNode) body.get("data")).putArray("recently_suggested").addObject().put("type", "passengers")
+        ((ObjectNode) body.get("data"))
+                .putArray("recently_suggested")
+                .addObject()
+                .put("type", "passengers")
                 .put("text", "Passengers");
         // "to" is no cue of an open param here; with passengers on screen, nothing matches, so no reading.
         ApiClient.Reply reply = travel(body);
@@ -170,7 +181,10 @@ class DemoJourneysTest {
 
         ObjectNode fam = fill(envelope("{{ORIGIN_1}} {{DESTINATION_1}} Fam"), "{{ORIGIN_1}}", "origin", "Paris");
         fill(fam, "{{DESTINATION_1}}", "destination", "London");
-        ((ObjectNode) fam.get("data")).putArray("recently_suggested").addObject().put("type", "passengers")
+        ((ObjectNode) fam.get("data"))
+                .putArray("recently_suggested")
+                .addObject()
+                .put("type", "passengers")
                 .put("text", "Passengers");
         ApiClient.Reply famReply = travel(fam);
         assertEquals("passengers", famReply.suggestionTypes().getFirst());
@@ -205,7 +219,8 @@ class DemoJourneysTest {
     @Test
     void workspace_empty_query_prompts_create_a_and_offers_the_three_types() {
         ApiClient.Reply reply = workspace(envelope(""));
-        assertEquals("Create a", reply.data().path("suggestions").get(0).path("text").asText());
+        assertEquals(
+                "Create a", reply.data().path("suggestions").get(0).path("text").asText());
         assertEquals("type", reply.suggestionTypes().get(1));
         assertEquals(List.of("email", "automation", "insight"), reply.options("type"));
     }

@@ -3,19 +3,17 @@ package dev.autocomplete.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.autocomplete.server.http.DemoPage;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import dev.autocomplete.server.wiring.AutocompleteServer;
-import dev.autocomplete.server.http.DemoPage;
 
 /**
  * The demo page's routes over HTTP: the bundled page and its assets, and the demo config that exists only
@@ -41,7 +39,8 @@ class DemoPageTest {
     }
 
     private static ApiClient.Reply get(String path) {
-        return api.send(HttpRequest.newBuilder(URI.create(api.base() + path)).GET().build());
+        return api.send(
+                HttpRequest.newBuilder(URI.create(api.base() + path)).GET().build());
     }
 
     @Test
@@ -88,9 +87,14 @@ class DemoPageTest {
             assertEquals("no-store", after.header("Cache-Control"));
             assertEquals("/api/suggest", after.json().path("suggest_path").asText());
             assertEquals(2000, after.json().path("max_additional_context_bytes").asInt());
-            assertEquals("travel", after.json().path("products").path(0).path("slug").asText());
-            assertEquals(travel.toString(), after.json().path("products").path(0).path("id").asText());
-            assertEquals("pk_v1_example", after.json().path("products").path(0).path("public_key").asText());
+            assertEquals(
+                    "travel", after.json().path("products").path(0).path("slug").asText());
+            assertEquals(
+                    travel.toString(),
+                    after.json().path("products").path(0).path("id").asText());
+            assertEquals(
+                    "pk_v1_example",
+                    after.json().path("products").path(0).path("public_key").asText());
         } finally {
             server.demoPage().publish(List.of());
         }

@@ -2,18 +2,15 @@ package dev.autocomplete.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
-
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
-
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /**
  * A copy of the bundled demo tenant served on a free loopback port, with a public key per product and a
@@ -48,7 +45,8 @@ final class DemoServer implements BeforeAllCallback, AfterAllCallback {
     }
 
     /** Serves with settings adjusted by {@code adjustment} (learning intervals and caps, say). */
-    DemoServer withSettings(java.util.function.UnaryOperator<dev.autocomplete.server.config.ServerSettings> adjustment) {
+    DemoServer withSettings(
+            java.util.function.UnaryOperator<dev.autocomplete.server.config.ServerSettings> adjustment) {
         adjust = adjustment;
         return this;
     }
@@ -73,10 +71,11 @@ final class DemoServer implements BeforeAllCallback, AfterAllCallback {
                 "travel", TestTenants.createKey(tenants, "demo", "public", "travel"),
                 "workspace", TestTenants.createKey(tenants, "demo", "public", "workspace"),
                 "secret", TestTenants.createKey(tenants, "demo", "secret", null)));
-        extraKeys.forEach((name, where) -> made.put(name, TestTenants.createKey(tenants, where[0],
-                where[1] == null ? "secret" : "public", where[1])));
+        extraKeys.forEach((name, where) -> made.put(
+                name, TestTenants.createKey(tenants, where[0], where[1] == null ? "secret" : "public", where[1])));
         keys = Map.copyOf(made);
-        server = AutocompleteServer.start(adjust.apply(TestServers.settings(tenants).withClock(clock)));
+        server = AutocompleteServer.start(
+                adjust.apply(TestServers.settings(tenants).withClock(clock)));
         api = new ApiClient(server.port());
     }
 

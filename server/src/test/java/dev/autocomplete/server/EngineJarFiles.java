@@ -1,5 +1,6 @@
 package dev.autocomplete.server;
 
+import dev.autocomplete.spi.SpiVersion;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -13,8 +14,6 @@ import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 
-import dev.autocomplete.spi.SpiVersion;
-
 /**
  * New builds of the test engine JARs, made by rewriting one of their files, as a rebuilt engine would differ:
  * a bundled resource, or the SPI version in the manifest.
@@ -26,8 +25,7 @@ final class EngineJarFiles {
     /** The library probe's {@code build <text>} option, from its bundled resource. */
     static final String PROBE_BUILD = "dev/autocomplete/engine/testlib/build.txt";
 
-    private EngineJarFiles() {
-    }
+    private EngineJarFiles() {}
 
     /** A copy of {@code jar} at {@code target} whose entry {@code name} holds {@code text}. */
     static Path withEntry(Path jar, String name, String text, Path target) {
@@ -55,7 +53,8 @@ final class EngineJarFiles {
                 try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(temp), manifest)) {
                     for (Enumeration<JarEntry> entries = in.entries(); entries.hasMoreElements(); ) {
                         JarEntry entry = entries.nextElement();
-                        if (entry.getName().equals(JarFile.MANIFEST_NAME) || entry.getName().equals(entryName)) {
+                        if (entry.getName().equals(JarFile.MANIFEST_NAME)
+                                || entry.getName().equals(entryName)) {
                             continue;
                         }
                         out.putNextEntry(new JarEntry(entry.getName()));

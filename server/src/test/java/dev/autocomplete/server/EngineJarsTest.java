@@ -5,19 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.autocomplete.server.tenant.EngineJars;
+import dev.autocomplete.server.tenant.Problem;
+import dev.autocomplete.spi.SpiVersion;
 import java.io.InputStream;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import dev.autocomplete.server.tenant.EngineJars;
-import dev.autocomplete.server.tenant.Problem;
-import dev.autocomplete.spi.SpiVersion;
 
 /**
  * A tenant's engine JARs, built by the reactor, as the server finds them: never a silent pick between two
@@ -44,7 +42,8 @@ class EngineJarsTest {
     Path temp;
 
     private Path tenant() throws Exception {
-        Path tenant = Files.createDirectories(temp.resolve("tenants/shop/engines")).getParent();
+        Path tenant =
+                Files.createDirectories(temp.resolve("tenants/shop/engines")).getParent();
         Files.writeString(tenant.resolve("tenant.yaml"), TENANT_YAML);
         return tenant;
     }
@@ -67,13 +66,15 @@ class EngineJarsTest {
     void two_jars_that_provide_one_engine_name_are_a_validate_error_naming_both() throws Exception {
         Path tenant = tenant();
         Files.copy(probeJar(), tenant.resolve("engines/probe.jar"));
-        EngineJarFiles.withEntry(faultyJar(), EngineJarFiles.FAULTY_NAME, "library-probe",
-                tenant.resolve("engines/renamed.jar"));
+        EngineJarFiles.withEntry(
+                faultyJar(), EngineJarFiles.FAULTY_NAME, "library-probe", tenant.resolve("engines/renamed.jar"));
 
-        TestTenants.Cli validate = TestTenants.cli("validate", "--tenants", temp.resolve("tenants").toString());
+        TestTenants.Cli validate =
+                TestTenants.cli("validate", "--tenants", temp.resolve("tenants").toString());
 
         assertEquals(1, validate.exit(), validate.err());
-        assertTrue(validate.err().contains("engine name 'library-probe' is provided by both probe.jar and renamed.jar"),
+        assertTrue(
+                validate.err().contains("engine name 'library-probe' is provided by both probe.jar and renamed.jar"),
                 validate.err());
     }
 
@@ -91,12 +92,13 @@ class EngineJarsTest {
     @Test
     void a_jar_that_reuses_a_built_in_engines_name_is_refused_naming_the_jar_and_built_in() throws Exception {
         Path tenant = tenant();
-        EngineJarFiles.withEntry(faultyJar(), EngineJarFiles.FAULTY_NAME, "catalog",
-                tenant.resolve("engines/my-catalog.jar"));
+        EngineJarFiles.withEntry(
+                faultyJar(), EngineJarFiles.FAULTY_NAME, "catalog", tenant.resolve("engines/my-catalog.jar"));
 
         String problems = problems(tenant);
 
-        assertTrue(problems.contains("engine name 'catalog' in my-catalog.jar is already the name of a built-in engine"),
+        assertTrue(
+                problems.contains("engine name 'catalog' in my-catalog.jar is already the name of a built-in engine"),
                 problems);
     }
 
@@ -105,12 +107,17 @@ class EngineJarsTest {
         Path tenant = tenant();
         EngineJarFiles.withSpiVersion(faultyJar(), null, tenant.resolve("engines/old.jar"));
 
-        TestTenants.Cli validate = TestTenants.cli("validate", "--tenants", temp.resolve("tenants").toString());
+        TestTenants.Cli validate =
+                TestTenants.cli("validate", "--tenants", temp.resolve("tenants").toString());
 
         assertEquals(1, validate.exit(), validate.err());
-        assertTrue(validate.err().contains("old.jar does not say which engine SPI version it was built for (no "
-                + SpiVersion.MANIFEST_ATTRIBUTE + " in its manifest); this server speaks engine SPI version "
-                + SpiVersion.MAJOR), validate.err());
+        assertTrue(
+                validate.err()
+                        .contains("old.jar does not say which engine SPI version it was built for (no "
+                                + SpiVersion.MANIFEST_ATTRIBUTE
+                                + " in its manifest); this server speaks engine SPI version "
+                                + SpiVersion.MAJOR),
+                validate.err());
         assertTrue(validate.err().contains("docs/engine-guide.md"), validate.err());
     }
 
@@ -122,16 +129,18 @@ class EngineJarsTest {
 
         String problems = problems(tenant);
 
-        assertTrue(problems.contains("old.jar was built for engine SPI version 1 (" + SpiVersion.MANIFEST_ATTRIBUTE
-                + "); this server speaks engine SPI version " + SpiVersion.MAJOR + "; rebuild the engine"), problems);
+        assertTrue(
+                problems.contains("old.jar was built for engine SPI version 1 (" + SpiVersion.MANIFEST_ATTRIBUTE
+                        + "); this server speaks engine SPI version " + SpiVersion.MAJOR + "; rebuild the engine"),
+                problems);
         assertFalse(problems.contains("minor.jar"), "another minor version of the same major loads: " + problems);
     }
 
     @Test
     void each_load_reads_a_private_copy_that_closing_deletes() throws Exception {
         Path tenant = tenant();
-        Path jar = EngineJarFiles.withEntry(probeJar(), EngineJarFiles.PROBE_BUILD, "first",
-                tenant.resolve("engines/probe.jar"));
+        Path jar = EngineJarFiles.withEntry(
+                probeJar(), EngineJarFiles.PROBE_BUILD, "first", tenant.resolve("engines/probe.jar"));
         EngineJars.Found found = new EngineJars().find(tenant, "shop");
         assertEquals(List.of(), found.problems());
         assertEquals("probe.jar", found.origins().get("library-probe"));
@@ -142,10 +151,13 @@ class EngineJarsTest {
 
         EngineJarFiles.withEntry(probeJar(), EngineJarFiles.PROBE_BUILD, "second", jar);
         try (InputStream in = found.contextLoader().getResourceAsStream(EngineJarFiles.PROBE_BUILD)) {
-            assertEquals("first", new String(in.readAllBytes(), StandardCharsets.UTF_8),
+            assertEquals(
+                    "first",
+                    new String(in.readAllBytes(), StandardCharsets.UTF_8),
                     "a load keeps reading the JAR it was loaded from");
         }
-        Path copy = Path.of(java.net.URI.create(resource.toString().substring(4, resource.toString().indexOf("!/"))));
+        Path copy = Path.of(java.net.URI.create(
+                resource.toString().substring(4, resource.toString().indexOf("!/"))));
         assertTrue(Files.exists(copy));
 
         found.close();

@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,24 +31,30 @@ class EngineLogsTest {
         try (ServerProcess server = ServerProcess.start(tenants, temp.resolve("server.log"), Map.of())) {
             server.awaitServing();
             // As built: the version of the Maven pom.properties in the JAR.
-            assertTrue(server.awaitLog("Tenant loaded: faulty; engine JARs: engine-test-faulty.jar version "
-                    + "0.1.0-SNAPSHOT", 10), server.log());
+            assertTrue(
+                    server.awaitLog(
+                            "Tenant loaded: faulty; engine JARs: engine-test-faulty.jar version " + "0.1.0-SNAPSHOT",
+                            10),
+                    server.log());
 
-            EngineJarFiles.withEntry(jar, POM, "groupId=dev.autocomplete\nartifactId=engine-test-faulty\n"
-                    + "version=2.3.4\n", jar);
-            assertTrue(server.awaitLog("Tenant reloaded: faulty; engine JARs: engine-test-faulty.jar version 2.3.4",
-                    30), server.log());
+            EngineJarFiles.withEntry(
+                    jar, POM, "groupId=dev.autocomplete\nartifactId=engine-test-faulty\n" + "version=2.3.4\n", jar);
+            assertTrue(
+                    server.awaitLog("Tenant reloaded: faulty; engine JARs: engine-test-faulty.jar version 2.3.4", 30),
+                    server.log());
 
             EngineJarFiles.withEntry(jar, POM, "", jar);
-            assertTrue(server.awaitLog("Tenant reloaded: faulty; engine JARs: engine-test-faulty.jar version unknown",
-                    30), server.log());
+            assertTrue(
+                    server.awaitLog("Tenant reloaded: faulty; engine JARs: engine-test-faulty.jar version unknown", 30),
+                    server.log());
 
             // A version is the JAR's text: a line break in it cannot forge a log line.
             EngineJarFiles.withEntry(jar, POM, "version=2.3.5\\nINFO Tenant loaded: forged\n", jar);
-            assertTrue(server.awaitLog("engine-test-faulty.jar version 2.3.5?INFO Tenant loaded: forged", 30),
+            assertTrue(
+                    server.awaitLog("engine-test-faulty.jar version 2.3.5?INFO Tenant loaded: forged", 30),
                     server.log());
-            assertFalse(server.log().lines().anyMatch(line -> line.startsWith("INFO Tenant loaded: forged")),
-                    server.log());
+            assertFalse(
+                    server.log().lines().anyMatch(line -> line.startsWith("INFO Tenant loaded: forged")), server.log());
         }
     }
 

@@ -5,18 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import com.fasterxml.jackson.databind.JsonNode;
-
-import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /**
  * What a plug-in engine (testing/engines/test-faulty, loaded from its JAR in a tenant's engines/) shows on the
@@ -68,11 +65,14 @@ class EngineMetricsTest {
         Path tenants = TestTenants.copyOfDemo(base);
         Path tenant = Files.createDirectories(tenants.resolve("faulty"));
         Files.createDirectories(tenant.resolve("engines"));
-        Files.copy(EngineIsolationTest.engineJar("autocomplete.test.faultyEngineJar"),
+        Files.copy(
+                EngineIsolationTest.engineJar("autocomplete.test.faultyEngineJar"),
                 tenant.resolve("engines/engine-test-faulty.jar"));
         Files.createDirectories(tenant.resolve("data"));
         Files.writeString(tenant.resolve("data/sizes.csv"), "text,weight\nSmall,2\nLarge,1\n");
-        Files.writeString(tenant.resolve("tenant.yaml"), YAML.formatted(engineKeys.indent(4).stripTrailing()));
+        Files.writeString(
+                tenant.resolve("tenant.yaml"),
+                YAML.formatted(engineKeys.indent(4).stripTrailing()));
         return tenants;
     }
 
@@ -84,7 +84,8 @@ class EngineMetricsTest {
 
     /** The value of the series named exactly {@code series} (name and labels), or -1 when it is absent. */
     static double value(String metrics, String series) {
-        Matcher matcher = Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$").matcher(metrics);
+        Matcher matcher =
+                Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$").matcher(metrics);
         return matcher.find() ? Double.parseDouble(matcher.group(1)) : -1;
     }
 
@@ -93,7 +94,9 @@ class EngineMetricsTest {
         Path tenants = tenants("");
         String key = TestTenants.createKey(tenants, "faulty", "public", "shop");
         try (AutocompleteServer server = TestServers.start(tenants)) {
-            assertTrue(server.tenants().tenant("faulty").isPresent(), server.tenants().problems().toString());
+            assertTrue(
+                    server.tenants().tenant("faulty").isPresent(),
+                    server.tenants().problems().toString());
             String before = metrics(server);
             ApiClient api = new ApiClient(server.port());
             for (int i = 0; i < 3; i++) {
@@ -104,10 +107,17 @@ class EngineMetricsTest {
             String series = "autocomplete_engine_options_asked_total{engine=\"faulty\",tenant=\"faulty\"}";
             // Three requests, one options question each (and whatever the tenant's warm-up asked before).
             assertEquals(3, value(text, series) - value(before, series), text);
-            assertTrue(text.contains("# HELP autocomplete_engine_options_asked_total Option lists asked of the faulty"
-                    + " engine"), text);
-            assertEquals(3, value(text, "autocomplete_engine_calls_total{engine=\"faulty\",outcome=\"ok\","
-                    + "product=\"shop\",tenant=\"faulty\"}"), text);
+            assertTrue(
+                    text.contains("# HELP autocomplete_engine_options_asked_total Option lists asked of the faulty"
+                            + " engine"),
+                    text);
+            assertEquals(
+                    3,
+                    value(
+                            text,
+                            "autocomplete_engine_calls_total{engine=\"faulty\",outcome=\"ok\","
+                                    + "product=\"shop\",tenant=\"faulty\"}"),
+                    text);
         }
     }
 
@@ -144,39 +154,67 @@ class EngineMetricsTest {
             }
 
             String text = metrics(server);
-            assertEquals(3, value(text, "autocomplete_engine_calls_total{engine=\"faulty\",outcome=\"timeout\","
-                    + "product=\"shop\",tenant=\"faulty\"}"), text);
+            assertEquals(
+                    3,
+                    value(
+                            text,
+                            "autocomplete_engine_calls_total{engine=\"faulty\",outcome=\"timeout\","
+                                    + "product=\"shop\",tenant=\"faulty\"}"),
+                    text);
             // The catalogs were asked too (the size first), and answered.
-            assertEquals(3, value(text, "autocomplete_engine_calls_total{engine=\"catalogs\",outcome=\"ok\","
-                    + "product=\"shop\",tenant=\"faulty\"}"), text);
-            assertEquals(-1, value(text, "autocomplete_engine_calls_total{engine=\"catalogs\",outcome=\"timeout\","
-                    + "product=\"shop\",tenant=\"faulty\"}"), text);
-            assertEquals(3, value(text, "autocomplete_fallbacks_total{product=\"shop\",reason=\"timeout\","
-                    + "tenant=\"faulty\"}"), text);
-            double slow = value(text, "autocomplete_engine_seconds_total{engine=\"faulty\",product=\"shop\","
-                    + "tenant=\"faulty\"}");
+            assertEquals(
+                    3,
+                    value(
+                            text,
+                            "autocomplete_engine_calls_total{engine=\"catalogs\",outcome=\"ok\","
+                                    + "product=\"shop\",tenant=\"faulty\"}"),
+                    text);
+            assertEquals(
+                    -1,
+                    value(
+                            text,
+                            "autocomplete_engine_calls_total{engine=\"catalogs\",outcome=\"timeout\","
+                                    + "product=\"shop\",tenant=\"faulty\"}"),
+                    text);
+            assertEquals(
+                    3,
+                    value(
+                            text,
+                            "autocomplete_fallbacks_total{product=\"shop\",reason=\"timeout\"," + "tenant=\"faulty\"}"),
+                    text);
+            double slow = value(
+                    text,
+                    "autocomplete_engine_seconds_total{engine=\"faulty\",product=\"shop\"," + "tenant=\"faulty\"}");
             assertTrue(slow >= 3 * 0.4, "the faulty engine's time: " + slow + "\n" + text);
-            double catalogs = value(text, "autocomplete_engine_seconds_total{engine=\"catalogs\",product=\"shop\","
-                    + "tenant=\"faulty\"}");
+            double catalogs = value(
+                    text,
+                    "autocomplete_engine_seconds_total{engine=\"catalogs\",product=\"shop\"," + "tenant=\"faulty\"}");
             assertTrue(catalogs < 0.2, "the catalogs' time: " + catalogs + "\n" + text);
 
-            JsonNode health = ApiClient.management(server.managementPort()).get("/observe/health").json();
+            JsonNode health = ApiClient.management(server.managementPort())
+                    .get("/observe/health")
+                    .json();
             String shown = health.toString();
             for (JsonNode check : health.path("checks")) {
                 if (check.path("name").asText().equals("tenant:faulty")) {
-                    JsonNode engines = check.path("data").path("products").path("shop").path("engines");
-                    assertEquals("closed", engines.path("catalogs").path("circuit").asText(), shown);
+                    JsonNode engines =
+                            check.path("data").path("products").path("shop").path("engines");
+                    assertEquals(
+                            "closed", engines.path("catalogs").path("circuit").asText(), shown);
                     shown = null;
                 }
             }
             assertFalse(shown != null, "no check of tenant faulty: " + health);
 
-            List<String> timeouts = log.messages().stream().filter(line -> line.startsWith("Reading for faulty/shop"))
+            List<String> timeouts = log.messages().stream()
+                    .filter(line -> line.startsWith("Reading for faulty/shop"))
                     .toList();
             assertEquals(3, timeouts.size(), log.messages().toString());
             for (String line : timeouts) {
-                assertTrue(line.matches("Reading for faulty/shop did not finish within 500 ms; blamed on engine faulty"
-                        + " \\(catalogs [0-9.]+ ms, faulty [0-9.]+ ms\\)"), line);
+                assertTrue(
+                        line.matches("Reading for faulty/shop did not finish within 500 ms; blamed on engine faulty"
+                                + " \\(catalogs [0-9.]+ ms, faulty [0-9.]+ ms\\)"),
+                        line);
             }
         }
     }

@@ -5,15 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * {@code autocomplete serve} in its own JVM with an engine that prints forged access log lines (one after a
@@ -28,8 +25,13 @@ class EngineOutputTest {
     @Test
     void what_an_engine_prints_can_neither_split_nor_forge_an_access_log_line() throws Exception {
         Path tenants = TestTenants.copyOfDemo(temp);
-        EngineIsolationTest.addTenant(tenants, "noisy", EngineIsolationTest.engineJar("autocomplete.test.faultyEngineJar"),
-                "55555555-5555-4555-8555-555555555555", "faulty", "fault: print");
+        EngineIsolationTest.addTenant(
+                tenants,
+                "noisy",
+                EngineIsolationTest.engineJar("autocomplete.test.faultyEngineJar"),
+                "55555555-5555-4555-8555-555555555555",
+                "faulty",
+                "fault: print");
         String key = TestTenants.createKey(tenants, "noisy", "public", "probe");
         try (ServerProcess server = ServerProcess.start(tenants, temp.resolve("server.log"), Map.of())) {
             server.awaitServing();
@@ -53,8 +55,8 @@ class EngineOutputTest {
                 assertFalse(line.contains("/forged") && !line.contains(" PRINTED System."), line);
             }
             assertTrue(access >= 20, access + " access log lines in:\n" + server.log());
-            assertTrue(lines.stream().anyMatch(l -> l.matches("\\S+ PRINTED System\\.out: \\{.*/forged.*")),
-                    server.log());
+            assertTrue(
+                    lines.stream().anyMatch(l -> l.matches("\\S+ PRINTED System\\.out: \\{.*/forged.*")), server.log());
         }
     }
 }

@@ -6,17 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.autocomplete.server.tenant.Problem;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import com.fasterxml.jackson.databind.JsonNode;
-
-import dev.autocomplete.server.wiring.AutocompleteServer;
-import dev.autocomplete.server.tenant.Problem;
 
 /**
  * An engine JAR built by another module, dropped into a tenant's {@code engines/}, serves over HTTP through
@@ -49,7 +46,8 @@ class EnginePluginTest {
     @Test
     void the_fixture_engines_are_not_on_the_server_class_path() {
         // Else a tenant's JAR could be served by the server's own copy of its classes.
-        for (String factory : List.of("dev.autocomplete.engine.faulty.FaultyEngineFactory",
+        for (String factory : List.of(
+                "dev.autocomplete.engine.faulty.FaultyEngineFactory",
                 "dev.autocomplete.engine.testlib.LibraryProbeFactory")) {
             assertThrows(ClassNotFoundException.class, () -> Class.forName(factory), factory);
         }
@@ -59,7 +57,8 @@ class EnginePluginTest {
     void an_engine_jar_in_a_tenant_directory_serves_suggestions_over_http() throws Exception {
         Path tenants = TestTenants.copyOfDemo(temp);
         Path orchard = Files.createDirectories(tenants.resolve("orchard/engines"));
-        Files.copy(EngineIsolationTest.engineJar("autocomplete.test.faultyEngineJar"),
+        Files.copy(
+                EngineIsolationTest.engineJar("autocomplete.test.faultyEngineJar"),
                 orchard.resolve("engine-test-faulty.jar"));
         Files.writeString(tenants.resolve("orchard/tenant.yaml"), ORCHARD_YAML);
         String key = TestTenants.createKey(tenants, "orchard", "public", "picking");
@@ -70,7 +69,8 @@ class EnginePluginTest {
             ApiClient api = new ApiClient(server.port());
             ApiClient.Reply empty = api.suggest(key, envelope(""));
             assertEquals(200, empty.status(), empty.raw());
-            assertEquals("Pick", empty.data().path("suggestions").get(0).path("text").asText());
+            assertEquals(
+                    "Pick", empty.data().path("suggestions").get(0).path("text").asText());
             assertEquals(List.of("placeholder", "fruit"), empty.suggestionTypes(), empty.raw());
             assertEquals(List.of("Apple", "Banana"), empty.options("fruit"), empty.raw());
 
@@ -117,8 +117,12 @@ class EnginePluginTest {
             assertTrue(problem.message().contains("names no catalog under 'catalogs': 'nowhere'"), problem.toString());
             assertFalse(server.tenants().tenant("broken").isPresent());
 
-            JsonNode ok = new ApiClient(server.port()).suggest(travelKey, envelope("")).json();
-            assertEquals("Book a flight from", ok.path("data").path("suggestions").get(0).path("text").asText());
+            JsonNode ok = new ApiClient(server.port())
+                    .suggest(travelKey, envelope(""))
+                    .json();
+            assertEquals(
+                    "Book a flight from",
+                    ok.path("data").path("suggestions").get(0).path("text").asText());
         }
     }
 

@@ -4,6 +4,7 @@ import static dev.autocomplete.server.ApiClient.envelope;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.autocomplete.server.wiring.AutocompleteServer;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Queue;
@@ -12,11 +13,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /**
  * An operator replaces {@code engines/probe.jar} in place with a new build, five times, while requests keep
@@ -32,10 +30,10 @@ class EngineReplacementTest {
     void five_in_place_replacements_of_an_engine_jar_each_serve_their_own_resources_under_load() throws Exception {
         Path tenants = TestTenants.copyOfDemo(temp);
         Path probe = EngineIsolationTest.engineJar("autocomplete.test.libAEngineJar");
-        Path first = EngineJarFiles.withEntry(probe, EngineJarFiles.PROBE_BUILD, "build-0",
-                temp.resolve("builds/probe.jar"));
-        EngineIsolationTest.addTenant(tenants, "alpha", first, "11111111-1111-4111-8111-111111111111",
-                "library-probe", "");
+        Path first = EngineJarFiles.withEntry(
+                probe, EngineJarFiles.PROBE_BUILD, "build-0", temp.resolve("builds/probe.jar"));
+        EngineIsolationTest.addTenant(
+                tenants, "alpha", first, "11111111-1111-4111-8111-111111111111", "library-probe", "");
         Path installed = tenants.resolve("alpha/engines/probe.jar");
         String key = TestTenants.createKey(tenants, "alpha", "public", "probe");
 
@@ -61,10 +59,13 @@ class EngineReplacementTest {
             for (int generation = 1; generation <= 5; generation++) {
                 String expected = "build build-" + generation;
                 EngineJarFiles.withEntry(probe, EngineJarFiles.PROBE_BUILD, "build-" + generation, installed);
-                HotReloadTest.await(() -> expected.equals(build(api.suggest(key, envelope("Probe ")))),
+                HotReloadTest.await(
+                        () -> expected.equals(build(api.suggest(key, envelope("Probe ")))),
                         "replacement " + generation + " serves its own resource");
                 for (int i = 0; i < 20; i++) {
-                    assertEquals(expected, build(api.suggest(key, envelope("Probe "))),
+                    assertEquals(
+                            expected,
+                            build(api.suggest(key, envelope("Probe "))),
                             "replacement " + generation + ", request " + i + " after it went live");
                 }
             }
@@ -81,6 +82,9 @@ class EngineReplacementTest {
         if (reply.status() != 200) {
             return null;
         }
-        return reply.options("probe").stream().filter(o -> o.startsWith("build ")).findFirst().orElse(null);
+        return reply.options("probe").stream()
+                .filter(o -> o.startsWith("build "))
+                .findFirst()
+                .orElse(null);
     }
 }

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.file.Files;
@@ -14,13 +16,8 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import com.fasterxml.jackson.databind.JsonNode;
-
-import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /**
  * A misbehaving engine JAR (testing/engines/test-faulty) serves one param of a tenant over HTTP, next to a
@@ -71,14 +68,18 @@ class FaultContainmentTest {
     private Path tenantsWithFaultyEngine() throws Exception {
         Path tenants = TestTenants.copyOfDemo(temp);
         Path engines = Files.createDirectories(tenants.resolve("faulty/engines"));
-        Files.copy(EngineIsolationTest.engineJar("autocomplete.test.faultyEngineJar"),
+        Files.copy(
+                EngineIsolationTest.engineJar("autocomplete.test.faultyEngineJar"),
                 engines.resolve("engine-test-faulty.jar"));
         Files.writeString(tenants.resolve("faulty/tenant.yaml"), FAULTY_YAML);
         return tenants;
     }
 
     private static JsonNode health(ApiClient api) {
-        return api.send(HttpRequest.newBuilder(URI.create(api.base() + "/observe/health")).GET().build()).json();
+        return api.send(HttpRequest.newBuilder(URI.create(api.base() + "/observe/health"))
+                        .GET()
+                        .build())
+                .json();
     }
 
     @Test
@@ -86,7 +87,9 @@ class FaultContainmentTest {
         Path tenants = tenantsWithFaultyEngine();
         String key = TestTenants.createKey(tenants, "faulty", "public", "flaky");
         try (AutocompleteServer server = TestServers.start(tenants)) {
-            assertTrue(server.tenants().tenant("faulty").isPresent(), server.tenants().problems().toString());
+            assertTrue(
+                    server.tenants().tenant("faulty").isPresent(),
+                    server.tenants().problems().toString());
             ApiClient api = new ApiClient(server.port());
             for (String fault : List.of("throw", "error", "null", "wrong_size", "junk", "many", "hang")) {
                 long start = System.nanoTime();
@@ -95,7 +98,8 @@ class FaultContainmentTest {
                 assertEquals(200, reply.status(), fault + ": " + reply.raw());
                 assertTrue(millis < 3000, fault + " took " + millis + " ms (budget 1000 ms)");
                 for (String option : reply.options("thing")) {
-                    assertTrue(option.length() <= 200 && option.chars().noneMatch(Character::isISOControl),
+                    assertTrue(
+                            option.length() <= 200 && option.chars().noneMatch(Character::isISOControl),
                             fault + ": " + reply.raw());
                 }
                 assertTrue(reply.options("thing").size() <= 10, fault + ": " + reply.raw());
@@ -114,8 +118,10 @@ class FaultContainmentTest {
             // 'lazy': the engine's lists throw when an element is read, after the engine's method returned.
             ApiClient.Reply reply = api.suggest(key, envelope("Find lazy in L"));
             assertEquals(200, reply.status(), reply.raw());
-            assertEquals(List.of("Large"), reply.options("size"), "the catalog's param still serves, no fallback: "
-                    + reply.raw());
+            assertEquals(
+                    List.of("Large"),
+                    reply.options("size"),
+                    "the catalog's param still serves, no fallback: " + reply.raw());
         }
     }
 
@@ -150,15 +156,15 @@ class FaultContainmentTest {
     }
 
     @Test
-    void repeated_failures_open_the_circuit_of_that_engine_in_that_product_only_and_health_shows_it()
-            throws Exception {
+    void repeated_failures_open_the_circuit_of_that_engine_in_that_product_only_and_health_shows_it() throws Exception {
         Path tenants = tenantsWithFaultyEngine();
         String fragileKey = TestTenants.createKey(tenants, "faulty", "public", "fragile");
         String flakyKey = TestTenants.createKey(tenants, "faulty", "public", "flaky");
         try (AutocompleteServer server = TestServers.start(tenants)) {
             ApiClient api = new ApiClient(server.port());
             for (int i = 0; i < 3; i++) {
-                assertEquals(200, api.suggest(fragileKey, envelope("Find throw")).status());
+                assertEquals(
+                        200, api.suggest(fragileKey, envelope("Find throw")).status());
             }
             JsonNode health = health(ApiClient.management(server.managementPort()));
             assertEquals("UP", health.path("status").asText(), health.toString());
@@ -171,14 +177,28 @@ class FaultContainmentTest {
             assertEquals("UP", faulty.path("status").asText(), health.toString());
             JsonNode products = faulty.path("data").path("products");
             assertEquals("open", products.path("fragile").path("circuit").asText(), health.toString());
-            assertEquals("open", products.path("fragile").path("engines").path("faulty").path("circuit").asText());
-            assertEquals("closed", products.path("fragile").path("engines").path("catalogs").path("circuit").asText());
+            assertEquals(
+                    "open",
+                    products.path("fragile")
+                            .path("engines")
+                            .path("faulty")
+                            .path("circuit")
+                            .asText());
+            assertEquals(
+                    "closed",
+                    products.path("fragile")
+                            .path("engines")
+                            .path("catalogs")
+                            .path("circuit")
+                            .asText());
             assertEquals("closed", products.path("flaky").path("circuit").asText(), health.toString());
 
             ApiClient.Reply whileOpen = api.suggest(fragileKey, envelope("Find thing in L"));
             assertEquals(200, whileOpen.status(), whileOpen.raw());
-            assertEquals(List.of("Large"), whileOpen.options("size"), "the catalog's param still serves: "
-                    + whileOpen.raw());
+            assertEquals(
+                    List.of("Large"),
+                    whileOpen.options("size"),
+                    "the catalog's param still serves: " + whileOpen.raw());
             ApiClient.Reply other = api.suggest(flakyKey, envelope("Find "));
             assertEquals(List.of("Apple", "Banana"), other.options("thing"), other.raw());
         }
@@ -209,9 +229,21 @@ class FaultContainmentTest {
                     products = check.path("data").path("products");
                 }
             }
-            assertEquals("open", products.path("fragile").path("engines").path("faulty").path("circuit").asText(),
+            assertEquals(
+                    "open",
+                    products.path("fragile")
+                            .path("engines")
+                            .path("faulty")
+                            .path("circuit")
+                            .asText(),
                     health.toString());
-            assertEquals("closed", products.path("fragile").path("engines").path("catalogs").path("circuit").asText(),
+            assertEquals(
+                    "closed",
+                    products.path("fragile")
+                            .path("engines")
+                            .path("catalogs")
+                            .path("circuit")
+                            .asText(),
                     health.toString());
         }
     }

@@ -13,12 +13,11 @@ import java.util.function.Function;
  */
 public final class Fuzz {
 
-    private Fuzz() {
-    }
+    private Fuzz() {}
 
     /** Checks {@code property} on {@code tries} inputs made by {@code generator}; a failure shows the input. */
-    public static <T> void check(int tries, Function<SplittableRandom, T> generator, Function<T, String> show,
-            Consumer<T> property) {
+    public static <T> void check(
+            int tries, Function<SplittableRandom, T> generator, Function<T, String> show, Consumer<T> property) {
         long seed = Long.getLong("fuzz.seed", new SplittableRandom().nextLong());
         int count = Integer.getInteger("fuzz.tries", tries);
         SplittableRandom random = new SplittableRandom(seed);
@@ -27,8 +26,10 @@ public final class Fuzz {
             try {
                 property.accept(input);
             } catch (Throwable failure) {
-                throw new AssertionError("Property failed on try " + i + " with -Dfuzz.seed=" + seed + " for input "
-                        + show.apply(input) + ": " + failure, failure);
+                throw new AssertionError(
+                        "Property failed on try " + i + " with -Dfuzz.seed=" + seed + " for input " + show.apply(input)
+                                + ": " + failure,
+                        failure);
             }
         }
     }

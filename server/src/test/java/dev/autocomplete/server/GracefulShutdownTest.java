@@ -15,7 +15,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,14 +49,22 @@ class GracefulShutdownTest {
                             engine: faulty
                 """);
         String slowKey = TestTenants.createKey(tenants, "slow", "public", "slow");
-        try (PackagedServer server = PackagedServer.start(temp, jar,
-                Map.of("AUTOCOMPLETE_SERVER_SHUTDOWN_GRACE_SECONDS", "8"), "serve", "--port", "0",
-                "--management-port", "0");
+        try (PackagedServer server = PackagedServer.start(
+                        temp,
+                        jar,
+                        Map.of("AUTOCOMPLETE_SERVER_SHUTDOWN_GRACE_SECONDS", "8"),
+                        "serve",
+                        "--port",
+                        "0",
+                        "--management-port",
+                        "0");
                 ExecutorService pool = Executors.newFixedThreadPool(24)) {
             int port = server.port(server.awaitUrl());
             ApiClient api = new ApiClient(port);
             String travelKey = server.demoKey("travel");
-            assertEquals(200, api.suggest(travelKey, envelope("Book a flight from Par")).status());
+            assertEquals(
+                    200,
+                    api.suggest(travelKey, envelope("Book a flight from Par")).status());
             assertEquals(200, api.suggest(slowKey, envelope("Find ")).status());
 
             // Load: fast requests back to back on 8 connections until the signal; each one sent before it

@@ -4,19 +4,16 @@ import static dev.autocomplete.server.ApiClient.envelope;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.management.UnixOperatingSystemMXBean;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-
-import com.sun.management.UnixOperatingSystemMXBean;
-
-import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /**
  * The attack of issue 11, on loopback: one address (127.0.0.2) opens 2,000 hostile connections while a client
@@ -38,11 +35,12 @@ class HostileClientsTest {
     @Timeout(180)
     void two_thousand_hostile_sockets_from_one_address_leave_another_address_its_answers_at_a_close_p99()
             throws Exception {
-        long descriptors = ((UnixOperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-                .getMaxFileDescriptorCount();
+        long descriptors =
+                ((UnixOperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getMaxFileDescriptorCount();
         // Both ends of every socket live in this JVM.
-        assertTrue(descriptors >= 3L * HOSTILE, "raise the open file limit (ulimit -n) to at least " + 3 * HOSTILE
-                + "; this JVM has " + descriptors);
+        assertTrue(
+                descriptors >= 3L * HOSTILE,
+                "raise the open file limit (ulimit -n) to at least " + 3 * HOSTILE + "; this JVM has " + descriptors);
         Path tenants = TestTenants.copyOfDemo(temp.resolve("attacked"));
         String key = TestTenants.createKey(tenants, "demo", "public", "travel");
         String attackerKey = TestTenants.createKey(tenants, "demo", "public", "travel");
@@ -83,7 +81,8 @@ class HostileClientsTest {
                 rounds.add(p99(attacked) / 1000 + " µs under attack, " + p99(quiet) / 1000 + " µs without");
                 close = p99(attacked) <= 2 * p99(quiet);
             }
-            System.out.printf("p99 of %d valid requests beside %d hostile sockets (%d still trickling): %s%n",
+            System.out.printf(
+                    "p99 of %d valid requests beside %d hostile sockets (%d still trickling): %s%n",
                     REQUESTS, HOSTILE, hostile.trickling(), rounds);
             assertTrue(close, "p99 over twice the unattacked server's in every round: " + rounds);
         }

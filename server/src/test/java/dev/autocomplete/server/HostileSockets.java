@@ -19,11 +19,25 @@ import java.util.concurrent.CopyOnWriteArrayList;
 final class HostileSockets implements AutoCloseable {
 
     /** The kinds of hostile connection. */
-    enum Kind { SLOW_HEADERS, SLOW_BODY, SLOW_BODY_WITH_KEY, IDLE, ABORTED }
+    enum Kind {
+        SLOW_HEADERS,
+        SLOW_BODY,
+        SLOW_BODY_WITH_KEY,
+        IDLE,
+        ABORTED
+    }
 
     /** Opened in turn: five in eight are slow bodies, so that they outnumber the default 1,024 request slots. */
-    private static final Kind[] MIX = {Kind.SLOW_HEADERS, Kind.SLOW_BODY, Kind.SLOW_BODY, Kind.SLOW_BODY,
-        Kind.SLOW_BODY_WITH_KEY, Kind.SLOW_BODY_WITH_KEY, Kind.IDLE, Kind.ABORTED};
+    private static final Kind[] MIX = {
+        Kind.SLOW_HEADERS,
+        Kind.SLOW_BODY,
+        Kind.SLOW_BODY,
+        Kind.SLOW_BODY,
+        Kind.SLOW_BODY_WITH_KEY,
+        Kind.SLOW_BODY_WITH_KEY,
+        Kind.IDLE,
+        Kind.ABORTED
+    };
 
     private final InetAddress from;
     private final int port;
@@ -66,7 +80,8 @@ final class HostileSockets implements AutoCloseable {
                 + "Content-Length: 60000\r\n";
         switch (kind) {
             case SLOW_HEADERS -> {
-                out.write("POST /api/suggest HTTP/1.1\r\nHost: localhost\r\nX-Slow: ".getBytes(StandardCharsets.US_ASCII));
+                out.write("POST /api/suggest HTTP/1.1\r\nHost: localhost\r\nX-Slow: "
+                        .getBytes(StandardCharsets.US_ASCII));
                 trickling.add(socket);
             }
             case SLOW_BODY -> {
@@ -81,7 +96,8 @@ final class HostileSockets implements AutoCloseable {
                 // Connected, says nothing.
             }
             case ABORTED -> {
-                out.write((body + "Authorization: Bearer " + key + "\r\n\r\n{\"data\":").getBytes(StandardCharsets.US_ASCII));
+                out.write((body + "Authorization: Bearer " + key + "\r\n\r\n{\"data\":")
+                        .getBytes(StandardCharsets.US_ASCII));
                 socket.setSoLinger(true, 0); // a reset, not a clean close
                 socket.close();
             }

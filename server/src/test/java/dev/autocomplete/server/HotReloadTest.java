@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.autocomplete.server.tenant.Tenant;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -17,12 +19,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import dev.autocomplete.server.wiring.AutocompleteServer;
-import dev.autocomplete.server.tenant.Tenant;
 
 /**
  * Changed tenant files are picked up by a running server within two seconds: tenant.yaml under concurrent
@@ -123,8 +121,9 @@ class HotReloadTest {
         String key = TestTenants.createKey(tenants, "shop", "public", "store");
         try (AutocompleteServer server = TestServers.start(tenants)) {
             ApiClient api = new ApiClient(server.port());
-            Files.writeString(tenants.resolve("shop/tenant.yaml"), SHOP_YAML.formatted("Broken")
-                    .replace("label: item", "label: item\n            engine: nowhere"));
+            Files.writeString(
+                    tenants.resolve("shop/tenant.yaml"),
+                    SHOP_YAML.formatted("Broken").replace("label: item", "label: item\n            engine: nowhere"));
             await(() -> server.tenants().failedReloads() == 1, "the failed reload is counted");
             String problems = server.tenants().problems().toString();
             assertTrue(problems.contains("shop/tenant.yaml") && problems.contains("nowhere"), problems);
@@ -133,8 +132,10 @@ class HotReloadTest {
             assertEquals("Old", generation(old));
             ApiClient management = ApiClient.management(server.managementPort());
             ApiClient.Reply health = management.get("/observe/health");
-            assertTrue(health.raw().contains("problems_of_last_change_not_loaded")
-                    && health.raw().contains("shop/tenant.yaml"), health.raw());
+            assertTrue(
+                    health.raw().contains("problems_of_last_change_not_loaded")
+                            && health.raw().contains("shop/tenant.yaml"),
+                    health.raw());
             ApiClient.Reply metrics = management.get("/observe/metrics");
             assertTrue(metrics.raw().contains("autocomplete_tenant_reloads_total{result=\"failed\"} 1"), metrics.raw());
 
@@ -147,8 +148,13 @@ class HotReloadTest {
     @Test
     void a_replaced_engine_jar_is_loaded_in_a_new_class_loader() throws Exception {
         Path tenants = TestTenants.copyOfDemo(temp);
-        EngineIsolationTest.addTenant(tenants, "alpha", EngineIsolationTest.engineJar("autocomplete.test.libAEngineJar"),
-                "11111111-1111-4111-8111-111111111111", "library-probe", "");
+        EngineIsolationTest.addTenant(
+                tenants,
+                "alpha",
+                EngineIsolationTest.engineJar("autocomplete.test.libAEngineJar"),
+                "11111111-1111-4111-8111-111111111111",
+                "library-probe",
+                "");
         String key = TestTenants.createKey(tenants, "alpha", "public", "probe");
         try (AutocompleteServer server = TestServers.start(tenants)) {
             ApiClient api = new ApiClient(server.port());
@@ -161,8 +167,10 @@ class HotReloadTest {
             }
             Path next = EngineIsolationTest.engineJar("autocomplete.test.libBEngineJar");
             Files.copy(next, engines.resolve(next.getFileName()), StandardCopyOption.REPLACE_EXISTING);
-            await(() -> probe(api.suggest(key, envelope(""))).equals("commons-csv "
-                    + EngineIsolationTest.CURRENT_CSV), "the new JAR serves");
+            await(
+                    () -> probe(api.suggest(key, envelope("")))
+                            .equals("commons-csv " + EngineIsolationTest.CURRENT_CSV),
+                    "the new JAR serves");
         }
     }
 

@@ -5,16 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.autocomplete.server.auth.ApiKeys;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import dev.autocomplete.server.auth.ApiKeys;
-import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /** Secret keys restricted to some uses ({@code keys create --scopes}), through the real CLI and over HTTP. */
 class KeyUsesTest {
@@ -33,8 +31,8 @@ class KeyUsesTest {
         String suggestOnly = TestTenants.createKey(tenants, "demo", "secret", null, "--scopes", "suggest");
         String tokensOnly = TestTenants.createKey(tenants, "demo", "secret", null, "--scopes", "TOKENS");
         String everything = TestTenants.createKey(tenants, "demo", "secret", null);
-        try (AutocompleteServer server = AutocompleteServer.start(TestServers.settings(tenants)
-                .withTokenSecret(AccessTokenTest.SECRET))) {
+        try (AutocompleteServer server =
+                AutocompleteServer.start(TestServers.settings(tenants).withTokenSecret(AccessTokenTest.SECRET))) {
             ApiClient api = new ApiClient(server.port());
 
             for (String key : List.of(catalogsOnly, tokensOnly)) {
@@ -43,8 +41,11 @@ class KeyUsesTest {
                 assertEquals("KEY_SCOPE", suggest.errorCode());
                 assertTrue(suggest.json().path("error").path("message").asText().contains("'suggest'"), suggest.raw());
                 assertFalse(suggest.raw().contains(key) || suggest.raw().contains(idOf(key)), "never the key");
-                assertEquals("KEY_SCOPE", api.post("/api/telemetry/events", key, "{\"type\":\"shown\"}",
-                        "application/json", Map.of()).errorCode(), "telemetry is part of suggest");
+                assertEquals(
+                        "KEY_SCOPE",
+                        api.post("/api/telemetry/events", key, "{\"type\":\"shown\"}", "application/json", Map.of())
+                                .errorCode(),
+                        "telemetry is part of suggest");
             }
             for (String key : List.of(catalogsOnly, suggestOnly)) {
                 ApiClient.Reply mint = AccessTokenTest.mint(api, key, AccessTokenTest.TRAVEL_ID);
@@ -57,9 +58,15 @@ class KeyUsesTest {
             assertEquals(200, api.suggest(everything, envelope("")).status());
             ApiClient.Reply minted = AccessTokenTest.mint(api, tokensOnly, AccessTokenTest.TRAVEL_ID);
             assertEquals(200, minted.status(), minted.raw());
-            assertEquals(200, api.suggest(minted.json().path("access_token").asText(), envelope("")).status(),
+            assertEquals(
+                    200,
+                    api.suggest(minted.json().path("access_token").asText(), envelope(""))
+                            .status(),
                     "a token serves its product's suggest requests whatever the uses of its key");
-            assertEquals(200, AccessTokenTest.mint(api, everything, AccessTokenTest.TRAVEL_ID).status());
+            assertEquals(
+                    200,
+                    AccessTokenTest.mint(api, everything, AccessTokenTest.TRAVEL_ID)
+                            .status());
         }
     }
 
@@ -76,22 +83,30 @@ class KeyUsesTest {
 
         TestTenants.Cli list = TestTenants.cli("keys", "list", "--tenants", tenants.toString(), "--tenant", "demo");
         assertEquals(0, list.exit(), list.err());
-        assertTrue(list.out().lines().anyMatch(line -> line.startsWith(idOf(restricted))
-                && line.contains(" suggest,catalogs ")), list.out());
-        assertTrue(list.out().lines().anyMatch(line -> line.startsWith(idOf(all))
-                && line.contains(" suggest,tokens,catalogs ")), list.out());
-        assertTrue(list.out().lines().anyMatch(line -> line.contains(" public ") && line.contains(" suggest ")),
+        assertTrue(
+                list.out()
+                        .lines()
+                        .anyMatch(line -> line.startsWith(idOf(restricted)) && line.contains(" suggest,catalogs ")),
+                list.out());
+        assertTrue(
+                list.out()
+                        .lines()
+                        .anyMatch(line -> line.startsWith(idOf(all)) && line.contains(" suggest,tokens,catalogs ")),
+                list.out());
+        assertTrue(
+                list.out().lines().anyMatch(line -> line.contains(" public ") && line.contains(" suggest ")),
                 list.out());
     }
 
     @Test
     void scopes_that_name_no_use_or_go_with_a_public_key_are_refused() {
         Path tenants = TestTenants.copyOfDemo(temp);
-        for (List<String> options : List.of(List.of("--type", "secret", "--scopes", "admin"),
+        for (List<String> options : List.of(
+                List.of("--type", "secret", "--scopes", "admin"),
                 List.of("--type", "secret", "--scopes", ","),
                 List.of("--type", "public", "--product", "travel", "--scopes", "suggest"))) {
-            List<String> args = new java.util.ArrayList<>(List.of("keys", "create", "--tenants", tenants.toString(),
-                    "--tenant", "demo"));
+            List<String> args = new java.util.ArrayList<>(
+                    List.of("keys", "create", "--tenants", tenants.toString(), "--tenant", "demo"));
             args.addAll(options);
             TestTenants.Cli result = TestTenants.cli(args.toArray(String[]::new));
             assertEquals(2, result.exit(), options + ": " + result.out());

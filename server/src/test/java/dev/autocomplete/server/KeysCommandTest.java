@@ -6,15 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.autocomplete.server.auth.ApiKeys;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.BooleanSupplier;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import dev.autocomplete.server.auth.ApiKeys;
-import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /** {@code keys create|list|revoke} through the real command line, seen by a running server. */
 class KeysCommandTest {
@@ -25,8 +23,17 @@ class KeysCommandTest {
     @Test
     void create_prints_the_key_alone_on_the_last_line_and_stores_only_its_digest() throws Exception {
         Path tenants = TestTenants.copyOfDemo(temp);
-        TestTenants.Cli created = TestTenants.cli("keys", "create", "--tenants", tenants.toString(), "--tenant", "demo",
-                "--type", "public", "--product", "travel");
+        TestTenants.Cli created = TestTenants.cli(
+                "keys",
+                "create",
+                "--tenants",
+                tenants.toString(),
+                "--tenant",
+                "demo",
+                "--type",
+                "public",
+                "--product",
+                "travel");
         assertEquals(0, created.exit(), created.err());
         String key = created.lastLine();
         assertTrue(key.matches("pk_v1_[0-9A-Za-z]{38}"), key);
@@ -63,13 +70,17 @@ class KeysCommandTest {
         assertTrue(Files.exists(unrelated), "only the store's own temporary files are removed");
 
         Path beforeList = leftBehind(demo, "keys: []\n");
-        assertEquals(0, TestTenants.cli("keys", "list", "--tenants", tenants.toString(), "--tenant", "demo").exit());
+        assertEquals(
+                0,
+                TestTenants.cli("keys", "list", "--tenants", tenants.toString(), "--tenant", "demo")
+                        .exit());
         assertFalse(Files.exists(beforeList), "keys list cleans up");
 
         Path beforeStart = leftBehind(demo, "keys: [");
         try (AutocompleteServer server = TestServers.start(tenants)) {
             assertFalse(Files.exists(beforeStart), "the server's start cleans up");
-            assertEquals(200, new ApiClient(server.port()).suggest(key, envelope("")).status());
+            assertEquals(
+                    200, new ApiClient(server.port()).suggest(key, envelope("")).status());
         }
         assertTrue(Files.exists(unrelated));
     }
@@ -77,26 +88,36 @@ class KeysCommandTest {
     @Test
     void refuses_bad_arguments_with_a_clear_message() {
         Path tenants = TestTenants.copyOfDemo(temp);
-        TestTenants.Cli noProduct = TestTenants.cli("keys", "create", "--tenants", tenants.toString(), "--tenant",
-                "demo", "--type", "public");
+        TestTenants.Cli noProduct = TestTenants.cli(
+                "keys", "create", "--tenants", tenants.toString(), "--tenant", "demo", "--type", "public");
         assertNotEquals(0, noProduct.exit());
         assertTrue(noProduct.err().contains("--product"), noProduct.err());
 
-        TestTenants.Cli badProduct = TestTenants.cli("keys", "create", "--tenants", tenants.toString(), "--tenant",
-                "demo", "--type", "public", "--product", "boats");
+        TestTenants.Cli badProduct = TestTenants.cli(
+                "keys",
+                "create",
+                "--tenants",
+                tenants.toString(),
+                "--tenant",
+                "demo",
+                "--type",
+                "public",
+                "--product",
+                "boats");
         assertNotEquals(0, badProduct.exit());
         assertTrue(badProduct.err().contains("boats"), badProduct.err());
 
-        TestTenants.Cli badTenant = TestTenants.cli("keys", "list", "--tenants", tenants.toString(), "--tenant", "nope");
+        TestTenants.Cli badTenant =
+                TestTenants.cli("keys", "list", "--tenants", tenants.toString(), "--tenant", "nope");
         assertNotEquals(0, badTenant.exit());
         assertTrue(badTenant.err().contains("nope"), badTenant.err());
 
-        TestTenants.Cli badType = TestTenants.cli("keys", "create", "--tenants", tenants.toString(), "--tenant", "demo",
-                "--type", "admin");
+        TestTenants.Cli badType = TestTenants.cli(
+                "keys", "create", "--tenants", tenants.toString(), "--tenant", "demo", "--type", "admin");
         assertNotEquals(0, badType.exit());
 
-        TestTenants.Cli unknownRevoke = TestTenants.cli("keys", "revoke", "--tenants", tenants.toString(), "--tenant",
-                "demo", "key_000000000000");
+        TestTenants.Cli unknownRevoke = TestTenants.cli(
+                "keys", "revoke", "--tenants", tenants.toString(), "--tenant", "demo", "key_000000000000");
         assertEquals(1, unknownRevoke.exit());
     }
 
@@ -109,10 +130,12 @@ class KeysCommandTest {
             assertTrue(within2Seconds(() -> api.suggest(key, envelope("")).status() == 200), "new key accepted");
 
             String id = ApiKeys.idOf(ApiKeys.digest(key));
-            TestTenants.Cli revoked = TestTenants.cli("keys", "revoke", "--tenants", tenants.toString(), "--tenant",
-                    "demo", id);
+            TestTenants.Cli revoked =
+                    TestTenants.cli("keys", "revoke", "--tenants", tenants.toString(), "--tenant", "demo", id);
             assertEquals(0, revoked.exit(), revoked.err());
-            assertTrue(within2Seconds(() -> "INVALID_CREDENTIALS".equals(api.suggest(key, envelope("")).errorCode())),
+            assertTrue(
+                    within2Seconds(() -> "INVALID_CREDENTIALS"
+                            .equals(api.suggest(key, envelope("")).errorCode())),
                     "revoked key refused");
             assertTrue(Files.readString(tenants.resolve("demo/keys.yaml")).contains("revoked_at:"));
         }

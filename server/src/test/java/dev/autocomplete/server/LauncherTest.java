@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -52,7 +51,8 @@ class LauncherTest {
         Path root = Files.createDirectories(temp.resolve("ac"));
         Path launcher = Files.copy(TestTenants.repoRoot().resolve("autocomplete"), root.resolve("autocomplete"));
         assertTrue(launcher.toFile().setExecutable(true));
-        Files.createSymbolicLink(Files.createDirectories(root.resolve("server/target")).resolve("autocomplete.jar"),
+        Files.createSymbolicLink(
+                Files.createDirectories(root.resolve("server/target")).resolve("autocomplete.jar"),
                 PackagedServer.serverJar().toAbsolutePath());
         work = Files.createDirectories(temp.resolve("work"));
         Files.createSymbolicLink(work.resolve("ac"), root);
@@ -91,7 +91,10 @@ class LauncherTest {
     void export_to_standard_output_pipes_into_import_from_standard_input() throws Exception {
         Files.writeString(work.resolve("in.csv"), CSV);
         String options = "--tenants t3/tenants --tenant shop";
-        assertEquals(0, run("ac/autocomplete catalog import " + options + " --catalog colors in.csv").exit());
+        assertEquals(
+                0,
+                run("ac/autocomplete catalog import " + options + " --catalog colors in.csv")
+                        .exit());
 
         Run ndjson = run("ac/autocomplete catalog export " + options + " --catalog colors -");
         assertEquals(0, ndjson.exit(), ndjson.err());
@@ -101,7 +104,10 @@ class LauncherTest {
         assertTrue(lines.get(1).startsWith("{\"id\":\"green\",\"text\":\"Green \\\"Forest\\\", dark\""), lines.get(1));
 
         for (String format : List.of("", " --format ndjson", " --format json", " --format csv")) {
-            assertEquals(0, run("ac/autocomplete catalog import " + options + " --catalog copy in.csv").exit());
+            assertEquals(
+                    0,
+                    run("ac/autocomplete catalog import " + options + " --catalog copy in.csv")
+                            .exit());
             Run pipe = run("set -o pipefail; ac/autocomplete catalog export " + options + " --catalog colors" + format
                     + " - | ac/autocomplete catalog import " + options + " --catalog copy" + format + " -");
             assertEquals(0, pipe.exit(), format + ": " + pipe.err());
@@ -113,7 +119,10 @@ class LauncherTest {
         Run empty = run("true | ac/autocomplete catalog import " + options + " --catalog copy -");
         assertEquals(1, empty.exit(), empty.out());
         assertTrue(empty.err().contains("standard input holds no options; nothing was imported"), empty.err());
-        assertEquals(ndjson.out(), run("ac/autocomplete catalog export " + options + " --catalog copy -").out(),
+        assertEquals(
+                ndjson.out(),
+                run("ac/autocomplete catalog export " + options + " --catalog copy -")
+                        .out(),
                 "an empty pipe (a failed export) never empties a catalog");
     }
 
@@ -126,22 +135,27 @@ class LauncherTest {
         Run jarHelp = run("'" + java + "' -jar ac/server/target/autocomplete.jar --help");
         assertEquals(0, jarHelp.exit(), jarHelp.err());
         String commands = jarHelp.out().substring(jarHelp.out().indexOf("Commands:"));
-        List<String> names = new ArrayList<>(commands.lines().skip(1).filter(line -> line.startsWith("  ")
-                && !line.startsWith("   ")).map(line -> line.strip().split(" ")[0]).toList());
+        List<String> names = new ArrayList<>(commands.lines()
+                .skip(1)
+                .filter(line -> line.startsWith("  ") && !line.startsWith("   "))
+                .map(line -> line.strip().split(" ")[0])
+                .toList());
         assertTrue(names.contains("catalog"), commands);
         names.addAll(List.of("test", "package", "install-sdk"));
         for (String name : names) {
-            assertTrue(help.out().lines().anyMatch(line -> line.startsWith("  " + name + " ")),
+            assertTrue(
+                    help.out().lines().anyMatch(line -> line.startsWith("  " + name + " ")),
                     "help omits " + name + ":\n" + help.out());
         }
     }
 
-    private record Run(int exit, String out, String err) {
-    }
+    private record Run(int exit, String out, String err) {}
 
     /** A shell command line in the working directory {@code work}, its launcher at {@code ac/} beside it. */
     private Run run(String commandLine) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder("bash", "-c", commandLine).directory(work.toFile()).start();
+        Process process = new ProcessBuilder("bash", "-c", commandLine)
+                .directory(work.toFile())
+                .start();
         process.getOutputStream().close();
         CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(process.getInputStream()));
         CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(process.getErrorStream()));

@@ -5,6 +5,11 @@ import static dev.autocomplete.server.ApiClient.fill;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.autocomplete.server.config.LearningSettings;
+import dev.autocomplete.server.learning.Learning;
+import dev.autocomplete.server.protocol.Offered;
+import dev.autocomplete.spi.toolkit.TextFolding;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -16,17 +21,9 @@ import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
 import java.util.function.Function;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import dev.autocomplete.server.config.LearningSettings;
-import dev.autocomplete.server.learning.Learning;
-import dev.autocomplete.server.protocol.Offered;
-import dev.autocomplete.spi.toolkit.TextFolding;
 
 /**
  * Issue 17's million random events: whatever pick events arrive (honest picks of options the server offered, forged
@@ -43,10 +40,14 @@ class LearningMemoryTest {
 
     /** The default learning settings, applied every second so that the priors are rebuilt while events flow. */
     @RegisterExtension
-    static final DemoServer demo = new DemoServer().withSettings(settings -> settings.withLearning(
-            new LearningSettings(LearningSettings.DEFAULTS.halfLife(), Duration.ofSeconds(1),
-                    LearningSettings.DEFAULTS.sessions(), LearningSettings.DEFAULTS.picksPerAddressHour(),
-                    LearningSettings.DEFAULTS.picksPerKeyHour(), LearningSettings.DEFAULTS.queue())));
+    static final DemoServer demo = new DemoServer()
+            .withSettings(settings -> settings.withLearning(new LearningSettings(
+                    LearningSettings.DEFAULTS.halfLife(),
+                    Duration.ofSeconds(1),
+                    LearningSettings.DEFAULTS.sessions(),
+                    LearningSettings.DEFAULTS.picksPerAddressHour(),
+                    LearningSettings.DEFAULTS.picksPerKeyHour(),
+                    LearningSettings.DEFAULTS.queue())));
 
     @Test
     @Timeout(120)
@@ -67,9 +68,14 @@ class LearningMemoryTest {
         long after = retainedHeap();
         long seconds = (System.nanoTime() - start) / 1_000_000_000L;
 
-        String report = String.format("retained heap %.1f -> %.1f MiB (%+.1f MiB), %d s, sessions remembered %d, "
-                + "outcomes %s", before / 1048576.0, after / 1048576.0, (after - before) / 1048576.0, seconds,
-                learning.sessions(), outcomes);
+        String report = String.format(
+                "retained heap %.1f -> %.1f MiB (%+.1f MiB), %d s, sessions remembered %d, " + "outcomes %s",
+                before / 1048576.0,
+                after / 1048576.0,
+                (after - before) / 1048576.0,
+                seconds,
+                learning.sessions(),
+                outcomes);
         System.out.println("LearningMemoryTest: " + report);
         // The events were real work: picks were credited and applied, forged and repeated ones refused.
         assertTrue(outcomes.getOrDefault(Learning.Outcome.CREDITED, 0) > 10_000, report);
@@ -86,12 +92,13 @@ class LearningMemoryTest {
      * pills, ids that are no UUIDs); every client address new. Every 2,000 events, a suggest over HTTP in a new
      * session records what the server offered it, and a pick among those follows.
      */
-    private static void send(Learning learning, List<String> cities, Random random, int count,
-            Map<Learning.Outcome, Integer> outcomes) {
+    private static void send(
+            Learning learning, List<String> cities, Random random, int count, Map<Learning.Outcome, Integer> outcomes) {
         Learning.ProductRef travel = new Learning.ProductRef("demo", "travel");
         Function<String, String> labels = label -> label.equals("Destination") ? "destination" : null;
         for (int i = 0; i < count; i++) {
-            String session = i % 2_000 == 0 ? UUID.randomUUID().toString()
+            String session = i % 2_000 == 0
+                    ? UUID.randomUUID().toString()
                     : new UUID(random.nextLong(), random.nextLong()).toString();
             String city = cities.get(random.nextInt(cities.size()));
             String typed = city.substring(0, Math.min(city.length(), random.nextInt(4)));
@@ -100,8 +107,10 @@ class LearningMemoryTest {
                 ObjectNode body = fill(envelope(DESTINATION + typed), "{{ORIGIN_1}}", "origin", "Paris");
                 ((ObjectNode) body.path("meta")).put("session_id", session);
                 List<String> offered = demo.suggestOk("travel", body).options("destination");
-                event = pick(session, DESTINATION + typed, offered.isEmpty() ? city
-                        : offered.get(random.nextInt(offered.size())));
+                event = pick(
+                        session,
+                        DESTINATION + typed,
+                        offered.isEmpty() ? city : offered.get(random.nextInt(offered.size())));
             } else if (i % 3 == 0) {
                 long[] hashes = new long[10];
                 hashes[0] = Offered.hash(TextFolding.fold(city));
@@ -112,8 +121,9 @@ class LearningMemoryTest {
                 String selected = random.nextInt(10) == 0 ? cities.get(random.nextInt(cities.size())) : city;
                 event = pick(session, DESTINATION + typed, selected);
                 if (random.nextBoolean()) {
-                    count(outcomes, learning.event(travel, true, "key-" + random.nextInt(4), address(random), event,
-                            labels));
+                    count(
+                            outcomes,
+                            learning.event(travel, true, "key-" + random.nextInt(4), address(random), event, labels));
                 }
             } else {
                 event = switch (random.nextInt(4)) {
@@ -128,18 +138,33 @@ class LearningMemoryTest {
     }
 
     private static ObjectNode pick(String session, String rawQuery, String option) {
-        ObjectNode event = ApiClient.JSON.createObjectNode().put("source", "full-sdk").put("session_id", session)
-                .put("type", "option").put("at", "2026-11-25T10:00:00.000Z");
-        event.putObject("query_data").put("raw_query", rawQuery).put("selected_option", option)
-                .putArray("other_options").add("Lisbon").add("Porto");
+        ObjectNode event = ApiClient.JSON
+                .createObjectNode()
+                .put("source", "full-sdk")
+                .put("session_id", session)
+                .put("type", "option")
+                .put("at", "2026-11-25T10:00:00.000Z");
+        event.putObject("query_data")
+                .put("raw_query", rawQuery)
+                .put("selected_option", option)
+                .putArray("other_options")
+                .add("Lisbon")
+                .add("Porto");
         return event;
     }
 
     private static ObjectNode pill(String session) {
-        ObjectNode event = ApiClient.JSON.createObjectNode().put("source", "full-sdk").put("session_id", session)
-                .put("type", "pill").put("at", "2026-11-25T10:00:00.000Z");
-        event.putObject("query_data").put("raw_query", "Book a flight").put("selected_pill", "Destination")
-                .putArray("other_pills").add("Origin");
+        ObjectNode event = ApiClient.JSON
+                .createObjectNode()
+                .put("source", "full-sdk")
+                .put("session_id", session)
+                .put("type", "pill")
+                .put("at", "2026-11-25T10:00:00.000Z");
+        event.putObject("query_data")
+                .put("raw_query", "Book a flight")
+                .put("selected_pill", "Destination")
+                .putArray("other_pills")
+                .add("Origin");
         return event;
     }
 
@@ -154,9 +179,11 @@ class LearningMemoryTest {
     /** A client address never seen before, most likely: an IPv4 or IPv6 address drawn at random. */
     private static String address(Random random) {
         return random.nextBoolean()
-                ? random.nextInt(256) + "." + random.nextInt(256) + "." + random.nextInt(256) + "." + random.nextInt(256)
-                : "2001:db8:" + Integer.toHexString(random.nextInt(65536)) + ":" + Integer.toHexString(random.nextInt(65536))
-                        + "::" + Integer.toHexString(random.nextInt(65536));
+                ? random.nextInt(256) + "." + random.nextInt(256) + "." + random.nextInt(256) + "."
+                        + random.nextInt(256)
+                : "2001:db8:" + Integer.toHexString(random.nextInt(65536)) + ":"
+                        + Integer.toHexString(random.nextInt(65536)) + "::"
+                        + Integer.toHexString(random.nextInt(65536));
     }
 
     private static void count(Map<Learning.Outcome, Integer> outcomes, Learning.Outcome outcome) {
@@ -175,7 +202,9 @@ class LearningMemoryTest {
         for (int i = 0; i < 5; i++) {
             System.gc();
             Thread.sleep(100);
-            least = Math.min(least, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+            least = Math.min(
+                    least,
+                    ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
         }
         return least;
     }
@@ -184,8 +213,10 @@ class LearningMemoryTest {
         List<String> lines = Files.readAllLines(demo.temp().resolve("tenants/demo/data/cities.csv"));
         List<String> cities = new ArrayList<>();
         for (String line : lines.subList(1, lines.size())) {
-            cities.add(line.startsWith("\"") ? line.substring(1, line.indexOf('"', 1)) : line.substring(0,
-                    line.indexOf(',')));
+            cities.add(
+                    line.startsWith("\"")
+                            ? line.substring(1, line.indexOf('"', 1))
+                            : line.substring(0, line.indexOf(',')));
         }
         return cities;
     }

@@ -6,23 +6,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.autocomplete.server.config.LearningSettings;
+import dev.autocomplete.server.store.PostgresServer;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import dev.autocomplete.server.config.LearningSettings;
-import dev.autocomplete.server.store.PostgresServer;
-import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /**
  * Learning shared by replicas on one PostgreSQL: a pick reported to one replica re-ranks the other's options within a
@@ -49,8 +46,9 @@ class LearningReplicasTest {
     }
 
     private static AutocompleteServer start(Path tenants, String url) throws Exception {
-        return AutocompleteServer.start(TestServers.replica(tenants, url).withLearning(new LearningSettings(Duration.ofDays(14), Duration.ofSeconds(2), 20_000, 1_000_000,
-                        1_000_000, 10_000)));
+        return AutocompleteServer.start(TestServers.replica(tenants, url)
+                .withLearning(new LearningSettings(
+                        Duration.ofDays(14), Duration.ofSeconds(2), 20_000, 1_000_000, 1_000_000, 10_000)));
     }
 
     private static List<String> destinations(AutocompleteServer server, String key, String session, String typed) {
@@ -62,12 +60,18 @@ class LearningReplicasTest {
     }
 
     private static void pick(AutocompleteServer server, String key, String session, String typed, String option) {
-        ObjectNode event = ApiClient.JSON.createObjectNode().put("source", "full-sdk").put("session_id", session)
-                .put("type", "option").put("at", "2026-11-25T10:00:00Z");
-        event.putObject("query_data").put("raw_query", ORIGIN + typed).put("selected_option", option)
+        ObjectNode event = ApiClient.JSON
+                .createObjectNode()
+                .put("source", "full-sdk")
+                .put("session_id", session)
+                .put("type", "option")
+                .put("at", "2026-11-25T10:00:00Z");
+        event.putObject("query_data")
+                .put("raw_query", ORIGIN + typed)
+                .put("selected_option", option)
                 .putArray("other_options");
-        ApiClient.Reply reply = new ApiClient(server.port()).post("/api/telemetry/events", key, event.toString(),
-                "application/json", Map.of());
+        ApiClient.Reply reply = new ApiClient(server.port())
+                .post("/api/telemetry/events", key, event.toString(), "application/json", Map.of());
         assertEquals(204, reply.status(), reply.raw());
     }
 
@@ -87,9 +91,21 @@ class LearningReplicasTest {
         String url = postgres.newDatabase();
         Path tenants = TestTenants.copyOfDemo(temp);
         Files.writeString(temp.resolve("autocomplete.yaml"), "storage:\n  url: \"" + url + "\"\n");
-        TestTenants.Cli created = TestTenants.cli("keys", "create", "--config", temp.resolve("autocomplete.yaml")
-                .toString(), "--tenants", tenants.toString(), "--tenant", "demo", "--type", "public", "--product",
-                "travel", "--rate", "10000");
+        TestTenants.Cli created = TestTenants.cli(
+                "keys",
+                "create",
+                "--config",
+                temp.resolve("autocomplete.yaml").toString(),
+                "--tenants",
+                tenants.toString(),
+                "--tenant",
+                "demo",
+                "--type",
+                "public",
+                "--product",
+                "travel",
+                "--rate",
+                "10000");
         assertEquals(0, created.exit(), created.err());
         String key = created.lastLine();
         AutocompleteServer a = start(tenants, url);
@@ -105,16 +121,23 @@ class LearningReplicasTest {
                 pick(a, key, session, " to Ka", picked);
             }
             long start = System.nanoTime();
-            boolean seen = within(Duration.ofMinutes(1), () -> destinations(b, key, UUID.randomUUID().toString(),
-                    " to Ka").getFirst().equals(picked));
+            boolean seen = within(Duration.ofMinutes(1), () -> destinations(
+                            b, key, UUID.randomUUID().toString(), " to Ka")
+                    .getFirst()
+                    .equals(picked));
             assertEquals(true, seen, "replica b learned what a was told within a minute");
             assertFalse(Duration.ofNanos(System.nanoTime() - start).toSeconds() > 60);
         } finally {
             a.close();
         }
         try (AutocompleteServer restarted = start(tenants, url)) {
-            assertEquals(true, within(Duration.ofSeconds(20), () -> destinations(restarted, key,
-                    UUID.randomUUID().toString(), " to Ka").getFirst().equals(picked)), "learning survives a restart");
+            assertEquals(
+                    true,
+                    within(Duration.ofSeconds(20), () -> destinations(
+                                    restarted, key, UUID.randomUUID().toString(), " to Ka")
+                            .getFirst()
+                            .equals(picked)),
+                    "learning survives a restart");
         }
     }
 }

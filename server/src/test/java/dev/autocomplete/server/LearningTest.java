@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.autocomplete.server.config.LearningSettings;
+import dev.autocomplete.server.reading.Priors;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,14 +19,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.BooleanSupplier;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import dev.autocomplete.server.config.LearningSettings;
-import dev.autocomplete.server.reading.Priors;
 
 /**
  * Learning from picks over HTTP on the demo tenant: the official client's pick events re-rank options for the next
@@ -56,18 +53,20 @@ class LearningTest {
             """;
 
     @RegisterExtension
-    static final DemoServer demo = new DemoServer().withTenant("lab", Map.of("lab/tenant.yaml", LAB), "shop")
-            .withSettings(settings -> settings.withLearning(new LearningSettings(Duration.ofDays(14),
-                    Duration.ofSeconds(1), 20_000, 1_000_000, 1_000_000, 10_000)));
+    static final DemoServer demo = new DemoServer()
+            .withTenant("lab", Map.of("lab/tenant.yaml", LAB), "shop")
+            .withSettings(settings -> settings.withLearning(new LearningSettings(
+                    Duration.ofDays(14), Duration.ofSeconds(1), 20_000, 1_000_000, 1_000_000, 10_000)));
 
     /**
      * A server whose client addresses may have three picks credited an hour; its clock stands still mid-hour, so the
      * hour cannot turn (and the counts start afresh) while the test runs.
      */
     @RegisterExtension
-    static final DemoServer capped = new DemoServer().withClock(java.time.Clock.fixed(
-            java.time.Instant.parse("2026-11-25T10:30:00Z"), java.time.ZoneOffset.UTC)).withSettings(settings -> settings.withLearning(
-            new LearningSettings(Duration.ofDays(14), Duration.ofSeconds(1), 20_000, 3, 1_000_000, 10_000)));
+    static final DemoServer capped = new DemoServer()
+            .withClock(java.time.Clock.fixed(java.time.Instant.parse("2026-11-25T10:30:00Z"), java.time.ZoneOffset.UTC))
+            .withSettings(settings -> settings.withLearning(
+                    new LearningSettings(Duration.ofDays(14), Duration.ofSeconds(1), 20_000, 3, 1_000_000, 10_000)));
 
     /** The travel product's answer for a query typed after picking Paris as the origin, in a session. */
     private static ApiClient.Reply destination(DemoServer server, String session, String typed) {
@@ -84,12 +83,18 @@ class LearningTest {
     }
 
     private static void pick(DemoServer server, String key, String session, String rawQuery, String option) {
-        ObjectNode event = ApiClient.JSON.createObjectNode().put("source", "full-sdk").put("session_id", session)
-                .put("type", "option").put("at", "2026-11-25T10:00:00Z");
-        event.putObject("query_data").put("raw_query", rawQuery).put("selected_option", option)
+        ObjectNode event = ApiClient.JSON
+                .createObjectNode()
+                .put("source", "full-sdk")
+                .put("session_id", session)
+                .put("type", "option")
+                .put("at", "2026-11-25T10:00:00Z");
+        event.putObject("query_data")
+                .put("raw_query", rawQuery)
+                .put("selected_option", option)
                 .putArray("other_options");
-        ApiClient.Reply reply = server.api().post("/api/telemetry/events", server.key(key), event.toString(),
-                "application/json", Map.of());
+        ApiClient.Reply reply = server.api()
+                .post("/api/telemetry/events", server.key(key), event.toString(), "application/json", Map.of());
         assertEquals(204, reply.status(), reply.raw());
     }
 
@@ -131,8 +136,10 @@ class LearningTest {
         }
 
         // The same query again, as the next user types it: the cached answer must not hide what was learned.
-        waitFor(picked + " first after 'Po'", () -> destination(demo, session(), " to Po").options("destination")
-                .getFirst().equals(picked));
+        waitFor(picked + " first after 'Po'", () -> destination(demo, session(), " to Po")
+                .options("destination")
+                .getFirst()
+                .equals(picked));
         List<String> after = destination(demo, session(), " to Po").options("destination");
         assertEquals(before.size(), after.size(), after.toString());
         assertTrue(after.containsAll(before.subList(0, before.size() - 1)), "the others stay: " + after);
@@ -150,9 +157,15 @@ class LearningTest {
             pick(demo, session, " to Yo", favourite);
         }
         waitFor(favourite + " in the first five with nothing typed", () -> destination(demo, session(), "")
-                .options("destination").subList(0, 5).contains(favourite));
+                .options("destination")
+                .subList(0, 5)
+                .contains(favourite));
         String letter = favourite.substring(0, 1);
-        assertEquals(favourite, destination(demo, session(), " to " + letter).options("destination").getFirst());
+        assertEquals(
+                favourite,
+                destination(demo, session(), " to " + letter)
+                        .options("destination")
+                        .getFirst());
     }
 
     @Test
@@ -212,7 +225,10 @@ class LearningTest {
         String raw = "Create a {{TYPE_1}} to ";
         String session = session();
         ObjectNode body = fill(envelope(raw), "{{TYPE_1}}", "type", "email");
-        ((ObjectNode) body.path("data")).putObject("additional_context").putArray("contact").add("Zed Zebrowski");
+        ((ObjectNode) body.path("data"))
+                .putObject("additional_context")
+                .putArray("contact")
+                .add("Zed Zebrowski");
         List<String> offered = suggest(demo, "workspace", session, body).options("contact");
         assertEquals("Zed Zebrowski", offered.getFirst(), "the context's contact is offered: " + offered);
         String catalogContact = offered.getLast();
@@ -221,39 +237,59 @@ class LearningTest {
         suggest(demo, "workspace", other, fill(envelope(raw), "{{TYPE_1}}", "type", "email"));
         pick(demo, "workspace", other, raw, catalogContact);
         Priors workspace = demo.server().learning().priors("demo", "workspace");
-        waitFor("the catalog contact credited", () -> demo.server().learning().priors("demo", "workspace")
-                .credit("contact", "", dev.autocomplete.spi.toolkit.TextFolding.fold(catalogContact)) > 0);
-        assertNotEquals(workspace.generation(), demo.server().learning().priors("demo", "workspace").generation());
+        waitFor(
+                "the catalog contact credited",
+                () -> demo.server()
+                                .learning()
+                                .priors("demo", "workspace")
+                                .credit("contact", "", dev.autocomplete.spi.toolkit.TextFolding.fold(catalogContact))
+                        > 0);
+        assertNotEquals(
+                workspace.generation(),
+                demo.server().learning().priors("demo", "workspace").generation());
         assertEquals(0.0, demo.server().learning().priors("demo", "workspace").credit("contact", "", "zed zebrowski"));
     }
 
     @Test
     void a_param_with_learn_false_is_never_re_ranked_and_the_cli_forgets_what_was_learned() throws Exception {
         String session = session();
-        assertEquals("Apple", suggest(demo, "lab/shop", session, envelope("Buy ")).options("fruit").getFirst());
+        assertEquals(
+                "Apple",
+                suggest(demo, "lab/shop", session, envelope("Buy "))
+                        .options("fruit")
+                        .getFirst());
         pick(demo, "lab/shop", session, "Buy ", "Cherry");
         ObjectNode colors = fill(envelope("Buy {{FRUIT_1}} in "), "{{FRUIT_1}}", "fruit", "Cherry");
-        assertEquals("Red", suggest(demo, "lab/shop", session, colors).options("color").getFirst());
+        assertEquals(
+                "Red",
+                suggest(demo, "lab/shop", session, colors).options("color").getFirst());
         pick(demo, "lab/shop", session, "Buy {{FRUIT_1}} in ", "White");
-        waitFor("Cherry first", () -> suggest(demo, "lab/shop", session(), envelope("Buy ")).options("fruit")
-                .getFirst().equals("Cherry"));
+        waitFor("Cherry first", () -> suggest(demo, "lab/shop", session(), envelope("Buy "))
+                .options("fruit")
+                .getFirst()
+                .equals("Cherry"));
         ObjectNode again = fill(envelope("Buy {{FRUIT_1}} in "), "{{FRUIT_1}}", "fruit", "Cherry");
-        assertEquals("Red", suggest(demo, "lab/shop", session(), again).options("color").getFirst());
+        assertEquals(
+                "Red",
+                suggest(demo, "lab/shop", session(), again).options("color").getFirst());
         assertEquals(0.0, demo.server().learning().priors("lab", "shop").credit("color", "", "white"));
 
-        TestTenants.Cli reset = TestTenants.cli("learning", "reset", "--tenants", demo.tenants().toString(),
-                "--tenant", "lab", "--product", "shop");
+        TestTenants.Cli reset = TestTenants.cli(
+                "learning", "reset", "--tenants", demo.tenants().toString(), "--tenant", "lab", "--product", "shop");
         assertEquals(0, reset.exit(), reset.err());
         assertTrue(reset.out().contains("Forgot"), reset.out());
-        waitFor("Apple first again", () -> suggest(demo, "lab/shop", session(), envelope("Buy ")).options("fruit")
-                .getFirst().equals("Apple"));
+        waitFor("Apple first again", () -> suggest(demo, "lab/shop", session(), envelope("Buy "))
+                .options("fruit")
+                .getFirst()
+                .equals("Apple"));
     }
 
     @Test
     void a_pill_counts_when_its_label_in_any_language_names_a_param_the_session_was_offered() throws Exception {
         String session = session();
         ApiClient.Reply offered = destination(demo, session, " ");
-        assertTrue(offered.raw().contains("{\"type\":\"destination\",\"text\":\"To\""),
+        assertTrue(
+                offered.raw().contains("{\"type\":\"destination\",\"text\":\"To\""),
                 "the destination's pill is offered: " + offered.raw());
         double pills = learningEvents("pill");
         double notOffered = learningEvents("not_offered");
@@ -262,26 +298,37 @@ class LearningTest {
         pill(session, "to");
         pill(session, "Klasse"); // the cabin's label: a pill this session was not offered
         pill(session(), "To"); // a session never offered anything
-        waitFor("one pill and two not offered", () -> learningEvents("pill") == pills + 1
-                && learningEvents("not_offered") == notOffered + 2);
+        waitFor(
+                "one pill and two not offered",
+                () -> learningEvents("pill") == pills + 1 && learningEvents("not_offered") == notOffered + 2);
     }
 
     private static void pill(String session, String label) {
-        ObjectNode event = ApiClient.JSON.createObjectNode().put("source", "full-sdk").put("session_id", session)
-                .put("type", "pill").put("at", "2026-11-25T10:00:00Z");
-        event.putObject("query_data").put("raw_query", ORIGIN + " ").put("selected_pill", label)
+        ObjectNode event = ApiClient.JSON
+                .createObjectNode()
+                .put("source", "full-sdk")
+                .put("session_id", session)
+                .put("type", "pill")
+                .put("at", "2026-11-25T10:00:00Z");
+        event.putObject("query_data")
+                .put("raw_query", ORIGIN + " ")
+                .put("selected_pill", label)
                 .putArray("other_pills");
-        ApiClient.Reply reply = demo.api().post("/api/telemetry/events", demo.key("travel"), event.toString(),
-                "application/json", Map.of());
+        ApiClient.Reply reply = demo.api()
+                .post("/api/telemetry/events", demo.key("travel"), event.toString(), "application/json", Map.of());
         assertEquals(204, reply.status(), reply.raw());
     }
 
     /** The demo travel product's count of pick events with this outcome, from the metrics. */
     private static double learningEvents(String outcome) {
-        String line = "autocomplete_learning_events_total{outcome=\"" + outcome
-                + "\",product=\"travel\",tenant=\"demo\"} ";
-        return ApiClient.management(demo.server().managementPort()).get("/observe/metrics").raw().lines()
-                .filter(l -> l.startsWith(line)).mapToDouble(l -> Double.parseDouble(l.substring(line.length())))
+        String line =
+                "autocomplete_learning_events_total{outcome=\"" + outcome + "\",product=\"travel\",tenant=\"demo\"} ";
+        return ApiClient.management(demo.server().managementPort())
+                .get("/observe/metrics")
+                .raw()
+                .lines()
+                .filter(l -> l.startsWith(line))
+                .mapToDouble(l -> Double.parseDouble(l.substring(line.length())))
                 .sum();
     }
 }

@@ -4,16 +4,13 @@ import static dev.autocomplete.server.ApiClient.envelope;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
-import java.util.Map;
-
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import dev.autocomplete.server.config.ServerSettings;
 import dev.autocomplete.server.wiring.AutocompleteServer;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The limits that protect the server, with defaults and with settings of their own. */
 class LimitsTest {
@@ -29,15 +26,23 @@ class LimitsTest {
         String key = TestTenants.createKey(tenants, "demo", "public", "travel");
         try (AutocompleteServer server = TestServers.start(tenants)) {
             ApiClient api = new ApiClient(server.port());
-            ApiClient.Reply headers = api.post("/api/suggest", key, envelope("").toString(), "application/json",
+            ApiClient.Reply headers = api.post(
+                    "/api/suggest",
+                    key,
+                    envelope("").toString(),
+                    "application/json",
                     Map.of("X-Padding", "x".repeat(20_000)));
             // Helidon reports oversized headers as a malformed request.
             assertEquals(400, headers.status(), headers.raw());
             assertEquals("INVALID_REQUEST", headers.errorCode());
 
             String deep = "[".repeat(100) + "]".repeat(100);
-            ApiClient.Reply nested = api.post("/api/suggest", key, "{\"data\":{\"raw_query\":\"\",\"additional_context\":"
-                    + deep + "}}", "application/json", Map.of());
+            ApiClient.Reply nested = api.post(
+                    "/api/suggest",
+                    key,
+                    "{\"data\":{\"raw_query\":\"\",\"additional_context\":" + deep + "}}",
+                    "application/json",
+                    Map.of());
             assertEquals(400, nested.status(), nested.raw());
             assertEquals("INVALID_JSON", nested.errorCode());
 
@@ -56,7 +61,8 @@ class LimitsTest {
         Path tenants = TestTenants.copyOfDemo(temp);
         key = TestTenants.createKey(tenants, "demo", "public", "travel");
         return AutocompleteServer.start(ServerSettings.read(null, Map.of("AUTOCOMPLETE_LIMITS_BODY_BYTES", "2048"))
-                .with("127.0.0.1", 0, tenants).withManagement("127.0.0.1", 0));
+                .with("127.0.0.1", 0, tenants)
+                .withManagement("127.0.0.1", 0));
     }
 
     @Test
@@ -92,8 +98,10 @@ class LimitsTest {
 
             StringBuilder chunked = new StringBuilder(head + "Transfer-Encoding: chunked\r\n\r\n");
             for (int i = 0; i < 5; i++) {
-                chunked.append("3e8\r\n").append(i == 0 ? "{\"data\":{\"raw_query\":\"" : "")
-                        .append("y".repeat(i == 0 ? 1000 - 22 : 1000)).append("\r\n");
+                chunked.append("3e8\r\n")
+                        .append(i == 0 ? "{\"data\":{\"raw_query\":\"" : "")
+                        .append("y".repeat(i == 0 ? 1000 - 22 : 1000))
+                        .append("\r\n");
             }
             connection.send(chunked.append("3\r\n\"}}\r\n0\r\n\r\n").toString());
             String refused = connection.readResponse();

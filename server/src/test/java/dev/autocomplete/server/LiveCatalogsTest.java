@@ -4,17 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * The records API over HTTP on a real port: writes are seen by the next suggest request, bad records are refused
@@ -60,9 +58,16 @@ class LiveCatalogsTest {
             """;
 
     @RegisterExtension
-    static final DemoServer server = new DemoServer().withTenant("shop", Map.of(
-            "shop/tenant.yaml", TENANT,
-            "shop/data/colors.csv", "text,weight\nCrimson Red,3\nNavy Blue,2\nForest Green,1\n"), "orders", "swapper");
+    static final DemoServer server = new DemoServer()
+            .withTenant(
+                    "shop",
+                    Map.of(
+                            "shop/tenant.yaml",
+                            TENANT,
+                            "shop/data/colors.csv",
+                            "text,weight\nCrimson Red,3\nNavy Blue,2\nForest Green,1\n"),
+                    "orders",
+                    "swapper");
 
     private static final String OPTIONS = "/api/catalogs/products/options";
 
@@ -81,16 +86,24 @@ class LiveCatalogsTest {
                 [{"id": "sku-1", "text": "Quantum Widget", "weight": 5}]""", "application/json");
         assertEquals(200, reply.status(), reply.raw());
         assertEquals(1, reply.data().path("upserted").asInt());
-        assertTrue(offered("Order Quan").contains("Quantum Widget"), offered("Order Quan").toString());
+        assertTrue(
+                offered("Order Quan").contains("Quantum Widget"),
+                offered("Order Quan").toString());
     }
 
     @Test
     void a_write_is_not_hidden_by_a_cached_answer() {
-        write("POST", OPTIONS, "{\"id\": \"cache-1\", \"text\": \"Cached Gadget\", \"weight\": 1}\n",
+        write(
+                "POST",
+                OPTIONS,
+                "{\"id\": \"cache-1\", \"text\": \"Cached Gadget\", \"weight\": 1}\n",
                 "application/x-ndjson");
         List<String> before = offered("Order Cach");
         assertEquals(before, offered("Order Cach"), "the same question, answered alike (from the cache)");
-        write("POST", OPTIONS, "{\"id\": \"cache-2\", \"text\": \"Cache Box\", \"weight\": 100}\n",
+        write(
+                "POST",
+                OPTIONS,
+                "{\"id\": \"cache-2\", \"text\": \"Cache Box\", \"weight\": 100}\n",
                 "application/x-ndjson");
         assertEquals("Cache Box", offered("Order Cach").getFirst());
     }
@@ -129,7 +142,10 @@ class LiveCatalogsTest {
         assertEquals(400, reply.status(), reply.raw());
         assertEquals("INVALID_RECORDS", reply.errorCode());
         List<Integer> lines = new ArrayList<>();
-        reply.json().path("error").path("details").forEach(d -> lines.add(d.path("line").asInt()));
+        reply.json()
+                .path("error")
+                .path("details")
+                .forEach(d -> lines.add(d.path("line").asInt()));
         assertEquals(List.of(2, 4, 5), lines, reply.raw());
         assertFalse(ids("/api/catalogs/products/options?limit=1000").contains("ok-1"), "nothing was applied");
     }
@@ -140,7 +156,10 @@ class LiveCatalogsTest {
                 [{"id": "t-1", "text": "Same Name"}, {"id": "t-2", "text": "same  name!"}]""", "application/json");
         assertEquals(400, reply.status(), reply.raw());
         assertEquals("INVALID_RECORDS", reply.errorCode());
-        assertEquals(1, reply.json().path("error").path("details").get(0).path("index").asInt(), reply.raw());
+        assertEquals(
+                1,
+                reply.json().path("error").path("details").get(0).path("index").asInt(),
+                reply.raw());
         assertFalse(ids("/api/catalogs/products/options?limit=1000").contains("t-1"));
     }
 
@@ -154,16 +173,21 @@ class LiveCatalogsTest {
     void pages_follow_ids_and_end_with_a_null_cursor() {
         StringBuilder body = new StringBuilder();
         for (int i = 0; i < 250; i++) {
-            body.append("{\"id\": \"page-").append(String.format("%03d", i)).append("\", \"text\": \"Paged item ")
-                    .append(i).append("\"}\n");
+            body.append("{\"id\": \"page-")
+                    .append(String.format("%03d", i))
+                    .append("\", \"text\": \"Paged item ")
+                    .append(i)
+                    .append("\"}\n");
         }
-        assertEquals(200, write("POST", OPTIONS, body.toString(), "application/x-ndjson").status());
+        assertEquals(
+                200,
+                write("POST", OPTIONS, body.toString(), "application/x-ndjson").status());
         List<String> seen = new ArrayList<>();
         String cursor = null;
         int pages = 0;
         do {
-            ApiClient.Reply page = write("GET", OPTIONS + "?limit=100" + (cursor == null ? "" : "&cursor=" + cursor),
-                    null, null);
+            ApiClient.Reply page =
+                    write("GET", OPTIONS + "?limit=100" + (cursor == null ? "" : "&cursor=" + cursor), null, null);
             assertEquals(200, page.status(), page.raw());
             page.data().path("options").forEach(o -> seen.add(o.path("id").asText()));
             JsonNode next = page.data().path("next_cursor");
@@ -179,7 +203,9 @@ class LiveCatalogsTest {
 
     @Test
     void refusals_have_their_codes() {
-        assertEquals("CATALOG_NOT_FOUND", write("GET", "/api/catalogs/nope/options", null, null).errorCode());
+        assertEquals(
+                "CATALOG_NOT_FOUND",
+                write("GET", "/api/catalogs/nope/options", null, null).errorCode());
         assertEquals(404, write("GET", "/api/catalogs/nope/options", null, null).status());
         ApiClient.Reply publicKey = server.api().call("GET", OPTIONS, server.key("shop/orders"), null, null);
         assertEquals(403, publicKey.status(), publicKey.raw());
@@ -199,14 +225,17 @@ class LiveCatalogsTest {
 
     @Test
     void a_replacement_is_atomic_under_suggest_traffic() throws Exception {
-        assertEquals(200, write("PUT", "/api/catalogs/swap/options", records("Alpha", 40), "application/x-ndjson")
-                .status());
+        assertEquals(
+                200,
+                write("PUT", "/api/catalogs/swap/options", records("Alpha", 40), "application/x-ndjson")
+                        .status());
         AtomicBoolean running = new AtomicBoolean(true);
         ConcurrentLinkedQueue<String> mixed = new ConcurrentLinkedQueue<>();
         AtomicInteger answers = new AtomicInteger();
         Thread traffic = Thread.ofPlatform().start(() -> {
             while (running.get()) {
-                List<String> shown = server.suggestOk("shop/swapper", ApiClient.envelope("Pick ")).options("item");
+                List<String> shown = server.suggestOk("shop/swapper", ApiClient.envelope("Pick "))
+                        .options("item");
                 answers.incrementAndGet();
                 long alphas = shown.stream().filter(t -> t.startsWith("Alpha")).count();
                 if (shown.isEmpty() || (alphas != 0 && alphas != shown.size())) {
@@ -217,11 +246,12 @@ class LiveCatalogsTest {
         try {
             for (int round = 0; round < 6; round++) {
                 String prefix = round % 2 == 0 ? "Beta" : "Alpha";
-                ApiClient.Reply replaced = write("PUT", "/api/catalogs/swap/options", records(prefix, 40),
-                        "application/x-ndjson");
+                ApiClient.Reply replaced =
+                        write("PUT", "/api/catalogs/swap/options", records(prefix, 40), "application/x-ndjson");
                 assertEquals(200, replaced.status(), replaced.raw());
                 assertEquals(40, replaced.data().path("options").asInt());
-                List<String> now = server.suggestOk("shop/swapper", ApiClient.envelope("Pick ")).options("item");
+                List<String> now = server.suggestOk("shop/swapper", ApiClient.envelope("Pick "))
+                        .options("item");
                 assertTrue(now.stream().allMatch(t -> t.startsWith(prefix)), now.toString());
             }
         } finally {
@@ -235,8 +265,17 @@ class LiveCatalogsTest {
     private static String records(String prefix, int count) {
         StringBuilder body = new StringBuilder();
         for (int i = 0; i < count; i++) {
-            body.append("{\"id\": \"").append(prefix.toLowerCase()).append('-').append(i).append("\", \"text\": \"")
-                    .append(prefix).append(' ').append(i).append("\", \"weight\": ").append(count - i).append("}\n");
+            body.append("{\"id\": \"")
+                    .append(prefix.toLowerCase())
+                    .append('-')
+                    .append(i)
+                    .append("\", \"text\": \"")
+                    .append(prefix)
+                    .append(' ')
+                    .append(i)
+                    .append("\", \"weight\": ")
+                    .append(count - i)
+                    .append("}\n");
         }
         return body.toString();
     }

@@ -6,16 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /** Translated option texts of the demo travel product (French and German), over HTTP. */
 class LocalizedOptionsTest {
@@ -42,8 +40,10 @@ class LocalizedOptionsTest {
 
     @Test
     void typing_the_start_of_a_city_in_french_or_german_shows_its_translated_text() {
-        assertEquals("Londres", travel(envelope("Lond"), "fr-FR").options("origin").getFirst());
-        assertEquals("München", travel(envelope("Münch"), "de").options("origin").getFirst());
+        assertEquals(
+                "Londres", travel(envelope("Lond"), "fr-FR").options("origin").getFirst());
+        assertEquals(
+                "München", travel(envelope("Münch"), "de").options("origin").getFirst());
         assertEquals("Wien", travel(envelope("Vien"), "de").options("origin").getFirst(), "Vienna, typed in English");
     }
 
@@ -71,26 +71,39 @@ class LocalizedOptionsTest {
 
     @Test
     void the_small_option_lists_are_translated_and_picks_in_french_are_filled() {
-        ObjectNode body = fill(fill(envelope("{{ORIGIN_1}} {{DESTINATION_1}} "), "{{ORIGIN_1}}", "origin", "Lisbonne"),
-                "{{DESTINATION_1}}", "destination", "Vienne");
+        ObjectNode body = fill(
+                fill(envelope("{{ORIGIN_1}} {{DESTINATION_1}} "), "{{ORIGIN_1}}", "origin", "Lisbonne"),
+                "{{DESTINATION_1}}",
+                "destination",
+                "Vienne");
         ApiClient.Reply french = travel(body, "fr");
         assertTrue(french.data().path("is_ready").asBoolean(), french.raw());
         // The date engine's options, today first, in the request's language.
-        assertEquals(List.of("jeudi 12 mars 2026", "vendredi 13 mars 2026"), french.options("date").subList(0, 2),
+        assertEquals(
+                List.of("jeudi 12 mars 2026", "vendredi 13 mars 2026"),
+                french.options("date").subList(0, 2),
                 french.raw());
         assertTrue(french.options("cabin").contains("Économique"), french.raw());
         assertTrue(french.options("passengers").contains("1 adulte"), french.raw());
 
-        ObjectNode again = fill(fill(envelope("{{ORIGIN_1}} {{DESTINATION_1}} "), "{{ORIGIN_1}}", "origin", "Lissabon"),
-                "{{DESTINATION_1}}", "destination", "Wien");
+        ObjectNode again = fill(
+                fill(envelope("{{ORIGIN_1}} {{DESTINATION_1}} "), "{{ORIGIN_1}}", "origin", "Lissabon"),
+                "{{DESTINATION_1}}",
+                "destination",
+                "Wien");
         ApiClient.Reply german = travel(again, "de-AT");
-        assertEquals(List.of("Donnerstag, 12. März 2026", "Freitag, 13. März 2026"),
-                german.options("date").subList(0, 2), german.raw());
+        assertEquals(
+                List.of("Donnerstag, 12. März 2026", "Freitag, 13. März 2026"),
+                german.options("date").subList(0, 2),
+                german.raw());
         assertTrue(german.options("passengers").contains("1 Erwachsener"), german.raw());
 
         // Optional params come once the required ones are filled.
-        ObjectNode english = fill(fill(envelope("{{ORIGIN_1}} {{DESTINATION_1}} "), "{{ORIGIN_1}}", "origin", "Lisbon"),
-                "{{DESTINATION_1}}", "destination", "Vienna");
+        ObjectNode english = fill(
+                fill(envelope("{{ORIGIN_1}} {{DESTINATION_1}} "), "{{ORIGIN_1}}", "origin", "Lisbon"),
+                "{{DESTINATION_1}}",
+                "destination",
+                "Vienna");
         ApiClient.Reply defaults = travel(english, "en");
         assertTrue(defaults.options("cabin").contains("Economy"), "English stays the default: " + defaults.raw());
         assertEquals("Thursday 12 March 2026", defaults.options("date").getFirst(), defaults.raw());
@@ -98,8 +111,11 @@ class LocalizedOptionsTest {
 
     @Test
     void a_translated_cabin_typed_in_french_is_read_as_that_cabin() {
-        ObjectNode body = fill(fill(envelope("{{ORIGIN_1}} {{DESTINATION_1}} économique"), "{{ORIGIN_1}}", "origin",
-                "Paris"), "{{DESTINATION_1}}", "destination", "Londres");
+        ObjectNode body = fill(
+                fill(envelope("{{ORIGIN_1}} {{DESTINATION_1}} économique"), "{{ORIGIN_1}}", "origin", "Paris"),
+                "{{DESTINATION_1}}",
+                "destination",
+                "Londres");
         ApiClient.Reply reply = travel(body, "fr");
         assertEquals("completed", input(reply, "cabin").path("state").asText(), reply.raw());
         assertFalse(reply.suggestionTypes().contains("cabin"), reply.raw());

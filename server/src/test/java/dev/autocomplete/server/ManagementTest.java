@@ -6,23 +6,21 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.autocomplete.server.config.ServerSettings;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import dev.autocomplete.server.config.ServerSettings;
-import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /**
  * The management listener over HTTP on real ports: {@code /observe/*} there and only there, and the bare
@@ -30,8 +28,8 @@ import dev.autocomplete.server.wiring.AutocompleteServer;
  */
 class ManagementTest {
 
-    private static final List<String> OBSERVE = List.of("/observe/health", "/observe/health/ready",
-            "/observe/health/live", "/observe/metrics");
+    private static final List<String> OBSERVE =
+            List.of("/observe/health", "/observe/health/ready", "/observe/health/live", "/observe/metrics");
 
     @TempDir
     Path temp;
@@ -65,10 +63,13 @@ class ManagementTest {
             assertEquals("{\"status\":\"DOWN\"}", down.raw(), "no tenant names, files or problems");
             assertEquals("application/json", down.header("Content-Type"));
             assertTrue(down.header("Cache-Control").contains("no-store"), down.header("Cache-Control"));
-            ApiClient.Reply details = ApiClient.management(server.managementPort()).get("/observe/health");
-            assertTrue(details.raw().contains("broken/tenant.yaml"), "the details stay on management: " + details.raw());
+            ApiClient.Reply details =
+                    ApiClient.management(server.managementPort()).get("/observe/health");
+            assertTrue(
+                    details.raw().contains("broken/tenant.yaml"), "the details stay on management: " + details.raw());
             ApiClient.Reply head = api.send(HttpRequest.newBuilder(URI.create(api.base() + "/ready"))
-                    .method("HEAD", HttpRequest.BodyPublishers.noBody()).build());
+                    .method("HEAD", HttpRequest.BodyPublishers.noBody())
+                    .build());
             assertEquals(503, head.status(), "HEAD probes get the same status");
             assertEquals("", head.raw());
 
@@ -82,10 +83,13 @@ class ManagementTest {
     void a_management_port_in_use_stops_the_start_with_an_error_that_names_it() throws Exception {
         Path tenants = TestTenants.copyOfDemo(temp);
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            ServerSettings settings = ServerSettings.defaults().with("127.0.0.1", 0, tenants)
+            ServerSettings settings = ServerSettings.defaults()
+                    .with("127.0.0.1", 0, tenants)
                     .withManagement("127.0.0.1", taken.getLocalPort());
-            IOException refused = assertThrows(IOException.class, () -> AutocompleteServer.start(settings).close());
-            assertTrue(refused.getMessage().contains("127.0.0.1:" + taken.getLocalPort() + " (management)"),
+            IOException refused = assertThrows(
+                    IOException.class, () -> AutocompleteServer.start(settings).close());
+            assertTrue(
+                    refused.getMessage().contains("127.0.0.1:" + taken.getLocalPort() + " (management)"),
                     refused.getMessage());
         }
     }
@@ -93,18 +97,26 @@ class ManagementTest {
     @Test
     void serve_binds_management_to_the_address_it_is_given_and_prints_its_url() throws Exception {
         Path tenants = TestTenants.copyOfDemo(temp);
-        try (ServerProcess server = ServerProcess.start(tenants, temp.resolve("server.log"), Map.of(),
-                "--management-host", "127.0.0.2")) {
+        try (ServerProcess server =
+                ServerProcess.start(tenants, temp.resolve("server.log"), Map.of(), "--management-host", "127.0.0.2")) {
             server.awaitServing();
             String log = server.log();
-            assertTrue(log.contains("Management (not for the public): http://127.0.0.2:" + server.managementPort()
-                    + "/observe/health"), log);
+            assertTrue(
+                    log.contains("Management (not for the public): http://127.0.0.2:" + server.managementPort()
+                            + "/observe/health"),
+                    log);
             assertTrue(log.contains("readiness for load balancers: http://127.0.0.1:" + server.port() + "/ready"), log);
-            assertEquals(200, ApiClient.management("127.0.0.2", server.managementPort()).get("/observe/health").status());
-            UncheckedIOException refused = assertThrows(UncheckedIOException.class,
-                    () -> ApiClient.management("127.0.0.1", server.managementPort()).get("/observe/health"));
+            assertEquals(
+                    200,
+                    ApiClient.management("127.0.0.2", server.managementPort())
+                            .get("/observe/health")
+                            .status());
+            UncheckedIOException refused = assertThrows(
+                    UncheckedIOException.class, () -> ApiClient.management("127.0.0.1", server.managementPort())
+                            .get("/observe/health"));
             assertTrue(refused.getCause() instanceof ConnectException, refused.toString());
-            assertEquals(404, new ApiClient(server.port()).get("/observe/health").status());
+            assertEquals(
+                    404, new ApiClient(server.port()).get("/observe/health").status());
             assertEquals(200, new ApiClient(server.port()).get("/ready").status());
         }
     }
@@ -126,9 +138,12 @@ class ManagementTest {
                     client.send(request);
                     String answer = client.readResponse();
                     assertTrue(answer.startsWith(request.startsWith("GET") ? "HTTP/1.1 200" : "HTTP/1.1 404"), answer);
-                    assertTrue(answer.toLowerCase(java.util.Locale.ROOT).contains("x-content-type-options: nosniff"),
+                    assertTrue(
+                            answer.toLowerCase(java.util.Locale.ROOT).contains("x-content-type-options: nosniff"),
                             answer);
-                    assertTrue(client.endsWithin(2000), "open after the answer to " + request.lines().findFirst());
+                    assertTrue(
+                            client.endsWithin(2000),
+                            "open after the answer to " + request.lines().findFirst());
                     long millis = (System.nanoTime() - start) / 1_000_000;
                     assertTrue(millis < 2000, request.lines().findFirst() + " took " + millis + " ms");
                 }

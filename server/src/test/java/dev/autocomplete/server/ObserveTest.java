@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -14,16 +17,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /**
  * {@code /observe/health} and {@code /observe/metrics} on the management port, {@code /ready} on the API's, the
@@ -43,12 +40,10 @@ class ObserveTest {
         }
 
         @Override
-        public void flush() {
-        }
+        public void flush() {}
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     };
 
     @BeforeEach
@@ -80,15 +75,22 @@ class ObserveTest {
                 assertEquals("UP", demo.path("status").asText());
                 JsonNode travel = demo.path("data").path("products").path("travel");
                 assertEquals("closed", travel.path("circuit").asText(), health.raw());
-                assertEquals("closed", travel.path("engines").path("catalogs").path("circuit").asText(), health.raw());
-                assertEquals("closed", travel.path("engines").path("date").path("circuit").asText(), health.raw());
+                assertEquals(
+                        "closed",
+                        travel.path("engines").path("catalogs").path("circuit").asText(),
+                        health.raw());
+                assertEquals(
+                        "closed",
+                        travel.path("engines").path("date").path("circuit").asText(),
+                        health.raw());
             }
             assertEquals(200, management.get("/observe/health/live").status());
         }
     }
 
     @Test
-    void a_tenant_that_does_not_load_is_down_in_its_own_check_with_the_problem_while_the_server_is_up() throws Exception {
+    void a_tenant_that_does_not_load_is_down_in_its_own_check_with_the_problem_while_the_server_is_up()
+            throws Exception {
         Path tenants = TestTenants.copyOfDemoWithBrokenTenant(temp);
         try (AutocompleteServer server = TestServers.start(tenants)) {
             ApiClient management = ApiClient.management(server.managementPort());
@@ -98,13 +100,22 @@ class ObserveTest {
             JsonNode broken = health.json().path("checks").get(0);
             assertEquals("tenant:broken", broken.path("name").asText(), health.raw());
             assertEquals("DOWN", broken.path("status").asText());
-            assertTrue(broken.path("data").path("problems").get(0).asText().startsWith("broken/tenant.yaml:2: products"),
+            assertTrue(
+                    broken.path("data").path("problems").get(0).asText().startsWith("broken/tenant.yaml:2: products"),
                     health.raw());
             assertEquals(200, management.get("/observe/health/live").status());
 
             Files.writeString(tenants.resolve("broken/tenant.yaml"), HotReloadTest.SHOP_YAML.formatted("Fixed"));
-            HotReloadTest.await(() -> management.get("/observe/health").json().path("checks").get(0).path("status")
-                    .asText().equals("UP"), "the tenant's check is up once it loads");
+            HotReloadTest.await(
+                    () -> management
+                            .get("/observe/health")
+                            .json()
+                            .path("checks")
+                            .get(0)
+                            .path("status")
+                            .asText()
+                            .equals("UP"),
+                    "the tenant's check is up once it loads");
         }
     }
 
@@ -113,17 +124,22 @@ class ObserveTest {
         String key = TestTenants.createKey(TestTenants.copyOfDemo(temp), "demo", "public", "travel");
         try (AutocompleteServer server = startDemo()) {
             ApiClient api = new ApiClient(server.port());
-            assertEquals(200, api.suggest(key, envelope("Book a flight from Par")).status());
+            assertEquals(
+                    200, api.suggest(key, envelope("Book a flight from Par")).status());
             assertEquals(200, api.suggest(key, envelope("")).status());
             assertEquals(200, api.suggest(key, envelope("")).status()); // the same query again: a cache hit
             ObjectNode badId = envelope("");
             ((ObjectNode) badId.path("meta")).put("request_id", "nope");
             assertEquals(400, api.suggest(key, badId).status());
             assertEquals(401, api.suggest("pk_v1_wrong", envelope("")).status());
-            assertEquals(204, telemetry(api, key, "{\"type\":\"selection\",\"query_data\":{}}").status());
+            assertEquals(
+                    204,
+                    telemetry(api, key, "{\"type\":\"selection\",\"query_data\":{}}")
+                            .status());
             assertEquals(200, api.get("/ready").status());
 
-            ApiClient.Reply metrics = ApiClient.management(server.managementPort()).get("/observe/metrics");
+            ApiClient.Reply metrics =
+                    ApiClient.management(server.managementPort()).get("/observe/metrics");
             assertEquals(200, metrics.status());
             assertTrue(metrics.header("Content-Type").startsWith("text/plain"), metrics.header("Content-Type"));
             String text = metrics.raw();
@@ -149,8 +165,8 @@ class ObserveTest {
 
     @Test
     void rate_limit_refusals_are_counted_and_the_limiter_is_a_health_check() throws Exception {
-        String key = TestTenants.createKey(TestTenants.copyOfDemo(temp), "demo", "public", "travel", "--rate", "1/s",
-                "--burst", "1");
+        String key = TestTenants.createKey(
+                TestTenants.copyOfDemo(temp), "demo", "public", "travel", "--rate", "1/s", "--burst", "1");
         try (AutocompleteServer server = startDemo()) {
             ApiClient api = new ApiClient(server.port());
             assertEquals(200, api.suggest(key, envelope("")).status());
@@ -163,8 +179,10 @@ class ObserveTest {
                 text = management.get("/observe/metrics").raw();
             }
             assertTrue(text.contains("autocomplete_rate_limited_total{product=\"travel\",tenant=\"demo\"} 1"), text);
-            assertTrue(text.contains(
-                    "autocomplete_errors_total{code=\"RATE_LIMITED\",product=\"travel\",tenant=\"demo\"} 1"), text);
+            assertTrue(
+                    text.contains(
+                            "autocomplete_errors_total{code=\"RATE_LIMITED\",product=\"travel\",tenant=\"demo\"} 1"),
+                    text);
             ApiClient.Reply health = management.get("/observe/health");
             JsonNode limits = health.json().path("checks").get(1);
             assertEquals("rate-limits", limits.path("name").asText(), health.raw());
@@ -186,12 +204,19 @@ class ObserveTest {
             HotReloadTest.await(() -> !accessLines.isEmpty(), "an access log line");
             assertEquals(1, accessLines.size(), accessLines.toString());
             JsonNode line = ApiClient.JSON.readTree(accessLines.getFirst());
-            assertEquals(body.path("meta").path("request_id").asText(), line.path("request_id").asText());
-            assertEquals("9b2f6c1e-4d3a-4f5b-8c7d-2e1f0a9b8c7d", line.path("session_id").asText());
+            assertEquals(
+                    body.path("meta").path("request_id").asText(),
+                    line.path("request_id").asText());
+            assertEquals(
+                    "9b2f6c1e-4d3a-4f5b-8c7d-2e1f0a9b8c7d",
+                    line.path("session_id").asText());
             assertEquals("demo", line.path("tenant").asText());
             assertEquals("travel", line.path("product").asText());
             assertEquals(200, line.path("status").asInt());
-            assertTrue(line.path("duration_ms").asDouble() >= line.path("engine_ms").asDouble(), line.toString());
+            assertTrue(
+                    line.path("duration_ms").asDouble()
+                            >= line.path("engine_ms").asDouble(),
+                    line.toString());
             assertTrue(line.path("engine_ms").asDouble() > 0, line.toString());
             assertFalse(line.path("time").asText().isEmpty());
             for (String secret : List.of(key, "Secretville", "private-context-value", "Lon", "raw_query")) {
@@ -208,21 +233,32 @@ class ObserveTest {
         String key = TestTenants.createKey(tenants, "demo", "public", "travel");
         try (AutocompleteServer server = TestServers.start(tenants)) {
             ApiClient api = new ApiClient(server.port());
-            assertEquals(200, api.suggest(key, envelope("Book a flight from Par")).status());
+            assertEquals(
+                    200, api.suggest(key, envelope("Book a flight from Par")).status());
             HotReloadTest.await(() -> !accessLines.isEmpty(), "an access log line");
             JsonNode line = ApiClient.JSON.readTree(accessLines.getFirst());
             assertEquals("Book a flight from Par", line.path("raw_query").asText());
             assertEquals(36, line.path("session_id").asText().length(), "the generated session id: " + line);
             assertFalse(accessLines.getFirst().contains(key));
-            java.time.Instant answered = java.time.Instant.parse(line.path("time").asText());
-            assertTrue(Math.abs(java.time.Duration.between(answered, java.time.Instant.now()).toSeconds()) < 60, line.toString());
+            java.time.Instant answered =
+                    java.time.Instant.parse(line.path("time").asText());
+            assertTrue(
+                    Math.abs(java.time.Duration.between(answered, java.time.Instant.now())
+                                    .toSeconds())
+                            < 60,
+                    line.toString());
 
             // Quotes, backslashes, control characters and non-ASCII text stay one valid JSON line.
             String awkward = "Book a flight from \"São\" \\ Paulo\n\t\u0001 to";
             assertEquals(200, api.suggest(key, envelope(awkward)).status());
             HotReloadTest.await(() -> accessLines.size() >= 2, "a second access log line");
             assertFalse(accessLines.get(1).contains("\n"), accessLines.get(1));
-            assertEquals(awkward, ApiClient.JSON.readTree(accessLines.get(1)).path("raw_query").asText());
+            assertEquals(
+                    awkward,
+                    ApiClient.JSON
+                            .readTree(accessLines.get(1))
+                            .path("raw_query")
+                            .asText());
         }
     }
 
@@ -237,14 +273,18 @@ class ObserveTest {
             assertEquals(204, accepted.status(), accepted.raw());
             assertEquals("", accepted.raw());
             assertEquals("MISSING_CREDENTIALS", telemetry(api, null, event).errorCode());
-            assertEquals("INVALID_CREDENTIALS", telemetry(api, "pk_v1_wrong", event).errorCode());
+            assertEquals(
+                    "INVALID_CREDENTIALS", telemetry(api, "pk_v1_wrong", event).errorCode());
             assertEquals("INVALID_JSON", telemetry(api, key, "{nope").errorCode());
             assertEquals("INVALID_REQUEST", telemetry(api, key, "[1]").errorCode());
             String big = "{\"type\":\"x\",\"query_data\":\"" + "a".repeat(20_000) + "\"}";
             ApiClient.Reply tooBig = telemetry(api, key, big);
             assertEquals(413, tooBig.status(), tooBig.raw());
             assertEquals("PAYLOAD_TOO_LARGE", tooBig.errorCode());
-            assertNull(accessLines.stream().filter(l -> l.contains("suggestion_selected")).findFirst().orElse(null));
+            assertNull(accessLines.stream()
+                    .filter(l -> l.contains("suggestion_selected"))
+                    .findFirst()
+                    .orElse(null));
         }
     }
 

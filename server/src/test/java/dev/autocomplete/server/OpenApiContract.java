@@ -1,12 +1,5 @@
 package dev.autocomplete.server;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-
 import com.atlassian.oai.validator.OpenApiInteractionValidator;
 import com.atlassian.oai.validator.model.Request;
 import com.atlassian.oai.validator.model.SimpleResponse;
@@ -15,11 +8,16 @@ import com.atlassian.oai.validator.report.MessageResolver;
 import com.atlassian.oai.validator.report.ValidationReport;
 import com.atlassian.oai.validator.schema.SchemaValidator;
 import com.fasterxml.jackson.databind.JsonNode;
-
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.parser.OpenAPIV3Parser;
 import io.swagger.v3.parser.core.models.ParseOptions;
 import io.swagger.v3.parser.core.models.SwaggerParseResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
 /**
  * {@code docs/openapi.yaml} as a check of responses, by Atlassian's OpenAPI validator: a response must be one
@@ -51,14 +49,19 @@ final class OpenApiContract {
         options.setResolveFully(true);
         // allOf stays as written: merged into one schema, the code lists of §7.2 would replace the Error shape.
         options.setResolveCombinators(false);
-        SwaggerParseResult parsed = new OpenAPIV3Parser().readLocation(document.toUri().toString(), null, options);
+        SwaggerParseResult parsed =
+                new OpenAPIV3Parser().readLocation(document.toUri().toString(), null, options);
         if (parsed.getOpenAPI() == null || !parsed.getMessages().isEmpty()) {
             throw new IllegalArgumentException(document + " is not a valid OpenAPI document: " + parsed.getMessages());
         }
         api = parsed.getOpenAPI();
         // Everything the validator can report is an error here: a warning would let a mismatch pass.
-        LevelResolver levels = LevelResolver.create().withDefaultLevel(ValidationReport.Level.ERROR).build();
-        validator = OpenApiInteractionValidator.createFor(api).withLevelResolver(levels).build();
+        LevelResolver levels = LevelResolver.create()
+                .withDefaultLevel(ValidationReport.Level.ERROR)
+                .build();
+        validator = OpenApiInteractionValidator.createFor(api)
+                .withLevelResolver(levels)
+                .build();
         schemas = new SchemaValidator(api, new MessageResolver(levels));
     }
 
@@ -77,22 +80,24 @@ final class OpenApiContract {
     }
 
     /** What does not match the document; empty when the response does. */
-    List<String> problems(String method, String rawPath, int status, Map<String, List<String>> headers,
-            String body) {
+    List<String> problems(String method, String rawPath, int status, Map<String, List<String>> headers, String body) {
         SimpleResponse.Builder response = SimpleResponse.Builder.status(status);
         headers.forEach(response::withHeader);
         if (!body.isEmpty()) {
             response.withBody(body);
         }
-        ValidationReport report = validator.validateResponse(rawPath,
-                Request.Method.valueOf(method.toUpperCase(Locale.ROOT)), response.build());
-        List<String> keys = report.getMessages().stream().map(ValidationReport.Message::getKey).toList();
+        ValidationReport report = validator.validateResponse(
+                rawPath, Request.Method.valueOf(method.toUpperCase(Locale.ROOT)), response.build());
+        List<String> keys = report.getMessages().stream()
+                .map(ValidationReport.Message::getKey)
+                .toList();
         if (keys.contains(PATH_MISSING)) {
             return unlisted(404, "NOT_FOUND", status, body);
         }
         if (keys.contains(NOT_ALLOWED)) {
             // The /api/ routes answer other methods themselves; elsewhere no route matches at all.
-            return rawPath.startsWith("/api/") ? unlisted(405, "METHOD_NOT_ALLOWED", status, body)
+            return rawPath.startsWith("/api/")
+                    ? unlisted(405, "METHOD_NOT_ALLOWED", status, body)
                     : unlisted(404, "NOT_FOUND", status, body);
         }
         return messages(report);
@@ -100,12 +105,12 @@ final class OpenApiContract {
 
     /** A path or method the document does not list: the Error body with the status and code its description gives. */
     private List<String> unlisted(int expectedStatus, String expectedCode, int status, String body) {
-        List<String> problems = new ArrayList<>(messages(schemas.validate(body,
-                api.getComponents().getSchemas().get("Error"), "response.body")));
+        List<String> problems = new ArrayList<>(
+                messages(schemas.validate(body, api.getComponents().getSchemas().get("Error"), "response.body")));
         String code = errorCode(body);
         if (status != expectedStatus || !expectedCode.equals(code)) {
-            problems.add("a route the document does not list answers " + expectedStatus + " " + expectedCode
-                    + ", not " + status + " " + code);
+            problems.add("a route the document does not list answers " + expectedStatus + " " + expectedCode + ", not "
+                    + status + " " + code);
         }
         return problems;
     }
@@ -137,6 +142,7 @@ final class OpenApiContract {
                 return dir.resolve(relative);
             }
         }
-        throw new IllegalStateException(relative + " not found above " + Path.of("").toAbsolutePath());
+        throw new IllegalStateException(
+                relative + " not found above " + Path.of("").toAbsolutePath());
     }
 }

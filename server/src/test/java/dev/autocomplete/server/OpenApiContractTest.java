@@ -4,18 +4,16 @@ import static dev.autocomplete.server.ApiClient.envelope;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * The check {@link ApiClient} runs on every response can fail: real answers of the server, which pass
@@ -67,16 +65,28 @@ class OpenApiContractTest {
 
     @Test
     void a_code_the_document_gives_another_status_is_refused() {
-        Map<String, List<String>> headers = Map.of("Content-Type", List.of("application/json"),
-                "RateLimit-Limit", List.of("40"), "RateLimit-Remaining", List.of("39"),
-                "RateLimit-Reset", List.of("1"));
+        Map<String, List<String>> headers = Map.of(
+                "Content-Type",
+                List.of("application/json"),
+                "RateLimit-Limit",
+                List.of("40"),
+                "RateLimit-Remaining",
+                List.of("39"),
+                "RateLimit-Reset",
+                List.of("1"));
         String forbidden = "{\"error\":{\"code\":\"ORIGIN_NOT_ALLOWED\",\"message\":\"No.\"}}";
         String notFound = "{\"error\":{\"code\":\"NOT_FOUND\",\"message\":\"No.\"}}";
         OpenApiContract contract = OpenApiContract.repository();
 
         assertEquals(List.of(), contract.problems("POST", "/api/suggest", 403, headers, forbidden));
-        assertEquals(1, contract.problems("POST", "/api/suggest", 403, headers, notFound).size());
-        assertEquals(1, contract.problems("POST", "/api/auth/token", 403, headers, forbidden).size());
+        assertEquals(
+                1,
+                contract.problems("POST", "/api/suggest", 403, headers, notFound)
+                        .size());
+        assertEquals(
+                1,
+                contract.problems("POST", "/api/auth/token", 403, headers, forbidden)
+                        .size());
     }
 
     @Test
@@ -85,8 +95,8 @@ class OpenApiContractTest {
         Map<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         headers.putAll(answer.headers());
         headers.remove("RateLimit-Remaining");
-        List<String> problems = OpenApiContract.repository().problems("POST", "/api/suggest", answer.status(),
-                headers, answer.raw());
+        List<String> problems =
+                OpenApiContract.repository().problems("POST", "/api/suggest", answer.status(), headers, answer.raw());
         assertTrue(problems.toString().contains("RateLimit-Remaining"), problems.toString());
     }
 
@@ -101,8 +111,13 @@ class OpenApiContractTest {
         assertEquals(List.of(), contract.problems("GET", "/api/suggest", 405, json, notAllowed));
         assertEquals(List.of(), contract.problems("POST", "/observe/health", 404, json, notFound));
 
-        assertEquals(1, contract.problems("POST", "/api/nothing", 200, json, notFound).size());
-        assertEquals(1, contract.problems("GET", "/api/suggest", 404, json, notFound).size());
-        assertTrue(contract.problems("POST", "/api/nothing", 404, json, "{\"error\":\"NOT_FOUND\"}").size() > 1);
+        assertEquals(
+                1,
+                contract.problems("POST", "/api/nothing", 200, json, notFound).size());
+        assertEquals(
+                1, contract.problems("GET", "/api/suggest", 404, json, notFound).size());
+        assertTrue(contract.problems("POST", "/api/nothing", 404, json, "{\"error\":\"NOT_FOUND\"}")
+                        .size()
+                > 1);
     }
 }

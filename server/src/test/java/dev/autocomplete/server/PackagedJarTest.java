@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,8 +25,8 @@ class PackagedJarTest {
     void the_single_jar_serves_suggestions_from_a_directory_holding_only_the_jar_and_tenants() throws Exception {
         Path jar = Files.copy(PackagedServer.serverJar(), temp.resolve("autocomplete.jar"));
         TestTenants.copyOfDemo(temp);
-        try (PackagedServer server = PackagedServer.start(temp, jar, Map.of(), "serve", "--tenants", "tenants",
-                "--port", "0", "--management-port", "0")) {
+        try (PackagedServer server = PackagedServer.start(
+                temp, jar, Map.of(), "serve", "--tenants", "tenants", "--port", "0", "--management-port", "0")) {
             String url = server.awaitUrl();
             ApiClient api = new ApiClient(server.port(url));
             ApiClient.Reply reply = api.suggest(server.demoKey("travel"), envelope("Book a flight from Par"));
@@ -36,7 +35,8 @@ class PackagedJarTest {
         }
         try (var files = Files.list(temp)) {
             // data/ holds the token signing secret the first start generated, beside the tenants.
-            assertEquals(List.of("autocomplete.jar", "data", "tenants"),
+            assertEquals(
+                    List.of("autocomplete.jar", "data", "tenants"),
                     files.map(p -> p.getFileName().toString()).sorted().toList());
         }
     }
@@ -53,9 +53,8 @@ class PackagedJarTest {
                 tenants:
                   dir: my-tenants
                 """);
-        try (PackagedServer server = PackagedServer.start(temp, jar, Map.of("AUTOCOMPLETE_SERVER_PORT", "0",
-                "AUTOCOMPLETE_MANAGEMENT_PORT", "0"),
-                "serve")) {
+        try (PackagedServer server = PackagedServer.start(
+                temp, jar, Map.of("AUTOCOMPLETE_SERVER_PORT", "0", "AUTOCOMPLETE_MANAGEMENT_PORT", "0"), "serve")) {
             String url = server.awaitUrl();
             assertTrue(server.output().contains("from my-tenants on"), server.output());
             ApiClient.Reply reply = new ApiClient(server.port(url)).suggest(server.demoKey("travel"), envelope(""));

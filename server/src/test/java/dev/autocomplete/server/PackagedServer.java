@@ -30,8 +30,8 @@ final class PackagedServer implements AutoCloseable {
     private PackagedServer(Process process) {
         this.process = process;
         Thread.ofPlatform().daemon().start(() -> {
-            try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                    StandardCharsets.UTF_8))) {
+            try (BufferedReader reader =
+                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String line = reader.readLine(); line != null; line = reader.readLine()) {
                     lines.add(line);
                 }
@@ -44,7 +44,8 @@ final class PackagedServer implements AutoCloseable {
     /** The JAR the Maven build packaged. */
     static Path serverJar() {
         String path = System.getProperty("autocomplete.test.serverJar");
-        assertTrue(path != null && Files.isRegularFile(Path.of(path)),
+        assertTrue(
+                path != null && Files.isRegularFile(Path.of(path)),
                 "the server JAR must be packaged first; run the tests with 'mvn verify' (got " + path + ")");
         return Path.of(path);
     }
@@ -55,7 +56,8 @@ final class PackagedServer implements AutoCloseable {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new java.util.ArrayList<>(List.of(java, "-jar", jar.toString()));
         command.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true);
+        ProcessBuilder builder =
+                new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true);
         builder.environment().putAll(environment);
         return new PackagedServer(builder.start());
     }

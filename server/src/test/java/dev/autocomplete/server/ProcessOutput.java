@@ -10,8 +10,7 @@ import java.util.function.Consumer;
 /** The output of a server process the tests start (Redis, PostgreSQL): watched for its ready line. */
 public final class ProcessOutput {
 
-    private ProcessOutput() {
-    }
+    private ProcessOutput() {}
 
     /**
      * Reads the process's output on a virtual thread until it ends, handing each line to {@code each}, and keeps
@@ -21,8 +20,8 @@ public final class ProcessOutput {
      */
     public static CompletableFuture<Boolean> watch(Process process, String readyMarker, Consumer<String> each) {
         CompletableFuture<Boolean> ready = new CompletableFuture<>();
-        BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                StandardCharsets.UTF_8));
+        BufferedReader reader =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         Thread.ofVirtual().start(() -> {
             try (reader) {
                 String line;

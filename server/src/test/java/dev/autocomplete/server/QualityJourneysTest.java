@@ -6,13 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Typo tolerance, free-text reading, context and language on the demo travel product, over HTTP. */
 class QualityJourneysTest {
@@ -41,8 +38,8 @@ class QualityJourneysTest {
 
     @Test
     void a_city_with_a_swapped_pair_of_letters_is_found_and_read_as_need_confirmation() {
-        ObjectNode body = fill(envelope("Book a flight from {{ORIGIN_1}} to Lodnon"), "{{ORIGIN_1}}", "origin",
-                "Paris");
+        ObjectNode body =
+                fill(envelope("Book a flight from {{ORIGIN_1}} to Lodnon"), "{{ORIGIN_1}}", "origin", "Paris");
         ApiClient.Reply reply = travel(body);
         assertEquals("London", reply.options("destination").getFirst());
         JsonNode last = reply.data().path("input").get(2);
@@ -71,12 +68,15 @@ class QualityJourneysTest {
         ObjectNode french = envelope("");
         ((ObjectNode) french.get("meta")).put("language", "fr-CA");
         JsonNode suggestions = travel(french).data().path("suggestions");
-        assertEquals("Réserver un vol au départ de", suggestions.get(0).path("text").asText());
+        assertEquals(
+                "Réserver un vol au départ de", suggestions.get(0).path("text").asText());
         assertEquals("Départ", suggestions.get(1).path("text").asText());
 
         ObjectNode german = envelope("");
         ((ObjectNode) german.get("meta")).put("language", "de");
-        assertEquals("Von", travel(german).data().path("suggestions").get(1).path("text").asText());
+        assertEquals(
+                "Von",
+                travel(german).data().path("suggestions").get(1).path("text").asText());
     }
 
     @Test
@@ -86,7 +86,8 @@ class QualityJourneysTest {
         ApiClient.Reply reply = travel(body);
         assertEquals("destination", reply.suggestionTypes().getFirst());
         assertEquals("Londres", reply.options("destination").getFirst(), "London, shown in French");
-        assertEquals("Arrivée", reply.data().path("suggestions").get(0).path("text").asText());
+        assertEquals(
+                "Arrivée", reply.data().path("suggestions").get(0).path("text").asText());
     }
 
     @Test
@@ -96,9 +97,15 @@ class QualityJourneysTest {
         ApiClient.Reply a = travel(first);
         ApiClient.Reply b = travel(second);
         assertEquals(a.data().toString(), b.data().toString());
-        assertEquals(second.path("meta").path("request_id").asText(),
+        assertEquals(
+                second.path("meta").path("request_id").asText(),
                 b.json().path("meta").path("request_id").asText());
-        assertFalse(a.json().path("meta").path("session_id").asText()
-                .equals(b.json().path("meta").path("session_id").asText()), "each gets a fresh session id");
+        assertFalse(
+                a.json()
+                        .path("meta")
+                        .path("session_id")
+                        .asText()
+                        .equals(b.json().path("meta").path("session_id").asText()),
+                "each gets a fresh session id");
     }
 }

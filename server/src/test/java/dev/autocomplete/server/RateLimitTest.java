@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.autocomplete.server.http.Gatekeeper;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,12 +17,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Supplier;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import dev.autocomplete.server.http.Gatekeeper;
-import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /** Token buckets per key, per token product and per failing client address, seen over HTTP. */
 class RateLimitTest {
@@ -82,7 +80,8 @@ class RateLimitTest {
             long ok = replies.stream().filter(r -> r.status() == 200).count();
             long limitedCount = replies.stream().filter(r -> r.status() == 429).count();
             assertEquals(replies.size(), ok + limitedCount, replies.toString());
-            assertTrue(limitedCount >= 1, replies.size() + " requests in " + seconds + " s to a 20/s key: some refused");
+            assertTrue(
+                    limitedCount >= 1, replies.size() + " requests in " + seconds + " s to a 20/s key: some refused");
             assertTrue(ok <= 20 + Math.ceil(20 * seconds) + 1, ok + " accepted in " + seconds + " s");
             replies.forEach(reply -> assertRateHeaders(reply, "20"));
 
@@ -95,8 +94,17 @@ class RateLimitTest {
     @Test
     void keys_without_a_rate_get_20_per_second_with_a_burst_of_40() throws Exception {
         Path tenants = TestTenants.copyOfDemo(temp);
-        TestTenants.Cli created = TestTenants.cli("keys", "create", "--tenants", tenants.toString(), "--tenant", "demo",
-                "--type", "public", "--product", "travel");
+        TestTenants.Cli created = TestTenants.cli(
+                "keys",
+                "create",
+                "--tenants",
+                tenants.toString(),
+                "--tenant",
+                "demo",
+                "--type",
+                "public",
+                "--product",
+                "travel");
         String key = created.lastLine();
         try (AutocompleteServer server = start(tenants)) {
             ApiClient api = new ApiClient(server.port());
@@ -121,19 +129,28 @@ class RateLimitTest {
         String secret = TestTenants.createKey(tenants, "demo", "secret", null);
         try (AutocompleteServer server = start(tenants)) {
             ApiClient api = new ApiClient(server.port());
-            String one = AccessTokenTest.mint(api, secret, AccessTokenTest.TRAVEL_ID).json().path("access_token")
+            String one = AccessTokenTest.mint(api, secret, AccessTokenTest.TRAVEL_ID)
+                    .json()
+                    .path("access_token")
                     .asText();
-            String two = AccessTokenTest.mint(api, secret, AccessTokenTest.TRAVEL_ID).json().path("access_token")
+            String two = AccessTokenTest.mint(api, secret, AccessTokenTest.TRAVEL_ID)
+                    .json()
+                    .path("access_token")
                     .asText();
             long started = System.nanoTime();
             List<ApiClient.Reply> replies = burst(8, () -> api.suggest(one, envelope("")));
             replies.addAll(burst(4, () -> api.suggest(two, envelope(""))));
             double seconds = (System.nanoTime() - started) / 1e9;
             long ok = replies.stream().filter(r -> r.status() == 200).count();
-            assertTrue(ok <= 4 + Math.ceil(2 * seconds) + 1,
+            assertTrue(
+                    ok <= 4 + Math.ceil(2 * seconds) + 1,
                     ok + " of 12 accepted in " + seconds + " s: both tokens draw from one product bucket");
             replies.forEach(reply -> assertRateHeaders(reply, "4"));
-            ApiClient.Reply workspace = api.post("/api/suggest", secret, envelope("").toString(), "application/json",
+            ApiClient.Reply workspace = api.post(
+                    "/api/suggest",
+                    secret,
+                    envelope("").toString(),
+                    "application/json",
                     Map.of("X-App-Identifier", "workspace"));
             assertEquals(200, workspace.status(), "the secret key has its own bucket");
         }
@@ -155,8 +172,10 @@ class RateLimitTest {
             assertRateHeaders(guessing, "20");
             ApiClient.Reply evenAGoodKey = api.suggest(good, envelope(""));
             assertEquals(429, evenAGoodKey.status(), "the address is refused before its credential is checked");
-            assertEquals("RATE_LIMITED", AccessTokenTest.mint(api, "sk_v1_guess", AccessTokenTest.TRAVEL_ID)
-                    .errorCode());
+            assertEquals(
+                    "RATE_LIMITED",
+                    AccessTokenTest.mint(api, "sk_v1_guess", AccessTokenTest.TRAVEL_ID)
+                            .errorCode());
             Thread.sleep(1_100);
             assertEquals(200, api.suggest(good, envelope("")).status(), "one attempt a second comes back");
         }

@@ -82,12 +82,14 @@ final class RawConnection implements AutoCloseable {
         }
         int length = headers.entrySet().stream()
                 .filter(h -> h.getKey().toLowerCase(Locale.ROOT).equals("content-length"))
-                .mapToInt(h -> Integer.parseInt(h.getValue().getFirst())).findFirst().orElse(0);
+                .mapToInt(h -> Integer.parseInt(h.getValue().getFirst()))
+                .findFirst()
+                .orElse(0);
         String body = new String(in.readNBytes(length), StandardCharsets.UTF_8);
         String[] request = sent.poll();
         if (request != null) {
-            OpenApiContract.repository().check(request[0], request[1], Integer.parseInt(lines[0].split(" ")[1]),
-                    headers, body);
+            OpenApiContract.repository()
+                    .check(request[0], request[1], Integer.parseInt(lines[0].split(" ")[1]), headers, body);
         }
         return text + body;
     }

@@ -6,15 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * How the core reads queries, over HTTP: one journey per reading defect found on the demo tenant and on a small
@@ -52,8 +50,8 @@ class ReadingJourneysTest {
             """;
 
     @RegisterExtension
-    static final DemoServer demo = new DemoServer().withTenant("lab", Map.of("lab/tenant.yaml", LAB),
-            "trips", "devices");
+    static final DemoServer demo =
+            new DemoServer().withTenant("lab", Map.of("lab/tenant.yaml", LAB), "trips", "devices");
 
     private static ApiClient.Reply travel(ObjectNode body) {
         return demo.suggestOk("travel", body);
@@ -66,9 +64,11 @@ class ReadingJourneysTest {
 
     @Test
     void a_connecting_word_between_two_picked_cities_is_never_read_as_a_value() {
-        for (String[] journey : new String[][] {{"en", "Book a flight from {{ORIGIN_1}} to {{DESTINATION_1}} "},
-                {"fr", "Réserver un vol de {{ORIGIN_1}} à {{DESTINATION_1}} "},
-                {"de", "Flug von {{ORIGIN_1}} nach {{DESTINATION_1}} "}}) {
+        for (String[] journey : new String[][] {
+            {"en", "Book a flight from {{ORIGIN_1}} to {{DESTINATION_1}} "},
+            {"fr", "Réserver un vol de {{ORIGIN_1}} à {{DESTINATION_1}} "},
+            {"de", "Flug von {{ORIGIN_1}} nach {{DESTINATION_1}} "}
+        }) {
             ObjectNode body = envelope(journey[1]);
             ((ObjectNode) body.path("meta")).put("language", journey[0]);
             fill(body, "{{ORIGIN_1}}", "origin", "Paris");
@@ -178,9 +178,11 @@ class ReadingJourneysTest {
 
     @Test
     void picked_cities_and_a_typed_date_make_the_query_ready_in_three_languages() {
-        for (String[] journey : new String[][] {{"en", "Book a flight from {{ORIGIN_1}} to {{DESTINATION_1}} on 12 march"},
-                {"fr", "Réserver un vol de {{ORIGIN_1}} à {{DESTINATION_1}} le 12 mars"},
-                {"de", "Flug von {{ORIGIN_1}} nach {{DESTINATION_1}} am 12. März"}}) {
+        for (String[] journey : new String[][] {
+            {"en", "Book a flight from {{ORIGIN_1}} to {{DESTINATION_1}} on 12 march"},
+            {"fr", "Réserver un vol de {{ORIGIN_1}} à {{DESTINATION_1}} le 12 mars"},
+            {"de", "Flug von {{ORIGIN_1}} nach {{DESTINATION_1}} am 12. März"}
+        }) {
             ObjectNode body = envelope(journey[1]);
             ((ObjectNode) body.path("meta")).put("language", journey[0]);
             fill(body, "{{ORIGIN_1}}", "origin", "Paris");
@@ -196,19 +198,27 @@ class ReadingJourneysTest {
     @Test
     void a_contact_the_host_names_in_the_context_is_offered_and_fills_the_required_param() {
         ObjectNode body = envelope("Create an email to Zo");
-        ((ObjectNode) body.path("data")).putObject("additional_context").putArray("contact").add("Zoë Quartermaine");
+        ((ObjectNode) body.path("data"))
+                .putObject("additional_context")
+                .putArray("contact")
+                .add("Zoë Quartermaine");
         ApiClient.Reply offered = demo.suggestOk("workspace", body);
         assertEquals("Zoë Quartermaine", offered.options("contact").getFirst(), offered.raw());
         ObjectNode typed = envelope("Create an email to Zoë Quartermaine");
-        ((ObjectNode) typed.path("data")).putObject("additional_context").putArray("contact").add("Zoë Quartermaine");
+        ((ObjectNode) typed.path("data"))
+                .putObject("additional_context")
+                .putArray("contact")
+                .add("Zoë Quartermaine");
         assertTrue(demo.suggestOk("workspace", typed).data().path("is_ready").asBoolean());
     }
 
     @Test
     void a_cue_word_with_nothing_after_it_offers_its_params_options_in_every_language() {
-        for (String[] journey : new String[][] {{"en", "Book a flight from {{ORIGIN_1}} to {{DESTINATION_1}} on "},
-                {"fr", "Réserver un vol de {{ORIGIN_1}} à {{DESTINATION_1}} le "},
-                {"de", "Flug von {{ORIGIN_1}} nach {{DESTINATION_1}} am "}}) {
+        for (String[] journey : new String[][] {
+            {"en", "Book a flight from {{ORIGIN_1}} to {{DESTINATION_1}} on "},
+            {"fr", "Réserver un vol de {{ORIGIN_1}} à {{DESTINATION_1}} le "},
+            {"de", "Flug von {{ORIGIN_1}} nach {{DESTINATION_1}} am "}
+        }) {
             ObjectNode body = envelope(journey[1]);
             ((ObjectNode) body.path("meta")).put("language", journey[0]);
             fill(body, "{{ORIGIN_1}}", "origin", "Paris");

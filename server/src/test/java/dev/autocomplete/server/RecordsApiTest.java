@@ -5,19 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-
-import com.fasterxml.jackson.databind.JsonNode;
-
-import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /**
  * The records API's calls as Algolia and Typesense users look for them (docs/protocol.md §8): the list of catalogs,
@@ -27,13 +24,20 @@ import dev.autocomplete.server.wiring.AutocompleteServer;
 class RecordsApiTest {
 
     /** The live-catalogs tenant, with two catalogs more that no product serves. */
-    private static final String TENANT = LiveCatalogsTest.TENANT.replace("  swap: {}\n",
-            "  swap: {}\n  places: {}\n  oddities: {}\n");
+    private static final String TENANT =
+            LiveCatalogsTest.TENANT.replace("  swap: {}\n", "  swap: {}\n  places: {}\n  oddities: {}\n");
 
     @RegisterExtension
-    static final DemoServer server = new DemoServer().withTenant("shop", Map.of(
-            "shop/tenant.yaml", TENANT,
-            "shop/data/colors.csv", "text,weight\nCrimson Red,3\nNavy Blue,2\nForest Green,1\n"), "orders", "swapper");
+    static final DemoServer server = new DemoServer()
+            .withTenant(
+                    "shop",
+                    Map.of(
+                            "shop/tenant.yaml",
+                            TENANT,
+                            "shop/data/colors.csv",
+                            "text,weight\nCrimson Red,3\nNavy Blue,2\nForest Green,1\n"),
+                    "orders",
+                    "swapper");
 
     private static final String PRODUCTS = "/api/catalogs/products/options";
     private static final String JSON = "application/json";
@@ -83,7 +87,10 @@ class RecordsApiTest {
 
     private static List<Long> positions(ApiClient.Reply reply, String at) {
         List<Long> positions = new ArrayList<>();
-        reply.json().path("error").path("details").forEach(d -> positions.add(d.path(at).asLong()));
+        reply.json()
+                .path("error")
+                .path("details")
+                .forEach(d -> positions.add(d.path(at).asLong()));
         return positions;
     }
 
@@ -102,14 +109,22 @@ class RecordsApiTest {
         catalogs.forEach(c -> names.add(c.path("name").asText()));
         assertEquals(List.of("colors", "oddities", "places", "products", "swap"), names, before.raw());
         assertEquals(3, catalogs.get(0).path("options").asLong(), before.raw());
-        assertFalse(before.raw().contains("colors.csv") || before.raw().contains(server.temp().toString()),
+        assertFalse(
+                before.raw().contains("colors.csv")
+                        || before.raw().contains(server.temp().toString()),
                 "no server paths: " + before.raw());
 
         ok("POST", "/api/catalogs/oddities/options", "[{\"id\": \"list-1\", \"text\": \"Listed Oddity\"}]", JSON);
-        JsonNode after = ok("GET", "/api/catalogs", null, null).data().path("catalogs").get(1);
+        JsonNode after =
+                ok("GET", "/api/catalogs", null, null).data().path("catalogs").get(1);
         assertEquals("oddities", after.path("name").asText());
-        assertEquals(catalogs.get(1).path("options").asLong() + 1, after.path("options").asLong());
-        assertTrue(after.path("generation").asLong() > catalogs.get(1).path("generation").asLong(), after.toString());
+        assertEquals(
+                catalogs.get(1).path("options").asLong() + 1,
+                after.path("options").asLong());
+        assertTrue(
+                after.path("generation").asLong()
+                        > catalogs.get(1).path("generation").asLong(),
+                after.toString());
 
         ApiClient.Reply demo = server.api().call("GET", "/api/catalogs", server.key("secret"), null, null);
         assertEquals(200, demo.status(), demo.raw());
@@ -182,17 +197,21 @@ class RecordsApiTest {
                 """;
         ApiClient.Reply refused = call("PATCH", PRODUCTS, body, NDJSON);
         assertError(400, "INVALID_RECORDS", refused);
-        assertEquals(List.of(5L, 6L, 7L, 8L, 9L), positions(refused, "line"), "the shape of each line first: "
-                + refused.raw());
+        assertEquals(
+                List.of(5L, 6L, 7L, 8L, 9L),
+                positions(refused, "line"),
+                "the shape of each line first: " + refused.raw());
         assertTrue(refused.raw().contains("weight"), refused.raw());
 
-        ApiClient.Reply stored = call("PATCH", PRODUCTS, body.lines().limit(4).reduce("", (a, b) -> a + b + "\n"),
-                NDJSON);
+        ApiClient.Reply stored =
+                call("PATCH", PRODUCTS, body.lines().limit(4).reduce("", (a, b) -> a + b + "\n"), NDJSON);
         assertError(400, "INVALID_RECORDS", stored);
         assertEquals(List.of(2L, 4L), positions(stored, "line"), stored.raw());
         assertTrue(stored.raw().contains("pt-404"), stored.raw());
         assertTrue(stored.raw().contains("already the text of id 'pt-1'"), stored.raw());
-        assertEquals(0, ok("GET", PRODUCTS + "/pt-3", null, null).data().path("weight").asDouble(),
+        assertEquals(
+                0,
+                ok("GET", PRODUCTS + "/pt-3", null, null).data().path("weight").asDouble(),
                 "nothing was applied");
 
         ApiClient.Reply byIndex = call("PATCH", PRODUCTS, """
@@ -207,18 +226,20 @@ class RecordsApiTest {
         assertError(400, "INVALID_JSON", call("PATCH", PRODUCTS, "[{\"id\": \"pt-1\", \"weight\": 2}", JSON));
         assertError(400, "INVALID_JSON", call("PATCH", PRODUCTS, "[] []", JSON));
         assertError(400, "INVALID_JSON", call("PATCH", PRODUCTS, "[{\"id\": \"pt-1\", \"weight\": NaN}]", JSON));
-        assertError(400, "INVALID_JSON", call("PATCH", PRODUCTS, "[" + "[".repeat(5000) + "]".repeat(5000) + "]",
-                JSON));
+        assertError(
+                400, "INVALID_JSON", call("PATCH", PRODUCTS, "[" + "[".repeat(5000) + "]".repeat(5000) + "]", JSON));
         assertError(400, "INVALID_JSON", call("PATCH", PRODUCTS, "", JSON));
         assertError(415, "UNSUPPORTED_MEDIA_TYPE", call("PATCH", PRODUCTS, "id,weight", "text/csv"));
         assertError(415, "UNSUPPORTED_MEDIA_TYPE", call("PATCH", PRODUCTS, "[]", null));
-        ApiClient.Reply notUtf8 = server.api().send(java.net.http.HttpRequest.newBuilder(
-                java.net.URI.create(server.api().base() + PRODUCTS))
-                .header("Authorization", "Bearer " + server.key("shop/secret"))
-                .header("Content-Type", JSON)
-                .method("PATCH", java.net.http.HttpRequest.BodyPublishers.ofByteArray(
-                        new byte[] {'[', '{', '"', 'i', 'd', '"', ':', '"', (byte) 0xC0, (byte) 0xBC, '"', '}', ']'}))
-                .build());
+        ApiClient.Reply notUtf8 = server.api()
+                .send(java.net.http.HttpRequest.newBuilder(
+                                java.net.URI.create(server.api().base() + PRODUCTS))
+                        .header("Authorization", "Bearer " + server.key("shop/secret"))
+                        .header("Content-Type", JSON)
+                        .method("PATCH", java.net.http.HttpRequest.BodyPublishers.ofByteArray(new byte[] {
+                            '[', '{', '"', 'i', 'd', '"', ':', '"', (byte) 0xC0, (byte) 0xBC, '"', '}', ']'
+                        }))
+                        .build());
         assertError(400, "INVALID_JSON", notUtf8);
         assertEquals(0, ok("PATCH", PRODUCTS, "[]", JSON).data().path("patched").asInt());
     }
@@ -231,18 +252,28 @@ class RecordsApiTest {
                 [{"id": "bd-1", "text": "Batch Gone One"}, {"id": "bd-2", "text": "Batch Gone Two"},
                  {"id": "bd-3", "text": "Batch Kept Three"}]""", JSON);
         assertEquals(3, offered("Order Batch").size());
-        ApiClient.Reply deleted = ok("POST", PRODUCTS + "/delete",
-                "{\"ids\": [\"bd-1\", \"bd-2\", \"bd-missing\", \"bd-1\"]}", JSON);
+        ApiClient.Reply deleted =
+                ok("POST", PRODUCTS + "/delete", "{\"ids\": [\"bd-1\", \"bd-2\", \"bd-missing\", \"bd-1\"]}", JSON);
         assertEquals(2, deleted.data().path("deleted").asInt(), deleted.raw());
         assertEquals(List.of("Batch Kept Three"), offered("Order Batch"));
-        assertEquals(0, ok("POST", PRODUCTS + "/delete", "{\"ids\": []}", JSON).data().path("deleted").asInt());
+        assertEquals(
+                0,
+                ok("POST", PRODUCTS + "/delete", "{\"ids\": []}", JSON)
+                        .data()
+                        .path("deleted")
+                        .asInt());
     }
 
     @Test
     void a_batch_delete_of_a_bad_shape_deletes_nothing() {
         ok("POST", PRODUCTS, "[{\"id\": \"bx-1\", \"text\": \"Batch Survivor\"}]", JSON);
-        for (String body : List.of("[\"bx-1\"]", "{}", "{\"ids\": \"bx-1\"}", "{\"ids\": [\"bx-1\", 7]}",
-                "{\"ids\": [\"bx-1\", \" \"]}", "{\"ids\": [\"bx-1\", \"" + "x".repeat(201) + "\"]}",
+        for (String body : List.of(
+                "[\"bx-1\"]",
+                "{}",
+                "{\"ids\": \"bx-1\"}",
+                "{\"ids\": [\"bx-1\", 7]}",
+                "{\"ids\": [\"bx-1\", \" \"]}",
+                "{\"ids\": [\"bx-1\", \"" + "x".repeat(201) + "\"]}",
                 "{\"ids\": [\"bx-1\", \"a\\u0000b\"]}")) {
             assertError(400, "INVALID_REQUEST", call("POST", PRODUCTS + "/delete", body, JSON));
         }
@@ -254,17 +285,22 @@ class RecordsApiTest {
         assertError(400, "INVALID_JSON", call("POST", PRODUCTS + "/delete", "{\"ids\": [\"bx-1\"]", JSON));
         assertError(400, "INVALID_JSON", call("POST", PRODUCTS + "/delete", "{\"ids\": [\"bx-1\"]} {}", JSON));
         assertError(400, "INVALID_JSON", call("POST", PRODUCTS + "/delete", "", JSON));
-        assertError(415, "UNSUPPORTED_MEDIA_TYPE", call("POST", PRODUCTS + "/delete", "{\"ids\": [\"bx-1\"]}",
-                NDJSON));
-        assertError(404, "CATALOG_NOT_FOUND", call("POST", "/api/catalogs/nope/options/delete",
-                "{\"ids\": [\"bx-1\"]}", JSON));
-        assertEquals("Batch Survivor", ok("GET", PRODUCTS + "/bx-1", null, null).data().path("text").asText());
+        assertError(415, "UNSUPPORTED_MEDIA_TYPE", call("POST", PRODUCTS + "/delete", "{\"ids\": [\"bx-1\"]}", NDJSON));
+        assertError(
+                404,
+                "CATALOG_NOT_FOUND",
+                call("POST", "/api/catalogs/nope/options/delete", "{\"ids\": [\"bx-1\"]}", JSON));
+        assertEquals(
+                "Batch Survivor",
+                ok("GET", PRODUCTS + "/bx-1", null, null).data().path("text").asText());
     }
 
     @Test
     void an_option_whose_id_is_delete_is_read_and_deleted_at_its_own_path() {
         ok("POST", PRODUCTS, "[{\"id\": \"delete\", \"text\": \"Deletion Pad\"}]", JSON);
-        assertEquals("Deletion Pad", ok("GET", PRODUCTS + "/delete", null, null).data().path("text").asText());
+        assertEquals(
+                "Deletion Pad",
+                ok("GET", PRODUCTS + "/delete", null, null).data().path("text").asText());
         assertEquals(204, ok("DELETE", PRODUCTS + "/delete", null, null).status());
         assertError(404, "OPTION_NOT_FOUND", call("GET", PRODUCTS + "/delete", null, null));
         assertError(405, "METHOD_NOT_ALLOWED", call("PUT", PRODUCTS + "/delete", "{}", JSON));
@@ -274,13 +310,33 @@ class RecordsApiTest {
 
     @Test
     void every_id_the_api_takes_is_created_read_patched_and_deleted_by_every_call() {
-        List<String> ids = List.of("a/b", "/lead", "trail/", "a//b", "100%", "%2F", "..", ".", "a/../b", "two words",
-                " padded ", "semi;colon", "plus+sign", "q?uery", "hash#tag", "ünï/cödé", "x".repeat(200),
-                "é".repeat(200), "delete/more");
+        List<String> ids = List.of(
+                "a/b",
+                "/lead",
+                "trail/",
+                "a//b",
+                "100%",
+                "%2F",
+                "..",
+                ".",
+                "a/../b",
+                "two words",
+                " padded ",
+                "semi;colon",
+                "plus+sign",
+                "q?uery",
+                "hash#tag",
+                "ünï/cödé",
+                "x".repeat(200),
+                "é".repeat(200),
+                "delete/more");
         StringBuilder records = new StringBuilder();
         for (int i = 0; i < ids.size(); i++) {
-            records.append("{\"id\": ").append(quoted(ids.get(i))).append(", \"text\": \"Odd ")
-                    .append(i).append("\"}\n");
+            records.append("{\"id\": ")
+                    .append(quoted(ids.get(i)))
+                    .append(", \"text\": \"Odd ")
+                    .append(i)
+                    .append("\"}\n");
         }
         ok("POST", "/api/catalogs/oddities/options", records.toString(), NDJSON);
         for (int i = 0; i < ids.size(); i++) {
@@ -288,8 +344,7 @@ class RecordsApiTest {
             String path = "/api/catalogs/oddities/options/" + encoded(id);
             ApiClient.Reply read = ok("GET", path, null, null);
             assertEquals(id, read.data().path("id").asText(), path);
-            ok("PATCH", "/api/catalogs/oddities/options", "[{\"id\": " + quoted(id)
-                    + ", \"weight\": 7}]", JSON);
+            ok("PATCH", "/api/catalogs/oddities/options", "[{\"id\": " + quoted(id) + ", \"weight\": 7}]", JSON);
             assertEquals(7, ok("GET", path, null, null).data().path("weight").asDouble(), path);
             assertEquals(204, ok("DELETE", path, null, null).status(), path);
             assertError(404, "OPTION_NOT_FOUND", call("GET", path, null, null));
@@ -305,8 +360,12 @@ class RecordsApiTest {
             String moved = raw.readResponse();
             assertTrue(moved.startsWith("HTTP/1.1 404") && moved.contains("\"NOT_FOUND\""), moved);
         }
-        assertEquals("Raw Slash", ok("GET", "/api/catalogs/oddities/options/raw%2Fslash", null, null).data()
-                .path("text").asText());
+        assertEquals(
+                "Raw Slash",
+                ok("GET", "/api/catalogs/oddities/options/raw%2Fslash", null, null)
+                        .data()
+                        .path("text")
+                        .asText());
     }
 
     // GET …/options?q=
@@ -333,8 +392,8 @@ class RecordsApiTest {
         List<String> paged = new ArrayList<>();
         String cursor = null;
         do {
-            ApiClient.Reply page = ok("GET", places + "?q=s&limit=1" + (cursor == null ? "" : "&cursor=" + cursor),
-                    null, null);
+            ApiClient.Reply page =
+                    ok("GET", places + "?q=s&limit=1" + (cursor == null ? "" : "&cursor=" + cursor), null, null);
             paged.addAll(ids(page));
             JsonNode next = page.data().path("next_cursor");
             cursor = next.isNull() ? null : next.asText();
@@ -378,19 +437,20 @@ class RecordsApiTest {
 
     @Test
     void the_new_calls_need_the_tenants_secret_key() {
-        List<String[]> calls = List.of(new String[] {"GET", "/api/catalogs", null},
+        List<String[]> calls = List.of(
+                new String[] {"GET", "/api/catalogs", null},
                 new String[] {"GET", PRODUCTS + "/x", null},
                 new String[] {"PATCH", PRODUCTS, "[]"},
                 new String[] {"POST", PRODUCTS + "/delete", "{\"ids\": []}"});
         for (String[] c : calls) {
             ApiClient.Reply none = server.api().call(c[0], c[1], null, c[2], c[2] == null ? null : JSON);
             assertEquals(401, none.status(), c[1] + ": " + none.raw());
-            ApiClient.Reply publicKey = server.api().call(c[0], c[1], server.key("shop/orders"), c[2],
-                    c[2] == null ? null : JSON);
+            ApiClient.Reply publicKey =
+                    server.api().call(c[0], c[1], server.key("shop/orders"), c[2], c[2] == null ? null : JSON);
             assertError(403, "SECRET_KEY_REQUIRED", publicKey);
             if (!c[1].equals("/api/catalogs")) {
-                ApiClient.Reply otherTenant = server.api().call(c[0], c[1], server.key("secret"), c[2],
-                        c[2] == null ? null : JSON);
+                ApiClient.Reply otherTenant =
+                        server.api().call(c[0], c[1], server.key("secret"), c[2], c[2] == null ? null : JSON);
                 assertError(404, "CATALOG_NOT_FOUND", otherTenant);
             }
         }
@@ -405,7 +465,8 @@ class RecordsApiTest {
         String suggestOnly = TestTenants.createKey(tenants, "demo", "secret", null, "--scopes", "suggest");
         try (AutocompleteServer other = AutocompleteServer.start(TestServers.settings(tenants))) {
             ApiClient api = new ApiClient(other.port());
-            for (String[] c : List.of(new String[] {"GET", "/api/catalogs", null},
+            for (String[] c : List.of(
+                    new String[] {"GET", "/api/catalogs", null},
                     new String[] {"GET", "/api/catalogs/cities/options/x", null},
                     new String[] {"PATCH", "/api/catalogs/cities/options", "[]"},
                     new String[] {"POST", "/api/catalogs/cities/options/delete", "{\"ids\": []}"})) {

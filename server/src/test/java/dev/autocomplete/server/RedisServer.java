@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -22,7 +21,8 @@ final class RedisServer implements AutoCloseable {
     }
 
     static RedisServer start() throws Exception {
-        Assumptions.assumeFalse("1".equals(System.getenv("AUTOCOMPLETE_SKIP_REDIS_TESTS")),
+        Assumptions.assumeFalse(
+                "1".equals(System.getenv("AUTOCOMPLETE_SKIP_REDIS_TESTS")),
                 "AUTOCOMPLETE_SKIP_REDIS_TESTS=1: Redis tests skipped on request");
         int port;
         try (ServerSocket socket = new ServerSocket(0)) {
@@ -36,14 +36,25 @@ final class RedisServer implements AutoCloseable {
     /** Starts the server (again) on the same port. */
     void restart() throws Exception {
         try {
-            process = new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
-                    "--save", "", "--appendonly", "no").redirectErrorStream(true).start();
+            process = new ProcessBuilder(
+                            "redis-server",
+                            "--port",
+                            Integer.toString(port),
+                            "--bind",
+                            "127.0.0.1",
+                            "--save",
+                            "",
+                            "--appendonly",
+                            "no")
+                    .redirectErrorStream(true)
+                    .start();
         } catch (IOException e) {
-            throw new AssertionError("redis-server is not installed: run scripts/ensure-redis.sh (or apt-get install "
-                    + "redis-server); .ci/run does. Set AUTOCOMPLETE_SKIP_REDIS_TESTS=1 to skip on purpose.", e);
+            throw new AssertionError(
+                    "redis-server is not installed: run scripts/ensure-redis.sh (or apt-get install "
+                            + "redis-server); .ci/run does. Set AUTOCOMPLETE_SKIP_REDIS_TESTS=1 to skip on purpose.",
+                    e);
         }
-        CompletableFuture<Boolean> ready = ProcessOutput.watch(process, "Ready to accept connections", line -> {
-        });
+        CompletableFuture<Boolean> ready = ProcessOutput.watch(process, "Ready to accept connections", line -> {});
         if (!ready.get(20, TimeUnit.SECONDS)) {
             throw new AssertionError("redis-server did not start on port " + port);
         }

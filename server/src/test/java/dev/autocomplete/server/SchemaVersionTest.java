@@ -3,6 +3,7 @@ package dev.autocomplete.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.autocomplete.server.store.PostgresServer;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -11,11 +12,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import dev.autocomplete.server.store.PostgresServer;
 
 /**
  * What this binary does with a store a newer version wrote (a component's schema version above the one it
@@ -41,14 +39,34 @@ class SchemaVersionTest {
         bump(sqlite, "catalogs");
         List<String> before = contents(sqlite);
 
-        ServerProcess.Exit serve = ServerProcess.run(fixture.env, "serve", "--port", "0", "--management-port", "0",
-                "--tenants", fixture.tenants.toString(), "--data-dir", data.toString());
+        ServerProcess.Exit serve = ServerProcess.run(
+                fixture.env,
+                "serve",
+                "--port",
+                "0",
+                "--management-port",
+                "0",
+                "--tenants",
+                fixture.tenants.toString(),
+                "--data-dir",
+                data.toString());
         int known = dev.autocomplete.server.store.JdbcCatalogStore.schema(
-                dev.autocomplete.server.store.Database.Dialect.SQLITE).size();
+                        dev.autocomplete.server.store.Database.Dialect.SQLITE)
+                .size();
         assertRefused(serve, "catalogs", known + 1, known);
-        ServerProcess.Exit export = ServerProcess.run(fixture.env, "catalog", "export", "--tenants",
-                fixture.tenants.toString(), "--data-dir", data.toString(), "--tenant", "shop", "--catalog",
-                "products", temp.resolve("out.ndjson").toString());
+        ServerProcess.Exit export = ServerProcess.run(
+                fixture.env,
+                "catalog",
+                "export",
+                "--tenants",
+                fixture.tenants.toString(),
+                "--data-dir",
+                data.toString(),
+                "--tenant",
+                "shop",
+                "--catalog",
+                "products",
+                temp.resolve("out.ndjson").toString());
         assertRefused(export, "catalogs", known + 1, known);
         assertEquals(before, contents(sqlite), "nothing changed");
 
@@ -68,11 +86,20 @@ class SchemaVersionTest {
             fixture.key("public");
             bump(url, "keys");
             List<String> before = contents(url);
-            ServerProcess.Exit serve = ServerProcess.run(fixture.env, "serve", "--port", "0", "--management-port",
-                    "0", "--tenants", fixture.tenants.toString(), "--data-dir", temp.resolve("data").toString());
+            ServerProcess.Exit serve = ServerProcess.run(
+                    fixture.env,
+                    "serve",
+                    "--port",
+                    "0",
+                    "--management-port",
+                    "0",
+                    "--tenants",
+                    fixture.tenants.toString(),
+                    "--data-dir",
+                    temp.resolve("data").toString());
             assertRefused(serve, "keys", 2, 1);
-            ServerProcess.Exit keys = ServerProcess.run(fixture.env, "keys", "list", "--tenants",
-                    fixture.tenants.toString(), "--tenant", "shop");
+            ServerProcess.Exit keys = ServerProcess.run(
+                    fixture.env, "keys", "list", "--tenants", fixture.tenants.toString(), "--tenant", "shop");
             assertTrue(keys.code() != 0 && keys.output().contains("version 2 of the 'keys' schema"), keys.output());
             assertEquals(before, contents(url), "nothing changed");
         }
@@ -81,10 +108,14 @@ class SchemaVersionTest {
     private static void assertRefused(ServerProcess.Exit exit, String component, int stored, int known) {
         String output = exit.output();
         assertEquals(2, exit.code(), output);
-        assertTrue(output.contains("holds version " + stored + " of the '" + component + "' schema, but this "
-                + "autocomplete knows versions up to " + known), output);
-        assertTrue(output.contains("Run the newer version again (roll forward), or restore the backup taken before "
-                + "upgrading"), output);
+        assertTrue(
+                output.contains("holds version " + stored + " of the '" + component + "' schema, but this "
+                        + "autocomplete knows versions up to " + known),
+                output);
+        assertTrue(
+                output.contains("Run the newer version again (roll forward), or restore the backup taken before "
+                        + "upgrading"),
+                output);
         assertTrue(output.contains("nothing was changed"), output);
         assertTrue(!output.contains("Exception") && !output.contains("\tat "), "no stack trace: " + output);
     }
@@ -109,8 +140,13 @@ class SchemaVersionTest {
         List<String> rows = new ArrayList<>();
         try (Connection connection = DriverManager.getConnection(url);
                 Statement statement = connection.createStatement()) {
-            for (String table : List.of("schema_version", "catalog_catalogs", "catalog_options", "catalog_changes",
-                    "keys", "keys_imported")) {
+            for (String table : List.of(
+                    "schema_version",
+                    "catalog_catalogs",
+                    "catalog_options",
+                    "catalog_changes",
+                    "keys",
+                    "keys_imported")) {
                 if (!table.equals("schema_version") && url.startsWith("jdbc:sqlite") == table.startsWith("keys")) {
                     continue;
                 }

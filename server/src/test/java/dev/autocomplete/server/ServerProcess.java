@@ -34,11 +34,21 @@ final class ServerProcess implements AutoCloseable {
     /** Starts {@code serve --port 0 --management-port 0 --tenants DIR} plus {@code args}, without waiting for it. */
     static ServerProcess start(Path tenants, Path output, Map<String, String> env, String... args) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
-                Main.class.getName(), "serve", "--port", "0", "--management-port", "0", "--tenants", tenants.toString()));
+        List<String> command = new ArrayList<>(List.of(
+                java,
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName(),
+                "serve",
+                "--port",
+                "0",
+                "--management-port",
+                "0",
+                "--tenants",
+                tenants.toString()));
         command.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(output.toFile());
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
         builder.environment().keySet().removeIf(name -> name.startsWith("AUTOCOMPLETE_"));
         builder.environment().putAll(env);
         try {
@@ -61,18 +71,18 @@ final class ServerProcess implements AutoCloseable {
     }
 
     /** How a command ended: its exit code (-1 when it ran past 60 s) and its output. */
-    record Exit(int code, String output) {
-    }
+    record Exit(int code, String output) {}
 
     /** Runs a command as {@link #command} does, whatever its exit code. */
     static Exit run(Map<String, String> env, String... args) throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
-                Main.class.getName()));
+        List<String> command =
+                new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"), Main.class.getName()));
         command.addAll(List.of(args));
         // Into a file, not a pipe: a command that never ends (serve) must not hold the test past its bound.
         Path output = Files.createTempFile("autocomplete-command", ".log");
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
         builder.environment().keySet().removeIf(name -> name.startsWith("AUTOCOMPLETE_"));
         builder.environment().putAll(env);
         Process process = builder.start();

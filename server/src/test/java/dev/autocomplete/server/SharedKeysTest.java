@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.autocomplete.server.auth.ApiKeys;
+import dev.autocomplete.server.store.PostgresServer;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -15,17 +19,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import com.fasterxml.jackson.databind.JsonNode;
-
-import dev.autocomplete.server.auth.ApiKeys;
-import dev.autocomplete.server.store.PostgresServer;
-import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /**
  * Keys in PostgreSQL ({@code storage.url}): two servers on one database, the real {@code keys} commands
@@ -61,15 +58,15 @@ class SharedKeysTest {
     }
 
     private static TestTenants.Cli keys(Path config, Path tenants, String... args) {
-        List<String> all = new ArrayList<>(List.of("keys", args[0], "--config", config.toString(), "--tenants",
-                tenants.toString(), "--tenant", "demo"));
+        List<String> all = new ArrayList<>(List.of(
+                "keys", args[0], "--config", config.toString(), "--tenants", tenants.toString(), "--tenant", "demo"));
         all.addAll(List.of(args).subList(1, args.length));
         return TestTenants.cli(all.toArray(String[]::new));
     }
 
     private static String create(Path config, Path tenants, String... options) {
-        List<String> args = new ArrayList<>(List.of("create", "--type", "public", "--product", "travel", "--rate",
-                "10000"));
+        List<String> args =
+                new ArrayList<>(List.of("create", "--type", "public", "--product", "travel", "--rate", "10000"));
         args.addAll(List.of(options));
         TestTenants.Cli created = keys(config, tenants, args.toArray(String[]::new));
         assertEquals(0, created.exit(), created.err());
@@ -89,14 +86,17 @@ class SharedKeysTest {
         String url = postgres.newDatabase();
         Path tenants = TestTenants.copyOfDemo(temp);
         Path config = config(url);
-        try (AutocompleteServer a = start(tenants, url); AutocompleteServer b = start(tenants, url)) {
+        try (AutocompleteServer a = start(tenants, url);
+                AutocompleteServer b = start(tenants, url)) {
             String key = create(config, tenants);
-            assertTrue(AccessTokenTest.within2Seconds(() -> status(a, key) == 200 && status(b, key) == 200),
+            assertTrue(
+                    AccessTokenTest.within2Seconds(() -> status(a, key) == 200 && status(b, key) == 200),
                     "a new key works on both replicas");
 
             TestTenants.Cli revoked = keys(config, tenants, "revoke", idOf(key));
             assertEquals(0, revoked.exit(), revoked.err());
-            assertTrue(AccessTokenTest.within2Seconds(() -> status(a, key) == 401 && status(b, key) == 401),
+            assertTrue(
+                    AccessTokenTest.within2Seconds(() -> status(a, key) == 401 && status(b, key) == 401),
                     "a revoked key is refused on both replicas");
         }
         assertFalse(Files.exists(tenants.resolve("demo/keys.yaml")), "keys.yaml is not written");
@@ -107,8 +107,20 @@ class SharedKeysTest {
         String url = postgres.newDatabase();
         Path tenants = TestTenants.copyOfDemo(temp);
         Path config = config(url);
-        TestTenants.Cli created = keys(config, tenants, "create", "--type", "secret", "--scopes", "catalogs",
-                "--origins", "https://app.example.com", "--expires", "2099-01-01", "--rate", "7");
+        TestTenants.Cli created = keys(
+                config,
+                tenants,
+                "create",
+                "--type",
+                "secret",
+                "--scopes",
+                "catalogs",
+                "--origins",
+                "https://app.example.com",
+                "--expires",
+                "2099-01-01",
+                "--rate",
+                "7");
         assertEquals(0, created.exit(), created.err());
         String secret = created.lastLine();
 
@@ -119,7 +131,8 @@ class SharedKeysTest {
                 assertTrue(row.next());
                 assertEquals("demo", row.getString("tenant"));
                 assertEquals(ApiKeys.digest(secret), row.getString("digest"));
-                assertEquals(List.of("catalogs"), List.of((String[]) row.getArray("uses").getArray()));
+                assertEquals(List.of("catalogs"), List.of((String[])
+                        row.getArray("uses").getArray()));
                 assertEquals(7, row.getLong("rate_per_second"));
                 for (int column = 1; column <= row.getMetaData().getColumnCount(); column++) {
                     String value = String.valueOf(row.getObject(column));
@@ -129,15 +142,22 @@ class SharedKeysTest {
         }
         TestTenants.Cli list = keys(config, tenants, "list");
         assertEquals(0, list.exit(), list.err());
-        assertTrue(list.out().lines().anyMatch(line -> line.startsWith(idOf(secret)) && line.contains(" catalogs ")
-                && line.contains("https://app.example.com") && line.contains("2099-01-01T00:00:00Z")
-                && line.contains("7/s:14")), list.out());
+        assertTrue(
+                list.out()
+                        .lines()
+                        .anyMatch(line -> line.startsWith(idOf(secret))
+                                && line.contains(" catalogs ")
+                                && line.contains("https://app.example.com")
+                                && line.contains("2099-01-01T00:00:00Z")
+                                && line.contains("7/s:14")),
+                list.out());
         assertFalse(list.out().contains(secret));
         assertEquals(1, keys(config, tenants, "revoke", "key_000000000000").exit());
         assertFalse(Files.exists(tenants.resolve("demo/keys.yaml")));
 
         try (AutocompleteServer server = start(tenants, url)) {
-            ApiClient.Reply mint = AccessTokenTest.mint(new ApiClient(server.port()), secret, AccessTokenTest.TRAVEL_ID);
+            ApiClient.Reply mint =
+                    AccessTokenTest.mint(new ApiClient(server.port()), secret, AccessTokenTest.TRAVEL_ID);
             assertEquals("KEY_SCOPE", mint.errorCode(), "the uses came back from PostgreSQL: " + mint.raw());
         }
     }
@@ -154,8 +174,13 @@ class SharedKeysTest {
             assertEquals(200, status(server, kept));
             postgres.stop();
             try {
-                assertTrue(AccessTokenTest.within2Seconds(() -> keysCheck(management).path("data")
-                        .path("following").asText().equals("false")), "the lost connection is noticed");
+                assertTrue(
+                        AccessTokenTest.within2Seconds(() -> keysCheck(management)
+                                .path("data")
+                                .path("following")
+                                .asText()
+                                .equals("false")),
+                        "the lost connection is noticed");
                 for (int i = 0; i < 10; i++) {
                     assertEquals(200, status(server, kept), "known keys keep working while PostgreSQL is down");
                     Thread.sleep(200);
@@ -166,7 +191,8 @@ class SharedKeysTest {
                 postgres.restart();
             }
             String fresh = create(config, tenants);
-            assertTrue(AccessTokenTest.within2Seconds(() -> status(server, fresh) == 200),
+            assertTrue(
+                    AccessTokenTest.within2Seconds(() -> status(server, fresh) == 200),
                     "listening again once PostgreSQL is back");
 
             // A change whose notification is lost: made without one, then the listening connection is cut.
@@ -174,10 +200,13 @@ class SharedKeysTest {
                     Statement statement = connection.createStatement()) {
                 statement.execute("UPDATE keys SET revoked_at = now() WHERE id = '" + idOf(revokedUnheard) + "'");
                 assertEquals(200, status(server, revokedUnheard), "no notification, so not yet seen");
-                statement.executeQuery("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name"
-                        + " = 'autocomplete-keys-listener'").close();
+                statement
+                        .executeQuery("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name"
+                                + " = 'autocomplete-keys-listener'")
+                        .close();
             }
-            assertTrue(AccessTokenTest.within2Seconds(() -> status(server, revokedUnheard) == 401),
+            assertTrue(
+                    AccessTokenTest.within2Seconds(() -> status(server, revokedUnheard) == 401),
                     "the catch-up after a lost connection reads what it missed");
             assertEquals(200, status(server, kept));
         }
@@ -199,8 +228,8 @@ class SharedKeysTest {
         try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
             closedPort = socket.getLocalPort();
         }
-        try (AutocompleteServer server = start(tenants, "jdbc:postgresql://127.0.0.1:" + closedPort + "/none?user=x"
-                + "&password=never-logged")) {
+        try (AutocompleteServer server = start(
+                tenants, "jdbc:postgresql://127.0.0.1:" + closedPort + "/none?user=x" + "&password=never-logged")) {
             ApiClient.Reply ready = new ApiClient(server.port()).get("/ready");
             assertEquals(503, ready.status(), ready.raw());
             JsonNode keys = keysCheck(ApiClient.management(server.managementPort()));
@@ -216,8 +245,17 @@ class SharedKeysTest {
         Path tenants = TestTenants.copyOfDemo(temp);
         String before = TestTenants.createKey(tenants, "demo", "public", "travel");
         String revokedBefore = TestTenants.createKey(tenants, "demo", "secret", null, "--scopes", "suggest");
-        assertEquals(0, TestTenants.cli("keys", "revoke", "--tenants", tenants.toString(), "--tenant", "demo",
-                idOf(revokedBefore)).exit());
+        assertEquals(
+                0,
+                TestTenants.cli(
+                                "keys",
+                                "revoke",
+                                "--tenants",
+                                tenants.toString(),
+                                "--tenant",
+                                "demo",
+                                idOf(revokedBefore))
+                        .exit());
         try (AutocompleteServer server = start(tenants, url)) {
             assertEquals(200, status(server, before), "imported at the first start");
             assertEquals(401, status(server, revokedBefore), "revoked in the file, revoked in PostgreSQL");
@@ -234,8 +272,8 @@ class SharedKeysTest {
         assertFalse(list.out().contains(idOf(afterImport)), list.out());
         try (Connection connection = DriverManager.getConnection(url);
                 Statement statement = connection.createStatement();
-                ResultSet uses = statement.executeQuery("SELECT uses FROM keys WHERE id = '" + idOf(revokedBefore)
-                        + "'")) {
+                ResultSet uses =
+                        statement.executeQuery("SELECT uses FROM keys WHERE id = '" + idOf(revokedBefore) + "'")) {
             assertTrue(uses.next());
             assertEquals(List.of("suggest"), List.of((String[]) uses.getArray(1).getArray()));
         }

@@ -4,14 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * A product id names one product of one tenant: a tenant whose product id another tenant already has is refused,
@@ -61,7 +59,8 @@ class SharedProductIdTest {
         TestTenants.Cli result = TestTenants.cli("validate", "--tenants", tenants.toString());
 
         assertEquals(1, result.exit(), result.out());
-        assertTrue(result.err().contains(tenants.resolve(refusal("beta", "alpha")).toString()), result.err());
+        assertTrue(
+                result.err().contains(tenants.resolve(refusal("beta", "alpha")).toString()), result.err());
         assertFalse(result.err().contains("alpha/tenant.yaml"), "the first tenant keeps its id:\n" + result.err());
         assertFalse(result.err().contains("gamma/tenant.yaml"), result.err());
         assertTrue(result.err().contains("1 problem(s)"), result.err());
@@ -88,12 +87,18 @@ class SharedProductIdTest {
             assertEquals("UP", checks.get(0).path("status").asText(), checks.toString());
             assertEquals("tenant:beta", checks.get(1).path("name").asText(), checks.toString());
             assertEquals("DOWN", checks.get(1).path("status").asText(), checks.toString());
-            assertEquals(refusal("beta", "alpha"), checks.get(1).path("data").path("problems").get(0).asText()
-                    .replaceFirst(" \\(a product id .*", ""), checks.toString());
+            assertEquals(
+                    refusal("beta", "alpha"),
+                    checks.get(1).path("data").path("problems").get(0).asText().replaceFirst(" \\(a product id .*", ""),
+                    checks.toString());
 
             write(tenants, "delta", SHARED_ID);
-            assertTrue(server.awaitLog("product id " + SHARED_ID + " is already a product of tenant 'alpha'; tenant"
-                    + " 'delta' is not loaded", 30), server.log());
+            assertTrue(
+                    server.awaitLog(
+                            "product id " + SHARED_ID + " is already a product of tenant 'alpha'; tenant"
+                                    + " 'delta' is not loaded",
+                            30),
+                    server.log());
         }
     }
 }

@@ -4,14 +4,12 @@ import static dev.autocomplete.server.ApiClient.envelope;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.autocomplete.server.auth.SigningSecret;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import dev.autocomplete.server.auth.SigningSecret;
 
 /**
  * Two server processes with one real Redis share a key's limit and each other's tokens; killing Redis keeps
@@ -37,8 +35,10 @@ class SharedRateLimitTest {
     void two_processes_share_one_limit_through_redis_and_keep_serving_when_it_dies() throws Exception {
         Path tenants = TestTenants.copyOfDemo(temp);
         String shared = TestTenants.createKey(tenants, "demo", "public", "travel", "--rate", "1", "--burst", "10");
-        String duringOutage = TestTenants.createKey(tenants, "demo", "public", "travel", "--rate", "1", "--burst", "10");
-        String afterRecovery = TestTenants.createKey(tenants, "demo", "public", "travel", "--rate", "1", "--burst", "6");
+        String duringOutage =
+                TestTenants.createKey(tenants, "demo", "public", "travel", "--rate", "1", "--burst", "10");
+        String afterRecovery =
+                TestTenants.createKey(tenants, "demo", "public", "travel", "--rate", "1", "--burst", "6");
         String secret = TestTenants.createKey(tenants, "demo", "secret", null);
         Map<String, String> env = Map.of(SigningSecret.ENV_SECRET, "replicas-share-this-secret-0123456789-abc");
         try (RedisServer redis = RedisServer.start();
@@ -54,12 +54,15 @@ class SharedRateLimitTest {
             long started = System.nanoTime();
             int accepted = alternate(both, shared, 24);
             double seconds = (System.nanoTime() - started) / 1e9;
-            assertTrue(accepted <= 10 + Math.ceil(seconds) + 1,
+            assertTrue(
+                    accepted <= 10 + Math.ceil(seconds) + 1,
                     accepted + " of 24 accepted in " + seconds + " s: per-process buckets would accept 20");
             assertTrue(accepted >= 10, accepted + " accepted: the burst of 10 is available");
 
-            String token = AccessTokenTest.mint(both.get(0), secret, AccessTokenTest.TRAVEL_ID).json()
-                    .path("access_token").asText();
+            String token = AccessTokenTest.mint(both.get(0), secret, AccessTokenTest.TRAVEL_ID)
+                    .json()
+                    .path("access_token")
+                    .asText();
             assertEquals(200, both.get(1).suggest(token, envelope("")).status(), "replicas verify each other's tokens");
 
             redis.kill();
@@ -80,7 +83,8 @@ class SharedRateLimitTest {
             started = System.nanoTime();
             int afterwards = alternate(both, afterRecovery, 14);
             seconds = (System.nanoTime() - started) / 1e9;
-            assertTrue(afterwards <= 6 + Math.ceil(seconds) + 1,
+            assertTrue(
+                    afterwards <= 6 + Math.ceil(seconds) + 1,
                     afterwards + " of 14 accepted in " + seconds + " s: shared again after Redis returned");
         }
     }

@@ -2,6 +2,7 @@ package dev.autocomplete.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.autocomplete.server.auth.SigningSecret;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,8 +10,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
-import dev.autocomplete.server.auth.SigningSecret;
 
 /**
  * A tenant {@code shop} with a live catalog seeded from a CSV file, served by real {@code serve} processes, and
@@ -35,8 +34,8 @@ final class StorageFixture {
             """;
 
     final Path tenants;
-    final Map<String, String> env = new HashMap<>(Map.of(SigningSecret.ENV_SECRET,
-            "storage-tests-share-this-secret-0123456789"));
+    final Map<String, String> env =
+            new HashMap<>(Map.of(SigningSecret.ENV_SECRET, "storage-tests-share-this-secret-0123456789"));
 
     StorageFixture(Path temp) throws IOException {
         tenants = temp.resolve("tenants");
@@ -53,25 +52,41 @@ final class StorageFixture {
 
     /** {@code serve} over these tenants with its own data directory, once it serves. */
     ServerProcess serve(Path dataDir, Path log) throws InterruptedException {
-        return ServerProcess.start(tenants, log, env, "--data-dir", dataDir.toString()).awaitServing();
+        return ServerProcess.start(tenants, log, env, "--data-dir", dataDir.toString())
+                .awaitServing();
     }
 
     /** A new key of {@code shop} made with {@code keys create} ({@code public} for the orders product, or secret). */
     String key(String type) throws Exception {
-        List<String> command = new ArrayList<>(List.of("keys", "create", "--tenants", tenants.toString(), "--tenant",
-                "shop", "--type", type, "--rate", "10000"));
+        List<String> command = new ArrayList<>(List.of(
+                "keys",
+                "create",
+                "--tenants",
+                tenants.toString(),
+                "--tenant",
+                "shop",
+                "--type",
+                type,
+                "--rate",
+                "10000"));
         if (type.equals("public")) {
             command.addAll(List.of("--product", "orders"));
         }
-        List<String> lines = ServerProcess.command(env, command.toArray(String[]::new)).lines()
-                .filter(l -> !l.isBlank()).toList();
+        List<String> lines = ServerProcess.command(env, command.toArray(String[]::new))
+                .lines()
+                .filter(l -> !l.isBlank())
+                .toList();
         return lines.getLast().strip();
     }
 
     /** Upserts one option through the records API, asserting 200. */
     static void upsert(ApiClient api, String secret, String id, String text) {
-        ApiClient.Reply reply = api.call("POST", "/api/catalogs/products/options", secret,
-                "[{\"id\": \"" + id + "\", \"text\": \"" + text + "\"}]", "application/json");
+        ApiClient.Reply reply = api.call(
+                "POST",
+                "/api/catalogs/products/options",
+                secret,
+                "[{\"id\": \"" + id + "\", \"text\": \"" + text + "\"}]",
+                "application/json");
         assertEquals(200, reply.status(), reply.raw());
     }
 

@@ -5,17 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Optional;
-
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import dev.autocomplete.server.store.CatalogRef;
 import dev.autocomplete.server.store.CatalogStore;
 import dev.autocomplete.server.store.JdbcCatalogStore;
 import dev.autocomplete.server.store.PostgresServer;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code storage migrate} moves a real SQLite deployment (keys in keys.yaml, a live catalog seeded from CSV and
@@ -51,11 +49,21 @@ class StorageMigrateTest {
             com.fasterxml.jackson.databind.node.ObjectNode body = ApiClient.envelope("Order Qu");
             ((com.fasterxml.jackson.databind.node.ObjectNode) body.path("meta")).put("session_id", session);
             assertEquals(200, api.suggest(publicKey, body).status());
-            com.fasterxml.jackson.databind.node.ObjectNode event = ApiClient.JSON.createObjectNode()
-                    .put("source", "full-sdk").put("session_id", session).put("type", "option");
+            com.fasterxml.jackson.databind.node.ObjectNode event = ApiClient.JSON
+                    .createObjectNode()
+                    .put("source", "full-sdk")
+                    .put("session_id", session)
+                    .put("type", "option");
             event.putObject("query_data").put("raw_query", "Order Qu").put("selected_option", learned);
-            assertEquals(204, api.post("/api/telemetry/events", publicKey, event.toString(), "application/json",
-                    java.util.Map.of()).status());
+            assertEquals(
+                    204,
+                    api.post(
+                                    "/api/telemetry/events",
+                                    publicKey,
+                                    event.toString(),
+                                    "application/json",
+                                    java.util.Map.of())
+                            .status());
         }
         long sequence;
         Optional<String> seedDigest;
@@ -70,19 +78,38 @@ class StorageMigrateTest {
             String database = jdbcUrl.replaceAll(".*/([^/?]+)\\?.*", "$1");
             String url = "postgresql://" + PostgresServer.USER + ":" + PostgresServer.PASSWORD + "@127.0.0.1:"
                     + postgres.port() + "/" + database;
-            String moved = ServerProcess.command(sqlite.env, "storage", "migrate", "--tenants",
-                    sqlite.tenants.toString(), "--data-dir", data.toString(), "--to", url);
+            String moved = ServerProcess.command(
+                    sqlite.env,
+                    "storage",
+                    "migrate",
+                    "--tenants",
+                    sqlite.tenants.toString(),
+                    "--data-dir",
+                    data.toString(),
+                    "--to",
+                    url);
             assertTrue(moved.contains("catalog_options: 3 row(s)"), moved);
             assertTrue(moved.contains("keys of tenant shop: 2"), moved);
             assertTrue(moved.contains("Catalog change sequence: " + sequence), moved);
             assertTrue(moved.contains("learning_credits: 2 row(s)"), "the pick, overall and after 'qu': " + moved);
             assertFalse(moved.contains(PostgresServer.PASSWORD), "the password is never printed: " + moved);
 
-            ServerProcess.Exit again = ServerProcess.run(sqlite.env, "storage", "migrate", "--tenants",
-                    sqlite.tenants.toString(), "--data-dir", data.toString(), "--to", url);
+            ServerProcess.Exit again = ServerProcess.run(
+                    sqlite.env,
+                    "storage",
+                    "migrate",
+                    "--tenants",
+                    sqlite.tenants.toString(),
+                    "--data-dir",
+                    data.toString(),
+                    "--to",
+                    url);
             assertEquals(1, again.code(), again.output());
-            assertTrue(again.output().contains("already holds data") && again.output().contains("nothing was changed")
-                    && again.output().contains("--replace"), again.output());
+            assertTrue(
+                    again.output().contains("already holds data")
+                            && again.output().contains("nothing was changed")
+                            && again.output().contains("--replace"),
+                    again.output());
 
             try (CatalogStore store = JdbcCatalogStore.postgres(jdbcUrl, null, null)) {
                 assertEquals(sequence, store.lastSequence(), "the change sequence carried over");
@@ -95,10 +122,16 @@ class StorageMigrateTest {
                 ApiClient onA = new ApiClient(a.port());
                 ApiClient onB = new ApiClient(b.port());
                 for (ApiClient replica : new ApiClient[] {onA, onB}) {
-                    assertTrue(StorageFixture.offered(replica, publicKey, "Order Qu").contains("Quantum Widget"));
-                    assertFalse(StorageFixture.offered(replica, publicKey, "Order Qu").contains("Quartz Widget"));
-                    assertTrue(StorageFixture.offered(replica, publicKey, "Order Seed").contains("Seeded Sprocket"));
-                    assertEquals(learned, StorageFixture.offered(replica, publicKey, "Order Qu").getFirst(),
+                    assertTrue(StorageFixture.offered(replica, publicKey, "Order Qu")
+                            .contains("Quantum Widget"));
+                    assertFalse(StorageFixture.offered(replica, publicKey, "Order Qu")
+                            .contains("Quartz Widget"));
+                    assertTrue(StorageFixture.offered(replica, publicKey, "Order Seed")
+                            .contains("Seeded Sprocket"));
+                    assertEquals(
+                            learned,
+                            StorageFixture.offered(replica, publicKey, "Order Qu")
+                                    .getFirst(),
                             "what was learned on SQLite ranks on PostgreSQL");
                 }
                 // Both continue the sequence: a write through A is the next change, and B follows it.

@@ -3,17 +3,14 @@ package dev.autocomplete.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.autocomplete.server.config.ServerSettings;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 import java.nio.file.Path;
 import java.util.Map;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import com.fasterxml.jackson.databind.JsonNode;
-
-import dev.autocomplete.server.config.ServerSettings;
-import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /**
  * The suggest body is read in one streaming pass: what a tree would have made of it does not depend on the
@@ -25,8 +22,8 @@ class SuggestBodyReadingTest {
     private static final String REQUEST_AT = "\"request_at\":\"2026-11-22T10:15:30Z\"";
     private static final String META = "\"meta\":{" + REQUEST_ID + "," + REQUEST_AT + "}";
     private static final String RAW_QUERY = "\"raw_query\":\"Book a flight from {{ORIGIN_1}} to \"";
-    private static final String PARAMS = "\"completed_params\":[{\"type\":\"origin\",\"placeholder\":\"{{ORIGIN_1}}\","
-            + "\"text\":\"Paris\"}]";
+    private static final String PARAMS =
+            "\"completed_params\":[{\"type\":\"origin\",\"placeholder\":\"{{ORIGIN_1}}\"," + "\"text\":\"Paris\"}]";
     private static final String DATA = "\"data\":{" + RAW_QUERY + "," + PARAMS + "}";
     private static final String LISBON_FIRST = "\"additional_context\":{\"destination\":\"Lisbon\"}";
 
@@ -52,7 +49,8 @@ class SuggestBodyReadingTest {
     @Test
     void unknown_objects_and_arrays_are_skipped_at_every_level() {
         String junk = "{\"a\":[1,2.5,-3e4,{\"b\":[[],{}]},null,true,\"x\"],\"c\":{\"d\":{\"e\":\"f\"}}}";
-        String body = object("\"first\":" + junk,
+        String body = object(
+                "\"first\":" + junk,
                 "\"meta\":{\"extra\":" + junk + "," + REQUEST_ID + ",\"more\":[" + junk + "]," + REQUEST_AT + "}",
                 "\"between\":[" + junk + "," + junk + "]",
                 "\"data\":{\"x\":" + junk + "," + RAW_QUERY + ",\"completed_params\":[{\"kind\":" + junk
@@ -68,22 +66,38 @@ class SuggestBodyReadingTest {
         assertEquals(plainAnswer, ok(object("\"meta\":{\"request_id\":\"nope\"}", META, DATA)));
         assertEquals(plainAnswer, ok(object(META, "\"data\":{\"raw_query\":5," + PARAMS + "," + RAW_QUERY + "}")));
         assertEquals(plainAnswer, ok(object(META, "\"data\":5", DATA)));
-        assertError(object(META, DATA, "\"meta\":{\"request_id\":\"nope\"}"), "INVALID_REQUEST_ID",
+        assertError(
+                object(META, DATA, "\"meta\":{\"request_id\":\"nope\"}"),
+                "INVALID_REQUEST_ID",
                 "meta.request_id must be a UUID (8-4-4-4-12 hex).");
         assertError(object(META, DATA, "\"data\":[]"), "INVALID_REQUEST", "data must be an object.");
 
         String session = "6f1c2a8e-3b4d-4e5f-9a7b-1c2d3e4f5a61";
         String given = "\"meta\":{" + REQUEST_ID + "," + REQUEST_AT + ",\"session_id\":\"" + session + "\"";
-        assertEquals(session, reply(object(given + ",\"session_id\":\"bad\",\"session_id\":\"" + session + "\"}",
-                DATA)).json().path("meta").path("session_id").asText());
-        assertNotEquals(session, reply(object(given + ",\"session_id\":null}", DATA))
-                .json().path("meta").path("session_id").asText(), "a later null leaves no session id");
+        assertEquals(
+                session,
+                reply(object(given + ",\"session_id\":\"bad\",\"session_id\":\"" + session + "\"}", DATA))
+                        .json()
+                        .path("meta")
+                        .path("session_id")
+                        .asText());
+        assertNotEquals(
+                session,
+                reply(object(given + ",\"session_id\":null}", DATA))
+                        .json()
+                        .path("meta")
+                        .path("session_id")
+                        .asText(),
+                "a later null leaves no session id");
 
         String context = "\"data\":{" + RAW_QUERY + "," + LISBON_FIRST + "," + PARAMS;
         assertEquals(plainAnswer, ok(object(META, context + ",\"additional_context\":{}}")));
-        assertEquals(ok(object(META, "\"data\":{" + RAW_QUERY + "," + PARAMS + "," + LISBON_FIRST + "}")),
-                ok(object(META, "\"data\":{" + RAW_QUERY + ",\"additional_context\":{\"destination\":\"Rome\"},"
-                        + PARAMS + "," + LISBON_FIRST + "}")));
+        assertEquals(
+                ok(object(META, "\"data\":{" + RAW_QUERY + "," + PARAMS + "," + LISBON_FIRST + "}")),
+                ok(object(
+                        META,
+                        "\"data\":{" + RAW_QUERY + ",\"additional_context\":{\"destination\":\"Rome\"}," + PARAMS + ","
+                                + LISBON_FIRST + "}")));
     }
 
     @Test
@@ -94,7 +108,9 @@ class SuggestBodyReadingTest {
             assertError(valid + tail, "INVALID_JSON", "The body is not valid JSON.");
         }
         assertError("[1,2] x", "INVALID_JSON", "The body is not valid JSON.");
-        assertError(object("\"meta\":5", "\"data\":{\"raw_query\":5,\"x\":[1,]}"), "INVALID_JSON",
+        assertError(
+                object("\"meta\":5", "\"data\":{\"raw_query\":5,\"x\":[1,]}"),
+                "INVALID_JSON",
                 "The body is not valid JSON.");
         assertError(object(META, DATA, "\"x\":{\"y\":tru}"), "INVALID_JSON", "The body is not valid JSON.");
         assertError(" ", "INVALID_JSON", "The body is not valid JSON."); // whitespace holds no JSON value
@@ -109,11 +125,16 @@ class SuggestBodyReadingTest {
         assertEquals(lisbonFirst, ok(object("\"data\":{" + RAW_QUERY + "," + LISBON_FIRST + "," + PARAMS + "}", META)));
 
         String tooLarge = "\"additional_context\":{\"note\":\"" + "a".repeat(2000) + "\"}";
-        assertError(object(META, "\"data\":{" + tooLarge + ",\"raw_query\":5}"), "INVALID_REQUEST",
+        assertError(
+                object(META, "\"data\":{" + tooLarge + ",\"raw_query\":5}"),
+                "INVALID_REQUEST",
                 "data.raw_query must be a string (it may be empty).");
-        assertError(object(META, "\"data\":{" + tooLarge + "," + RAW_QUERY + ",\"completed_params\":[7]}"),
-                "INVALID_COMPLETED_PARAMS", "data.completed_params[0] must be an object.");
-        assertError(object(META, "\"data\":{" + RAW_QUERY + ",\"identified_params\":[7]," + tooLarge + "}"),
+        assertError(
+                object(META, "\"data\":{" + tooLarge + "," + RAW_QUERY + ",\"completed_params\":[7]}"),
+                "INVALID_COMPLETED_PARAMS",
+                "data.completed_params[0] must be an object.");
+        assertError(
+                object(META, "\"data\":{" + RAW_QUERY + ",\"identified_params\":[7]," + tooLarge + "}"),
                 "ADDITIONAL_CONTEXT_TOO_LARGE",
                 "data.additional_context is 2011 bytes as compact JSON; the limit is 2000.");
     }
@@ -130,11 +151,19 @@ class SuggestBodyReadingTest {
         String badLanguage = "\"meta\":{\"client_version\":1,\"language\":[]," + REQUEST_ID + "," + REQUEST_AT + "}";
         assertError(object(badData, badLanguage), "INVALID_REQUEST", "meta.language must be a string.");
         assertError(object("\"data\":\"x\"", badMeta), "INVALID_REQUEST", "data must be an object.");
-        assertError(object("\"data\":{\"recently_suggested\":{},\"identified_params\":5,\"completed_params\":[{}],"
-                + RAW_QUERY + "}", META), "INVALID_COMPLETED_PARAMS",
+        assertError(
+                object(
+                        "\"data\":{\"recently_suggested\":{},\"identified_params\":5,\"completed_params\":[{}],"
+                                + RAW_QUERY + "}",
+                        META),
+                "INVALID_COMPLETED_PARAMS",
                 "data.completed_params[0].type must be a non-empty string.");
-        assertError(object("\"data\":{\"recently_suggested\":{},\"identified_params\":[{\"type\":\"a\"}],"
-                + RAW_QUERY + "}", META), "INVALID_REQUEST",
+        assertError(
+                object(
+                        "\"data\":{\"recently_suggested\":{},\"identified_params\":[{\"type\":\"a\"}]," + RAW_QUERY
+                                + "}",
+                        META),
+                "INVALID_REQUEST",
                 "data.identified_params[0] needs string 'type' and 'value'.");
     }
 
@@ -143,11 +172,15 @@ class SuggestBodyReadingTest {
         Path tenants = TestTenants.copyOfDemo(demo.temp().resolve("short-strings"));
         String key = TestTenants.createKey(tenants, "demo", "public", "travel");
         ServerSettings settings = ServerSettings.read(null, Map.of("AUTOCOMPLETE_LIMITS_JSON_STRING_BYTES", "1024"))
-                .with("127.0.0.1", 0, tenants).withManagement("127.0.0.1", 0);
+                .with("127.0.0.1", 0, tenants)
+                .withManagement("127.0.0.1", 0);
         try (AutocompleteServer server = AutocompleteServer.start(settings)) {
             ApiClient api = new ApiClient(server.port());
             String fits = object(META, DATA, "\"x\":{\"y\":[\"" + "a".repeat(1000) + "\"]}");
-            assertEquals(200, api.post("/api/suggest", key, fits, "application/json", Map.of()).status());
+            assertEquals(
+                    200,
+                    api.post("/api/suggest", key, fits, "application/json", Map.of())
+                            .status());
             String tooLong = object(META, DATA, "\"x\":{\"y\":[\"" + "a".repeat(1100) + "\"]}");
             ApiClient.Reply reply = api.post("/api/suggest", key, tooLong, "application/json", Map.of());
             assertEquals(400, reply.status(), reply.raw());

@@ -8,24 +8,19 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.autocomplete.server.config.ServerSettings;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Pattern;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import dev.autocomplete.server.config.ServerSettings;
-import dev.autocomplete.server.wiring.AutocompleteServer;
-
 
 /** The rules of docs/protocol.md §2 to §7, over HTTP. */
 class SuggestProtocolTest {
@@ -66,14 +61,17 @@ class SuggestProtocolTest {
         ApiClient.Reply reply = travel(body);
         assertEquals(200, reply.status(), reply.raw());
         assertEquals(requestId, reply.json().path("meta").path("request_id").asText());
-        assertEquals("2026-11-22T10:15:30.123-05:00", reply.json().path("meta").path("request_at").asText());
+        assertEquals(
+                "2026-11-22T10:15:30.123-05:00",
+                reply.json().path("meta").path("request_at").asText());
         assertNotNull(reply.header("Date"));
     }
 
     @Test
     void generates_a_uuid_v4_session_id_when_absent_or_null_and_echoes_a_given_one() {
         ApiClient.Reply absent = travel(envelope(""));
-        assertTrue(UUID_V4.matcher(absent.json().path("meta").path("session_id").asText()).matches());
+        assertTrue(UUID_V4.matcher(absent.json().path("meta").path("session_id").asText())
+                .matches());
 
         ObjectNode withNull = envelope("");
         ((ObjectNode) withNull.get("meta")).putNull("session_id");
@@ -84,12 +82,19 @@ class SuggestProtocolTest {
         String session = UUID.randomUUID().toString();
         ObjectNode given = envelope("");
         ((ObjectNode) given.get("meta")).put("session_id", session);
-        assertEquals(session, travel(given).json().path("meta").path("session_id").asText());
+        assertEquals(
+                session, travel(given).json().path("meta").path("session_id").asText());
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "not-a-uuid", "6f1c2a8e-3b4d-1e5f-9a7b-1c2d3e4f5a61",
-        "6f1c2a8e-3b4d-4e5f-7a7b-1c2d3e4f5a61", "6f1c2a8e3b4d4e5f9a7b1c2d3e4f5a61"})
+    @ValueSource(
+            strings = {
+                "",
+                "not-a-uuid",
+                "6f1c2a8e-3b4d-1e5f-9a7b-1c2d3e4f5a61",
+                "6f1c2a8e-3b4d-4e5f-7a7b-1c2d3e4f5a61",
+                "6f1c2a8e3b4d4e5f9a7b1c2d3e4f5a61"
+            })
     void rejects_session_id_that_is_not_uuid_v4(String session) {
         ObjectNode body = envelope("");
         ((ObjectNode) body.get("meta")).put("session_id", session);
@@ -141,7 +146,10 @@ class SuggestProtocolTest {
         fill(body, "{{ORIGIN_1}}", "origin", "Paris");
         ((ObjectNode) body.path("data").path("completed_params").get(0)).putNull("kind");
         ((ObjectNode) body.get("data")).put("contact_account_count", 3).put("surprise", true);
-        ((ObjectNode) body.get("meta")).put("client_version", "1.2.3").put("language", "en-US").put("extra", 1);
+        ((ObjectNode) body.get("meta"))
+                .put("client_version", "1.2.3")
+                .put("language", "en-US")
+                .put("extra", 1);
         body.put("top_level_extra", "x");
         ApiClient.Reply reply = travel(body);
         assertEquals(200, reply.status(), reply.raw());
@@ -184,22 +192,32 @@ class SuggestProtocolTest {
 
     @Test
     void refuses_invalid_json_and_a_body_that_is_not_an_object() {
-        assertError(api.post("/api/suggest", travelKey, "{\"data\": ", "application/json", Map.of()), 400,
-                "INVALID_JSON");
+        assertError(
+                api.post("/api/suggest", travelKey, "{\"data\": ", "application/json", Map.of()), 400, "INVALID_JSON");
         assertError(api.post("/api/suggest", travelKey, "", "application/json", Map.of()), 400, "INVALID_JSON");
         assertError(api.post("/api/suggest", travelKey, "{} {}", "application/json", Map.of()), 400, "INVALID_JSON");
-        assertError(api.post("/api/suggest", travelKey, "[1,2]", "application/json", Map.of()), 400,
-                "INVALID_REQUEST");
+        assertError(api.post("/api/suggest", travelKey, "[1,2]", "application/json", Map.of()), 400, "INVALID_REQUEST");
     }
 
     @Test
     void refuses_a_body_that_is_not_json_by_media_type() {
-        assertError(api.post("/api/suggest", travelKey, envelope("").toString(), "text/plain", Map.of()), 415,
+        assertError(
+                api.post("/api/suggest", travelKey, envelope("").toString(), "text/plain", Map.of()),
+                415,
                 "UNSUPPORTED_MEDIA_TYPE");
-        assertError(api.post("/api/suggest", travelKey, envelope("").toString(), null, Map.of()), 415,
+        assertError(
+                api.post("/api/suggest", travelKey, envelope("").toString(), null, Map.of()),
+                415,
                 "UNSUPPORTED_MEDIA_TYPE");
-        assertEquals(200, api.post("/api/suggest", travelKey, envelope("").toString(),
-                "application/json; charset=utf-8", Map.of()).status());
+        assertEquals(
+                200,
+                api.post(
+                                "/api/suggest",
+                                travelKey,
+                                envelope("").toString(),
+                                "application/json; charset=utf-8",
+                                Map.of())
+                        .status());
     }
 
     @Test
@@ -214,35 +232,66 @@ class SuggestProtocolTest {
     @Test
     void answers_unknown_paths_with_404_and_other_methods_with_405() {
         assertError(api.post("/api/nothing", travelKey, "{}", "application/json", Map.of()), 404, "NOT_FOUND");
-        ApiClient.Reply get = api.send(HttpRequest.newBuilder(URI.create(api.base() + "/api/suggest")).GET().build());
+        ApiClient.Reply get = api.send(HttpRequest.newBuilder(URI.create(api.base() + "/api/suggest"))
+                .GET()
+                .build());
         assertError(get, 405, "METHOD_NOT_ALLOWED");
     }
 
     @Test
     void requires_credentials() {
-        assertError(api.post("/api/suggest", null, envelope("").toString(), "application/json", Map.of()), 401,
+        assertError(
+                api.post("/api/suggest", null, envelope("").toString(), "application/json", Map.of()),
+                401,
                 "MISSING_CREDENTIALS");
         assertError(api.suggest("pk_v1_definitelyNotAKey", envelope("")), 401, "INVALID_CREDENTIALS");
         String forged = travelKey.substring(0, travelKey.length() - 8) + "AAAAAAAA";
         ApiClient.Reply reply = api.suggest(forged, envelope(""));
         assertError(reply, 401, "INVALID_CREDENTIALS");
         assertFalse(reply.raw().contains(forged), "error bodies never echo the credential");
-        assertError(api.post("/api/suggest", null, envelope("").toString(), "application/json",
-                Map.of("Authorization", "Token " + travelKey)), 401, "INVALID_CREDENTIALS");
+        assertError(
+                api.post(
+                        "/api/suggest",
+                        null,
+                        envelope("").toString(),
+                        "application/json",
+                        Map.of("Authorization", "Token " + travelKey)),
+                401,
+                "INVALID_CREDENTIALS");
     }
 
     @Test
     void a_secret_key_uses_x_app_identifier_else_the_default_product() {
         ApiClient.Reply byDefault = api.suggest(secretKey, envelope(""));
-        assertEquals("Book a flight from", byDefault.data().path("suggestions").get(0).path("text").asText());
-        ApiClient.Reply bySlug = api.post("/api/suggest", secretKey, envelope("").toString(), "application/json",
+        assertEquals(
+                "Book a flight from",
+                byDefault.data().path("suggestions").get(0).path("text").asText());
+        ApiClient.Reply bySlug = api.post(
+                "/api/suggest",
+                secretKey,
+                envelope("").toString(),
+                "application/json",
                 Map.of("X-App-Identifier", "workspace"));
-        assertEquals("Create a", bySlug.data().path("suggestions").get(0).path("text").asText());
-        ApiClient.Reply byId = api.post("/api/suggest", secretKey, envelope("").toString(), "application/json",
+        assertEquals(
+                "Create a",
+                bySlug.data().path("suggestions").get(0).path("text").asText());
+        ApiClient.Reply byId = api.post(
+                "/api/suggest",
+                secretKey,
+                envelope("").toString(),
+                "application/json",
                 Map.of("X-App-Identifier", "0b7e4d2c-5a6f-4c3b-8d9e-2f1a3b4c5d72"));
-        assertEquals("Create a", byId.data().path("suggestions").get(0).path("text").asText());
-        assertError(api.post("/api/suggest", secretKey, envelope("").toString(), "application/json",
-                Map.of("X-App-Identifier", "no-such-product")), 404, "PRODUCT_NOT_FOUND");
+        assertEquals(
+                "Create a", byId.data().path("suggestions").get(0).path("text").asText());
+        assertError(
+                api.post(
+                        "/api/suggest",
+                        secretKey,
+                        envelope("").toString(),
+                        "application/json",
+                        Map.of("X-App-Identifier", "no-such-product")),
+                404,
+                "PRODUCT_NOT_FOUND");
     }
 
     @Test
@@ -264,7 +313,9 @@ class SuggestProtocolTest {
         assertFalse(first.has("options"), "options are omitted when empty");
         for (JsonNode suggestion : reply.data().path("suggestions")) {
             assertTrue(suggestion.has("required"));
-            suggestion.path("options").forEach(o -> assertTrue(o.path("is_tappable").isBoolean()));
+            suggestion
+                    .path("options")
+                    .forEach(o -> assertTrue(o.path("is_tappable").isBoolean()));
         }
     }
 
@@ -277,7 +328,9 @@ class SuggestProtocolTest {
         ((ObjectNode) body.path("data").path("completed_params").get(2)).putNull("kind");
         ApiClient.Reply reply = travel(body);
         assertEquals(200, reply.status(), reply.raw());
-        assertFalse(reply.suggestionTypes().contains("date"), reply.suggestionTypes().toString());
+        assertFalse(
+                reply.suggestionTypes().contains("date"),
+                reply.suggestionTypes().toString());
         assertTrue(reply.suggestionTypes().contains("cabin"));
         assertEquals(3, reply.data().path("input").size(), "a skipped entry has no position in the query");
 
@@ -297,7 +350,8 @@ class SuggestProtocolTest {
         ApiClient.Reply reply = travel(body);
         assertEquals(200, reply.status(), reply.raw());
         assertTrue(reply.data().path("is_ready").asBoolean());
-        assertEquals("completed", reply.data().path("input").get(1).path("state").asText());
+        assertEquals(
+                "completed", reply.data().path("input").get(1).path("state").asText());
     }
 
     @Test
@@ -353,7 +407,9 @@ class SuggestProtocolTest {
         assertError(travel(twice), 400, "INVALID_COMPLETED_PARAMS");
 
         ObjectNode entryNotObject = envelope("");
-        ((com.fasterxml.jackson.databind.node.ArrayNode) entryNotObject.path("data").path("completed_params")).add(1);
+        ((com.fasterxml.jackson.databind.node.ArrayNode)
+                        entryNotObject.path("data").path("completed_params"))
+                .add(1);
         assertError(travel(entryNotObject), 400, "INVALID_COMPLETED_PARAMS");
     }
 
@@ -367,18 +423,30 @@ class SuggestProtocolTest {
     @Test
     void rejects_identified_and_recently_suggested_entries_without_string_fields() {
         ObjectNode identified = envelope("");
-        ((ObjectNode) identified.get("data")).putArray("identified_params").addObject().put("type", "origin");
+        ((ObjectNode) identified.get("data"))
+                .putArray("identified_params")
+                .addObject()
+                .put("type", "origin");
         assertError(travel(identified), 400, "INVALID_REQUEST");
 
         ObjectNode recent = envelope("");
-        ((ObjectNode) recent.get("data")).putArray("recently_suggested").addObject().put("type", "origin")
+        ((ObjectNode) recent.get("data"))
+                .putArray("recently_suggested")
+                .addObject()
+                .put("type", "origin")
                 .put("text", 3);
         assertError(travel(recent), 400, "INVALID_REQUEST");
 
         ObjectNode fine = envelope("lon");
-        ((ObjectNode) fine.get("data")).putArray("recently_suggested").addObject().put("type", "destination")
+        ((ObjectNode) fine.get("data"))
+                .putArray("recently_suggested")
+                .addObject()
+                .put("type", "destination")
                 .put("text", "To");
-        ((ObjectNode) fine.get("data")).putArray("identified_params").addObject().put("type", "origin")
+        ((ObjectNode) fine.get("data"))
+                .putArray("identified_params")
+                .addObject()
+                .put("type", "origin")
                 .put("value", "Par");
         assertEquals(200, travel(fine).status());
     }
@@ -393,9 +461,15 @@ class SuggestProtocolTest {
     void additional_context_size_counts_utf8_bytes_of_the_compact_form_not_whitespace() {
         // {"k":"é..."}: 8 bytes of structure, each é is 2 bytes.
         String accents = "é".repeat(996);
-        String body = envelope("").toString().replace("\"completed_params\":[]",
-                "\"completed_params\":[], \"additional_context\" :   {  \"k\" :  \"" + accents + "\"   }");
-        assertEquals(200, api.post("/api/suggest", travelKey, body, "application/json", Map.of()).status());
+        String body = envelope("")
+                .toString()
+                .replace(
+                        "\"completed_params\":[]",
+                        "\"completed_params\":[], \"additional_context\" :   {  \"k\" :  \"" + accents + "\"   }");
+        assertEquals(
+                200,
+                api.post("/api/suggest", travelKey, body, "application/json", Map.of())
+                        .status());
         String tooBig = body.replace(accents, accents + "é");
         ApiClient.Reply reply = api.post("/api/suggest", travelKey, tooBig, "application/json", Map.of());
         assertError(reply, 400, "ADDITIONAL_CONTEXT_TOO_LARGE");
@@ -405,9 +479,14 @@ class SuggestProtocolTest {
     @Test
     void empty_additional_context_forms_mean_none() {
         for (String empty : new String[] {"null", "{}", "[]", "\"\""}) {
-            String body = envelope("").toString().replace("\"completed_params\":[]",
-                    "\"completed_params\":[],\"additional_context\":" + empty);
-            assertEquals(200, api.post("/api/suggest", travelKey, body, "application/json", Map.of()).status(), empty);
+            String body = envelope("")
+                    .toString()
+                    .replace("\"completed_params\":[]", "\"completed_params\":[],\"additional_context\":" + empty);
+            assertEquals(
+                    200,
+                    api.post("/api/suggest", travelKey, body, "application/json", Map.of())
+                            .status(),
+                    empty);
         }
     }
 
@@ -417,11 +496,16 @@ class SuggestProtocolTest {
         ObjectNode context = ((ObjectNode) body.get("data")).putObject("additional_context");
         context.putArray("favourites").add("lisbon").add("Sao Paulo");
         ApiClient.Reply reply = travel(body);
-        assertEquals("São Paulo", reply.options("origin").get(0), reply.options("origin").toString());
+        assertEquals(
+                "São Paulo",
+                reply.options("origin").get(0),
+                reply.options("origin").toString());
         assertEquals("Lisbon", reply.options("origin").get(1));
 
         ObjectNode scoped = envelope("");
-        ((ObjectNode) scoped.get("data")).putObject("additional_context").put("destination", "Lisbon")
+        ((ObjectNode) scoped.get("data"))
+                .putObject("additional_context")
+                .put("destination", "Lisbon")
                 .put("cabin", "Business");
         ApiClient.Reply scopedReply = travel(scoped);
         assertEquals("Lisbon", scopedReply.options("destination").getFirst());

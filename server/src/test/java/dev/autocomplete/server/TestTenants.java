@@ -13,8 +13,7 @@ import java.util.stream.Stream;
 /** Copies of the repository's tenants in a temporary directory, and the real CLI run against them. */
 final class TestTenants {
 
-    private TestTenants() {
-    }
+    private TestTenants() {}
 
     /** The repository root (set by the Maven build; falls back to the parent of the working directory). */
     static Path repoRoot() {
@@ -84,7 +83,9 @@ final class TestTenants {
     static Cli cli(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+        int exit = Main.run(
+                args,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Cli(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
@@ -94,8 +95,8 @@ final class TestTenants {
      * requests back to back never meet it; rate limits have their own tests.
      */
     static String createKey(Path tenants, String tenant, String type, String product, String... options) {
-        List<String> args = new java.util.ArrayList<>(List.of("keys", "create", "--tenants", tenants.toString(),
-                "--tenant", tenant, "--type", type));
+        List<String> args = new java.util.ArrayList<>(
+                List.of("keys", "create", "--tenants", tenants.toString(), "--tenant", tenant, "--type", type));
         if (!List.of(options).contains("--rate")) {
             args.addAll(List.of("--rate", "10000"));
         }

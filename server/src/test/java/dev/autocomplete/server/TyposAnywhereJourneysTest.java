@@ -7,18 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * Values read anywhere in the text, not only at its end (issue 20), over HTTP: a typo or the start of a value
@@ -103,8 +101,8 @@ class TyposAnywhereJourneysTest {
         }
         String[][] journeys = {{"en", "tomorrow", "London"}, {"fr", "demain", "Londres"}, {"de", "morgen", "London"}};
         for (String[] journey : journeys) {
-            ApiClient.Reply reply = travel(journey[0], toAfterOrigin(journey[0], "Londn " + journey[1]),
-                    "{{ORIGIN_1}}=origin=Paris");
+            ApiClient.Reply reply =
+                    travel(journey[0], toAfterOrigin(journey[0], "Londn " + journey[1]), "{{ORIGIN_1}}=origin=Paris");
             assertIdentified(reply, "destination", "Londn", "need_confirmation");
             assertIdentified(reply, "date", journey[1], "completed");
             assertFalse(ready(reply), reply.raw());
@@ -116,16 +114,16 @@ class TyposAnywhereJourneysTest {
 
     @Test
     void a_misspelt_contact_followed_by_more_words_is_read_as_the_contact_to_confirm() {
-        ObjectNode body = fill(envelope("Create an {{TYPE_1}} to Greta Fisher by tomorrow"), "{{TYPE_1}}", "type",
-                "email");
+        ObjectNode body =
+                fill(envelope("Create an {{TYPE_1}} to Greta Fisher by tomorrow"), "{{TYPE_1}}", "type", "email");
         ApiClient.Reply reply = demo.suggestOk("lab/mail", body);
         assertIdentified(reply, "contact", "Greta Fisher", "need_confirmation");
         assertFalse(ready(reply), reply.raw());
         assertNotEquals("contact", reply.suggestionTypes().getFirst(), reply.raw());
         assertEquals("Greta Fischer", reply.options("contact").getFirst(), reply.raw());
         // At the end, the contact to confirm is the active suggestion with its candidates.
-        ApiClient.Reply trailing = demo.suggestOk("lab/mail", fill(envelope("Create an {{TYPE_1}} to Greta Fisher"),
-                "{{TYPE_1}}", "type", "email"));
+        ApiClient.Reply trailing = demo.suggestOk(
+                "lab/mail", fill(envelope("Create an {{TYPE_1}} to Greta Fisher"), "{{TYPE_1}}", "type", "email"));
         assertIdentified(trailing, "contact", "Greta Fisher", "need_confirmation");
         assertEquals("contact", trailing.suggestionTypes().getFirst(), trailing.raw());
         assertEquals("Greta Fischer", trailing.options("contact").getFirst(), trailing.raw());
@@ -136,15 +134,18 @@ class TyposAnywhereJourneysTest {
 
     @Test
     void the_start_of_a_city_closed_by_the_next_cue_stays_the_origin_to_confirm() {
-        String[][] journeys = {{"en", "Book a flight from New York to"}, {"fr", "Réserver un vol de New York à"},
-                {"de", "Flug von New York nach"}};
+        String[][] journeys = {
+            {"en", "Book a flight from New York to"},
+            {"fr", "Réserver un vol de New York à"},
+            {"de", "Flug von New York nach"}
+        };
         for (String[] journey : journeys) {
             ApiClient.Reply reply = travel(journey[0], journey[1]);
             assertEquals("destination", reply.suggestionTypes().getFirst(), reply.raw());
             assertEquals("New York City", reply.options("origin").getFirst(), reply.raw());
         }
-        ApiClient.Reply picked = travel("en", "Book a flight from New York to {{DESTINATION_1}}",
-                "{{DESTINATION_1}}=destination=London");
+        ApiClient.Reply picked = travel(
+                "en", "Book a flight from New York to {{DESTINATION_1}}", "{{DESTINATION_1}}=destination=London");
         assertIdentified(picked, "origin", "New York", "need_confirmation");
         assertFalse(ready(picked), picked.raw());
         assertEquals("New York City", picked.options("origin").getFirst(), picked.raw());
@@ -176,15 +177,34 @@ class TyposAnywhereJourneysTest {
 
     @Test
     void the_demo_cities_are_found_by_the_names_and_codes_people_type() {
-        Map<String, String> aliases = Map.of("NYC", "New York City", "LA", "Los Angeles", "SF", "San Francisco",
-                "Rio", "Rio de Janeiro", "CDMX", "Mexico City", "HKG", "Hong Kong", "TYO", "Tokyo", "BKK", "Bangkok");
+        Map<String, String> aliases = Map.of(
+                "NYC",
+                "New York City",
+                "LA",
+                "Los Angeles",
+                "SF",
+                "San Francisco",
+                "Rio",
+                "Rio de Janeiro",
+                "CDMX",
+                "Mexico City",
+                "HKG",
+                "Hong Kong",
+                "TYO",
+                "Tokyo",
+                "BKK",
+                "Bangkok");
         aliases.forEach((alias, city) -> {
-            ApiClient.Reply read = travel("en", "Book a flight from " + alias + " to {{DESTINATION_1}}",
+            ApiClient.Reply read = travel(
+                    "en",
+                    "Book a flight from " + alias + " to {{DESTINATION_1}}",
                     "{{DESTINATION_1}}=destination=Lima");
             assertIdentified(read, "origin", alias, "completed");
             assertTrue(ready(read), alias + ": " + read.raw());
             // The city it reads as: the one the destination, declared distinct from the origin, may not repeat.
-            ApiClient.Reply same = travel("en", "Book a flight from " + alias + " to {{DESTINATION_1}}",
+            ApiClient.Reply same = travel(
+                    "en",
+                    "Book a flight from " + alias + " to {{DESTINATION_1}}",
                     "{{DESTINATION_1}}=destination=" + city);
             assertIdentified(same, "origin", alias, "need_confirmation");
         });
@@ -195,18 +215,18 @@ class TyposAnywhereJourneysTest {
     @Test
     void a_destination_typed_equal_to_the_origin_needs_confirmation_and_is_not_ready() {
         for (String language : List.of("en", "fr", "de")) {
-            ApiClient.Reply same = travel(language, toAfterOrigin(language, "Paris tomorrow"),
-                    "{{ORIGIN_1}}=origin=Paris");
+            ApiClient.Reply same =
+                    travel(language, toAfterOrigin(language, "Paris tomorrow"), "{{ORIGIN_1}}=origin=Paris");
             assertIdentified(same, "destination", "Paris", "need_confirmation");
             assertFalse(ready(same), same.raw());
-            ApiClient.Reply other = travel(language, toAfterOrigin(language, "Lyon tomorrow"),
-                    "{{ORIGIN_1}}=origin=Paris");
+            ApiClient.Reply other =
+                    travel(language, toAfterOrigin(language, "Lyon tomorrow"), "{{ORIGIN_1}}=origin=Paris");
             assertIdentified(other, "destination", "Lyon", "completed");
             assertTrue(ready(other), other.raw());
         }
         // Either way round, and typed whole.
-        ApiClient.Reply origin = travel("en", "Book a flight from Paris to {{DESTINATION_1}}",
-                "{{DESTINATION_1}}=destination=Paris");
+        ApiClient.Reply origin =
+                travel("en", "Book a flight from Paris to {{DESTINATION_1}}", "{{DESTINATION_1}}=destination=Paris");
         assertIdentified(origin, "origin", "Paris", "need_confirmation");
         assertFalse(ready(origin), origin.raw());
         assertFalse(ready(travel("en", "Book a flight from Paris to Paris")));
@@ -233,7 +253,10 @@ class TyposAnywhereJourneysTest {
         Files.writeString(file, tenant.formatted("orgin"));
         TestTenants.Cli invalid = TestTenants.cli("validate", "--tenants", tenants.toString());
         assertEquals(1, invalid.exit(), invalid.out());
-        assertTrue(invalid.err().contains(file + ":9: products[0].intents[0].params[1].distinct_from: names no param"
-                + " of this product ('orgin'); its params are [origin, destination]"), invalid.err());
+        assertTrue(
+                invalid.err()
+                        .contains(file + ":9: products[0].intents[0].params[1].distinct_from: names no param"
+                                + " of this product ('orgin'); its params are [origin, destination]"),
+                invalid.err());
     }
 }

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,8 +16,10 @@ class ValidateCommandTest {
 
     @Test
     void the_bundled_tenants_are_valid() {
-        TestTenants.Cli result = TestTenants.cli("validate", "--tenants", TestTenants.repoRoot().resolve("tenants")
-                .toString());
+        TestTenants.Cli result = TestTenants.cli(
+                "validate",
+                "--tenants",
+                TestTenants.repoRoot().resolve("tenants").toString());
         assertEquals(0, result.exit(), result.err());
         assertTrue(result.out().startsWith("ok:"), result.out());
     }
@@ -58,12 +59,15 @@ class ValidateCommandTest {
         Path yamlError = Files.createDirectories(file.getParent().resolveSibling("typo"));
         Files.writeString(yamlError.resolve("tenant.yaml"), "products: [\n  - id: x\n    slug: : :\n");
 
-        TestTenants.Cli result = TestTenants.cli("validate", "--tenants", file.getParent().getParent().toString());
+        TestTenants.Cli result = TestTenants.cli(
+                "validate", "--tenants", file.getParent().getParent().toString());
         assertEquals(1, result.exit());
         String err = result.err();
         assertTrue(err.contains(file + ":2: colour: is not a known key"), err);
         assertTrue(err.contains(file + ":4: catalogs.shoes.file: not found: data/shoes.csv"), err);
-        assertEquals(err.indexOf("not found: data/shoes.csv"), err.lastIndexOf("not found: data/shoes.csv"),
+        assertEquals(
+                err.indexOf("not found: data/shoes.csv"),
+                err.lastIndexOf("not found: data/shoes.csv"),
                 "a problem met by two products is printed once: " + err);
         assertTrue(err.contains(file + ":6: products[0].id: must be a UUID"), err);
         assertTrue(err.contains(file + ":7: products[0].slug: must be lower-case"), err);
@@ -72,7 +76,8 @@ class ValidateCommandTest {
         assertTrue(err.contains(yamlError.resolve("tenant.yaml") + ":2: not valid YAML: "), err);
         assertTrue(err.contains("7 problem(s)"), err);
         for (String line : err.lines().toList()) {
-            assertTrue(line.matches(".+/tenant\\.yaml:\\d+: .+|\\d+ problem\\(s\\)"), "not file:line: message: " + line);
+            assertTrue(
+                    line.matches(".+/tenant\\.yaml:\\d+: .+|\\d+ problem\\(s\\)"), "not file:line: message: " + line);
         }
     }
 
@@ -94,7 +99,8 @@ class ValidateCommandTest {
                               options: [Shoes]
                 """);
 
-        TestTenants.Cli result = TestTenants.cli("validate", "--tenants", file.getParent().getParent().toString());
+        TestTenants.Cli result = TestTenants.cli(
+                "validate", "--tenants", file.getParent().getParent().toString());
         assertEquals(1, result.exit());
         String err = result.err();
         assertTrue(err.contains(file + ":6: products[0].config: tenant.yaml's format changed"), err);

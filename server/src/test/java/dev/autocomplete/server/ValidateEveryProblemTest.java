@@ -3,14 +3,12 @@ package dev.autocomplete.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.autocomplete.spi.SpiVersion;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import dev.autocomplete.spi.SpiVersion;
 
 /**
  * {@code validate} through the real command line prints every problem of a tenant, each as
@@ -107,9 +105,12 @@ class ValidateEveryProblemTest {
 
     @Test
     void nested_misspelt_and_cascading_mistakes_are_each_printed_once_with_the_key_meant() throws Exception {
-        Path shop = Files.createDirectories(temp.resolve("tenants/shop/engines")).getParent();
+        Path shop =
+                Files.createDirectories(temp.resolve("tenants/shop/engines")).getParent();
         // A refused engine JAR (no SPI version in its manifest) that provides the engine 'faulty'.
-        EngineJarFiles.withSpiVersion(EngineIsolationTest.engineJar("autocomplete.test.faultyEngineJar"), null,
+        EngineJarFiles.withSpiVersion(
+                EngineIsolationTest.engineJar("autocomplete.test.faultyEngineJar"),
+                null,
                 shop.resolve("engines/old.jar"));
         Path file = Files.writeString(shop.resolve("tenant.yaml"), """
                 display_name: Shop
@@ -153,30 +154,36 @@ class ValidateEveryProblemTest {
                             engine: dat
                 """);
 
-        TestTenants.Cli result = TestTenants.cli("validate", "--tenants", temp.resolve("tenants").toString());
+        TestTenants.Cli result =
+                TestTenants.cli("validate", "--tenants", temp.resolve("tenants").toString());
 
         // Not printed: "default_product: names no product slug" (the product is left out for its own id),
         // "phrases: needs at least one phrase" and "type: is required" (misspelt, said once), "when ... names no
         // earlier param" (colour has problems of its own), "engine: names no engine 'faulty'" (its JAR is refused).
         assertEquals(1, result.exit(), result.err());
-        assertEquals(List.of(
-                file + ":4: catalogs.sizes.fil: is not a known key; did you mean 'file'?",
-                file + ":6: engines.date.default_dayz: is not a known key; did you mean 'default_days'?",
-                file + ":8: products[0].id: must be a UUID like 3f1c2e9a-0b7d-4c55-9a3e-1d2f4b6a8c90",
-                file + ":10: products[0].prompt: needs at least one language",
-                file + ":13: products[0].intents[0].phrasess: is not a known key; did you mean 'phrases'?",
-                file + ":16: products[0].intents[0].params[0].cuess: is not a known key; did you mean 'cues'?",
-                file + ":19: products[0].intents[0].params[1].required: must be true or false",
-                file + ":20: products[0].intents[0].params[1].optons: is not a known key; did you mean 'options'?",
-                file + ":21: products[0].intents[0].params[2].typ: is not a known key; did you mean 'type'?",
-                file + ":28: products[1].max_option: is not a known key; did you mean 'max_options'?",
-                file + ":36: products[1].intents[0].params[1].cue: is not a known key; did you mean 'cues'?",
-                file + ":39: products[1].intents[0].params[2].engine: names no engine 'dat'; did you mean 'date'?",
-                shop.resolve("engines/old.jar") + ":1: old.jar does not say which engine SPI version it was built"
-                        + " for (no Autocomplete-Engine-SPI in its manifest); this server speaks engine SPI version "
-                        + SpiVersion.MAJOR + "; rebuild the engine against engine-spi " + SpiVersion.MAJOR
-                        + ".x with the manifest attribute Autocomplete-Engine-SPI: " + SpiVersion.MAJOR
-                        + " (see docs/engine-guide.md, \"SPI version\")",
-                "13 problem(s)"), result.err().lines().toList());
+        assertEquals(
+                List.of(
+                        file + ":4: catalogs.sizes.fil: is not a known key; did you mean 'file'?",
+                        file + ":6: engines.date.default_dayz: is not a known key; did you mean 'default_days'?",
+                        file + ":8: products[0].id: must be a UUID like 3f1c2e9a-0b7d-4c55-9a3e-1d2f4b6a8c90",
+                        file + ":10: products[0].prompt: needs at least one language",
+                        file + ":13: products[0].intents[0].phrasess: is not a known key; did you mean 'phrases'?",
+                        file + ":16: products[0].intents[0].params[0].cuess: is not a known key; did you mean 'cues'?",
+                        file + ":19: products[0].intents[0].params[1].required: must be true or false",
+                        file
+                                + ":20: products[0].intents[0].params[1].optons: is not a known key; did you mean 'options'?",
+                        file + ":21: products[0].intents[0].params[2].typ: is not a known key; did you mean 'type'?",
+                        file + ":28: products[1].max_option: is not a known key; did you mean 'max_options'?",
+                        file + ":36: products[1].intents[0].params[1].cue: is not a known key; did you mean 'cues'?",
+                        file
+                                + ":39: products[1].intents[0].params[2].engine: names no engine 'dat'; did you mean 'date'?",
+                        shop.resolve("engines/old.jar")
+                                + ":1: old.jar does not say which engine SPI version it was built"
+                                + " for (no Autocomplete-Engine-SPI in its manifest); this server speaks engine SPI version "
+                                + SpiVersion.MAJOR + "; rebuild the engine against engine-spi " + SpiVersion.MAJOR
+                                + ".x with the manifest attribute Autocomplete-Engine-SPI: " + SpiVersion.MAJOR
+                                + " (see docs/engine-guide.md, \"SPI version\")",
+                        "13 problem(s)"),
+                result.err().lines().toList());
     }
 }

@@ -5,16 +5,14 @@ import static dev.autocomplete.server.HotReloadTest.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Map;
-
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import dev.autocomplete.server.auth.ApiKeys;
 import dev.autocomplete.server.config.ServerSettings;
 import dev.autocomplete.server.wiring.AutocompleteServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code tenants.watch}: polling, for mounts that deliver no file events, still sees tenant and key changes
@@ -37,7 +35,8 @@ class WatchModesTest {
         Path outside = Files.writeString(temp.resolve("shop-tenant.yaml"), HotReloadTest.SHOP_YAML.formatted("Old"));
         Files.createLink(Files.createDirectories(tenants.resolve("shop")).resolve("tenant.yaml"), outside);
         String key = TestTenants.createKey(tenants, "shop", "public", "store");
-        ServerSettings settings = ServerSettings.read(null, Map.of(WATCH, "poll")).with("127.0.0.1", 0, tenants)
+        ServerSettings settings = ServerSettings.read(null, Map.of(WATCH, "poll"))
+                .with("127.0.0.1", 0, tenants)
                 .withManagement("127.0.0.1", 0);
         try (AutocompleteServer server = AutocompleteServer.start(settings)) {
             ApiClient api = new ApiClient(server.port());
@@ -48,10 +47,18 @@ class WatchModesTest {
 
             String created = TestTenants.createKey(tenants, "demo", "public", "travel");
             await(() -> api.suggest(created, envelope("")).status() == 200, "the created key is accepted");
-            TestTenants.Cli revoked = TestTenants.cli("keys", "revoke", "--tenants", tenants.toString(), "--tenant",
-                    "demo", ApiKeys.idOf(ApiKeys.digest(created)));
+            TestTenants.Cli revoked = TestTenants.cli(
+                    "keys",
+                    "revoke",
+                    "--tenants",
+                    tenants.toString(),
+                    "--tenant",
+                    "demo",
+                    ApiKeys.idOf(ApiKeys.digest(created)));
             assertEquals(0, revoked.exit(), revoked.err());
-            await(() -> "INVALID_CREDENTIALS".equals(api.suggest(created, envelope("")).errorCode()),
+            await(
+                    () -> "INVALID_CREDENTIALS"
+                            .equals(api.suggest(created, envelope("")).errorCode()),
                     "the revoked key is refused");
         }
     }

@@ -18,7 +18,12 @@ final class BareServer implements AutoCloseable {
             res.header(HeaderNames.CONTENT_TYPE, "application/json");
             res.send(canned);
         });
-        server = WebServer.builder().host("127.0.0.1").port(0).routing(routing).build().start();
+        server = WebServer.builder()
+                .host("127.0.0.1")
+                .port(0)
+                .routing(routing)
+                .build()
+                .start();
     }
 
     int port() {

@@ -1,5 +1,11 @@
 package dev.autocomplete.bench.load;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.autocomplete.server.config.LearningSettings;
+import dev.autocomplete.server.config.ServerSettings;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -13,14 +19,6 @@ import java.util.Locale;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import dev.autocomplete.server.config.LearningSettings;
-import dev.autocomplete.server.config.ServerSettings;
-import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /**
  * {@code benchmarks/run wrk ... events} (issue 17): the suggest CPU per request with pick events flowing at 1,000 a
@@ -37,15 +35,29 @@ final class EventsMix {
     private static final int EVENTS_PER_SECOND = 1_000;
     private static final int EVENT_CONNECTIONS = 10;
 
-    private EventsMix() {
-    }
+    private EventsMix() {}
 
-    static void run(ServerSettings base, Path work, Path script, List<String> bodies, String key, int seconds,
-            int connections, int rounds, boolean control) throws Exception {
+    static void run(
+            ServerSettings base,
+            Path work,
+            Path script,
+            List<String> bodies,
+            String key,
+            int seconds,
+            int connections,
+            int rounds,
+            boolean control)
+            throws Exception {
         LearningSettings defaults = LearningSettings.DEFAULTS;
-        ServerSettings settings = base.with("127.0.0.1", 0, work.resolve("tenants")).withManagement("127.0.0.1", 0)
-                .withLearning(new LearningSettings(defaults.halfLife(), defaults.applyInterval(), defaults.sessions(),
-                        100_000_000, defaults.picksPerKeyHour(), defaults.queue()));
+        ServerSettings settings = base.with("127.0.0.1", 0, work.resolve("tenants"))
+                .withManagement("127.0.0.1", 0)
+                .withLearning(new LearningSettings(
+                        defaults.halfLife(),
+                        defaults.applyInterval(),
+                        defaults.sessions(),
+                        100_000_000,
+                        defaults.picksPerKeyHour(),
+                        defaults.queue()));
         try (AutocompleteServer server = AutocompleteServer.start(settings)) {
             // Fill the response cache one body at a time; what each answer offered makes the honest events.
             List<String> events = new ArrayList<>();
@@ -62,25 +74,39 @@ final class EventsMix {
             java.util.Collections.shuffle(events, random);
             Path eventScript = work.resolve("events.lua");
             WrkBenchmark.writeScript(eventScript, events, key, "/api/telemetry/events");
-            System.out.printf(Locale.ROOT, "%d distinct request bodies in %d sessions; %d pick events (%d honest, %d "
-                    + "forged) posted at %d a second over %d connections in the rounds with events; "
-                    + "learning.picks-per-address-hour lifted to %d, learning.apply-seconds %d%n", bodies.size(),
-                    bodies.stream().map(b -> b.replaceAll(".*\"session_id\":\"([^\"]+)\".*", "$1")).distinct().count(), events.size(), honest, events.size() - honest, EVENTS_PER_SECOND,
-                    EVENT_CONNECTIONS, settings.learning().picksPerAddressHour(),
+            System.out.printf(
+                    Locale.ROOT,
+                    "%d distinct request bodies in %d sessions; %d pick events (%d honest, %d "
+                            + "forged) posted at %d a second over %d connections in the rounds with events; "
+                            + "learning.picks-per-address-hour lifted to %d, learning.apply-seconds %d%n",
+                    bodies.size(),
+                    bodies.stream()
+                            .map(b -> b.replaceAll(".*\"session_id\":\"([^\"]+)\".*", "$1"))
+                            .distinct()
+                            .count(),
+                    events.size(),
+                    honest,
+                    events.size() - honest,
+                    EVENTS_PER_SECOND,
+                    EVENT_CONNECTIONS,
+                    settings.learning().picksPerAddressHour(),
                     settings.learning().applyInterval().toSeconds());
 
             WrkBenchmark.warm("server", server.port(), script, connections);
             // As many suggest requests a second alone, for what any request costs at that pace (a request arriving
             // alone wakes the server; under load it does not); before any pick is credited, so all from the cache.
             WrkBenchmark.Measure suggestsAlone = paced(server.port(), script, seconds);
-            System.out.printf(Locale.ROOT, "suggest requests alone at the events' pace: %.0f/s, %.1f us CPU/request%n",
-                    suggestsAlone.rate(), suggestsAlone.cpuMicros());
+            System.out.printf(
+                    Locale.ROOT,
+                    "suggest requests alone at the events' pace: %.0f/s, %.1f us CPU/request%n",
+                    suggestsAlone.rate(),
+                    suggestsAlone.cpuMicros());
             // The event path warmed as the suggest path is: cold, half the CPU of the first events went to the JIT.
             WrkBenchmark.warm("event path", server.port(), eventScript, EVENT_CONNECTIONS, EVENTS_PER_SECOND);
             // The events alone, for what one costs the server.
             WrkBenchmark.Measure alone = paced(server.port(), eventScript, seconds);
-            System.out.printf(Locale.ROOT, "events alone: %.0f events/s, %.1f us CPU/event%n", alone.rate(),
-                    alone.cpuMicros());
+            System.out.printf(
+                    Locale.ROOT, "events alone: %.0f events/s, %.1f us CPU/event%n", alone.rate(), alone.cpuMicros());
             // The control: the second flow posts suggest requests instead of events, at the same pace, on as many
             // connections of their own; what any 1,000 requests a second cost the suggest load, events or not.
             Path flowScript = control ? script : eventScript;
@@ -94,8 +120,8 @@ final class EventsMix {
             List<Double> net = new ArrayList<>();
             for (int round = 1; round <= rounds; round++) {
                 WrkBenchmark.Measure quiet = WrkBenchmark.measure(server.port(), script, seconds, connections);
-                CompletableFuture<String> flow = CompletableFuture.supplyAsync(() -> eventLoad(server.port(),
-                        flowScript, seconds + 2));
+                CompletableFuture<String> flow =
+                        CompletableFuture.supplyAsync(() -> eventLoad(server.port(), flowScript, seconds + 2));
                 Thread.sleep(1_000);
                 WrkBenchmark.Measure busy = WrkBenchmark.measure(server.port(), script, seconds, connections);
                 String eventsOut = flow.get();
@@ -106,17 +132,32 @@ final class EventsMix {
                 with.add(busy.cpuMicros());
                 ratios.add(busy.cpuMicros() / quiet.cpuMicros());
                 net.add(suggestOnly / quiet.cpuMicros());
-                System.out.printf(Locale.ROOT, "round %d: without events %.0f req/s, %.1f us CPU/request; with %.0f "
-                        + "events/s %.0f req/s, %.1f us CPU/request (%.1f us without the events' own): %.3fx (%.3fx)%n",
-                        round, quiet.rate(), quiet.cpuMicros(), eventRate, busy.rate(), busy.cpuMicros(),
-                        suggestOnly, busy.cpuMicros() / quiet.cpuMicros(), suggestOnly / quiet.cpuMicros());
+                System.out.printf(
+                        Locale.ROOT,
+                        "round %d: without events %.0f req/s, %.1f us CPU/request; with %.0f "
+                                + "events/s %.0f req/s, %.1f us CPU/request (%.1f us without the events' own): %.3fx (%.3fx)%n",
+                        round,
+                        quiet.rate(),
+                        quiet.cpuMicros(),
+                        eventRate,
+                        busy.rate(),
+                        busy.cpuMicros(),
+                        suggestOnly,
+                        busy.cpuMicros() / quiet.cpuMicros(),
+                        suggestOnly / quiet.cpuMicros());
             }
-            System.out.printf(Locale.ROOT, "medians of %d rounds: CPU per suggest request without events %.1f us, with "
-                    + "events %.1f us; with/without per round: median %.3fx (min %.3fx, max %.3fx); without the "
-                    + "events' own CPU: median %.3fx%n", rounds, WrkBenchmark.median(without),
-                    WrkBenchmark.median(with), WrkBenchmark.median(ratios),
+            System.out.printf(
+                    Locale.ROOT,
+                    "medians of %d rounds: CPU per suggest request without events %.1f us, with "
+                            + "events %.1f us; with/without per round: median %.3fx (min %.3fx, max %.3fx); without the "
+                            + "events' own CPU: median %.3fx%n",
+                    rounds,
+                    WrkBenchmark.median(without),
+                    WrkBenchmark.median(with),
+                    WrkBenchmark.median(ratios),
                     ratios.stream().mapToDouble(Double::doubleValue).min().orElseThrow(),
-                    ratios.stream().mapToDouble(Double::doubleValue).max().orElseThrow(), WrkBenchmark.median(net));
+                    ratios.stream().mapToDouble(Double::doubleValue).max().orElseThrow(),
+                    WrkBenchmark.median(net));
             System.out.println(outcomes(server.managementPort()));
         }
     }
@@ -131,8 +172,12 @@ final class EventsMix {
             List<String> offered = new ArrayList<>();
             suggestion.path("options").forEach(o -> offered.add(o.path("text").asText()));
             for (int i = 0; i < Math.min(3, offered.size()); i++) {
-                events.add(event(session, "option", request.path("data").path("raw_query").asText(),
-                        offered.get(i), offered));
+                events.add(event(
+                        session,
+                        "option",
+                        request.path("data").path("raw_query").asText(),
+                        offered.get(i),
+                        offered));
             }
             return;
         }
@@ -152,9 +197,13 @@ final class EventsMix {
     }
 
     private static String event(String session, String type, String rawQuery, String selected, List<String> shown) {
-        ObjectNode event = JSON.createObjectNode().put("source", "full-sdk").put("session_id", session)
-                .put("type", type).put("at", "2026-11-25T10:00:00.000Z");
-        ObjectNode data = event.putObject("query_data").put("raw_query", rawQuery)
+        ObjectNode event = JSON.createObjectNode()
+                .put("source", "full-sdk")
+                .put("session_id", session)
+                .put("type", type)
+                .put("at", "2026-11-25T10:00:00.000Z");
+        ObjectNode data = event.putObject("query_data")
+                .put("raw_query", rawQuery)
                 .put(type.equals("pill") ? "selected_pill" : "selected_option", selected);
         var others = data.putArray(type.equals("pill") ? "other_pills" : "other_options");
         shown.stream().filter(text -> !text.equals(selected)).forEach(others::add);
@@ -182,11 +231,15 @@ final class EventsMix {
 
     /** The server's count of pick events by outcome, from its metrics. */
     private static String outcomes(int managementPort) throws IOException, InterruptedException {
-        String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + managementPort + "/observe/metrics")).build(),
-                HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8)).body();
+        String metrics = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + "/observe/metrics"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8))
+                .body();
         StringBuilder out = new StringBuilder("pick events by outcome (autocomplete_learning_events_total):");
-        metrics.lines().filter(l -> l.startsWith("autocomplete_learning_events_total{"))
+        metrics.lines()
+                .filter(l -> l.startsWith("autocomplete_learning_events_total{"))
                 .forEach(l -> out.append(' ').append(l.replaceAll(".*outcome=\"([a-z_]+)\".*} ", "$1=")));
         return out.toString();
     }

@@ -1,5 +1,11 @@
 package dev.autocomplete.bench.load;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.autocomplete.bench.BenchTenants;
+import dev.autocomplete.bench.SyntheticCatalog;
+import dev.autocomplete.server.config.ServerSettings;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 import java.io.IOException;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
@@ -18,14 +24,6 @@ import java.util.Random;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import dev.autocomplete.bench.BenchTenants;
-import dev.autocomplete.bench.SyntheticCatalog;
-import dev.autocomplete.server.config.ServerSettings;
-import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /**
  * End to end with {@code wrk} on loopback: a mixed keystroke workload (journeys of people typing an origin,
@@ -46,8 +44,7 @@ public final class WrkBenchmark {
     private static final Pattern P50 = Pattern.compile("\\s50%\\s+([0-9.]+)(us|ms|s)");
     private static final Pattern P99 = Pattern.compile("\\s99%\\s+([0-9.]+)(us|ms|s)");
 
-    private WrkBenchmark() {
-    }
+    private WrkBenchmark() {}
 
     public static void main(String[] args) throws Exception {
         Path repo = Path.of(args.length > 0 ? args[0] : ".").toAbsolutePath().normalize();
@@ -86,17 +83,22 @@ public final class WrkBenchmark {
         Path script = work.resolve("keystrokes.lua");
         writeScript(script, bodies, key);
 
-        ServerSettings settings = cached ? ServerSettings.defaults()
+        ServerSettings settings = cached
+                ? ServerSettings.defaults()
                 : ServerSettings.read(null, Map.of(ServerSettings.environmentName("cache.max-entries"), "0"));
         if (events) {
             EventsMix.run(settings, work, script, bodies, key, seconds, connections, rounds, control);
             return;
         }
-        try (AutocompleteServer server = AutocompleteServer.start(settings
-                    .with("127.0.0.1", 0, work.resolve("tenants")).withManagement("127.0.0.1", 0))) {
+        try (AutocompleteServer server = AutocompleteServer.start(
+                settings.with("127.0.0.1", 0, work.resolve("tenants")).withManagement("127.0.0.1", 0))) {
             byte[] typical = post(server.port(), key, bodies.get(bodies.size() / 2));
-            System.out.printf(Locale.ROOT, "%d distinct request bodies; canned response %d bytes; response cache %s%n",
-                    bodies.size(), typical.length, cached ? "on" : "off");
+            System.out.printf(
+                    Locale.ROOT,
+                    "%d distinct request bodies; canned response %d bytes; response cache %s%n",
+                    bodies.size(),
+                    typical.length,
+                    cached ? "on" : "off");
             // Fill the response cache one body at a time.
             for (String body : bodies) {
                 post(server.port(), key, body);
@@ -118,9 +120,16 @@ public final class WrkBenchmark {
                     ratios.add(real.rate() / bare.rate());
                     cpuRatios.add(real.cpuMicros() / bare.cpuMicros());
                     serverCpu.add(real.cpuMicros());
-                    System.out.printf(Locale.ROOT, "round %d: server %.0f req/s (%.1f us CPU/request), bare %.0f req/s "
-                            + "(%.1f us CPU/request): %.1f%% of bare%n", round, real.rate(), real.cpuMicros(),
-                            bare.rate(), bare.cpuMicros(), 100 * real.rate() / bare.rate());
+                    System.out.printf(
+                            Locale.ROOT,
+                            "round %d: server %.0f req/s (%.1f us CPU/request), bare %.0f req/s "
+                                    + "(%.1f us CPU/request): %.1f%% of bare%n",
+                            round,
+                            real.rate(),
+                            real.cpuMicros(),
+                            bare.rate(),
+                            bare.cpuMicros(),
+                            100 * real.rate() / bare.rate());
                 }
                 double real = median(serverRates);
                 // wrk paces a connection by whole milliseconds: use enough connections for a ~10 ms gap each.
@@ -131,8 +140,15 @@ public final class WrkBenchmark {
                     String half = wrk(server.port(), script, seconds, paced, real / 2);
                     p50s.add(millis(P50, half));
                     p99s.add(millis(P99, half));
-                    System.out.printf(Locale.ROOT, "half load %d (%.0f req/s offered over %d connections): %.0f req/s, "
-                            + "p50 %.2f ms, p99 %.2f ms%n", round, real / 2, paced, rate(half), millis(P50, half),
+                    System.out.printf(
+                            Locale.ROOT,
+                            "half load %d (%.0f req/s offered over %d connections): %.0f req/s, "
+                                    + "p50 %.2f ms, p99 %.2f ms%n",
+                            round,
+                            real / 2,
+                            paced,
+                            rate(half),
+                            millis(P50, half),
                             millis(P99, half));
                 }
                 // A fallback (engine timeout, open circuit) is a cheap answer: a run with any is not a measure.
@@ -140,22 +156,40 @@ public final class WrkBenchmark {
                 if (fallbacks > 0) {
                     throw new IllegalStateException(fallbacks + " fallback answers: the engine timed out under load");
                 }
-                System.out.printf(Locale.ROOT, "medians of %d rounds: bare Helidon %.0f req/s, server %.0f req/s; "
-                        + "server/bare per round: median %.1f%% (min %.1f%%, max %.1f%%); CPU per request server/bare: "
-                        + "median %.2f%n", rounds, median(bareRates), real, 100 * median(ratios),
-                        100 * ratios.stream().mapToDouble(Double::doubleValue).min().orElseThrow(),
-                        100 * ratios.stream().mapToDouble(Double::doubleValue).max().orElseThrow(), median(cpuRatios));
-                System.out.printf(Locale.ROOT, "server CPU per request: median %.1f us, so %.0f requests a second per "
-                        + "core of the server's CPU%n", median(serverCpu), 1e6 / median(serverCpu));
-                System.out.printf(Locale.ROOT, "half load: median p50 %.2f ms, median p99 %.2f ms%n", median(p50s),
-                        median(p99s));
+                System.out.printf(
+                        Locale.ROOT,
+                        "medians of %d rounds: bare Helidon %.0f req/s, server %.0f req/s; "
+                                + "server/bare per round: median %.1f%% (min %.1f%%, max %.1f%%); CPU per request server/bare: "
+                                + "median %.2f%n",
+                        rounds,
+                        median(bareRates),
+                        real,
+                        100 * median(ratios),
+                        100
+                                * ratios.stream()
+                                        .mapToDouble(Double::doubleValue)
+                                        .min()
+                                        .orElseThrow(),
+                        100
+                                * ratios.stream()
+                                        .mapToDouble(Double::doubleValue)
+                                        .max()
+                                        .orElseThrow(),
+                        median(cpuRatios));
+                System.out.printf(
+                        Locale.ROOT,
+                        "server CPU per request: median %.1f us, so %.0f requests a second per "
+                                + "core of the server's CPU%n",
+                        median(serverCpu),
+                        1e6 / median(serverCpu));
+                System.out.printf(
+                        Locale.ROOT, "half load: median p50 %.2f ms, median p99 %.2f ms%n", median(p50s), median(p99s));
             }
         }
     }
 
     /** A round's throughput and the JVM's CPU time per answered request, in microseconds. */
-    record Measure(double rate, double cpuMicros) {
-    }
+    record Measure(double rate, double cpuMicros) {}
 
     static Measure measure(int port, Path script, int seconds, int connections)
             throws IOException, InterruptedException {
@@ -169,8 +203,7 @@ public final class WrkBenchmark {
      * Runs wrk in 5 s rounds until the JIT compiler is quiet (under 150 ms of compilation in a round, after
      * at least three rounds): compiling the request path took up to a third of the CPU for a minute.
      */
-    static void warm(String name, int port, Path script, int connections)
-            throws IOException, InterruptedException {
+    static void warm(String name, int port, Path script, int connections) throws IOException, InterruptedException {
         warm(name, port, script, connections, 0);
     }
 
@@ -183,8 +216,13 @@ public final class WrkBenchmark {
             double rate = rate(wrk(port, script, 5, connections, offered));
             long compiling = jit.getTotalCompilationTime() - before;
             if (round >= 3 && compiling < 150) {
-                System.out.printf(Locale.ROOT, "%s warmed up in %d rounds of 5 s (last: %.0f req/s, %d ms of JIT)%n",
-                        name, round, rate, compiling);
+                System.out.printf(
+                        Locale.ROOT,
+                        "%s warmed up in %d rounds of 5 s (last: %.0f req/s, %d ms of JIT)%n",
+                        name,
+                        round,
+                        rate,
+                        compiling);
                 return;
             }
         }
@@ -208,8 +246,12 @@ public final class WrkBenchmark {
         for (int j = 0; j < count; j++) {
             String origin = places.get(random.nextInt(20_000)).text();
             String destination = places.get(random.nextInt(20_000)).text();
-            String session = sessions ? new UUID(random.nextLong() & ~0xF000L | 0x4000L,
-                    random.nextLong() & 0x3FFFFFFFFFFFFFFFL | 0x8000000000000000L).toString() : null; // version 4
+            String session = sessions
+                    ? new UUID(
+                                    random.nextLong() & ~0xF000L | 0x4000L,
+                                    random.nextLong() & 0x3FFFFFFFFFFFFFFFL | 0x8000000000000000L)
+                            .toString()
+                    : null; // version 4
             bodies.add(body("", null, null, session));
             for (int i = 1; i <= Math.min(6, origin.length()); i++) {
                 bodies.add(body(origin.substring(0, i), null, null, session));
@@ -230,10 +272,15 @@ public final class WrkBenchmark {
             params.addObject().put("placeholder", token).put("type", "origin").put("text", text);
         }
         if (raw.contains("{{DESTINATION_1}}")) {
-            params.addObject().put("placeholder", "{{DESTINATION_1}}").put("type", "destination").put("text", "Paris, FR");
+            params.addObject()
+                    .put("placeholder", "{{DESTINATION_1}}")
+                    .put("type", "destination")
+                    .put("text", "Paris, FR");
         }
-        ObjectNode meta = body.putObject("meta").put("request_id", UUID.randomUUID().toString())
-                .put("request_at", "2026-11-22T10:15:30Z").put("language", "en-US");
+        ObjectNode meta = body.putObject("meta")
+                .put("request_id", UUID.randomUUID().toString())
+                .put("request_at", "2026-11-22T10:15:30Z")
+                .put("language", "en-US");
         if (session != null) {
             meta.put("session_id", session);
         }
@@ -254,7 +301,8 @@ public final class WrkBenchmark {
         }
         lua.append("}\n");
         lua.append("local headers = {[\"Content-Type\"] = \"application/json\", [\"Authorization\"] = \"Bearer ")
-                .append(key).append("\"}\n");
+                .append(key)
+                .append("\"}\n");
         lua.append("""
                 local i = 0
                 local gap = tonumber(os.getenv("WRK_DELAY_MS") or "0")
@@ -271,9 +319,17 @@ public final class WrkBenchmark {
     /** Runs wrk; a positive {@code rate} paces every connection to offer that many requests per second. */
     static String wrk(int port, Path script, int seconds, int connections, double rate)
             throws IOException, InterruptedException {
-        ProcessBuilder builder = new ProcessBuilder("wrk", "--latency", "-t2", "-c" + connections, "-d" + seconds + "s",
-                "-s", script.toString(), "http://127.0.0.1:" + port + "/api/suggest");
-        builder.environment().put("WRK_DELAY_MS", rate > 0 ? Long.toString(Math.round(connections * 1000 / rate)) : "0");
+        ProcessBuilder builder = new ProcessBuilder(
+                "wrk",
+                "--latency",
+                "-t2",
+                "-c" + connections,
+                "-d" + seconds + "s",
+                "-s",
+                script.toString(),
+                "http://127.0.0.1:" + port + "/api/suggest");
+        builder.environment()
+                .put("WRK_DELAY_MS", rate > 0 ? Long.toString(Math.round(connections * 1000 / rate)) : "0");
         builder.redirectErrorStream(true);
         Process process = builder.start();
         String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -315,23 +371,29 @@ public final class WrkBenchmark {
 
     /** The sum of {@code autocomplete_fallbacks_total} at {@code /observe/metrics} (the management port). */
     private static double fallbacks(int port) throws IOException, InterruptedException {
-        String metrics = HTTP.send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + port + "/observe/metrics")).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
-        return metrics.lines().filter(line -> line.startsWith("autocomplete_fallbacks_total"))
-                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).sum();
+        String metrics = HTTP.send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/observe/metrics"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
+        return metrics.lines()
+                .filter(line -> line.startsWith("autocomplete_fallbacks_total"))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+                .sum();
     }
 
     static byte[] post(int port, String key, String body) throws IOException, InterruptedException {
-        HttpResponse<byte[]> response = HTTP.send(HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + port + "/api/suggest"))
-                .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofByteArray());
+        HttpResponse<byte[]> response = HTTP.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/suggest"))
+                        .header("Authorization", "Bearer " + key)
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofByteArray());
         if (response.statusCode() != 200) {
-            throw new IllegalStateException("HTTP " + response.statusCode() + ": " + new String(response.body(),
-                    StandardCharsets.UTF_8));
+            throw new IllegalStateException(
+                    "HTTP " + response.statusCode() + ": " + new String(response.body(), StandardCharsets.UTF_8));
         }
         return response.body();
     }
-
 }

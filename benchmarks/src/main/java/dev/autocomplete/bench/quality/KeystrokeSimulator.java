@@ -1,5 +1,11 @@
 package dev.autocomplete.bench.quality;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.autocomplete.bench.BenchTenants;
+import dev.autocomplete.server.config.ServerSettings;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -15,14 +21,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.function.Function;
 import java.util.stream.Stream;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import dev.autocomplete.bench.BenchTenants;
-import dev.autocomplete.server.config.ServerSettings;
-import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /**
  * The quality benchmark: simulated users of the official client type target queries on the demo products
@@ -49,6 +47,7 @@ public final class KeystrokeSimulator {
         final Map<String, int[]> perParam = new LinkedHashMap<>(); // type -> {count, success@1, success@5}
         /** Per param type: characters of its values, and the keys and taps spent on them (with the space before). */
         final Map<String, long[]> keysPerParam = new LinkedHashMap<>();
+
         final List<String> misses = new ArrayList<>();
 
         void add(Tally other) {
@@ -95,14 +94,13 @@ public final class KeystrokeSimulator {
         }
     }
 
-    private KeystrokeSimulator() {
-    }
+    private KeystrokeSimulator() {}
 
     public static void main(String[] args) throws Exception {
         Path repo = Path.of(args.length > 0 ? args[0] : ".").toAbsolutePath().normalize();
         if (args.length > 1 && (args[1].equals("learn") || args[1].equals("day"))) {
-            boolean agreed = LearningSimulation.run(repo, args.length > 2 ? Long.parseLong(args[2]) : 42L,
-                    args[1].equals("day"));
+            boolean agreed = LearningSimulation.run(
+                    repo, args.length > 2 ? Long.parseLong(args[2]) : 42L, args[1].equals("day"));
             if (!agreed) {
                 System.exit(1);
             }
@@ -115,16 +113,24 @@ public final class KeystrokeSimulator {
             copyTree(repo.resolve("tenants/demo"), tenants.resolve("demo"));
             Files.deleteIfExists(tenants.resolve("demo/keys.yaml"));
             // A simulated user sends a request per keystroke, with no pause: lift the key's rate limit.
-            Map<String, String> keys = Map.of("travel", BenchTenants.createKey(tenants, "demo", "travel"),
-                    "workspace", BenchTenants.createKey(tenants, "demo", "workspace"));
+            Map<String, String> keys = Map.of(
+                    "travel",
+                    BenchTenants.createKey(tenants, "demo", "travel"),
+                    "workspace",
+                    BenchTenants.createKey(tenants, "demo", "workspace"));
             List<TargetQueries.Target> targets =
                     TargetQueries.generate(repo.resolve("tenants/demo"), TRAVEL_QUERIES, WORKSPACE_QUERIES, seed);
             PrefixBaseline baseline = new PrefixBaseline(tenants.resolve("demo"), BASELINE_OPTIONS);
-            try (AutocompleteServer server = AutocompleteServer.start(ServerSettings.defaults()
-                    .with("127.0.0.1", 0, tenants).withManagement("127.0.0.1", 0))) {
+            try (AutocompleteServer server = AutocompleteServer.start(
+                    ServerSettings.defaults().with("127.0.0.1", 0, tenants).withManagement("127.0.0.1", 0))) {
                 HttpClient http = HttpClient.newHttpClient();
-                System.out.printf(Locale.ROOT, "Keystroke simulator: %d target queries (%d travel, %d workspace), "
-                        + "seed %d%n%n", targets.size(), TRAVEL_QUERIES, WORKSPACE_QUERIES, seed);
+                System.out.printf(
+                        Locale.ROOT,
+                        "Keystroke simulator: %d target queries (%d travel, %d workspace), " + "seed %d%n%n",
+                        targets.size(),
+                        TRAVEL_QUERIES,
+                        WORKSPACE_QUERIES,
+                        seed);
                 Map<String, Map<String, Tally>> runs = new LinkedHashMap<>();
                 String trace = System.getProperty("bench.trace", "");
                 for (boolean typos : new boolean[] {false, true}) {
@@ -132,22 +138,26 @@ public final class KeystrokeSimulator {
                         Random typoRandom = new Random(seed + 1);
                         Map<String, Tally> byProduct = new LinkedHashMap<>();
                         for (TargetQueries.Target target : targets) {
-                            Function<ObjectNode, JsonNode> transport = body -> post(http, server.port(),
-                                    keys.get(target.product()), body);
+                            Function<ObjectNode, JsonNode> transport =
+                                    body -> post(http, server.port(), keys.get(target.product()), body);
                             if (run == Run.BASELINE) {
                                 transport = baseline.around(target.product(), transport);
                             }
                             Tally tally = byProduct.computeIfAbsent(target.product(), p -> new Tally());
                             SimulatedClient client = new SimulatedClient(transport, run.client);
                             if (!trace.isEmpty() && target.toString().contains(trace)) {
-                                System.out.printf(Locale.ROOT, "trace (%s, %s): %s%n", run.title,
-                                        typos ? "typos" : "no typos", target);
+                                System.out.printf(
+                                        Locale.ROOT,
+                                        "trace (%s, %s): %s%n",
+                                        run.title,
+                                        typos ? "typos" : "no typos",
+                                        target);
                                 client.trace();
                             }
                             simulate(target, client, typos ? typoRandom : null, tally);
                         }
-                        String title = (typos ? "With one typo per word of 4+ letters" : "Without typos") + ", "
-                                + run.title;
+                        String title =
+                                (typos ? "With one typo per word of 4+ letters" : "Without typos") + ", " + run.title;
                         report(title, byProduct);
                         runs.put(title, byProduct);
                     }
@@ -199,15 +209,16 @@ public final class KeystrokeSimulator {
                     bestRank = 0; // typed out in full: promoted by the client, or read as completed by the server
                     break;
                 }
-                if (client.kind() == SimulatedClient.Kind.OFFICIAL && client.completed().size() > before) {
+                if (client.kind() == SimulatedClient.Kind.OFFICIAL
+                        && client.completed().size() > before) {
                     // The official client promoted another option (typing "Bo" on the way to "Borivli"): the user
                     // removes the pill and types the rest; the value is a miss.
                     tally.actions += 1 + typed.length() - next;
                     wrongPromotion = client.completed().getLast().text();
                     break;
                 }
-                List<SimulatedClient.Option> visible = value.type().equals(client.activeType())
-                        ? client.visibleOptions() : List.of();
+                List<SimulatedClient.Option> visible =
+                        value.type().equals(client.activeType()) ? client.visibleOptions() : List.of();
                 int rank = rankOf(visible, value.text());
                 bestRank = Math.min(bestRank, rank);
                 if (rank < TAP_WITHIN) {
@@ -299,8 +310,8 @@ public final class KeystrokeSimulator {
         System.out.println();
         System.out.println("| param | values | success@1 | success@5 |");
         System.out.println("|---|---|---|---|");
-        all.perParam.forEach((type, c) -> System.out.printf(Locale.ROOT, "| %s | %d | %.3f | %.3f |%n", type, c[0],
-                (double) c[1] / c[0], (double) c[2] / c[0]));
+        all.perParam.forEach((type, c) -> System.out.printf(
+                Locale.ROOT, "| %s | %d | %.3f | %.3f |%n", type, c[0], (double) c[1] / c[0], (double) c[2] / c[0]));
         System.out.println();
         if (!all.misses.isEmpty()) {
             System.out.println("Queries not ready with the intended values, or with a value never in the first "
@@ -321,15 +332,29 @@ public final class KeystrokeSimulator {
             byProduct.values().forEach(all::add);
             Map<String, Tally> rows = new LinkedHashMap<>(byProduct);
             rows.put("all", all);
-            rows.forEach((group, t) -> System.out.printf(Locale.ROOT, "| %s | %s | %.3f | %.3f | %.3f | %.3f |%n",
-                    title, group, t.saving(), t.successAt(1), t.successAt(2), t.readyShare()));
+            rows.forEach((group, t) -> System.out.printf(
+                    Locale.ROOT,
+                    "| %s | %s | %.3f | %.3f | %.3f | %.3f |%n",
+                    title,
+                    group,
+                    t.saving(),
+                    t.successAt(1),
+                    t.successAt(2),
+                    t.readyShare()));
         });
         System.out.println();
     }
 
     private static void row(String group, Tally t) {
-        System.out.printf(Locale.ROOT, "| %s | %d | %.3f | %.3f | %.3f | %.3f |%n", group, t.queries, t.saving(),
-                t.successAt(1), t.successAt(2), t.readyShare());
+        System.out.printf(
+                Locale.ROOT,
+                "| %s | %d | %.3f | %.3f | %.3f | %.3f |%n",
+                group,
+                t.queries,
+                t.saving(),
+                t.successAt(1),
+                t.successAt(2),
+                t.readyShare());
     }
 
     static JsonNode post(HttpClient http, int port, String key, ObjectNode body) {
@@ -376,7 +401,8 @@ public final class KeystrokeSimulator {
 
     static void deleteTree(Path root) throws IOException {
         try (Stream<Path> paths = Files.walk(root)) {
-            for (Path path : new ArrayList<>(paths.sorted(java.util.Comparator.reverseOrder()).toList())) {
+            for (Path path : new ArrayList<>(
+                    paths.sorted(java.util.Comparator.reverseOrder()).toList())) {
                 Files.deleteIfExists(path);
             }
         }

@@ -1,5 +1,12 @@
 package dev.autocomplete.bench.quality;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.autocomplete.bench.BenchTenants;
+import dev.autocomplete.server.config.LearningSettings;
+import dev.autocomplete.server.config.ServerSettings;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,15 +22,6 @@ import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import dev.autocomplete.bench.BenchTenants;
-import dev.autocomplete.server.config.LearningSettings;
-import dev.autocomplete.server.config.ServerSettings;
-import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /**
  * The keystroke simulator's learning mode (issue 17, docs/benchmarks.md): a travel agency whose users fly to forty
@@ -44,10 +42,10 @@ final class LearningSimulation {
     private static final int TRAINING = 2_000;
     /** How long after the last event the probes watch the ranking change. */
     private static final long WATCH_MILLIS = 65_000;
+
     private static final String DESTINATION = "destination";
 
-    private LearningSimulation() {
-    }
+    private LearningSimulation() {}
 
     /**
      * Runs the simulation; with {@code dayOnly}, only the training journeys and the analytics check (no measurement
@@ -56,12 +54,12 @@ final class LearningSimulation {
     static boolean run(Path repo, long seed, boolean dayOnly) throws Exception {
         Path demo = repo.resolve("tenants/demo");
         List<String> favourites = TargetQueries.favourites(demo, FAVOURITES, FROM_RANK, TO_RANK, new Random(seed));
-        List<TargetQueries.Target> before = TargetQueries.journeys(demo, favourites, ZIPF, MEASURED,
-                new Random(seed + 1));
-        List<TargetQueries.Target> training = TargetQueries.journeys(demo, favourites, ZIPF, TRAINING,
-                new Random(seed + 2));
-        List<TargetQueries.Target> after = TargetQueries.journeys(demo, favourites, ZIPF, MEASURED,
-                new Random(seed + 3));
+        List<TargetQueries.Target> before =
+                TargetQueries.journeys(demo, favourites, ZIPF, MEASURED, new Random(seed + 1));
+        List<TargetQueries.Target> training =
+                TargetQueries.journeys(demo, favourites, ZIPF, TRAINING, new Random(seed + 2));
+        List<TargetQueries.Target> after =
+                TargetQueries.journeys(demo, favourites, ZIPF, MEASURED, new Random(seed + 3));
         Path temp = Files.createTempDirectory("autocomplete-learn");
         try {
             Path tenants = temp.resolve("tenants");
@@ -69,23 +67,43 @@ final class LearningSimulation {
             Files.deleteIfExists(tenants.resolve("demo/keys.yaml"));
             String key = BenchTenants.createKey(tenants, "demo", "travel");
             LearningSettings defaults = LearningSettings.DEFAULTS;
-            LearningSettings learning = new LearningSettings(defaults.halfLife(), defaults.applyInterval(),
-                    defaults.sessions(), 100_000_000, defaults.picksPerKeyHour(), defaults.queue());
+            LearningSettings learning = new LearningSettings(
+                    defaults.halfLife(),
+                    defaults.applyInterval(),
+                    defaults.sessions(),
+                    100_000_000,
+                    defaults.picksPerKeyHour(),
+                    defaults.queue());
             try (AutocompleteServer server = AutocompleteServer.start(ServerSettings.defaults()
-                    .with("127.0.0.1", 0, tenants).withManagement("127.0.0.1", 0).withLearning(learning))) {
+                    .with("127.0.0.1", 0, tenants)
+                    .withManagement("127.0.0.1", 0)
+                    .withLearning(learning))) {
                 HttpClient http = HttpClient.newHttpClient();
-                Function<ObjectNode, JsonNode> transport = body -> KeystrokeSimulator.post(http, server.port(), key,
-                        body);
-                System.out.printf(Locale.ROOT, "Learning simulation, seed %d: %d favourite destinations (cities ranked "
-                        + "%d to %d by population, Zipf exponent %.1f), most popular first: %s%n", seed, FAVOURITES,
-                        FROM_RANK, TO_RANK, ZIPF, favourites);
-                System.out.printf(Locale.ROOT, "Server: learning.apply-seconds %d (default), "
-                        + "learning.picks-per-address-hour %d (lifted from %d: one process on loopback plays every "
-                        + "user), learning.picks-per-key-hour %d (default)%n%n", learning.applyInterval().toSeconds(),
-                        learning.picksPerAddressHour(), defaults.picksPerAddressHour(), learning.picksPerKeyHour());
+                Function<ObjectNode, JsonNode> transport =
+                        body -> KeystrokeSimulator.post(http, server.port(), key, body);
+                System.out.printf(
+                        Locale.ROOT,
+                        "Learning simulation, seed %d: %d favourite destinations (cities ranked "
+                                + "%d to %d by population, Zipf exponent %.1f), most popular first: %s%n",
+                        seed,
+                        FAVOURITES,
+                        FROM_RANK,
+                        TO_RANK,
+                        ZIPF,
+                        favourites);
+                System.out.printf(
+                        Locale.ROOT,
+                        "Server: learning.apply-seconds %d (default), "
+                                + "learning.picks-per-address-hour %d (lifted from %d: one process on loopback plays every "
+                                + "user), learning.picks-per-key-hour %d (default)%n%n",
+                        learning.applyInterval().toSeconds(),
+                        learning.picksPerAddressHour(),
+                        defaults.picksPerAddressHour(),
+                        learning.picksPerKeyHour());
 
                 Map<String, KeystrokeSimulator.Tally> results = new LinkedHashMap<>();
-                for (SimulatedClient.Kind kind : dayOnly ? new SimulatedClient.Kind[0] : SimulatedClient.Kind.values()) {
+                for (SimulatedClient.Kind kind :
+                        dayOnly ? new SimulatedClient.Kind[0] : SimulatedClient.Kind.values()) {
                     results.put("before learning, journeys A|" + kind, measure(before, transport, kind));
                     results.put("before learning, journeys B (control)|" + kind, measure(after, transport, kind));
                 }
@@ -101,16 +119,22 @@ final class LearningSimulation {
                     SimulatedClient client = new SimulatedClient(transport, SimulatedClient.Kind.OFFICIAL);
                     client.onPick(pick -> {
                         day.sent(pick);
-                        int status = KeystrokeSimulator.send(http, server.port(), "/api/telemetry/events", key,
-                                pick.event()).statusCode();
+                        int status = KeystrokeSimulator.send(
+                                        http, server.port(), "/api/telemetry/events", key, pick.event())
+                                .statusCode();
                         (status == 204 ? accepted : refused).incrementAndGet();
                     });
                     KeystrokeSimulator.simulate(target, client, null, new KeystrokeSimulator.Tally());
                 }
                 long lastEvent = System.nanoTime();
-                System.out.printf(Locale.ROOT, "Training: %d journeys of the official client in %.1f s, %d pick "
-                        + "events accepted (204), %d refused%n", TRAINING, (lastEvent - trainingStart) / 1e9,
-                        accepted.get(), refused.get());
+                System.out.printf(
+                        Locale.ROOT,
+                        "Training: %d journeys of the official client in %.1f s, %d pick "
+                                + "events accepted (204), %d refused%n",
+                        TRAINING,
+                        (lastEvent - trainingStart) / 1e9,
+                        accepted.get(),
+                        refused.get());
                 SimulatedDay.typeUnmatched(transport);
                 if (dayOnly) {
                     System.out.println(outcomes(http, server.managementPort()));
@@ -130,11 +154,16 @@ final class LearningSimulation {
                         seen = now;
                     }
                 }
-                System.out.printf(Locale.ROOT, "Learning visible: the probe answers (destination after %s, nothing "
-                        + "typed and the first letter of the 10 most popular favourites) changed %d time(s) after the "
-                        + "last event, the last %s after it (watched for %d s); they differ from before training: %s%n",
-                        probeOrigin, changes, lastChange < 0 ? "never" : String.format(Locale.ROOT, "%.1f s",
-                                (lastChange - lastEvent) / 1e9), WATCH_MILLIS / 1000, !seen.equals(beforeTraining));
+                System.out.printf(
+                        Locale.ROOT,
+                        "Learning visible: the probe answers (destination after %s, nothing "
+                                + "typed and the first letter of the 10 most popular favourites) changed %d time(s) after the "
+                                + "last event, the last %s after it (watched for %d s); they differ from before training: %s%n",
+                        probeOrigin,
+                        changes,
+                        lastChange < 0 ? "never" : String.format(Locale.ROOT, "%.1f s", (lastChange - lastEvent) / 1e9),
+                        WATCH_MILLIS / 1000,
+                        !seen.equals(beforeTraining));
                 System.out.println(outcomes(http, server.managementPort()));
                 System.out.println();
                 boolean agreed = day.check(http, server.managementPort(), "demo", "travel");
@@ -150,8 +179,8 @@ final class LearningSimulation {
         }
     }
 
-    private static KeystrokeSimulator.Tally measure(List<TargetQueries.Target> targets,
-            Function<ObjectNode, JsonNode> transport, SimulatedClient.Kind kind) {
+    private static KeystrokeSimulator.Tally measure(
+            List<TargetQueries.Target> targets, Function<ObjectNode, JsonNode> transport, SimulatedClient.Kind kind) {
         KeystrokeSimulator.Tally tally = new KeystrokeSimulator.Tally();
         for (TargetQueries.Target target : targets) {
             KeystrokeSimulator.simulate(target, new SimulatedClient(transport, kind), null, tally);
@@ -166,19 +195,31 @@ final class LearningSimulation {
         results.forEach((title, tally) -> {
             String[] parts = title.split("\\|");
             int[] c = tally.perParam.get(DESTINATION);
-            System.out.printf(Locale.ROOT, "| %s | %s | %.3f | %.3f | %.3f | %.3f | %.3f |%n", parts[0],
-                    parts[1].equals("OFFICIAL") ? "official" : "every keystroke", tally.saving(DESTINATION),
-                    (double) c[1] / c[0], (double) c[2] / c[0], tally.saving("origin"), tally.readyShare());
+            System.out.printf(
+                    Locale.ROOT,
+                    "| %s | %s | %.3f | %.3f | %.3f | %.3f | %.3f |%n",
+                    parts[0],
+                    parts[1].equals("OFFICIAL") ? "official" : "every keystroke",
+                    tally.saving(DESTINATION),
+                    (double) c[1] / c[0],
+                    (double) c[2] / c[0],
+                    tally.saving("origin"),
+                    tally.readyShare());
         });
         System.out.println();
         for (SimulatedClient.Kind kind : SimulatedClient.Kind.values()) {
             double a = results.get("before learning, journeys A|" + kind).saving(DESTINATION);
-            double b = results.get("before learning, journeys B (control)|" + kind).saving(DESTINATION);
+            double b =
+                    results.get("before learning, journeys B (control)|" + kind).saving(DESTINATION);
             double learned = results.get("after learning, journeys B|" + kind).saving(DESTINATION);
-            System.out.printf(Locale.ROOT, "%s: destination saving after - before %+.3f (fresh journeys B against "
-                    + "A), %+.3f on the same journeys B; B against A without learning %+.3f%n",
-                    kind == SimulatedClient.Kind.OFFICIAL ? "official client" : "every keystroke", learned - a,
-                    learned - b, b - a);
+            System.out.printf(
+                    Locale.ROOT,
+                    "%s: destination saving after - before %+.3f (fresh journeys B against "
+                            + "A), %+.3f on the same journeys B; B against A without learning %+.3f%n",
+                    kind == SimulatedClient.Kind.OFFICIAL ? "official client" : "every keystroke",
+                    learned - a,
+                    learned - b,
+                    b - a);
         }
     }
 
@@ -199,15 +240,23 @@ final class LearningSimulation {
         for (String letters : typed) {
             ObjectNode body = JSON.createObjectNode();
             ObjectNode data = body.putObject("data").put("raw_query", "{{ORIGIN_1}} " + letters);
-            data.putArray("completed_params").addObject().put("placeholder", "{{ORIGIN_1}}").put("type", "origin")
-                    .put("text", origin).putNull("kind");
-            body.putObject("meta").put("request_id", UUID.randomUUID().toString())
-                    .put("request_at", "2026-11-22T10:15:30Z").put("session_id", UUID.randomUUID().toString())
+            data.putArray("completed_params")
+                    .addObject()
+                    .put("placeholder", "{{ORIGIN_1}}")
+                    .put("type", "origin")
+                    .put("text", origin)
+                    .putNull("kind");
+            body.putObject("meta")
+                    .put("request_id", UUID.randomUUID().toString())
+                    .put("request_at", "2026-11-22T10:15:30Z")
+                    .put("session_id", UUID.randomUUID().toString())
                     .put("language", "en-US");
             JsonNode answer = KeystrokeSimulator.post(http, port, key, body);
             for (JsonNode suggestion : answer.path("data").path("suggestions")) {
                 if (suggestion.path("type").asText().equals(DESTINATION)) {
-                    suggestion.path("options").forEach(o -> out.append(o.path("text").asText()).append(','));
+                    suggestion
+                            .path("options")
+                            .forEach(o -> out.append(o.path("text").asText()).append(','));
                 }
             }
             out.append('|');
@@ -217,11 +266,14 @@ final class LearningSimulation {
 
     /** The server's count of pick events by outcome, from its metrics. */
     private static String outcomes(HttpClient http, int managementPort) throws Exception {
-        HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + managementPort + "/observe/metrics")).build(),
+        HttpResponse<String> metrics = http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + "/observe/metrics"))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         StringBuilder out = new StringBuilder("Pick events by outcome (autocomplete_learning_events_total):");
-        metrics.body().lines().filter(l -> l.startsWith("autocomplete_learning_events_total{"))
+        metrics.body()
+                .lines()
+                .filter(l -> l.startsWith("autocomplete_learning_events_total{"))
                 .forEach(l -> out.append(' ').append(l.replaceAll(".*outcome=\"([a-z_]+)\".*} ", "$1=")));
         return out.toString();
     }

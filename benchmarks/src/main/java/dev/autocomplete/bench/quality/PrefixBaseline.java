@@ -1,5 +1,10 @@
 package dev.autocomplete.bench.quality;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.autocomplete.spi.toolkit.TextFolding;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -13,16 +18,8 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-
-import dev.autocomplete.spi.toolkit.TextFolding;
 
 /**
  * The quality benchmark's baseline, "a plain prefix match ordered by population": wraps the real server's
@@ -37,8 +34,7 @@ final class PrefixBaseline {
     private static final Pattern TOKEN = Pattern.compile("\\{\\{[A-Z0-9_]+_[1-9][0-9]*}}");
 
     /** One option of a list: its text, folded text and weight. */
-    private record Entry(String text, String folded, double weight) {
-    }
+    private record Entry(String text, String folded, double weight) {}
 
     private final Map<String, Map<String, List<Entry>>> lists = new HashMap<>();
     private final int limit;
@@ -46,17 +42,22 @@ final class PrefixBaseline {
     /** The option lists of the catalog params of every product of the tenant in {@code tenantDir}. */
     PrefixBaseline(Path tenantDir, int limit) throws IOException {
         this.limit = limit;
-        JsonNode tenant = new YAMLMapper().readTree(tenantDir.resolve("tenant.yaml").toFile());
+        JsonNode tenant =
+                new YAMLMapper().readTree(tenantDir.resolve("tenant.yaml").toFile());
         Map<String, List<Entry>> catalogs = new HashMap<>();
         for (var catalog : tenant.path("catalogs").properties()) {
-            catalogs.put(catalog.getKey(), csv(tenantDir.resolve(catalog.getValue().path("file").asText())));
+            catalogs.put(
+                    catalog.getKey(),
+                    csv(tenantDir.resolve(catalog.getValue().path("file").asText())));
         }
         for (JsonNode product : tenant.path("products")) {
             Map<String, List<Entry>> byType = new HashMap<>();
             for (JsonNode intent : product.path("intents")) {
                 for (JsonNode param : intent.path("params")) {
                     if (param.has("catalog")) {
-                        byType.put(param.path("type").asText(), catalogs.get(param.path("catalog").asText()));
+                        byType.put(
+                                param.path("type").asText(),
+                                catalogs.get(param.path("catalog").asText()));
                     } else if (param.has("options")) {
                         byType.put(param.path("type").asText(), inline(param.path("options")));
                     }
@@ -71,7 +72,8 @@ final class PrefixBaseline {
         Map<String, List<Entry>> byType = lists.get(product);
         return request -> {
             JsonNode response = server.apply(request);
-            String typed = typedAfterLastToken(request.path("data").path("raw_query").asText(""));
+            String typed =
+                    typedAfterLastToken(request.path("data").path("raw_query").asText(""));
             for (JsonNode suggestion : response.path("data").path("suggestions")) {
                 List<Entry> options = byType.get(suggestion.path("type").asText());
                 if (options != null) {
@@ -85,8 +87,10 @@ final class PrefixBaseline {
 
     private void replaceOptions(ObjectNode suggestion, List<Entry> entries, String prefix) {
         ArrayNode options = suggestion.putArray("options");
-        entries.stream().filter(e -> e.folded().startsWith(prefix))
-                .sorted(Comparator.comparingDouble(Entry::weight).reversed()).limit(limit)
+        entries.stream()
+                .filter(e -> e.folded().startsWith(prefix))
+                .sorted(Comparator.comparingDouble(Entry::weight).reversed())
+                .limit(limit)
                 .forEach(e -> options.addObject().put("text", e.text()).put("is_tappable", true));
         if (options.isEmpty()) {
             suggestion.remove("options");
@@ -95,11 +99,17 @@ final class PrefixBaseline {
 
     /** A catalog CSV: {@code text} and {@code weight} columns (an unweighted row weighs 0, as in the engine). */
     private static List<Entry> csv(Path file) throws IOException {
-        CSVFormat format = CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true).get();
+        CSVFormat format = CSVFormat.RFC4180
+                .builder()
+                .setHeader()
+                .setSkipHeaderRecord(true)
+                .get();
         List<Entry> entries = new ArrayList<>();
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             for (CSVRecord row : format.parse(reader)) {
-                String weight = row.isMapped("weight") && row.isSet("weight") ? row.get("weight").strip() : "";
+                String weight = row.isMapped("weight") && row.isSet("weight")
+                        ? row.get("weight").strip()
+                        : "";
                 entries.add(entry(row.get("text"), weight.isEmpty() ? 0 : Double.parseDouble(weight)));
             }
         }
@@ -112,8 +122,12 @@ final class PrefixBaseline {
         for (int i = 0; i < items.size(); i++) {
             JsonNode item = items.get(i);
             double order = items.size() - i;
-            entries.add(item.isObject() ? entry(item.path("text").asText(), item.path("weight").asDouble(order))
-                    : entry(item.asText(), order));
+            entries.add(
+                    item.isObject()
+                            ? entry(
+                                    item.path("text").asText(),
+                                    item.path("weight").asDouble(order))
+                            : entry(item.asText(), order));
         }
         return entries;
     }

@@ -1,5 +1,9 @@
 package dev.autocomplete.bench.quality;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -8,11 +12,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * The official client's state machine (npm {@code @magicx-eng/ai-autocomplete-vanilla} 0.7.0, read from its
@@ -39,14 +38,11 @@ final class SimulatedClient {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    record Option(String text, boolean tappable) {
-    }
+    record Option(String text, boolean tappable) {}
 
-    record Suggestion(String type, String text, List<Option> options) {
-    }
+    record Suggestion(String type, String text, List<Option> options) {}
 
-    record Param(String type, String text) {
-    }
+    record Param(String type, String text) {}
 
     private final Function<ObjectNode, JsonNode> transport;
     private final Kind kind;
@@ -54,6 +50,7 @@ final class SimulatedClient {
     private List<Param> readCompleted = List.of();
     /** Prints every exchange when set (see KeystrokeSimulator's {@code bench.trace}). */
     private boolean trace;
+
     private final String sessionId = UUID.randomUUID().toString();
     private String text = "";
     private final List<Param> completed = new ArrayList<>();
@@ -89,8 +86,7 @@ final class SimulatedClient {
      * A pick event as posted, with the simulation's own record of it: the param it filled and how many characters
      * the user typed for that param before it (not read back from {@code raw_query}).
      */
-    record PickSent(ObjectNode event, String type, String option, int typed) {
-    }
+    record PickSent(ObjectNode event, String type, String option, int typed) {}
 
     /** The user starts typing the next value: counts its characters from here ({@link PickSent#typed()}). */
     void beginValue() {
@@ -101,10 +97,17 @@ final class SimulatedClient {
         if (picks == null) {
             return;
         }
-        ObjectNode event = JSON.createObjectNode().put("source", "full-sdk").put("session_id", sessionId)
-                .put("type", "option").put("at", java.time.Instant.now()
-                        .truncatedTo(java.time.temporal.ChronoUnit.MILLIS).toString());
-        ObjectNode data = event.putObject("query_data").put("raw_query", rawQuery).put("selected_option", selected);
+        ObjectNode event = JSON.createObjectNode()
+                .put("source", "full-sdk")
+                .put("session_id", sessionId)
+                .put("type", "option")
+                .put(
+                        "at",
+                        java.time.Instant.now()
+                                .truncatedTo(java.time.temporal.ChronoUnit.MILLIS)
+                                .toString());
+        ObjectNode data =
+                event.putObject("query_data").put("raw_query", rawQuery).put("selected_option", selected);
         ArrayNode others = data.putArray("other_options");
         shown.stream().map(Option::text).filter(text -> !text.equals(selected)).forEach(others::add);
         picks.accept(new PickSent(event, type, selected, typedForValue));
@@ -191,7 +194,9 @@ final class SimulatedClient {
         int base = effectiveBase();
         String prefix = text.substring(0, base);
         boolean inputWasEmpty = prefix.isEmpty() && text.isEmpty();
-        boolean placeholderPrefix = prefix.isEmpty() && !text.isEmpty() && !placeholderText.isEmpty()
+        boolean placeholderPrefix = prefix.isEmpty()
+                && !text.isEmpty()
+                && !placeholderText.isEmpty()
                 && placeholderText.toLowerCase(Locale.ROOT).startsWith(text.toLowerCase(Locale.ROOT));
         if ((inputWasEmpty || placeholderPrefix) && !placeholderText.isEmpty()) {
             prefix = placeholderText + " ";
@@ -225,7 +230,10 @@ final class SimulatedClient {
     }
 
     private Suggestion active() {
-        return suggestions.stream().filter(s -> !s.type().equals("placeholder")).findFirst().orElse(null);
+        return suggestions.stream()
+                .filter(s -> !s.type().equals("placeholder"))
+                .findFirst()
+                .orElse(null);
     }
 
     private List<Suggestion> actionable() {
@@ -233,8 +241,12 @@ final class SimulatedClient {
     }
 
     private String placeholderText() {
-        return String.join(" ", suggestions.stream().filter(s -> s.type().equals("placeholder"))
-                .map(Suggestion::text).toList());
+        return String.join(
+                " ",
+                suggestions.stream()
+                        .filter(s -> s.type().equals("placeholder"))
+                        .map(Suggestion::text)
+                        .toList());
     }
 
     private int effectiveBase() {
@@ -244,7 +256,8 @@ final class SimulatedClient {
             return base;
         }
         return text.toLowerCase(Locale.ROOT).startsWith(placeholder.toLowerCase(Locale.ROOT))
-                ? placeholder.length() : base;
+                ? placeholder.length()
+                : base;
     }
 
     private String filterQuery() {
@@ -268,7 +281,8 @@ final class SimulatedClient {
             return options;
         }
         String lower = trimmed.toLowerCase(Locale.ROOT);
-        return options.stream().filter(o -> !o.tappable() || o.text().toLowerCase(Locale.ROOT).contains(lower))
+        return options.stream()
+                .filter(o -> !o.tappable() || o.text().toLowerCase(Locale.ROOT).contains(lower))
                 .toList();
     }
 
@@ -277,8 +291,10 @@ final class SimulatedClient {
         if (trimmed.isEmpty()) {
             return null;
         }
-        return options.stream().filter(o -> o.tappable() && o.text().toLowerCase(Locale.ROOT).equals(trimmed))
-                .findFirst().orElse(null);
+        return options.stream()
+                .filter(o -> o.tappable() && o.text().toLowerCase(Locale.ROOT).equals(trimmed))
+                .findFirst()
+                .orElse(null);
     }
 
     private boolean shouldFetch() {
@@ -287,14 +303,19 @@ final class SimulatedClient {
         }
         Suggestion active = active();
         String query = filterQuery();
-        List<Option> tappable = active == null ? List.of()
-                : filter(active.options(), query).stream().filter(Option::tappable).toList();
+        List<Option> tappable = active == null
+                ? List.of()
+                : filter(active.options(), query).stream()
+                        .filter(Option::tappable)
+                        .toList();
         boolean exact = active != null && exactMatch(active.options(), query) != null;
         if (!tappable.isEmpty() && !exact && !query.strip().isEmpty()) {
             return false;
         }
         String placeholder = placeholderText();
-        return !(completed.isEmpty() && !text.isEmpty() && !placeholder.isEmpty()
+        return !(completed.isEmpty()
+                && !text.isEmpty()
+                && !placeholder.isEmpty()
                 && placeholder.toLowerCase(Locale.ROOT).startsWith(text.toLowerCase(Locale.ROOT)));
     }
 
@@ -333,8 +354,11 @@ final class SimulatedClient {
         data.put("raw_query", rawQuery);
         ArrayNode params = data.putArray("completed_params");
         for (int i = 0; i < completed.size(); i++) {
-            params.addObject().put("placeholder", built.getValue().get(i)).put("type", completed.get(i).type())
-                    .put("text", completed.get(i).text()).putNull("kind");
+            params.addObject()
+                    .put("placeholder", built.getValue().get(i))
+                    .put("type", completed.get(i).type())
+                    .put("text", completed.get(i).text())
+                    .putNull("kind");
         }
         if (!identified.isEmpty()) {
             ArrayNode echo = data.putArray("identified_params");
@@ -351,19 +375,28 @@ final class SimulatedClient {
                 }
             }
         }
-        body.putObject("meta").put("request_id", UUID.randomUUID().toString())
-                .put("request_at", "2026-11-22T10:15:30Z").put("session_id", sessionId).put("language", "en-US");
+        body.putObject("meta")
+                .put("request_id", UUID.randomUUID().toString())
+                .put("request_at", "2026-11-22T10:15:30Z")
+                .put("session_id", sessionId)
+                .put("language", "en-US");
         JsonNode response = transport.apply(body).path("data");
         if (trace) {
-            System.out.printf(Locale.ROOT, "    %-40s -> ready %s, input %s, %s%n", "\"" + rawQuery + "\"",
-                    response.path("is_ready").asBoolean(), response.path("input"), summary(response));
+            System.out.printf(
+                    Locale.ROOT,
+                    "    %-40s -> ready %s, input %s, %s%n",
+                    "\"" + rawQuery + "\"",
+                    response.path("is_ready").asBoolean(),
+                    response.path("input"),
+                    summary(response));
         }
 
         List<Suggestion> next = new ArrayList<>();
         for (JsonNode s : response.path("suggestions")) {
             List<Option> options = new ArrayList<>();
             for (JsonNode o : s.path("options")) {
-                options.add(new Option(o.path("text").asText(), o.path("is_tappable").asBoolean()));
+                options.add(new Option(
+                        o.path("text").asText(), o.path("is_tappable").asBoolean()));
             }
             next.add(new Suggestion(s.path("type").asText(), s.path("text").asText(), options));
         }
@@ -374,15 +407,18 @@ final class SimulatedClient {
         for (JsonNode item : input) {
             last = item;
             if ("identified".equals(item.path("source").asText())) {
-                candidates.add(new Param(item.path("type").asText(), item.path("text").asText()));
+                candidates.add(
+                        new Param(item.path("type").asText(), item.path("text").asText()));
                 if ("completed".equals(item.path("state").asText())) {
-                    settled.add(new Param(item.path("type").asText(), item.path("text").asText()));
+                    settled.add(new Param(
+                            item.path("type").asText(), item.path("text").asText()));
                 }
             }
         }
         if (last != null && "in_progress".equals(last.path("state").asText())) {
             filterInProgress = true;
-            int at = text.toLowerCase(Locale.ROOT).lastIndexOf(last.path("text").asText().toLowerCase(Locale.ROOT));
+            int at = text.toLowerCase(Locale.ROOT)
+                    .lastIndexOf(last.path("text").asText().toLowerCase(Locale.ROOT));
             filterBase = at >= 0 ? at : textAtRequest;
         } else {
             filterInProgress = false;
@@ -397,8 +433,8 @@ final class SimulatedClient {
         }
         Suggestion active = active();
         if (active != null) {
-            Option match = exactMatch(active.options(), extractFilterQuery(Math.min(filterBase, text.length()),
-                    filterInProgress));
+            Option match = exactMatch(
+                    active.options(), extractFilterQuery(Math.min(filterBase, text.length()), filterInProgress));
             if (match != null) {
                 firePick(active.type(), rawQuery, match.text(), active.options());
                 completed.add(new Param(active.type(), match.text()));
@@ -410,8 +446,9 @@ final class SimulatedClient {
         identified = reconcile(candidates);
         ready = response.path("is_ready").asBoolean(false);
         lastRawQuery = rawQuery;
-        if (spanAnchor != null && (text.substring(Math.min(spanAnchor, text.length())).isBlank()
-                || coveredEnd() >= text.strip().length())) {
+        if (spanAnchor != null
+                && (text.substring(Math.min(spanAnchor, text.length())).isBlank()
+                        || coveredEnd() >= text.strip().length())) {
             spanAnchor = null;
         }
     }
@@ -444,7 +481,8 @@ final class SimulatedClient {
         for (Param param : completed) {
             int at = free.indexOf(param.text());
             if (at >= 0) {
-                free = free.substring(0, at) + "\u0000".repeat(param.text().length())
+                free = free.substring(0, at)
+                        + "\u0000".repeat(param.text().length())
                         + free.substring(at + param.text().length());
             }
         }
@@ -471,7 +509,9 @@ final class SimulatedClient {
                 index = result.indexOf(param.text());
             }
             if (index >= 0) {
-                result = result.substring(0, index) + token + result.substring(index + param.text().length());
+                result = result.substring(0, index)
+                        + token
+                        + result.substring(index + param.text().length());
                 pos = index + token.length();
             }
             placeholders.add(token);

@@ -1,5 +1,8 @@
 package dev.autocomplete.bench.quality;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -13,10 +16,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * The learning simulation's day as the operator console should report it (issue 18, docs/benchmarks.md): the
@@ -82,27 +81,43 @@ final class SimulatedDay {
         }
         long credited = credited(http, managementPort);
         List<String> problems = new ArrayList<>();
-        System.out.printf(Locale.ROOT, "Analytics of the day (GET /admin/api/analytics?tenant=%s&product=%s&days=1) "
-                + "against the simulation's own record:%n%n", tenant, product);
+        System.out.printf(
+                Locale.ROOT,
+                "Analytics of the day (GET /admin/api/analytics?tenant=%s&product=%s&days=1) "
+                        + "against the simulation's own record:%n%n",
+                tenant,
+                product);
         System.out.println("| figure | analytics | simulation |");
         System.out.println("|---|---|---|");
         long picked = data.path("picks").asLong();
-        System.out.printf(Locale.ROOT, "| picks | %d | %d sent, %d credited (autocomplete_learning_events_total) |%n",
-                picked, sent, credited);
+        System.out.printf(
+                Locale.ROOT,
+                "| picks | %d | %d sent, %d credited (autocomplete_learning_events_total) |%n",
+                picked,
+                sent,
+                credited);
         if (picked != sent || picked != credited) {
             problems.add("picks: analytics " + picked + ", sent " + sent + ", credited " + credited);
         }
         double theirs = data.path("keystroke_saving").asDouble(Double.NaN);
-        System.out.printf(Locale.ROOT, "| keystroke saving in the wild | %.3f | %.3f (%d characters typed for %d "
-                + "characters of options) |%n", theirs, saving(), typed, length);
+        System.out.printf(
+                Locale.ROOT,
+                "| keystroke saving in the wild | %.3f | %.3f (%d characters typed for %d "
+                        + "characters of options) |%n",
+                theirs,
+                saving(),
+                typed,
+                length);
         if (!(Math.abs(theirs - saving()) <= SAVING_TOLERANCE)) {
-            problems.add(String.format(Locale.ROOT, "keystroke saving: analytics %.3f, simulation %.3f", theirs,
-                    saving()));
+            problems.add(
+                    String.format(Locale.ROOT, "keystroke saving: analytics %.3f, simulation %.3f", theirs, saving()));
         }
         Map<String, List<JsonNode>> top = new LinkedHashMap<>();
-        data.path("top_picks").forEach(p -> top.computeIfAbsent(p.path("type").asText(), t -> new ArrayList<>()).add(p));
+        data.path("top_picks").forEach(p -> top.computeIfAbsent(p.path("type").asText(), t -> new ArrayList<>())
+                .add(p));
         for (Map.Entry<String, Map<String, Integer>> param : picks.entrySet()) {
-            List<Map.Entry<String, Integer>> ours = new ArrayList<>(param.getValue().entrySet());
+            List<Map.Entry<String, Integer>> ours =
+                    new ArrayList<>(param.getValue().entrySet());
             ours.sort(Map.Entry.<String, Integer>comparingByValue(Comparator.reverseOrder())
                     .thenComparing(Map.Entry.comparingByKey()));
             ours = ours.subList(0, Math.min(TOP, ours.size()));
@@ -111,7 +126,11 @@ final class SimulatedDay {
             problems.addAll(compareTop(param.getKey(), param.getValue(), ours, served));
         }
         long unmatched = unmatchedCount(data);
-        System.out.printf(Locale.ROOT, "| unmatched '%s' | %d | typed in %d sessions |%n%n", UNMATCHED, unmatched,
+        System.out.printf(
+                Locale.ROOT,
+                "| unmatched '%s' | %d | typed in %d sessions |%n%n",
+                UNMATCHED,
+                unmatched,
                 UNMATCHED_SESSIONS);
         if (unmatched != UNMATCHED_SESSIONS) {
             problems.add("unmatched '" + UNMATCHED + "': " + unmatched + ", typed " + UNMATCHED_SESSIONS + " times");
@@ -130,11 +149,12 @@ final class SimulatedDay {
      * The served top picks against the simulation's counts: the same counts in the same order, each text counted as
      * the simulation counted it (options tied on count may come in any order, and either may make the tenth place).
      */
-    private static List<String> compareTop(String type, Map<String, Integer> counts,
-            List<Map.Entry<String, Integer>> ours, List<JsonNode> served) {
+    private static List<String> compareTop(
+            String type, Map<String, Integer> counts, List<Map.Entry<String, Integer>> ours, List<JsonNode> served) {
         List<String> problems = new ArrayList<>();
         List<Integer> ourCounts = ours.stream().map(Map.Entry::getValue).toList();
-        List<Integer> servedCounts = served.stream().map(p -> p.path("count").asInt()).toList();
+        List<Integer> servedCounts =
+                served.stream().map(p -> p.path("count").asInt()).toList();
         if (!ourCounts.equals(servedCounts)) {
             problems.add("top " + type + " picks: counts " + servedCounts + ", simulation " + ourCounts);
         }
@@ -150,7 +170,8 @@ final class SimulatedDay {
 
     private static String render(List<JsonNode> served) {
         List<String> out = new ArrayList<>();
-        served.forEach(p -> out.add(p.path("text").asText() + "=" + p.path("count").asInt()));
+        served.forEach(
+                p -> out.add(p.path("text").asText() + "=" + p.path("count").asInt()));
         return out.toString();
     }
 
@@ -163,10 +184,12 @@ final class SimulatedDay {
         return 0;
     }
 
-    private static JsonNode analytics(HttpClient http, int port, String tenant, String product) throws IOException,
-            InterruptedException {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
-                + "/admin/api/analytics?tenant=" + tenant + "&product=" + product + "&days=1")).build(),
+    private static JsonNode analytics(HttpClient http, int port, String tenant, String product)
+            throws IOException, InterruptedException {
+        HttpResponse<String> response = http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/admin/api/analytics?tenant=" + tenant
+                                + "&product=" + product + "&days=1"))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {
             throw new IllegalStateException("analytics: HTTP " + response.statusCode() + ": " + response.body());
@@ -176,10 +199,14 @@ final class SimulatedDay {
 
     /** The server's count of credited pick events, from its metrics. */
     private static long credited(HttpClient http, int port) throws IOException, InterruptedException {
-        String metrics = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/observe/metrics"))
-                .build(), HttpResponse.BodyHandlers.ofString()).body();
-        return metrics.lines().filter(l -> l.startsWith("autocomplete_learning_events_total{")
-                && l.contains("outcome=\"credited\"")).mapToLong(l -> (long) Double.parseDouble(
-                        l.substring(l.lastIndexOf(' ') + 1))).sum();
+        String metrics = http.send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/observe/metrics"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
+        return metrics.lines()
+                .filter(l -> l.startsWith("autocomplete_learning_events_total{") && l.contains("outcome=\"credited\""))
+                .mapToLong(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                .sum();
     }
 }

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
 
@@ -19,27 +18,28 @@ import org.apache.commons.csv.CSVRecord;
 final class TargetQueries {
 
     /** One param value the simulated user wants. */
-    record Value(String type, String text) {
-    }
+    record Value(String type, String text) {}
 
     /** One query: the product and the values, in the order the user types them. */
-    record Target(String product, List<Value> values) {
-    }
+    record Target(String product, List<Value> values) {}
 
     private static final List<String> CABINS = List.of("Economy", "Premium economy", "Business", "First");
-    private static final List<String> TOPICS = List.of("Project update", "Meeting follow-up", "Invoice",
-            "Weekly report", "Introduction", "Thank you");
-    private static final List<String> TRIGGERS = List.of("A form is submitted", "A new lead arrives",
-            "An invoice is overdue", "A meeting ends", "Every Monday morning");
-    private static final List<String> ACTIONS = List.of("Send an email", "Notify the team", "Create a task",
-            "Update the CRM", "Post to the channel");
-    private static final List<String> METRICS = List.of("Revenue", "Active users", "Churn", "Conversion rate",
-            "Support tickets", "Pipeline value");
-    private static final List<String> PERIODS = List.of("This week", "Last week", "This month", "Last month",
-            "This quarter", "This year");
+    private static final List<String> TOPICS =
+            List.of("Project update", "Meeting follow-up", "Invoice", "Weekly report", "Introduction", "Thank you");
+    private static final List<String> TRIGGERS = List.of(
+            "A form is submitted",
+            "A new lead arrives",
+            "An invoice is overdue",
+            "A meeting ends",
+            "Every Monday morning");
+    private static final List<String> ACTIONS =
+            List.of("Send an email", "Notify the team", "Create a task", "Update the CRM", "Post to the channel");
+    private static final List<String> METRICS =
+            List.of("Revenue", "Active users", "Churn", "Conversion rate", "Support tickets", "Pipeline value");
+    private static final List<String> PERIODS =
+            List.of("This week", "Last week", "This month", "Last month", "This quarter", "This year");
 
-    private TargetQueries() {
-    }
+    private TargetQueries() {}
 
     static List<Target> generate(Path demoTenant, int travel, int workspace, long seed) throws IOException {
         Random random = new Random(seed);
@@ -56,8 +56,8 @@ final class TargetQueries {
             while (destination.equals(origin)) {
                 destination = weighted(cities, cumulative, random);
             }
-            List<Value> values = new ArrayList<>(List.of(new Value("origin", origin),
-                    new Value("destination", destination)));
+            List<Value> values =
+                    new ArrayList<>(List.of(new Value("origin", origin), new Value("destination", destination)));
             if (random.nextInt(3) == 0) {
                 values.add(new Value("cabin", pick(CABINS, random)));
             }
@@ -114,8 +114,8 @@ final class TargetQueries {
      * (as {@link #generate}), then a destination among {@code favourites} with Zipf frequencies (the k-th with a
      * weight of 1/k^{@code exponent}), never the origin.
      */
-    static List<Target> journeys(Path demoTenant, List<String> favourites, double exponent, int count,
-            Random random) throws IOException {
+    static List<Target> journeys(Path demoTenant, List<String> favourites, double exponent, int count, Random random)
+            throws IOException {
         List<String> cities = new ArrayList<>();
         double[] byPopulation = cities(demoTenant, cities);
         List<Double> zipf = new ArrayList<>();
@@ -130,8 +130,8 @@ final class TargetQueries {
             while (destination.equals(origin)) {
                 destination = weighted(favourites, byZipf, random);
             }
-            targets.add(new Target("travel", List.of(new Value("origin", origin),
-                    new Value("destination", destination))));
+            targets.add(
+                    new Target("travel", List.of(new Value("origin", origin), new Value("destination", destination))));
         }
         return targets;
     }
@@ -191,7 +191,11 @@ final class TargetQueries {
     }
 
     private static List<CSVRecord> csv(Path file) throws IOException {
-        CSVFormat format = CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true).get();
+        CSVFormat format = CSVFormat.RFC4180
+                .builder()
+                .setHeader()
+                .setSkipHeaderRecord(true)
+                .get();
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             return format.parse(reader).getRecords();
         }

@@ -1,5 +1,9 @@
 package dev.autocomplete.bench.store;
 
+import dev.autocomplete.server.store.CatalogRef;
+import dev.autocomplete.server.store.CatalogStore;
+import dev.autocomplete.server.store.JdbcCatalogStore;
+import dev.autocomplete.server.store.OptionRecord;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -24,11 +27,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
-
-import dev.autocomplete.server.store.CatalogRef;
-import dev.autocomplete.server.store.CatalogStore;
-import dev.autocomplete.server.store.JdbcCatalogStore;
-import dev.autocomplete.server.store.OptionRecord;
 
 /**
  * Durable upserts in batches of 1,000 records through the public store, in records a second: each batch one
@@ -72,8 +70,12 @@ public class StoreUpsertBenchmark {
             store = JdbcCatalogStore.postgres(url, null, null);
         }
         // Every trial starts from the same catalog: the ids the update benchmark rewrites, nothing else.
-        store.replace(CATALOG, Stream.iterate(0, i -> i + 1).limit(UPDATED_IDS)
-                .map(i -> new OptionRecord("u" + i, "Option " + i)).iterator());
+        store.replace(
+                CATALOG,
+                Stream.iterate(0, i -> i + 1)
+                        .limit(UPDATED_IDS)
+                        .map(i -> new OptionRecord("u" + i, "Option " + i))
+                        .iterator());
     }
 
     @Benchmark
@@ -82,10 +84,15 @@ public class StoreUpsertBenchmark {
         long n = batch++;
         List<OptionRecord> records = new ArrayList<>(BATCH);
         for (int i = 0; i < BATCH; i++) {
-            records.add(write.equals("insert")
-                    ? new OptionRecord("n" + n + "-" + i, "New option " + n + " " + i, List.of("alias " + i), i,
-                            Map.of("fr", "Option nouvelle " + n + " " + i))
-                    : new OptionRecord("u" + ((n * BATCH + i) % UPDATED_IDS), "Option " + (n * BATCH + i)));
+            records.add(
+                    write.equals("insert")
+                            ? new OptionRecord(
+                                    "n" + n + "-" + i,
+                                    "New option " + n + " " + i,
+                                    List.of("alias " + i),
+                                    i,
+                                    Map.of("fr", "Option nouvelle " + n + " " + i))
+                            : new OptionRecord("u" + ((n * BATCH + i) % UPDATED_IDS), "Option " + (n * BATCH + i)));
         }
         return store.upsert(CATALOG, records).size();
     }

@@ -1,5 +1,7 @@
 package dev.autocomplete.bench.tenants;
 
+import dev.autocomplete.bench.BenchTenants;
+import dev.autocomplete.bench.SyntheticCatalog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -23,9 +25,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
-import dev.autocomplete.bench.BenchTenants;
-import dev.autocomplete.bench.SyntheticCatalog;
-
 /**
  * What a tenant costs a server: heap, start-up time and idle CPU. Writes three tenants directories (one small
  * tenant; {@code small} small tenants; one small and {@code large} large ones), each tenant shaped like the demo
@@ -45,12 +44,12 @@ public final class TenantCost {
     static final int LARGE_PLACES = 10_000;
     private static final int CONTACTS = 50;
     private static final int SETTLE_SECONDS = 15;
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final Pattern TOTAL = Pattern.compile("(?m)^Total\\s+(\\d+)\\s+(\\d+)\\s*$");
     private static final Pattern SERVING = Pattern.compile("Serving (\\d+) tenant");
 
-    private TenantCost() {
-    }
+    private TenantCost() {}
 
     /** One scenario: a tenants directory and how many small and large tenants it holds. */
     record Scenario(String name, int small, int large, Path tenants, Map<String, String> keys) {
@@ -60,8 +59,7 @@ public final class TenantCost {
     }
 
     /** What one server run measured. */
-    record Measure(double readyMillis, long liveBytes, long touchedBytes, long rssBytes, double idleCpuShare) {
-    }
+    record Measure(double readyMillis, long liveBytes, long touchedBytes, long rssBytes, double idleCpuShare) {}
 
     public static void main(String[] args) throws Exception {
         Path repo = Path.of(args.length > 0 ? args[0] : ".").toAbsolutePath().normalize();
@@ -75,24 +73,40 @@ public final class TenantCost {
         deleteTree(work);
         // Enough for distinct slices up to the synthesized million; past it, slices repeat (still separate copies).
         int wanted = Math.max(SMALL_PLACES * small, SMALL_PLACES + LARGE_PLACES * large) + LARGE_PLACES;
-        List<SyntheticCatalog.Option> places = SyntheticCatalog.distinct(SyntheticCatalog.generate(repo,
-                Math.min(wanted, 1_000_000)));
+        List<SyntheticCatalog.Option> places =
+                SyntheticCatalog.distinct(SyntheticCatalog.generate(repo, Math.min(wanted, 1_000_000)));
         List<Scenario> scenarios = List.of(
                 write(work, "one", 1, 0, places),
                 write(work, "small", small, 0, places),
                 write(work, "large", 1, large, places));
-        System.out.printf(Locale.ROOT, "%s; -Xmx%s; %d s idle; %d runs; load average %s%n", jar, xmx, idleSeconds,
-                runs, loadAverage());
+        System.out.printf(
+                Locale.ROOT,
+                "%s; -Xmx%s; %d s idle; %d runs; load average %s%n",
+                jar,
+                xmx,
+                idleSeconds,
+                runs,
+                loadAverage());
 
         Map<String, List<Measure>> measures = new LinkedHashMap<>();
         for (int run = 1; run <= runs; run++) {
             for (Scenario scenario : scenarios) {
                 Measure m = serve(jar, xmx, scenario, work, idleSeconds);
-                measures.computeIfAbsent(scenario.name(), k -> new ArrayList<>()).add(m);
-                System.out.printf(Locale.ROOT, "run %d, %s (%d tenants): ready in %.0f ms; live heap %.1f MB idle, "
-                        + "%.1f MB after 3 requests a tenant; RSS %.0f MB; idle CPU %.2f%% of a core; load average %s%n",
-                        run, scenario.name(), scenario.count(), m.readyMillis(), m.liveBytes() / 1e6,
-                        m.touchedBytes() / 1e6, m.rssBytes() / 1e6, 100 * m.idleCpuShare(), loadAverage());
+                measures.computeIfAbsent(scenario.name(), k -> new ArrayList<>())
+                        .add(m);
+                System.out.printf(
+                        Locale.ROOT,
+                        "run %d, %s (%d tenants): ready in %.0f ms; live heap %.1f MB idle, "
+                                + "%.1f MB after 3 requests a tenant; RSS %.0f MB; idle CPU %.2f%% of a core; load average %s%n",
+                        run,
+                        scenario.name(),
+                        scenario.count(),
+                        m.readyMillis(),
+                        m.liveBytes() / 1e6,
+                        m.touchedBytes() / 1e6,
+                        m.rssBytes() / 1e6,
+                        100 * m.idleCpuShare(),
+                        loadAverage());
             }
         }
 
@@ -102,15 +116,24 @@ public final class TenantCost {
         System.out.printf(Locale.ROOT, "medians of %d runs:%n", runs);
         for (var entry : List.of(Map.entry("one", one), Map.entry("small", many), Map.entry("large", big))) {
             Measure m = entry.getValue();
-            System.out.printf(Locale.ROOT, "  %-5s ready %.0f ms, live heap %.1f MB idle / %.1f MB touched, RSS %.0f MB,"
-                    + " idle CPU %.2f%%%n", entry.getKey(), m.readyMillis(), m.liveBytes() / 1e6, m.touchedBytes() / 1e6,
-                    m.rssBytes() / 1e6, 100 * m.idleCpuShare());
+            System.out.printf(
+                    Locale.ROOT,
+                    "  %-5s ready %.0f ms, live heap %.1f MB idle / %.1f MB touched, RSS %.0f MB,"
+                            + " idle CPU %.2f%%%n",
+                    entry.getKey(),
+                    m.readyMillis(),
+                    m.liveBytes() / 1e6,
+                    m.touchedBytes() / 1e6,
+                    m.rssBytes() / 1e6,
+                    100 * m.idleCpuShare());
         }
         report("small tenant", SMALL_PLACES + CONTACTS, one, many, small - 1);
         report("large tenant", LARGE_PLACES + CONTACTS, one, big, large);
         if (large > 0) {
             double perOption = (double) (big.liveBytes() - one.liveBytes()) / large / (LARGE_PLACES + CONTACTS);
-            System.out.printf(Locale.ROOT, "  large tenants' heap per catalog option, everything included: %.0f bytes%n",
+            System.out.printf(
+                    Locale.ROOT,
+                    "  large tenants' heap per catalog option, everything included: %.0f bytes%n",
                     perOption);
         }
     }
@@ -122,9 +145,17 @@ public final class TenantCost {
         double idle = (double) (many.liveBytes() - one.liveBytes()) / added;
         double touched = (double) (many.touchedBytes() - one.touchedBytes()) / added;
         double ready = (many.readyMillis() - one.readyMillis()) / added;
-        System.out.printf(Locale.ROOT, "  per %s (%d catalog options): live heap %.1f KB idle (%.0f a GiB), %.1f KB "
-                + "touched (%.0f a GiB); start-up %.1f ms; idle CPU %.4f%% of a core%n", kind, options,
-                idle / 1024, (1L << 30) / idle, touched / 1024, (1L << 30) / touched, ready,
+        System.out.printf(
+                Locale.ROOT,
+                "  per %s (%d catalog options): live heap %.1f KB idle (%.0f a GiB), %.1f KB "
+                        + "touched (%.0f a GiB); start-up %.1f ms; idle CPU %.4f%% of a core%n",
+                kind,
+                options,
+                idle / 1024,
+                (1L << 30) / idle,
+                touched / 1024,
+                (1L << 30) / touched,
+                ready,
                 100 * (many.idleCpuShare() - one.idleCpuShare()) / added);
     }
 
@@ -153,7 +184,13 @@ public final class TenantCost {
         SyntheticCatalog.write(places, directory.resolve("data/places.csv"));
         StringBuilder contacts = new StringBuilder("text,weight\n");
         for (int c = 0; c < CONTACTS; c++) {
-            contacts.append("Contact ").append(id).append('-').append(c).append(',').append(CONTACTS - c).append('\n');
+            contacts.append("Contact ")
+                    .append(id)
+                    .append('-')
+                    .append(c)
+                    .append(',')
+                    .append(CONTACTS - c)
+                    .append('\n');
         }
         Files.writeString(directory.resolve("data/contacts.csv"), contacts);
         Files.writeString(directory.resolve("tenant.yaml"), """
@@ -184,7 +221,8 @@ public final class TenantCost {
                           - {type: type, label: type, required: true, options: [email, automation, insight]}
                           - {type: contact, label: contact, required: true, cues: [to], catalog: contacts}
                           - {type: topic, label: topic, cues: [about], options: [Project update, Invoice, Weekly report]}
-                """.formatted(id, productId(id, "travel"), productId(id, "workspace")));
+                """.formatted(
+                        id, productId(id, "travel"), productId(id, "workspace")));
     }
 
     /** Product ids are unique across tenants (the server refuses a product id of two tenants). */
@@ -197,9 +235,20 @@ public final class TenantCost {
         int port = freePort();
         Path data = work.resolve(scenario.name()).resolve("data");
         Path log = work.resolve(scenario.name()).resolve("server.log");
-        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx" + xmx, "-jar", jar.toString(), "serve", "--tenants", scenario.tenants().toString(),
-                "--data-dir", data.toString(), "--port", Integer.toString(port), "--management-port", "0");
+        ProcessBuilder builder = new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx" + xmx,
+                "-jar",
+                jar.toString(),
+                "serve",
+                "--tenants",
+                scenario.tenants().toString(),
+                "--data-dir",
+                data.toString(),
+                "--port",
+                Integer.toString(port),
+                "--management-port",
+                "0");
         builder.environment().put("AUTOCOMPLETE_SERVER_SHUTDOWN_GRACE_SECONDS", "1");
         builder.redirectErrorStream(true).redirectOutput(log.toFile());
         long start = System.nanoTime();
@@ -232,7 +281,8 @@ public final class TenantCost {
 
     private static double awaitReady(Process process, int port, long start) throws InterruptedException {
         HttpRequest ready = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/ready"))
-                .timeout(Duration.ofSeconds(5)).build();
+                .timeout(Duration.ofSeconds(5))
+                .build();
         while (System.nanoTime() - start < TimeUnit.MINUTES.toNanos(10)) {
             if (!process.isAlive()) {
                 throw new IllegalStateException("the server exited with " + process.exitValue());
@@ -253,12 +303,15 @@ public final class TenantCost {
     private static void touch(int port, Map<String, String> keys) throws IOException, InterruptedException {
         for (String key : keys.values()) {
             for (String raw : List.of("", "Pa", "Book a flight from Lo")) {
-                String body = "{\"data\":{\"raw_query\":\"" + raw + "\"},\"meta\":{\"request_id\":\"" + UUID.randomUUID()
-                        + "\",\"request_at\":\"2026-11-22T10:15:30Z\"}}";
-                HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(
-                                URI.create("http://127.0.0.1:" + port + "/api/suggest"))
-                        .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+                String body = "{\"data\":{\"raw_query\":\"" + raw + "\"},\"meta\":{\"request_id\":\""
+                        + UUID.randomUUID() + "\",\"request_at\":\"2026-11-22T10:15:30Z\"}}";
+                HttpResponse<String> response = HTTP.send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/suggest"))
+                                .header("Authorization", "Bearer " + key)
+                                .header("Content-Type", "application/json")
+                                .POST(HttpRequest.BodyPublishers.ofString(body))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
                 if (response.statusCode() != 200) {
                     throw new IllegalStateException("HTTP " + response.statusCode() + ": " + response.body());
                 }
@@ -270,14 +323,21 @@ public final class TenantCost {
     private static long liveHeap(long pid, Path keep) throws IOException, InterruptedException {
         Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
         Process process = new ProcessBuilder(jcmd.toString(), Long.toString(pid), "GC.class_histogram")
-                .redirectErrorStream(true).start();
+                .redirectErrorStream(true)
+                .start();
         String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         process.waitFor();
-        Files.writeString(keep, out.lines().limit(40).reduce("", (a, b) -> a + b + "\n")
-                + out.lines().filter(l -> l.startsWith("Total")).findFirst().orElse("") + "\n");
+        Files.writeString(
+                keep,
+                out.lines().limit(40).reduce("", (a, b) -> a + b + "\n")
+                        + out.lines()
+                                .filter(l -> l.startsWith("Total"))
+                                .findFirst()
+                                .orElse("") + "\n");
         Matcher total = TOTAL.matcher(out);
         if (!total.find()) {
-            throw new IllegalStateException("no Total in jcmd's histogram: " + out.lines().limit(5).toList());
+            throw new IllegalStateException(
+                    "no Total in jcmd's histogram: " + out.lines().limit(5).toList());
         }
         return Long.parseLong(total.group(2));
     }
@@ -317,7 +377,8 @@ public final class TenantCost {
     }
 
     private static Measure medians(List<Measure> runs) {
-        return new Measure(median(runs.stream().map(Measure::readyMillis).toList()),
+        return new Measure(
+                median(runs.stream().map(Measure::readyMillis).toList()),
                 (long) median(runs.stream().map(m -> (double) m.liveBytes()).toList()),
                 (long) median(runs.stream().map(m -> (double) m.touchedBytes()).toList()),
                 (long) median(runs.stream().map(m -> (double) m.rssBytes()).toList()),

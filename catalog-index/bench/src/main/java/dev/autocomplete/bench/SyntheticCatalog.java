@@ -1,5 +1,6 @@
 package dev.autocomplete.bench;
 
+import dev.autocomplete.index.Folding;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.Writer;
@@ -10,12 +11,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
 import org.apache.commons.csv.CSVRecord;
-
-import dev.autocomplete.index.Folding;
 
 /**
  * A deterministic catalog of a million places synthesized from the 135,233 GeoNames cities in
@@ -26,14 +24,12 @@ import dev.autocomplete.index.Folding;
 public final class SyntheticCatalog {
 
     /** One option: text and weight. */
-    public record Option(String text, double weight) {
-    }
+    public record Option(String text, double weight) {}
 
-    private static final List<String> SUFFIXES = List.of("", " Airport", " Central", " Old Town", " North",
-            " South", " Harbour", " University");
+    private static final List<String> SUFFIXES =
+            List.of("", " Airport", " Central", " Old Town", " North", " South", " Harbour", " University");
 
-    private SyntheticCatalog() {
-    }
+    private SyntheticCatalog() {}
 
     /**
      * The shared data directory: {@code ../shared/data} relative to the repository root, or the nearest
@@ -51,9 +47,13 @@ public final class SyntheticCatalog {
 
     public static List<Option> generate(Path repoRoot, int size) throws IOException {
         List<String[]> cities = new ArrayList<>();
-        CSVFormat format = CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true).get();
-        try (Reader reader = Files.newBufferedReader(sharedData(repoRoot).resolve("cities.csv"),
-                StandardCharsets.UTF_8)) {
+        CSVFormat format = CSVFormat.RFC4180
+                .builder()
+                .setHeader()
+                .setSkipHeaderRecord(true)
+                .get();
+        try (Reader reader =
+                Files.newBufferedReader(sharedData(repoRoot).resolve("cities.csv"), StandardCharsets.UTF_8)) {
             for (CSVRecord row : format.parse(reader)) {
                 cities.add(new String[] {row.get("name"), row.get("country"), row.get("population")});
             }
@@ -62,8 +62,8 @@ public final class SyntheticCatalog {
         for (int s = 0; s < SUFFIXES.size() && options.size() < size; s++) {
             for (int c = 0; c < cities.size() && options.size() < size; c++) {
                 String[] city = cities.get(c);
-                options.add(new Option(city[0] + SUFFIXES.get(s) + ", " + city[1],
-                        Double.parseDouble(city[2]) / (s + 1)));
+                options.add(
+                        new Option(city[0] + SUFFIXES.get(s) + ", " + city[1], Double.parseDouble(city[2]) / (s + 1)));
             }
         }
         if (options.size() < size) {
@@ -81,8 +81,7 @@ public final class SyntheticCatalog {
         List<Option> distinct = new ArrayList<>(options.size());
         for (Option option : options) {
             int repeat = seen.merge(Folding.fold(option.text()), 1, Integer::sum);
-            distinct.add(repeat == 1 ? option
-                    : new Option(option.text() + " (" + repeat + ")", option.weight()));
+            distinct.add(repeat == 1 ? option : new Option(option.text() + " (" + repeat + ")", option.weight()));
         }
         return distinct;
     }
@@ -90,7 +89,11 @@ public final class SyntheticCatalog {
     /** Writes the options as a catalog CSV ({@code text,weight}). */
     public static void write(List<Option> options, Path file) throws IOException {
         try (Writer writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
-                CSVPrinter printer = CSVFormat.RFC4180.builder().setHeader("text", "weight").get().print(writer)) {
+                CSVPrinter printer = CSVFormat.RFC4180
+                        .builder()
+                        .setHeader("text", "weight")
+                        .get()
+                        .print(writer)) {
             for (Option option : options) {
                 printer.printRecord(option.text(), (long) option.weight());
             }

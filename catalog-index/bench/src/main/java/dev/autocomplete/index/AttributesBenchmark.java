@@ -1,12 +1,12 @@
 package dev.autocomplete.index;
 
+import dev.autocomplete.bench.SyntheticCatalog;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -19,8 +19,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-import dev.autocomplete.bench.SyntheticCatalog;
-
 /**
  * Top-10 option lookups through the index's {@link OptionLookup} (what serves catalog params) on a million synthesized places that each carry two attributes
  * (a team among 8 values, a country among 200), with no context and with a context boost by team, in the same run:
@@ -30,7 +28,9 @@ import dev.autocomplete.bench.SyntheticCatalog;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx6g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xmx6g"})
 public class AttributesBenchmark {
 
     static final String[] TEAMS = {"Sales", "Support", "Engineering", "Finance", "Legal", "Design", "Ops", "People"};
@@ -48,12 +48,12 @@ public class AttributesBenchmark {
 
         @Setup(Level.Trial)
         public void load() throws IOException {
-            List<SyntheticCatalog.Option> options = SyntheticCatalog.distinct(SyntheticCatalog.generate(
-                    Path.of(System.getProperty("autocomplete.repo", ".")), 1_000_000));
+            List<SyntheticCatalog.Option> options = SyntheticCatalog.distinct(
+                    SyntheticCatalog.generate(Path.of(System.getProperty("autocomplete.repo", ".")), 1_000_000));
             List<CatalogEntry> entries = new ArrayList<>(options.size());
             for (int i = 0; i < options.size(); i++) {
-                entries.add(new CatalogEntry(options.get(i).text(), List.of(), options.get(i).weight(), Map.of(),
-                        attributes(i)));
+                entries.add(new CatalogEntry(
+                        options.get(i).text(), List.of(), options.get(i).weight(), Map.of(), attributes(i)));
             }
             live = LiveOptions.of(entries);
             prefixes = QueryMix.of(options).prefixes();
@@ -78,7 +78,9 @@ public class AttributesBenchmark {
 
     @Benchmark
     public List<Integer> prefixWithBoost(Data data, Cursor cursor) {
-        return OptionLookup.offer(data.live, new OptionLookup.Offer(cursor.of(data.prefixes), 10, option -> false,
-                Map.of(), data.boost), List.of());
+        return OptionLookup.offer(
+                data.live,
+                new OptionLookup.Offer(cursor.of(data.prefixes), 10, option -> false, Map.of(), data.boost),
+                List.of());
     }
 }

@@ -1,5 +1,9 @@
 package dev.autocomplete.index;
 
+import dev.autocomplete.bench.SyntheticCatalog;
+import dev.autocomplete.server.catalogs.CatalogSeeds;
+import dev.autocomplete.server.catalogs.SeedOption;
+import dev.autocomplete.spi.ConfigTree;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.nio.file.Files;
@@ -9,11 +13,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 
-import dev.autocomplete.bench.SyntheticCatalog;
-import dev.autocomplete.server.catalogs.CatalogSeeds;
-import dev.autocomplete.server.catalogs.SeedOption;
-import dev.autocomplete.spi.ConfigTree;
-
 /**
  * Load time and heap of a million-option catalog, loaded the way a tenant without a store loads it: a CSV file
  * named under the tenant's {@code catalogs}, read as its seed ({@link CatalogSeeds}), then indexed. Lives in the
@@ -21,8 +20,7 @@ import dev.autocomplete.spi.ConfigTree;
  */
 public final class CatalogScale {
 
-    private CatalogScale() {
-    }
+    private CatalogScale() {}
 
     public static void main(String[] args) throws Exception {
         Path repo = Path.of(args.length > 0 ? args[0] : ".").toAbsolutePath().normalize();
@@ -35,41 +33,61 @@ public final class CatalogScale {
         ConfigTree declaration = ConfigTree.at("catalogs.places", Map.of("file", "places.csv"));
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        System.out.printf(Locale.ROOT, "Catalog of %,d options from %s (%,d bytes of CSV)%n", size,
-                csv.getFileName(), Files.size(csv));
+        System.out.printf(
+                Locale.ROOT,
+                "Catalog of %,d options from %s (%,d bytes of CSV)%n",
+                size,
+                csv.getFileName(),
+                Files.size(csv));
         for (int run = 1; run <= runs; run++) {
             long before = usedAfterGc(memory);
             long start = System.nanoTime();
             long cpuStart = threads.getCurrentThreadCpuTime();
             LiveOptions catalog = LiveOptions.of(CatalogSeeds.read(declaration, dir, "en").stream()
-                    .map(SeedOption::entry).toList());
+                    .map(SeedOption::entry)
+                    .toList());
             long millis = (System.nanoTime() - start) / 1_000_000;
             long cpuMillis = (threads.getCurrentThreadCpuTime() - cpuStart) / 1_000_000;
             long after = usedAfterGc(memory);
-            System.out.printf(Locale.ROOT, "run %d: load %,d ms wall, %,d ms CPU of the loading thread "
-                    + "(load average %.1f); heap retained %.1f bytes/option (GC-measured), %.1f bytes/option "
-                    + "(catalog arrays)%n", run, millis, cpuMillis,
+            System.out.printf(
+                    Locale.ROOT,
+                    "run %d: load %,d ms wall, %,d ms CPU of the loading thread "
+                            + "(load average %.1f); heap retained %.1f bytes/option (GC-measured), %.1f bytes/option "
+                            + "(catalog arrays)%n",
+                    run,
+                    millis,
+                    cpuMillis,
                     ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
-                    (double) (after - before) / size, (double) catalog.heapBytes() / size);
+                    (double) (after - before) / size,
+                    (double) catalog.heapBytes() / size);
             List<CatalogEntry> entries = options.stream()
-                    .map(o -> new CatalogEntry(o.text(), o.weight())).toList();
+                    .map(o -> new CatalogEntry(o.text(), o.weight()))
+                    .toList();
             // 1% pending, as in LiveLookupBenchmark: what the delta and the deletions add to the same snapshot.
             long withoutPending = usedAfterGc(memory);
             LiveOptions pending = LiveLookupBenchmark.withPending(catalog, entries, size / 100, new Random(11));
             long withPending = usedAfterGc(memory);
-            System.out.printf(Locale.ROOT, "       with 1%% pending (%,d updated, so in the delta, and %,d deleted): "
-                    + "heap retained %.1f bytes/option (GC-measured: the run's figure plus what the pending snapshot "
-                    + "adds), %.1f bytes/option (arrays); folding it: %,d ms%n", size / 200, size / 200,
+            System.out.printf(
+                    Locale.ROOT,
+                    "       with 1%% pending (%,d updated, so in the delta, and %,d deleted): "
+                            + "heap retained %.1f bytes/option (GC-measured: the run's figure plus what the pending snapshot "
+                            + "adds), %.1f bytes/option (arrays); folding it: %,d ms%n",
+                    size / 200,
+                    size / 200,
                     (double) (after - before + withPending - withoutPending) / size,
-                    (double) pending.heapBytes() / size, foldMillis(pending));
+                    (double) pending.heapBytes() / size,
+                    foldMillis(pending));
             java.lang.ref.Reference.reachabilityFence(catalog);
             java.lang.ref.Reference.reachabilityFence(pending);
             catalog = null;
             pending = null;
             start = System.nanoTime();
             OptionCatalog direct = new OptionCatalog(entries);
-            System.out.printf(Locale.ROOT, "       of which building the index from parsed entries: %,d ms (%d)%n",
-                    (System.nanoTime() - start) / 1_000_000, direct.size());
+            System.out.printf(
+                    Locale.ROOT,
+                    "       of which building the index from parsed entries: %,d ms (%d)%n",
+                    (System.nanoTime() - start) / 1_000_000,
+                    direct.size());
         }
         attributesHeap(options, memory);
         Files.delete(csv);
@@ -85,7 +103,11 @@ public final class CatalogScale {
         List<CatalogEntry> attributed = new java.util.ArrayList<>(options.size());
         for (int i = 0; i < options.size(); i++) {
             plain.add(new CatalogEntry(options.get(i).text(), options.get(i).weight()));
-            attributed.add(new CatalogEntry(options.get(i).text(), List.of(), options.get(i).weight(), Map.of(),
+            attributed.add(new CatalogEntry(
+                    options.get(i).text(),
+                    List.of(),
+                    options.get(i).weight(),
+                    Map.of(),
                     AttributesBenchmark.attributes(i)));
         }
         for (int run = 1; run <= 3; run++) {
@@ -97,10 +119,15 @@ public final class CatalogScale {
             before = usedAfterGc(memory);
             LiveOptions with = LiveOptions.of(attributed);
             long withBytes = usedAfterGc(memory) - before;
-            System.out.printf(Locale.ROOT, "attributes run %d: two attributes an option add %.1f bytes/option"
-                    + " (GC-measured: %.1f with, %.1f without; arrays: %.1f)%n", run,
-                    (double) (withBytes - withoutBytes) / options.size(), (double) withBytes / options.size(),
-                    (double) withoutBytes / options.size(), (double) with.heapBytes() / options.size());
+            System.out.printf(
+                    Locale.ROOT,
+                    "attributes run %d: two attributes an option add %.1f bytes/option"
+                            + " (GC-measured: %.1f with, %.1f without; arrays: %.1f)%n",
+                    run,
+                    (double) (withBytes - withoutBytes) / options.size(),
+                    (double) withBytes / options.size(),
+                    (double) withoutBytes / options.size(),
+                    (double) with.heapBytes() / options.size());
             java.lang.ref.Reference.reachabilityFence(with);
         }
     }

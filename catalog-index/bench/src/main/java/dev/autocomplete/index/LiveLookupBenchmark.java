@@ -1,5 +1,6 @@
 package dev.autocomplete.index;
 
+import dev.autocomplete.bench.SyntheticCatalog;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -8,7 +9,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntPredicate;
-
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -21,8 +21,6 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
-
-import dev.autocomplete.bench.SyntheticCatalog;
 
 /**
  * Top-10 lookups on a live catalog of the million synthesized places, as the engine asks them
@@ -37,7 +35,9 @@ import dev.autocomplete.bench.SyntheticCatalog;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx6g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xmx6g"})
 public class LiveLookupBenchmark {
 
     private static final int OPTIONS = 1_000_000;

@@ -1,5 +1,6 @@
 package dev.autocomplete.index;
 
+import dev.autocomplete.bench.SyntheticCatalog;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
@@ -8,8 +9,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
-
-import dev.autocomplete.bench.SyntheticCatalog;
 
 /**
  * {@link LiveLookupBenchmark}'s lookups timed in CPU time of the querying thread rather than wall time, so that a
@@ -24,22 +23,26 @@ public final class LiveLookupCpu {
     /** Each timing covers this many runs of the query: the clock read costs about a microsecond. */
     private static final int REPEATS = 3;
 
-    private LiveLookupCpu() {
-    }
+    private LiveLookupCpu() {}
 
     public static void main(String[] args) throws Exception {
         Path repo = Path.of(args.length > 0 ? args[0] : ".").toAbsolutePath().normalize();
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 10;
-        List<SyntheticCatalog.Option> synthesized = SyntheticCatalog.distinct(SyntheticCatalog.generate(repo,
-                1_000_000));
+        List<SyntheticCatalog.Option> synthesized =
+                SyntheticCatalog.distinct(SyntheticCatalog.generate(repo, 1_000_000));
         List<CatalogEntry> entries = new ArrayList<>(synthesized.size());
         synthesized.forEach(option -> entries.add(new CatalogEntry(option.text(), option.weight())));
         LiveOptions none = LiveOptions.of(entries);
         LiveOptions pending = LiveLookupBenchmark.withPending(none, entries, 10_000, new Random(11));
         QueryMix mix = QueryMix.of(synthesized);
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        System.out.printf(Locale.ROOT, "%d rounds after %d of warmup, %d runs per timing; load average %.1f%n",
-                rounds, WARMUP_ROUNDS, REPEATS, ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        System.out.printf(
+                Locale.ROOT,
+                "%d rounds after %d of warmup, %d runs per timing; load average %.1f%n",
+                rounds,
+                WARMUP_ROUNDS,
+                REPEATS,
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         for (String kind : List.of("prefix", "oneTypo")) {
             String[] queries = kind.equals("prefix") ? mix.prefixes() : mix.typos();
             long[][] nanos = new long[2][queries.length];
@@ -61,10 +64,20 @@ public final class LiveLookupCpu {
             }
             long[] plain = perRun(nanos[0], rounds);
             long[] live = perRun(nanos[1], rounds);
-            System.out.printf(Locale.ROOT, "%s: p50 / p90 / p99 CPU us, none %.1f / %.1f / %.1f, 1%% pending %.1f / "
-                    + "%.1f / %.1f; ratio %.2f / %.2f / %.2f; total ratio %.2f%n", kind,
-                    at(plain, 0.5), at(plain, 0.9), at(plain, 0.99), at(live, 0.5), at(live, 0.9), at(live, 0.99),
-                    at(live, 0.5) / at(plain, 0.5), at(live, 0.9) / at(plain, 0.9), at(live, 0.99) / at(plain, 0.99),
+            System.out.printf(
+                    Locale.ROOT,
+                    "%s: p50 / p90 / p99 CPU us, none %.1f / %.1f / %.1f, 1%% pending %.1f / "
+                            + "%.1f / %.1f; ratio %.2f / %.2f / %.2f; total ratio %.2f%n",
+                    kind,
+                    at(plain, 0.5),
+                    at(plain, 0.9),
+                    at(plain, 0.99),
+                    at(live, 0.5),
+                    at(live, 0.9),
+                    at(live, 0.99),
+                    at(live, 0.5) / at(plain, 0.5),
+                    at(live, 0.9) / at(plain, 0.9),
+                    at(live, 0.99) / at(plain, 0.99),
                     (double) Arrays.stream(live).sum() / Arrays.stream(plain).sum());
         }
     }

@@ -1,5 +1,6 @@
 package dev.autocomplete.index;
 
+import dev.autocomplete.bench.SyntheticCatalog;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -7,7 +8,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-
 import org.apache.lucene.analysis.core.KeywordAnalyzer;
 import org.apache.lucene.search.suggest.InputIterator;
 import org.apache.lucene.search.suggest.Lookup;
@@ -27,9 +27,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-import dev.autocomplete.bench.SyntheticCatalog;
-
-
 /**
  * Top-10 lookups on the same million synthesized places: the catalog engine's index against Lucene's
  * {@link WFSTCompletionLookup} (weighted prefix) and {@link FuzzySuggester} (one edit, transpositions,
@@ -40,7 +37,9 @@ import dev.autocomplete.bench.SyntheticCatalog;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx6g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xmx6g"})
 public class LookupBenchmark {
 
     private static final int OPTIONS = 1_000_000;
@@ -81,7 +80,8 @@ public class LookupBenchmark {
         @Setup(Level.Trial)
         public void build(Data data) {
             catalog = new OptionCatalog(data.options.stream()
-                    .map(o -> new CatalogEntry(o.text(), o.weight())).toList());
+                    .map(o -> new CatalogEntry(o.text(), o.weight()))
+                    .toList());
         }
     }
 

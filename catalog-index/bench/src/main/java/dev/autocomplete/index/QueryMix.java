@@ -1,11 +1,9 @@
 package dev.autocomplete.index;
 
+import dev.autocomplete.bench.SyntheticCatalog;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-
-import dev.autocomplete.bench.SyntheticCatalog;
-
 
 /**
  * The queries of the lookup benchmarks, folded, drawn with seed 7 from real city names (the first 135k options of the

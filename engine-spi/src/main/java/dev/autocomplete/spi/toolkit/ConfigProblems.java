@@ -2,15 +2,14 @@ package dev.autocomplete.spi.toolkit;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.autocomplete.spi.ConfigTree;
+import dev.autocomplete.spi.EngineConfigException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-
-import dev.autocomplete.spi.ConfigTree;
-import dev.autocomplete.spi.EngineConfigException;
 
 /**
  * Collects every problem of a configuration rather than stopping at the first: each {@link #read} that fails
@@ -82,8 +81,9 @@ public final class ConfigProblems {
         addAll(tree.unknownKeys(known));
         for (String key : tree.keys()) {
             if (!known.contains(key)) {
-                tree.meant(key, known).filter(meant -> !tree.has(meant)).ifPresent(meant -> misspelt.add(
-                        tree.child(meant)));
+                tree.meant(key, known)
+                        .filter(meant -> !tree.has(meant))
+                        .ifPresent(meant -> misspelt.add(tree.child(meant)));
             }
         }
     }

@@ -1,11 +1,9 @@
 package dev.autocomplete.spi.toolkit;
 
+import dev.autocomplete.spi.AdditionalContext;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-
-import dev.autocomplete.spi.AdditionalContext;
 
 /**
  * Which values an {@code additional_context} names for a param, by the protocol's rule: every string value
@@ -16,8 +14,7 @@ import dev.autocomplete.spi.AdditionalContext;
  */
 public final class ContextNames {
 
-    private ContextNames() {
-    }
+    private ContextNames() {}
 
     /**
      * The folded values that {@code context} names for {@code paramType}.
@@ -66,8 +63,13 @@ public final class ContextNames {
         return text.substring(0, cut);
     }
 
-    private static void collect(AdditionalContext.Value value, String param, String owner, Set<String> types,
-            Set<String> names, int depth) {
+    private static void collect(
+            AdditionalContext.Value value,
+            String param,
+            String owner,
+            Set<String> types,
+            Set<String> names,
+            int depth) {
         if (depth > 64) {
             return;
         }
@@ -78,14 +80,14 @@ public final class ContextNames {
                 }
             }
             case AdditionalContext.Items items ->
-                    items.items().forEach(item -> collect(item, param, owner, types, names, depth + 1));
-            case AdditionalContext.Fields fields -> fields.fields().forEach((key, item) -> {
-                String folded = TextFolding.fold(key);
-                String nextOwner = owner == null && types.contains(folded) ? folded : owner;
-                collect(item, param, nextOwner, types, names, depth + 1);
-            });
-            default -> {
-            }
+                items.items().forEach(item -> collect(item, param, owner, types, names, depth + 1));
+            case AdditionalContext.Fields fields ->
+                fields.fields().forEach((key, item) -> {
+                    String folded = TextFolding.fold(key);
+                    String nextOwner = owner == null && types.contains(folded) ? folded : owner;
+                    collect(item, param, nextOwner, types, names, depth + 1);
+                });
+            default -> {}
         }
     }
 }

@@ -1,5 +1,11 @@
 package dev.autocomplete.spi.toolkit;
 
+import dev.autocomplete.index.CatalogEntry;
+import dev.autocomplete.index.LiveOptions;
+import dev.autocomplete.index.OptionLookup;
+import dev.autocomplete.spi.Ask;
+import dev.autocomplete.spi.Option;
+import dev.autocomplete.spi.SpanMatch;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -8,13 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.IntPredicate;
-
-import dev.autocomplete.index.CatalogEntry;
-import dev.autocomplete.index.LiveOptions;
-import dev.autocomplete.index.OptionLookup;
-import dev.autocomplete.spi.Ask;
-import dev.autocomplete.spi.Option;
-import dev.autocomplete.spi.SpanMatch;
 
 /**
  * An option list with the core's own matching: the index that serves the server's catalogs, offered to engines.
@@ -105,8 +104,10 @@ public final class Lookup {
             }
             excluded = taken::contains;
         }
-        List<Integer> found = OptionLookup.offer(options, new OptionLookup.Offer(typed, ask.limit(), excluded,
-                conditions.filters(), conditions.boosts()), languages);
+        List<Integer> found = OptionLookup.offer(
+                options,
+                new OptionLookup.Offer(typed, ask.limit(), excluded, conditions.filters(), conditions.boosts()),
+                languages);
         List<Option> offered = new ArrayList<>(found.size());
         for (int option : found) {
             offered.add(new Option(options.text(option, languages), options.aliases(option, languages), true));
@@ -122,8 +123,8 @@ public final class Lookup {
      * @param boosts attribute name to values: options holding one come first among the best matches
      * @param excluded option texts (or aliases) never offered, e.g. the value already picked for another param
      */
-    public record Conditions(Map<String, List<String>> filters, Map<String, List<String>> boosts,
-            Collection<String> excluded) {
+    public record Conditions(
+            Map<String, List<String>> filters, Map<String, List<String>> boosts, Collection<String> excluded) {
 
         public static final Conditions NONE = new Conditions(Map.of(), Map.of(), List.of());
 
@@ -140,8 +141,7 @@ public final class Lookup {
         private final List<CatalogEntry> entries = new ArrayList<>();
         private final Map<String, String> folded = new HashMap<>();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder add(String text, double weight) {
             return add(text, weight, List.of());
@@ -161,7 +161,11 @@ public final class Lookup {
          * @param attributes what {@link Conditions} filter or boost by: name to values ({@code team: [Sales]})
          * @throws IllegalArgumentException a blank text, or one that folds like an earlier option's
          */
-        public Builder add(String text, double weight, List<String> aliases, Map<String, String> translations,
+        public Builder add(
+                String text,
+                double weight,
+                List<String> aliases,
+                Map<String, String> translations,
                 Map<String, List<String>> attributes) {
             if (text == null || text.isBlank()) {
                 throw new IllegalArgumentException("an option's text is blank");

@@ -9,8 +9,7 @@ import dev.autocomplete.index.Folding;
  */
 public final class TextFolding {
 
-    private TextFolding() {
-    }
+    private TextFolding() {}
 
     /** Folds text for comparison. Never null for a non-null argument. */
     public static String fold(String text) {

@@ -13,8 +13,7 @@ public final class Typos {
     /** A cost above any budget: an edit that is not allowed. */
     public static final int NEVER = TypoRules.NEVER;
 
-    private Typos() {
-    }
+    private Typos() {}
 
     /** How many typos a folded text allows: the sum over its words. */
     public static int budget(String folded) {

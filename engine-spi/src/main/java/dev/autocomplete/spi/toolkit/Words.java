@@ -17,11 +17,9 @@ public final class Words {
      * @param folded the word folded for matching; never empty; may hold spaces ({@code saint-denis} gives
      *     {@code saint denis})
      */
-    public record Word(int start, int end, String folded) {
-    }
+    public record Word(int start, int end, String folded) {}
 
-    private Words() {
-    }
+    private Words() {}
 
     /**
      * The words of {@code text} that fold to something (pure punctuation is dropped).

@@ -1,5 +1,12 @@
 package dev.autocomplete.server.analytics;
 
+import dev.autocomplete.server.auth.Caller;
+import dev.autocomplete.server.learning.Pick;
+import dev.autocomplete.server.protocol.SuggestRequest;
+import dev.autocomplete.server.protocol.SuggestResponse;
+import dev.autocomplete.server.store.LazyStore;
+import dev.autocomplete.server.store.StorageUnavailableException;
+import dev.autocomplete.server.suggest.Suggester;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -13,14 +20,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-
-import dev.autocomplete.server.auth.Caller;
-import dev.autocomplete.server.learning.Pick;
-import dev.autocomplete.server.protocol.SuggestRequest;
-import dev.autocomplete.server.protocol.SuggestResponse;
-import dev.autocomplete.server.store.LazyStore;
-import dev.autocomplete.server.store.StorageUnavailableException;
-import dev.autocomplete.server.suggest.Suggester;
 
 /**
  * How the service is used, per tenant, product and hour (docs/operations.md, "Analytics"): suggest requests, their
@@ -36,6 +35,7 @@ public final class Analytics implements AutoCloseable {
     static final long FLUSH_SECONDS = 5;
     /** Distinct picked options, and distinct unmatched spans, counted a day by this replica at most. */
     private static final int MAX_KEYS_A_DAY = 100_000;
+
     private static final String PLACEHOLDER_TYPE = "placeholder";
 
     private final LazyStore<AnalyticsStore> store;
@@ -43,11 +43,13 @@ public final class Analytics implements AutoCloseable {
     private final Clock clock;
     /** Names this process's session sketches in the store. */
     private final String replica = UUID.randomUUID().toString();
+
     private final BoundedCounts<AnalyticsStore.Count> counts = new BoundedCounts<>(MAX_KEYS_A_DAY);
     private final BoundedCounts<AnalyticsStore.Picked> picks = new BoundedCounts<>(MAX_KEYS_A_DAY);
     private final BoundedCounts<AnalyticsStore.Span> unmatched = new BoundedCounts<>(MAX_KEYS_A_DAY);
     /** This hour's and the last hour's sketches (older ones are dropped once written). */
     private final Map<AnalyticsStore.Sketch, SessionSketch> sketches = new ConcurrentHashMap<>();
+
     private final java.util.Set<AnalyticsStore.Sketch> changed = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService background;
 
@@ -59,8 +61,8 @@ public final class Analytics implements AutoCloseable {
         this.store = new LazyStore<>(connect);
         this.keepUnmatched = keepUnmatched;
         this.clock = clock;
-        this.background = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon()
-                .name("analytics").factory());
+        this.background = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().daemon().name("analytics").factory());
         background.scheduleWithFixedDelay(this::flushQuietly, FLUSH_SECONDS, FLUSH_SECONDS, TimeUnit.SECONDS);
         background.scheduleWithFixedDelay(this::pruneQuietly, 1, 360, TimeUnit.MINUTES);
     }
@@ -86,9 +88,12 @@ public final class Analytics implements AutoCloseable {
         }
         if (keepUnmatched) {
             SuggestResponse.Suggestion active = response.suggestions().stream()
-                    .filter(s -> !s.type().equals(PLACEHOLDER_TYPE)).findFirst().orElse(null);
+                    .filter(s -> !s.type().equals(PLACEHOLDER_TYPE))
+                    .findFirst()
+                    .orElse(null);
             if (active != null && active.options().isEmpty() && outcome.fallback() == null) {
-                String span = UnmatchedSpan.of(request.rawQuery(),
+                String span = UnmatchedSpan.of(
+                        request.rawQuery(),
                         caller.product().model().paramsByType().get(active.type()));
                 if (span != null) {
                     unmatched.add(new AnalyticsStore.Span(tenant, product, day, span), 1, day);
@@ -108,8 +113,8 @@ public final class Analytics implements AutoCloseable {
             count(pick.tenant(), pick.product(), hour, "picks", 1, day);
             count(pick.tenant(), pick.product(), hour, "typed", Math.min(pick.typed(), pick.length()), day);
             count(pick.tenant(), pick.product(), hour, "length", pick.length(), day);
-            picks.add(new AnalyticsStore.Picked(pick.tenant(), pick.product(), day, pick.type(), pick.display()), 1,
-                    day);
+            picks.add(
+                    new AnalyticsStore.Picked(pick.tenant(), pick.product(), day, pick.type(), pick.display()), 1, day);
         }
     }
 
@@ -167,8 +172,11 @@ public final class Analytics implements AutoCloseable {
         Map<String, Object> totals = figures(figures, fromHour, toHour);
         data.putAll(totals);
         data.put("top_picks", topPicks(figures.picks()));
-        data.put("unmatched", figures.unmatched().stream()
-                .map(span -> Map.<String, Object>of("text", span.text(), "count", span.count())).toList());
+        data.put(
+                "unmatched",
+                figures.unmatched().stream()
+                        .map(span -> Map.<String, Object>of("text", span.text(), "count", span.count()))
+                        .toList());
         data.put("unmatched_kept", keepUnmatched);
         data.put("granularity", hourly ? "hour" : "day");
         List<Map<String, Object>> series = new ArrayList<>();

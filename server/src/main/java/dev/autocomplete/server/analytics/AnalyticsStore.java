@@ -1,5 +1,6 @@
 package dev.autocomplete.server.analytics;
 
+import dev.autocomplete.server.store.Database;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -9,8 +10,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-
-import dev.autocomplete.server.store.Database;
 
 /**
  * Analytics aggregates in the server's database (SQLite in the data directory, or the PostgreSQL replicas share),
@@ -25,8 +24,8 @@ public final class AnalyticsStore implements AutoCloseable {
     /** The schema's name in {@code schema_version}. */
     public static final String COMPONENT = "analytics";
     /** The tables this store keeps, for {@code storage migrate}. */
-    public static final List<String> TABLES = List.of("analytics_counts", "analytics_sessions", "analytics_picks",
-            "analytics_unmatched");
+    public static final List<String> TABLES =
+            List.of("analytics_counts", "analytics_sessions", "analytics_picks", "analytics_unmatched");
     /** How long hourly figures and picks are kept. */
     public static final int KEEP_DAYS = 90;
     /** How long unmatched spans are kept. */
@@ -55,24 +54,20 @@ public final class AnalyticsStore implements AutoCloseable {
     }
 
     /** A product's counter in an hour (hours and days since the epoch, UTC). */
-    record Count(String tenant, String product, long hour, String name) {
-    }
+    record Count(String tenant, String product, long hour, String name) {}
 
     /** A replica's sketch of a product's sessions in an hour; {@code kind} is {@code all} or {@code ready}. */
-    record Sketch(String tenant, String product, long hour, String kind) {
-    }
+    record Sketch(String tenant, String product, long hour, String kind) {}
 
     /** A picked option of a param, in a day. */
-    record Picked(String tenant, String product, long day, String param, String option) {
-    }
+    record Picked(String tenant, String product, long day, String param, String option) {}
 
     /** A typed span that matched nothing, in a day. */
-    record Span(String tenant, String product, long day, String text) {
-    }
+    record Span(String tenant, String product, long day, String text) {}
 
     /** What one flush writes: deltas to add, and this replica's sketches as they are now. */
-    record Batch(Map<Count, Long> counts, Map<Sketch, String> sketches, Map<Picked, Long> picks,
-            Map<Span, Long> unmatched) {
+    record Batch(
+            Map<Count, Long> counts, Map<Sketch, String> sketches, Map<Picked, Long> picks, Map<Span, Long> unmatched) {
         boolean isEmpty() {
             return counts.isEmpty() && sketches.isEmpty() && picks.isEmpty() && unmatched.isEmpty();
         }
@@ -166,16 +161,18 @@ public final class AnalyticsStore implements AutoCloseable {
     }
 
     /** A picked option or an unmatched span with its count ({@code param} null for spans). */
-    record Counted(String param, String text, long count) {
-    }
+    record Counted(String param, String text, long count) {}
 
     /**
      * What the store holds of a product in hours {@code [fromHour, toHour)}: counters by hour, the sessions sketches
      * of every replica merged by hour, picks by param and option, unmatched spans; both lists most counted first.
      */
-    record Figures(Map<Long, Map<String, Long>> counts, Map<Long, SessionSketch> sessions,
-            Map<Long, SessionSketch> readySessions, List<Counted> picks, List<Counted> unmatched) {
-    }
+    record Figures(
+            Map<Long, Map<String, Long>> counts,
+            Map<Long, SessionSketch> sessions,
+            Map<Long, SessionSketch> readySessions,
+            List<Counted> picks,
+            List<Counted> unmatched) {}
 
     Figures read(String tenant, String product, long fromHour, long toHour) {
         return database.read(connection -> {

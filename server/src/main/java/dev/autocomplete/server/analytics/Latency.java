@@ -8,11 +8,32 @@ package dev.autocomplete.server.analytics;
 final class Latency {
 
     /** Upper bounds in milliseconds; the last bucket holds everything slower. */
-    static final double[] BOUNDS_MS = {0.5, 1, 2, 3, 5, 7.5, 10, 15, 20, 30, 50, 75, 100, 150, 200, 300, 500, 750,
-            1000, 2000, 5000, Double.POSITIVE_INFINITY};
+    static final double[] BOUNDS_MS = {
+        0.5,
+        1,
+        2,
+        3,
+        5,
+        7.5,
+        10,
+        15,
+        20,
+        30,
+        50,
+        75,
+        100,
+        150,
+        200,
+        300,
+        500,
+        750,
+        1000,
+        2000,
+        5000,
+        Double.POSITIVE_INFINITY
+    };
 
-    private Latency() {
-    }
+    private Latency() {}
 
     /** The bucket of a duration. */
     static int bucket(long nanos) {

@@ -1,12 +1,11 @@
 package dev.autocomplete.server.analytics;
 
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
-
 import dev.autocomplete.server.protocol.Placeholders;
 import dev.autocomplete.server.reading.ProductModel;
 import dev.autocomplete.spi.toolkit.TextFolding;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 
 /**
  * The text a user typed for the active param when the answer offered it no option: folded, read from the end of
@@ -18,8 +17,7 @@ final class UnmatchedSpan {
 
     static final int MAX_CHARS = 40;
 
-    private UnmatchedSpan() {
-    }
+    private UnmatchedSpan() {}
 
     /** The span, or null when nothing was typed for the param (or it is too long to be a value). */
     static String of(String rawQuery, ProductModel.Param param) {

@@ -1,19 +1,17 @@
 package dev.autocomplete.server.auth;
 
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.UUID;
-
 import com.auth0.jwt.JWT;
 import com.auth0.jwt.JWTVerifier;
 import com.auth0.jwt.algorithms.Algorithm;
 import com.auth0.jwt.exceptions.TokenExpiredException;
 import com.auth0.jwt.interfaces.DecodedJWT;
-
 import dev.autocomplete.server.protocol.ApiException;
 import dev.autocomplete.server.protocol.Uuids;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.UUID;
 
 /**
  * Access tokens: {@code at_v1_} followed by a JWT signed with HS256 (the only algorithm accepted: a token whose
@@ -31,8 +29,8 @@ public final class AccessTokens {
     static final String PRODUCT = "product";
     static final String KEY = "key";
 
-    private static final ApiException INVALID = new ApiException(401, "INVALID_CREDENTIALS",
-            "The credential is not a valid key or token.");
+    private static final ApiException INVALID =
+            new ApiException(401, "INVALID_CREDENTIALS", "The credential is not a valid key or token.");
 
     private final Algorithm algorithm;
     private final JWTVerifier verifier;
@@ -42,13 +40,13 @@ public final class AccessTokens {
         this.algorithm = Algorithm.HMAC256(secret);
         this.clock = clock;
         this.verifier = ((JWTVerifier.BaseVerification) JWT.require(algorithm)
-                .withIssuer(ISSUER)
-                .withClaimPresence(TENANT)
-                .withClaimPresence(PRODUCT)
-                .withClaimPresence(KEY)
-                .withClaimPresence("jti")
-                .withClaimPresence("exp")
-                .acceptLeeway(LEEWAY.toSeconds()))
+                        .withIssuer(ISSUER)
+                        .withClaimPresence(TENANT)
+                        .withClaimPresence(PRODUCT)
+                        .withClaimPresence(KEY)
+                        .withClaimPresence("jti")
+                        .withClaimPresence("exp")
+                        .acceptLeeway(LEEWAY.toSeconds()))
                 .build(clock);
     }
 
@@ -61,8 +59,7 @@ public final class AccessTokens {
     }
 
     /** What a verified token says. */
-    public record Claims(String tenantId, UUID productId, String keyId) {
-    }
+    public record Claims(String tenantId, UUID productId, String keyId) {}
 
     public static boolean looksLikeToken(String credential) {
         return credential.startsWith(PREFIX);

@@ -1,11 +1,10 @@
 package dev.autocomplete.server.auth;
 
-import java.util.Optional;
-
 import dev.autocomplete.server.protocol.ApiException;
 import dev.autocomplete.server.tenant.Product;
 import dev.autocomplete.server.tenant.Tenant;
 import dev.autocomplete.server.tenant.TenantRegistry;
+import java.util.Optional;
 
 /**
  * Turns an {@code Authorization} header into a {@link Caller} (docs/protocol.md §2): public keys, secret
@@ -13,10 +12,10 @@ import dev.autocomplete.server.tenant.TenantRegistry;
  */
 public final class Authenticator {
 
-    private static final ApiException INVALID = new ApiException(401, "INVALID_CREDENTIALS",
-            "The credential is not a valid key or token.");
-    private static final ApiException INVALID_SECRET = new ApiException(401, "INVALID_SECRET_KEY",
-            "Mint tokens with a valid secret key: 'Authorization: Bearer sk_v1_...'.");
+    private static final ApiException INVALID =
+            new ApiException(401, "INVALID_CREDENTIALS", "The credential is not a valid key or token.");
+    private static final ApiException INVALID_SECRET = new ApiException(
+            401, "INVALID_SECRET_KEY", "Mint tokens with a valid secret key: 'Authorization: Bearer sk_v1_...'.");
 
     private final KeyRegistry keys;
     private final TenantRegistry tenants;
@@ -51,7 +50,8 @@ public final class Authenticator {
         }
         TenantRegistry.Lease lease = tenants.lease(key.tenantId()).orElseThrow(Authenticator::notLoaded);
         try {
-            Caller caller = claims != null ? fromToken(lease.tenant(), key, claims, named)
+            Caller caller = claims != null
+                    ? fromToken(lease.tenant(), key, claims, named)
                     : fromKey(lease.tenant(), key, named);
             return new Admitted(caller, lease);
         } catch (RuntimeException e) {
@@ -62,14 +62,16 @@ public final class Authenticator {
 
     private static Caller fromKey(Tenant tenant, KeyRecord key, Optional<String> named) {
         if (key.type() == KeyType.PUBLIC) {
-            Product product = tenant.product(key.productId()).orElseThrow(() -> new ApiException(401,
-                    "INVALID_CREDENTIALS", "The product this key belongs to no longer exists."));
+            Product product = tenant.product(key.productId())
+                    .orElseThrow(() -> new ApiException(
+                            401, "INVALID_CREDENTIALS", "The product this key belongs to no longer exists."));
             requireOwnProduct(tenant, product, named, "This public key is for another product.");
             return new Caller(tenant, product, key, Caller.Kind.PUBLIC_KEY);
         }
         Product product = named.isPresent()
-                ? tenant.product(named.get()).orElseThrow(() -> new ApiException(404, "PRODUCT_NOT_FOUND",
-                        "X-App-Identifier names no product of this key's tenant."))
+                ? tenant.product(named.get())
+                        .orElseThrow(() -> new ApiException(
+                                404, "PRODUCT_NOT_FOUND", "X-App-Identifier names no product of this key's tenant."))
                 : tenant.defaultProduct();
         return new Caller(tenant, product, key, Caller.Kind.SECRET_KEY);
     }
@@ -91,7 +93,9 @@ public final class Authenticator {
     }
 
     private static ApiException notLoaded() {
-        return new ApiException(503, "ENGINE_UNAVAILABLE",
+        return new ApiException(
+                503,
+                "ENGINE_UNAVAILABLE",
                 "This key's tenant is not loaded; the operator can see why in the server log.");
     }
 
@@ -99,8 +103,8 @@ public final class Authenticator {
     private KeyRecord tokenKey(AccessTokens.Claims claims) {
         return keys.findUsableById(claims.keyId())
                 .filter(k -> k.type() == KeyType.SECRET && k.tenantId().equals(claims.tenantId()))
-                .orElseThrow(() -> new ApiException(401, "INVALID_CREDENTIALS",
-                        "The key that minted this token was revoked or has expired."));
+                .orElseThrow(() -> new ApiException(
+                        401, "INVALID_CREDENTIALS", "The key that minted this token was revoked or has expired."));
     }
 
     private static Caller fromToken(Tenant tenant, KeyRecord key, AccessTokens.Claims claims, Optional<String> named) {
@@ -112,9 +116,11 @@ public final class Authenticator {
     /** A bound credential serves its own product only; X-App-Identifier values that name no product are ignored. */
     private static void requireOwnProduct(Tenant tenant, Product own, Optional<String> named, String message) {
         if (named.isPresent()) {
-            tenant.product(named.get()).filter(other -> !other.id().equals(own.id())).ifPresent(other -> {
-                throw new ApiException(401, "INVALID_CREDENTIALS", message);
-            });
+            tenant.product(named.get())
+                    .filter(other -> !other.id().equals(own.id()))
+                    .ifPresent(other -> {
+                        throw new ApiException(401, "INVALID_CREDENTIALS", message);
+                    });
         }
     }
 }

@@ -11,6 +11,8 @@ public record Caller(Tenant tenant, Product product, KeyRecord key, Kind kind) {
 
     /** The credential presented. */
     public enum Kind {
-        PUBLIC_KEY, SECRET_KEY, ACCESS_TOKEN
+        PUBLIC_KEY,
+        SECRET_KEY,
+        ACCESS_TOKEN
     }
 }

@@ -1,11 +1,10 @@
 package dev.autocomplete.server.auth;
 
+import dev.autocomplete.server.protocol.ApiException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Locale;
 import java.util.Optional;
-
-import dev.autocomplete.server.protocol.ApiException;
 
 /**
  * The credential in an {@code Authorization} header: {@code Bearer <credential>}, or {@code Basic base64(key)}
@@ -15,19 +14,21 @@ import dev.autocomplete.server.protocol.ApiException;
  */
 final class Credentials {
 
-    private Credentials() {
-    }
+    private Credentials() {}
 
     /** The credential, or an empty string when the header is absent or carries none. */
     static String from(Optional<String> authorization, String missingCode, String invalidCode) {
         String header = authorization.map(String::strip).orElse("");
         if (header.isEmpty()) {
-            throw new ApiException(401, missingCode, "Send a key or access token as 'Authorization: Bearer <credential>'.");
+            throw new ApiException(
+                    401, missingCode, "Send a key or access token as 'Authorization: Bearer <credential>'.");
         }
         int space = header.indexOf(' ');
         String scheme = (space < 0 ? header : header.substring(0, space)).toLowerCase(Locale.ROOT);
         if (!scheme.equals("bearer") && !scheme.equals("basic")) {
-            throw new ApiException(401, invalidCode,
+            throw new ApiException(
+                    401,
+                    invalidCode,
                     "Use 'Authorization: Bearer <credential>' or 'Authorization: Basic <base64 of the key>'.");
         }
         String value = space < 0 ? "" : header.substring(space + 1).strip();

@@ -1,5 +1,7 @@
 package dev.autocomplete.server.auth;
 
+import dev.autocomplete.server.files.FileWatcher;
+import dev.autocomplete.server.tenant.TenantRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,9 +10,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import dev.autocomplete.server.files.FileWatcher;
-import dev.autocomplete.server.tenant.TenantRegistry;
 
 /**
  * Keys in each tenant's {@code keys.yaml} ({@link KeysFile}): the default, for one server on one machine.
@@ -58,8 +57,9 @@ public final class FileKeyStore implements KeyStore {
                 all.put(tenant, new KeysFile(directory).read());
             } catch (IOException | RuntimeException e) {
                 // One tenant's broken file must not cost every other tenant its keys.
-                LOG.log(System.Logger.Level.WARNING, "Cannot read " + directory.resolve(KeysFile.FILE_NAME)
-                        + ": " + e.getMessage());
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "Cannot read " + directory.resolve(KeysFile.FILE_NAME) + ": " + e.getMessage());
             }
         }
         return all;
@@ -127,13 +127,16 @@ public final class FileKeyStore implements KeyStore {
             for (Path directory : TenantRegistry.tenantDirectories(tenantsRoot)) {
                 int removed = new KeysFile(directory).removeStaleTemporaryFiles();
                 if (removed > 0) {
-                    LOG.log(System.Logger.Level.WARNING, "Removed " + removed + " temporary file(s) an interrupted"
-                            + " keys command left in " + directory);
+                    LOG.log(
+                            System.Logger.Level.WARNING,
+                            "Removed " + removed + " temporary file(s) an interrupted" + " keys command left in "
+                                    + directory);
                 }
             }
         } catch (IOException e) {
-            LOG.log(System.Logger.Level.WARNING, "Cannot remove the temporary files of interrupted keys commands: "
-                    + e.getMessage());
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "Cannot remove the temporary files of interrupted keys commands: " + e.getMessage());
         }
     }
 }

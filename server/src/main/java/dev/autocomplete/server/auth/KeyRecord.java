@@ -12,8 +12,15 @@ import java.util.UUID;
  * @param revokedAt when the key was revoked, or null while it works
  * @param scope allowed origins, expiry and rate limit
  */
-public record KeyRecord(String id, KeyType type, String tenantId, UUID productId, String digest, Instant createdAt,
-        Instant revokedAt, KeyScope scope) {
+public record KeyRecord(
+        String id,
+        KeyType type,
+        String tenantId,
+        UUID productId,
+        String digest,
+        Instant createdAt,
+        Instant revokedAt,
+        KeyScope scope) {
 
     public KeyRecord {
         requireNonNull(id, "id is null");

@@ -29,6 +29,7 @@ public final class KeyRegistry implements KeyStore.Listener, AutoCloseable {
     private final Map<String, Instant> lastUse = new ConcurrentHashMap<>();
     /** Each tenant's records; changed only under this registry's lock. */
     private final Map<String, List<KeyRecord>> byTenant = new HashMap<>();
+
     private volatile Map<String, KeyRecord> stored = Map.of();
     /** When the store was last read in full, or null while it never was. */
     private volatile Instant loadedAt;
@@ -42,8 +43,7 @@ public final class KeyRegistry implements KeyStore.Listener, AutoCloseable {
      */
     private final Map<String, Digested> digests = new ConcurrentHashMap<>();
 
-    private record Digested(String digest, String id) {
-    }
+    private record Digested(String digest, String id) {}
 
     /**
      * What the registry knows, for health: whether it ever loaded the store, and whether the last read failed.

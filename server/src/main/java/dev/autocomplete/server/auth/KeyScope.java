@@ -1,10 +1,9 @@
 package dev.autocomplete.server.auth;
 
+import dev.autocomplete.server.ratelimit.RateLimit;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
-
-import dev.autocomplete.server.ratelimit.RateLimit;
 
 /**
  * What a key may do beyond naming its tenant and product.
@@ -15,8 +14,8 @@ import dev.autocomplete.server.ratelimit.RateLimit;
  * @param rate the key's own rate limit, or null for the default
  * @param uses what a secret key may be used for ({@link KeyUse#ALL} unless restricted); not empty
  */
-public record KeyScope(List<OriginPattern> origins, boolean allowNoOrigin, Instant expiresAt, RateLimit rate,
-        Set<KeyUse> uses) {
+public record KeyScope(
+        List<OriginPattern> origins, boolean allowNoOrigin, Instant expiresAt, RateLimit rate, Set<KeyUse> uses) {
 
     /** No restriction beyond the defaults. */
     public static final KeyScope DEFAULT = new KeyScope(List.of(), true, null, null, KeyUse.ALL);

@@ -1,5 +1,14 @@
 package dev.autocomplete.server.auth;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import dev.autocomplete.server.protocol.Uuids;
+import dev.autocomplete.server.ratelimit.RateLimit;
+import dev.autocomplete.server.tenant.TenantLoader;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -17,17 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.UnaryOperator;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
-
-import dev.autocomplete.server.tenant.TenantLoader;
-import dev.autocomplete.server.protocol.Uuids;
-import dev.autocomplete.server.ratelimit.RateLimit;
 
 /**
  * A tenant's {@code keys.yaml}: key ids, types, products, digests and times; never a key. Writes go to a
@@ -78,9 +76,14 @@ public final class KeysFile {
             try {
                 String product = text(key, "product");
                 String revoked = text(key, "revoked_at");
-                records.add(new KeyRecord(required(key, "id"), KeyType.fromWireName(required(key, "type")), tenantId,
-                        product == null ? null : Uuids.require(product, "product"), required(key, "digest"),
-                        Instant.parse(required(key, "created_at")), revoked == null ? null : Instant.parse(revoked),
+                records.add(new KeyRecord(
+                        required(key, "id"),
+                        KeyType.fromWireName(required(key, "type")),
+                        tenantId,
+                        product == null ? null : Uuids.require(product, "product"),
+                        required(key, "digest"),
+                        Instant.parse(required(key, "created_at")),
+                        revoked == null ? null : Instant.parse(revoked),
                         scope(key)));
             } catch (RuntimeException e) {
                 throw new IOException(file + ": keys[" + i + "]: " + e.getMessage(), e);
@@ -111,7 +114,8 @@ public final class KeysFile {
         if (temporaryFiles().isEmpty()) {
             return 0;
         }
-        try (FileChannel channel = openLock(); FileLock lock = channel.tryLock()) {
+        try (FileChannel channel = openLock();
+                FileLock lock = channel.tryLock()) {
             return lock == null ? 0 : deleteTemporaryFiles();
         } catch (OverlappingFileLockException e) {
             return 0; // this process is writing the file right now
@@ -119,14 +123,14 @@ public final class KeysFile {
     }
 
     private FileChannel openLock() throws IOException {
-        return FileChannel.open(file.resolveSibling(FILE_NAME + ".lock"), StandardOpenOption.CREATE,
-                StandardOpenOption.WRITE);
+        return FileChannel.open(
+                file.resolveSibling(FILE_NAME + ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
     }
 
     private List<Path> temporaryFiles() throws IOException {
         List<Path> temporary = new ArrayList<>();
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(file.getParent(),
-                TEMP_PREFIX + "*" + TEMP_SUFFIX)) {
+        try (DirectoryStream<Path> files =
+                Files.newDirectoryStream(file.getParent(), TEMP_PREFIX + "*" + TEMP_SUFFIX)) {
             files.forEach(temporary::add);
         }
         return temporary;
@@ -172,7 +176,9 @@ public final class KeysFile {
                 node.put("allow_no_origin", false);
             }
             if (scope.rate() != null) {
-                node.putObject("rate").put("per_second", scope.rate().perSecond()).put("burst", scope.rate().burst());
+                node.putObject("rate")
+                        .put("per_second", scope.rate().perSecond())
+                        .put("burst", scope.rate().burst());
             }
             if (scope.restricted()) {
                 ArrayNode uses = node.putArray("uses");
@@ -210,13 +216,19 @@ public final class KeysFile {
         RateLimit rate = null;
         JsonNode rateNode = key.get("rate");
         if (rateNode != null && !rateNode.isNull()) {
-            if (!rateNode.path("per_second").isIntegralNumber() || !rateNode.path("burst").isIntegralNumber()) {
+            if (!rateNode.path("per_second").isIntegralNumber()
+                    || !rateNode.path("burst").isIntegralNumber()) {
                 throw new IllegalArgumentException("'rate' needs whole numbers per_second and burst");
             }
-            rate = new RateLimit(rateNode.path("per_second").asLong(), rateNode.path("burst").asLong());
+            rate = new RateLimit(
+                    rateNode.path("per_second").asLong(), rateNode.path("burst").asLong());
         }
-        return new KeyScope(origins, allowNoOrigin == null || allowNoOrigin.isNull() || allowNoOrigin.asBoolean(),
-                expires == null ? null : Instant.parse(expires), rate, uses(key));
+        return new KeyScope(
+                origins,
+                allowNoOrigin == null || allowNoOrigin.isNull() || allowNoOrigin.asBoolean(),
+                expires == null ? null : Instant.parse(expires),
+                rate,
+                uses(key));
     }
 
     /** Absent: every use, as keys made before uses existed keep them. */
@@ -226,7 +238,8 @@ public final class KeysFile {
             return KeyUse.ALL;
         }
         if (!list.isArray() || list.isEmpty()) {
-            throw new IllegalArgumentException("'uses' must be a list of " + String.join(", ", KeyUse.names(KeyUse.ALL)));
+            throw new IllegalArgumentException(
+                    "'uses' must be a list of " + String.join(", ", KeyUse.names(KeyUse.ALL)));
         }
         List<String> names = new ArrayList<>();
         list.forEach(use -> names.add(use.asText()));

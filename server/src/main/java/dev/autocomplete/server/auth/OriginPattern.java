@@ -26,8 +26,8 @@ public record OriginPattern(String scheme, String host, int port, boolean wildca
         }
         Origin origin = Origin.parse(forUri);
         if (origin == null) {
-            throw new IllegalArgumentException("origin '" + trimmed
-                    + "' must be scheme://host[:port] with no path, like https://app.example.com");
+            throw new IllegalArgumentException(
+                    "origin '" + trimmed + "' must be scheme://host[:port] with no path, like https://app.example.com");
         }
         if (wildcard && !origin.host().contains(".")) {
             throw new IllegalArgumentException("origin '" + trimmed + "': a wildcard needs a domain with a dot");
@@ -57,8 +57,12 @@ public record OriginPattern(String scheme, String host, int port, boolean wildca
             try {
                 URI uri = new URI(text.strip());
                 String scheme = uri.getScheme() == null ? null : uri.getScheme().toLowerCase(Locale.ROOT);
-                if (scheme == null || !(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null
-                        || uri.getRawUserInfo() != null || uri.getRawQuery() != null || uri.getRawFragment() != null
+                if (scheme == null
+                        || !(scheme.equals("http") || scheme.equals("https"))
+                        || uri.getHost() == null
+                        || uri.getRawUserInfo() != null
+                        || uri.getRawQuery() != null
+                        || uri.getRawFragment() != null
                         || !(uri.getRawPath() == null || uri.getRawPath().isEmpty())) {
                     return null;
                 }

@@ -1,5 +1,9 @@
 package dev.autocomplete.server.auth;
 
+import dev.autocomplete.server.ratelimit.RateLimit;
+import dev.autocomplete.server.store.Database;
+import dev.autocomplete.server.store.StorageUnavailableException;
+import dev.autocomplete.server.tenant.TenantRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,11 +24,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-
-import dev.autocomplete.server.ratelimit.RateLimit;
-import dev.autocomplete.server.store.Database;
-import dev.autocomplete.server.store.StorageUnavailableException;
-import dev.autocomplete.server.tenant.TenantRegistry;
 
 /**
  * Keys in a PostgreSQL database that every replica shares ({@code storage.url}): table {@code keys}, one row a
@@ -47,6 +46,7 @@ public final class PostgresKeyStore implements KeyStore {
     static final String CHANNEL = "autocomplete_keys";
     /** The {@code application_name} of the listening connection, to find it in {@code pg_stat_activity}. */
     static final String LISTENER_NAME = "autocomplete-keys-listener";
+
     public static final Duration DEFAULT_SAFETY_INTERVAL = Duration.ofSeconds(30);
 
     /** The schema's name in {@code schema_version}. */
@@ -54,7 +54,8 @@ public final class PostgresKeyStore implements KeyStore {
 
     private static final System.Logger LOG = System.getLogger(PostgresKeyStore.class.getName());
     /** The keys schema, version by version (see {@link Database#migrate}). */
-    public static final List<List<String>> SCHEMA = List.of(List.of("""
+    public static final List<List<String>> SCHEMA =
+            List.of(List.of("""
             CREATE TABLE IF NOT EXISTS keys (
                 id text PRIMARY KEY,
                 tenant text NOT NULL,
@@ -69,15 +70,14 @@ public final class PostgresKeyStore implements KeyStore {
                 rate_per_second bigint,
                 rate_burst bigint,
                 uses text[]
-            )""",
-            "CREATE INDEX IF NOT EXISTS keys_by_tenant ON keys (tenant)",
-            """
+            )""", "CREATE INDEX IF NOT EXISTS keys_by_tenant ON keys (tenant)", """
             CREATE TABLE IF NOT EXISTS keys_imported (
                 tenant text PRIMARY KEY,
                 file_digest text NOT NULL,
                 keys integer NOT NULL,
                 imported_at timestamptz NOT NULL
             )"""));
+
     private static final String COLUMNS = "id, tenant, type, product, digest, created_at, revoked_at, expires_at, "
             + "origins, allow_no_origin, rate_per_second, rate_burst, uses";
 
@@ -98,9 +98,8 @@ public final class PostgresKeyStore implements KeyStore {
      * @param now whether this process imported it; false when it was imported before
      * @param changedSince whether the file differs from the one imported (its changes are not merged)
      */
-    public record Imported(String tenantId, Path file, int keys, Instant importedAt, boolean now,
-            boolean changedSince) {
-    }
+    public record Imported(
+            String tenantId, Path file, int keys, Instant importedAt, boolean now, boolean changedSince) {}
 
     /**
      * @param url a PostgreSQL JDBC URL, credentials included; never logged
@@ -130,11 +129,12 @@ public final class PostgresKeyStore implements KeyStore {
         prepare();
         return use(() -> database.read(connection -> {
             try (Statement statement = connection.createStatement();
-                    ResultSet rows = statement.executeQuery("SELECT " + COLUMNS
-                            + " FROM keys ORDER BY tenant, created_at")) {
+                    ResultSet rows =
+                            statement.executeQuery("SELECT " + COLUMNS + " FROM keys ORDER BY tenant, created_at")) {
                 while (rows.next()) {
                     KeyRecord record = record(rows);
-                    all.computeIfAbsent(record.tenantId(), t -> new ArrayList<>()).add(record);
+                    all.computeIfAbsent(record.tenantId(), t -> new ArrayList<>())
+                            .add(record);
                 }
             }
             return all;
@@ -146,8 +146,8 @@ public final class PostgresKeyStore implements KeyStore {
         prepare();
         return use(() -> database.read(connection -> {
             List<KeyRecord> records = new ArrayList<>();
-            try (PreparedStatement select = connection.prepareStatement("SELECT " + COLUMNS
-                    + " FROM keys WHERE tenant = ? ORDER BY created_at")) {
+            try (PreparedStatement select = connection.prepareStatement(
+                    "SELECT " + COLUMNS + " FROM keys WHERE tenant = ? ORDER BY created_at")) {
                 select.setString(1, tenantId);
                 try (ResultSet rows = select.executeQuery()) {
                     while (rows.next()) {
@@ -229,8 +229,10 @@ public final class PostgresKeyStore implements KeyStore {
                 listening = false;
                 String problem = String.valueOf(cause.getMessage());
                 if (!problem.equals(lastProblem)) {
-                    LOG.log(System.Logger.Level.WARNING, "Not listening for key changes in PostgreSQL (keeping the "
-                            + "keys known; retrying every second): " + problem);
+                    LOG.log(
+                            System.Logger.Level.WARNING,
+                            "Not listening for key changes in PostgreSQL (keeping the "
+                                    + "keys known; retrying every second): " + problem);
                     lastProblem = problem;
                 }
             }
@@ -282,12 +284,15 @@ public final class PostgresKeyStore implements KeyStore {
             try {
                 records = file.read();
             } catch (IOException | RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, file.path() + " cannot be read, so it is not imported into "
-                        + "PostgreSQL (fix it and run any ./autocomplete keys command, or restart): " + e.getMessage());
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        file.path() + " cannot be read, so it is not imported into "
+                                + "PostgreSQL (fix it and run any ./autocomplete keys command, or restart): "
+                                + e.getMessage());
                 continue;
             }
-            outcomes.add(use(() -> database.write(connection -> importOnce(connection, tenant, file.path(), digest,
-                    records))));
+            outcomes.add(use(
+                    () -> database.write(connection -> importOnce(connection, tenant, file.path(), digest, records))));
         }
         return outcomes;
     }
@@ -296,8 +301,9 @@ public final class PostgresKeyStore implements KeyStore {
      * Imports a tenant's {@code keys.yaml} records in the caller's transaction, unless that tenant's file was
      * imported before (then reports that import); also used by {@code storage migrate}.
      */
-    public static Imported importOnce(Connection connection, String tenant, Path file, String digest,
-            List<KeyRecord> records) throws SQLException {
+    public static Imported importOnce(
+            Connection connection, String tenant, Path file, String digest, List<KeyRecord> records)
+            throws SQLException {
         Instant now = Instant.now();
         int claimed;
         try (PreparedStatement claim = connection.prepareStatement("INSERT INTO keys_imported (tenant, "
@@ -319,7 +325,12 @@ public final class PostgresKeyStore implements KeyStore {
                 earlier.setString(1, tenant);
                 try (ResultSet row = earlier.executeQuery()) {
                     row.next();
-                    imported = new Imported(tenant, file, row.getInt("keys"), instant(row, "imported_at"), false,
+                    imported = new Imported(
+                            tenant,
+                            file,
+                            row.getInt("keys"),
+                            instant(row, "imported_at"),
+                            false,
                             !row.getString("file_digest").equals(digest));
                 }
             }
@@ -335,7 +346,8 @@ public final class PostgresKeyStore implements KeyStore {
                     + "PostgreSQL too; you may delete the file.";
         }
         return imported.file() + " is no longer read: its keys were imported into PostgreSQL on "
-                + imported.importedAt() + (imported.changedSince()
+                + imported.importedAt()
+                + (imported.changedSince()
                         ? ", and it changed since; its changes are NOT merged: create or revoke those keys with "
                                 + "./autocomplete keys."
                         : "; you may delete it.");
@@ -356,14 +368,22 @@ public final class PostgresKeyStore implements KeyStore {
                 insert.setObject(6, timestamp(record.createdAt()));
                 insert.setObject(7, timestamp(record.revokedAt()));
                 insert.setObject(8, timestamp(scope.expiresAt()));
-                insert.setArray(9, connection.createArrayOf("text",
-                        scope.origins().stream().map(OriginPattern::toString).toArray()));
+                insert.setArray(
+                        9,
+                        connection.createArrayOf(
+                                "text",
+                                scope.origins().stream()
+                                        .map(OriginPattern::toString)
+                                        .toArray()));
                 insert.setBoolean(10, scope.allowNoOrigin());
                 insert.setObject(11, scope.rate() == null ? null : scope.rate().perSecond(), Types.BIGINT);
                 insert.setObject(12, scope.rate() == null ? null : scope.rate().burst(), Types.BIGINT);
-                insert.setArray(13, scope.restricted()
-                        ? connection.createArrayOf("text", KeyUse.names(scope.uses()).toArray())
-                        : null);
+                insert.setArray(
+                        13,
+                        scope.restricted()
+                                ? connection.createArrayOf(
+                                        "text", KeyUse.names(scope.uses()).toArray())
+                                : null);
                 insert.addBatch();
             }
             insert.executeBatch();
@@ -386,11 +406,21 @@ public final class PostgresKeyStore implements KeyStore {
         long perSecond = row.getLong("rate_per_second");
         RateLimit rate = row.wasNull() ? null : new RateLimit(perSecond, row.getLong("rate_burst"));
         Array uses = row.getArray("uses");
-        KeyScope scope = new KeyScope(origins, row.getBoolean("allow_no_origin"), instant(row, "expires_at"), rate,
+        KeyScope scope = new KeyScope(
+                origins,
+                row.getBoolean("allow_no_origin"),
+                instant(row, "expires_at"),
+                rate,
                 uses == null ? KeyUse.ALL : KeyUse.parse(strings(uses)));
-        return new KeyRecord(row.getString("id"), KeyType.fromWireName(row.getString("type")), row.getString("tenant"),
-                row.getObject("product", UUID.class), row.getString("digest"), instant(row, "created_at"),
-                instant(row, "revoked_at"), scope);
+        return new KeyRecord(
+                row.getString("id"),
+                KeyType.fromWireName(row.getString("type")),
+                row.getString("tenant"),
+                row.getObject("product", UUID.class),
+                row.getString("digest"),
+                instant(row, "created_at"),
+                instant(row, "revoked_at"),
+                scope);
     }
 
     private static List<String> strings(Array array) throws SQLException {

@@ -1,5 +1,6 @@
 package dev.autocomplete.server.auth;
 
+import dev.autocomplete.server.config.DataDirectory;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
@@ -9,8 +10,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.Base64;
-
-import dev.autocomplete.server.config.DataDirectory;
 
 /**
  * Where the access-token signing secret comes from, in order: the {@code AUTOCOMPLETE_TOKEN_SECRET}
@@ -30,8 +29,7 @@ public final class SigningSecret {
 
     private static final System.Logger LOG = System.getLogger(SigningSecret.class.getName());
 
-    private SigningSecret() {
-    }
+    private SigningSecret() {}
 
     /**
      * @param secret the configured secret ({@code token.secret}, {@code AUTOCOMPLETE_TOKEN_SECRET}), or empty
@@ -40,11 +38,11 @@ public final class SigningSecret {
      * @param dataDir where a generated secret is kept when nothing is configured
      * @param tenantsDir where an older version may have kept its generated secret
      */
-    public static byte[] resolve(String secret, Path secretFile, Path dataDir, Path tenantsDir)
-            throws IOException {
+    public static byte[] resolve(String secret, Path secretFile, Path dataDir, Path tenantsDir) throws IOException {
         if (!secret.isBlank()) {
-            LOG.log(System.Logger.Level.INFO, "Access tokens are signed with the secret in " + ENV_SECRET
-                    + " (or token.secret).");
+            LOG.log(
+                    System.Logger.Level.INFO,
+                    "Access tokens are signed with the secret in " + ENV_SECRET + " (or token.secret).");
             return checked(secret.strip(), ENV_SECRET);
         }
         Path file = secretFile;
@@ -59,10 +57,13 @@ public final class SigningSecret {
         Path legacyFile = tenantsDir.resolve(LEGACY_FILE);
         if (Files.exists(legacyFile)) {
             if (Files.exists(generatedFile)) {
-                LOG.log(System.Logger.Level.WARNING, "Ignoring the old token signing secret in " + legacyFile
-                        + ": the one in " + generatedFile + " is used. Delete the old one.");
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "Ignoring the old token signing secret in " + legacyFile + ": the one in " + generatedFile
+                                + " is used. Delete the old one.");
             } else if (!moveLegacy(legacyFile, generatedFile)) {
-                return checked(Files.readString(legacyFile, StandardCharsets.UTF_8).strip(), legacyFile.toString());
+                return checked(
+                        Files.readString(legacyFile, StandardCharsets.UTF_8).strip(), legacyFile.toString());
             }
         }
         if (!Files.exists(generatedFile)) {
@@ -80,9 +81,11 @@ public final class SigningSecret {
         try {
             DataDirectory.create(generatedFile.toAbsolutePath().getParent());
             Files.move(legacyFile, generatedFile);
-            LOG.log(System.Logger.Level.WARNING, "Moved the token signing secret from " + legacyFile + " to "
-                    + generatedFile + " (its place is now the data directory, data.dir); tokens signed before "
-                    + "stay valid.");
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "Moved the token signing secret from " + legacyFile + " to "
+                            + generatedFile + " (its place is now the data directory, data.dir); tokens signed before "
+                            + "stay valid.");
             try {
                 Files.deleteIfExists(legacyFile.getParent());
             } catch (IOException notEmpty) {
@@ -93,9 +96,11 @@ public final class SigningSecret {
             // Another process sharing these directories moved it first: use the one it moved.
             return true;
         } catch (IOException | java.io.UncheckedIOException e) {
-            LOG.log(System.Logger.Level.WARNING, "Using the token signing secret in " + legacyFile
-                    + ", its place before the data directory: it could not be moved to " + generatedFile + " ("
-                    + e + "). Move it there by hand.");
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "Using the token signing secret in " + legacyFile
+                            + ", its place before the data directory: it could not be moved to " + generatedFile + " ("
+                            + e + "). Move it there by hand.");
             return false;
         }
     }
@@ -108,14 +113,19 @@ public final class SigningSecret {
         boolean posix = isPosix(directory);
         DataDirectory.create(directory);
         Path temp = posix
-                ? Files.createTempFile(directory, ".token-secret", ".tmp",
+                ? Files.createTempFile(
+                        directory,
+                        ".token-secret",
+                        ".tmp",
                         PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))
                 : Files.createTempFile(directory, ".token-secret", ".tmp");
         try {
             Files.writeString(temp, secret + "\n", StandardCharsets.UTF_8);
             Files.move(temp, file);
-            LOG.log(System.Logger.Level.WARNING, "No token signing secret configured: generated one and stored it in "
-                    + file + " (owner-only). Replicas must share one: set " + ENV_SECRET + " or --token-secret-file.");
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "No token signing secret configured: generated one and stored it in " + file
+                            + " (owner-only). Replicas must share one: set " + ENV_SECRET + " or --token-secret-file.");
         } catch (FileAlreadyExistsException e) {
             // Another process sharing this directory generated one first; use theirs.
         } finally {
@@ -130,8 +140,8 @@ public final class SigningSecret {
     private static byte[] checked(String secret, String source) {
         byte[] bytes = secret.getBytes(StandardCharsets.UTF_8);
         if (bytes.length < MIN_BYTES) {
-            throw new IllegalArgumentException("the token signing secret from " + source + " must be at least "
-                    + MIN_BYTES + " bytes long");
+            throw new IllegalArgumentException(
+                    "the token signing secret from " + source + " must be at least " + MIN_BYTES + " bytes long");
         }
         return bytes;
     }

@@ -44,8 +44,10 @@ public final class SnapshotKeyStore implements KeyStore {
             if (readOnce || !Files.isDirectory(root)) {
                 throw e;
             }
-            LOG.log(System.Logger.Level.WARNING, "Keys: " + shared.describe() + " is unreachable (" + e.getMessage()
-                    + "); serving the keys of the local snapshot in " + root + " until it is back");
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "Keys: " + shared.describe() + " is unreachable (" + e.getMessage()
+                            + "); serving the keys of the local snapshot in " + root + " until it is back");
             return snapshot();
         }
         readOnce = true;
@@ -110,8 +112,9 @@ public final class SnapshotKeyStore implements KeyStore {
                 save(tenant.getKey(), tenant.getValue());
             }
         } catch (IOException | RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "Keys: cannot write the local snapshot in " + root + ": "
-                    + e.getMessage());
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "Keys: cannot write the local snapshot in " + root + ": " + e.getMessage());
         }
     }
 
@@ -122,8 +125,9 @@ public final class SnapshotKeyStore implements KeyStore {
             new KeysFile(directory).update(previous -> records);
         } catch (IOException | RuntimeException e) {
             // The snapshot is a convenience: what was read from the shared store is served whatever became of it.
-            LOG.log(System.Logger.Level.WARNING, "Keys: cannot write the local snapshot of tenant " + tenantId + ": "
-                    + e.getMessage());
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "Keys: cannot write the local snapshot of tenant " + tenantId + ": " + e.getMessage());
         }
     }
 }

@@ -1,5 +1,11 @@
 package dev.autocomplete.server.catalogs;
 
+import dev.autocomplete.index.CatalogEntry;
+import dev.autocomplete.index.LiveOptions;
+import dev.autocomplete.spi.ConfigTree;
+import dev.autocomplete.spi.EngineConfigException;
+import dev.autocomplete.spi.EngineContext;
+import dev.autocomplete.spi.toolkit.TextFolding;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
@@ -13,20 +19,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
-
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
-
-import dev.autocomplete.index.CatalogEntry;
-import dev.autocomplete.index.LiveOptions;
-import dev.autocomplete.spi.EngineConfigException;
-import dev.autocomplete.spi.EngineContext;
-import dev.autocomplete.spi.ConfigTree;
-import dev.autocomplete.spi.toolkit.TextFolding;
 
 /**
  * Reads the option lists the core serves: a catalog's seed under the tenant's {@code catalogs} (its CSV file or
@@ -46,6 +43,7 @@ final class CatalogConfig {
     private static final String TEXT_COLUMN = "text_";
     /** The longest id a live catalog's record may have. */
     private static final int MAX_ID = 200;
+
     private static final Pattern LANGUAGE = Pattern.compile("[a-z]{2,8}(-[a-z0-9]{1,8})*");
     /** A qualified Java class name followed by a colon, as exception messages quote their causes. */
     private static final Pattern CLASS_NAME = Pattern.compile("\\b(?:[a-z_][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_$]*: ");
@@ -71,7 +69,9 @@ final class CatalogConfig {
         Options options = new CatalogConfig(context).catalog(declaration, name);
         List<SeedOption> seeds = new ArrayList<>(options.entries().size());
         for (int i = 0; i < options.entries().size(); i++) {
-            seeds.add(new SeedOption(options.ids() == null ? null : options.ids().get(i), options.entries().get(i)));
+            seeds.add(new SeedOption(
+                    options.ids() == null ? null : options.ids().get(i),
+                    options.entries().get(i)));
         }
         return seeds;
     }
@@ -119,10 +119,14 @@ final class CatalogConfig {
                     String both = places.get(first) + " and " + places.get(i);
                     String one = entries.get(first).text();
                     String other = entries.get(i).text();
-                    throw tree.error(key, (file == null ? both : file + " lines " + both) + " are one option ("
-                            + (one.equals(other) ? "'" + one + "' twice"
-                                    : "'" + one + "' and '" + other + "' differ only in case, accents or punctuation")
-                            + "): keep one, or tell them apart");
+                    throw tree.error(
+                            key,
+                            (file == null ? both : file + " lines " + both) + " are one option ("
+                                    + (one.equals(other)
+                                            ? "'" + one + "' twice"
+                                            : "'" + one + "' and '" + other
+                                                    + "' differ only in case, accents or punctuation")
+                                    + "): keep one, or tell them apart");
                 }
             }
         }
@@ -131,21 +135,24 @@ final class CatalogConfig {
         void translateFrom(ConfigTree tree, Options file) throws EngineConfigException {
             Map<String, List<Integer>> byText = new HashMap<>();
             for (int i = 0; i < entries.size(); i++) {
-                byText.computeIfAbsent(entries.get(i).text(), t -> new ArrayList<>()).add(i);
+                byText.computeIfAbsent(entries.get(i).text(), t -> new ArrayList<>())
+                        .add(i);
             }
             for (int row = 0; row < file.entries().size(); row++) {
                 String text = file.entries().get(row).text();
                 List<Integer> named = byText.get(text);
                 if (named == null) {
-                    throw tree.error("translations", file.file() + " line " + file.places().get(row)
-                            + " names no option: '" + text + "'");
+                    throw tree.error(
+                            "translations",
+                            file.file() + " line " + file.places().get(row) + " names no option: '" + text + "'");
                 }
                 for (int option : named) {
                     CatalogEntry entry = entries.get(option);
                     Map<String, String> texts = new LinkedHashMap<>(entry.translations());
                     texts.putAll(file.entries().get(row).translations());
-                    entries.set(option, new CatalogEntry(entry.text(), entry.aliases(), entry.weight(), texts,
-                            entry.attributes()));
+                    entries.set(
+                            option,
+                            new CatalogEntry(entry.text(), entry.aliases(), entry.weight(), texts, entry.attributes()));
                 }
             }
         }
@@ -216,8 +223,12 @@ final class CatalogConfig {
                         putTranslation(item, "translations", texts, language, byLanguage.string(language));
                     }
                 }
-                entries.add(new CatalogEntry(nonBlank(item, "text"), item.strings("aliases"),
-                        number(item, "weight", weight), texts, attributes(item)));
+                entries.add(new CatalogEntry(
+                        nonBlank(item, "text"),
+                        item.strings("aliases"),
+                        number(item, "weight", weight),
+                        texts,
+                        attributes(item)));
             } else {
                 String text = tree.strings(key).get(i);
                 if (text.isBlank()) {
@@ -245,14 +256,21 @@ final class CatalogConfig {
         if (!Files.isRegularFile(file)) {
             throw tree.error(key, "not a file: " + name);
         }
-        CSVFormat format = CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true).get();
+        CSVFormat format = CSVFormat.RFC4180
+                .builder()
+                .setHeader()
+                .setSkipHeaderRecord(true)
+                .get();
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8);
                 CSVParser parser = CSVParser.parse(reader, format)) {
             if (!parser.getHeaderMap().containsKey("text")) {
                 throw tree.error(key, "needs a header row with a 'text' column: " + name);
             }
-            List<String> translated = parser.getHeaderNames().stream().filter(h -> h.startsWith(TEXT_COLUMN)).toList();
-            List<String> attributeColumns = parser.getHeaderNames().stream().filter(h -> h.startsWith(ATTRIBUTE_COLUMN))
+            List<String> translated = parser.getHeaderNames().stream()
+                    .filter(h -> h.startsWith(TEXT_COLUMN))
+                    .toList();
+            List<String> attributeColumns = parser.getHeaderNames().stream()
+                    .filter(h -> h.startsWith(ATTRIBUTE_COLUMN))
                     .toList();
             for (String column : attributeColumns) {
                 checkAttributeName(tree, key, column.substring(ATTRIBUTE_COLUMN.length()));
@@ -266,7 +284,9 @@ final class CatalogConfig {
             for (CSVRecord row : parser) {
                 String line = Long.toString(row.getRecordNumber() + 1);
                 String where = name + " line " + line + ": ";
-                String text = row.isMapped("text") && row.isSet("text") ? row.get("text").strip() : "";
+                String text = row.isMapped("text") && row.isSet("text")
+                        ? row.get("text").strip()
+                        : "";
                 if (text.isEmpty()) {
                     throw tree.error(key, where + "empty text");
                 }
@@ -278,9 +298,10 @@ final class CatalogConfig {
                         throw tree.error(key, where + "weight is not a number");
                     }
                 }
-                List<String> aliases = aliased && row.isSet("aliases") && !row.get("aliases").isBlank()
-                        ? List.of(row.get("aliases").split("\\|"))
-                        : List.of();
+                List<String> aliases =
+                        aliased && row.isSet("aliases") && !row.get("aliases").isBlank()
+                                ? List.of(row.get("aliases").split("\\|"))
+                                : List.of();
                 Map<String, String> texts = new LinkedHashMap<>();
                 for (String column : translated) {
                     if (row.isSet(column)) {
@@ -290,12 +311,23 @@ final class CatalogConfig {
                 Map<String, List<String>> attributes = new LinkedHashMap<>();
                 for (String column : attributeColumns) {
                     if (row.isSet(column) && !row.get(column).isBlank()) {
-                        attributes.put(column.substring(ATTRIBUTE_COLUMN.length()), List.of(row.get(column).split("\\|"))
-                                .stream().map(String::strip).filter(v -> !v.isEmpty()).toList());
+                        attributes.put(
+                                column.substring(ATTRIBUTE_COLUMN.length()),
+                                List.of(row.get(column).split("\\|")).stream()
+                                        .map(String::strip)
+                                        .filter(v -> !v.isEmpty())
+                                        .toList());
                     }
                 }
-                entries.add(new CatalogEntry(text, aliases.stream().map(String::strip).filter(a -> !a.isEmpty())
-                        .toList(), weight, texts, attributes));
+                entries.add(new CatalogEntry(
+                        text,
+                        aliases.stream()
+                                .map(String::strip)
+                                .filter(a -> !a.isEmpty())
+                                .toList(),
+                        weight,
+                        texts,
+                        attributes));
                 if (ids != null) {
                     ids.add(id(tree, key, row, where, idLines, line));
                 }
@@ -317,8 +349,9 @@ final class CatalogConfig {
     }
 
     /** A row's id: not blank, at most {@link #MAX_ID} characters, unique in the file. */
-    private static String id(ConfigTree tree, String key, CSVRecord row, String where, Map<String, String> lines,
-            String line) throws EngineConfigException {
+    private static String id(
+            ConfigTree tree, String key, CSVRecord row, String where, Map<String, String> lines, String line)
+            throws EngineConfigException {
         String id = row.isSet("id") ? row.get("id").strip() : "";
         if (id.isEmpty()) {
             throw tree.error(key, where + "empty id");

@@ -1,11 +1,5 @@
 package dev.autocomplete.server.catalogs;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-
-
 import dev.autocomplete.index.LiveOptions;
 import dev.autocomplete.spi.AdditionalContext;
 import dev.autocomplete.spi.Ask;
@@ -14,6 +8,10 @@ import dev.autocomplete.spi.Option;
 import dev.autocomplete.spi.SpanMatch;
 import dev.autocomplete.spi.toolkit.Lookup;
 import dev.autocomplete.spi.toolkit.TextFolding;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * Serves a product's params from option lists (its catalogs and its inline lists) through the index's
@@ -43,7 +41,8 @@ final class CatalogEngine implements Engine {
     @Override
     public List<SpanMatch> match(Ask ask, List<String> spans) {
         LiveOptions options = options(ask.type());
-        return options == null ? spans.stream().map(span -> SpanMatch.NONE).toList()
+        return options == null
+                ? spans.stream().map(span -> SpanMatch.NONE).toList()
                 : Lookup.of(options).match(ask, spans);
     }
 
@@ -53,16 +52,22 @@ final class CatalogEngine implements Engine {
         if (source == null) {
             return List.of();
         }
-        return Lookup.of(source.options().get()).options(ask, typed, new Lookup.Conditions(
-                wanted(source, ask.context(), true), wanted(source, ask.context(), false), taken(ask, source)));
+        return Lookup.of(source.options().get())
+                .options(
+                        ask,
+                        typed,
+                        new Lookup.Conditions(
+                                wanted(source, ask.context(), true),
+                                wanted(source, ask.context(), false),
+                                taken(ask, source)));
     }
 
     /**
      * The attribute values the context asks for, by attribute name, for the source's filter rules or its boost
      * rules: a rule whose context key is absent asks for nothing.
      */
-    private static Map<String, List<String>> wanted(CatalogSources.Source source, AdditionalContext context,
-            boolean filter) {
+    private static Map<String, List<String>> wanted(
+            CatalogSources.Source source, AdditionalContext context, boolean filter) {
         if (source.rules().isEmpty() || context.isEmpty()) {
             return Map.of();
         }
@@ -98,7 +103,8 @@ final class CatalogEngine implements Engine {
         }
         if (value instanceof AdditionalContext.Fields fields) {
             String wanted = TextFolding.fold(path.get(depth));
-            for (Map.Entry<String, AdditionalContext.Value> field : fields.fields().entrySet()) {
+            for (Map.Entry<String, AdditionalContext.Value> field :
+                    fields.fields().entrySet()) {
                 if (TextFolding.fold(field.getKey()).equals(wanted)) {
                     return valuesAt(field.getValue(), path, depth + 1);
                 }

@@ -1,21 +1,19 @@
 package dev.autocomplete.server.catalogs;
 
+import dev.autocomplete.spi.ConfigTree;
+import dev.autocomplete.spi.EngineConfigException;
+import dev.autocomplete.spi.EngineContext;
 import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
-
-import dev.autocomplete.spi.EngineConfigException;
-import dev.autocomplete.spi.EngineContext;
-import dev.autocomplete.spi.ConfigTree;
 
 /**
  * Reads a declared catalog's seed (its file or inline options, with the same checks and errors as inline lists), with the ids of its file's {@code id} column: what the core imports into a live catalog's store.
  */
 public final class CatalogSeeds {
 
-    private CatalogSeeds() {
-    }
+    private CatalogSeeds() {}
 
     /**
      * The options of one declaration under the tenant's {@code catalogs}, in file order.
@@ -34,8 +32,14 @@ public final class CatalogSeeds {
 
     /** The context the option readers take: they read only the tenant's files and its default language. */
     static EngineContext context(Path tenantDirectory, String defaultLanguage) {
-        return new EngineContext(String.valueOf(tenantDirectory.getFileName()), "seed",
-                defaultLanguage, ZoneOffset.UTC, tenantDirectory, ConfigTree.of(Map.of()), List.of(),
+        return new EngineContext(
+                String.valueOf(tenantDirectory.getFileName()),
+                "seed",
+                defaultLanguage,
+                ZoneOffset.UTC,
+                tenantDirectory,
+                ConfigTree.of(Map.of()),
+                List.of(),
                 new EngineContext.Shared() {
                     @Override
                     public <T> T get(String key, EngineContext.Builder<T> builder) throws EngineConfigException {

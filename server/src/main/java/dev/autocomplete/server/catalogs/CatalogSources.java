@@ -2,15 +2,14 @@ package dev.autocomplete.server.catalogs;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.autocomplete.index.LiveOptions;
+import dev.autocomplete.spi.ConfigTree;
+import dev.autocomplete.spi.Engine;
+import dev.autocomplete.spi.EngineConfigException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
-
-import dev.autocomplete.index.LiveOptions;
-import dev.autocomplete.spi.Engine;
-import dev.autocomplete.spi.EngineConfigException;
-import dev.autocomplete.spi.ConfigTree;
 
 /**
  * Serves params from options that change while the tenant runs: the core's live catalogs, as a catalog engine
@@ -58,8 +57,7 @@ public final class CatalogSources {
         }
     }
 
-    private CatalogSources() {
-    }
+    private CatalogSources() {}
 
     /** The key of a param that declares its {@link AttributeRule}s. */
     public static final String CONTEXT_ATTRIBUTES = "context_attributes";

@@ -1,5 +1,10 @@
 package dev.autocomplete.server.catalogs;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.autocomplete.server.store.InvalidRecordsException;
+import dev.autocomplete.server.store.OptionRecord;
+import dev.autocomplete.server.store.OptionRecords;
+import dev.autocomplete.spi.toolkit.TextFolding;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -12,13 +17,6 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-
-import com.fasterxml.jackson.databind.ObjectMapper;
-
-import dev.autocomplete.server.store.InvalidRecordsException;
-import dev.autocomplete.server.store.OptionRecord;
-import dev.autocomplete.server.store.OptionRecords;
-import dev.autocomplete.spi.toolkit.TextFolding;
 
 /**
  * The records of one write, read whole and checked before any write transaction starts, for the records API and

@@ -1,14 +1,12 @@
 package dev.autocomplete.server.catalogs;
 
+import dev.autocomplete.server.store.OptionRecord;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
-
-import dev.autocomplete.server.store.OptionRecord;
 
 /**
  * Writes option records as a catalog's seed CSV, the columns the catalog engine reads back
@@ -43,7 +41,8 @@ public final class CsvRecordWriter {
         List<String> header = new ArrayList<>(List.of("id", "text", "aliases", "weight"));
         this.languages.forEach(language -> header.add(TEXT_COLUMN + language));
         this.attributes.forEach(name -> header.add(ATTRIBUTE_COLUMN + name));
-        this.out = new CSVPrinter(writer, CSVFormat.RFC4180.builder().setRecordSeparator('\n').get());
+        this.out = new CSVPrinter(
+                writer, CSVFormat.RFC4180.builder().setRecordSeparator('\n').get());
         out.printRecord(header);
     }
 
@@ -59,8 +58,8 @@ public final class CsvRecordWriter {
                         + "', added while the export ran; export again");
             }
         }
-        List<String> row = new ArrayList<>(List.of(record.id(), record.text(),
-                String.join(ALIAS_SEPARATOR, record.aliases()), weight(record.weight())));
+        List<String> row = new ArrayList<>(List.of(
+                record.id(), record.text(), String.join(ALIAS_SEPARATOR, record.aliases()), weight(record.weight())));
         languages.forEach(language -> row.add(record.translations().getOrDefault(language, "")));
         for (String name : record.attributes().keySet()) {
             if (!attributes.contains(name)) {
@@ -68,8 +67,8 @@ public final class CsvRecordWriter {
                         + "', added while the export ran; export again");
             }
         }
-        attributes.forEach(name -> row.add(String.join(ALIAS_SEPARATOR, record.attributes().getOrDefault(name,
-                List.of()))));
+        attributes.forEach(
+                name -> row.add(String.join(ALIAS_SEPARATOR, record.attributes().getOrDefault(name, List.of()))));
         out.printRecord(row);
     }
 
@@ -101,7 +100,8 @@ public final class CsvRecordWriter {
 
     /** Whole weights without a fraction ({@code 3}, not {@code 3.0}); others exactly as Java reads them back. */
     private static String weight(double weight) {
-        return weight == Math.rint(weight) && Math.abs(weight) < 1e15 ? Long.toString((long) weight)
+        return weight == Math.rint(weight) && Math.abs(weight) < 1e15
+                ? Long.toString((long) weight)
                 : Double.toString(weight);
     }
 }

@@ -1,13 +1,12 @@
 package dev.autocomplete.server.catalogs;
 
+import dev.autocomplete.index.CatalogEntry;
+import dev.autocomplete.index.LiveOptions;
+import dev.autocomplete.server.store.CatalogRef;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-
-import dev.autocomplete.index.CatalogEntry;
-import dev.autocomplete.index.LiveOptions;
-import dev.autocomplete.server.store.CatalogRef;
 
 /**
  * One live catalog's index: an immutable {@link LiveOptions} snapshot swapped on every applied batch, and a
@@ -23,8 +22,7 @@ public final class LiveCatalog {
     private List<Batch> sinceFold;
 
     /** Changes applied as one batch, kept while a fold runs to be applied again to the folded index. */
-    private record Batch(Collection<CatalogEntry> upserts, Collection<String> removed) {
-    }
+    private record Batch(Collection<CatalogEntry> upserts, Collection<String> removed) {}
 
     LiveCatalog(CatalogRef ref, LiveOptions options) {
         this.ref = ref;

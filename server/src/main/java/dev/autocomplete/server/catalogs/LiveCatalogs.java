@@ -1,5 +1,13 @@
 package dev.autocomplete.server.catalogs;
 
+import dev.autocomplete.index.CatalogEntry;
+import dev.autocomplete.index.LiveOptions;
+import dev.autocomplete.server.store.CatalogRef;
+import dev.autocomplete.server.store.CatalogStore;
+import dev.autocomplete.server.store.InvalidRecordsException;
+import dev.autocomplete.server.store.OptionPatch;
+import dev.autocomplete.server.store.OptionRecord;
+import dev.autocomplete.server.store.StorageUnavailableException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Iterator;
@@ -15,15 +23,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
-
-import dev.autocomplete.index.CatalogEntry;
-import dev.autocomplete.index.LiveOptions;
-import dev.autocomplete.server.store.CatalogRef;
-import dev.autocomplete.server.store.CatalogStore;
-import dev.autocomplete.server.store.InvalidRecordsException;
-import dev.autocomplete.server.store.OptionPatch;
-import dev.autocomplete.server.store.OptionRecord;
-import dev.autocomplete.server.store.StorageUnavailableException;
 
 /**
  * The live catalogs of every loaded tenant: one in-memory index ({@link LiveOptions}) per catalog, kept in step
@@ -51,16 +50,19 @@ public final class LiveCatalogs implements AutoCloseable {
     private volatile CatalogStore store;
     /** The local copy every catalog is written to, or null when the store is local itself. */
     private final CatalogStore snapshot;
+
     private final Map<CatalogRef, LiveCatalog> open = new ConcurrentHashMap<>();
     /** Catalogs served from the snapshot while the store was away: rebuilt from the store once it is back. */
     private final Set<CatalogRef> fromSnapshot = ConcurrentHashMap.newKeySet();
     /** Catalogs whose snapshot is behind the store. */
     private final Set<CatalogRef> snapshotBehind = ConcurrentHashMap.newKeySet();
+
     private final List<Runnable> whenAvailable = new CopyOnWriteArrayList<>();
     /** Held while changes are applied, so they are applied once each and in order. */
     private final ReentrantLock applying = new ReentrantLock();
     /** The store's sequence up to which changes are applied; guarded by {@link #applying}. */
     private long applied;
+
     private final ScheduledExecutorService background;
 
     /** Live catalogs over a store this process alone writes (SQLite), opened now. */
@@ -75,13 +77,15 @@ public final class LiveCatalogs implements AutoCloseable {
     public LiveCatalogs(Supplier<CatalogStore> connect, CatalogStore snapshot) {
         this.connect = connect;
         this.snapshot = snapshot;
-        this.background = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon()
-                .name("live-catalogs").factory());
+        this.background = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().daemon().name("live-catalogs").factory());
         try {
             connected(connect.get());
         } catch (StorageUnavailableException e) {
-            LOG.log(System.Logger.Level.WARNING, "The catalog store is unreachable (" + e.getMessage() + "); serving"
-                    + " catalogs from the local snapshot until it is back, and refusing writes meanwhile");
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "The catalog store is unreachable (" + e.getMessage() + "); serving"
+                            + " catalogs from the local snapshot until it is back, and refusing writes meanwhile");
         }
         background.scheduleWithFixedDelay(this::look, LOOK_MILLIS, LOOK_MILLIS, TimeUnit.MILLISECONDS);
         // A safety net only: changes made elsewhere arrive through the store's notice; a catch-up that failed
@@ -104,8 +108,8 @@ public final class LiveCatalogs implements AutoCloseable {
     public CatalogStore store() {
         CatalogStore reached = store;
         if (reached == null) {
-            throw new StorageUnavailableException("the catalog store has not been reached since the server started",
-                    null);
+            throw new StorageUnavailableException(
+                    "the catalog store has not been reached since the server started", null);
         }
         return reached;
     }
@@ -143,10 +147,15 @@ public final class LiveCatalogs implements AutoCloseable {
                 if (reached == null) {
                     throw new StorageUnavailableException("the catalog store has not been reached", null);
                 }
-                List<OptionRecord> first = reached.holds(ref) ? null : seed.records().get();
+                List<OptionRecord> first =
+                        reached.holds(ref) ? null : seed.records().get();
                 if (first != null && reached.seed(ref, first.iterator(), seed.digest())) {
-                    LOG.log(System.Logger.Level.INFO, "catalog {0}: imported {1} options from {2} into the store",
-                            ref, first.size(), seed.source());
+                    LOG.log(
+                            System.Logger.Level.INFO,
+                            "catalog {0}: imported {1} options from {2} into the store",
+                            ref,
+                            first.size(),
+                            seed.source());
                 } else {
                     reportEditedSeed(ref, seed);
                 }
@@ -154,8 +163,10 @@ public final class LiveCatalogs implements AutoCloseable {
                 snapshotBehind.add(ref);
             } catch (StorageUnavailableException e) {
                 if (snapshot == null || !snapshot.holds(ref)) {
-                    throw new StorageUnavailableException("the catalog store is unreachable (" + e.getMessage()
-                            + ") and no local snapshot holds catalog " + ref, e);
+                    throw new StorageUnavailableException(
+                            "the catalog store is unreachable (" + e.getMessage()
+                                    + ") and no local snapshot holds catalog " + ref,
+                            e);
                 }
                 live = new LiveCatalog(ref, build(snapshot, ref));
                 fromSnapshot.add(ref);
@@ -188,9 +199,15 @@ public final class LiveCatalogs implements AutoCloseable {
             return; // told at a load while the store is reachable
         }
         if (imported.isPresent() && !imported.get().equals(seed.digest())) {
-            LOG.log(System.Logger.Level.WARNING, "catalog {0}: {1} changed since it was imported; the store is the"
-                    + " source of truth and the file is not merged. Bring it in with: ./autocomplete catalog import"
-                    + " --tenant {2} --catalog {3} {1}", ref, seed.source(), ref.tenant(), ref.catalog());
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "catalog {0}: {1} changed since it was imported; the store is the"
+                            + " source of truth and the file is not merged. Bring it in with: ./autocomplete catalog import"
+                            + " --tenant {2} --catalog {3} {1}",
+                    ref,
+                    seed.source(),
+                    ref.tenant(),
+                    ref.catalog());
         }
     }
 
@@ -201,8 +218,8 @@ public final class LiveCatalogs implements AutoCloseable {
     }
 
     static CatalogEntry entry(OptionRecord record) {
-        return new CatalogEntry(record.text(), record.aliases(), record.weight(), record.translations(),
-                record.attributes());
+        return new CatalogEntry(
+                record.text(), record.aliases(), record.weight(), record.translations(), record.attributes());
     }
 
     /** Upserts records; the index holds them when this returns. */
@@ -257,8 +274,7 @@ public final class LiveCatalogs implements AutoCloseable {
      * @param options how many options the catalog holds
      * @param generation this replica's count of the changes its index took
      */
-    public record Summary(long options, long generation) {
-    }
+    public record Summary(long options, long generation) {}
 
     /** Replaces the whole catalog atomically; the index serves the new one when this returns. */
     public long replace(CatalogRef ref, Iterator<OptionRecord> records) {
@@ -404,8 +420,11 @@ public final class LiveCatalogs implements AutoCloseable {
             try {
                 snapshot.replace(ref, records.values().iterator());
             } catch (InvalidRecordsException e) {
-                LOG.log(System.Logger.Level.WARNING, "catalog {0}: the local snapshot refused the store''s records: {1}",
-                        ref, e.problems());
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "catalog {0}: the local snapshot refused the store''s records: {1}",
+                        ref,
+                        e.problems());
             }
         }
     }
@@ -417,8 +436,7 @@ public final class LiveCatalogs implements AutoCloseable {
      * @param records read only when the store does not hold the catalog yet
      * @param digest the file's digest (a later edit is reported), or null for inline options
      */
-    public record Seed(String source, Supplier<List<OptionRecord>> records, String digest) {
-    }
+    public record Seed(String source, Supplier<List<OptionRecord>> records, String digest) {}
 
     @Override
     public void close() {

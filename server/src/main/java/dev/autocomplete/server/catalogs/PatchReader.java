@@ -1,5 +1,13 @@
 package dev.autocomplete.server.catalogs;
 
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.autocomplete.server.store.InvalidRecordsException;
+import dev.autocomplete.server.store.OptionPatch;
+import dev.autocomplete.server.store.OptionRecords;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,16 +23,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import com.fasterxml.jackson.core.JacksonException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import dev.autocomplete.server.store.InvalidRecordsException;
-import dev.autocomplete.server.store.OptionPatch;
-import dev.autocomplete.server.store.OptionRecords;
-
 /**
  * Reads the body of a partial update ({@code PATCH}, docs/protocol.md §8): records of an {@code id} and the fields
  * to change, as a JSON array or NDJSON like {@link RecordReader}. Each field is checked as in a whole record, and
@@ -37,6 +35,7 @@ public final class PatchReader {
     private final List<OptionPatch> patches = new ArrayList<>();
     /** The index or line of each patch read. */
     private final List<Long> positions = new ArrayList<>();
+
     private final List<InvalidRecordsException.Problem> problems = new ArrayList<>();
 
     private PatchReader(RecordReader.Format format) {
@@ -51,11 +50,17 @@ public final class PatchReader {
      */
     public static PatchReader read(RecordReader.Format format, ObjectMapper json, InputStream in) {
         PatchReader reader = new PatchReader(format);
-        Reader text = new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT));
+        Reader text = new InputStreamReader(
+                in,
+                StandardCharsets.UTF_8
+                        .newDecoder()
+                        .onMalformedInput(CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(CodingErrorAction.REPORT));
         try {
             if (format == RecordReader.Format.ARRAY) {
-                JsonNode array = json.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readTree(text);
+                JsonNode array = json.reader()
+                        .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                        .readTree(text);
                 if (array == null || !array.isArray()) {
                     throw new RecordReader.MalformedBody("The body must be a JSON array of records (or NDJSON, one"
                             + " record a line, with Content-Type: application/x-ndjson).");
@@ -129,12 +134,19 @@ public final class PatchReader {
         Map<String, String> translations = null;
         if (node.has("translations")) {
             Map<String, String> given = new LinkedHashMap<>();
-            node.get("translations").properties().forEach(entry ->
-                    given.put(entry.getKey().toLowerCase(Locale.ROOT), entry.getValue().asText()));
+            node.get("translations")
+                    .properties()
+                    .forEach(entry -> given.put(
+                            entry.getKey().toLowerCase(Locale.ROOT),
+                            entry.getValue().asText()));
             translations = given;
         }
-        return new OptionPatch(node.get("id").asText(), node.has("text") ? node.get("text").asText() : null,
-                aliases, node.has("weight") ? Double.valueOf(node.get("weight").asDouble(0)) : null, translations,
+        return new OptionPatch(
+                node.get("id").asText(),
+                node.has("text") ? node.get("text").asText() : null,
+                aliases,
+                node.has("weight") ? Double.valueOf(node.get("weight").asDouble(0)) : null,
+                translations,
                 node.has("attributes") ? RecordReader.attributes(node) : null);
     }
 

@@ -1,5 +1,15 @@
 package dev.autocomplete.server.catalogs;
 
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import dev.autocomplete.server.store.InvalidRecordsException;
+import dev.autocomplete.server.store.OptionRecord;
+import dev.autocomplete.server.store.OptionRecords;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,18 +28,6 @@ import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Set;
 
-import com.fasterxml.jackson.core.JacksonException;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
-
-import dev.autocomplete.server.store.InvalidRecordsException;
-import dev.autocomplete.server.store.OptionRecord;
-import dev.autocomplete.server.store.OptionRecords;
-
 /**
  * Reads option records as a stream, from a JSON array or from NDJSON (one record a line), for the records API
  * and {@code catalog import}: each valid record is handed out as it is read, each invalid one is skipped and
@@ -47,8 +45,7 @@ public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable
     /** Problems kept at most, so that a million bad lines do not fill the memory; {@link #invalid} counts all. */
     static final int MAX_KEPT_PROBLEMS = 1000;
 
-    private static final Set<String> FIELDS = Set.of("id", "text", "aliases", "weight", "translations",
-            "attributes");
+    private static final Set<String> FIELDS = Set.of("id", "text", "aliases", "weight", "translations", "attributes");
 
     /** How records are laid out. */
     public enum Format {
@@ -62,6 +59,7 @@ public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable
     private final ObjectMapper json;
     /** Reads one record inside the array: the trailing-token check belongs to the whole body. */
     private final ObjectReader element;
+
     private final JsonParser parser;
     private final BufferedReader lines;
     private final List<InvalidRecordsException.Problem> problems = new ArrayList<>();
@@ -70,6 +68,7 @@ public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable
     private long count;
     /** The position (index or line) of each record handed out, for problems the store finds among them. */
     private long[] handedPositions = new long[64];
+
     private int handed;
     private OptionRecord next;
     private boolean done;
@@ -101,8 +100,12 @@ public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable
     }
 
     private static InputStreamReader utf8(InputStream in) {
-        return new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT));
+        return new InputStreamReader(
+                in,
+                StandardCharsets.UTF_8
+                        .newDecoder()
+                        .onMalformedInput(CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(CodingErrorAction.REPORT));
     }
 
     /** Records from {@code in}, read as it arrives. */
@@ -235,10 +238,18 @@ public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable
         List<String> aliases = new ArrayList<>();
         node.path("aliases").forEach(alias -> aliases.add(alias.asText()));
         Map<String, String> translations = new LinkedHashMap<>();
-        node.path("translations").properties().forEach(entry ->
-                translations.put(entry.getKey().toLowerCase(Locale.ROOT), entry.getValue().asText()));
-        OptionRecord record = new OptionRecord(node.get("id").asText(), node.get("text").asText(), aliases,
-                node.path("weight").asDouble(0), translations, attributes(node));
+        node.path("translations")
+                .properties()
+                .forEach(entry -> translations.put(
+                        entry.getKey().toLowerCase(Locale.ROOT),
+                        entry.getValue().asText()));
+        OptionRecord record = new OptionRecord(
+                node.get("id").asText(),
+                node.get("text").asText(),
+                aliases,
+                node.path("weight").asDouble(0),
+                translations,
+                attributes(node));
         Optional<String> invalid = OptionRecords.problem(record);
         if (invalid.isPresent()) {
             refuse(invalid.get());

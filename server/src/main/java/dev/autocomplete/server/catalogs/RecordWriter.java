@@ -1,15 +1,13 @@
 package dev.autocomplete.server.catalogs;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.autocomplete.server.store.OptionRecord;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.Writer;
 import java.util.Map;
 import java.util.TreeMap;
-
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
-import dev.autocomplete.server.store.OptionRecord;
 
 /**
  * Writes option records as the records API and {@code catalog export} give them: every field present, translations
@@ -73,7 +71,8 @@ public final class RecordWriter {
         }
         out.writeEndObject();
         out.writeObjectFieldStart("attributes");
-        for (Map.Entry<String, java.util.List<String>> attribute : record.attributes().entrySet()) {
+        for (Map.Entry<String, java.util.List<String>> attribute :
+                record.attributes().entrySet()) {
             out.writeArrayFieldStart(attribute.getKey());
             for (String value : attribute.getValue()) {
                 out.writeString(value);

@@ -1,5 +1,18 @@
 package dev.autocomplete.server.catalogs;
 
+import dev.autocomplete.index.LiveOptions;
+import dev.autocomplete.server.store.CatalogRef;
+import dev.autocomplete.server.store.InvalidRecordsException;
+import dev.autocomplete.server.store.OptionRecord;
+import dev.autocomplete.server.store.OptionRecords;
+import dev.autocomplete.server.store.StorageUnavailableException;
+import dev.autocomplete.spi.ConfigTree;
+import dev.autocomplete.spi.Engine;
+import dev.autocomplete.spi.EngineConfigException;
+import dev.autocomplete.spi.EngineContext;
+import dev.autocomplete.spi.ParamSpec;
+import dev.autocomplete.spi.toolkit.ConfigProblems;
+import dev.autocomplete.spi.toolkit.TextFolding;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -16,20 +29,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
-
-import dev.autocomplete.index.LiveOptions;
-import dev.autocomplete.server.store.CatalogRef;
-import dev.autocomplete.server.store.InvalidRecordsException;
-import dev.autocomplete.server.store.OptionRecord;
-import dev.autocomplete.server.store.OptionRecords;
-import dev.autocomplete.server.store.StorageUnavailableException;
-import dev.autocomplete.spi.Engine;
-import dev.autocomplete.spi.EngineConfigException;
-import dev.autocomplete.spi.EngineContext;
-import dev.autocomplete.spi.ParamSpec;
-import dev.autocomplete.spi.toolkit.ConfigProblems;
-import dev.autocomplete.spi.ConfigTree;
-import dev.autocomplete.spi.toolkit.TextFolding;
 
 /**
  * The catalogs one tenant declares under {@code catalogs} in {@code tenant.yaml}, each served live from the
@@ -51,16 +50,16 @@ public final class TenantCatalogs {
     /** Reads inline option lists: the tenant's directory and default language. */
     private final EngineContext inlineReader;
 
-    private TenantCatalogs(Map<String, Supplier<LiveOptions>> byName, List<LiveCatalog> live,
-            EngineContext inlineReader) {
+    private TenantCatalogs(
+            Map<String, Supplier<LiveOptions>> byName, List<LiveCatalog> live, EngineContext inlineReader) {
         this.byName = Map.copyOf(byName);
         this.live = List.copyOf(live);
         this.inlineReader = inlineReader;
     }
 
     /** A tenant that declares no catalogs (its params' inline lists are read in the default language, English). */
-    public static final TenantCatalogs NONE = new TenantCatalogs(Map.of(), List.of(),
-            CatalogSeeds.context(Path.of("."), "en"));
+    public static final TenantCatalogs NONE =
+            new TenantCatalogs(Map.of(), List.of(), CatalogSeeds.context(Path.of("."), "en"));
 
     /**
      * Opens every catalog {@code declarations} names. A catalog that cannot be opened is reported to
@@ -68,8 +67,13 @@ public final class TenantCatalogs {
      *
      * @param store null to read each catalog's seed into memory, with no store (nothing is written)
      */
-    public static TenantCatalogs open(String tenantId, ConfigTree declarations, Path tenantDirectory,
-            String defaultLanguage, LiveCatalogs store, ConfigProblems problems) {
+    public static TenantCatalogs open(
+            String tenantId,
+            ConfigTree declarations,
+            Path tenantDirectory,
+            String defaultLanguage,
+            LiveCatalogs store,
+            ConfigProblems problems) {
         Map<String, Supplier<LiveOptions>> byName = new LinkedHashMap<>();
         List<LiveCatalog> live = new ArrayList<>();
         LiveOptions none = LiveOptions.of(List.of());
@@ -90,20 +94,29 @@ public final class TenantCatalogs {
             try {
                 if (store == null) {
                     LiveOptions fixed = LiveOptions.of(seed(declaration, tenantDirectory, defaultLanguage).stream()
-                            .map(LiveCatalogs::entry).toList());
+                            .map(LiveCatalogs::entry)
+                            .toList());
                     byName.put(name, () -> fixed);
                 } else {
-                    LiveCatalog catalog = store.open(new CatalogRef(tenantId, name), new LiveCatalogs.Seed(
-                            source(declaration), () -> seed(declaration, tenantDirectory, defaultLanguage),
-                            digest(declaration, tenantDirectory)));
+                    LiveCatalog catalog = store.open(
+                            new CatalogRef(tenantId, name),
+                            new LiveCatalogs.Seed(
+                                    source(declaration),
+                                    () -> seed(declaration, tenantDirectory, defaultLanguage),
+                                    digest(declaration, tenantDirectory)));
                     live.add(catalog);
                     byName.put(name, catalog::options);
                 }
             } catch (SeedProblem e) {
                 problems.add(e.problem());
             } catch (InvalidRecordsException e) {
-                problems.add(declaration.error("", "holds options the store refuses: " + e.problems().stream()
-                        .limit(5).map(p -> "option " + (p.index() + 1) + ": " + p.reason()).toList()));
+                problems.add(declaration.error(
+                        "",
+                        "holds options the store refuses: "
+                                + e.problems().stream()
+                                        .limit(5)
+                                        .map(p -> "option " + (p.index() + 1) + ": " + p.reason())
+                                        .toList()));
             } catch (StorageUnavailableException e) {
                 problems.add(declaration.error("", "cannot be opened: " + e.getMessage()));
             }
@@ -132,8 +145,8 @@ public final class TenantCatalogs {
     public static List<EngineConfigException> keyProblems(ConfigTree param) {
         List<EngineConfigException> problems = new ArrayList<>(param.unknownKeys(PARAM_KEYS));
         if (param.has("catalog") && param.has("options")) {
-            problems.add(param.error("options", "give either 'catalog' (a name under catalogs) or inline 'options',"
-                    + " not both"));
+            problems.add(param.error(
+                    "options", "give either 'catalog' (a name under catalogs) or inline 'options'," + " not both"));
         } else if (problems.isEmpty() && !param.has("catalog") && !param.has("options")) {
             problems.add(param.error("", "needs 'catalog' (a name under catalogs) or inline 'options'"));
         }
@@ -152,15 +165,20 @@ public final class TenantCatalogs {
         Map<String, Object> declared = new LinkedHashMap<>();
         for (ParamSpec param : params) {
             ConfigTree config = param.config();
-            Object options = config.has("catalog") ? "catalog:" + config.raw("catalog").orElse("")
+            Object options = config.has("catalog")
+                    ? "catalog:" + config.raw("catalog").orElse("")
                     : config.raw("options").orElse(List.of());
             Object previous = declared.putIfAbsent(param.type(), options);
             if (previous == null) {
                 sources.put(param.type(), config.has("catalog") ? catalogSource(param) : inlineSource(param));
             } else if (!previous.equals(options)) {
-                throw param.config().error(param.config().has("catalog") ? "catalog" : "options", "param '"
-                        + param.type() + "' takes other options elsewhere; a param type has one option list per"
-                        + " product");
+                throw param.config()
+                        .error(
+                                param.config().has("catalog") ? "catalog" : "options",
+                                "param '"
+                                        + param.type()
+                                        + "' takes other options elsewhere; a param type has one option list per"
+                                        + " product");
             }
         }
         return CatalogSources.engine(sources);
@@ -171,8 +189,7 @@ public final class TenantCatalogs {
         Supplier<LiveOptions> options = byName.get(name);
         if (options == null) {
             String known = byName.isEmpty() ? "none declared" : "declared: " + String.join(", ", byName.keySet());
-            throw param.config().error("catalog", "names no catalog under 'catalogs': '" + name + "' (" + known
-                    + ")");
+            throw param.config().error("catalog", "names no catalog under 'catalogs': '" + name + "' (" + known + ")");
         }
         return new CatalogSources.Source("catalog:" + name, options, CatalogSources.rules(param.config()));
     }
@@ -187,16 +204,19 @@ public final class TenantCatalogs {
      * The records of a CSV file given to {@code catalog import}: read with the declaration (its translations too)
      * when it is the declared file, else alone, with the same columns, wherever it is (the operator names it).
      */
-    public static List<OptionRecord> seedFile(Path csv, Path tenantDirectory, ConfigTree declaration,
-            String defaultLanguage) {
+    public static List<OptionRecord> seedFile(
+            Path csv, Path tenantDirectory, ConfigTree declaration, String defaultLanguage) {
         Optional<Path> declared = declaredFile(declaration, tenantDirectory);
         if (declared.isPresent() && sameFile(declared.get(), csv)) {
             return seed(declaration, tenantDirectory, defaultLanguage);
         }
         Path file = csv.toAbsolutePath().normalize();
         // Read as a seed in its own directory: a seed's file is named relative to the directory it is read in.
-        return seed(ConfigTree.at(declaration.path(), Map.of("file", file.getFileName().toString())),
-                file.getParent(), defaultLanguage);
+        return seed(
+                ConfigTree.at(
+                        declaration.path(), Map.of("file", file.getFileName().toString())),
+                file.getParent(),
+                defaultLanguage);
     }
 
     /** The digest to remember when {@code imported} is the declaration's own file, so its edit is no longer news. */
@@ -226,9 +246,15 @@ public final class TenantCatalogs {
             // A declaration with neither a file nor options is filled through the API only (its keys still checked).
             List<OptionRecord> records = new ArrayList<>();
             for (SeedOption option : CatalogSeeds.read(declaration, tenantDirectory, defaultLanguage)) {
-                String id = option.id() != null ? option.id() : idOf(option.entry().text());
-                records.add(new OptionRecord(id, option.entry().text(), option.entry().aliases(),
-                        option.entry().weight(), option.entry().translations(), option.entry().attributes()));
+                String id =
+                        option.id() != null ? option.id() : idOf(option.entry().text());
+                records.add(new OptionRecord(
+                        id,
+                        option.entry().text(),
+                        option.entry().aliases(),
+                        option.entry().weight(),
+                        option.entry().translations(),
+                        option.entry().attributes()));
             }
             return records;
         } catch (EngineConfigException e) {
@@ -259,12 +285,13 @@ public final class TenantCatalogs {
         if (id.length() <= OptionRecords.MAX_ID_LENGTH) {
             return id;
         }
-        return id.substring(0, OptionRecords.MAX_ID_LENGTH - 17) + "-" + sha256(id.getBytes(StandardCharsets.UTF_8))
-                .substring(0, 16);
+        return id.substring(0, OptionRecords.MAX_ID_LENGTH - 17) + "-"
+                + sha256(id.getBytes(StandardCharsets.UTF_8)).substring(0, 16);
     }
 
     private static String source(ConfigTree declaration) {
-        return declaration.has("file") ? declaration.raw("file").map(Object::toString).orElse("")
+        return declaration.has("file")
+                ? declaration.raw("file").map(Object::toString).orElse("")
                 : declaration.path() + ".options";
     }
 
@@ -277,7 +304,8 @@ public final class TenantCatalogs {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
             for (String key : List.of("file", "translations")) {
                 if (declaration.has(key)) {
-                    digest.update(Files.readAllBytes(tenantDirectory.resolve(declaration.raw(key).get().toString())));
+                    digest.update(Files.readAllBytes(
+                            tenantDirectory.resolve(declaration.raw(key).get().toString())));
                 }
             }
             return HexFormat.of().formatHex(digest.digest());

@@ -1,27 +1,6 @@
 package dev.autocomplete.server.cli;
 
-import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Iterator;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.Optional;
-import java.util.SortedSet;
-import java.util.TreeSet;
-import java.util.concurrent.Callable;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
-
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-
 import dev.autocomplete.server.catalogs.CatalogStores;
 import dev.autocomplete.server.catalogs.CheckedRecords;
 import dev.autocomplete.server.catalogs.CsvRecordWriter;
@@ -39,13 +18,32 @@ import dev.autocomplete.server.tenant.TenantLoader;
 import dev.autocomplete.server.tenant.YamlDocument;
 import dev.autocomplete.server.wiring.AutocompleteServer;
 import dev.autocomplete.spi.ConfigTree;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code catalog import|export}: a live catalog's options from or to a file, against the store the settings
  * name, as the records API's {@code PUT} and paged {@code GET} do. A running server sees an import within a
  * second or two.
  */
-@Command(name = "catalog", mixinStandardHelpOptions = true,
+@Command(
+        name = "catalog",
+        mixinStandardHelpOptions = true,
         description = "Import or export the options of a live catalog.",
         subcommands = {CatalogCommand.Import.class, CatalogCommand.Export.class})
 public final class CatalogCommand implements Runnable {
@@ -66,7 +64,10 @@ public final class CatalogCommand implements Runnable {
         @Option(names = "--tenant", required = true, paramLabel = "T", description = "Tenant id (its directory name).")
         String tenant;
 
-        @Option(names = "--catalog", required = true, paramLabel = "C",
+        @Option(
+                names = "--catalog",
+                required = true,
+                paramLabel = "C",
                 description = "A catalog the tenant declares under 'catalogs' in tenant.yaml.")
         String catalog;
 
@@ -92,8 +93,8 @@ public final class CatalogCommand implements Runnable {
                 defaultLanguage = language;
             }
             if (!(catalogs instanceof Map<?, ?> declared) || !(declared.get(catalog) instanceof Map<?, ?> one)) {
-                throw new IllegalArgumentException("tenant '" + tenant + "' declares no catalog '" + catalog
-                        + "' under 'catalogs' in " + file);
+                throw new IllegalArgumentException(
+                        "tenant '" + tenant + "' declares no catalog '" + catalog + "' under 'catalogs' in " + file);
             }
             @SuppressWarnings("unchecked")
             Map<String, Object> tree = (Map<String, Object>) one;
@@ -107,7 +108,9 @@ public final class CatalogCommand implements Runnable {
 
     /** How a file of options is written: by its name, or as {@code --format} says (standard input and output). */
     enum Format {
-        CSV, NDJSON, JSON;
+        CSV,
+        NDJSON,
+        JSON;
 
         /** {@code --format}, else by the file name's ending: {@code .csv}, {@code .json}, else NDJSON. */
         static Format of(String file, String given, CommandLine.Model.CommandSpec spec) {
@@ -115,8 +118,8 @@ public final class CatalogCommand implements Runnable {
                 try {
                     return valueOf(given.toUpperCase(Locale.ROOT));
                 } catch (IllegalArgumentException e) {
-                    throw new CommandLine.ParameterException(spec.commandLine(),
-                            "--format must be csv, ndjson or json, not '" + given + "'");
+                    throw new CommandLine.ParameterException(
+                            spec.commandLine(), "--format must be csv, ndjson or json, not '" + given + "'");
                 }
             }
             String name = file.toLowerCase(Locale.ROOT);
@@ -129,7 +132,9 @@ public final class CatalogCommand implements Runnable {
         return file.equals("-") ? "standard input" : file;
     }
 
-    @Command(name = "import", mixinStandardHelpOptions = true,
+    @Command(
+            name = "import",
+            mixinStandardHelpOptions = true,
             description = "Replace the catalog's options with a file's, atomically: NDJSON (.ndjson, .jsonl, or - for"
                     + " standard input), a JSON array (.json), or CSV (.csv, the columns of a seed file: id, text,"
                     + " aliases, weight, text_<language>). Any readable file; relative to the current directory.")
@@ -140,7 +145,9 @@ public final class CatalogCommand implements Runnable {
         @CommandLine.Mixin
         CatalogOptions options;
 
-        @Option(names = "--format", paramLabel = "csv|ndjson|json",
+        @Option(
+                names = "--format",
+                paramLabel = "csv|ndjson|json",
                 description = "The file's format (default: by its name; NDJSON for - and other names).")
         String format;
 
@@ -176,7 +183,8 @@ public final class CatalogCommand implements Runnable {
             ServerSettings settings = options.settings.settings();
             ConfigTree declaration = options.declaration(settings);
             try (CatalogStore store = CatalogStores.open(settings)) {
-                long count = chosen == Format.CSV ? importCsv(store, settings, declaration, path)
+                long count = chosen == Format.CSV
+                        ? importCsv(store, settings, declaration, path)
                         : importJson(store, settings, chosen, path, err);
                 if (count < 0) {
                     return 1;
@@ -198,16 +206,17 @@ public final class CatalogCommand implements Runnable {
         /** A seed CSV, as the catalog engine reads one. */
         private long importCsv(CatalogStore store, ServerSettings settings, ConfigTree declaration, Path csv) {
             Path tenantDirectory = settings.tenants().resolve(options.tenant);
-            List<OptionRecord> records = TenantCatalogs.seedFile(csv, tenantDirectory, declaration,
-                    options.defaultLanguage);
+            List<OptionRecord> records =
+                    TenantCatalogs.seedFile(csv, tenantDirectory, declaration, options.defaultLanguage);
             Optional<String> seed = TenantCatalogs.declaredSeedDigest(declaration, tenantDirectory, csv);
-            return seed.isPresent() ? store.importSeed(options.ref(), records.iterator(), seed.get())
+            return seed.isPresent()
+                    ? store.importSeed(options.ref(), records.iterator(), seed.get())
                     : store.replace(options.ref(), records.iterator());
         }
 
         /** Imports NDJSON or a JSON array; -1 after printing the problems when a record is invalid. */
-        private long importJson(CatalogStore store, ServerSettings settings, Format chosen, Path path,
-                PrintWriter err) throws IOException {
+        private long importJson(CatalogStore store, ServerSettings settings, Format chosen, Path path, PrintWriter err)
+                throws IOException {
             ObjectMapper json = AutocompleteServer.jsonMapper(settings.limits());
             RecordReader.Format format = chosen == Format.JSON ? RecordReader.Format.ARRAY : RecordReader.Format.NDJSON;
             String at = format == RecordReader.Format.NDJSON ? "line" : "index";
@@ -227,8 +236,13 @@ public final class CatalogCommand implements Runnable {
                     return store.replace(options.ref(), records);
                 } catch (InvalidRecordsException e) {
                     // The store counts the records it was given; they are placed back where they stood in the file.
-                    printProblems(err, e.problems().stream().map(p -> new InvalidRecordsException.Problem(
-                            records.positionOf(p.index()), p.reason())).toList(), at);
+                    printProblems(
+                            err,
+                            e.problems().stream()
+                                    .map(p -> new InvalidRecordsException.Problem(
+                                            records.positionOf(p.index()), p.reason()))
+                                    .toList(),
+                            at);
                     return -1;
                 }
             } catch (RecordReader.MalformedBody e) {
@@ -245,7 +259,9 @@ public final class CatalogCommand implements Runnable {
         }
     }
 
-    @Command(name = "export", mixinStandardHelpOptions = true,
+    @Command(
+            name = "export",
+            mixinStandardHelpOptions = true,
             description = "Write the catalog's options, ordered by id: NDJSON (or - for standard output), a JSON"
                     + " array when FILE ends in .json, or CSV when it ends in .csv (the seed columns, which"
                     + " 'catalog import' reads back).")
@@ -256,7 +272,9 @@ public final class CatalogCommand implements Runnable {
         @CommandLine.Mixin
         CatalogOptions options;
 
-        @Option(names = "--format", paramLabel = "csv|ndjson|json",
+        @Option(
+                names = "--format",
+                paramLabel = "csv|ndjson|json",
                 description = "The format to write (default: by FILE's name; NDJSON for - and other names).")
         String format;
 
@@ -296,8 +314,8 @@ public final class CatalogCommand implements Runnable {
                         count = each(store, csv::write);
                         csv.finish();
                     } else {
-                        RecordWriter json = new RecordWriter(AutocompleteServer.jsonMapper(settings.limits()), out,
-                                chosen == Format.JSON);
+                        RecordWriter json = new RecordWriter(
+                                AutocompleteServer.jsonMapper(settings.limits()), out, chosen == Format.JSON);
                         count = each(store, json::write);
                         json.finish();
                     }

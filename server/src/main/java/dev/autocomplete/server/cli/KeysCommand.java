@@ -1,5 +1,20 @@
 package dev.autocomplete.server.cli;
 
+import dev.autocomplete.server.auth.ApiKeys;
+import dev.autocomplete.server.auth.FileKeyStore;
+import dev.autocomplete.server.auth.KeyRecord;
+import dev.autocomplete.server.auth.KeyScope;
+import dev.autocomplete.server.auth.KeyStore;
+import dev.autocomplete.server.auth.KeyType;
+import dev.autocomplete.server.auth.KeyUse;
+import dev.autocomplete.server.auth.OriginPattern;
+import dev.autocomplete.server.auth.PostgresKeyStore;
+import dev.autocomplete.server.protocol.Uuids;
+import dev.autocomplete.server.ratelimit.RateLimit;
+import dev.autocomplete.server.tenant.Durations;
+import dev.autocomplete.server.tenant.TenantException;
+import dev.autocomplete.server.tenant.TenantLoader;
+import dev.autocomplete.server.tenant.YamlDocument;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -13,34 +28,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
-
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-
-import dev.autocomplete.server.auth.ApiKeys;
-import dev.autocomplete.server.auth.KeyRecord;
-import dev.autocomplete.server.auth.KeyScope;
-import dev.autocomplete.server.auth.OriginPattern;
-import dev.autocomplete.server.auth.KeyType;
-import dev.autocomplete.server.auth.KeyUse;
-import dev.autocomplete.server.auth.FileKeyStore;
-import dev.autocomplete.server.auth.KeyStore;
-import dev.autocomplete.server.auth.PostgresKeyStore;
-import dev.autocomplete.server.protocol.Uuids;
-import dev.autocomplete.server.ratelimit.RateLimit;
-import dev.autocomplete.server.tenant.Durations;
-import dev.autocomplete.server.tenant.TenantException;
-import dev.autocomplete.server.tenant.TenantLoader;
-import dev.autocomplete.server.tenant.YamlDocument;
 
 /**
  * {@code keys create|list|revoke}: manages a tenant's keys where the server keeps them: in PostgreSQL when
  * {@code storage.url} is set ({@code autocomplete.yaml} or {@code AUTOCOMPLETE_STORAGE_URL}, as {@code serve}
  * reads them), else in the tenant's {@code keys.yaml}.
  */
-@Command(name = "keys", mixinStandardHelpOptions = true, description = "Create, list and revoke API keys.",
+@Command(
+        name = "keys",
+        mixinStandardHelpOptions = true,
+        description = "Create, list and revoke API keys.",
         subcommands = {KeysCommand.Create.class, KeysCommand.ListKeys.class, KeysCommand.Revoke.class})
 public final class KeysCommand implements Runnable {
 
@@ -67,22 +68,27 @@ public final class KeysCommand implements Runnable {
         KeyStore store() {
             directory();
             String url = config.settings().storageUrl();
-            return url.isEmpty() ? new FileKeyStore(tenants.directory)
+            return url.isEmpty()
+                    ? new FileKeyStore(tenants.directory)
                     : new PostgresKeyStore(url, tenants.directory, PostgresKeyStore.DEFAULT_SAFETY_INTERVAL);
         }
 
         Path directory() {
             Path directory = tenants.directory.resolve(tenant).normalize();
-            if (tenant.contains("/") || tenant.contains("\\") || tenant.startsWith(".")
+            if (tenant.contains("/")
+                    || tenant.contains("\\")
+                    || tenant.startsWith(".")
                     || !Files.isRegularFile(directory.resolve(TenantLoader.TENANT_FILE))) {
-                throw new IllegalArgumentException(
-                        "No tenant '" + tenant + "' in " + tenants.directory + " (no " + TenantLoader.TENANT_FILE + ")");
+                throw new IllegalArgumentException("No tenant '" + tenant + "' in " + tenants.directory + " (no "
+                        + TenantLoader.TENANT_FILE + ")");
             }
             return directory;
         }
     }
 
-    @Command(name = "create", mixinStandardHelpOptions = true,
+    @Command(
+            name = "create",
+            mixinStandardHelpOptions = true,
             description = "Create a key; prints it alone on the last line. Only its digest is stored.")
     static final class Create implements Callable<Integer> {
         @CommandLine.Spec
@@ -97,28 +103,43 @@ public final class KeysCommand implements Runnable {
         @Option(names = "--product", paramLabel = "P", description = "Product slug or id (public keys only).")
         String product;
 
-        @Option(names = "--origins", split = ",", paramLabel = "ORIGIN",
+        @Option(
+                names = "--origins",
+                split = ",",
+                paramLabel = "ORIGIN",
                 description = "Browser origins the key serves, comma-separated: https://app.example.com, "
                         + "https://*.example.com (default: any).")
         List<String> origins = new ArrayList<>();
 
-        @Option(names = "--allow-no-origin", arity = "1", defaultValue = "true", paramLabel = "true|false",
-                description = "Serve requests without an Origin header, e.g. from servers or curl (default: ${DEFAULT-VALUE}).")
+        @Option(
+                names = "--allow-no-origin",
+                arity = "1",
+                defaultValue = "true",
+                paramLabel = "true|false",
+                description =
+                        "Serve requests without an Origin header, e.g. from servers or curl (default: ${DEFAULT-VALUE}).")
         boolean allowNoOrigin;
 
-        @Option(names = "--expires", paramLabel = "WHEN",
+        @Option(
+                names = "--expires",
+                paramLabel = "WHEN",
                 description = "When the key stops working: a date (2027-01-31, UTC midnight), an instant "
                         + "(2027-01-31T12:00:00Z) or a duration from now (90d, 12h).")
         String expires;
 
-        @Option(names = "--rate", paramLabel = "N[/s]",
+        @Option(
+                names = "--rate",
+                paramLabel = "N[/s]",
                 description = "Requests a second for this key (default: 20, burst 40).")
         String rate;
 
         @Option(names = "--burst", paramLabel = "N", description = "Requests at once (default: twice --rate).")
         Long burst;
 
-        @Option(names = "--scopes", split = ",", paramLabel = "USE",
+        @Option(
+                names = "--scopes",
+                split = ",",
+                paramLabel = "USE",
                 description = "What a secret key may be used for, comma-separated: suggest, tokens, catalogs "
                         + "(default: all three).")
         List<String> scopes;
@@ -135,30 +156,31 @@ public final class KeysCommand implements Runnable {
             UUID productId = null;
             if (keyType == KeyType.PUBLIC) {
                 if (product == null) {
-                    throw new CommandLine.ParameterException(spec.commandLine(),
-                            "A public key belongs to one product: add --product SLUG");
+                    throw new CommandLine.ParameterException(
+                            spec.commandLine(), "A public key belongs to one product: add --product SLUG");
                 }
                 productId = productId(spec, directory, product);
             } else if (product != null) {
-                throw new CommandLine.ParameterException(spec.commandLine(),
-                        "A secret key serves every product of its tenant: drop --product");
+                throw new CommandLine.ParameterException(
+                        spec.commandLine(), "A secret key serves every product of its tenant: drop --product");
             }
             if (keyType == KeyType.PUBLIC && scopes != null) {
-                throw new CommandLine.ParameterException(spec.commandLine(),
-                        "A public key serves suggest requests only: drop --scopes");
+                throw new CommandLine.ParameterException(
+                        spec.commandLine(), "A public key serves suggest requests only: drop --scopes");
             }
             KeyScope scope = scope(spec);
             String key = new ApiKeys().generate(keyType);
             String digest = ApiKeys.digest(key);
-            KeyRecord record = new KeyRecord(ApiKeys.idOf(digest), keyType, options.tenant, productId, digest,
-                    Instant.now(), null, scope);
+            KeyRecord record = new KeyRecord(
+                    ApiKeys.idOf(digest), keyType, options.tenant, productId, digest, Instant.now(), null, scope);
             try (KeyStore store = options.store()) {
                 store.add(record);
             }
             PrintWriter out = spec.commandLine().getOut();
             out.println("Created " + keyType.wireName() + " key " + record.id() + " for tenant " + options.tenant
-                    + (product != null ? ", product " + product : "") + (scope.restricted() ? ", for "
-                            + String.join(", ", KeyUse.names(scope.uses())) + " only" : "") + ".");
+                    + (product != null ? ", product " + product : "")
+                    + (scope.restricted() ? ", for " + String.join(", ", KeyUse.names(scope.uses())) + " only" : "")
+                    + ".");
             out.println("Store it now: only its digest is kept, so it cannot be shown again.");
             out.println(key);
             return 0;
@@ -166,12 +188,17 @@ public final class KeysCommand implements Runnable {
 
         private KeyScope scope(CommandLine.Model.CommandSpec spec) {
             try {
-                List<OriginPattern> patterns = origins.stream().filter(o -> !o.isBlank()).map(OriginPattern::parse)
+                List<OriginPattern> patterns = origins.stream()
+                        .filter(o -> !o.isBlank())
+                        .map(OriginPattern::parse)
                         .toList();
                 if (rate == null && burst != null) {
                     throw new IllegalArgumentException("--burst needs --rate");
                 }
-                return new KeyScope(patterns, allowNoOrigin, expires == null ? null : expiry(expires),
+                return new KeyScope(
+                        patterns,
+                        allowNoOrigin,
+                        expires == null ? null : expiry(expires),
                         rate == null ? null : RateLimit.parse(rate, burst),
                         scopes == null ? KeyUse.ALL : KeyUse.parse(scopes));
             } catch (IllegalArgumentException e) {
@@ -189,8 +216,9 @@ public final class KeysCommand implements Runnable {
                     try {
                         return Instant.now().plus(Durations.parse(text));
                     } catch (IllegalArgumentException e) {
-                        throw new IllegalArgumentException("--expires '" + text
-                                + "' is not a date (2027-01-31), an instant (2027-01-31T12:00:00Z) or a duration (90d)");
+                        throw new IllegalArgumentException(
+                                "--expires '" + text
+                                        + "' is not a date (2027-01-31), an instant (2027-01-31T12:00:00Z) or a duration (90d)");
                     }
                 }
             }
@@ -216,14 +244,24 @@ public final class KeysCommand implements Runnable {
             out.printf(format, "ID", "TYPE", "PRODUCT", "CREATED", "REVOKED", "EXPIRES", "RATE", "USES", "ORIGINS");
             for (KeyRecord record : records) {
                 KeyScope scope = record.scope();
-                String origins = (scope.origins().isEmpty() ? "*" : String.join(",",
-                        scope.origins().stream().map(OriginPattern::toString).toList()))
+                String origins = (scope.origins().isEmpty()
+                                ? "*"
+                                : String.join(
+                                        ",",
+                                        scope.origins().stream()
+                                                .map(OriginPattern::toString)
+                                                .toList()))
                         + (scope.allowNoOrigin() ? "" : " (no-origin refused)");
-                out.printf(format, record.id(), record.type().wireName(),
-                        record.productId() == null ? "*" : record.productId(), record.createdAt(),
+                out.printf(
+                        format,
+                        record.id(),
+                        record.type().wireName(),
+                        record.productId() == null ? "*" : record.productId(),
+                        record.createdAt(),
                         record.revokedAt() == null ? "-" : record.revokedAt(),
                         scope.expiresAt() == null ? "-" : scope.expiresAt(),
-                        scope.rateOrDefault().perSecond() + "/s:" + scope.rateOrDefault().burst(),
+                        scope.rateOrDefault().perSecond() + "/s:"
+                                + scope.rateOrDefault().burst(),
                         record.type() == KeyType.PUBLIC ? "suggest" : String.join(",", KeyUse.names(scope.uses())),
                         origins);
             }
@@ -231,7 +269,9 @@ public final class KeysCommand implements Runnable {
         }
     }
 
-    @Command(name = "revoke", mixinStandardHelpOptions = true,
+    @Command(
+            name = "revoke",
+            mixinStandardHelpOptions = true,
             description = "Revoke a key by id; running servers refuse it within two seconds.")
     static final class Revoke implements Callable<Integer> {
         @CommandLine.Spec
@@ -259,12 +299,14 @@ public final class KeysCommand implements Runnable {
     }
 
     /** The id of a product named by slug or id in the tenant's {@code tenant.yaml}. */
-    private static UUID productId(CommandLine.Model.CommandSpec spec, Path directory, String product) throws IOException {
+    private static UUID productId(CommandLine.Model.CommandSpec spec, Path directory, String product)
+            throws IOException {
         try {
             YamlDocument yaml = YamlDocument.read(directory.resolve(TenantLoader.TENANT_FILE));
             if (yaml.root() instanceof Map<?, ?> root && root.get("products") instanceof List<?> products) {
                 for (Object item : products) {
-                    if (item instanceof Map<?, ?> map && map.get("id") != null
+                    if (item instanceof Map<?, ?> map
+                            && map.get("id") != null
                             && (product.equals(String.valueOf(map.get("slug")))
                                     || product.equalsIgnoreCase(String.valueOf(map.get("id"))))) {
                         return Uuids.require(String.valueOf(map.get("id")), "the product's id");
@@ -274,7 +316,7 @@ public final class KeysCommand implements Runnable {
         } catch (TenantException | IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "Cannot read the tenant: " + e.getMessage());
         }
-        throw new CommandLine.ParameterException(spec.commandLine(), "No product '" + product + "' in "
-                + directory.resolve(TenantLoader.TENANT_FILE));
+        throw new CommandLine.ParameterException(
+                spec.commandLine(), "No product '" + product + "' in " + directory.resolve(TenantLoader.TENANT_FILE));
     }
 }

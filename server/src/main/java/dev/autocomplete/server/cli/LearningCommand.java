@@ -1,18 +1,18 @@
 package dev.autocomplete.server.cli;
 
+import dev.autocomplete.server.learning.LearningStore;
 import java.util.concurrent.Callable;
-
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-
-import dev.autocomplete.server.learning.LearningStore;
 
 /**
  * {@code learning reset}: forgets what a tenant's products learned from picks, in the store the settings name. Running
  * servers, every replica, apply it within {@code learning.apply-seconds}.
  */
-@Command(name = "learning", mixinStandardHelpOptions = true,
+@Command(
+        name = "learning",
+        mixinStandardHelpOptions = true,
         description = "Manage what the service learned from users' picks.",
         subcommands = {LearningCommand.Reset.class})
 public final class LearningCommand implements Runnable {
@@ -25,7 +25,9 @@ public final class LearningCommand implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
-    @Command(name = "reset", mixinStandardHelpOptions = true,
+    @Command(
+            name = "reset",
+            mixinStandardHelpOptions = true,
             description = "Forget what a tenant (or one of its products) learned from picks.")
     static final class Reset implements Callable<Integer> {
 
@@ -45,9 +47,11 @@ public final class LearningCommand implements Runnable {
         public Integer call() {
             try (LearningStore store = LearningStore.open(settings.settings())) {
                 int forgotten = store.reset(tenant, product);
-                spec.commandLine().getOut().println("Forgot " + forgotten + " learned credit" + (forgotten == 1 ? ""
-                        : "s") + " of " + tenant + (product == null ? "" : "/" + product)
-                        + "; running servers apply it within learning.apply-seconds.");
+                spec.commandLine()
+                        .getOut()
+                        .println("Forgot " + forgotten + " learned credit" + (forgotten == 1 ? "" : "s") + " of "
+                                + tenant + (product == null ? "" : "/" + product)
+                                + "; running servers apply it within learning.apply-seconds.");
             }
             return 0;
         }

@@ -1,11 +1,9 @@
 package dev.autocomplete.server.cli;
 
+import dev.autocomplete.server.config.ServerSettings;
 import java.nio.file.Path;
-
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
-
-import dev.autocomplete.server.config.ServerSettings;
 
 /**
  * Where a command finds the server's state, as {@code serve} reads it: the settings file, the tenants directory
@@ -16,11 +14,15 @@ final class SettingsOptions {
     @CommandLine.Mixin
     ConfigOption config;
 
-    @Option(names = "--tenants", paramLabel = "DIR",
+    @Option(
+            names = "--tenants",
+            paramLabel = "DIR",
             description = "Directory with one sub-directory per tenant (default: tenants.dir, else tenants).")
     Path tenantsDirectory;
 
-    @Option(names = "--data-dir", paramLabel = "DIR",
+    @Option(
+            names = "--data-dir",
+            paramLabel = "DIR",
             description = "The server's data directory (default: data.dir, else data beside the tenants directory).")
     Path dataDirectory;
 

@@ -1,28 +1,28 @@
 package dev.autocomplete.server.cli;
 
+import dev.autocomplete.server.auth.PostgresKeyStore;
+import dev.autocomplete.server.config.ServerSettings;
+import dev.autocomplete.server.storage.SqliteBackups;
+import dev.autocomplete.server.storage.StorageMigration;
+import dev.autocomplete.server.store.Database;
+import dev.autocomplete.server.store.JdbcCatalogStore;
+import dev.autocomplete.server.store.StorageUnavailableException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-
-import dev.autocomplete.server.auth.PostgresKeyStore;
-import dev.autocomplete.server.config.ServerSettings;
-import dev.autocomplete.server.store.Database;
-import dev.autocomplete.server.store.JdbcCatalogStore;
-import dev.autocomplete.server.store.StorageUnavailableException;
-import dev.autocomplete.server.storage.SqliteBackups;
-import dev.autocomplete.server.storage.StorageMigration;
 
 /**
  * {@code storage migrate|backup|restore}: moving the SQLite store into PostgreSQL, and backing the SQLite store up
  * and restoring it (PostgreSQL has {@code pg_dump} and {@code pg_restore}). See docs/deployment.md.
  */
-@Command(name = "storage", mixinStandardHelpOptions = true,
+@Command(
+        name = "storage",
+        mixinStandardHelpOptions = true,
         description = "Move the SQLite store into PostgreSQL; back up and restore the SQLite store.",
         subcommands = {StorageCommand.Migrate.class, StorageCommand.Backup.class, StorageCommand.Restore.class})
 public final class StorageCommand implements Runnable {
@@ -52,7 +52,9 @@ public final class StorageCommand implements Runnable {
         return file;
     }
 
-    @Command(name = "migrate", mixinStandardHelpOptions = true,
+    @Command(
+            name = "migrate",
+            mixinStandardHelpOptions = true,
             description = "Copy the SQLite store (live catalogs, their change sequence, seed digests, and every "
                     + "other registered table) and the tenants' keys.yaml files into an empty PostgreSQL database, "
                     + "in one transaction.")
@@ -63,12 +65,16 @@ public final class StorageCommand implements Runnable {
         @CommandLine.Mixin
         SettingsOptions settings;
 
-        @Option(names = "--to", required = true, paramLabel = "URL",
+        @Option(
+                names = "--to",
+                required = true,
+                paramLabel = "URL",
                 description = "The PostgreSQL database: postgresql://user:password@host:port/db or "
                         + "jdbc:postgresql://host:port/db?user=...&password=...")
         String to;
 
-        @Option(names = "--replace",
+        @Option(
+                names = "--replace",
                 description = "Delete what the target's tables hold first (keys included) instead of refusing.")
         boolean replace;
 
@@ -77,15 +83,15 @@ public final class StorageCommand implements Runnable {
             PrintWriter out = spec.commandLine().getOut();
             ServerSettings resolved = settings.settings();
             Path file = existing(sqliteFile(resolved, "migrate"));
-            try (Database source = Database.sqlite(file); Database target = Database.postgres(to, null, null)) {
-                StorageMigration.Outcome outcome = StorageMigration.migrate(source, resolved.tenants(), target,
-                        replace);
-                out.println("Moved " + source.description() + " into " + target.description()
-                        + " (one transaction):");
+            try (Database source = Database.sqlite(file);
+                    Database target = Database.postgres(to, null, null)) {
+                StorageMigration.Outcome outcome =
+                        StorageMigration.migrate(source, resolved.tenants(), target, replace);
+                out.println("Moved " + source.description() + " into " + target.description() + " (one transaction):");
                 outcome.tables().forEach(t -> out.println("  " + t.table() + ": " + t.rows() + " row(s)"));
                 for (PostgresKeyStore.Imported keys : outcome.keys()) {
-                    out.println("  keys of tenant " + keys.tenantId() + ": " + keys.keys() + " (from " + keys.file()
-                            + ")");
+                    out.println(
+                            "  keys of tenant " + keys.tenantId() + ": " + keys.keys() + " (from " + keys.file() + ")");
                 }
                 try (var catalogs = JdbcCatalogStore.in(target)) {
                     out.println("Catalog change sequence: " + catalogs.lastSequence() + " (replicas continue from it)");
@@ -103,7 +109,9 @@ public final class StorageCommand implements Runnable {
         }
     }
 
-    @Command(name = "backup", mixinStandardHelpOptions = true,
+    @Command(
+            name = "backup",
+            mixinStandardHelpOptions = true,
             description = "Write a consistent copy of the SQLite store to a new file, safe while the server runs.")
     static final class Backup implements Callable<Integer> {
         @CommandLine.Spec
@@ -126,7 +134,9 @@ public final class StorageCommand implements Runnable {
         }
     }
 
-    @Command(name = "restore", mixinStandardHelpOptions = true,
+    @Command(
+            name = "restore",
+            mixinStandardHelpOptions = true,
             description = "Replace the SQLite store with a backup made by 'storage backup'. Stop the server first.")
     static final class Restore implements Callable<Integer> {
         @CommandLine.Spec

@@ -1,5 +1,9 @@
 package dev.autocomplete.server.cli;
 
+import dev.autocomplete.server.auth.KeysFile;
+import dev.autocomplete.server.tenant.Problem;
+import dev.autocomplete.server.tenant.TenantLoader;
+import dev.autocomplete.server.tenant.TenantRegistry;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -10,17 +14,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Callable;
-
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-import dev.autocomplete.server.auth.KeysFile;
-import dev.autocomplete.server.tenant.Problem;
-import dev.autocomplete.server.tenant.TenantLoader;
-import dev.autocomplete.server.tenant.TenantRegistry;
-
 /** {@code validate}: loads every tenant as the server would and prints each problem as {@code file:line: message}. */
-@Command(name = "validate", mixinStandardHelpOptions = true,
+@Command(
+        name = "validate",
+        mixinStandardHelpOptions = true,
         description = "Check every tenant; print problems as file:line: message; exit 1 when there are any.")
 public final class ValidateCommand implements Callable<Integer> {
 
@@ -49,7 +49,10 @@ public final class ValidateCommand implements Callable<Integer> {
             TenantLoader.Result result = loader.load(directory, id -> Optional.ofNullable(owners.get(id)));
             problems.addAll(result.problems());
             if (result.tenant() != null) {
-                result.tenant().products().forEach(product -> owners.put(product.id(), result.tenant().id()));
+                result.tenant()
+                        .products()
+                        .forEach(product ->
+                                owners.put(product.id(), result.tenant().id()));
                 result.tenant().close();
             }
             KeysFile keys = new KeysFile(directory);

@@ -12,8 +12,7 @@ import java.nio.file.attribute.PosixFilePermissions;
  */
 public final class DataDirectory {
 
-    private DataDirectory() {
-    }
+    private DataDirectory() {}
 
     /** Creates {@code directory} (and its parents) owner-only where the file system has POSIX permissions. */
     public static Path create(Path directory) {
@@ -22,8 +21,8 @@ public final class DataDirectory {
                 return directory;
             }
             if (directory.getFileSystem().supportedFileAttributeViews().contains("posix")) {
-                Files.createDirectories(directory, PosixFilePermissions.asFileAttribute(
-                        PosixFilePermissions.fromString("rwx------")));
+                Files.createDirectories(
+                        directory, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             } else {
                 Files.createDirectories(directory);
             }

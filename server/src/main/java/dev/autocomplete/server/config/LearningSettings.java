@@ -15,10 +15,15 @@ import java.time.Duration;
  * @param picksPerKeyHour picks credited per key and hour at most ({@code learning.picks-per-key-hour})
  * @param queue picks waiting to be written at most; more are dropped and counted ({@code learning.queue})
  */
-public record LearningSettings(Duration halfLife, Duration applyInterval, int sessions, int picksPerAddressHour,
-        int picksPerKeyHour, int queue) {
+public record LearningSettings(
+        Duration halfLife,
+        Duration applyInterval,
+        int sessions,
+        int picksPerAddressHour,
+        int picksPerKeyHour,
+        int queue) {
 
     /** The defaults. */
-    public static final LearningSettings DEFAULTS = new LearningSettings(Duration.ofDays(14), Duration.ofSeconds(60),
-            20_000, 200, 100_000, 10_000);
+    public static final LearningSettings DEFAULTS =
+            new LearningSettings(Duration.ofDays(14), Duration.ofSeconds(60), 20_000, 200, 100_000, 10_000);
 }

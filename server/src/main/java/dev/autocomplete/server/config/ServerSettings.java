@@ -1,25 +1,22 @@
 package dev.autocomplete.server.config;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.autocomplete.server.files.WatchMode;
+import dev.autocomplete.spi.ConfigTree;
+import io.helidon.config.Config;
+import io.helidon.config.ConfigSources;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-
-import io.helidon.config.Config;
-import io.helidon.config.ConfigSources;
-
-import dev.autocomplete.server.files.WatchMode;
-import dev.autocomplete.spi.ConfigTree;
 
 /**
  * The server's own settings, from {@code autocomplete.yaml}, each overridable by an environment variable
@@ -43,24 +40,36 @@ import dev.autocomplete.spi.ConfigTree;
  * @param learning how picks re-rank options ({@code learning.*})
  * @param keepUnmatched whether analytics count the typed spans that matched nothing ({@code analytics.keep-unmatched})
  */
-public record ServerSettings(String host, int port, Path tenants, Tls tls, Limits limits, Duration shutdownGrace,
-        String redisUrl, String tokenSecret, Path tokenSecretFile, int cacheMaxEntries, Management management,
-        Path dataDir, String storageUrl, WatchMode tenantsWatch, Clock clock, LearningSettings learning,
+public record ServerSettings(
+        String host,
+        int port,
+        Path tenants,
+        Tls tls,
+        Limits limits,
+        Duration shutdownGrace,
+        String redisUrl,
+        String tokenSecret,
+        Path tokenSecretFile,
+        int cacheMaxEntries,
+        Management management,
+        Path dataDir,
+        String storageUrl,
+        WatchMode tenantsWatch,
+        Clock clock,
+        LearningSettings learning,
         boolean keepUnmatched) {
 
     /** Every key, with its default ({@code ""} for none), in the order of the reference in the README. */
     public static final Map<String, String> KEYS = keys();
 
     /** TLS material, both PEM files. */
-    public record Tls(Path certificate, Path privateKey) {
-    }
+    public record Tls(Path certificate, Path privateKey) {}
 
     /**
      * The management listener: health and metrics, which show tenant problems, file paths and traffic, so
      * they are kept off the API's port (plain HTTP; loopback unless an operator opens it on purpose).
      */
-    public record Management(String host, int port) {
-    }
+    public record Management(String host, int port) {}
 
     /**
      * Limits that protect the server.
@@ -80,9 +89,19 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
      * @param catalogBodyBytes the largest body of a catalog write (records API), 413 above
      * @param catalogBodyTimeout how long such a body may take to arrive
      */
-    public record Limits(long bodyBytes, int headerBytes, int jsonDepth, int jsonStringBytes, Duration readTimeout,
-            int maxConcurrentRequests, Duration headerTimeout, Duration bodyTimeout, int connectionsPerAddress,
-            List<String> trustedProxies, long catalogBodyBytes, Duration catalogBodyTimeout) {
+    public record Limits(
+            long bodyBytes,
+            int headerBytes,
+            int jsonDepth,
+            int jsonStringBytes,
+            Duration readTimeout,
+            int maxConcurrentRequests,
+            Duration headerTimeout,
+            Duration bodyTimeout,
+            int connectionsPerAddress,
+            List<String> trustedProxies,
+            long catalogBodyBytes,
+            Duration catalogBodyTimeout) {
         public Limits {
             trustedProxies = List.copyOf(trustedProxies);
         }
@@ -154,7 +173,9 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
         Config config = Config.builder()
                 .disableEnvironmentVariablesSource()
                 .disableSystemPropertiesSource()
-                .sources(ConfigSources.create(fromEnvironment), ConfigSources.create(fromFile),
+                .sources(
+                        ConfigSources.create(fromEnvironment),
+                        ConfigSources.create(fromFile),
                         ConfigSources.create(KEYS))
                 .build();
         Settings s = new Settings(config);
@@ -164,24 +185,36 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
             throw new IllegalArgumentException("server.tls.certificate and server.tls.private-key go together");
         }
         Tls tls = certificate.isEmpty() ? null : new Tls(Path.of(certificate), Path.of(privateKey));
-        Limits limits = new Limits(s.number("limits.body-bytes", 1024, 16 * 1024 * 1024),
-                s.number("limits.header-bytes", 1024, 1024 * 1024), s.number("limits.json-depth", 4, 1000),
+        Limits limits = new Limits(
+                s.number("limits.body-bytes", 1024, 16 * 1024 * 1024),
+                s.number("limits.header-bytes", 1024, 1024 * 1024),
+                s.number("limits.json-depth", 4, 1000),
                 s.number("limits.json-string-bytes", 1024, 16 * 1024 * 1024),
                 Duration.ofSeconds(s.number("limits.read-timeout-seconds", 1, 3600)),
                 s.number("limits.max-concurrent-requests", 1, 1_000_000),
                 Duration.ofSeconds(s.number("limits.header-timeout-seconds", 1, 3600)),
                 Duration.ofSeconds(s.number("limits.body-timeout-seconds", 1, 3600)),
-                s.number("limits.connections-per-address", 0, 1_000_000), s.addresses("limits.trusted-proxies"),
+                s.number("limits.connections-per-address", 0, 1_000_000),
+                s.addresses("limits.trusted-proxies"),
                 s.number("limits.catalog-body-bytes", 1024, Integer.MAX_VALUE),
                 Duration.ofSeconds(s.number("limits.catalog-body-timeout-seconds", 1, 86_400)));
-        return new ServerSettings(s.text("server.host"), s.number("server.port", 0, 65535),
-                Path.of(s.text("tenants.dir")), tls, limits,
-                Duration.ofSeconds(s.number("server.shutdown-grace-seconds", 0, 3600)), s.text("redis.url"),
-                s.text("token.secret"), s.text("token.secret-file").isEmpty() ? null : Path.of(s.text("token.secret-file")),
+        return new ServerSettings(
+                s.text("server.host"),
+                s.number("server.port", 0, 65535),
+                Path.of(s.text("tenants.dir")),
+                tls,
+                limits,
+                Duration.ofSeconds(s.number("server.shutdown-grace-seconds", 0, 3600)),
+                s.text("redis.url"),
+                s.text("token.secret"),
+                s.text("token.secret-file").isEmpty() ? null : Path.of(s.text("token.secret-file")),
                 s.number("cache.max-entries", 0, 10_000_000),
                 new Management(s.text("management.host"), s.number("management.port", 0, 65535)),
-                s.text("data.dir").isEmpty() ? null : Path.of(s.text("data.dir")), storageUrl(s.text("storage.url")),
-                s.choice("tenants.watch", WatchMode.class), Clock.systemUTC(), learning(s),
+                s.text("data.dir").isEmpty() ? null : Path.of(s.text("data.dir")),
+                storageUrl(s.text("storage.url")),
+                s.choice("tenants.watch", WatchMode.class),
+                Clock.systemUTC(),
+                learning(s),
                 s.flag("analytics.keep-unmatched"));
     }
 
@@ -199,80 +232,222 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
 
     /** The same settings with other host, port or tenants directory (command-line options win). */
     public ServerSettings with(String newHost, Integer newPort, Path newTenants) {
-        return new ServerSettings(newHost != null ? newHost : host, newPort != null ? newPort : port,
-                newTenants != null ? newTenants : tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
-                tokenSecretFile, cacheMaxEntries, management, dataDir, storageUrl, tenantsWatch, clock, learning, keepUnmatched);
+        return new ServerSettings(
+                newHost != null ? newHost : host,
+                newPort != null ? newPort : port,
+                newTenants != null ? newTenants : tenants,
+                tls,
+                limits,
+                shutdownGrace,
+                redisUrl,
+                tokenSecret,
+                tokenSecretFile,
+                cacheMaxEntries,
+                management,
+                dataDir,
+                storageUrl,
+                tenantsWatch,
+                clock,
+                learning,
+                keepUnmatched);
     }
 
     /** The same settings with another management host or port (command-line options win); null keeps. */
     public ServerSettings withManagement(String newHost, Integer newPort) {
-        return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
-                tokenSecretFile, cacheMaxEntries, new Management(newHost != null ? newHost : management.host(),
-                        newPort != null ? newPort : management.port()), dataDir, storageUrl, tenantsWatch, clock, learning, keepUnmatched);
+        return new ServerSettings(
+                host,
+                port,
+                tenants,
+                tls,
+                limits,
+                shutdownGrace,
+                redisUrl,
+                tokenSecret,
+                tokenSecretFile,
+                cacheMaxEntries,
+                new Management(
+                        newHost != null ? newHost : management.host(), newPort != null ? newPort : management.port()),
+                dataDir,
+                storageUrl,
+                tenantsWatch,
+                clock,
+                learning,
+                keepUnmatched);
     }
 
     /** The same settings with another data directory (the command-line option wins); null keeps. */
     public ServerSettings withDataDir(Path newDataDir) {
-        return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
-                tokenSecretFile, cacheMaxEntries, management, newDataDir != null ? newDataDir : dataDir,
-                storageUrl, tenantsWatch, clock, learning, keepUnmatched);
+        return new ServerSettings(
+                host,
+                port,
+                tenants,
+                tls,
+                limits,
+                shutdownGrace,
+                redisUrl,
+                tokenSecret,
+                tokenSecretFile,
+                cacheMaxEntries,
+                management,
+                newDataDir != null ? newDataDir : dataDir,
+                storageUrl,
+                tenantsWatch,
+                clock,
+                learning,
+                keepUnmatched);
     }
 
     /** The same settings with another Redis URL or token secret file (command-line options win); null keeps. */
     public ServerSettings withAccess(String newRedisUrl, Path newTokenSecretFile) {
-        return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace,
-                newRedisUrl != null ? newRedisUrl : redisUrl, tokenSecret,
-                newTokenSecretFile != null ? newTokenSecretFile : tokenSecretFile, cacheMaxEntries, management, dataDir,
-                storageUrl, tenantsWatch, clock, learning, keepUnmatched);
+        return new ServerSettings(
+                host,
+                port,
+                tenants,
+                tls,
+                limits,
+                shutdownGrace,
+                newRedisUrl != null ? newRedisUrl : redisUrl,
+                tokenSecret,
+                newTokenSecretFile != null ? newTokenSecretFile : tokenSecretFile,
+                cacheMaxEntries,
+                management,
+                dataDir,
+                storageUrl,
+                tenantsWatch,
+                clock,
+                learning,
+                keepUnmatched);
     }
 
     /** The same settings with another token signing secret ({@code token.secret}); null keeps. */
     public ServerSettings withTokenSecret(String newTokenSecret) {
-        return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace, redisUrl,
-                newTokenSecret != null ? newTokenSecret : tokenSecret, tokenSecretFile, cacheMaxEntries, management,
-                dataDir, storageUrl, tenantsWatch, clock, learning, keepUnmatched);
+        return new ServerSettings(
+                host,
+                port,
+                tenants,
+                tls,
+                limits,
+                shutdownGrace,
+                redisUrl,
+                newTokenSecret != null ? newTokenSecret : tokenSecret,
+                tokenSecretFile,
+                cacheMaxEntries,
+                management,
+                dataDir,
+                storageUrl,
+                tenantsWatch,
+                clock,
+                learning,
+                keepUnmatched);
     }
 
     /** The same settings with another {@code storage.url} (tests; operators set the key or its variable). */
     public ServerSettings withStorageUrl(String newStorageUrl) {
-        return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
-                tokenSecretFile, cacheMaxEntries, management, dataDir, storageUrl(newStorageUrl), tenantsWatch, clock, learning, keepUnmatched);
+        return new ServerSettings(
+                host,
+                port,
+                tenants,
+                tls,
+                limits,
+                shutdownGrace,
+                redisUrl,
+                tokenSecret,
+                tokenSecretFile,
+                cacheMaxEntries,
+                management,
+                dataDir,
+                storageUrl(newStorageUrl),
+                tenantsWatch,
+                clock,
+                learning,
+                keepUnmatched);
     }
 
     /** The same settings judging tokens and key expiry by another clock. */
     public ServerSettings withClock(Clock newClock) {
-        return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
-                tokenSecretFile, cacheMaxEntries, management, dataDir, storageUrl, tenantsWatch,
-                newClock, learning, keepUnmatched);
+        return new ServerSettings(
+                host,
+                port,
+                tenants,
+                tls,
+                limits,
+                shutdownGrace,
+                redisUrl,
+                tokenSecret,
+                tokenSecretFile,
+                cacheMaxEntries,
+                management,
+                dataDir,
+                storageUrl,
+                tenantsWatch,
+                newClock,
+                learning,
+                keepUnmatched);
     }
 
     @Override
     public String toString() {
         return "ServerSettings[host=" + host + ", port=" + port + ", tenants=" + tenants + ", tls=" + tls
                 + ", limits=" + limits + ", shutdownGrace=" + shutdownGrace + ", redis=" + !redisUrl.isEmpty()
-                + ", tokenSecret=" + (tokenSecret.isEmpty() ? "not set" : "set") + ", tokenSecretFile=" + tokenSecretFile
+                + ", tokenSecret=" + (tokenSecret.isEmpty() ? "not set" : "set") + ", tokenSecretFile="
+                + tokenSecretFile
                 + ", cacheMaxEntries=" + cacheMaxEntries + ", management=" + management + ", data=" + data()
                 + ", storage=" + (storageUrl.isEmpty() ? "embedded" : "postgresql") + ", tenantsWatch=" + tenantsWatch
                 + "]";
     }
 
     private static LearningSettings learning(Settings s) {
-        return new LearningSettings(Duration.ofDays(s.number("learning.half-life-days", 1, 3650)),
+        return new LearningSettings(
+                Duration.ofDays(s.number("learning.half-life-days", 1, 3650)),
                 Duration.ofSeconds(s.number("learning.apply-seconds", 1, 3600)),
-                s.number("learning.sessions", 100, 10_000_000), s.number("learning.picks-per-address-hour", 0, 100_000_000),
-                s.number("learning.picks-per-key-hour", 0, 1_000_000_000), s.number("learning.queue", 100, 10_000_000));
+                s.number("learning.sessions", 100, 10_000_000),
+                s.number("learning.picks-per-address-hour", 0, 100_000_000),
+                s.number("learning.picks-per-key-hour", 0, 1_000_000_000),
+                s.number("learning.queue", 100, 10_000_000));
     }
 
     /** The same settings with other learning settings (tests). */
     public ServerSettings withLearning(LearningSettings newLearning) {
-        return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
-                tokenSecretFile, cacheMaxEntries, management, dataDir, storageUrl, tenantsWatch, clock, newLearning, keepUnmatched);
+        return new ServerSettings(
+                host,
+                port,
+                tenants,
+                tls,
+                limits,
+                shutdownGrace,
+                redisUrl,
+                tokenSecret,
+                tokenSecretFile,
+                cacheMaxEntries,
+                management,
+                dataDir,
+                storageUrl,
+                tenantsWatch,
+                clock,
+                newLearning,
+                keepUnmatched);
     }
 
     /** The same settings, counting unmatched spans in analytics or not (tests). */
     public ServerSettings withKeepUnmatched(boolean keep) {
-        return new ServerSettings(host, port, tenants, tls, limits, shutdownGrace, redisUrl, tokenSecret,
-                tokenSecretFile, cacheMaxEntries, management, dataDir, storageUrl, tenantsWatch, clock, learning, keep);
+        return new ServerSettings(
+                host,
+                port,
+                tenants,
+                tls,
+                limits,
+                shutdownGrace,
+                redisUrl,
+                tokenSecret,
+                tokenSecretFile,
+                cacheMaxEntries,
+                management,
+                dataDir,
+                storageUrl,
+                tenantsWatch,
+                clock,
+                learning,
+                keep);
     }
 
     /** Empty, or a PostgreSQL JDBC URL; the message never repeats the value, which may hold a password. */
@@ -309,8 +484,8 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
             if (text.equalsIgnoreCase("true") || text.equalsIgnoreCase("false")) {
                 return Boolean.parseBoolean(text);
             }
-            throw new IllegalArgumentException(key + " (or " + environmentName(key) + ") must be true or false; got '"
-                    + text + "'");
+            throw new IllegalArgumentException(
+                    key + " (or " + environmentName(key) + ") must be true or false; got '" + text + "'");
         }
 
         <E extends Enum<E>> E choice(String key, Class<E> type) {
@@ -321,7 +496,9 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
                 }
             }
             throw new IllegalArgumentException(key + " (or " + environmentName(key) + ") must be one of "
-                    + Arrays.stream(type.getEnumConstants()).map(v -> v.name().toLowerCase(Locale.ROOT)).toList()
+                    + Arrays.stream(type.getEnumConstants())
+                            .map(v -> v.name().toLowerCase(Locale.ROOT))
+                            .toList()
                     + "; got '" + text + "'");
         }
 
@@ -361,14 +538,19 @@ public record ServerSettings(String host, int port, Path tenants, Tls tls, Limit
     private static void flatten(Path file, String prefix, JsonNode node, Map<String, String> flat) {
         if (node.isObject()) {
             for (Map.Entry<String, JsonNode> field : node.properties()) {
-                flatten(file, prefix.isEmpty() ? field.getKey() : prefix + "." + field.getKey(), field.getValue(), flat);
+                flatten(
+                        file,
+                        prefix.isEmpty() ? field.getKey() : prefix + "." + field.getKey(),
+                        field.getValue(),
+                        flat);
             }
             return;
         }
         if (!KEYS.containsKey(prefix)) {
-            throw new IllegalArgumentException(file + ": '" + prefix + "' is not a known key" + ConfigTree.nearest(prefix,
-                    KEYS.keySet()).map(meant -> "; did you mean '" + meant + "'?").orElseGet(() -> " (known: "
-                    + String.join(", ", List.copyOf(KEYS.keySet())) + ")"));
+            throw new IllegalArgumentException(file + ": '" + prefix + "' is not a known key"
+                    + ConfigTree.nearest(prefix, KEYS.keySet())
+                            .map(meant -> "; did you mean '" + meant + "'?")
+                            .orElseGet(() -> " (known: " + String.join(", ", List.copyOf(KEYS.keySet())) + ")"));
         }
         if (!node.isValueNode()) {
             throw new IllegalArgumentException(file + ": '" + prefix + "' must be a single value");

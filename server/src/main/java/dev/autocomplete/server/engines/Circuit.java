@@ -10,7 +10,11 @@ import java.time.Duration;
  */
 final class Circuit {
 
-    enum State { CLOSED, OPEN, HALF_OPEN }
+    enum State {
+        CLOSED,
+        OPEN,
+        HALF_OPEN
+    }
 
     private final int failureThreshold;
     private final long openNanos;

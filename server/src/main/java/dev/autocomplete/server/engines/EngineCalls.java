@@ -30,8 +30,11 @@ public final class EngineCalls {
 
         /** What came of asking it, for metrics. */
         EngineOutcome outcome() {
-            return threw > 0 ? EngineOutcome.ERROR : invalid > 0 ? EngineOutcome.INVALID
-                    : circuitOpen > 0 ? EngineOutcome.CIRCUIT_OPEN : EngineOutcome.OK;
+            return threw > 0
+                    ? EngineOutcome.ERROR
+                    : invalid > 0
+                            ? EngineOutcome.INVALID
+                            : circuitOpen > 0 ? EngineOutcome.CIRCUIT_OPEN : EngineOutcome.OK;
         }
     }
 
@@ -43,8 +46,7 @@ public final class EngineCalls {
      *     {@code ERROR}, {@code INVALID} or {@code CIRCUIT_OPEN} when a question to it failed so, or {@code OK}
      * @param nanos time spent in its calls (with the running one's time so far, for the blamed engine)
      */
-    public record Use(String engine, EngineOutcome outcome, long nanos) {
-    }
+    public record Use(String engine, EngineOutcome outcome, long nanos) {}
 
     /**
      * What the engines did, as a value.
@@ -77,7 +79,10 @@ public final class EngineCalls {
     }
 
     /** Why an engine call gave no usable answer. */
-    enum Failure { THREW, INVALID }
+    enum Failure {
+        THREW,
+        INVALID
+    }
 
     private final LinkedHashMap<String, Tally> byEngine = new LinkedHashMap<>();
     private final Map<String, GuardedEngine> engines = new HashMap<>();
@@ -86,8 +91,7 @@ public final class EngineCalls {
     private boolean uncacheable;
     private List<Use> blamedUses;
 
-    EngineCalls() {
-    }
+    EngineCalls() {}
 
     /** What the engines did; after {@link #blame}, the uses as they stood then. */
     synchronized Summary summary() {
@@ -127,9 +131,14 @@ public final class EngineCalls {
     synchronized void finished(GuardedEngine engine, long nanos, Failure failure) {
         inProgress = null;
         Tally was = tally(engine);
-        byEngine.put(engine.name(), new Tally(was.calls() + 1, was.nanos() + nanos,
-                was.threw() + (failure == Failure.THREW ? 1 : 0), was.invalid() + (failure == Failure.INVALID ? 1 : 0),
-                was.circuitOpen()));
+        byEngine.put(
+                engine.name(),
+                new Tally(
+                        was.calls() + 1,
+                        was.nanos() + nanos,
+                        was.threw() + (failure == Failure.THREW ? 1 : 0),
+                        was.invalid() + (failure == Failure.INVALID ? 1 : 0),
+                        was.circuitOpen()));
         if (failure == null && !engine.cacheable()) {
             uncacheable = true;
         }
@@ -138,8 +147,8 @@ public final class EngineCalls {
     /** Records a question the engine's open circuit answered without calling it. */
     synchronized void refused(GuardedEngine engine) {
         Tally was = tally(engine);
-        byEngine.put(engine.name(), new Tally(was.calls(), was.nanos(), was.threw(), was.invalid(),
-                was.circuitOpen() + 1));
+        byEngine.put(
+                engine.name(), new Tally(was.calls(), was.nanos(), was.threw(), was.invalid(), was.circuitOpen() + 1));
     }
 
     private Tally tally(GuardedEngine engine) {
@@ -158,12 +167,14 @@ public final class EngineCalls {
                 runningFound = true;
                 nanos += runningNanos;
             }
-            uses.add(new Use(entry.getKey(), engine == blamed ? EngineOutcome.TIMEOUT : entry.getValue().outcome(),
+            uses.add(new Use(
+                    entry.getKey(),
+                    engine == blamed ? EngineOutcome.TIMEOUT : entry.getValue().outcome(),
                     nanos));
         }
         if (running != null && !runningFound) { // still in its first call
-            uses.add(new Use(running.name(), running == blamed ? EngineOutcome.TIMEOUT : EngineOutcome.OK,
-                    runningNanos));
+            uses.add(new Use(
+                    running.name(), running == blamed ? EngineOutcome.TIMEOUT : EngineOutcome.OK, runningNanos));
         }
         return uses;
     }

@@ -67,14 +67,21 @@ public final class EngineRunner {
             if (late != null) {
                 late.timedOut();
             }
-            LOG.log(System.Logger.Level.WARNING, "Reading for " + name + " did not finish within "
-                    + budget.toMillis() + " ms" + (late == null ? ""
-                            : "; blamed on engine " + late.name() + " (" + timeByEngine(calls.summary()) + ")"));
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "Reading for " + name + " did not finish within "
+                            + budget.toMillis() + " ms"
+                            + (late == null
+                                    ? ""
+                                    : "; blamed on engine " + late.name() + " (" + timeByEngine(calls.summary())
+                                            + ")"));
             return done(null, EngineOutcome.TIMEOUT, System.nanoTime() - start, calls);
         } catch (ExecutionException e) {
             // Only the class name: a message might quote the query.
-            LOG.log(System.Logger.Level.WARNING, "Reading for " + name + " failed: "
-                    + e.getCause().getClass().getName());
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "Reading for " + name + " failed: "
+                            + e.getCause().getClass().getName());
             return done(null, EngineOutcome.ERROR, System.nanoTime() - start, calls);
         } catch (InterruptedException e) {
             thread.interrupt();
@@ -87,8 +94,11 @@ public final class EngineRunner {
     private static String timeByEngine(EngineCalls.Summary calls) {
         StringBuilder line = new StringBuilder();
         for (EngineCalls.Use use : calls.uses()) {
-            line.append(line.isEmpty() ? "" : ", ").append(use.engine()).append(' ')
-                    .append(Math.round(use.nanos() / 100_000.0) / 10.0).append(" ms");
+            line.append(line.isEmpty() ? "" : ", ")
+                    .append(use.engine())
+                    .append(' ')
+                    .append(Math.round(use.nanos() / 100_000.0) / 10.0)
+                    .append(" ms");
         }
         return line.toString();
     }

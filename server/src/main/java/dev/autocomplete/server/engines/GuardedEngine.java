@@ -2,19 +2,18 @@ package dev.autocomplete.server.engines;
 
 import static java.util.Objects.requireNonNull;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
-import java.util.function.Supplier;
-import java.util.function.Function;
-import java.util.Locale;
-import java.util.Set;
-
 import dev.autocomplete.spi.Ask;
 import dev.autocomplete.spi.Engine;
 import dev.autocomplete.spi.Option;
 import dev.autocomplete.spi.SpanMatch;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * One engine of one product as the core calls it: never throws, so an engine's faults stay its own. Each call
@@ -40,15 +39,18 @@ public final class GuardedEngine implements AutoCloseable {
     public static final int MAX_OPTIONS = 10_000;
     /** At most one log line per engine and kind of trouble in this time. */
     static final Duration LOG_INTERVAL = Duration.ofSeconds(10);
+
     static final int FRAMES = 5;
 
     private static final System.Logger LOG = System.getLogger(GuardedEngine.class.getName());
     /** The kinds of failure the failure log counts apart when it holds lines back, by index. */
     private static final int THREW = 0;
+
     private static final int INVALID = 1;
     private static final int TIMED_OUT = 2;
-    private static final String[][] FAILURE_KINDS = {{"error", "errors"}, {"unusable answer", "unusable answers"},
-        {"timeout", "timeouts"}};
+    private static final String[][] FAILURE_KINDS = {
+        {"error", "errors"}, {"unusable answer", "unusable answers"}, {"timeout", "timeouts"}
+    };
 
     private final String where;
     private final String engineName;
@@ -68,16 +70,40 @@ public final class GuardedEngine implements AutoCloseable {
      * @param circuitOpen how long an open circuit answers without the engine before one trial call
      * @param logQueries whether the tenant allows query text in logs ({@code log_queries})
      */
-    public GuardedEngine(String tenantId, String productSlug, String engineName, Engine engine,
-            ClassLoader tenantLoader, int circuitFailures, Duration circuitOpen, boolean logQueries) {
-        this(tenantId, productSlug, engineName, engine, tenantLoader, circuitFailures, circuitOpen, logQueries,
+    public GuardedEngine(
+            String tenantId,
+            String productSlug,
+            String engineName,
+            Engine engine,
+            ClassLoader tenantLoader,
+            int circuitFailures,
+            Duration circuitOpen,
+            boolean logQueries) {
+        this(
+                tenantId,
+                productSlug,
+                engineName,
+                engine,
+                tenantLoader,
+                circuitFailures,
+                circuitOpen,
+                logQueries,
                 LOG_INTERVAL);
     }
 
-    GuardedEngine(String tenantId, String productSlug, String engineName, Engine engine, ClassLoader tenantLoader,
-            int circuitFailures, Duration circuitOpen, boolean logQueries, Duration logInterval) {
+    GuardedEngine(
+            String tenantId,
+            String productSlug,
+            String engineName,
+            Engine engine,
+            ClassLoader tenantLoader,
+            int circuitFailures,
+            Duration circuitOpen,
+            boolean logQueries,
+            Duration logInterval) {
         this.where = "Engine '" + requireNonNull(engineName, "engineName is null") + "' of "
-                + requireNonNull(tenantId, "tenantId is null") + "/" + requireNonNull(productSlug, "productSlug is null");
+                + requireNonNull(tenantId, "tenantId is null") + "/"
+                + requireNonNull(productSlug, "productSlug is null");
         this.engineName = engineName;
         this.engine = requireNonNull(engine, "engine is null");
         this.tenantLoader = requireNonNull(tenantLoader, "tenantLoader is null");
@@ -117,8 +143,11 @@ public final class GuardedEngine implements AutoCloseable {
         if (spans.isEmpty() || !paramTypes.contains(ask.type())) {
             return nones(spans.size());
         }
-        List<SpanMatch> answer = call("match", () -> engine.match(ask, spans),
-                a -> a.size() == spans.size() ? null : a.size() + " answers for " + spans.size() + " spans", ask,
+        List<SpanMatch> answer = call(
+                "match",
+                () -> engine.match(ask, spans),
+                a -> a.size() == spans.size() ? null : a.size() + " answers for " + spans.size() + " spans",
+                ask,
                 calls);
         return answer == null ? nones(spans.size()) : checkedMatches(ask.type(), answer);
     }
@@ -141,8 +170,8 @@ public final class GuardedEngine implements AutoCloseable {
      * answer is copied within the call: a list of the engine's own class may compute its elements when read (or
      * throw then), and that is the engine's time and the engine's failure, not the server's.
      */
-    private <E> List<E> call(String method, Supplier<List<E>> call, Function<List<E>, String> invalid, Ask ask,
-            EngineCalls calls) {
+    private <E> List<E> call(
+            String method, Supplier<List<E>> call, Function<List<E>, String> invalid, Ask ask, EngineCalls calls) {
         if (!circuit.allow(System.nanoTime())) {
             calls.refused(this);
             return null;
@@ -178,8 +207,9 @@ public final class GuardedEngine implements AutoCloseable {
         circuit.failed(now);
         int[] heldBack = failureLog.admit(now, TIMED_OUT);
         if (heldBack != null) {
-            LOG.log(System.Logger.Level.WARNING, where + " took most of a request's budget, which ran out"
-                    + heldBack(heldBack));
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    where + " took most of a request's budget, which ran out" + heldBack(heldBack));
         }
     }
 
@@ -289,8 +319,10 @@ public final class GuardedEngine implements AutoCloseable {
         }
         int cut = size - kept.size() - dropped;
         if (dropped > 0 || cut > 0) {
-            warn((dropped > 0 ? dropped + " options for type '" + type + "' were null, or had control characters or"
-                    + " over " + MAX_TEXT + " characters (dropped)" : "")
+            warn((dropped > 0
+                            ? dropped + " options for type '" + type + "' were null, or had control characters or"
+                                    + " over " + MAX_TEXT + " characters (dropped)"
+                            : "")
                     + (dropped > 0 && cut > 0 ? "; " : "")
                     + (cut > 0 ? size + " options for type '" + type + "' are over " + MAX_OPTIONS + " (cut)" : ""));
         }

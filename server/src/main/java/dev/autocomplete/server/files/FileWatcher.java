@@ -72,8 +72,8 @@ public final class FileWatcher implements AutoCloseable {
      * @param probe how long the event of the start-up test file may take
      */
     record Timing(Duration settle, Duration poll, Duration safety, Duration probe) {
-        static final Timing DEFAULT = new Timing(Duration.ofMillis(250), Duration.ofSeconds(1), Duration.ofSeconds(30),
-                Duration.ofSeconds(1));
+        static final Timing DEFAULT = new Timing(
+                Duration.ofMillis(250), Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(1));
     }
 
     private static final System.Logger LOG = System.getLogger(FileWatcher.class.getName());
@@ -81,11 +81,9 @@ public final class FileWatcher implements AutoCloseable {
     /** What a look finds in a directory without the marker file: nothing is watched there. */
     private static final Map<Path, FileStamp> ABSENT = Map.of();
 
-    private record FileStamp(long size, long modifiedNanos, Object fileKey) {
-    }
+    private record FileStamp(long size, long modifiedNanos, Object fileKey) {}
 
-    private record Subscriber(Consumer<Change> listener, ExecutorService thread) {
-    }
+    private record Subscriber(Consumer<Change> listener, ExecutorService thread) {}
 
     private final Path root;
     private final Path marker;
@@ -101,6 +99,7 @@ public final class FileWatcher implements AutoCloseable {
     private final Set<Path> unannounced = new HashSet<>();
     /** Each watch key to the directory under the root whose change its events announce (the root for itself). */
     private final Map<WatchKey, Path> watchedFor = new HashMap<>();
+
     private String pollingBecause;
     private boolean started;
 
@@ -140,15 +139,20 @@ public final class FileWatcher implements AutoCloseable {
         }
         due.clear();
         unannounced.clear();
-        LOG.log(System.Logger.Level.INFO, mode == WatchMode.EVENTS
-                ? "Watching " + root + " with file events and a safety look every " + shown(timing.safety())
-                : "Watching " + root + " by polling every " + shown(timing.poll()) + " (" + pollingBecause + ")");
+        LOG.log(
+                System.Logger.Level.INFO,
+                mode == WatchMode.EVENTS
+                        ? "Watching " + root + " with file events and a safety look every " + shown(timing.safety())
+                        : "Watching " + root + " by polling every " + shown(timing.poll()) + " (" + pollingBecause
+                                + ")");
     }
 
     /** Hands every later change to {@code listener}, in order, on a thread of its own called {@code name}. */
     public void subscribe(String name, Consumer<Change> listener) {
-        subscribers.add(new Subscriber(listener, Executors.newSingleThreadExecutor(
-                Thread.ofPlatform().daemon().name(name).factory())));
+        subscribers.add(new Subscriber(
+                listener,
+                Executors.newSingleThreadExecutor(
+                        Thread.ofPlatform().daemon().name(name).factory())));
     }
 
     /** Starts looking. */
@@ -221,8 +225,9 @@ public final class FileWatcher implements AutoCloseable {
             }
         }
         if (started) {
-            LOG.log(System.Logger.Level.WARNING, "Watching " + root + " by polling every " + shown(timing.poll())
-                    + " from now on: " + why);
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "Watching " + root + " by polling every " + shown(timing.poll()) + " from now on: " + why);
         }
     }
 
@@ -325,8 +330,11 @@ public final class FileWatcher implements AutoCloseable {
             if (seen == null) {
                 continue;
             }
-            if (!eventsLost && mode == WatchMode.EVENTS && !due.containsKey(directory)
-                    && !candidates.containsKey(directory) && !seen.equals(reported.getOrDefault(directory, ABSENT))) {
+            if (!eventsLost
+                    && mode == WatchMode.EVENTS
+                    && !due.containsKey(directory)
+                    && !candidates.containsKey(directory)
+                    && !seen.equals(reported.getOrDefault(directory, ABSENT))) {
                 unannounced.add(directory);
             }
             settle(directory, seen, now);
@@ -386,8 +394,10 @@ public final class FileWatcher implements AutoCloseable {
         if (requested == WatchMode.AUTO) {
             stopEvents("file events missed a change in " + directory);
         } else {
-            LOG.log(System.Logger.Level.WARNING, "File events missed a change in " + directory + "; the safety look "
-                    + "found it. On this file system, set tenants.watch to auto or poll.");
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "File events missed a change in " + directory + "; the safety look "
+                            + "found it. On this file system, set tenants.watch to auto or poll.");
         }
     }
 
@@ -435,8 +445,12 @@ public final class FileWatcher implements AutoCloseable {
                         }
                     }
                     if (target.isRegularFile()) {
-                        stamps.put(start.relativize(file), new FileStamp(target.size(),
-                                target.lastModifiedTime().to(TimeUnit.NANOSECONDS), target.fileKey()));
+                        stamps.put(
+                                start.relativize(file),
+                                new FileStamp(
+                                        target.size(),
+                                        target.lastModifiedTime().to(TimeUnit.NANOSECONDS),
+                                        target.fileKey()));
                     }
                     return FileVisitResult.CONTINUE;
                 }

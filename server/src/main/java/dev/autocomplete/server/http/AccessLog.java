@@ -1,5 +1,8 @@
 package dev.autocomplete.server.http;
 
+import dev.autocomplete.server.observe.PrintedOutput;
+import dev.autocomplete.server.protocol.SuggestRequest;
+import dev.autocomplete.server.protocol.SuggestResponse;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -13,10 +16,6 @@ import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
-
-import dev.autocomplete.server.observe.PrintedOutput;
-import dev.autocomplete.server.protocol.SuggestRequest;
-import dev.autocomplete.server.protocol.SuggestResponse;
 
 /**
  * One JSON line per request on the logger {@code dev.autocomplete.access}: time, request id, session id,
@@ -56,8 +55,7 @@ public final class AccessLog implements AutoCloseable {
     private volatile boolean closed;
 
     /** An entry with the time it was answered. */
-    private record Timed(Instant time, Entry entry) {
-    }
+    private record Timed(Instant time, Entry entry) {}
 
     public AccessLog() {
         installLineHandler(julLogger);
@@ -118,10 +116,19 @@ public final class AccessLog implements AutoCloseable {
     }
 
     /** What is known about a request once it was answered. */
-    record Entry(String method, String path, String tenant, String product, SuggestRequest body,
-            SuggestResponse answer, int status,
-            String errorCode, long nanos, long engineNanos, String fallback, boolean logQuery) {
-    }
+    record Entry(
+            String method,
+            String path,
+            String tenant,
+            String product,
+            SuggestRequest body,
+            SuggestResponse answer,
+            int status,
+            String errorCode,
+            long nanos,
+            long engineNanos,
+            String fallback,
+            boolean logQuery) {}
 
     /** Queues the line of an answered request (or writes it now if the queue is full or closed). */
     void write(Entry entry) {
@@ -172,7 +179,9 @@ public final class AccessLog implements AutoCloseable {
                         flush();
                     }
                 } catch (RuntimeException e) {
-                    logger.log(System.Logger.Level.WARNING, "Access log line not written: " + e.getClass().getName());
+                    logger.log(
+                            System.Logger.Level.WARNING,
+                            "Access log line not written: " + e.getClass().getName());
                 }
             }
         }
@@ -205,9 +214,13 @@ public final class AccessLog implements AutoCloseable {
      */
     private LineHandler directHandler() {
         Handler[] handlers = julLogger.getHandlers();
-        return handlers.length == 1 && handlers[0] instanceof LineHandler lines && !julLogger.getUseParentHandlers()
-                && julLogger.getFilter() == null
-                && lines.getLevel().intValue() <= Level.INFO.intValue() ? lines : null;
+        return handlers.length == 1
+                        && handlers[0] instanceof LineHandler lines
+                        && !julLogger.getUseParentHandlers()
+                        && julLogger.getFilter() == null
+                        && lines.getLevel().intValue() <= Level.INFO.intValue()
+                ? lines
+                : null;
     }
 
     private void log(Timed timed, LineHandler direct) {
@@ -216,8 +229,11 @@ public final class AccessLog implements AutoCloseable {
         line.append('{');
         time(timed.time());
         field("request_id", entry.body() == null ? null : entry.body().requestId());
-        field("session_id", entry.answer() != null ? entry.answer().sessionId()
-                : entry.body() == null ? null : entry.body().sessionId());
+        field(
+                "session_id",
+                entry.answer() != null
+                        ? entry.answer().sessionId()
+                        : entry.body() == null ? null : entry.body().sessionId());
         field("method", entry.method());
         field("path", entry.path());
         field("tenant", entry.tenant());
@@ -250,6 +266,7 @@ public final class AccessLog implements AutoCloseable {
 
     /** The second last formatted, and its text up to the seconds: a batch of lines mostly shares it. */
     private long formattedSecond = Long.MIN_VALUE;
+
     private String secondText;
 
     /** {@code "time"} as {@link Instant#toString()} writes it, formatting the date and time once a second. */
@@ -290,7 +307,9 @@ public final class AccessLog implements AutoCloseable {
         }
         line.append('"');
         int plain = 0;
-        while (plain < value.length() && value.charAt(plain) >= 0x20 && value.charAt(plain) != '"'
+        while (plain < value.length()
+                && value.charAt(plain) >= 0x20
+                && value.charAt(plain) != '"'
                 && value.charAt(plain) != '\\') {
             plain++;
         }

@@ -1,16 +1,15 @@
 package dev.autocomplete.server.http;
 
+import io.helidon.http.HeaderName;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
-
-import io.helidon.http.HeaderName;
-import io.helidon.http.HeaderNames;
-import io.helidon.http.Status;
-import io.helidon.webserver.http.ServerResponse;
 
 /**
  * Files the web build bundled into the class path under {@code web/} (web/build.mjs): the demo page and the operator

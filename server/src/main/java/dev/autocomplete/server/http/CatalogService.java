@@ -1,5 +1,34 @@
 package dev.autocomplete.server.http;
 
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.autocomplete.server.auth.Admitted;
+import dev.autocomplete.server.auth.KeyUse;
+import dev.autocomplete.server.catalogs.CheckedRecords;
+import dev.autocomplete.server.catalogs.LiveCatalogs;
+import dev.autocomplete.server.catalogs.PatchReader;
+import dev.autocomplete.server.catalogs.RecordReader;
+import dev.autocomplete.server.catalogs.RecordWriter;
+import dev.autocomplete.server.protocol.ApiException;
+import dev.autocomplete.server.store.CatalogRef;
+import dev.autocomplete.server.store.InvalidRecordsException;
+import dev.autocomplete.server.store.OptionRecord;
+import dev.autocomplete.server.store.OptionRecords;
+import dev.autocomplete.server.store.StorageUnavailableException;
+import dev.autocomplete.server.tenant.Tenant;
+import dev.autocomplete.spi.toolkit.TextFolding;
+import io.helidon.common.buffers.DataReader;
+import io.helidon.http.HeaderValues;
+import io.helidon.http.HttpMediaType;
+import io.helidon.http.Status;
+import io.helidon.webserver.ServerConnectionException;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -17,39 +46,6 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import com.fasterxml.jackson.core.JacksonException;
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
-import io.helidon.common.buffers.DataReader;
-import io.helidon.http.HeaderNames;
-import io.helidon.http.HeaderValues;
-import io.helidon.http.HttpMediaType;
-import io.helidon.http.Status;
-import io.helidon.webserver.ServerConnectionException;
-import io.helidon.webserver.http.HttpRules;
-import io.helidon.webserver.http.HttpService;
-import io.helidon.webserver.http.ServerRequest;
-import io.helidon.webserver.http.ServerResponse;
-
-import dev.autocomplete.server.auth.Admitted;
-import dev.autocomplete.server.auth.KeyUse;
-import dev.autocomplete.server.catalogs.CheckedRecords;
-import dev.autocomplete.server.catalogs.LiveCatalogs;
-import dev.autocomplete.server.catalogs.PatchReader;
-import dev.autocomplete.server.catalogs.RecordReader;
-import dev.autocomplete.server.catalogs.RecordWriter;
-import dev.autocomplete.server.protocol.ApiException;
-import dev.autocomplete.server.store.CatalogRef;
-import dev.autocomplete.server.store.InvalidRecordsException;
-import dev.autocomplete.server.store.OptionRecord;
-import dev.autocomplete.server.store.OptionRecords;
-import dev.autocomplete.server.store.StorageUnavailableException;
-import dev.autocomplete.server.tenant.Tenant;
-import dev.autocomplete.spi.toolkit.TextFolding;
-
 /**
  * The records API of live catalogs (docs/protocol.md §8): upsert, delete, export in pages and replace the options
  * of a catalog the key's tenant declares. A secret key with the {@code catalogs} use only; called from the
@@ -64,6 +60,7 @@ public final class CatalogService implements HttpService {
     static final int MAX_DELETE_IDS = 10_000;
     /** The catalog and the id of a path to one option, raw (percent-encoded). */
     private static final Pattern OPTION_PATH = Pattern.compile("/api/catalogs/([^/]+)/options/(.+)");
+
     static final int DEFAULT_PAGE = 100;
     static final int MAX_PAGE = 1000;
     private static final String NDJSON = "application/x-ndjson";
@@ -81,8 +78,14 @@ public final class CatalogService implements HttpService {
      * @param bodyLimit the largest body of a write, in bytes (413 above)
      * @param bodyTimeout how long such a body may take to arrive
      */
-    public CatalogService(Gatekeeper gatekeeper, LiveCatalogs catalogs, ObjectMapper json, ErrorResponses errors,
-            ConnectionGuard guard, long bodyLimit, Duration bodyTimeout) {
+    public CatalogService(
+            Gatekeeper gatekeeper,
+            LiveCatalogs catalogs,
+            ObjectMapper json,
+            ErrorResponses errors,
+            ConnectionGuard guard,
+            long bodyLimit,
+            Duration bodyTimeout) {
         this.gatekeeper = gatekeeper;
         this.catalogs = catalogs;
         this.json = json;
@@ -95,8 +98,10 @@ public final class CatalogService implements HttpService {
     @Override
     public void routing(HttpRules rules) {
         rules.get(LIST_PATH, this::list)
-                .any(LIST_PATH, (req, res) -> errors.send(res, 405, "METHOD_NOT_ALLOWED",
-                        "Use GET to list the key's catalogs."))
+                .any(
+                        LIST_PATH,
+                        (req, res) ->
+                                errors.send(res, 405, "METHOD_NOT_ALLOWED", "Use GET to list the key's catalogs."))
                 .post(PATH, this::upsert)
                 .put(PATH, this::replace)
                 .patch(PATH, this::patch)
@@ -105,15 +110,23 @@ public final class CatalogService implements HttpService {
                 // {+id}: the rest of the path, '/' included; the id itself is read from the raw path (optionId).
                 .get(PATH + "/{+id}", this::getOne)
                 .delete(PATH + "/{+id}", this::delete)
-                .any(PATH, (req, res) -> errors.send(res, 405, "METHOD_NOT_ALLOWED",
-                        "Use GET, POST, PUT or PATCH for a catalog's options."))
-                .any(PATH + "/{+id}", (req, res) -> errors.send(res, 405, "METHOD_NOT_ALLOWED",
-                        "Use GET or DELETE for one option, or POST on .../options/delete to delete a batch."));
+                .any(
+                        PATH,
+                        (req, res) -> errors.send(
+                                res, 405, "METHOD_NOT_ALLOWED", "Use GET, POST, PUT or PATCH for a catalog's options."))
+                .any(
+                        PATH + "/{+id}",
+                        (req, res) -> errors.send(
+                                res,
+                                405,
+                                "METHOD_NOT_ALLOWED",
+                                "Use GET or DELETE for one option, or POST on .../options/delete to delete a batch."));
     }
 
     private void upsert(ServerRequest request, ServerResponse response) {
         int upserted;
-        try (Target target = target(request, response); CheckedRecords checked = checked(request)) {
+        try (Target target = target(request, response);
+                CheckedRecords checked = checked(request)) {
             CatalogRef ref = target.ref();
             RecordReader records = checked.records();
             List<OptionRecord> batch = records.readAll();
@@ -127,7 +140,8 @@ public final class CatalogService implements HttpService {
 
     private void replace(ServerRequest request, ServerResponse response) {
         long count;
-        try (Target target = target(request, response); CheckedRecords checked = checked(request)) {
+        try (Target target = target(request, response);
+                CheckedRecords checked = checked(request)) {
             CatalogRef ref = target.ref();
             refuseProblems(checked);
             // The store reads the checked records from the local copy, in one short transaction.
@@ -156,7 +170,10 @@ public final class CatalogService implements HttpService {
         int limit;
         try (Target target = target(request, response)) {
             limit = limit(request);
-            String after = request.query().first("cursor").map(CatalogService::cursorId).orElse(null);
+            String after = request.query()
+                    .first("cursor")
+                    .map(CatalogService::cursorId)
+                    .orElse(null);
             String prefix = foldedQuery(request);
             page = stored(() -> catalogs.store().page(target.ref(), after, limit + 1, prefix), null);
         }
@@ -216,8 +233,8 @@ public final class CatalogService implements HttpService {
             RecordReader.Format format = format(request);
             PatchReader patches;
             try {
-                patches = PatchReader.read(format, json, requestBody(request,
-                        "send records of an id and the fields to change"));
+                patches = PatchReader.read(
+                        format, json, requestBody(request, "send records of an id and the fields to change"));
             } catch (RecordReader.MalformedBody e) {
                 throw ApiException.badRequest("INVALID_JSON", e.getMessage() + " Nothing was applied.");
             }
@@ -225,15 +242,22 @@ public final class CatalogService implements HttpService {
             if (!patches.problems().isEmpty()) {
                 throw invalid(patches.problems(), lines);
             }
-            patched = stored(() -> {
-                try {
-                    return catalogs.patch(target.ref(), patches.patches());
-                } catch (InvalidRecordsException e) {
-                    // The store counts the patches it was given; they are placed back where they stood in the body.
-                    throw invalid(e.problems().stream().map(problem -> new InvalidRecordsException.Problem(
-                            patches.positionOf(problem.index()), problem.reason())).toList(), lines);
-                }
-            }, null);
+            patched = stored(
+                    () -> {
+                        try {
+                            return catalogs.patch(target.ref(), patches.patches());
+                        } catch (InvalidRecordsException e) {
+                            // The store counts the patches it was given; they are placed back where they stood in the
+                            // body.
+                            throw invalid(
+                                    e.problems().stream()
+                                            .map(problem -> new InvalidRecordsException.Problem(
+                                                    patches.positionOf(problem.index()), problem.reason()))
+                                            .toList(),
+                                    lines);
+                        }
+                    },
+                    null);
         }
         send(response, Status.OK_200, out -> out.writeNumberField("patched", patched));
     }
@@ -254,8 +278,13 @@ public final class CatalogService implements HttpService {
         }
         JsonNode body;
         try (InputStream in = requestBody(request, "send {\"ids\": [...]}")) {
-            String text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(in.readAllBytes())).toString();
-            body = json.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readTree(text);
+            String text = StandardCharsets.UTF_8
+                    .newDecoder()
+                    .decode(ByteBuffer.wrap(in.readAllBytes()))
+                    .toString();
+            body = json.reader()
+                    .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                    .readTree(text);
         } catch (CharacterCodingException e) {
             throw ApiException.badRequest("INVALID_JSON", "The body is not valid UTF-8.");
         } catch (JacksonException e) {
@@ -268,14 +297,16 @@ public final class CatalogService implements HttpService {
             throw ApiException.badRequest("INVALID_REQUEST", "The body is {\"ids\": [\"id\", ...]}.");
         }
         if (ids.size() > MAX_DELETE_IDS) {
-            throw ApiException.badRequest("INVALID_REQUEST", "At most " + MAX_DELETE_IDS + " ids a request; split"
-                    + " the batch.");
+            throw ApiException.badRequest(
+                    "INVALID_REQUEST", "At most " + MAX_DELETE_IDS + " ids a request; split" + " the batch.");
         }
         List<String> list = new ArrayList<>(ids.size());
         for (int i = 0; i < ids.size(); i++) {
-            String problem = ids.get(i).isTextual() ? RecordReader.idProblem(ids.get(i).asText()) : "id is not a string";
+            String problem =
+                    ids.get(i).isTextual() ? RecordReader.idProblem(ids.get(i).asText()) : "id is not a string";
             if (problem != null) {
-                throw ApiException.badRequest("INVALID_REQUEST", "ids[" + i + "]: " + problem + "; nothing was deleted.");
+                throw ApiException.badRequest(
+                        "INVALID_REQUEST", "ids[" + i + "]: " + problem + "; nothing was deleted.");
             }
             list.add(ids.get(i).asText());
         }
@@ -293,7 +324,9 @@ public final class CatalogService implements HttpService {
     private static String optionId(ServerRequest request) {
         Matcher raw = OPTION_PATH.matcher(request.path().absolute().rawPath());
         // A path whose dot segments moved it to another catalog (or no catalog) routes elsewhere than it reads.
-        if (!raw.matches() || !percentDecoded(raw.group(1)).equals(request.path().pathParameters().get("catalog"))) {
+        if (!raw.matches()
+                || !percentDecoded(raw.group(1))
+                        .equals(request.path().pathParameters().get("catalog"))) {
             throw new ApiException(404, "NOT_FOUND", "No such endpoint.");
         }
         String id = percentDecoded(raw.group(2));
@@ -325,7 +358,10 @@ public final class CatalogService implements HttpService {
             i += 2;
         }
         try {
-            return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes.toByteArray())).toString();
+            return StandardCharsets.UTF_8
+                    .newDecoder()
+                    .decode(ByteBuffer.wrap(bytes.toByteArray()))
+                    .toString();
         } catch (CharacterCodingException e) {
             throw ApiException.badRequest("INVALID_REQUEST", "The path's escapes are not UTF-8.");
         }
@@ -338,8 +374,8 @@ public final class CatalogService implements HttpService {
             return null;
         }
         if (q.length() > OptionRecords.MAX_TEXT_LENGTH) {
-            throw ApiException.badRequest("INVALID_REQUEST", "q is at most " + OptionRecords.MAX_TEXT_LENGTH
-                    + " characters.");
+            throw ApiException.badRequest(
+                    "INVALID_REQUEST", "q is at most " + OptionRecords.MAX_TEXT_LENGTH + " characters.");
         }
         String folded = TextFolding.fold(q);
         if (folded.isEmpty()) {
@@ -379,8 +415,11 @@ public final class CatalogService implements HttpService {
         String name = request.path().pathParameters().get("catalog");
         if (!tenant.catalogs().contains(name)) {
             admitted.close();
-            throw new ApiException(404, "CATALOG_NOT_FOUND", "This key's tenant declares no catalog of this name"
-                    + " (catalogs are declared under 'catalogs' in tenant.yaml).");
+            throw new ApiException(
+                    404,
+                    "CATALOG_NOT_FOUND",
+                    "This key's tenant declares no catalog of this name"
+                            + " (catalogs are declared under 'catalogs' in tenant.yaml).");
         }
         return new Target(admitted, new CatalogRef(tenant.id(), name));
     }
@@ -397,8 +436,10 @@ public final class CatalogService implements HttpService {
         } catch (RecordReader.MalformedBody e) {
             throw ApiException.badRequest("INVALID_JSON", e.getMessage() + " Nothing was applied.");
         } catch (IOException | UncheckedIOException e) {
-            LOG.log(System.Logger.Level.WARNING, "A catalog write was refused: its body could not be copied to "
-                    + System.getProperty("java.io.tmpdir") + " (" + e.getMessage() + "); is the disk full?");
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "A catalog write was refused: its body could not be copied to "
+                            + System.getProperty("java.io.tmpdir") + " (" + e.getMessage() + "); is the disk full?");
             throw storageUnavailable();
         }
     }
@@ -406,7 +447,9 @@ public final class CatalogService implements HttpService {
     private static RecordReader.Format format(ServerRequest request) {
         HttpMediaType type = request.headers().contentType().orElse(null);
         if (type == null) {
-            throw new ApiException(415, "UNSUPPORTED_MEDIA_TYPE",
+            throw new ApiException(
+                    415,
+                    "UNSUPPORTED_MEDIA_TYPE",
                     "Send records as Content-Type: application/json (an array) or application/x-ndjson.");
         }
         String media = type.mediaType().type() + "/" + type.mediaType().subtype();
@@ -416,7 +459,9 @@ public final class CatalogService implements HttpService {
         if (media.equalsIgnoreCase(NDJSON)) {
             return RecordReader.Format.NDJSON;
         }
-        throw new ApiException(415, "UNSUPPORTED_MEDIA_TYPE",
+        throw new ApiException(
+                415,
+                "UNSUPPORTED_MEDIA_TYPE",
                 "Send records as Content-Type: application/json (an array) or application/x-ndjson.");
     }
 
@@ -428,24 +473,32 @@ public final class CatalogService implements HttpService {
             throw storageUnavailable();
         } catch (InvalidRecordsException e) {
             // The store counts the records it was given; they are placed back where they stood in the body.
-            throw invalid(records == null ? e.problems() : e.problems().stream().map(problem ->
-                    new InvalidRecordsException.Problem(records.positionOf(problem.index()), problem.reason()))
-                    .toList(), e.problems().size(), records == null ? null : records.format());
+            throw invalid(
+                    records == null
+                            ? e.problems()
+                            : e.problems().stream()
+                                    .map(problem -> new InvalidRecordsException.Problem(
+                                            records.positionOf(problem.index()), problem.reason()))
+                                    .toList(),
+                    e.problems().size(),
+                    records == null ? null : records.format());
         }
     }
 
     /** {@code 503 STORAGE_UNAVAILABLE}; the error mapping adds {@code Retry-After}. */
     private static ApiException storageUnavailable() {
-        return new ApiException(503, "STORAGE_UNAVAILABLE", "The catalog store is unavailable; nothing was"
-                + " written. Retry in a few seconds.");
+        return new ApiException(
+                503,
+                "STORAGE_UNAVAILABLE",
+                "The catalog store is unavailable; nothing was" + " written. Retry in a few seconds.");
     }
 
     /**
      * Refuses a batch with bad records, listing with them the texts other stored ids keep, read without a write
      * transaction, so that one answer names every record to fix.
      */
-    private void refuseWithConflicts(CatalogRef ref, CheckedRecords checked, RecordReader records,
-            List<OptionRecord> batch) {
+    private void refuseWithConflicts(
+            CatalogRef ref, CheckedRecords checked, RecordReader records, List<OptionRecord> batch) {
         TreeMap<Long, InvalidRecordsException.Problem> problems = new TreeMap<>();
         checked.problems().forEach(problem -> problems.put(problem.index(), problem));
         long total = checked.invalid();
@@ -480,25 +533,32 @@ public final class CatalogService implements HttpService {
      *
      * @param total how many records were refused, of which {@code problems} are the first
      */
-    private static ApiException invalid(List<InvalidRecordsException.Problem> problems, long total,
-            RecordReader.Format format) {
+    private static ApiException invalid(
+            List<InvalidRecordsException.Problem> problems, long total, RecordReader.Format format) {
         boolean lines = format == RecordReader.Format.NDJSON;
         String at = lines ? "line" : "index";
         List<Map<String, Object>> details = new ArrayList<>();
-        StringBuilder message = new StringBuilder(total == 1 ? "1 record is" : total
-                + " records are").append(" invalid; nothing was applied.");
-        for (InvalidRecordsException.Problem problem : problems.subList(0, Math.min(problems.size(),
-                RecordReader.MAX_LISTED_PROBLEMS))) {
+        StringBuilder message = new StringBuilder(total == 1 ? "1 record is" : total + " records are")
+                .append(" invalid; nothing was applied.");
+        for (InvalidRecordsException.Problem problem :
+                problems.subList(0, Math.min(problems.size(), RecordReader.MAX_LISTED_PROBLEMS))) {
             Map<String, Object> detail = new LinkedHashMap<>();
             long position = problem.index();
             detail.put(at, position);
             detail.put("reason", problem.reason());
             details.add(detail);
-            message.append(' ').append(at).append(' ').append(position).append(": ").append(problem.reason())
+            message.append(' ')
+                    .append(at)
+                    .append(' ')
+                    .append(position)
+                    .append(": ")
+                    .append(problem.reason())
                     .append('.');
         }
         if (total > RecordReader.MAX_LISTED_PROBLEMS) {
-            message.append(" (the first ").append(RecordReader.MAX_LISTED_PROBLEMS).append(" are listed)");
+            message.append(" (the first ")
+                    .append(RecordReader.MAX_LISTED_PROBLEMS)
+                    .append(" are listed)");
         }
         return new ApiException(400, "INVALID_RECORDS", message.toString(), details);
     }
@@ -563,8 +623,11 @@ public final class CatalogService implements HttpService {
     }
 
     private ApiException tooLarge() {
-        return new ApiException(413, "PAYLOAD_TOO_LARGE", "A catalog write is at most " + bodyLimit + " bytes;"
-                + " split it, or raise limits.catalog-body-bytes.");
+        return new ApiException(
+                413,
+                "PAYLOAD_TOO_LARGE",
+                "A catalog write is at most " + bodyLimit + " bytes;"
+                        + " split it, or raise limits.catalog-body-bytes.");
     }
 
     /**
@@ -593,7 +656,9 @@ public final class CatalogService implements HttpService {
             int n;
             try {
                 n = in.read(buffer, offset, length);
-            } catch (IOException | UncheckedIOException | DataReader.InsufficientDataAvailableException
+            } catch (IOException
+                    | UncheckedIOException
+                    | DataReader.InsufficientDataAvailableException
                     | ServerConnectionException e) {
                 if (guard.bodyTimedOut(request)) {
                     throw new ApiException(408, "REQUEST_TIMEOUT", "The body did not arrive in time.");

@@ -1,24 +1,5 @@
 package dev.autocomplete.server.http;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.net.SocketAddress;
-import java.net.SocketOption;
-import java.net.UnknownHostException;
-import java.nio.channels.SocketChannel;
-import java.time.Duration;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-
 import io.helidon.common.buffers.BufferData;
 import io.helidon.common.concurrency.limits.Limit;
 import io.helidon.common.socket.SocketOptions;
@@ -38,6 +19,24 @@ import io.helidon.webserver.http1.Http1ConnectionListener;
 import io.helidon.webserver.http1.Http1ConnectionSelector;
 import io.helidon.webserver.spi.ServerConnection;
 import io.helidon.webserver.spi.ServerConnectionSelector;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketAddress;
+import java.net.SocketOption;
+import java.net.UnknownHostException;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Defences at the level of connections, which Helidon 4.5.0 lacks: it has only a per-read socket timeout (a byte
@@ -84,7 +83,14 @@ public final class ConnectionGuard implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ConnectionGuard.class.getName());
 
     /** What a connection is waiting for; each has its own deadline. */
-    private enum Phase { REQUEST, HEAD, BODY, HANDLER, BODY_EXPIRED, CLOSING }
+    private enum Phase {
+        REQUEST,
+        HEAD,
+        BODY,
+        HANDLER,
+        BODY_EXPIRED,
+        CLOSING
+    }
 
     private final long headerNanos;
     private final long bodyNanos;
@@ -104,7 +110,11 @@ public final class ConnectionGuard implements AutoCloseable {
      * @param perAddress connections at once from one address, 0 for no cap
      * @param trustedProxies IP address literals of reverse proxies
      */
-    public ConnectionGuard(Duration headerTimeout, Duration bodyTimeout, Duration idleTimeout, int perAddress,
+    public ConnectionGuard(
+            Duration headerTimeout,
+            Duration bodyTimeout,
+            Duration idleTimeout,
+            int perAddress,
             List<String> trustedProxies) {
         this.headerNanos = headerTimeout.toNanos();
         this.bodyNanos = bodyTimeout.toNanos();
@@ -130,7 +140,9 @@ public final class ConnectionGuard implements AutoCloseable {
     /** HTTP/1.1 with these defences, from the protocol's settings; the listeners it needs are added here. */
     public ServerConnectionSelector selector(Http1Config.Builder http1) {
         Http1ConnectionSelector http1Selector = Http1ConnectionSelector.builder()
-                .config(http1.addReceiveListener(new RequestListener()).addSendListener(new AnswerListener()).build())
+                .config(http1.addReceiveListener(new RequestListener())
+                        .addSendListener(new AnswerListener())
+                        .build())
                 .build();
         return new Selector(http1Selector);
     }
@@ -181,7 +193,8 @@ public final class ConnectionGuard implements AutoCloseable {
         response.beforeSend(() -> {
             // A 413 keeps its connection: Helidon reads and discards the rest of the body (up to DRAINED_BYTES,
             // within the body deadline), so a client still sending gets its answer on an open connection.
-            boolean bodyUnread = request.content().hasEntity() && !request.content().consumed()
+            boolean bodyUnread = request.content().hasEntity()
+                    && !request.content().consumed()
                     && response.status().code() != 413;
             if (draining || bodyUnread) {
                 response.header(HeaderValues.CONNECTION_CLOSE);
@@ -273,8 +286,8 @@ public final class ConnectionGuard implements AutoCloseable {
 
     private void forget(Tracked tracked) {
         if (connections.remove(tracked.remote, tracked) && tracked.counted != null) {
-            openPerAddress.computeIfPresent(tracked.counted, (address, count) ->
-                    count.decrementAndGet() <= 0 ? null : count);
+            openPerAddress.computeIfPresent(
+                    tracked.counted, (address, count) -> count.decrementAndGet() <= 0 ? null : count);
         }
     }
 
@@ -399,8 +412,10 @@ public final class ConnectionGuard implements AutoCloseable {
             // malformed line) and ends the connection after this answer on its own. Closing here would interrupt its
             // thread, still marked as reading the request line, and the write of the answer: a reset instead of it.
             boolean requestLineRefused = tracked.phase == Phase.REQUEST;
-            if (!requestLineRefused && (tracked.clientAskedClose || tracked.bodyTimedOut
-                    || headers.containsToken(HeaderValues.CONNECTION_CLOSE))) {
+            if (!requestLineRefused
+                    && (tracked.clientAskedClose
+                            || tracked.bodyTimedOut
+                            || headers.containsToken(HeaderValues.CONNECTION_CLOSE))) {
                 // Ends Helidon's loop once this answer is written (it would read the next request otherwise).
                 ServerConnection connection = tracked.connection;
                 if (connection != null) {

@@ -1,5 +1,11 @@
 package dev.autocomplete.server.http;
 
+import dev.autocomplete.server.auth.ApiKeys;
+import dev.autocomplete.server.auth.KeyRecord;
+import dev.autocomplete.server.auth.KeyRegistry;
+import dev.autocomplete.server.auth.KeyScope;
+import dev.autocomplete.server.auth.KeyType;
+import dev.autocomplete.server.auth.KeyUse;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -7,13 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-
-import dev.autocomplete.server.auth.ApiKeys;
-import dev.autocomplete.server.auth.KeyRecord;
-import dev.autocomplete.server.auth.KeyRegistry;
-import dev.autocomplete.server.auth.KeyScope;
-import dev.autocomplete.server.auth.KeyType;
-import dev.autocomplete.server.auth.KeyUse;
 
 /**
  * The public keys the console's try-it client uses: minted on demand, one per product at a time, valid for
@@ -27,8 +26,7 @@ final class ConsoleKeys {
     private static final Duration RENEW_BEFORE = Duration.ofMinutes(10);
 
     /** A key and when it stops working. */
-    record Minted(String key, String id, Instant expiresAt) {
-    }
+    record Minted(String key, String id, Instant expiresAt) {}
 
     private final KeyRegistry keys;
     private final Clock clock;
@@ -53,7 +51,14 @@ final class ConsoleKeys {
             String key = apiKeys.generate(KeyType.PUBLIC);
             String digest = ApiKeys.digest(key);
             Instant expiresAt = now.plus(LIFETIME);
-            keys.addEphemeral(new KeyRecord(ApiKeys.idOf(digest), KeyType.PUBLIC, tenant, product, digest, now, null,
+            keys.addEphemeral(new KeyRecord(
+                    ApiKeys.idOf(digest),
+                    KeyType.PUBLIC,
+                    tenant,
+                    product,
+                    digest,
+                    now,
+                    null,
                     new KeyScope(List.of(), true, expiresAt, null, KeyUse.ALL)));
             return new Minted(key, ApiKeys.idOf(digest), expiresAt);
         });

@@ -1,29 +1,8 @@
 package dev.autocomplete.server.http;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.time.Clock;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
-import java.util.function.IntSupplier;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
-import io.helidon.http.HeaderNames;
-import io.helidon.http.HeaderValues;
-import io.helidon.http.Status;
-import io.helidon.webserver.http.HttpRules;
-import io.helidon.webserver.http.HttpService;
-import io.helidon.webserver.http.ServerRequest;
-import io.helidon.webserver.http.ServerResponse;
-
 import dev.autocomplete.server.analytics.Analytics;
 import dev.autocomplete.server.auth.KeyRecord;
 import dev.autocomplete.server.auth.KeyRegistry;
@@ -36,6 +15,24 @@ import dev.autocomplete.server.store.StorageUnavailableException;
 import dev.autocomplete.server.tenant.Product;
 import dev.autocomplete.server.tenant.Tenant;
 import dev.autocomplete.server.tenant.TenantRegistry;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.IntSupplier;
 
 /**
  * The operator console on the management listener only (docs/operations.md, "The console"): the page at
@@ -51,11 +48,12 @@ public final class ConsoleService implements HttpService {
 
     /** The console's page and API below this path. */
     public static final String PATH = "/admin";
+
     private static final int MAX_DAYS = 90;
     private static final int MAX_BODY_BYTES = 4096;
     private static final Set<String> LOOPBACK_HOSTS = Set.of("localhost", "[::1]");
-    private static final java.util.regex.Pattern LOOPBACK_V4 = java.util.regex.Pattern.compile(
-            "127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
+    private static final java.util.regex.Pattern LOOPBACK_V4 =
+            java.util.regex.Pattern.compile("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
 
     private final TenantRegistry tenants;
     private final Health health;
@@ -76,9 +74,18 @@ public final class ConsoleService implements HttpService {
      * @param publicTls whether the API's listener speaks HTTPS
      * @param loopbackListener whether the management listener listens on loopback only (then Host must be loopback)
      */
-    public ConsoleService(TenantRegistry tenants, Health health, KeyRegistry keys, LiveCatalogs catalogs,
-            Analytics analytics, ObjectMapper json, ErrorResponses errors, Clock clock, IntSupplier publicPort,
-            boolean publicTls, boolean loopbackListener) {
+    public ConsoleService(
+            TenantRegistry tenants,
+            Health health,
+            KeyRegistry keys,
+            LiveCatalogs catalogs,
+            Analytics analytics,
+            ObjectMapper json,
+            ErrorResponses errors,
+            Clock clock,
+            IntSupplier publicPort,
+            boolean publicTls,
+            boolean loopbackListener) {
         this.tenants = tenants;
         this.health = health;
         this.keys = keys;
@@ -118,12 +125,17 @@ public final class ConsoleService implements HttpService {
     private void checkHost(ServerRequest request, ServerResponse response) {
         if (loopbackOnly) {
             String host = request.headers().first(HeaderNames.HOST).orElse("");
-            String name = host.startsWith("[") ? host.substring(0, host.indexOf(']') + 1)
+            String name = host.startsWith("[")
+                    ? host.substring(0, host.indexOf(']') + 1)
                     : host.contains(":") ? host.substring(0, host.indexOf(':')) : host;
             String lower = name.toLowerCase(java.util.Locale.ROOT);
             if (!LOOPBACK_HOSTS.contains(lower) && !LOOPBACK_V4.matcher(lower).matches()) {
-                errors.send(response, 403, "HOST_NOT_ALLOWED", "The console answers loopback names only (localhost,"
-                        + " 127.x.x.x, [::1]) while the management listener is on loopback.");
+                errors.send(
+                        response,
+                        403,
+                        "HOST_NOT_ALLOWED",
+                        "The console answers loopback names only (localhost,"
+                                + " 127.x.x.x, [::1]) while the management listener is on loopback.");
                 return;
             }
         }
@@ -131,7 +143,10 @@ public final class ConsoleService implements HttpService {
     }
 
     private void page(ServerResponse response) {
-        files.send(response, "console/index.html", contentSecurityPolicy.formatted(publicPort.getAsInt()),
+        files.send(
+                response,
+                "console/index.html",
+                contentSecurityPolicy.formatted(publicPort.getAsInt()),
                 "The console is not in this build; build with `./autocomplete package`.");
     }
 
@@ -141,7 +156,10 @@ public final class ConsoleService implements HttpService {
             errors.send(response, 404, "NOT_FOUND", "No such file.");
             return;
         }
-        files.send(response, "console/assets/" + name, contentSecurityPolicy.formatted(publicPort.getAsInt()),
+        files.send(
+                response,
+                "console/assets/" + name,
+                contentSecurityPolicy.formatted(publicPort.getAsInt()),
                 "No such file.");
     }
 
@@ -160,14 +178,16 @@ public final class ConsoleService implements HttpService {
             entry.put("name", catalog.ref().catalog());
             entry.put("size", catalog.options().size());
             entry.put("generation", catalog.generation());
-            catalogsByTenant.computeIfAbsent(catalog.ref().tenant(), t -> new ArrayList<>()).add(entry);
+            catalogsByTenant
+                    .computeIfAbsent(catalog.ref().tenant(), t -> new ArrayList<>())
+                    .add(entry);
         }
         List<Map<String, Object>> tenantList = new ArrayList<>();
         List<Map<String, Object>> otherChecks = new ArrayList<>();
         for (HealthCheck.Status check : checks) {
             if (!check.name().startsWith("tenant:")) {
-                otherChecks.add(Map.of("name", check.name(), "status", check.up() ? "UP" : "DOWN",
-                        "data", check.data()));
+                otherChecks.add(
+                        Map.of("name", check.name(), "status", check.up() ? "UP" : "DOWN", "data", check.data()));
                 continue;
             }
             String id = check.name().substring("tenant:".length());
@@ -214,15 +234,30 @@ public final class ConsoleService implements HttpService {
             entry.put("id", record.id());
             entry.put("tenant", record.tenantId());
             entry.put("type", record.type().wireName());
-            entry.put("product", record.productId() == null ? null : tenants.tenant(record.tenantId())
-                    .flatMap(t -> t.product(record.productId())).map(Product::slug)
-                    .orElse(record.productId().toString()));
+            entry.put(
+                    "product",
+                    record.productId() == null
+                            ? null
+                            : tenants.tenant(record.tenantId())
+                                    .flatMap(t -> t.product(record.productId()))
+                                    .map(Product::slug)
+                                    .orElse(record.productId().toString()));
             entry.put("scopes", KeyUse.names(record.scope().uses()));
-            entry.put("origins", record.scope().origins().stream().map(Object::toString).toList());
+            entry.put(
+                    "origins",
+                    record.scope().origins().stream().map(Object::toString).toList());
             entry.put("created_at", record.createdAt().toString());
-            entry.put("expires_at", record.scope().expiresAt() == null ? null : record.scope().expiresAt().toString());
-            entry.put("revoked_at", record.revokedAt() == null ? null : record.revokedAt().toString());
-            entry.put("last_used_at", keys.lastUse(record.id()).map(Object::toString).orElse(null));
+            entry.put(
+                    "expires_at",
+                    record.scope().expiresAt() == null
+                            ? null
+                            : record.scope().expiresAt().toString());
+            entry.put(
+                    "revoked_at",
+                    record.revokedAt() == null ? null : record.revokedAt().toString());
+            entry.put(
+                    "last_used_at",
+                    keys.lastUse(record.id()).map(Object::toString).orElse(null));
             entry.put("in_memory", keys.ephemeral(record.id()));
             list.add(entry);
         }
@@ -245,8 +280,11 @@ public final class ConsoleService implements HttpService {
         }
         Optional<Product> found = tenants.tenant(tenant).flatMap(t -> t.product(product));
         if (found.isEmpty()) {
-            errors.send(response, 404, "NOT_FOUND", "No loaded tenant '" + printable(tenant) + "' with a product '"
-                    + printable(product) + "'.");
+            errors.send(
+                    response,
+                    404,
+                    "NOT_FOUND",
+                    "No loaded tenant '" + printable(tenant) + "' with a product '" + printable(product) + "'.");
             return;
         }
         try {
@@ -269,8 +307,13 @@ public final class ConsoleService implements HttpService {
         } catch (IOException e) {
             body = null;
         }
-        if (body == null || !body.path("tenant").isTextual() || !body.path("product").isTextual()) {
-            errors.send(response, 400, "INVALID_REQUEST",
+        if (body == null
+                || !body.path("tenant").isTextual()
+                || !body.path("product").isTextual()) {
+            errors.send(
+                    response,
+                    400,
+                    "INVALID_REQUEST",
                     "Send {\"tenant\": \"...\", \"product\": \"...\"} (a product slug or id).");
             return;
         }
@@ -278,11 +321,12 @@ public final class ConsoleService implements HttpService {
         String productName = body.path("product").asText();
         Optional<Product> product = tenants.tenant(tenantId).flatMap(t -> t.product(productName));
         if (product.isEmpty()) {
-            errors.send(response, 404, "NOT_FOUND", "No loaded tenant '" + printable(tenantId)
-                    + "' with that product.");
+            errors.send(
+                    response, 404, "NOT_FOUND", "No loaded tenant '" + printable(tenantId) + "' with that product.");
             return;
         }
-        ConsoleKeys.Minted minted = consoleKeys.forProduct(tenantId, product.get().id());
+        ConsoleKeys.Minted minted =
+                consoleKeys.forProduct(tenantId, product.get().id());
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("tenant", tenantId);
         data.put("product", product.get().slug());

@@ -1,8 +1,5 @@
 package dev.autocomplete.server.http;
 
-import java.util.List;
-import java.util.Optional;
-
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
@@ -12,6 +9,8 @@ import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.RoutingRequest;
 import io.helidon.webserver.http.RoutingResponse;
 import io.helidon.webserver.http.ServerResponse;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * CORS for the browser-facing paths. Preflights ({@code OPTIONS}) are answered here, for any origin, since a

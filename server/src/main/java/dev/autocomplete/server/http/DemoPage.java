@@ -2,15 +2,10 @@ package dev.autocomplete.server.http;
 
 import static java.util.Objects.requireNonNull;
 
-import java.io.UncheckedIOException;
-import java.util.List;
-import java.util.UUID;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
@@ -18,6 +13,9 @@ import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.UUID;
 
 /**
  * The demo page at {@code /}: the files the web build bundled into the class path under {@code web/} (the
@@ -82,7 +80,10 @@ public final class DemoPage implements HttpService {
     private void config(ServerRequest request, ServerResponse response) {
         List<DemoProduct> current = products;
         if (current.isEmpty()) {
-            errors.send(response, 404, "NOT_FOUND",
+            errors.send(
+                    response,
+                    404,
+                    "NOT_FOUND",
                     "No demo keys in this process (they are made for the demo tenant by `./autocomplete serve`); try"
                             + " any tenant in the console, /admin/ on the management listener.");
             return;
@@ -108,7 +109,12 @@ public final class DemoPage implements HttpService {
     }
 
     private void sendFile(ServerResponse response, String path) {
-        files.send(response, path, CONTENT_SECURITY_POLICY, path.equals("index.html")
-                ? "The demo page is not in this build; build with `./autocomplete package`." : "No such file.");
+        files.send(
+                response,
+                path,
+                CONTENT_SECURITY_POLICY,
+                path.equals("index.html")
+                        ? "The demo page is not in this build; build with `./autocomplete package`."
+                        : "No such file.");
     }
 }

@@ -1,9 +1,7 @@
 package dev.autocomplete.server.http;
 
-import java.io.UncheckedIOException;
-import java.util.List;
-import java.util.Map;
-
+import dev.autocomplete.server.protocol.ApiException;
+import dev.autocomplete.server.protocol.JsonBodies;
 import io.helidon.http.DirectHandler;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
@@ -11,9 +9,9 @@ import io.helidon.http.Status;
 import io.helidon.webserver.ServerConnectionException;
 import io.helidon.webserver.http.DirectHandlers;
 import io.helidon.webserver.http.ServerResponse;
-
-import dev.autocomplete.server.protocol.ApiException;
-import dev.autocomplete.server.protocol.JsonBodies;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Every error leaves as {@code {"error": {"code", "message"}}} with {@code Content-Type: application/json}
@@ -42,8 +40,8 @@ public final class ErrorResponses {
         send(response, status, code, message, List.of());
     }
 
-    private void send(ServerResponse response, int status, String code, String message,
-            List<Map<String, Object>> details) {
+    private void send(
+            ServerResponse response, int status, String code, String message, List<Map<String, Object>> details) {
         RequestFacts.current().errorCode = code;
         response.status(Status.create(status));
         response.header(HeaderValues.CONTENT_TYPE_JSON);
@@ -64,7 +62,10 @@ public final class ErrorResponses {
     public void clientAborted(ServerResponse response) {
         response.header(HeaderValues.CONNECTION_CLOSE);
         try {
-            send(response, CLIENT_CLOSED_REQUEST, "CLIENT_CLOSED_REQUEST",
+            send(
+                    response,
+                    CLIENT_CLOSED_REQUEST,
+                    "CLIENT_CLOSED_REQUEST",
                     "The connection closed before the request body arrived.");
         } catch (UncheckedIOException | ServerConnectionException e) {
             // The client is gone: there is nobody to tell.
@@ -74,20 +75,24 @@ public final class ErrorResponses {
     /** JSON bodies for the errors Helidon handles before a request reaches the routes. */
     public DirectHandlers directHandlers() {
         DirectHandler handler = (request, eventType, status, headers, message) -> {
-            String code = switch (status.code()) {
-                case 413 -> "PAYLOAD_TOO_LARGE";
-                case 414 -> "URI_TOO_LONG";
-                case 431 -> "HEADERS_TOO_LARGE";
-                case 505 -> "HTTP_VERSION_NOT_SUPPORTED";
-                default -> status.code() >= 500 ? "INTERNAL" : "INVALID_REQUEST";
-            };
-            String text = switch (status.code()) {
-                case 413 -> "The request body is larger than this server accepts.";
-                case 414 -> "The request line (path and query) is longer than this server accepts.";
-                case 431 -> "The request headers are too large.";
-                default -> status.code() >= 500 ? "The server could not handle the request."
-                        : "The HTTP request is malformed.";
-            };
+            String code =
+                    switch (status.code()) {
+                        case 413 -> "PAYLOAD_TOO_LARGE";
+                        case 414 -> "URI_TOO_LONG";
+                        case 431 -> "HEADERS_TOO_LARGE";
+                        case 505 -> "HTTP_VERSION_NOT_SUPPORTED";
+                        default -> status.code() >= 500 ? "INTERNAL" : "INVALID_REQUEST";
+                    };
+            String text =
+                    switch (status.code()) {
+                        case 413 -> "The request body is larger than this server accepts.";
+                        case 414 -> "The request line (path and query) is longer than this server accepts.";
+                        case 431 -> "The request headers are too large.";
+                        default ->
+                            status.code() >= 500
+                                    ? "The server could not handle the request."
+                                    : "The HTTP request is malformed.";
+                    };
             return DirectHandler.TransportResponse.builder()
                     .status(status)
                     .headers(headers)

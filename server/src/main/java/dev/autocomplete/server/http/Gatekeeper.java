@@ -1,13 +1,5 @@
 package dev.autocomplete.server.http;
 
-import java.util.List;
-import java.util.Optional;
-import java.util.function.Supplier;
-
-import io.helidon.http.HeaderNames;
-import io.helidon.webserver.http.ServerRequest;
-import io.helidon.webserver.http.ServerResponse;
-
 import dev.autocomplete.server.auth.Admitted;
 import dev.autocomplete.server.auth.Authenticator;
 import dev.autocomplete.server.auth.Caller;
@@ -17,6 +9,12 @@ import dev.autocomplete.server.protocol.ApiException;
 import dev.autocomplete.server.ratelimit.RateDecision;
 import dev.autocomplete.server.ratelimit.RateLimit;
 import dev.autocomplete.server.ratelimit.RateLimiter;
+import io.helidon.http.HeaderNames;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * What every API request passes before its body is read: failed authentications per client address,
@@ -57,8 +55,11 @@ public final class Gatekeeper {
         Admitted admitted;
         try {
             Optional<String> authorization = authorization(request);
-            admitted = authenticated(request, response, () -> authenticator.authenticate(authorization,
-                    request.headers().first(Headers.APP_IDENTIFIER)));
+            admitted = authenticated(
+                    request,
+                    response,
+                    () -> authenticator.authenticate(
+                            authorization, request.headers().first(Headers.APP_IDENTIFIER)));
         } catch (ApiException e) {
             // A browser client must see a 401 to refresh its token; the body says nothing about any key.
             origin.ifPresent(o -> CorsFilter.allow(response, o));
@@ -88,15 +89,18 @@ public final class Gatekeeper {
      */
     public Admitted admitSecret(ServerRequest request, ServerResponse response, KeyUse use) {
         Optional<String> authorization = authorization(request);
-        Admitted admitted = authenticated(request, response,
-                () -> authenticator.authenticate(authorization, Optional.empty()));
+        Admitted admitted =
+                authenticated(request, response, () -> authenticator.authenticate(authorization, Optional.empty()));
         RequestFacts.current().caller = admitted.caller();
         try {
             Caller caller = admitted.caller();
             limit(response, caller);
             if (caller.kind() != Caller.Kind.SECRET_KEY) {
-                throw new ApiException(403, "SECRET_KEY_REQUIRED", "This call needs the tenant's secret key "
-                        + "('Authorization: Bearer sk_v1_...'), not a public key or an access token.");
+                throw new ApiException(
+                        403,
+                        "SECRET_KEY_REQUIRED",
+                        "This call needs the tenant's secret key "
+                                + "('Authorization: Bearer sk_v1_...'), not a public key or an access token.");
             }
             requireUse(caller.key(), use);
         } catch (RuntimeException e) {
@@ -109,8 +113,11 @@ public final class Gatekeeper {
     /** Names the use the key lacks and the ones it has; never the key. */
     private static void requireUse(KeyRecord key, KeyUse use) {
         if (!key.scope().allows(use)) {
-            throw new ApiException(403, "KEY_SCOPE", "This secret key may not be used for '" + use.wireName()
-                    + "' (its uses: " + String.join(", ", KeyUse.names(key.scope().uses())) + ").");
+            throw new ApiException(
+                    403,
+                    "KEY_SCOPE",
+                    "This secret key may not be used for '" + use.wireName() + "' (its uses: "
+                            + String.join(", ", KeyUse.names(key.scope().uses())) + ").");
         }
     }
 
@@ -121,9 +128,12 @@ public final class Gatekeeper {
         }
         limit(response, caller);
         if (!originAllowed) {
-            throw new ApiException(403, "ORIGIN_NOT_ALLOWED", origin.isPresent()
-                    ? "This key does not accept requests from this origin."
-                    : "This key accepts browser requests only (it refuses requests without an Origin header).");
+            throw new ApiException(
+                    403,
+                    "ORIGIN_NOT_ALLOWED",
+                    origin.isPresent()
+                            ? "This key does not accept requests from this origin."
+                            : "This key accepts browser requests only (it refuses requests without an Origin header).");
         }
     }
 
@@ -145,8 +155,8 @@ public final class Gatekeeper {
     private static Optional<String> authorization(ServerRequest request) {
         List<String> values = request.headers().values(HeaderNames.AUTHORIZATION);
         if (values.size() > 1) {
-            throw ApiException.badRequest("INVALID_REQUEST", "Send one Authorization header, not "
-                    + values.size() + ".");
+            throw ApiException.badRequest(
+                    "INVALID_REQUEST", "Send one Authorization header, not " + values.size() + ".");
         }
         return values.isEmpty() ? Optional.empty() : Optional.of(values.getFirst());
     }
@@ -156,8 +166,11 @@ public final class Gatekeeper {
         RateDecision before = limiter.peek(failures, failedAuthentication);
         if (!before.allowed()) {
             headers(response, before);
-            throw new ApiException(429, "RATE_LIMITED", "Too many failed authentications from this address; retry in "
-                    + before.retryAfterSeconds() + " s.");
+            throw new ApiException(
+                    429,
+                    "RATE_LIMITED",
+                    "Too many failed authentications from this address; retry in " + before.retryAfterSeconds()
+                            + " s.");
         }
         try {
             return authenticate.get();
@@ -172,7 +185,9 @@ public final class Gatekeeper {
     /** The bucket of the key, or for an access token, of its product. */
     private void limit(ServerResponse response, Caller caller) {
         if (caller.kind() == Caller.Kind.ACCESS_TOKEN) {
-            limit(response, "product:" + caller.tenant().id() + ":" + caller.product().id(),
+            limit(
+                    response,
+                    "product:" + caller.tenant().id() + ":" + caller.product().id(),
                     caller.tenant().accessTokens().rate());
         } else {
             limit(response, "key:" + caller.key().id(), caller.key().scope().rateOrDefault());
@@ -183,8 +198,11 @@ public final class Gatekeeper {
         RateDecision decision = limiter.tryConsume(bucket, limit);
         headers(response, decision);
         if (!decision.allowed()) {
-            throw new ApiException(429, "RATE_LIMITED", "Rate limit of " + limit.perSecond() + " requests a second"
-                    + " (burst " + limit.burst() + ") exceeded; retry in " + decision.retryAfterSeconds() + " s.");
+            throw new ApiException(
+                    429,
+                    "RATE_LIMITED",
+                    "Rate limit of " + limit.perSecond() + " requests a second" + " (burst " + limit.burst()
+                            + ") exceeded; retry in " + decision.retryAfterSeconds() + " s.");
         }
     }
 

@@ -26,6 +26,5 @@ final class Headers {
     /** On every API response and every error: a JSON answer is never sniffed into HTML or script. */
     static final Header NOSNIFF = HeaderValues.X_CONTENT_TYPE_OPTIONS_NOSNIFF;
 
-    private Headers() {
-    }
+    private Headers() {}
 }

@@ -1,21 +1,18 @@
 package dev.autocomplete.server.http;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
+import dev.autocomplete.server.protocol.ApiException;
+import dev.autocomplete.server.protocol.Utf8;
 import io.helidon.common.buffers.DataReader;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HttpMediaType;
 import io.helidon.webserver.ServerConnectionException;
 import io.helidon.webserver.http.ServerRequest;
-
-import dev.autocomplete.server.protocol.ApiException;
-import dev.autocomplete.server.protocol.Utf8;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 
 /**
  * Reading JSON request bodies: the media type check, the size limit and the parse, with the protocol's error
@@ -44,13 +41,16 @@ public final class JsonRequests {
 
     static void requireJson(ServerRequest request) {
         String raw = request.headers().first(HeaderNames.CONTENT_TYPE).orElse(null);
-        if (raw != null && raw.regionMatches(true, 0, JSON_TYPE, 0, JSON_TYPE.length())
+        if (raw != null
+                && raw.regionMatches(true, 0, JSON_TYPE, 0, JSON_TYPE.length())
                 && (raw.length() == JSON_TYPE.length() || raw.charAt(JSON_TYPE.length()) == ';')) {
             return; // what clients send, recognized without parsing the media type
         }
-        boolean json = request.headers().contentType()
+        boolean json = request.headers()
+                .contentType()
                 .map(HttpMediaType::mediaType)
-                .map(type -> type.type().equalsIgnoreCase("application") && type.subtype().equalsIgnoreCase("json"))
+                .map(type -> type.type().equalsIgnoreCase("application")
+                        && type.subtype().equalsIgnoreCase("json"))
                 .orElse(false);
         if (!json) {
             throw new ApiException(415, "UNSUPPORTED_MEDIA_TYPE", "Send the body as Content-Type: application/json.");
@@ -110,7 +110,9 @@ public final class JsonRequests {
         byte[] body;
         try {
             body = request.content().hasEntity() ? bytes(request) : new byte[0];
-        } catch (IOException | UncheckedIOException | DataReader.InsufficientDataAvailableException
+        } catch (IOException
+                | UncheckedIOException
+                | DataReader.InsufficientDataAvailableException
                 | ServerConnectionException e) {
             if (guard.bodyTimedOut(request)) {
                 throw new ApiException(408, "REQUEST_TIMEOUT", "The body did not arrive in time.");

@@ -1,15 +1,10 @@
 package dev.autocomplete.server.http;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
+import dev.autocomplete.server.observe.Health;
+import dev.autocomplete.server.observe.HealthCheck;
+import dev.autocomplete.server.observe.Metrics;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
@@ -17,10 +12,12 @@ import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-
-import dev.autocomplete.server.observe.Health;
-import dev.autocomplete.server.observe.HealthCheck;
-import dev.autocomplete.server.observe.Metrics;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * {@code /observe/health} (and {@code /observe/health/ready}: 200 when every check is up, else 503;
@@ -53,13 +50,17 @@ public final class ObserveService implements HttpService {
         boolean up = Health.serving(checks);
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("status", up ? "UP" : "DOWN");
-        report.put("checks", checks.stream().map(check -> {
-            Map<String, Object> entry = new LinkedHashMap<>();
-            entry.put("name", check.name());
-            entry.put("status", check.up() ? "UP" : "DOWN");
-            entry.put("data", check.data());
-            return entry;
-        }).toList());
+        report.put(
+                "checks",
+                checks.stream()
+                        .map(check -> {
+                            Map<String, Object> entry = new LinkedHashMap<>();
+                            entry.put("name", check.name());
+                            entry.put("status", check.up() ? "UP" : "DOWN");
+                            entry.put("data", check.data());
+                            return entry;
+                        })
+                        .toList());
         response.status(up ? Status.OK_200 : Status.SERVICE_UNAVAILABLE_503);
         response.header(HeaderValues.CONTENT_TYPE_JSON);
         response.header(HeaderValues.CACHE_NO_CACHE);

@@ -1,7 +1,7 @@
 package dev.autocomplete.server.http;
 
-import java.nio.charset.StandardCharsets;
-
+import dev.autocomplete.server.observe.Health;
+import dev.autocomplete.server.observe.HealthCheck;
 import io.helidon.http.Header;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
@@ -9,9 +9,7 @@ import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerResponse;
-
-import dev.autocomplete.server.observe.Health;
-import dev.autocomplete.server.observe.HealthCheck;
+import java.nio.charset.StandardCharsets;
 
 /**
  * {@code GET /ready} on the API's port, for load balancers: {@code 200 {"status":"UP"}} when every health check

@@ -19,8 +19,7 @@ final class RequestFacts {
     Suggester.Outcome suggested;
     String errorCode;
 
-    private RequestFacts() {
-    }
+    private RequestFacts() {}
 
     /** Starts tracking the request this thread runs. */
     static RequestFacts start() {

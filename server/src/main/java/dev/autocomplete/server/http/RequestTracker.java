@@ -1,20 +1,18 @@
 package dev.autocomplete.server.http;
 
-import java.time.Duration;
-import java.util.concurrent.atomic.AtomicInteger;
-
+import dev.autocomplete.server.analytics.Analytics;
+import dev.autocomplete.server.auth.Caller;
+import dev.autocomplete.server.observe.Metrics;
+import dev.autocomplete.server.protocol.SuggestRequest;
+import dev.autocomplete.server.suggest.Suggester;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.webserver.http.Filter;
 import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.RoutingRequest;
 import io.helidon.webserver.http.RoutingResponse;
-
-import dev.autocomplete.server.analytics.Analytics;
-import dev.autocomplete.server.auth.Caller;
-import dev.autocomplete.server.observe.Metrics;
-import dev.autocomplete.server.protocol.SuggestRequest;
-import dev.autocomplete.server.suggest.Suggester;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Wraps every request: times it, and once answered records it in the metrics and the access log. Services
@@ -39,8 +37,8 @@ public final class RequestTracker implements Filter, AutoCloseable {
     }
 
     /** @param analytics counts each answered suggest request; null for none */
-    public RequestTracker(Metrics metrics, AccessLog accessLog, ErrorResponses errors, int maxConcurrent,
-            Analytics analytics) {
+    public RequestTracker(
+            Metrics metrics, AccessLog accessLog, ErrorResponses errors, int maxConcurrent, Analytics analytics) {
         this.analytics = analytics;
         this.metrics = metrics;
         this.maxConcurrent = maxConcurrent;
@@ -80,8 +78,11 @@ public final class RequestTracker implements Filter, AutoCloseable {
                 // Refused at once rather than queued: a queue would hold the client's connection and our memory
                 // while it waits, and the client can retry as well as we can wait.
                 response.header(HeaderNames.RETRY_AFTER, "1");
-                errors.send(response, 503, "OVERLOADED", "The server is handling as many requests as it can; retry"
-                        + " in a second.");
+                errors.send(
+                        response,
+                        503,
+                        "OVERLOADED",
+                        "The server is handling as many requests as it can; retry" + " in a second.");
             } else {
                 chain.proceed();
             }
@@ -108,9 +109,18 @@ public final class RequestTracker implements Filter, AutoCloseable {
             }
             // Load balancers probe readiness every few seconds: counted, not logged.
             if (!endpoint.equals(ReadinessService.PATH)) {
-                accessLog.write(new AccessLog.Entry(request.prologue().method().text(), endpoint, tenant, product,
-                        facts.body, suggested == null ? null : suggested.response(), status, facts.errorCode, nanos,
-                        suggested == null ? 0 : suggested.engineNanos(), suggested == null ? null : suggested.fallback(),
+                accessLog.write(new AccessLog.Entry(
+                        request.prologue().method().text(),
+                        endpoint,
+                        tenant,
+                        product,
+                        facts.body,
+                        suggested == null ? null : suggested.response(),
+                        status,
+                        facts.errorCode,
+                        nanos,
+                        suggested == null ? 0 : suggested.engineNanos(),
+                        suggested == null ? null : suggested.fallback(),
                         caller != null && caller.tenant().logQueries()));
             }
         }
@@ -128,7 +138,10 @@ public final class RequestTracker implements Filter, AutoCloseable {
      */
     private static String endpoint(String path) {
         return switch (path) {
-            case "/api/suggest", "/api/auth/token", "/api/telemetry/events", ReadinessService.PATH,
+            case "/api/suggest",
+                    "/api/auth/token",
+                    "/api/telemetry/events",
+                    ReadinessService.PATH,
                     CatalogService.LIST_PATH -> path;
             default -> path.startsWith("/api/catalogs/") ? CatalogService.PATH : "other";
         };

@@ -1,14 +1,6 @@
 package dev.autocomplete.server.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-
-import io.helidon.http.HeaderValues;
-import io.helidon.http.Status;
-import io.helidon.webserver.http.HttpRules;
-import io.helidon.webserver.http.HttpService;
-import io.helidon.webserver.http.ServerRequest;
-import io.helidon.webserver.http.ServerResponse;
-
 import dev.autocomplete.server.auth.Admitted;
 import dev.autocomplete.server.auth.Caller;
 import dev.autocomplete.server.observe.Metrics;
@@ -16,6 +8,12 @@ import dev.autocomplete.server.protocol.JsonBodies;
 import dev.autocomplete.server.protocol.SuggestRequest;
 import dev.autocomplete.server.protocol.SuggestRequestReader;
 import dev.autocomplete.server.suggest.Suggester;
+import io.helidon.http.HeaderValues;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
 
 /** {@code POST /api/suggest}: credentials, origin and rate limit, media type, body, then the {@link Suggester}. */
 public final class SuggestService implements HttpService {
@@ -28,8 +26,14 @@ public final class SuggestService implements HttpService {
     private final JsonRequests requests;
     private final Metrics metrics;
 
-    public SuggestService(Gatekeeper gatekeeper, ObjectMapper json, Suggester suggester, JsonBodies bodies,
-            ErrorResponses errors, JsonRequests requests, Metrics metrics) {
+    public SuggestService(
+            Gatekeeper gatekeeper,
+            ObjectMapper json,
+            Suggester suggester,
+            JsonBodies bodies,
+            ErrorResponses errors,
+            JsonRequests requests,
+            Metrics metrics) {
         this.metrics = metrics;
         this.gatekeeper = gatekeeper;
         this.reader = new SuggestRequestReader(json);
@@ -42,8 +46,9 @@ public final class SuggestService implements HttpService {
     @Override
     public void routing(HttpRules rules) {
         rules.post("/api/suggest", this::suggest)
-                .any("/api/suggest", (req, res) -> errors.send(res, 405, "METHOD_NOT_ALLOWED",
-                        "Use POST for /api/suggest."));
+                .any(
+                        "/api/suggest",
+                        (req, res) -> errors.send(res, 405, "METHOD_NOT_ALLOWED", "Use POST for /api/suggest."));
     }
 
     private void suggest(ServerRequest request, ServerResponse response) {

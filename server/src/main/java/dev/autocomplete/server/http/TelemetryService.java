@@ -1,22 +1,9 @@
 package dev.autocomplete.server.http;
 
-import java.io.IOException;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.regex.Pattern;
-
-import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-
-import io.helidon.http.Status;
-import io.helidon.webserver.http.HttpRules;
-import io.helidon.webserver.http.HttpService;
-import io.helidon.webserver.http.ServerRequest;
-import io.helidon.webserver.http.ServerResponse;
-
 import dev.autocomplete.server.auth.Admitted;
 import dev.autocomplete.server.auth.Caller;
 import dev.autocomplete.server.learning.Learning;
@@ -24,6 +11,14 @@ import dev.autocomplete.server.observe.Metrics;
 import dev.autocomplete.server.protocol.ApiException;
 import dev.autocomplete.server.reading.ProductModel;
 import dev.autocomplete.spi.toolkit.TextFolding;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * {@code POST /api/telemetry/events}: the official client's fire-and-forget analytics
@@ -53,12 +48,17 @@ public final class TelemetryService implements HttpService {
      * and folding every label of the product for each event cost more than the rest of the event. Weak keys are
      * compared by identity, so a reloaded model gets its own map and the old one goes with it.
      */
-    private final Cache<ProductModel, Map<String, String>> labelTypes = Caffeine.newBuilder().weakKeys()
-            .executor(Runnable::run).build();
+    private final Cache<ProductModel, Map<String, String>> labelTypes =
+            Caffeine.newBuilder().weakKeys().executor(Runnable::run).build();
 
     /** @param learning takes the picks; null when the server does not learn */
-    public TelemetryService(Gatekeeper gatekeeper, ObjectMapper json, Metrics metrics, ErrorResponses errors,
-            JsonRequests requests, Learning learning) {
+    public TelemetryService(
+            Gatekeeper gatekeeper,
+            ObjectMapper json,
+            Metrics metrics,
+            ErrorResponses errors,
+            JsonRequests requests,
+            Learning learning) {
         this.learning = learning;
         this.requests = requests;
         this.gatekeeper = gatekeeper;
@@ -70,8 +70,10 @@ public final class TelemetryService implements HttpService {
     @Override
     public void routing(HttpRules rules) {
         rules.post("/api/telemetry/events", this::event)
-                .any("/api/telemetry/events", (req, res) -> errors.send(res, 405, "METHOD_NOT_ALLOWED",
-                        "Use POST for /api/telemetry/events."));
+                .any(
+                        "/api/telemetry/events",
+                        (req, res) ->
+                                errors.send(res, 405, "METHOD_NOT_ALLOWED", "Use POST for /api/telemetry/events."));
     }
 
     private void event(ServerRequest request, ServerResponse response) {
@@ -82,10 +84,14 @@ public final class TelemetryService implements HttpService {
             String label = type.isTextual() && EVENT_TYPE.matcher(type.asText()).matches() ? type.asText() : "other";
             metrics.telemetryEvent(caller.tenant().id(), caller.product().slug(), label);
             if (learning != null) {
-                Learning.Outcome outcome = learning.event(new Learning.ProductRef(caller.tenant().id(),
-                        caller.product().slug()), caller.tenant().learn(), caller.key() == null ? null
-                        : caller.key().id(), request.remotePeer().host(), event, labelText -> typeOfLabel(caller,
-                        labelText));
+                Learning.Outcome outcome = learning.event(
+                        new Learning.ProductRef(
+                                caller.tenant().id(), caller.product().slug()),
+                        caller.tenant().learn(),
+                        caller.key() == null ? null : caller.key().id(),
+                        request.remotePeer().host(),
+                        event,
+                        labelText -> typeOfLabel(caller, labelText));
                 if (outcome != Learning.Outcome.IGNORED) {
                     metrics.learningEvent(caller.tenant().id(), caller.product().slug(), outcome.label());
                 }
@@ -97,7 +103,9 @@ public final class TelemetryService implements HttpService {
 
     /** The param type whose label (in any of its languages) is {@code label}, or null: pill events name labels. */
     private String typeOfLabel(Caller caller, String label) {
-        return labelTypes.get(caller.product().model(), TelemetryService::labelTypes).get(TextFolding.fold(label));
+        return labelTypes
+                .get(caller.product().model(), TelemetryService::labelTypes)
+                .get(TextFolding.fold(label));
     }
 
     /** Folded label to param type; where two params share a label, the first declared wins. */
@@ -105,8 +113,10 @@ public final class TelemetryService implements HttpService {
         Map<String, String> types = new HashMap<>();
         for (ProductModel.Param param : model.paramsByType().values()) {
             types.putIfAbsent(TextFolding.fold(param.label().fallback()), param.type());
-            param.label().translations().values().forEach(text -> types.putIfAbsent(TextFolding.fold(text),
-                    param.type()));
+            param.label()
+                    .translations()
+                    .values()
+                    .forEach(text -> types.putIfAbsent(TextFolding.fold(text), param.type()));
         }
         return Map.copyOf(types);
     }

@@ -1,12 +1,15 @@
 package dev.autocomplete.server.http;
 
-import java.util.UUID;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
+import dev.autocomplete.server.auth.AccessTokens;
+import dev.autocomplete.server.auth.KeyRecord;
+import dev.autocomplete.server.protocol.ApiException;
+import dev.autocomplete.server.protocol.Uuids;
+import dev.autocomplete.server.tenant.Product;
+import dev.autocomplete.server.tenant.Tenant;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
@@ -14,13 +17,7 @@ import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-
-import dev.autocomplete.server.auth.AccessTokens;
-import dev.autocomplete.server.auth.KeyRecord;
-import dev.autocomplete.server.protocol.ApiException;
-import dev.autocomplete.server.protocol.Uuids;
-import dev.autocomplete.server.tenant.Product;
-import dev.autocomplete.server.tenant.Tenant;
+import java.util.UUID;
 
 /**
  * {@code POST /api/auth/token} (docs/protocol.md §5): a secret key mints a short-lived access token for one
@@ -43,8 +40,9 @@ public final class TokenService implements HttpService {
     @Override
     public void routing(HttpRules rules) {
         rules.post("/api/auth/token", this::mint)
-                .any("/api/auth/token", (req, res) -> errors.send(res, 405, "METHOD_NOT_ALLOWED",
-                        "Use POST for /api/auth/token."));
+                .any(
+                        "/api/auth/token",
+                        (req, res) -> errors.send(res, 405, "METHOD_NOT_ALLOWED", "Use POST for /api/auth/token."));
     }
 
     private void mint(ServerRequest request, ServerResponse response) throws JsonProcessingException {
@@ -52,10 +50,13 @@ public final class TokenService implements HttpService {
         JsonRequests.requireJson(request);
         UUID productId = productId(requests.parse(json, request));
         Tenant tenant = gatekeeper.authenticator().tenantOf(key);
-        Product product = tenant.product(productId).orElseThrow(() -> new ApiException(404, "PRODUCT_NOT_FOUND",
-                "product_id names no product of this key's tenant."));
-        AccessTokens.Minted minted = gatekeeper.authenticator().tokens().mint(key, product.id(),
-                tenant.accessTokens().lifetime());
+        Product product = tenant.product(productId)
+                .orElseThrow(() -> new ApiException(
+                        404, "PRODUCT_NOT_FOUND", "product_id names no product of this key's tenant."));
+        AccessTokens.Minted minted = gatekeeper
+                .authenticator()
+                .tokens()
+                .mint(key, product.id(), tenant.accessTokens().lifetime());
         ObjectNode body = json.createObjectNode()
                 .put("access_token", minted.token())
                 .put("expires_at", minted.expiresAt().getEpochSecond())
@@ -68,7 +69,8 @@ public final class TokenService implements HttpService {
 
     private static UUID productId(JsonNode body) {
         JsonNode id = body.path("product_id");
-        return Uuids.parse(body.isObject() && id.isTextual() ? id.asText() : null).orElseThrow(() ->
-                ApiException.badRequest("INVALID_PRODUCT_ID", "Send {\"product_id\": \"<the product's UUID>\"}."));
+        return Uuids.parse(body.isObject() && id.isTextual() ? id.asText() : null)
+                .orElseThrow(() -> ApiException.badRequest(
+                        "INVALID_PRODUCT_ID", "Send {\"product_id\": \"<the product's UUID>\"}."));
     }
 }

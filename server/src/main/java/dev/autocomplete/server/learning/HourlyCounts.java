@@ -1,8 +1,7 @@
 package dev.autocomplete.server.learning;
 
-import java.util.concurrent.atomic.AtomicIntegerArray;
-
 import dev.autocomplete.server.protocol.Offered;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * Picks counted per client address (or key) in the current hour, for the hourly caps: a count-min sketch of two rows

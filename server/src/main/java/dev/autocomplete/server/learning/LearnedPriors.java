@@ -1,12 +1,11 @@
 package dev.autocomplete.server.learning;
 
+import dev.autocomplete.server.reading.Priors;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
-import dev.autocomplete.server.reading.Priors;
 
 /**
  * One product's learned credit as the reader ranks with it, built from the store's rows at one moment: per param
@@ -25,13 +24,14 @@ final class LearnedPriors implements Priors {
     /** What overall credit adds once letters are typed, against credit after those letters. */
     static final double OVERALL_SHARE = 0.5;
 
-    private record Learned(String option, double credit) {
-    }
+    private record Learned(String option, double credit) {}
 
     /** One param type's learning. */
-    private record TypePriors(List<Learned> overall, Map<String, Double> overallCredit,
-            Map<String, List<Learned>> byPrefix, Map<String, Map<String, Double>> prefixCredit) {
-    }
+    private record TypePriors(
+            List<Learned> overall,
+            Map<String, Double> overallCredit,
+            Map<String, List<Learned>> byPrefix,
+            Map<String, Map<String, Double>> prefixCredit) {}
 
     private final long generation;
     private final Map<String, TypePriors> byType;
@@ -42,14 +42,15 @@ final class LearnedPriors implements Priors {
     }
 
     /** The priors of a product's credit rows, decayed by {@code decay} (a row's score to credit now). */
-    static LearnedPriors of(long generation, List<LearningStore.Credit> rows,
-            java.util.function.DoubleUnaryOperator decay) {
+    static LearnedPriors of(
+            long generation, List<LearningStore.Credit> rows, java.util.function.DoubleUnaryOperator decay) {
         Map<String, Map<String, List<Learned>>> grouped = new HashMap<>();
         for (LearningStore.Credit row : rows) {
             double credit = decay.applyAsDouble(row.score());
             if (credit >= LearningStore.FORGOTTEN) {
                 grouped.computeIfAbsent(row.param(), t -> new HashMap<>())
-                        .computeIfAbsent(row.prefix(), p -> new ArrayList<>()).add(new Learned(row.option(), credit));
+                        .computeIfAbsent(row.prefix(), p -> new ArrayList<>())
+                        .add(new Learned(row.option(), credit));
             }
         }
         Map<String, TypePriors> byType = new HashMap<>();
@@ -70,8 +71,10 @@ final class LearnedPriors implements Priors {
     }
 
     private static List<Learned> best(List<Learned> learned, int max) {
-        return learned.stream().sorted(Comparator.comparingDouble(Learned::credit).reversed()
-                .thenComparing(Learned::option)).limit(max).toList();
+        return learned.stream()
+                .sorted(Comparator.comparingDouble(Learned::credit).reversed().thenComparing(Learned::option))
+                .limit(max)
+                .toList();
     }
 
     private static Map<String, Double> credits(List<Learned> learned) {
@@ -112,9 +115,13 @@ final class LearnedPriors implements Priors {
                 scored.put(learned.option(), credit(type, typedFolded, learned.option()));
             }
         }
-        scored.entrySet().stream().filter(e -> e.getValue() >= MIN_CREDIT)
-                .sorted(Map.Entry.<String, Double>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
-                .limit(max).forEach(e -> found.add(e.getKey()));
+        scored.entrySet().stream()
+                .filter(e -> e.getValue() >= MIN_CREDIT)
+                .sorted(Map.Entry.<String, Double>comparingByValue()
+                        .reversed()
+                        .thenComparing(Map.Entry.comparingByKey()))
+                .limit(max)
+                .forEach(e -> found.add(e.getKey()));
         return found;
     }
 
@@ -128,13 +135,16 @@ final class LearnedPriors implements Priors {
         if (typedFolded.isEmpty()) {
             return overall;
         }
-        double afterPrefix = priors.prefixCredit().getOrDefault(prefixOf(typedFolded), Map.of())
+        double afterPrefix = priors.prefixCredit()
+                .getOrDefault(prefixOf(typedFolded), Map.of())
                 .getOrDefault(optionFolded, 0.0);
         return afterPrefix + OVERALL_SHARE * overall;
     }
 
     private static String prefixOf(String typedFolded) {
-        return typedFolded.length() <= Pick.PREFIX_LETTERS ? typedFolded : typedFolded.substring(0, Pick.PREFIX_LETTERS);
+        return typedFolded.length() <= Pick.PREFIX_LETTERS
+                ? typedFolded
+                : typedFolded.substring(0, Pick.PREFIX_LETTERS);
     }
 
     /** Whether {@code typed} starts {@code option} or one of its words (both folded). */

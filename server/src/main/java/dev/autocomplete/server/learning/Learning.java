@@ -1,5 +1,14 @@
 package dev.autocomplete.server.learning;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.autocomplete.server.config.LearningSettings;
+import dev.autocomplete.server.protocol.Offered;
+import dev.autocomplete.server.protocol.Placeholders;
+import dev.autocomplete.server.protocol.Uuids;
+import dev.autocomplete.server.reading.Priors;
+import dev.autocomplete.server.store.LazyStore;
+import dev.autocomplete.server.store.StorageUnavailableException;
+import dev.autocomplete.spi.toolkit.TextFolding;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -19,17 +28,6 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
-import com.fasterxml.jackson.databind.JsonNode;
-
-import dev.autocomplete.server.config.LearningSettings;
-import dev.autocomplete.server.protocol.Offered;
-import dev.autocomplete.server.protocol.Placeholders;
-import dev.autocomplete.server.protocol.Uuids;
-import dev.autocomplete.server.reading.Priors;
-import dev.autocomplete.server.store.LazyStore;
-import dev.autocomplete.server.store.StorageUnavailableException;
-import dev.autocomplete.spi.toolkit.TextFolding;
-
 /**
  * The service learns from its users (docs/protocol.md §6): the official client's pick events are attributed to the
  * param they filled, checked against what the server itself offered that session ({@link ShownOptions}), capped per
@@ -42,6 +40,7 @@ public final class Learning implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Learning.class.getName());
     /** The longest option text credited; longer ones are not options this server offers. */
     private static final int MAX_OPTION_CHARS = 500;
+
     private static final long FLUSH_MILLIS = 1_000;
 
     /** What came of one event, for the metrics. */
@@ -75,8 +74,7 @@ public final class Learning implements AutoCloseable {
     }
 
     /** Which product an event or answer belongs to. */
-    public record ProductRef(String tenant, String product) {
-    }
+    public record ProductRef(String tenant, String product) {}
 
     private final LearningSettings settings;
     private final Clock clock;
@@ -100,8 +98,8 @@ public final class Learning implements AutoCloseable {
         this.store = new LazyStore<>(connect);
         this.shown = new ShownOptions(settings.sessions());
         this.queue = new ArrayBlockingQueue<>(settings.queue());
-        this.background = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon()
-                .name("learning").factory());
+        this.background = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().daemon().name("learning").factory());
         background.scheduleWithFixedDelay(this::flushQuietly, FLUSH_MILLIS, FLUSH_MILLIS, TimeUnit.MILLISECONDS);
         long apply = settings.applyInterval().toMillis();
         background.scheduleWithFixedDelay(this::applyQuietly, 0, apply, TimeUnit.MILLISECONDS);
@@ -132,7 +130,12 @@ public final class Learning implements AutoCloseable {
      * @param address the client address, for the hourly cap
      * @param typeOfLabel the param type a suggestion's label names, or null (pill events name the label)
      */
-    public Outcome event(ProductRef product, boolean learns, String keyId, String address, JsonNode event,
+    public Outcome event(
+            ProductRef product,
+            boolean learns,
+            String keyId,
+            String address,
+            JsonNode event,
             Function<String, String> typeOfLabel) {
         String kind = event.path("type").asText("");
         if (!kind.equals("option") && !kind.equals("pill")) {
@@ -141,8 +144,12 @@ public final class Learning implements AutoCloseable {
         String sessionId = event.path("session_id").asText("");
         JsonNode data = event.path("query_data");
         String rawQuery = data.path("raw_query").asText(null);
-        String selected = data.path(kind.equals("option") ? "selected_option" : "selected_pill").asText(null);
-        if (!Uuids.isUuid(sessionId) || rawQuery == null || selected == null || selected.isBlank()
+        String selected = data.path(kind.equals("option") ? "selected_option" : "selected_pill")
+                .asText(null);
+        if (!Uuids.isUuid(sessionId)
+                || rawQuery == null
+                || selected == null
+                || selected.isBlank()
                 || selected.length() > MAX_OPTION_CHARS) {
             return Outcome.IGNORED;
         }
@@ -171,8 +178,16 @@ public final class Learning implements AutoCloseable {
                 return Outcome.REPEATED;
             }
             String typed = TypedTail.of(rawQuery, selected);
-            pick = new Pick(product.tenant(), product.product(), type, folded, TypedTail.prefix(typed),
-                    typed.length(), selected.length(), now, selected.strip());
+            pick = new Pick(
+                    product.tenant(),
+                    product.product(),
+                    type,
+                    folded,
+                    TypedTail.prefix(typed),
+                    typed.length(),
+                    selected.length(),
+                    now,
+                    selected.strip());
         }
         if (!perAddress.add(address, settings.picksPerAddressHour(), now)
                 || !perKey.add(keyId, settings.picksPerKeyHour(), now)) {
@@ -230,14 +245,19 @@ public final class Learning implements AutoCloseable {
         LearningStore reached = store.get();
         Map<List<String>, Long> stored = reached.versions();
         for (Map.Entry<List<String>, Long> entry : stored.entrySet()) {
-            ProductRef ref = new ProductRef(entry.getKey().get(0), entry.getKey().get(1));
+            ProductRef ref =
+                    new ProductRef(entry.getKey().get(0), entry.getKey().get(1));
             if (entry.getValue().equals(versions.get(ref))) {
                 continue;
             }
             LearningStore.Credits credits = reached.credits(ref.tenant(), ref.product());
             long now = clock.instant().getEpochSecond();
-            priors.put(ref, LearnedPriors.of(generations.incrementAndGet(), credits.rows(),
-                    score -> reached.credit(score, credits.epoch(), now)));
+            priors.put(
+                    ref,
+                    LearnedPriors.of(
+                            generations.incrementAndGet(),
+                            credits.rows(),
+                            score -> reached.credit(score, credits.epoch(), now)));
             versions.put(ref, credits.version());
         }
     }

@@ -1,5 +1,7 @@
 package dev.autocomplete.server.learning;
 
+import dev.autocomplete.server.config.ServerSettings;
+import dev.autocomplete.server.store.Database;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -8,9 +10,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
-import dev.autocomplete.server.config.ServerSettings;
-import dev.autocomplete.server.store.Database;
 
 /**
  * Learned credit in the server's database (SQLite in the data directory, or the PostgreSQL replicas share), beside
@@ -51,29 +50,27 @@ public final class LearningStore implements AutoCloseable {
      * live catalogs in the data directory; its own connections.
      */
     public static LearningStore open(ServerSettings settings) {
-        return new LearningStore(Database.of(settings), settings.learning().halfLife().toSeconds());
+        return new LearningStore(
+                Database.of(settings), settings.learning().halfLife().toSeconds());
     }
 
     /** The schema, version by version (the same statements in SQLite and PostgreSQL). */
     public static final List<List<String>> SCHEMA = List.of(List.of(
-                "CREATE TABLE learning_epoch (id INTEGER PRIMARY KEY, epoch BIGINT NOT NULL)",
-                    "CREATE TABLE learning_versions (tenant TEXT NOT NULL, product TEXT NOT NULL, version BIGINT NOT NULL,"
-                        + " PRIMARY KEY (tenant, product))",
-                "CREATE TABLE learning_credits (tenant TEXT NOT NULL, product TEXT NOT NULL, param TEXT NOT NULL,"
-                        + " prefix TEXT NOT NULL, option TEXT NOT NULL, score DOUBLE PRECISION NOT NULL,"
-                        + " PRIMARY KEY (tenant, product, param, prefix, option))"));
+            "CREATE TABLE learning_epoch (id INTEGER PRIMARY KEY, epoch BIGINT NOT NULL)",
+            "CREATE TABLE learning_versions (tenant TEXT NOT NULL, product TEXT NOT NULL, version BIGINT NOT NULL,"
+                    + " PRIMARY KEY (tenant, product))",
+            "CREATE TABLE learning_credits (tenant TEXT NOT NULL, product TEXT NOT NULL, param TEXT NOT NULL,"
+                    + " prefix TEXT NOT NULL, option TEXT NOT NULL, score DOUBLE PRECISION NOT NULL,"
+                    + " PRIMARY KEY (tenant, product, param, prefix, option))"));
 
     /** One credit row: the key of a pick and its summed score. */
-    public record Credit(String param, String prefix, String option, double score) {
-    }
+    public record Credit(String param, String prefix, String option, double score) {}
 
     /** The credits of one product as read, with the epoch their scores are relative to. */
-    public record Credits(long epoch, long version, List<Credit> rows) {
-    }
+    public record Credits(long epoch, long version, List<Credit> rows) {}
 
     /** The key a pick adds to. */
-    record Key(String tenant, String product, String param, String prefix, String option) {
-    }
+    record Key(String tenant, String product, String param, String prefix, String option) {}
 
     /**
      * Adds picks, one transaction for the batch: each pick credits its option overall (prefix "") and after the
@@ -94,7 +91,9 @@ public final class LearningStore implements AutoCloseable {
                 double weight = Math.pow(2, (pick.at() - epoch) / halfLifeSeconds);
                 sums.merge(new Key(pick.tenant(), pick.product(), pick.type(), "", pick.option()), weight, Double::sum);
                 if (!pick.prefix().isEmpty()) {
-                    sums.merge(new Key(pick.tenant(), pick.product(), pick.type(), pick.prefix(), pick.option()), weight,
+                    sums.merge(
+                            new Key(pick.tenant(), pick.product(), pick.type(), pick.prefix(), pick.option()),
+                            weight,
                             Double::sum);
                 }
                 products.put(List.of(pick.tenant(), pick.product()), true);
@@ -125,9 +124,10 @@ public final class LearningStore implements AutoCloseable {
     public int reset(String tenant, String product) {
         return database.writeUnordered(LOCK, connection -> {
             List<String> products = new ArrayList<>();
-            try (PreparedStatement query = connection.prepareStatement(product == null
-                    ? "SELECT DISTINCT product FROM learning_credits WHERE tenant = ?"
-                    : "SELECT DISTINCT product FROM learning_credits WHERE tenant = ? AND product = ?")) {
+            try (PreparedStatement query = connection.prepareStatement(
+                    product == null
+                            ? "SELECT DISTINCT product FROM learning_credits WHERE tenant = ?"
+                            : "SELECT DISTINCT product FROM learning_credits WHERE tenant = ? AND product = ?")) {
                 query.setString(1, tenant);
                 if (product != null) {
                     query.setString(2, product);
@@ -139,9 +139,10 @@ public final class LearningStore implements AutoCloseable {
                 }
             }
             int deleted;
-            try (PreparedStatement delete = connection.prepareStatement(product == null
-                    ? "DELETE FROM learning_credits WHERE tenant = ?"
-                    : "DELETE FROM learning_credits WHERE tenant = ? AND product = ?")) {
+            try (PreparedStatement delete = connection.prepareStatement(
+                    product == null
+                            ? "DELETE FROM learning_credits WHERE tenant = ?"
+                            : "DELETE FROM learning_credits WHERE tenant = ? AND product = ?")) {
                 delete.setString(1, tenant);
                 if (product != null) {
                     delete.setString(2, product);
@@ -159,8 +160,8 @@ public final class LearningStore implements AutoCloseable {
     public Map<List<String>, Long> versions() {
         return database.read(connection -> {
             Map<List<String>, Long> versions = new HashMap<>();
-            try (PreparedStatement query = connection.prepareStatement(
-                    "SELECT tenant, product, version FROM learning_versions");
+            try (PreparedStatement query =
+                            connection.prepareStatement("SELECT tenant, product, version FROM learning_versions");
                     ResultSet rows = query.executeQuery()) {
                 while (rows.next()) {
                     versions.put(List.of(rows.getString(1), rows.getString(2)), rows.getLong(3));
@@ -193,8 +194,8 @@ public final class LearningStore implements AutoCloseable {
                 query.setString(2, product);
                 try (ResultSet rows = query.executeQuery()) {
                     while (rows.next()) {
-                        credits.add(new Credit(rows.getString(1), rows.getString(2), rows.getString(3),
-                                rows.getDouble(4)));
+                        credits.add(
+                                new Credit(rows.getString(1), rows.getString(2), rows.getString(3), rows.getDouble(4)));
                     }
                 }
             }
@@ -219,13 +220,13 @@ public final class LearningStore implements AutoCloseable {
                 return null;
             }
             double factor = Math.pow(2, -exponent);
-            try (PreparedStatement scale = connection.prepareStatement(
-                    "UPDATE learning_credits SET score = score * ?")) {
+            try (PreparedStatement scale =
+                    connection.prepareStatement("UPDATE learning_credits SET score = score * ?")) {
                 scale.setDouble(1, factor);
                 scale.executeUpdate();
             }
-            try (PreparedStatement prune = connection.prepareStatement(
-                    "DELETE FROM learning_credits WHERE score < ?")) {
+            try (PreparedStatement prune =
+                    connection.prepareStatement("DELETE FROM learning_credits WHERE score < ?")) {
                 prune.setDouble(1, FORGOTTEN);
                 prune.executeUpdate();
             }
@@ -234,8 +235,8 @@ public final class LearningStore implements AutoCloseable {
                 move.setLong(1, nowSeconds);
                 move.executeUpdate();
             }
-            try (PreparedStatement bumpAll = connection.prepareStatement(
-                    "UPDATE learning_versions SET version = version + 1")) {
+            try (PreparedStatement bumpAll =
+                    connection.prepareStatement("UPDATE learning_versions SET version = version + 1")) {
                 bumpAll.executeUpdate();
             }
             return null;

@@ -17,12 +17,20 @@ import static java.util.Objects.requireNonNull;
  * @param display the option's text as it was offered and picked (for analytics: {@code Porto}, not {@code porto});
  *     empty for a pill
  */
-public record Pick(String tenant, String product, String type, String option, String prefix, int typed, int length,
-        long at, String display) {
+public record Pick(
+        String tenant,
+        String product,
+        String type,
+        String option,
+        String prefix,
+        int typed,
+        int length,
+        long at,
+        String display) {
 
     /** A pick shown as its folded text. */
-    public Pick(String tenant, String product, String type, String option, String prefix, int typed, int length,
-            long at) {
+    public Pick(
+            String tenant, String product, String type, String option, String prefix, int typed, int length, long at) {
         this(tenant, product, type, option, prefix, typed, length, at, option);
     }
 

@@ -1,12 +1,10 @@
 package dev.autocomplete.server.learning;
 
-import java.time.Duration;
-import java.util.function.Predicate;
-
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-
 import dev.autocomplete.server.protocol.Offered;
+import java.time.Duration;
+import java.util.function.Predicate;
 
 /**
  * What the server offered each session lately: the honest-pick check. A pick is credited only when this session was
@@ -81,6 +79,7 @@ final class ShownOptions {
         private final boolean[] first = new boolean[PER_SESSION];
         /** Seconds since {@link #BASE}: four bytes an offer. */
         private final int[] at = new int[PER_SESSION];
+
         private int size;
         private int next;
         private long[] credited = new long[4];

@@ -11,8 +11,7 @@ import dev.autocomplete.spi.toolkit.TextFolding;
  */
 final class TypedTail {
 
-    private TypedTail() {
-    }
+    private TypedTail() {}
 
     static String of(String rawQuery, String option) {
         int start = 0;

@@ -1,5 +1,11 @@
 package dev.autocomplete.server.observe;
 
+import dev.autocomplete.server.engines.EngineRunner;
+import dev.autocomplete.server.engines.GuardedEngine;
+import dev.autocomplete.server.tenant.Problem;
+import dev.autocomplete.server.tenant.Product;
+import dev.autocomplete.server.tenant.Tenant;
+import dev.autocomplete.server.tenant.TenantRegistry;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -8,13 +14,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
-
-import dev.autocomplete.server.engines.EngineRunner;
-import dev.autocomplete.server.engines.GuardedEngine;
-import dev.autocomplete.server.tenant.Problem;
-import dev.autocomplete.server.tenant.Product;
-import dev.autocomplete.server.tenant.Tenant;
-import dev.autocomplete.server.tenant.TenantRegistry;
 
 /**
  * The state behind {@code /observe/health}: one check per tenant directory (up when a tenant serves from
@@ -54,7 +53,8 @@ public final class Health {
         Map<String, List<Problem>> problems = new LinkedHashMap<>();
         for (Problem problem : tenants.problems()) {
             Path directory = tenants.root().relativize(problem.file()).getName(0);
-            problems.computeIfAbsent(directory.toString(), k -> new ArrayList<>()).add(problem);
+            problems.computeIfAbsent(directory.toString(), k -> new ArrayList<>())
+                    .add(problem);
         }
         ids.addAll(problems.keySet());
         List<HealthCheck.Status> checks = new ArrayList<>();
@@ -80,9 +80,12 @@ public final class Health {
             }
             List<Problem> found = problems.getOrDefault(id, List.of());
             if (!found.isEmpty()) {
-                data.put(tenant == null ? "problems" : "problems_of_last_change_not_loaded",
-                        found.stream().map(p -> tenants.root().relativize(p.file()) + ":" + Math.max(1, p.line())
-                                + ": " + p.message()).toList());
+                data.put(
+                        tenant == null ? "problems" : "problems_of_last_change_not_loaded",
+                        found.stream()
+                                .map(p -> tenants.root().relativize(p.file()) + ":" + Math.max(1, p.line()) + ": "
+                                        + p.message())
+                                .toList());
             }
             checks.add(new HealthCheck.Status("tenant:" + id, tenant != null, data, false));
         }

@@ -1,15 +1,13 @@
 package dev.autocomplete.server.observe;
 
-import java.io.IOException;
-import java.io.OutputStream;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.LongSupplier;
-
+import dev.autocomplete.server.engines.EngineCalls;
+import dev.autocomplete.server.engines.EngineOutcome;
+import dev.autocomplete.server.engines.EngineRunner;
+import dev.autocomplete.server.engines.GuardedEngine;
+import dev.autocomplete.server.tenant.EngineCounters;
+import dev.autocomplete.server.tenant.Product;
+import dev.autocomplete.server.tenant.Tenant;
+import dev.autocomplete.server.tenant.TenantRegistry;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
@@ -22,15 +20,15 @@ import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
-
-import dev.autocomplete.server.engines.EngineCalls;
-import dev.autocomplete.server.engines.EngineOutcome;
-import dev.autocomplete.server.engines.EngineRunner;
-import dev.autocomplete.server.engines.GuardedEngine;
-import dev.autocomplete.server.tenant.EngineCounters;
-import dev.autocomplete.server.tenant.Product;
-import dev.autocomplete.server.tenant.Tenant;
-import dev.autocomplete.server.tenant.TenantRegistry;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 
 /**
  * The service's metrics, per tenant and product, written at {@code /observe/metrics} in the Prometheus text
@@ -51,69 +49,110 @@ public final class Metrics {
     private final Map<String, Set<String>> eventTypes = new ConcurrentHashMap<>();
 
     /** A request's labels, and the series they select: looked up once per request instead of twice. */
-    private record RequestLabels(String tenant, String product, String endpoint, int status) {
-    }
+    private record RequestLabels(String tenant, String product, String endpoint, int status) {}
 
-    private record RequestSeries(CounterDataPoint count, DistributionDataPoint latency) {
-    }
+    private record RequestSeries(CounterDataPoint count, DistributionDataPoint latency) {}
 
     private final Map<RequestLabels, RequestSeries> requestSeries = new ConcurrentHashMap<>();
 
     /** An engine's labels in one request, and the series they select: looked up once, not per request. */
-    private record EngineLabels(String tenant, String product, String engine, EngineOutcome outcome) {
-    }
+    private record EngineLabels(String tenant, String product, String engine, EngineOutcome outcome) {}
 
-    private record EngineSeries(CounterDataPoint calls, CounterDataPoint seconds) {
-    }
+    private record EngineSeries(CounterDataPoint calls, CounterDataPoint seconds) {}
 
     private final Map<EngineLabels, EngineSeries> engineSeries = new ConcurrentHashMap<>();
 
     // No exemplars: nothing here is traced, and sampling them scheduled work on every few observations.
-    private final Counter requests = Counter.builder().withoutExemplars().name("autocomplete_requests_total")
-            .help("HTTP requests by endpoint and status").labelNames("tenant", "product", "endpoint", "status")
+    private final Counter requests = Counter.builder()
+            .withoutExemplars()
+            .name("autocomplete_requests_total")
+            .help("HTTP requests by endpoint and status")
+            .labelNames("tenant", "product", "endpoint", "status")
             .register(registry);
-    private final Histogram latency = Histogram.builder().withoutExemplars().name("autocomplete_request_duration_seconds")
-            .help("Time from request to response").labelNames("tenant", "product", "endpoint")
-            .classicOnly().classicUpperBounds(SECONDS).register(registry);
-    private final Counter errors = Counter.builder().withoutExemplars().name("autocomplete_errors_total")
-            .help("Error responses by error code").labelNames("tenant", "product", "code").register(registry);
-    private final Histogram engineTime = Histogram.builder().withoutExemplars().name("autocomplete_engine_duration_seconds")
-            .help("Time waited for engines").labelNames("tenant", "product")
-            .classicOnly().classicUpperBounds(SECONDS).register(registry);
-    private final Counter engineCalls = Counter.builder().withoutExemplars().name("autocomplete_engine_calls_total")
+    private final Histogram latency = Histogram.builder()
+            .withoutExemplars()
+            .name("autocomplete_request_duration_seconds")
+            .help("Time from request to response")
+            .labelNames("tenant", "product", "endpoint")
+            .classicOnly()
+            .classicUpperBounds(SECONDS)
+            .register(registry);
+    private final Counter errors = Counter.builder()
+            .withoutExemplars()
+            .name("autocomplete_errors_total")
+            .help("Error responses by error code")
+            .labelNames("tenant", "product", "code")
+            .register(registry);
+    private final Histogram engineTime = Histogram.builder()
+            .withoutExemplars()
+            .name("autocomplete_engine_duration_seconds")
+            .help("Time waited for engines")
+            .labelNames("tenant", "product")
+            .classicOnly()
+            .classicUpperBounds(SECONDS)
+            .register(registry);
+    private final Counter engineCalls = Counter.builder()
+            .withoutExemplars()
+            .name("autocomplete_engine_calls_total")
             .help("Requests that asked an engine, by the engine and its outcome: ok, error, timeout (the request's"
                     + " budget ran out, blamed on the engine that took most of it), invalid, circuit_open")
-            .labelNames("tenant", "product", "engine", "outcome").register(registry);
-    private final Counter engineSeconds = Counter.builder().withoutExemplars()
-            .name("autocomplete_engine_seconds_total").help("Time spent in each engine's calls")
-            .labelNames("tenant", "product", "engine").register(registry);
-    private final Counter fallbacks = Counter.builder().withoutExemplars().name("autocomplete_fallbacks_total")
-            .help("Fallback answers given instead of the engine's, by reason")
-            .labelNames("tenant", "product", "reason").register(registry);
-    private final Counter rateLimited = Counter.builder().withoutExemplars().name("autocomplete_rate_limited_total")
-            .help("Requests refused by rate limiting").labelNames("tenant", "product").register(registry);
-    private final Counter cache = Counter.builder().withoutExemplars().name("autocomplete_cache_lookups_total")
-            .help("Response cache lookups by result: hit or miss").labelNames("tenant", "product", "result")
+            .labelNames("tenant", "product", "engine", "outcome")
             .register(registry);
-    private final Counter telemetry = Counter.builder().withoutExemplars().name("autocomplete_telemetry_events_total")
-            .help("Telemetry events accepted, by event type").labelNames("tenant", "product", "type")
+    private final Counter engineSeconds = Counter.builder()
+            .withoutExemplars()
+            .name("autocomplete_engine_seconds_total")
+            .help("Time spent in each engine's calls")
+            .labelNames("tenant", "product", "engine")
+            .register(registry);
+    private final Counter fallbacks = Counter.builder()
+            .withoutExemplars()
+            .name("autocomplete_fallbacks_total")
+            .help("Fallback answers given instead of the engine's, by reason")
+            .labelNames("tenant", "product", "reason")
+            .register(registry);
+    private final Counter rateLimited = Counter.builder()
+            .withoutExemplars()
+            .name("autocomplete_rate_limited_total")
+            .help("Requests refused by rate limiting")
+            .labelNames("tenant", "product")
+            .register(registry);
+    private final Counter cache = Counter.builder()
+            .withoutExemplars()
+            .name("autocomplete_cache_lookups_total")
+            .help("Response cache lookups by result: hit or miss")
+            .labelNames("tenant", "product", "result")
+            .register(registry);
+    private final Counter telemetry = Counter.builder()
+            .withoutExemplars()
+            .name("autocomplete_telemetry_events_total")
+            .help("Telemetry events accepted, by event type")
+            .labelNames("tenant", "product", "type")
             .register(registry);
 
-    private final Counter learning = Counter.builder().withoutExemplars().name("autocomplete_learning_events_total")
+    private final Counter learning = Counter.builder()
+            .withoutExemplars()
+            .name("autocomplete_learning_events_total")
             .help("Pick events by what learning made of them: credited, pill, not_offered, repeated, capped, dropped,"
-                    + " off").labelNames("tenant", "product", "outcome").register(registry);
+                    + " off")
+            .labelNames("tenant", "product", "outcome")
+            .register(registry);
 
     /** Adds the gauges read from the tenants at scrape time. */
     public Metrics(TenantRegistry tenants) {
-        CounterWithCallback.builder().name("autocomplete_tenant_reloads_total")
-                .help("Changed tenant directories loaded (ok) or refused (failed)").labelNames("result")
+        CounterWithCallback.builder()
+                .name("autocomplete_tenant_reloads_total")
+                .help("Changed tenant directories loaded (ok) or refused (failed)")
+                .labelNames("result")
                 .callback(callback -> {
                     callback.call(tenants.reloads(), "ok");
                     callback.call(tenants.failedReloads(), "failed");
-                }).register(registry);
-        GaugeWithCallback.builder().name("autocomplete_tenant_problems")
-                .help("Problems of tenant directories whose files did not load").callback(callback ->
-                        callback.call(tenants.problems().size())).register(registry);
+                })
+                .register(registry);
+        GaugeWithCallback.builder()
+                .name("autocomplete_tenant_problems")
+                .help("Problems of tenant directories whose files did not load")
+                .callback(callback -> callback.call(tenants.problems().size()))
+                .register(registry);
         registry.register(() -> engineCounters(tenants));
     }
 
@@ -126,10 +165,12 @@ public final class Metrics {
         for (Tenant tenant : tenants.tenants().values()) {
             for (EngineCounters.Published counter : tenant.engineCounters().published()) {
                 families.computeIfAbsent(counter.name(), name -> CounterSnapshot.builder()
-                        .name(EngineCounters.PREFIX + name).help(counter.help()))
+                                .name(EngineCounters.PREFIX + name)
+                                .help(counter.help()))
                         .dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
                                 .labels(Labels.of("engine", counter.engine(), "tenant", tenant.id()))
-                                .value(counter.count().sum()).build());
+                                .value(counter.count().sum())
+                                .build());
             }
         }
         List<MetricSnapshot> snapshots = new ArrayList<>(families.size());
@@ -139,24 +180,31 @@ public final class Metrics {
 
     /** Adds the count of connections the per-address cap refused, read at scrape time. */
     public void reportRefusedConnections(LongSupplier refused) {
-        CounterWithCallback.builder().name("autocomplete_connections_refused_total")
+        CounterWithCallback.builder()
+                .name("autocomplete_connections_refused_total")
                 .help("Connections closed at once because their address already had its cap of connections open")
-                .callback(callback -> callback.call(refused.getAsLong())).register(registry);
+                .callback(callback -> callback.call(refused.getAsLong()))
+                .register(registry);
     }
 
     /** Adds gauges of learning's backlog: picks waiting to be written, and sessions whose offers are remembered. */
     public void reportLearning(LongSupplier queued, LongSupplier sessions) {
-        GaugeWithCallback.builder().name("autocomplete_learning_queued_picks")
+        GaugeWithCallback.builder()
+                .name("autocomplete_learning_queued_picks")
                 .help("Honest picks waiting to be written to the store (more than learning.queue are dropped)")
-                .callback(callback -> callback.call(queued.getAsLong())).register(registry);
-        GaugeWithCallback.builder().name("autocomplete_learning_sessions")
+                .callback(callback -> callback.call(queued.getAsLong()))
+                .register(registry);
+        GaugeWithCallback.builder()
+                .name("autocomplete_learning_sessions")
                 .help("Sessions whose offered options are remembered for the honest-pick check")
-                .callback(callback -> callback.call(sessions.getAsLong())).register(registry);
+                .callback(callback -> callback.call(sessions.getAsLong()))
+                .register(registry);
     }
 
     /** Adds a gauge of the engines' circuits, read at scrape time. */
     public void reportCircuits(TenantRegistry tenants, EngineRunner engines) {
-        GaugeWithCallback.builder().name("autocomplete_circuit_open")
+        GaugeWithCallback.builder()
+                .name("autocomplete_circuit_open")
                 .help("1 while the circuit of a product's engine is open or half open")
                 .labelNames("tenant", "product", "engine")
                 .callback(callback -> {
@@ -168,11 +216,13 @@ public final class Metrics {
                             }
                         }
                     }
-                }).register(registry);
+                })
+                .register(registry);
     }
 
     public void request(String tenant, String product, String endpoint, int status, long nanos) {
-        RequestSeries series = requestSeries.computeIfAbsent(new RequestLabels(tenant, product, endpoint, status),
+        RequestSeries series = requestSeries.computeIfAbsent(
+                new RequestLabels(tenant, product, endpoint, status),
                 labels -> new RequestSeries(
                         requests.labelValues(tenant, product, endpoint, Integer.toString(status)),
                         latency.labelValues(tenant, product, endpoint)));
@@ -188,12 +238,14 @@ public final class Metrics {
      * One request's reading: its outcome and the time waited for it, per product; what each engine asked did, and
      * the time spent in it, per engine.
      */
-    public void engineCall(String tenant, String product, EngineOutcome outcome, long nanos,
-            List<EngineCalls.Use> uses) {
+    public void engineCall(
+            String tenant, String product, EngineOutcome outcome, long nanos, List<EngineCalls.Use> uses) {
         for (EngineCalls.Use use : uses) {
             EngineSeries series = engineSeries.computeIfAbsent(
-                    new EngineLabels(tenant, product, use.engine(), use.outcome()), labels -> new EngineSeries(
-                            engineCalls.labelValues(tenant, product, use.engine(), use.outcome().label()),
+                    new EngineLabels(tenant, product, use.engine(), use.outcome()),
+                    labels -> new EngineSeries(
+                            engineCalls.labelValues(
+                                    tenant, product, use.engine(), use.outcome().label()),
                             engineSeconds.labelValues(tenant, product, use.engine())));
             series.calls().inc();
             series.seconds().inc(use.nanos() / 1e9);

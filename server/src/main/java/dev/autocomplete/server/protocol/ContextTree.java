@@ -1,19 +1,16 @@
 package dev.autocomplete.server.protocol;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.autocomplete.spi.AdditionalContext;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.autocomplete.spi.AdditionalContext;
-
-import com.fasterxml.jackson.databind.JsonNode;
-
 /** Turns {@code additional_context} into the immutable tree that the reader and engines see. */
 final class ContextTree {
 
-    private ContextTree() {
-    }
+    private ContextTree() {}
 
     /** The context; {@link AdditionalContext#NONE} for a missing or null node. */
     static AdditionalContext of(JsonNode node) {

@@ -1,14 +1,13 @@
 package dev.autocomplete.server.protocol;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * Writes response and error bodies straight to bytes, so they go out with a Content-Length.
@@ -59,8 +58,13 @@ public final class JsonBodies {
             });
         }
         StringBuilder meta = new StringBuilder(128);
-        meta.append("{\"request_id\":\"").append(values[0]).append("\",\"request_at\":\"").append(values[1])
-                .append("\",\"session_id\":\"").append(values[2]).append("\"}");
+        meta.append("{\"request_id\":\"")
+                .append(values[0])
+                .append("\",\"request_at\":\"")
+                .append(values[1])
+                .append("\",\"session_id\":\"")
+                .append(values[2])
+                .append("\"}");
         return meta.toString().getBytes(StandardCharsets.US_ASCII);
     }
 

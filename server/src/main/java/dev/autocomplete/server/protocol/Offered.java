@@ -20,8 +20,7 @@ public final class Offered {
      * @param first whether it was the answer's first suggestion with options to pick (the active param)
      * @param options hashes of the folded option texts
      */
-    public record Offer(String type, boolean first, long[] options) {
-    }
+    public record Offer(String type, boolean first, long[] options) {}
 
     private final List<Offer> offers;
 

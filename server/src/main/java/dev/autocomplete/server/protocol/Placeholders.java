@@ -20,8 +20,7 @@ public final class Placeholders {
         }
     }
 
-    private Placeholders() {
-    }
+    private Placeholders() {}
 
     /** Every token in {@code text}, in order. */
     public static List<Token> find(String text) {
@@ -43,7 +42,8 @@ public final class Placeholders {
     /** The token if {@code text} is exactly one token, else null. */
     public static Token parse(String text) {
         return text.startsWith("{{") && tokenEnd(text, 0) == text.length()
-                ? new Token(0, text, text.substring(2, text.lastIndexOf('_'))) : null;
+                ? new Token(0, text, text.substring(2, text.lastIndexOf('_')))
+                : null;
     }
 
     /**

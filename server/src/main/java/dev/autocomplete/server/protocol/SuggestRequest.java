@@ -1,10 +1,9 @@
 package dev.autocomplete.server.protocol;
 
+import dev.autocomplete.spi.AdditionalContext;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
-import dev.autocomplete.spi.AdditionalContext;
 
 /**
  * A validated {@code POST /api/suggest} body.
@@ -38,8 +37,7 @@ public record SuggestRequest(
      * @param type the entry's type
      * @param text the picked text, or null when masked
      */
-    public record Fill(String type, String text) {
-    }
+    public record Fill(String type, String text) {}
 
     /**
      * An identified reading the client echoed back ({@code data.identified_params[]}).
@@ -47,8 +45,7 @@ public record SuggestRequest(
      * @param type the type the server sent
      * @param value the literal text the server read
      */
-    public record EchoedParam(String type, String value) {
-    }
+    public record EchoedParam(String type, String value) {}
 
     /**
      * A suggestion that was on screen ({@code data.recently_suggested[]}).
@@ -56,6 +53,5 @@ public record SuggestRequest(
      * @param type the suggestion's type
      * @param text the suggestion's text as the server sent it
      */
-    public record SuggestionRef(String type, String text) {
-    }
+    public record SuggestionRef(String type, String text) {}
 }

@@ -1,5 +1,14 @@
 package dev.autocomplete.server.protocol;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import dev.autocomplete.spi.AdditionalContext;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -11,17 +20,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.json.JsonWriteFeature;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
-import com.fasterxml.jackson.databind.ObjectWriter;
-
-import dev.autocomplete.spi.AdditionalContext;
 
 /**
  * Reads and validates a suggest body as docs/protocol.md §3 says: a tolerant reader that
@@ -41,6 +39,7 @@ public final class SuggestRequestReader {
 
     /** Tags seen so far and their normalized form ("" when malformed): clients send a handful, on every request. */
     private static final Map<String, String> LANGUAGES = new ConcurrentHashMap<>();
+
     private static final int MAX_REMEMBERED_LANGUAGES = 1024;
 
     /** A known field holding neither a string nor null. */
@@ -206,8 +205,7 @@ public final class SuggestRequestReader {
                 case END_OBJECT, END_ARRAY -> depth--;
                 case VALUE_STRING -> parser.getText();
                 case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> parser.getNumberValue();
-                default -> {
-                }
+                default -> {}
             }
         } while (depth > 0 && (token = parser.nextToken()) != null);
     }
@@ -245,7 +243,8 @@ public final class SuggestRequestReader {
         }
         String requestAt = meta.text("request_at");
         if (requestAt == null || !Timestamps.isZonedTimestamp(requestAt)) {
-            throw ApiException.badRequest("INVALID_REQUEST_AT",
+            throw ApiException.badRequest(
+                    "INVALID_REQUEST_AT",
                     "meta.request_at must be an ISO 8601 timestamp with a zone, e.g. 2026-01-31T09:30:00Z.");
         }
         Object sessionId = meta.get("session_id");
@@ -265,17 +264,28 @@ public final class SuggestRequestReader {
         Set<String> dismissed = new HashSet<>();
         readCompletedParams(data.completedParams, tokensInQuery, fills, dismissed);
 
-        return new SuggestRequest(rawQuery, Collections.unmodifiableMap(fills), Set.copyOf(dismissed),
+        return new SuggestRequest(
+                rawQuery,
+                Collections.unmodifiableMap(fills),
+                Set.copyOf(dismissed),
                 additionalContext(data.additionalContext),
                 pairs(data.identifiedParams, "identified_params", "value").stream()
-                        .map(p -> new SuggestRequest.EchoedParam(p[0], p[1])).toList(),
+                        .map(p -> new SuggestRequest.EchoedParam(p[0], p[1]))
+                        .toList(),
                 pairs(data.recentlySuggested, "recently_suggested", "text").stream()
-                        .map(p -> new SuggestRequest.SuggestionRef(p[0], p[1])).toList(),
-                requestId, requestAt, (String) sessionId, language);
+                        .map(p -> new SuggestRequest.SuggestionRef(p[0], p[1]))
+                        .toList(),
+                requestId,
+                requestAt,
+                (String) sessionId,
+                language);
     }
 
-    private static void readCompletedParams(List<Fields> entries, Set<String> tokensInQuery,
-            Map<String, SuggestRequest.Fill> fills, Set<String> dismissed) {
+    private static void readCompletedParams(
+            List<Fields> entries,
+            Set<String> tokensInQuery,
+            Map<String, SuggestRequest.Fill> fills,
+            Set<String> dismissed) {
         if (entries == null) {
             return;
         }
@@ -326,7 +336,9 @@ public final class SuggestRequestReader {
     }
 
     private AdditionalContext additionalContext(JsonNode node) {
-        if (node == null || node.isNull() || (node.isContainerNode() && node.isEmpty())
+        if (node == null
+                || node.isNull()
+                || (node.isContainerNode() && node.isEmpty())
                 || (node.isTextual() && node.textValue().isEmpty())) {
             return AdditionalContext.NONE;
         }
@@ -337,8 +349,10 @@ public final class SuggestRequestReader {
             throw ApiException.badRequest("INVALID_REQUEST", "data.additional_context cannot be read.");
         }
         if (size > MAX_CONTEXT_BYTES) {
-            throw ApiException.badRequest("ADDITIONAL_CONTEXT_TOO_LARGE", "data.additional_context is " + size
-                    + " bytes as compact JSON; the limit is " + MAX_CONTEXT_BYTES + ".");
+            throw ApiException.badRequest(
+                    "ADDITIONAL_CONTEXT_TOO_LARGE",
+                    "data.additional_context is " + size + " bytes as compact JSON; the limit is " + MAX_CONTEXT_BYTES
+                            + ".");
         }
         return ContextTree.of(node);
     }
@@ -356,8 +370,8 @@ public final class SuggestRequestReader {
             String type = entry == null ? null : entry.text("type");
             String value = entry == null ? null : entry.text(second);
             if (type == null || value == null) {
-                throw ApiException.badRequest("INVALID_REQUEST",
-                        "data." + field + "[" + i + "] needs string 'type' and '" + second + "'.");
+                throw ApiException.badRequest(
+                        "INVALID_REQUEST", "data." + field + "[" + i + "] needs string 'type' and '" + second + "'.");
             }
             pairs.add(new String[] {type, value});
         }
@@ -383,7 +397,10 @@ public final class SuggestRequestReader {
         }
         String normalized;
         try {
-            normalized = new Locale.Builder().setLanguageTag(tag.replace('_', '-')).build().toLanguageTag();
+            normalized = new Locale.Builder()
+                    .setLanguageTag(tag.replace('_', '-'))
+                    .build()
+                    .toLanguageTag();
         } catch (IllformedLocaleException e) {
             normalized = "";
         }
@@ -396,5 +413,4 @@ public final class SuggestRequestReader {
     private static ApiException invalidParams(String message) {
         return ApiException.badRequest("INVALID_COMPLETED_PARAMS", message);
     }
-
 }

@@ -21,21 +21,27 @@ public record SuggestResponse(
         DataBytes dataBytes,
         Offered offered) {
 
-    public SuggestResponse(String rawQuery, List<InputSegment> input, List<Suggestion> suggestions, boolean ready,
-            String requestId, String requestAt, String sessionId) {
+    public SuggestResponse(
+            String rawQuery,
+            List<InputSegment> input,
+            List<Suggestion> suggestions,
+            boolean ready,
+            String requestId,
+            String requestAt,
+            String sessionId) {
         this(rawQuery, input, suggestions, ready, requestId, requestAt, sessionId, new DataBytes(), Offered.NONE);
     }
 
     /** The same {@code data} (and its written bytes) under another envelope. */
     public SuggestResponse withEnvelope(String newRequestId, String newRequestAt, String newSessionId) {
-        return new SuggestResponse(rawQuery, input, suggestions, ready, newRequestId, newRequestAt, newSessionId,
-                dataBytes, offered);
+        return new SuggestResponse(
+                rawQuery, input, suggestions, ready, newRequestId, newRequestAt, newSessionId, dataBytes, offered);
     }
 
     /** The same response, noting what it offered for learning. */
     public SuggestResponse withOffered(Offered newOffered) {
-        return new SuggestResponse(rawQuery, input, suggestions, ready, requestId, requestAt, sessionId, dataBytes,
-                newOffered);
+        return new SuggestResponse(
+                rawQuery, input, suggestions, ready, requestId, requestAt, sessionId, dataBytes, newOffered);
     }
 
     /**
@@ -73,14 +79,11 @@ public record SuggestResponse(
      * One {@code data.input[]} entry; {@code source} is {@code selected}, {@code identified}, or null for the
      * intent entry, which echoes no param.
      */
-    public record InputSegment(String type, String text, String state, String source) {
-    }
+    public record InputSegment(String type, String text, String state, String source) {}
 
     /** One {@code data.suggestions[]} entry; {@code options} empty means omitted. */
-    public record Suggestion(String type, String text, boolean required, List<Option> options) {
-    }
+    public record Suggestion(String type, String text, boolean required, List<Option> options) {}
 
     /** One option. */
-    public record Option(String text, boolean tappable) {
-    }
+    public record Option(String text, boolean tappable) {}
 }

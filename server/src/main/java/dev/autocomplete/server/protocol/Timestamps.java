@@ -16,8 +16,7 @@ final class Timestamps {
 
     private static final int[] DAYS_IN_MONTH = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
 
-    private Timestamps() {
-    }
+    private Timestamps() {}
 
     static boolean isZonedTimestamp(String text) {
         int verdict = commonShape(text);
@@ -27,9 +26,17 @@ final class Timestamps {
     /** 1 or 0 when {@code text} has the shape {@code yyyy-MM-ddTHH:mm:ss[.S{1,9}](Z|±HH:mm)}; -1 otherwise. */
     static int commonShape(String text) {
         int n = text.length();
-        if (n < 20 || !digits(text, 0, 4) || text.charAt(4) != '-' || !digits(text, 5, 2) || text.charAt(7) != '-'
-                || !digits(text, 8, 2) || (text.charAt(10) != 'T' && text.charAt(10) != 't')
-                || !digits(text, 11, 2) || text.charAt(13) != ':' || !digits(text, 14, 2) || text.charAt(16) != ':'
+        if (n < 20
+                || !digits(text, 0, 4)
+                || text.charAt(4) != '-'
+                || !digits(text, 5, 2)
+                || text.charAt(7) != '-'
+                || !digits(text, 8, 2)
+                || (text.charAt(10) != 'T' && text.charAt(10) != 't')
+                || !digits(text, 11, 2)
+                || text.charAt(13) != ':'
+                || !digits(text, 14, 2)
+                || text.charAt(16) != ':'
                 || !digits(text, 17, 2)) {
             return -1;
         }
@@ -46,8 +53,11 @@ final class Timestamps {
         int offsetMinutes;
         if (at == n - 1 && (text.charAt(at) == 'Z' || text.charAt(at) == 'z')) {
             offsetMinutes = 0;
-        } else if (at == n - 6 && (text.charAt(at) == '+' || text.charAt(at) == '-') && digits(text, at + 1, 2)
-                && text.charAt(at + 3) == ':' && digits(text, at + 4, 2)) {
+        } else if (at == n - 6
+                && (text.charAt(at) == '+' || text.charAt(at) == '-')
+                && digits(text, at + 1, 2)
+                && text.charAt(at + 3) == ':'
+                && digits(text, at + 4, 2)) {
             int hours = number(text, at + 1, 2);
             int minutes = number(text, at + 4, 2);
             if (hours > 18 || minutes > 59) {
@@ -60,9 +70,13 @@ final class Timestamps {
         int year = number(text, 0, 4);
         int month = number(text, 5, 2);
         int day = number(text, 8, 2);
-        boolean valid = month >= 1 && month <= 12 && day >= 1
+        boolean valid = month >= 1
+                && month <= 12
+                && day >= 1
                 && day <= (month == 2 && Year.isLeap(year) ? 29 : DAYS_IN_MONTH[month - 1])
-                && number(text, 11, 2) <= 23 && number(text, 14, 2) <= 59 && number(text, 17, 2) <= 59
+                && number(text, 11, 2) <= 23
+                && number(text, 14, 2) <= 59
+                && number(text, 17, 2) <= 59
                 && offsetMinutes <= 18 * 60;
         return valid ? 1 : 0;
     }

@@ -14,10 +14,10 @@ public final class Utf8 {
 
     /** Reads eight bytes at once: request bodies are mostly ASCII, checked a word at a time. */
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
     private static final long HIGH_BITS = 0x8080808080808080L;
 
-    private Utf8() {
-    }
+    private Utf8() {}
 
     /**
      * Whether the bytes are well-formed UTF-8 as Unicode defines it (table 3-7): no overlong form, no surrogate,

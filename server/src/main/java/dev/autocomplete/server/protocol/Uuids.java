@@ -15,8 +15,7 @@ public final class Uuids {
 
     private static final int LENGTH = 36;
 
-    private Uuids() {
-    }
+    private Uuids() {}
 
     public static boolean isUuid(String text) {
         if (text == null || text.length() != LENGTH) {

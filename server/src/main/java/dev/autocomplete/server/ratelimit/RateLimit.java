@@ -13,7 +13,8 @@ public record RateLimit(long perSecond, long burst) {
             throw new IllegalArgumentException("a rate limit needs at least 1 request a second and a burst of 1");
         }
         if (burst < perSecond) {
-            throw new IllegalArgumentException("the burst (" + burst + ") must be at least the rate (" + perSecond + ")");
+            throw new IllegalArgumentException(
+                    "the burst (" + burst + ") must be at least the rate (" + perSecond + ")");
         }
     }
 

@@ -20,8 +20,8 @@ public record RateLimitStatus(String mode, String redis, Instant since) {
     public String describe() {
         return switch (mode) {
             case "redis" -> "shared through Redis at " + redis;
-            case "local-fallback" -> "per process: Redis at " + redis + " unreachable since " + since
-                    + "; shared again when it returns";
+            case "local-fallback" ->
+                "per process: Redis at " + redis + " unreachable since " + since + "; shared again when it returns";
             default -> "per process (no Redis configured)";
         };
     }

@@ -1,15 +1,5 @@
 package dev.autocomplete.server.ratelimit;
 
-import java.net.URI;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
-
 import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.Bucket;
 import io.github.bucket4j.BucketConfiguration;
@@ -19,7 +9,15 @@ import io.github.bucket4j.distributed.ExpirationAfterWriteStrategy;
 import io.github.bucket4j.distributed.proxy.ProxyManager;
 import io.github.bucket4j.distributed.serialization.Mapper;
 import io.github.bucket4j.redis.jedis.Bucket4jJedis;
-
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPool;
 import redis.clients.jedis.JedisPoolConfig;
@@ -38,8 +36,7 @@ public final class RateLimiter implements AutoCloseable {
     private static final long SWEEP_SECONDS = 60;
 
     /** A local bucket's key: the limit is part of it, so a key whose rate changes gets a fresh bucket. */
-    private record LocalKey(String name, long perSecond, long burst) {
-    }
+    private record LocalKey(String name, long perSecond, long burst) {}
 
     private final Map<LocalKey, Bucket> local = new ConcurrentHashMap<>();
     private final ScheduledExecutorService background;
@@ -51,13 +48,15 @@ public final class RateLimiter implements AutoCloseable {
     private RateLimiter(JedisPool pool, String redisAddress) {
         this.pool = pool;
         this.redisAddress = redisAddress;
-        this.shared = pool == null ? null : Bucket4jJedis.casBasedBuilder(pool)
-                .keyMapper(Mapper.STRING)
-                .expirationAfterWrite(ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(
-                        Duration.ofSeconds(60)))
-                .build();
-        this.background = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon()
-                .name("rate-limits").factory());
+        this.shared = pool == null
+                ? null
+                : Bucket4jJedis.casBasedBuilder(pool)
+                        .keyMapper(Mapper.STRING)
+                        .expirationAfterWrite(ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(
+                                Duration.ofSeconds(60)))
+                        .build();
+        this.background = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().daemon().name("rate-limits").factory());
         background.scheduleWithFixedDelay(this::sweep, SWEEP_SECONDS, SWEEP_SECONDS, TimeUnit.SECONDS);
         if (pool == null) {
             status = new RateLimitStatus("local", null, Instant.now());
@@ -79,7 +78,8 @@ public final class RateLimiter implements AutoCloseable {
 
     /** Buckets in the Redis at {@code redis://host:port} (a password in the URI is used, never logged). */
     public static RateLimiter redis(URI uri) {
-        if (uri.getScheme() == null || !(uri.getScheme().equals("redis") || uri.getScheme().equals("rediss"))
+        if (uri.getScheme() == null
+                || !(uri.getScheme().equals("redis") || uri.getScheme().equals("rediss"))
                 || uri.getHost() == null) {
             throw new IllegalArgumentException("--redis must look like redis://host:port");
         }
@@ -106,7 +106,8 @@ public final class RateLimiter implements AutoCloseable {
     public RateDecision peek(String name, RateLimit limit) {
         if (shared == null || status.degraded()) {
             Bucket bucket = local.get(new LocalKey(name, limit.perSecond(), limit.burst()));
-            return bucket == null ? new RateDecision(true, limit, limit.burst(), 0, 0)
+            return bucket == null
+                    ? new RateDecision(true, limit, limit.burst(), 0, 0)
                     : estimate(limit, bucket.estimateAbilityToConsume(1));
         }
         return estimate(limit, onBucket(name, limit, bucket -> bucket.estimateAbilityToConsume(1)));
@@ -116,8 +117,8 @@ public final class RateLimiter implements AutoCloseable {
     private <T> T onBucket(String name, RateLimit limit, Function<Bucket, T> operation) {
         if (shared != null && !status.degraded()) {
             try {
-                return operation.apply(shared.builder().build(KEY_PREFIX + keyOf(name, limit),
-                        () -> configuration(limit)));
+                return operation.apply(
+                        shared.builder().build(KEY_PREFIX + keyOf(name, limit), () -> configuration(limit)));
             } catch (RuntimeException e) {
                 fallBack(e.getClass().getSimpleName());
             }
@@ -126,8 +127,9 @@ public final class RateLimiter implements AutoCloseable {
     }
 
     private Bucket localBucket(String name, RateLimit limit) {
-        return local.computeIfAbsent(new LocalKey(name, limit.perSecond(), limit.burst()), k -> Bucket.builder()
-                .addLimit(bandwidth(limit)).build());
+        return local.computeIfAbsent(
+                new LocalKey(name, limit.perSecond(), limit.burst()),
+                k -> Bucket.builder().addLimit(bandwidth(limit)).build());
     }
 
     /** The limit is part of the key, so a key whose rate changes gets a fresh bucket with the new rate. */
@@ -140,12 +142,17 @@ public final class RateLimiter implements AutoCloseable {
     }
 
     private static Bandwidth bandwidth(RateLimit limit) {
-        return Bandwidth.builder().capacity(limit.burst()).refillGreedy(limit.perSecond(), Duration.ofSeconds(1))
+        return Bandwidth.builder()
+                .capacity(limit.burst())
+                .refillGreedy(limit.perSecond(), Duration.ofSeconds(1))
                 .build();
     }
 
     private static RateDecision decision(RateLimit limit, ConsumptionProbe probe) {
-        return new RateDecision(probe.isConsumed(), limit, probe.getRemainingTokens(),
+        return new RateDecision(
+                probe.isConsumed(),
+                limit,
+                probe.getRemainingTokens(),
                 probe.isConsumed() ? 0 : Math.max(1, RateDecision.seconds(probe.getNanosToWaitForRefill())),
                 RateDecision.seconds(probe.getNanosToWaitForReset()));
     }
@@ -153,7 +160,10 @@ public final class RateLimiter implements AutoCloseable {
     private static RateDecision estimate(RateLimit limit, EstimationProbe probe) {
         long missing = limit.burst() - probe.getRemainingTokens();
         long resetNanos = missing <= 0 ? 0 : missing * 1_000_000_000L / limit.perSecond();
-        return new RateDecision(probe.canBeConsumed(), limit, probe.getRemainingTokens(),
+        return new RateDecision(
+                probe.canBeConsumed(),
+                limit,
+                probe.getRemainingTokens(),
                 probe.canBeConsumed() ? 0 : Math.max(1, RateDecision.seconds(probe.getNanosToWaitForRefill())),
                 RateDecision.seconds(resetNanos));
     }
@@ -170,8 +180,9 @@ public final class RateLimiter implements AutoCloseable {
             synchronized (this) {
                 status = new RateLimitStatus("redis", redisAddress, Instant.now());
             }
-            LOG.log(System.Logger.Level.INFO, "Rate limits: Redis at " + redisAddress
-                    + " is reachable again; " + status.describe() + ".");
+            LOG.log(
+                    System.Logger.Level.INFO,
+                    "Rate limits: Redis at " + redisAddress + " is reachable again; " + status.describe() + ".");
         }
     }
 
@@ -185,7 +196,9 @@ public final class RateLimiter implements AutoCloseable {
 
     /** Forgets local buckets that are full again, so buckets of one-off client addresses do not pile up. */
     private void sweep() {
-        local.entrySet().removeIf(entry -> entry.getValue().getAvailableTokens() >= entry.getKey().burst());
+        local.entrySet()
+                .removeIf(entry ->
+                        entry.getValue().getAvailableTokens() >= entry.getKey().burst());
     }
 
     @Override

@@ -1,10 +1,9 @@
 package dev.autocomplete.server.reading;
 
-import java.util.List;
-import java.util.Map;
-
 import dev.autocomplete.spi.ConfigTree;
 import dev.autocomplete.spi.EngineConfigException;
+import java.util.List;
+import java.util.Map;
 
 /**
  * A text with translations: config accepts a plain string, or a map from language tag to string.

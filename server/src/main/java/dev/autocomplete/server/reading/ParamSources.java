@@ -1,18 +1,17 @@
 package dev.autocomplete.server.reading;
 
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-
 import dev.autocomplete.server.engines.EngineCalls;
 import dev.autocomplete.server.engines.GuardedEngine;
 import dev.autocomplete.spi.Ask;
 import dev.autocomplete.spi.Option;
 import dev.autocomplete.spi.SpanMatch;
 import dev.autocomplete.spi.toolkit.TextFolding;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * The engines of one product as one request's reader asks them: each param type goes to the engine that serves
@@ -21,8 +20,7 @@ import dev.autocomplete.spi.toolkit.TextFolding;
  */
 final class ParamSources {
 
-    private record SpanKey(String type, int start, int end) {
-    }
+    private record SpanKey(String type, int start, int end) {}
 
     private final Map<String, GuardedEngine> engines;
     private final Query query;
@@ -36,7 +34,11 @@ final class ParamSources {
      * @param engines the engine of each param type of the product
      * @param picked the texts of the params the client filled with a pick, by type
      */
-    ParamSources(Map<String, GuardedEngine> engines, Query query, EngineCalls calls, long deadlineNanos,
+    ParamSources(
+            Map<String, GuardedEngine> engines,
+            Query query,
+            EngineCalls calls,
+            long deadlineNanos,
             Map<String, String> picked) {
         this.engines = engines;
         this.query = query;
@@ -65,8 +67,8 @@ final class ParamSources {
         GuardedEngine engine = engines.get(type);
         List<String> texts = new ArrayList<>(unasked.size());
         unasked.forEach(i -> texts.add(query.rawQuery().substring(start, ends[i])));
-        List<SpanMatch> fresh = engine == null ? null : engine.match(ask(type, picked, query.optionLimit()), texts,
-                calls);
+        List<SpanMatch> fresh =
+                engine == null ? null : engine.match(ask(type, picked, query.optionLimit()), texts, calls);
         for (int k = 0; k < unasked.size(); k++) {
             int i = unasked.get(k);
             SpanMatch answer = fresh == null ? SpanMatch.NONE : fresh.get(k);

@@ -1,5 +1,10 @@
 package dev.autocomplete.server.reading;
 
+import dev.autocomplete.spi.ConfigTree;
+import dev.autocomplete.spi.EngineConfigException;
+import dev.autocomplete.spi.ParamSpec;
+import dev.autocomplete.spi.toolkit.ConfigProblems;
+import dev.autocomplete.spi.toolkit.TextFolding;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -10,12 +15,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
-
-import dev.autocomplete.spi.EngineConfigException;
-import dev.autocomplete.spi.ParamSpec;
-import dev.autocomplete.spi.toolkit.ConfigProblems;
-import dev.autocomplete.spi.ConfigTree;
-import dev.autocomplete.spi.toolkit.TextFolding;
 
 /**
  * Reads how a product reads queries ({@code prompt} and {@code intents} of a product in {@code tenant.yaml}) into
@@ -29,8 +28,17 @@ public final class ProductConfig {
 
     private static final Set<String> INTENT_KEYS = Set.of("name", "phrases", "params");
     /** The keys of a param the core reads; the others are its engine's ({@link ParamSpec#config()}). */
-    private static final Set<String> CORE_PARAM_KEYS = Set.of("type", "label", "required", "cues", "when",
-            "context_keys", "context_options", "engine", "learn", "distinct_from");
+    private static final Set<String> CORE_PARAM_KEYS = Set.of(
+            "type",
+            "label",
+            "required",
+            "cues",
+            "when",
+            "context_keys",
+            "context_options",
+            "engine",
+            "learn",
+            "distinct_from");
     /** The keys every param must have: a key that misspells one is named as such by the core. */
     private static final Set<String> REQUIRED_PARAM_KEYS = Set.of("type");
     /** A type must survive the client's minting, {@code {{NAME_N}}} with NAME in {@code [A-Z0-9_]+}. */
@@ -43,8 +51,7 @@ public final class ProductConfig {
      * @param specs by engine name, the params it serves, in declaration order, one per type; with problems, those
      *     that could be read (so that their engines can still report problems of their own)
      */
-    public record Parsed(ProductModel model, Map<String, List<ParamSpec>> specs) {
-    }
+    public record Parsed(ProductModel model, Map<String, List<ParamSpec>> specs) {}
 
     private final String defaultLanguage;
     private final ConfigProblems problems;
@@ -53,11 +60,9 @@ public final class ProductConfig {
     /** Each param's {@code distinct_from}, checked against the product's params once all are read. */
     private final List<DistinctFrom> distinctFroms = new ArrayList<>();
 
-    private record DistinctFrom(ConfigTree tree, String type, String other) {
-    }
+    private record DistinctFrom(ConfigTree tree, String type, String other) {}
 
-    private record ParamDeclaration(String engine, Map<String, Object> config) {
-    }
+    private record ParamDeclaration(String engine, Map<String, Object> config) {}
 
     private ProductConfig(String defaultLanguage, ConfigProblems problems) {
         this.defaultLanguage = defaultLanguage.toLowerCase(Locale.ROOT);
@@ -100,12 +105,18 @@ public final class ProductConfig {
         }
         // The prompt is read even when an intent has problems, so that its own are reported too.
         boolean intentsRead = intents.size() == intentTrees.size() && distinctFromsNameParams(intents);
-        return problems.read(() -> {
-            String firstPhrase = intentsRead ? intents.getFirst().phrases().getFirst() : "";
-            List<String> raw = intentsRead ? wordLists(intentTrees.getFirst(), "phrases").get(defaultLanguage) : null;
-            Localized prompt = Localized.read(root, "prompt", defaultLanguage, raw == null ? firstPhrase : raw.getFirst());
-            return intentsRead ? new ProductModel(prompt, intents) : null;
-        }, null);
+        return problems.read(
+                () -> {
+                    String firstPhrase =
+                            intentsRead ? intents.getFirst().phrases().getFirst() : "";
+                    List<String> raw = intentsRead
+                            ? wordLists(intentTrees.getFirst(), "phrases").get(defaultLanguage)
+                            : null;
+                    Localized prompt =
+                            Localized.read(root, "prompt", defaultLanguage, raw == null ? firstPhrase : raw.getFirst());
+                    return intentsRead ? new ProductModel(prompt, intents) : null;
+                },
+                null);
     }
 
     /** An intent, or null when it has a problem (each one recorded). */
@@ -114,20 +125,23 @@ public final class ProductConfig {
         problems.unknownKeys(tree, INTENT_KEYS);
         String name = problems.read(() -> tree.string("name"), null);
         Map<String, List<String>> translated = new HashMap<>();
-        List<String> folded = problems.read(() -> {
-            Map<String, List<String>> byLanguage = wordLists(tree, "phrases");
-            List<String> phrases = byLanguage.remove(defaultLanguage);
-            if (phrases == null || phrases.isEmpty()) {
-                throw tree.error("phrases", "needs at least one phrase in the default language '" + defaultLanguage
-                        + "'");
-            }
-            byLanguage.forEach((language, list) -> translated.put(language, folded(list)));
-            List<String> all = folded(phrases);
-            if (all.isEmpty()) {
-                throw tree.error("phrases", "needs a phrase with letters or digits");
-            }
-            return all;
-        }, null);
+        List<String> folded = problems.read(
+                () -> {
+                    Map<String, List<String>> byLanguage = wordLists(tree, "phrases");
+                    List<String> phrases = byLanguage.remove(defaultLanguage);
+                    if (phrases == null || phrases.isEmpty()) {
+                        throw tree.error(
+                                "phrases",
+                                "needs at least one phrase in the default language '" + defaultLanguage + "'");
+                    }
+                    byLanguage.forEach((language, list) -> translated.put(language, folded(list)));
+                    List<String> all = folded(phrases);
+                    if (all.isEmpty()) {
+                        throw tree.error("phrases", "needs a phrase with letters or digits");
+                    }
+                    return all;
+                },
+                null);
         List<ConfigTree> paramTrees = problems.read(() -> tree.trees("params"), null);
         if (paramTrees != null && paramTrees.isEmpty()) {
             problems.add(tree.error("params", "needs at least one param"));
@@ -156,18 +170,20 @@ public final class ProductConfig {
         int before = problems.count();
         // The engine reads the keys the core does not, so only a misspelt required key is the core's to name here.
         problems.misspelt(tree, REQUIRED_PARAM_KEYS);
-        String type = problems.read(() -> {
-            String text = tree.string("type");
-            if (!TYPE.matcher(text).matches()) {
-                throw tree.error("type", "must be letters, digits, '_' and single spaces, got '" + text + "'");
-            }
-            if (earlier.contains(text)) {
-                throw tree.error("type", "repeats param '" + text + "' in this intent");
-            }
-            return text;
-        }, null);
-        Localized label = problems.read(() -> Localized.read(tree, "label", defaultLanguage, type == null ? "" : type),
+        String type = problems.read(
+                () -> {
+                    String text = tree.string("type");
+                    if (!TYPE.matcher(text).matches()) {
+                        throw tree.error("type", "must be letters, digits, '_' and single spaces, got '" + text + "'");
+                    }
+                    if (earlier.contains(text)) {
+                        throw tree.error("type", "repeats param '" + text + "' in this intent");
+                    }
+                    return text;
+                },
                 null);
+        Localized label =
+                problems.read(() -> Localized.read(tree, "label", defaultLanguage, type == null ? "" : type), null);
         boolean required = problems.read(() -> tree.bool("required", false), false);
         Map<String, List<String>> cuesByLanguage = problems.read(() -> wordLists(tree, "cues"), Map.of());
         List<String> cues = folded(cuesByLanguage.getOrDefault(defaultLanguage, List.of()));
@@ -178,7 +194,8 @@ public final class ProductConfig {
             earlier.add(type);
         }
         List<String> contextKeys = problems.read(() -> tree.strings("context_keys"), List.<String>of()).stream()
-                .map(TextFolding::fold).toList();
+                .map(TextFolding::fold)
+                .toList();
         boolean contextOptions = problems.read(() -> tree.bool("context_options", false), false);
         int beforeEngine = problems.count();
         String engine = problems.read(() -> tree.string("engine", DEFAULT_ENGINE), DEFAULT_ENGINE);
@@ -186,8 +203,8 @@ public final class ProductConfig {
         boolean learn = problems.read(() -> tree.bool("learn", true), true);
         int beforeAttributes = problems.count();
         Set<String> attributeKeys = problems.read(() -> attributeKeys(tree), Set.<String>of());
-        String distinctFrom = problems.read(() -> tree.has("distinct_from") ? tree.string("distinct_from") : null,
-                null);
+        String distinctFrom =
+                problems.read(() -> tree.has("distinct_from") ? tree.string("distinct_from") : null, null);
         // With problems of its own, the param still goes to its engine when its type, engine and the keys they share
         // could be read, so that the engine's problems with it are reported too; it joins no intent.
         boolean own = problems.count() > before;
@@ -203,11 +220,13 @@ public final class ProductConfig {
         ParamDeclaration declaration = new ParamDeclaration(engine, engineConfig);
         ParamDeclaration first = declared.putIfAbsent(type, declaration);
         if (first == null) {
-            specs.computeIfAbsent(engine, e -> new ArrayList<>()).add(new ParamSpec(type, ConfigTree.at(tree.path(),
-                    engineConfig, CORE_PARAM_KEYS)));
+            specs.computeIfAbsent(engine, e -> new ArrayList<>())
+                    .add(new ParamSpec(type, ConfigTree.at(tree.path(), engineConfig, CORE_PARAM_KEYS)));
         } else if (!first.equals(declaration)) {
-            problems.add(tree.error("type", "'" + type + "' is declared in another intent with another engine or"
-                    + " options; a type has one source in a product"));
+            problems.add(tree.error(
+                    "type",
+                    "'" + type + "' is declared in another intent with another engine or"
+                            + " options; a type has one source in a product"));
             return null;
         }
         if (own) {
@@ -216,8 +235,19 @@ public final class ProductConfig {
         if (distinctFrom != null) {
             distinctFroms.add(new DistinctFrom(tree, type, distinctFrom));
         }
-        return new ProductModel.Param(type, label, required, cues, Map.copyOf(translatedCues), condition, contextKeys,
-                contextOptions, engine, learn, attributeKeys, distinctFrom);
+        return new ProductModel.Param(
+                type,
+                label,
+                required,
+                cues,
+                Map.copyOf(translatedCues),
+                condition,
+                contextKeys,
+                contextOptions,
+                engine,
+                learn,
+                attributeKeys,
+                distinctFrom);
     }
 
     /** Whether every {@code distinct_from} names another param of the product; records a problem for each that does not. */
@@ -229,12 +259,13 @@ public final class ProductConfig {
             ConfigTree tree = declared.tree();
             String other = declared.other();
             if (other.equals(declared.type())) {
-                problems.add(tree.error("distinct_from", "names the param itself ('" + other
-                        + "'); name another param of this product"));
+                problems.add(tree.error(
+                        "distinct_from",
+                        "names the param itself ('" + other + "'); name another param of this product"));
                 all = false;
             } else if (!types.contains(other)) {
-                problems.add(tree.error("distinct_from", "names no param of this product ('" + other
-                        + "'); its params are " + types));
+                problems.add(tree.error(
+                        "distinct_from", "names no param of this product ('" + other + "'); its params are " + types));
                 all = false;
             }
         }
@@ -272,7 +303,8 @@ public final class ProductConfig {
         if (!earlier.contains(on)) {
             throw when.error(on, "names no earlier param of this intent");
         }
-        return new ProductModel.Condition(on, when.strings(on).stream().map(TextFolding::fold).toList());
+        return new ProductModel.Condition(
+                on, when.strings(on).stream().map(TextFolding::fold).toList());
     }
 
     /**

@@ -37,8 +37,8 @@ public record ProductModel(Localized prompt, List<Intent> intents) {
      * @param phrases folded phrases in the default language, longest first
      * @param translatedPhrases folded phrases by lower-case language tag
      */
-    public record Intent(String name, List<String> phrases, Map<String, List<String>> translatedPhrases,
-            List<Param> params) {
+    public record Intent(
+            String name, List<String> phrases, Map<String, List<String>> translatedPhrases, List<Param> params) {
 
         /** The phrases of the requested languages and of the default one, longest first. */
         List<String> phrasesIn(List<String> languages) {
@@ -72,27 +72,74 @@ public record ProductModel(Localized prompt, List<Intent> intents) {
      * @param distinctFrom the type of the param whose value this one's differs from ({@code distinct_from}), or null:
      *     a typed value equal to that param's needs confirmation
      */
-    public record Param(String type, Localized label, boolean required, List<String> cues,
-            Map<String, List<String>> translatedCues, Condition condition, List<String> contextKeys,
-            boolean contextOptions, String engine, boolean learn, Set<String> attributeKeys, String distinctFrom) {
+    public record Param(
+            String type,
+            Localized label,
+            boolean required,
+            List<String> cues,
+            Map<String, List<String>> translatedCues,
+            Condition condition,
+            List<String> contextKeys,
+            boolean contextOptions,
+            String engine,
+            boolean learn,
+            Set<String> attributeKeys,
+            String distinctFrom) {
 
         public Param {
             attributeKeys = Set.copyOf(attributeKeys);
         }
 
         /** A param that differs from no other. */
-        public Param(String type, Localized label, boolean required, List<String> cues,
-                Map<String, List<String>> translatedCues, Condition condition, List<String> contextKeys,
-                boolean contextOptions, String engine, boolean learn, Set<String> attributeKeys) {
-            this(type, label, required, cues, translatedCues, condition, contextKeys, contextOptions, engine, learn,
-                    attributeKeys, null);
+        public Param(
+                String type,
+                Localized label,
+                boolean required,
+                List<String> cues,
+                Map<String, List<String>> translatedCues,
+                Condition condition,
+                List<String> contextKeys,
+                boolean contextOptions,
+                String engine,
+                boolean learn,
+                Set<String> attributeKeys) {
+            this(
+                    type,
+                    label,
+                    required,
+                    cues,
+                    translatedCues,
+                    condition,
+                    contextKeys,
+                    contextOptions,
+                    engine,
+                    learn,
+                    attributeKeys,
+                    null);
         }
 
         /** A param that learns from picks, with no context attributes. */
-        public Param(String type, Localized label, boolean required, List<String> cues,
-                Map<String, List<String>> translatedCues, Condition condition, List<String> contextKeys,
-                boolean contextOptions, String engine) {
-            this(type, label, required, cues, translatedCues, condition, contextKeys, contextOptions, engine, true,
+        public Param(
+                String type,
+                Localized label,
+                boolean required,
+                List<String> cues,
+                Map<String, List<String>> translatedCues,
+                Condition condition,
+                List<String> contextKeys,
+                boolean contextOptions,
+                String engine) {
+            this(
+                    type,
+                    label,
+                    required,
+                    cues,
+                    translatedCues,
+                    condition,
+                    contextKeys,
+                    contextOptions,
+                    engine,
+                    true,
                     Set.of());
         }
 
@@ -103,18 +150,19 @@ public record ProductModel(Localized prompt, List<Intent> intents) {
     }
 
     /** The param applies only when param {@code type} was filled with one of {@code values} (folded). */
-    public record Condition(String type, List<String> values) {
-    }
+    public record Condition(String type, List<String> values) {}
 
     /** Words of the requested languages and of the default one, longest first. */
-    private static List<String> inLanguages(List<String> byDefault, Map<String, List<String>> translated,
-            List<String> languages) {
+    private static List<String> inLanguages(
+            List<String> byDefault, Map<String, List<String>> translated, List<String> languages) {
         if (translated.isEmpty() || languages.isEmpty()) {
             return byDefault;
         }
         Set<String> all = new LinkedHashSet<>();
         languages.forEach(language -> all.addAll(translated.getOrDefault(language, List.of())));
         all.addAll(byDefault);
-        return all.stream().sorted(Comparator.comparingInt(String::length).reversed()).toList();
+        return all.stream()
+                .sorted(Comparator.comparingInt(String::length).reversed())
+                .toList();
     }
 }

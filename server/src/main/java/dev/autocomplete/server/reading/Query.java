@@ -2,14 +2,13 @@ package dev.autocomplete.server.reading;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.autocomplete.server.protocol.SuggestRequest;
+import dev.autocomplete.spi.AdditionalContext;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-
-import dev.autocomplete.server.protocol.SuggestRequest;
-import dev.autocomplete.spi.AdditionalContext;
 
 /**
  * A validated suggest request, as the reader sees it. Immutable.
@@ -24,16 +23,28 @@ import dev.autocomplete.spi.AdditionalContext;
  * @param today the current date in the product's time zone
  * @param priors what the product's users picked before, to rank options with
  */
-public record Query(String rawQuery, List<Segment> segments, Set<String> dismissedTypes,
-        List<SuggestRequest.SuggestionRef> recentlySuggested, AdditionalContext context, String language,
-        int optionLimit, LocalDate today, Priors priors) {
+public record Query(
+        String rawQuery,
+        List<Segment> segments,
+        Set<String> dismissedTypes,
+        List<SuggestRequest.SuggestionRef> recentlySuggested,
+        AdditionalContext context,
+        String language,
+        int optionLimit,
+        LocalDate today,
+        Priors priors) {
 
     /** A query ranked without learning. */
-    public Query(String rawQuery, List<Segment> segments, Set<String> dismissedTypes,
-            List<SuggestRequest.SuggestionRef> recentlySuggested, AdditionalContext context, String language,
-            int optionLimit, LocalDate today) {
-        this(rawQuery, segments, dismissedTypes, recentlySuggested, context, language, optionLimit, today,
-                Priors.NONE);
+    public Query(
+            String rawQuery,
+            List<Segment> segments,
+            Set<String> dismissedTypes,
+            List<SuggestRequest.SuggestionRef> recentlySuggested,
+            AdditionalContext context,
+            String language,
+            int optionLimit,
+            LocalDate today) {
+        this(rawQuery, segments, dismissedTypes, recentlySuggested, context, language, optionLimit, today, Priors.NONE);
     }
 
     public Query {

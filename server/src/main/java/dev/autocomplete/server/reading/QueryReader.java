@@ -1,13 +1,5 @@
 package dev.autocomplete.server.reading;
 
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-
 import dev.autocomplete.server.engines.EngineCalls;
 import dev.autocomplete.server.engines.GuardedEngine;
 import dev.autocomplete.server.protocol.SuggestRequest;
@@ -21,6 +13,13 @@ import dev.autocomplete.spi.toolkit.TextFolding;
 import dev.autocomplete.spi.toolkit.Typos;
 import dev.autocomplete.spi.toolkit.Words;
 import dev.autocomplete.spi.toolkit.Words.Word;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * Reads one query against a product: which intent, which free-typed spans are param values (asking each param's
@@ -53,23 +52,19 @@ public final class QueryReader {
     private final Set<String> fromContext = new java.util.HashSet<>();
 
     /** A free-typed span read as a value of {@code param}; {@code value} is the value it reads as, or null. */
-    private record Read(Param param, int start, int end, ReadingState state, String value) {
-    }
+    private record Read(Param param, int start, int end, ReadingState state, String value) {}
 
     /** What one intent makes of the query; {@code activeText} is what the user is typing into {@code active}. */
-    private record IntentReading(Intent intent, List<Read> reads, Param active, String activeText) {
-    }
+    private record IntentReading(Intent intent, List<Read> reads, Param active, String activeText) {}
 
     /**
      * A cue word (or words) at some place: the param it introduces, or null for a connecting word; {@code named} is
      * the param whose cue it is, filled or not.
      */
-    private record Cue(Param param, int length, Param named) {
-    }
+    private record Cue(Param param, int length, Param named) {}
 
     /** Where a piece left the user: the param still being typed into and the text typed for it. */
-    private record Typing(Param param, String text) {
-    }
+    private record Typing(Param param, String text) {}
 
     QueryReader(ProductModel model, Query query, ParamSources sources) {
         this.model = model;
@@ -95,9 +90,13 @@ public final class QueryReader {
      * @param deadlineNanos when the answer is due, on {@link System#nanoTime()}
      * @param picked the texts of the params filled by a pick, by type
      */
-    public static Reading read(ProductModel model, Query query,
+    public static Reading read(
+            ProductModel model,
+            Query query,
             Map<String, GuardedEngine> engines,
-            EngineCalls calls, long deadlineNanos, Map<String, String> picked) {
+            EngineCalls calls,
+            long deadlineNanos,
+            Map<String, String> picked) {
         return new QueryReader(model, query, new ParamSources(engines, query, calls, deadlineNanos, picked)).read();
     }
 
@@ -156,7 +155,10 @@ public final class QueryReader {
         List<Reading.Identified> identified = reading.reads().stream()
                 .map(r -> new Reading.Identified(r.param().type(), r.start(), r.end(), r.state()))
                 .toList();
-        return new Reading(new Reading.Intent(reading.intent().name(), intentState, required), identified, null,
+        return new Reading(
+                new Reading.Intent(reading.intent().name(), intentState, required),
+                identified,
+                null,
                 suggestions(reading));
     }
 
@@ -243,8 +245,8 @@ public final class QueryReader {
      * the piece may also be the start of a value or a typo-level match. Returns where the user is typing when this
      * is the trailing piece, else null.
      */
-    private Typing readPiece(Intent intent, List<Word> words, int from, int to, Param cued, boolean trailing,
-            List<Read> reads) {
+    private Typing readPiece(
+            Intent intent, List<Word> words, int from, int to, Param cued, boolean trailing, List<Read> reads) {
         if (from >= to) {
             return trailing && cued != null && !filled(cued, reads) ? new Typing(cued, "") : null;
         }
@@ -253,8 +255,8 @@ public final class QueryReader {
         int readUpTo = pos;
         Param open = cued;
         while (pos < to) {
-            List<Param> candidates = open != null && !filled(open, reads) ? List.of(open)
-                    : uncuedCandidates(intent, reads, trailing);
+            List<Param> candidates =
+                    open != null && !filled(open, reads) ? List.of(open) : uncuedCandidates(intent, reads, trailing);
             Param bestParam = null;
             int bestEnd = -1;
             SpanMatch bestMatch = null;
@@ -269,9 +271,12 @@ public final class QueryReader {
                     SpanMatch.Kind kind = matches[k].kind();
                     // As long a span as the best so far wins only as a value over a start or a typo (`morgen`: a
                     // date, though close to `Morena`).
-                    boolean better = pos + k + 1 > bestEnd || (kind.isValue() && !bestMatch.kind().isValue());
-                    if (better && (kind.isValue() || (reachesEnd && (kind == SpanMatch.Kind.PREFIX
-                            || kind == SpanMatch.Kind.LOOSE)))) {
+                    boolean better = pos + k + 1 > bestEnd
+                            || (kind.isValue() && !bestMatch.kind().isValue());
+                    if (better
+                            && (kind.isValue()
+                                    || (reachesEnd
+                                            && (kind == SpanMatch.Kind.PREFIX || kind == SpanMatch.Kind.LOOSE)))) {
                         bestParam = param;
                         bestEnd = pos + k + 1;
                         bestMatch = matches[k];
@@ -297,22 +302,30 @@ public final class QueryReader {
                 continue;
             }
             boolean typedLast = trailing && bestEnd == to;
-            ReadingState state = switch (bestMatch.kind()) {
-                case EXACT -> ReadingState.COMPLETED;
-                case EXACT_PREFIX -> typedLast ? ReadingState.IN_PROGRESS : ReadingState.COMPLETED;
-                case PREFIX -> typedLast ? ReadingState.IN_PROGRESS : ReadingState.NEED_CONFIRMATION;
-                default -> ReadingState.NEED_CONFIRMATION;
-            };
+            ReadingState state =
+                    switch (bestMatch.kind()) {
+                        case EXACT -> ReadingState.COMPLETED;
+                        case EXACT_PREFIX -> typedLast ? ReadingState.IN_PROGRESS : ReadingState.COMPLETED;
+                        case PREFIX -> typedLast ? ReadingState.IN_PROGRESS : ReadingState.NEED_CONFIRMATION;
+                        default -> ReadingState.NEED_CONFIRMATION;
+                    };
             int start = words.get(pos).start();
             int end = words.get(bestEnd - 1).end();
-            if (state == ReadingState.COMPLETED && repeatsDistinct(intent, bestParam, bestMatch.value() != null
-                    ? bestMatch.value() : query.rawQuery().substring(start, end), reads)) {
+            if (state == ReadingState.COMPLETED
+                    && repeatsDistinct(
+                            intent,
+                            bestParam,
+                            bestMatch.value() != null
+                                    ? bestMatch.value()
+                                    : query.rawQuery().substring(start, end),
+                            reads)) {
                 state = ReadingState.NEED_CONFIRMATION;
             }
             reads.add(new Read(bestParam, start, end, state, bestMatch.value()));
             // The text being typed runs to the end of the query: a trailing space says a word is finished.
             typing = typedLast && state != ReadingState.COMPLETED
-                    ? new Typing(bestParam, query.rawQuery().substring(start)) : null;
+                    ? new Typing(bestParam, query.rawQuery().substring(start))
+                    : null;
             open = null;
             pos = bestEnd;
             readUpTo = bestEnd;
@@ -320,11 +333,15 @@ public final class QueryReader {
         if (trailing && readUpTo < to) {
             // Words no param reads: the param they were meant for stays active, showing what matches them (none).
             // Not a param read already, to confirm (`by tomorrow` after `to Greta Fisher` is not the contact's).
-            Param meant = cued != null && !filled(cued, reads) && !wasRead(cued, reads) ? cued
-                    : uncuedCandidates(intent, reads, true).stream().filter(p -> !wasRead(p, reads)).findFirst()
+            Param meant = cued != null && !filled(cued, reads) && !wasRead(cued, reads)
+                    ? cued
+                    : uncuedCandidates(intent, reads, true).stream()
+                            .filter(p -> !wasRead(p, reads))
+                            .findFirst()
                             .orElse(null);
             if (meant != null) {
-                return new Typing(meant, query.rawQuery().substring(words.get(readUpTo).start()));
+                return new Typing(
+                        meant, query.rawQuery().substring(words.get(readUpTo).start()));
             }
         }
         return typing;
@@ -367,7 +384,8 @@ public final class QueryReader {
         IntentReading sofar = new IntentReading(intent, reads, null, "");
         String folded = TextFolding.fold(value);
         for (Param other : intent.params()) {
-            boolean distinct = other.type().equals(param.distinctFrom()) || param.type().equals(other.distinctFrom());
+            boolean distinct =
+                    other.type().equals(param.distinctFrom()) || param.type().equals(other.distinctFrom());
             if (distinct && other != param && valueNames(other.type(), sofar).contains(folded)) {
                 return true;
             }
@@ -384,14 +402,22 @@ public final class QueryReader {
      * A cue that ends text followed by a token ({@code from {{BRANCH_1}} to {{BASE_BRANCH_1}}}) continues nothing:
      * the user typed on past it.
      */
-    private Cue cueAt(Intent intent, List<Word> words, int i, int pieceStart, Param current, List<Read> reads,
+    private Cue cueAt(
+            Intent intent,
+            List<Word> words,
+            int i,
+            int pieceStart,
+            Param current,
+            List<Read> reads,
             boolean lastBlock) {
         Param cuedParam = null;
         int length = 0;
         for (Param param : intent.params()) {
             for (String cue : param.cuesIn(languages)) {
                 int n = cue.split(" ").length;
-                if (n > length && i + n <= words.size() && Words.join(words, i, i + n).equals(cue)) {
+                if (n > length
+                        && i + n <= words.size()
+                        && Words.join(words, i, i + n).equals(cue)) {
                     cuedParam = param;
                     length = n;
                 }
@@ -402,15 +428,23 @@ public final class QueryReader {
         }
         int lookEnd = Math.min(words.size(), i + length + 1);
         boolean endsBeforeToken = !lastBlock && i + length == words.size();
-        List<Param> continuing = endsBeforeToken ? List.of()
-                : current != null && !filled(current, reads) ? List.of(current)
-                : uncuedCandidates(intent, reads, false).stream().limit(1).toList();
+        List<Param> continuing = endsBeforeToken
+                ? List.of()
+                : current != null && !filled(current, reads)
+                        ? List.of(current)
+                        : uncuedCandidates(intent, reads, false).stream()
+                                .limit(1)
+                                .toList();
         for (Param param : continuing) {
             if (pieceStart == i && param == cuedParam) {
                 continue; // The cue of the very param it would start: `to` before a destination is the cue.
             }
-            SpanMatch.Kind kind = sources.match(param.type(), words.get(pieceStart).start(),
-                    words.get(lookEnd - 1).end(), contextValues(param)).kind();
+            SpanMatch.Kind kind = sources.match(
+                            param.type(),
+                            words.get(pieceStart).start(),
+                            words.get(lookEnd - 1).end(),
+                            contextValues(param))
+                    .kind();
             if (kind != SpanMatch.Kind.NONE && kind != SpanMatch.Kind.LOOSE) {
                 return null;
             }
@@ -439,8 +473,8 @@ public final class QueryReader {
             for (int k = 0; k < after.length; k++) {
                 after[k] = words.get(i + length + k).end();
             }
-            for (SpanMatch match : sources.match(cued.type(), words.get(i + length).start(), after,
-                    contextValues(cued))) {
+            for (SpanMatch match :
+                    sources.match(cued.type(), words.get(i + length).start(), after, contextValues(cued))) {
                 if (match.kind() != SpanMatch.Kind.NONE) {
                     return false;
                 }
@@ -470,7 +504,9 @@ public final class QueryReader {
         List<Param> open = new ArrayList<>();
         for (boolean required : new boolean[] {true, false}) {
             for (Param param : reading.intent().params()) {
-                if (param.required() == required && applies(param, reading) && !filled(param, reading.reads())
+                if (param.required() == required
+                        && applies(param, reading)
+                        && !filled(param, reading.reads())
                         && (required || !query.dismissedTypes().contains(param.type()))) {
                     open.add(param);
                 }
@@ -511,9 +547,10 @@ public final class QueryReader {
             String typed = param == reading.active() ? reading.activeText() : toConfirm.getOrDefault(param, "");
             fromContext.clear();
             List<Option> options = suggestions.isEmpty() || toConfirm.containsKey(param)
-                    ? options(param, typed, filled) : laterOptions(param, filled);
-            suggestions.add(new Reading.ParamSuggestion(param.type(), param.label().in(languages), param.required(),
-                    options, fromContext));
+                    ? options(param, typed, filled)
+                    : laterOptions(param, filled);
+            suggestions.add(new Reading.ParamSuggestion(
+                    param.type(), param.label().in(languages), param.required(), options, fromContext));
         }
         return suggestions;
     }
@@ -553,8 +590,12 @@ public final class QueryReader {
      * typed text first (docs/protocol.md §4.6), whatever their rank in the engine's list.
      */
     private List<Option> options(Param param, String typed, Map<String, String> filled) {
-        return contextFirst(param, typed, filled, learned(param, typed, filled,
-                sources.options(param.type(), typed, filled, query.optionLimit())), false);
+        return contextFirst(
+                param,
+                typed,
+                filled,
+                learned(param, typed, filled, sources.options(param.type(), typed, filled, query.optionLimit())),
+                false);
     }
 
     /**
@@ -591,10 +632,14 @@ public final class QueryReader {
         double[] scores = new double[ranked.size()];
         for (int i = 0; i < ranked.size(); i++) {
             Option option = ranked.get(i).getValue();
-            boolean exact = !folded.isEmpty() && (ranked.get(i).getKey().equals(folded)
-                    || option.aliases().stream().anyMatch(alias -> TextFolding.fold(alias).equals(folded)));
+            boolean exact = !folded.isEmpty()
+                    && (ranked.get(i).getKey().equals(folded)
+                            || option.aliases().stream()
+                                    .anyMatch(alias -> TextFolding.fold(alias).equals(folded)));
             double prior = i < engineCount ? ENGINE_PRIOR / (1 + i) : 0;
-            scores[i] = (exact ? EXACT : 0) + priors.credit(param.type(), folded, ranked.get(i).getKey()) + prior;
+            scores[i] = (exact ? EXACT : 0)
+                    + priors.credit(param.type(), folded, ranked.get(i).getKey())
+                    + prior;
         }
         Integer[] order = new Integer[ranked.size()];
         for (int i = 0; i < order.length; i++) {
@@ -642,8 +687,8 @@ public final class QueryReader {
      * The engine's options for what was typed with the values the context names that match it first; with
      * {@code namedOnly}, those named values alone.
      */
-    private List<Option> contextFirst(Param param, String typed, Map<String, String> filled,
-            List<Option> engineOptions, boolean namedOnly) {
+    private List<Option> contextFirst(
+            Param param, String typed, Map<String, String> filled, List<Option> engineOptions, boolean namedOnly) {
         int limit = query.optionLimit();
         Set<String> names = contextValues(param);
         if (names.isEmpty()) {
@@ -687,7 +732,8 @@ public final class QueryReader {
         if (ranked.size() > 1) {
             // Named options keep the engine's order among themselves, also those beyond its first page.
             List<String> order = sources.options(param.type(), typed, filled, WIDE_LIMIT).stream()
-                    .map(Option::text).toList();
+                    .map(Option::text)
+                    .toList();
             ranked.sort(java.util.Comparator.comparingInt(o -> {
                 int at = order.indexOf(o.text());
                 return at < 0 ? Integer.MAX_VALUE : at;
@@ -760,7 +806,8 @@ public final class QueryReader {
         }
         for (Map.Entry<String, AdditionalContext.Value> entry : fields.fields().entrySet()) {
             String key = TextFolding.fold(entry.getKey());
-            if (key.equals(TextFolding.fold(param.type())) || param.contextKeys().contains(key)) {
+            if (key.equals(TextFolding.fold(param.type()))
+                    || param.contextKeys().contains(key)) {
                 for (String text : texts(entry.getValue())) {
                     if (TextFolding.fold(text).equals(folded)) {
                         return text.strip();
@@ -789,8 +836,9 @@ public final class QueryReader {
         Map<String, String> values = new LinkedHashMap<>();
         for (Read read : reading.reads()) {
             if (read.state() == ReadingState.COMPLETED) {
-                values.putIfAbsent(read.param().type(), read.value() != null ? read.value()
-                        : query.rawQuery().substring(read.start(), read.end()));
+                values.putIfAbsent(
+                        read.param().type(),
+                        read.value() != null ? read.value() : query.rawQuery().substring(read.start(), read.end()));
             }
         }
         return values;
@@ -841,8 +889,8 @@ public final class QueryReader {
         }
         for (Read read : reading.reads()) {
             if (read.param().type().equals(type) && read.state() == ReadingState.COMPLETED) {
-                return Set.of(TextFolding.fold(read.value() != null ? read.value()
-                        : query.rawQuery().substring(read.start(), read.end())));
+                return Set.of(TextFolding.fold(
+                        read.value() != null ? read.value() : query.rawQuery().substring(read.start(), read.end())));
             }
         }
         return Set.of();

@@ -1,8 +1,7 @@
 package dev.autocomplete.server.reading;
 
-import java.util.List;
-
 import dev.autocomplete.spi.Option;
+import java.util.List;
 
 /**
  * What the reader made of a query: the intent, the free-typed spans read as values, and what to propose next.
@@ -22,12 +21,10 @@ public record Reading(Intent intent, List<Identified> identified, String prompt,
     /**
      * @param requiredTypes the param types that must be filled, given what is filled so far
      */
-    public record Intent(String name, ReadingState state, List<String> requiredTypes) {
-    }
+    public record Intent(String name, ReadingState state, List<String> requiredTypes) {}
 
     /** A span {@code [start, end)} of {@code raw_query} read as a value of {@code type}. */
-    public record Identified(String type, int start, int end, ReadingState state) {
-    }
+    public record Identified(String type, int start, int end, ReadingState state) {}
 
     /**
      * A param to propose; {@code options} best first.
@@ -35,8 +32,8 @@ public record Reading(Intent intent, List<Identified> identified, String prompt,
      * @param fromContext texts of options offered only because {@code additional_context} named them (a param's
      *     {@code context_options}): never learned from, never counted
      */
-    public record ParamSuggestion(String type, String label, boolean required, List<Option> options,
-            java.util.Set<String> fromContext) {
+    public record ParamSuggestion(
+            String type, String label, boolean required, List<Option> options, java.util.Set<String> fromContext) {
 
         public ParamSuggestion {
             options = List.copyOf(options);

@@ -1,5 +1,6 @@
 package dev.autocomplete.server.storage;
 
+import dev.autocomplete.server.store.Database;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,10 +9,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-
 import org.sqlite.SQLiteConfig;
-
-import dev.autocomplete.server.store.Database;
 
 /**
  * Backups of the SQLite store that are safe while a server writes to it. Copying {@code catalogs.db} alone is not:
@@ -21,8 +19,7 @@ import dev.autocomplete.server.store.Database;
  */
 public final class SqliteBackups {
 
-    private SqliteBackups() {
-    }
+    private SqliteBackups() {}
 
     /** Writes a consistent copy of the store to {@code to}, which must not exist; returns its size in bytes. */
     public static long backup(Database store, Path to) throws IOException {
@@ -69,8 +66,9 @@ public final class SqliteBackups {
             // sqlite-jdbc's own statement for sqlite3_backup_* from the file into this connection's database.
             statement.executeUpdate("restore from '" + from.toAbsolutePath() + "'");
         } catch (SQLException e) {
-            throw new IOException("restoring " + database + " from " + from + " failed (the store is as it was): "
-                    + e.getMessage(), e);
+            throw new IOException(
+                    "restoring " + database + " from " + from + " failed (the store is as it was): " + e.getMessage(),
+                    e);
         }
     }
 

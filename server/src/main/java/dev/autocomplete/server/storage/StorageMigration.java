@@ -1,5 +1,11 @@
 package dev.autocomplete.server.storage;
 
+import dev.autocomplete.server.auth.ApiKeys;
+import dev.autocomplete.server.auth.KeyRecord;
+import dev.autocomplete.server.auth.KeysFile;
+import dev.autocomplete.server.auth.PostgresKeyStore;
+import dev.autocomplete.server.store.Database;
+import dev.autocomplete.server.tenant.TenantRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,13 +21,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.autocomplete.server.auth.ApiKeys;
-import dev.autocomplete.server.auth.KeyRecord;
-import dev.autocomplete.server.auth.KeysFile;
-import dev.autocomplete.server.auth.PostgresKeyStore;
-import dev.autocomplete.server.store.Database;
-import dev.autocomplete.server.tenant.TenantRegistry;
-
 /**
  * {@code storage migrate}: moves an SQLite deployment into PostgreSQL, all or nothing. Every table of the
  * {@link StoredComponents} the SQLite store holds is copied row for row (read in one snapshot, so a server still
@@ -35,12 +34,10 @@ public final class StorageMigration {
     private static final int BATCH = 1000;
 
     /** A table copied, and how many rows. */
-    public record Copied(String table, long rows) {
-    }
+    public record Copied(String table, long rows) {}
 
     /** What was moved: the tables in copy order, then the keys imported per tenant. */
-    public record Outcome(List<Copied> tables, List<PostgresKeyStore.Imported> keys) {
-    }
+    public record Outcome(List<Copied> tables, List<PostgresKeyStore.Imported> keys) {}
 
     /** The target holds data already, and replacing it was not asked for; nothing was changed. */
     public static final class TargetNotEmpty extends RuntimeException {
@@ -50,8 +47,7 @@ public final class StorageMigration {
         }
     }
 
-    private StorageMigration() {
-    }
+    private StorageMigration() {}
 
     /**
      * Copies {@code source} (SQLite) and the keys files under {@code tenantsRoot} into {@code target}
@@ -86,7 +82,9 @@ public final class StorageMigration {
             if (!occupied.isEmpty() && !replace) {
                 throw new TargetNotEmpty(target.description(), occupied);
             }
-            List<String> tables = StoredComponents.ALL.stream().flatMap(c -> c.tables().stream()).toList();
+            List<String> tables = StoredComponents.ALL.stream()
+                    .flatMap(c -> c.tables().stream())
+                    .toList();
             List<String> children = new ArrayList<>(tables);
             Collections.reverse(children);
             for (String table : children) {
@@ -109,16 +107,15 @@ public final class StorageMigration {
             });
             List<PostgresKeyStore.Imported> keys = new ArrayList<>();
             for (KeyFile file : keyFiles) {
-                keys.add(PostgresKeyStore.importOnce(connection, file.tenant(), file.path(), file.digest(),
-                        file.records()));
+                keys.add(PostgresKeyStore.importOnce(
+                        connection, file.tenant(), file.path(), file.digest(), file.records()));
             }
             return new Outcome(copied, keys);
         });
     }
 
     /** A tenant's keys file, read before the transaction starts. */
-    private record KeyFile(String tenant, Path path, String digest, List<KeyRecord> records) {
-    }
+    private record KeyFile(String tenant, Path path, String digest, List<KeyRecord> records) {}
 
     private static List<KeyFile> keyFiles(Path tenantsRoot) throws IOException {
         List<KeyFile> files = new ArrayList<>();
@@ -128,11 +125,16 @@ public final class StorageMigration {
                 continue;
             }
             try {
-                files.add(new KeyFile(directory.getFileName().toString(), file.path(),
-                        ApiKeys.digest(Files.readString(file.path())), file.read()));
+                files.add(new KeyFile(
+                        directory.getFileName().toString(),
+                        file.path(),
+                        ApiKeys.digest(Files.readString(file.path())),
+                        file.read()));
             } catch (IOException | RuntimeException e) {
-                throw new IOException(file.path() + " cannot be read (" + e.getMessage() + "); fix it and migrate "
-                        + "again. Nothing was changed.", e);
+                throw new IOException(
+                        file.path() + " cannot be read (" + e.getMessage() + "); fix it and migrate "
+                                + "again. Nothing was changed.",
+                        e);
             }
         }
         return files;
@@ -224,8 +226,8 @@ public final class StorageMigration {
             }
         }
         for (String[] sequence : sequences) {
-            try (PreparedStatement set = connection.prepareStatement("SELECT setval(?, COALESCE((SELECT MAX("
-                    + sequence[0] + ") FROM " + table + "), 0) + 1, false)")) {
+            try (PreparedStatement set = connection.prepareStatement(
+                    "SELECT setval(?, COALESCE((SELECT MAX(" + sequence[0] + ") FROM " + table + "), 0) + 1, false)")) {
                 set.setString(1, sequence[1]);
                 set.execute();
             }

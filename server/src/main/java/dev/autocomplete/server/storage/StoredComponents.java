@@ -1,10 +1,5 @@
 package dev.autocomplete.server.storage;
 
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.util.List;
-import java.util.function.Function;
-
 import dev.autocomplete.server.analytics.AnalyticsStore;
 import dev.autocomplete.server.auth.PostgresKeyStore;
 import dev.autocomplete.server.config.ServerSettings;
@@ -13,6 +8,10 @@ import dev.autocomplete.server.store.Database;
 import dev.autocomplete.server.store.JdbcCatalogStore;
 import dev.autocomplete.server.store.NewerSchemaException;
 import dev.autocomplete.server.store.StorageUnavailableException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.function.Function;
 
 /**
  * Every component that keeps tables in the server's {@link Database}, with its schema as it makes it
@@ -42,17 +41,19 @@ public final class StoredComponents {
 
     /** The components, in the order they are copied. Another component's tables: one more line here. */
     public static final List<Component> ALL = List.of(
-            new Component(JdbcCatalogStore.COMPONENT, JdbcCatalogStore::schema,
+            new Component(
+                    JdbcCatalogStore.COMPONENT,
+                    JdbcCatalogStore::schema,
                     List.of("catalog_catalogs", "catalog_options", "catalog_changes")),
             // Kept in PostgreSQL only: with SQLite, keys live in each tenant's keys.yaml (migrate imports them).
-            new Component(PostgresKeyStore.COMPONENT,
+            new Component(
+                    PostgresKeyStore.COMPONENT,
                     dialect -> dialect == Database.Dialect.POSTGRES ? PostgresKeyStore.SCHEMA : List.of(),
                     List.of("keys", "keys_imported")),
             new Component(LearningStore.COMPONENT, dialect -> LearningStore.SCHEMA, LearningStore.TABLES),
             new Component(AnalyticsStore.COMPONENT, dialect -> AnalyticsStore.SCHEMA, AnalyticsStore.TABLES));
 
-    private StoredComponents() {
-    }
+    private StoredComponents() {}
 
     /**
      * Refuses a database that holds some component's schema at a newer version than this binary knows, before

@@ -18,7 +18,11 @@ import java.util.function.Consumer;
 public interface CatalogStore extends AutoCloseable {
 
     /** What a write changed, for the in-memory index. */
-    enum Kind { UPSERT, DELETE, REPLACE }
+    enum Kind {
+        UPSERT,
+        DELETE,
+        REPLACE
+    }
 
     /**
      * One applied change, as the change feed reports it (also the changes other replicas made).
@@ -27,8 +31,7 @@ public interface CatalogStore extends AutoCloseable {
      * @param record the record now stored, for an upsert; null otherwise
      * @param previousText the text the id had before (to be dropped from the index), or null when it had none
      */
-    record Change(long sequence, CatalogRef catalog, Kind kind, String id, OptionRecord record, String previousText) {
-    }
+    record Change(long sequence, CatalogRef catalog, Kind kind, String id, OptionRecord record, String previousText) {}
 
     /** Whether the store holds this catalog (imported or written, even if now empty). */
     boolean holds(CatalogRef catalog);
@@ -118,8 +121,7 @@ public interface CatalogStore extends AutoCloseable {
      * Calls {@code listener} soon after another process changes the store (PostgreSQL's {@code LISTEN}); a store
      * that only this process writes never calls it. The listener then reads {@link #changesSince}.
      */
-    default void onExternalChange(Runnable listener) {
-    }
+    default void onExternalChange(Runnable listener) {}
 
     @Override
     void close();

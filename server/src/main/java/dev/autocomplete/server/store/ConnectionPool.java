@@ -40,8 +40,8 @@ final class ConnectionPool implements AutoCloseable {
     <T> T use(Database.Work<T> work) {
         try {
             if (!permits.tryAcquire(WAIT_SECONDS, TimeUnit.SECONDS)) {
-                throw new StorageUnavailableException(description + ": every connection stayed busy for "
-                        + WAIT_SECONDS + " s", null);
+                throw new StorageUnavailableException(
+                        description + ": every connection stayed busy for " + WAIT_SECONDS + " s", null);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

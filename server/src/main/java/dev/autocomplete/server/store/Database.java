@@ -1,5 +1,7 @@
 package dev.autocomplete.server.store;
 
+import dev.autocomplete.server.config.DataDirectory;
+import dev.autocomplete.server.config.ServerSettings;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLDecoder;
@@ -24,13 +26,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 import org.sqlite.SQLiteConfig;
-
-import dev.autocomplete.server.config.DataDirectory;
-import dev.autocomplete.server.config.ServerSettings;
 
 /**
  * The server's durable state in one database: SQLite embedded in the data directory, or PostgreSQL shared by
@@ -45,7 +43,10 @@ import dev.autocomplete.server.config.ServerSettings;
 public final class Database implements AutoCloseable {
 
     /** The SQL flavours this speaks. */
-    public enum Dialect { SQLITE, POSTGRES }
+    public enum Dialect {
+        SQLITE,
+        POSTGRES
+    }
 
     /** Work done on one connection, inside a transaction for writes. */
     @FunctionalInterface
@@ -71,9 +72,11 @@ public final class Database implements AutoCloseable {
     private static final String APPLICATION_NAME = "autocomplete";
     /** The advisory lock every PostgreSQL write takes (an arbitrary constant: "autocomp" in ASCII). */
     private static final long WRITE_LOCK = 0x6175746F636F6D70L;
+
     private static final int SQLITE_BUSY_MILLIS = 10_000;
     /** SQLite's primary result codes for a full disk and a disk I/O error. */
     private static final int SQLITE_FULL = 13;
+
     private static final int SQLITE_IOERR = 10;
     private static final long DISK_WARNING_NANOS = TimeUnit.MINUTES.toNanos(1);
     /** How often a listening connection is checked: a connection cut without a reset shows no error. */
@@ -89,6 +92,7 @@ public final class Database implements AutoCloseable {
     private final NamedOpener opener;
     /** Names this process's writes in PostgreSQL notifications, so that its own are not reported back to it. */
     private final String instance = UUID.randomUUID().toString();
+
     private final List<Runnable> subscribers = new CopyOnWriteArrayList<>();
     private final AtomicBoolean watching = new AtomicBoolean();
     private final CountDownLatch watchingSince = new CountDownLatch(1);
@@ -96,6 +100,7 @@ public final class Database implements AutoCloseable {
     private volatile boolean closed;
     /** When a failure of the disk was last logged (System.nanoTime), 0 for never; and those not logged since. */
     private final AtomicLong lastDiskWarning = new AtomicLong();
+
     private final AtomicInteger diskFailuresUnlogged = new AtomicInteger();
 
     @FunctionalInterface
@@ -103,8 +108,8 @@ public final class Database implements AutoCloseable {
         Connection open(String applicationName) throws SQLException;
     }
 
-    private Database(Dialect dialect, String description, NamedOpener opener, ConnectionPool writers,
-            ConnectionPool readers) {
+    private Database(
+            Dialect dialect, String description, NamedOpener opener, ConnectionPool writers, ConnectionPool readers) {
         this.dialect = dialect;
         this.description = description;
         this.opener = opener;
@@ -136,12 +141,18 @@ public final class Database implements AutoCloseable {
             throw new StorageUnavailableException("cannot create the directory of " + file + ": " + e.getMessage(), e);
         }
         String url = "jdbc:sqlite:" + file.toAbsolutePath();
-        ConnectionPool.Opener writer = () -> sqliteConfig(SQLiteConfig.TransactionMode.IMMEDIATE).createConnection(url);
-        ConnectionPool.Opener reader = () -> sqliteConfig(SQLiteConfig.TransactionMode.DEFERRED).createConnection(url);
+        ConnectionPool.Opener writer =
+                () -> sqliteConfig(SQLiteConfig.TransactionMode.IMMEDIATE).createConnection(url);
+        ConnectionPool.Opener reader =
+                () -> sqliteConfig(SQLiteConfig.TransactionMode.DEFERRED).createConnection(url);
         String description = "SQLite " + file;
         // One writer connection: SQLite takes one writer at a time anyway, and this one never waits on itself.
-        Database database = new Database(Dialect.SQLITE, description, name -> reader.open(),
-                new ConnectionPool(description, writer, 1, false), new ConnectionPool(description, reader, 4, false));
+        Database database = new Database(
+                Dialect.SQLITE,
+                description,
+                name -> reader.open(),
+                new ConnectionPool(description, writer, 1, false),
+                new ConnectionPool(description, reader, 4, false));
         // Switches the file to WAL once (the mode is persistent) before readers open it.
         database.write(connection -> null);
         return database;
@@ -175,8 +186,8 @@ public final class Database implements AutoCloseable {
                     + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
         }
         if (!url.startsWith("jdbc:postgresql:")) {
-            throw new IllegalArgumentException("storage.url must start with jdbc:postgresql:// (got "
-                    + redact(url) + ")");
+            throw new IllegalArgumentException(
+                    "storage.url must start with jdbc:postgresql:// (got " + redact(url) + ")");
         }
         Properties properties = new Properties();
         // Defaults only: parameters in the URL win.
@@ -215,8 +226,8 @@ public final class Database implements AutoCloseable {
         try {
             URI uri = URI.create(plain.replaceFirst("^jdbc:", ""));
             if (uri.getHost() != null) {
-                return "jdbc:" + uri.getScheme() + "://" + uri.getHost() + (uri.getPort() < 0 ? "" : ":" + uri.getPort())
-                        + (uri.getPath() == null ? "" : uri.getPath());
+                return "jdbc:" + uri.getScheme() + "://" + uri.getHost()
+                        + (uri.getPort() < 0 ? "" : ":" + uri.getPort()) + (uri.getPath() == null ? "" : uri.getPath());
             }
         } catch (IllegalArgumentException ignored) {
             // Not a URI: the query is gone already.
@@ -414,8 +425,8 @@ public final class Database implements AutoCloseable {
         if (!hasTable(connection, "schema_version")) {
             return 0;
         }
-        try (PreparedStatement query = connection.prepareStatement(
-                "SELECT version FROM schema_version WHERE component = ?")) {
+        try (PreparedStatement query =
+                connection.prepareStatement("SELECT version FROM schema_version WHERE component = ?")) {
             query.setString(1, component);
             try (ResultSet row = query.executeQuery()) {
                 return row.next() ? row.getInt(1) : 0;
@@ -515,7 +526,8 @@ public final class Database implements AutoCloseable {
         if (dialect != Dialect.POSTGRES) {
             throw new IllegalStateException("only PostgreSQL has channels");
         }
-        watchers.add(Thread.ofVirtual().name("database-listener-" + channel)
+        watchers.add(Thread.ofVirtual()
+                .name("database-listener-" + channel)
                 .start(() -> listen(channel, applicationName, listener, false)));
     }
 

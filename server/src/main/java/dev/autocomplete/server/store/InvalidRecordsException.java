@@ -16,8 +16,7 @@ public final class InvalidRecordsException extends RuntimeException {
      *     line of NDJSON)
      * @param reason why, naming no secret
      */
-    public record Problem(long index, String reason) {
-    }
+    public record Problem(long index, String reason) {}
 
     private final List<Problem> problems;
 

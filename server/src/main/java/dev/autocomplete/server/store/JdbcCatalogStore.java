@@ -1,5 +1,9 @@
 package dev.autocomplete.server.store;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.autocomplete.spi.toolkit.TextFolding;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -19,13 +23,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
-import dev.autocomplete.server.config.ServerSettings;
-import dev.autocomplete.spi.toolkit.TextFolding;
-
 /**
  * The catalog store in SQL, the same for SQLite and PostgreSQL but for a few words of DDL. Records sit in
  * {@code catalog_options} (unique by id and by folded text within a catalog), the catalogs the store holds in
@@ -40,21 +37,21 @@ public final class JdbcCatalogStore implements CatalogStore {
 
     /** Changes kept for catching up; a replica further behind reloads whole catalogs instead. */
     static final int KEPT_CHANGES = 100_000;
+
     static final long KEPT_CHANGES_MILLIS = 24 * 60 * 60 * 1000L;
     /** Problems reported for one refused write: enough to fix a file, bounded for a million bad lines. */
     static final int MAX_PROBLEMS = 1000;
+
     private static final int STAGING_BATCH = 1000;
     /** Folded texts looked up at once for {@link #textConflicts}. */
     private static final int CONFLICT_LOOKUPS = 500;
     /** The schema's name in {@code schema_version}. */
     public static final String COMPONENT = "catalogs";
+
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final TypeReference<List<String>> ALIASES = new TypeReference<>() {
-    };
-    private static final TypeReference<TreeMap<String, String>> TRANSLATIONS = new TypeReference<>() {
-    };
-    private static final TypeReference<TreeMap<String, List<String>>> ATTRIBUTES = new TypeReference<>() {
-    };
+    private static final TypeReference<List<String>> ALIASES = new TypeReference<>() {};
+    private static final TypeReference<TreeMap<String, String>> TRANSLATIONS = new TypeReference<>() {};
+    private static final TypeReference<TreeMap<String, List<String>>> ATTRIBUTES = new TypeReference<>() {};
 
     private final Database database;
     private final boolean ownsDatabase;
@@ -89,17 +86,19 @@ public final class JdbcCatalogStore implements CatalogStore {
         // Byte order for ids in PostgreSQL too, so that pages come in the same order from either database.
         String key = sqlite ? "TEXT" : "TEXT COLLATE \"C\"";
         String sequence = sqlite ? "INTEGER" : "BIGINT";
-        return List.of(List.of(
-                "CREATE TABLE catalog_catalogs (tenant " + key + " NOT NULL, catalog " + key + " NOT NULL, "
-                        + "seed_digest TEXT, PRIMARY KEY (tenant, catalog))",
-                "CREATE TABLE catalog_options (tenant " + key + " NOT NULL, catalog " + key + " NOT NULL, id " + key
-                        + " NOT NULL, text TEXT NOT NULL, folded TEXT NOT NULL, aliases TEXT NOT NULL, "
-                        + "weight DOUBLE PRECISION NOT NULL, translations TEXT NOT NULL, "
-                        + "PRIMARY KEY (tenant, catalog, id), UNIQUE (tenant, catalog, folded))"
-                        + (sqlite ? " WITHOUT ROWID" : ""),
-                "CREATE TABLE catalog_changes (sequence " + sequence + " PRIMARY KEY, tenant TEXT NOT NULL, "
-                        + "catalog TEXT NOT NULL, kind TEXT NOT NULL, id TEXT, previous_text TEXT, "
-                        + "at_millis BIGINT NOT NULL)"),
+        return List.of(
+                List.of(
+                        "CREATE TABLE catalog_catalogs (tenant " + key + " NOT NULL, catalog " + key + " NOT NULL, "
+                                + "seed_digest TEXT, PRIMARY KEY (tenant, catalog))",
+                        "CREATE TABLE catalog_options (tenant " + key + " NOT NULL, catalog " + key + " NOT NULL, id "
+                                + key
+                                + " NOT NULL, text TEXT NOT NULL, folded TEXT NOT NULL, aliases TEXT NOT NULL, "
+                                + "weight DOUBLE PRECISION NOT NULL, translations TEXT NOT NULL, "
+                                + "PRIMARY KEY (tenant, catalog, id), UNIQUE (tenant, catalog, folded))"
+                                + (sqlite ? " WITHOUT ROWID" : ""),
+                        "CREATE TABLE catalog_changes (sequence " + sequence + " PRIMARY KEY, tenant TEXT NOT NULL, "
+                                + "catalog TEXT NOT NULL, kind TEXT NOT NULL, id TEXT, previous_text TEXT, "
+                                + "at_millis BIGINT NOT NULL)"),
                 // Version 2: attributes (a JSON object of name to values), null for none.
                 List.of("ALTER TABLE catalog_options ADD COLUMN attributes TEXT"));
     }
@@ -107,8 +106,8 @@ public final class JdbcCatalogStore implements CatalogStore {
     @Override
     public boolean holds(CatalogRef catalog) {
         return database.read(connection -> {
-            try (PreparedStatement query = connection.prepareStatement(
-                    "SELECT 1 FROM catalog_catalogs WHERE tenant = ? AND catalog = ?")) {
+            try (PreparedStatement query =
+                    connection.prepareStatement("SELECT 1 FROM catalog_catalogs WHERE tenant = ? AND catalog = ?")) {
                 bind(query, catalog);
                 try (ResultSet row = query.executeQuery()) {
                     return row.next();
@@ -215,8 +214,8 @@ public final class JdbcCatalogStore implements CatalogStore {
         });
     }
 
-    private List<Change> applyUpsert(Connection connection, CatalogRef catalog, List<OptionRecord> valid,
-            Staging staging) throws SQLException {
+    private List<Change> applyUpsert(
+            Connection connection, CatalogRef catalog, List<OptionRecord> valid, Staging staging) throws SQLException {
         Map<String, String> previous = new HashMap<>();
         try (PreparedStatement query = connection.prepareStatement("SELECT o.id, o.text FROM catalog_staging s "
                 + "CROSS JOIN catalog_options o WHERE o.tenant = ? AND o.catalog = ? AND o.id = s.id")) {
@@ -227,8 +226,11 @@ public final class JdbcCatalogStore implements CatalogStore {
                 }
             }
         }
-        update(connection, catalog, "DELETE FROM catalog_options WHERE tenant = ? AND catalog = ? "
-                + "AND id IN (SELECT id FROM catalog_staging)");
+        update(
+                connection,
+                catalog,
+                "DELETE FROM catalog_options WHERE tenant = ? AND catalog = ? "
+                        + "AND id IN (SELECT id FROM catalog_staging)");
         insertStaged(connection, catalog);
         staging.clear();
         hold(connection, catalog, null);
@@ -237,8 +239,8 @@ public final class JdbcCatalogStore implements CatalogStore {
         List<Change> changes = new ArrayList<>(valid.size());
         try (PreparedStatement insert = changeInsert(connection)) {
             for (OptionRecord record : valid) {
-                Change change = new Change(++sequence, catalog, Kind.UPSERT, record.id(), record,
-                        previous.get(record.id()));
+                Change change =
+                        new Change(++sequence, catalog, Kind.UPSERT, record.id(), record, previous.get(record.id()));
                 addChange(insert, change);
                 changes.add(change);
             }
@@ -279,7 +281,8 @@ public final class JdbcCatalogStore implements CatalogStore {
                 }
             }
             return problems.entrySet().stream()
-                    .map(p -> new InvalidRecordsException.Problem(p.getKey(), p.getValue())).toList();
+                    .map(p -> new InvalidRecordsException.Problem(p.getKey(), p.getValue()))
+                    .toList();
         });
     }
 
@@ -378,8 +381,10 @@ public final class JdbcCatalogStore implements CatalogStore {
                 OptionPatch patch = patches.get(i);
                 Optional<OptionRecord> stored = stored(connection, catalog, patch.id());
                 if (stored.isEmpty()) {
-                    problems.put((long) i, "no option has id '" + OptionRecords.abbreviate(patch.id())
-                            + "' (a patch changes an option; POST adds one)");
+                    problems.put(
+                            (long) i,
+                            "no option has id '" + OptionRecords.abbreviate(patch.id())
+                                    + "' (a patch changes an option; POST adds one)");
                     continue;
                 }
                 OptionRecord merged = patch.applyTo(stored.get());
@@ -416,8 +421,8 @@ public final class JdbcCatalogStore implements CatalogStore {
     public boolean seed(CatalogRef catalog, Iterator<OptionRecord> records, String fileDigest) {
         return database.write(connection -> {
             // Serialized with every other write (Database.write), so two replicas cannot both seed.
-            try (PreparedStatement query = connection.prepareStatement(
-                    "SELECT 1 FROM catalog_catalogs WHERE tenant = ? AND catalog = ?")) {
+            try (PreparedStatement query =
+                    connection.prepareStatement("SELECT 1 FROM catalog_catalogs WHERE tenant = ? AND catalog = ?")) {
                 bind(query, catalog);
                 try (ResultSet row = query.executeQuery()) {
                     if (row.next()) {
@@ -438,8 +443,9 @@ public final class JdbcCatalogStore implements CatalogStore {
         }
     }
 
-    private long replace(Connection connection, CatalogRef catalog, Iterator<OptionRecord> records, String digest,
-            Staging staging) throws SQLException {
+    private long replace(
+            Connection connection, CatalogRef catalog, Iterator<OptionRecord> records, String digest, Staging staging)
+            throws SQLException {
         TreeMap<Long, String> problems = new TreeMap<>();
         long index = 0;
         // The shape is checked record by record as the stream goes; repeats in SQL once it is staged, so that a
@@ -485,8 +491,9 @@ public final class JdbcCatalogStore implements CatalogStore {
             try (ResultSet rows = query.executeQuery()) {
                 while (rows.next()) {
                     String value = column.equals("id") ? rows.getString(2) : rows.getString(3);
-                    problems.putIfAbsent(rows.getLong(1), column.equals("id") ? OptionRecords.repeatedId(value)
-                            : OptionRecords.repeatedText(value));
+                    problems.putIfAbsent(
+                            rows.getLong(1),
+                            column.equals("id") ? OptionRecords.repeatedId(value) : OptionRecords.repeatedText(value));
                 }
             }
         }
@@ -504,8 +511,8 @@ public final class JdbcCatalogStore implements CatalogStore {
             bind(query, catalog);
             try (ResultSet rows = query.executeQuery()) {
                 while (rows.next()) {
-                    problems.putIfAbsent(rows.getLong(1), OptionRecords.textTaken(rows.getString(2),
-                            rows.getString(3)));
+                    problems.putIfAbsent(
+                            rows.getLong(1), OptionRecords.textTaken(rows.getString(2), rows.getString(3)));
                 }
             }
         }
@@ -513,15 +520,20 @@ public final class JdbcCatalogStore implements CatalogStore {
 
     private static void refuseIf(TreeMap<Long, String> problems) {
         if (!problems.isEmpty()) {
-            throw new InvalidRecordsException(problems.entrySet().stream().limit(MAX_PROBLEMS)
-                    .map(p -> new InvalidRecordsException.Problem(p.getKey(), p.getValue())).toList());
+            throw new InvalidRecordsException(problems.entrySet().stream()
+                    .limit(MAX_PROBLEMS)
+                    .map(p -> new InvalidRecordsException.Problem(p.getKey(), p.getValue()))
+                    .toList());
         }
     }
 
     private static long insertStaged(Connection connection, CatalogRef catalog) throws SQLException {
-        return update(connection, catalog, "INSERT INTO catalog_options (tenant, catalog, id, text, folded, aliases, "
-                + "weight, translations, attributes) SELECT ?, ?, id, text, folded, aliases, weight, translations, "
-                + "attributes FROM catalog_staging");
+        return update(
+                connection,
+                catalog,
+                "INSERT INTO catalog_options (tenant, catalog, id, text, folded, aliases, "
+                        + "weight, translations, attributes) SELECT ?, ?, id, text, folded, aliases, weight, translations, "
+                        + "attributes FROM catalog_staging");
     }
 
     private static int update(Connection connection, CatalogRef catalog, String sql) throws SQLException {
@@ -609,7 +621,8 @@ public final class JdbcCatalogStore implements CatalogStore {
         return database.read(connection -> {
             long oldest;
             try (Statement statement = connection.createStatement();
-                    ResultSet row = statement.executeQuery("SELECT MIN(sequence), MAX(sequence) FROM catalog_changes")) {
+                    ResultSet row =
+                            statement.executeQuery("SELECT MIN(sequence), MAX(sequence) FROM catalog_changes")) {
                 row.next();
                 oldest = row.getLong(1);
                 long newest = row.getLong(2);
@@ -627,8 +640,13 @@ public final class JdbcCatalogStore implements CatalogStore {
                 try (ResultSet rows = query.executeQuery()) {
                     while (rows.next()) {
                         OptionRecord record = rows.getString(7) == null ? null : record(rows, 7);
-                        changes.add(new Change(rows.getLong(1), new CatalogRef(rows.getString(2), rows.getString(3)),
-                                Kind.valueOf(rows.getString(4)), rows.getString(5), record, rows.getString(6)));
+                        changes.add(new Change(
+                                rows.getLong(1),
+                                new CatalogRef(rows.getString(2), rows.getString(3)),
+                                Kind.valueOf(rows.getString(4)),
+                                rows.getString(5),
+                                record,
+                                rows.getString(6)));
                     }
                 }
             }
@@ -639,11 +657,11 @@ public final class JdbcCatalogStore implements CatalogStore {
     private static List<Change> reloadEverything(Connection connection, long newest) throws SQLException {
         List<Change> changes = new ArrayList<>();
         try (Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery("SELECT tenant, catalog FROM catalog_catalogs "
-                        + "ORDER BY tenant, catalog")) {
+                ResultSet rows = statement.executeQuery(
+                        "SELECT tenant, catalog FROM catalog_catalogs " + "ORDER BY tenant, catalog")) {
             while (rows.next()) {
-                changes.add(new Change(newest, new CatalogRef(rows.getString(1), rows.getString(2)), Kind.REPLACE,
-                        null, null, null));
+                changes.add(new Change(
+                        newest, new CatalogRef(rows.getString(1), rows.getString(2)), Kind.REPLACE, null, null, null));
             }
         }
         return changes;
@@ -670,8 +688,11 @@ public final class JdbcCatalogStore implements CatalogStore {
     private static OptionRecord record(ResultSet row, int first) throws SQLException {
         try {
             String attributes = row.getString(first + 5);
-            return new OptionRecord(row.getString(first), row.getString(first + 1),
-                    JSON.readValue(row.getString(first + 2), ALIASES), row.getDouble(first + 3),
+            return new OptionRecord(
+                    row.getString(first),
+                    row.getString(first + 1),
+                    JSON.readValue(row.getString(first + 2), ALIASES),
+                    row.getDouble(first + 3),
                     JSON.readValue(row.getString(first + 4), TRANSLATIONS),
                     attributes == null ? Map.of() : JSON.readValue(attributes, ATTRIBUTES));
         } catch (JsonProcessingException e) {
@@ -710,8 +731,11 @@ public final class JdbcCatalogStore implements CatalogStore {
             try {
                 insert.setString(5, JSON.writeValueAsString(record.aliases()));
                 insert.setString(7, JSON.writeValueAsString(new TreeMap<>(record.translations())));
-                insert.setString(8, record.attributes().isEmpty() ? null
-                        : JSON.writeValueAsString(new TreeMap<>(record.attributes())));
+                insert.setString(
+                        8,
+                        record.attributes().isEmpty()
+                                ? null
+                                : JSON.writeValueAsString(new TreeMap<>(record.attributes())));
             } catch (JsonProcessingException e) {
                 throw new IllegalStateException("lists and maps of strings always write as JSON", e);
             }

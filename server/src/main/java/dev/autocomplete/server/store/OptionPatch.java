@@ -15,8 +15,13 @@ import java.util.Map;
  * @param weight the new weight, or null
  * @param translations the new translations (all of them), or null
  */
-public record OptionPatch(String id, String text, List<String> aliases, Double weight,
-        Map<String, String> translations, Map<String, List<String>> attributes) {
+public record OptionPatch(
+        String id,
+        String text,
+        List<String> aliases,
+        Double weight,
+        Map<String, String> translations,
+        Map<String, List<String>> attributes) {
 
     public OptionPatch {
         requireNonNull(id, "id is null");
@@ -32,8 +37,11 @@ public record OptionPatch(String id, String text, List<String> aliases, Double w
 
     /** The record {@code stored} becomes. */
     public OptionRecord applyTo(OptionRecord stored) {
-        return new OptionRecord(id, text == null ? stored.text() : text,
-                aliases == null ? stored.aliases() : aliases, weight == null ? stored.weight() : weight,
+        return new OptionRecord(
+                id,
+                text == null ? stored.text() : text,
+                aliases == null ? stored.aliases() : aliases,
+                weight == null ? stored.weight() : weight,
                 translations == null ? stored.translations() : translations,
                 attributes == null ? stored.attributes() : attributes);
     }

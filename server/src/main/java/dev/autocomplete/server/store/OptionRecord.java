@@ -16,8 +16,13 @@ import java.util.Map;
  * @param attributes attribute name to values, which a param's {@code context_attributes} filter or boost by
  *     ({@code team: [Sales]}); empty for none
  */
-public record OptionRecord(String id, String text, List<String> aliases, double weight,
-        Map<String, String> translations, Map<String, List<String>> attributes) {
+public record OptionRecord(
+        String id,
+        String text,
+        List<String> aliases,
+        double weight,
+        Map<String, String> translations,
+        Map<String, List<String>> attributes) {
 
     public OptionRecord {
         requireNonNull(id, "id is null");
@@ -29,8 +34,7 @@ public record OptionRecord(String id, String text, List<String> aliases, double 
         attributes = java.util.Collections.unmodifiableMap(copied);
     }
 
-    public OptionRecord(String id, String text, List<String> aliases, double weight,
-            Map<String, String> translations) {
+    public OptionRecord(String id, String text, List<String> aliases, double weight, Map<String, String> translations) {
         this(id, text, aliases, weight, translations, Map.of());
     }
 

@@ -1,13 +1,12 @@
 package dev.autocomplete.server.store;
 
+import dev.autocomplete.spi.toolkit.TextFolding;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
-
-import dev.autocomplete.spi.toolkit.TextFolding;
 
 /**
  * The one check of option records' shape, shared by the stores, the records API and the command line, so that
@@ -24,11 +23,11 @@ public final class OptionRecords {
 
     /** Attributes a record holds at most. */
     public static final int MAX_ATTRIBUTES = 16;
+
     private static final Pattern ATTRIBUTE_NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
     private static final Pattern LANGUAGE_TAG = Pattern.compile("[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*");
 
-    private OptionRecords() {
-    }
+    private OptionRecords() {}
 
     /**
      * Why one record cannot be stored, if it cannot (its shape alone; see {@link #problems} for a batch). The reason
@@ -53,7 +52,8 @@ public final class OptionRecords {
             return Optional.of("'aliases' must hold at most " + MAX_NAMES + " aliases");
         }
         for (int i = 0; i < record.aliases().size(); i++) {
-            Optional<String> problem = textProblem("'aliases[" + i + "]'", record.aliases().get(i));
+            Optional<String> problem =
+                    textProblem("'aliases[" + i + "]'", record.aliases().get(i));
             if (problem.isPresent()) {
                 return problem;
             }
@@ -84,8 +84,8 @@ public final class OptionRecords {
                 return Optional.of("translation key '" + abbreviate(printable(translation.getKey()))
                         + "' is not a language tag such as fr or pt-BR");
             }
-            Optional<String> problem = textProblem("'translations." + translation.getKey() + "'",
-                    translation.getValue());
+            Optional<String> problem =
+                    textProblem("'translations." + translation.getKey() + "'", translation.getValue());
             if (problem.isPresent()) {
                 return problem;
             }
@@ -114,15 +114,16 @@ public final class OptionRecords {
             return Optional.empty();
         }
         char c = value.charAt(bad);
-        return Optional.of(field + " must not contain " + (Character.isSurrogate(c) ? "a lone surrogate"
-                : "a control character") + " (" + codePoint(c) + ")");
+        return Optional.of(field + " must not contain "
+                + (Character.isSurrogate(c) ? "a lone surrogate" : "a control character") + " (" + codePoint(c) + ")");
     }
 
     /** Where the first control character or lone surrogate of {@code value} is from {@code from} on, or -1. */
     private static int badCharacter(String value, int from) {
         for (int i = from; i < value.length(); i++) {
             char c = value.charAt(i);
-            boolean pair = Character.isHighSurrogate(c) && i + 1 < value.length()
+            boolean pair = Character.isHighSurrogate(c)
+                    && i + 1 < value.length()
                     && Character.isLowSurrogate(value.charAt(i + 1));
             if (pair) {
                 i++;

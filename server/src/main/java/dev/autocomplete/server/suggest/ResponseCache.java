@@ -1,19 +1,17 @@
 package dev.autocomplete.server.suggest;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.autocomplete.server.protocol.SuggestRequest;
+import dev.autocomplete.server.protocol.SuggestResponse;
+import dev.autocomplete.server.tenant.Product;
+import dev.autocomplete.spi.AdditionalContext;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
-
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
-
-import dev.autocomplete.server.protocol.SuggestRequest;
-import dev.autocomplete.server.protocol.SuggestResponse;
-import dev.autocomplete.server.tenant.Product;
-import dev.autocomplete.spi.AdditionalContext;
 
 /**
  * Responses of products whose engines are all cacheable ({@link dev.autocomplete.spi.Engine#cacheable()}), keyed
@@ -28,23 +26,32 @@ import dev.autocomplete.spi.AdditionalContext;
  */
 public final class ResponseCache {
 
-    record Key(Product product, String rawQuery, Map<String, SuggestRequest.Fill> fills,
-            Set<String> dismissed, AdditionalContext context, List<SuggestRequest.SuggestionRef> recent,
-            String language, LocalDate today, long dataGeneration, long learnedGeneration) {
-    }
+    record Key(
+            Product product,
+            String rawQuery,
+            Map<String, SuggestRequest.Fill> fills,
+            Set<String> dismissed,
+            AdditionalContext context,
+            List<SuggestRequest.SuggestionRef> recent,
+            String language,
+            LocalDate today,
+            long dataGeneration,
+            long learnedGeneration) {}
 
     private final Cache<Key, SuggestResponse> cache;
 
     /** A cache of at most {@code maximumSize} responses; 0 turns caching off. */
     public ResponseCache(long maximumSize) {
-        this.cache = maximumSize <= 0 ? null : Caffeine.newBuilder()
-                // Upkeep (replaying reads, evicting) on the caller's thread, in small amortized steps: on the
-                // default common pool it was a hand-off and a contended lock every few hundred hits.
-                .executor(Runnable::run)
-                .maximumSize(maximumSize)
-                .expireAfterAccess(Duration.ofMinutes(10))
-                .recordStats()
-                .build();
+        this.cache = maximumSize <= 0
+                ? null
+                : Caffeine.newBuilder()
+                        // Upkeep (replaying reads, evicting) on the caller's thread, in small amortized steps: on the
+                        // default common pool it was a hand-off and a contended lock every few hundred hits.
+                        .executor(Runnable::run)
+                        .maximumSize(maximumSize)
+                        .expireAfterAccess(Duration.ofMinutes(10))
+                        .recordStats()
+                        .build();
     }
 
     /**
@@ -52,14 +59,26 @@ public final class ResponseCache {
      * returned response carries whatever envelope {@code answer} gave the first time: callers set their own.
      * An answer of null is returned and not cached.
      */
-    SuggestResponse get(Product product, SuggestRequest request, LocalDate today, long learnedGeneration,
+    SuggestResponse get(
+            Product product,
+            SuggestRequest request,
+            LocalDate today,
+            long learnedGeneration,
             Function<Key, SuggestResponse> answer) {
         if (!caches(product)) {
             return answer.apply(null);
         }
-        Key key = new Key(product, request.rawQuery(), request.fills(), request.dismissedTypes(),
-                request.additionalContext(), request.recentlySuggested(), request.language(), today,
-                product.dataGeneration().getAsLong(), learnedGeneration);
+        Key key = new Key(
+                product,
+                request.rawQuery(),
+                request.fills(),
+                request.dismissedTypes(),
+                request.additionalContext(),
+                request.recentlySuggested(),
+                request.language(),
+                today,
+                product.dataGeneration().getAsLong(),
+                learnedGeneration);
         SuggestResponse hit = cache.getIfPresent(key);
         return hit != null ? hit : answer.apply(key);
     }

@@ -16,10 +16,10 @@ final class SessionIds {
 
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final ReentrantLock LOCK = new ReentrantLock();
-    private static final ByteBuffer BATCH_BYTES = ByteBuffer.allocate(16 * BATCH).position(16 * BATCH);
+    private static final ByteBuffer BATCH_BYTES =
+            ByteBuffer.allocate(16 * BATCH).position(16 * BATCH);
 
-    private SessionIds() {
-    }
+    private SessionIds() {}
 
     static String next() {
         long high;

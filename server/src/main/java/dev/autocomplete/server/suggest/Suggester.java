@@ -1,20 +1,9 @@
 package dev.autocomplete.server.suggest;
 
-import java.time.Clock;
-import java.time.LocalDate;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.Set;
-
+import dev.autocomplete.server.auth.Caller;
 import dev.autocomplete.server.engines.EngineCalls;
 import dev.autocomplete.server.engines.EngineOutcome;
 import dev.autocomplete.server.engines.EngineRunner;
-import dev.autocomplete.server.auth.Caller;
 import dev.autocomplete.server.learning.Learning;
 import dev.autocomplete.server.protocol.Offered;
 import dev.autocomplete.server.protocol.Placeholders;
@@ -29,6 +18,16 @@ import dev.autocomplete.server.reading.Segment;
 import dev.autocomplete.server.tenant.Product;
 import dev.autocomplete.spi.Option;
 import dev.autocomplete.spi.toolkit.TextFolding;
+import java.time.Clock;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * The core of {@code /api/suggest}: turns a validated request into a {@link Query}, reads it with the product's
@@ -80,7 +79,11 @@ public final class Suggester {
      * @param cache how the response cache took part
      * @param engineUses what each engine asked did, for metrics (empty when none was asked)
      */
-    public record Outcome(SuggestResponse response, EngineOutcome engine, long engineNanos, CacheLookup cache,
+    public record Outcome(
+            SuggestResponse response,
+            EngineOutcome engine,
+            long engineNanos,
+            CacheLookup cache,
             List<EngineCalls.Use> engineUses) {
 
         /** The engine outcome when it was not {@code OK}: the reason a fallback (or a partial answer) was given. */
@@ -90,8 +93,7 @@ public final class Suggester {
     }
 
     /** An answer, whether it may be kept in the cache, and what the engines did for it. */
-    private record Answer(SuggestResponse response, boolean keep, EngineRunner.Result<Reading> engines) {
-    }
+    private record Answer(SuggestResponse response, boolean keep, EngineRunner.Result<Reading> engines) {}
 
     /** The response cache, for metrics. */
     public ResponseCache cache() {
@@ -103,7 +105,8 @@ public final class Suggester {
         LocalDate today = LocalDate.now(clock.withZone(product.zone()));
         // Caffeine computes on this thread: a miss leaves its answer here, a hit leaves it null.
         List<Answer> computed = new ArrayList<>(1);
-        Priors priors = learning == null || !caller.tenant().learn() ? Priors.NONE
+        Priors priors = learning == null || !caller.tenant().learn()
+                ? Priors.NONE
                 : learning.priors(caller.tenant().id(), product.slug());
         SuggestResponse response = cache.get(product, request, today, priors.generation(), key -> {
             Answer fresh = answer(caller, request, today, priors);
@@ -113,32 +116,46 @@ public final class Suggester {
             }
             return fresh.response();
         });
-        CacheLookup lookup = !cache.caches(product) ? CacheLookup.NONE
-                : computed.isEmpty() ? CacheLookup.HIT : CacheLookup.MISS;
-        EngineRunner.Result<Reading> engines = computed.isEmpty() ? null : computed.getFirst().engines();
+        CacheLookup lookup =
+                !cache.caches(product) ? CacheLookup.NONE : computed.isEmpty() ? CacheLookup.HIT : CacheLookup.MISS;
+        EngineRunner.Result<Reading> engines =
+                computed.isEmpty() ? null : computed.getFirst().engines();
         String sessionId = request.sessionId() != null ? request.sessionId() : SessionIds.next();
         if (learning != null) {
             learning.offered(sessionId, response.offered());
         }
-        return new Outcome(response.withEnvelope(request.requestId(), request.requestAt(), sessionId),
-                engines == null ? null : engines.outcome(), engines == null ? 0 : engines.engineNanos(), lookup,
+        return new Outcome(
+                response.withEnvelope(request.requestId(), request.requestAt(), sessionId),
+                engines == null ? null : engines.outcome(),
+                engines == null ? 0 : engines.engineNanos(),
+                lookup,
                 engines == null ? List.of() : engines.calls().uses());
     }
 
     private Answer answer(Caller caller, SuggestRequest request, LocalDate today, Priors priors) {
         Product product = caller.product();
         List<Segment> segments = segments(request, product.model().paramTypes());
-        Query query = new Query(request.rawQuery(), segments, request.dismissedTypes(), request.recentlySuggested(),
-                request.additionalContext(), request.language(), product.maxOptions(), today, priors);
+        Query query = new Query(
+                request.rawQuery(),
+                segments,
+                request.dismissedTypes(),
+                request.recentlySuggested(),
+                request.additionalContext(),
+                request.language(),
+                product.maxOptions(),
+                today,
+                priors);
         Map<String, String> picked = new HashMap<>();
         for (Segment segment : segments) {
             if (segment instanceof Segment.Param param && !param.masked()) {
                 picked.putIfAbsent(param.type(), param.text());
             }
         }
-        EngineRunner.Result<Reading> result = runner.run(caller.tenant().id() + "/" + product.slug(),
-                product.limits().budget(), (calls, deadline) -> QueryReader.read(product.model(), query,
-                        product.enginesByType(), calls, deadline, picked));
+        EngineRunner.Result<Reading> result = runner.run(
+                caller.tenant().id() + "/" + product.slug(),
+                product.limits().budget(),
+                (calls, deadline) ->
+                        QueryReader.read(product.model(), query, product.enginesByType(), calls, deadline, picked));
         if (result.failed()) {
             return new Answer(fallback(request, segments, product), false, result);
         }
@@ -165,11 +182,17 @@ public final class Suggester {
      */
     private static SuggestResponse fallback(SuggestRequest request, List<Segment> segments, Product product) {
         List<SuggestResponse.Option> hints = product.limits().fallbackHints().stream()
-                .map(hint -> new SuggestResponse.Option(hint, false)).toList();
-        return new SuggestResponse(request.rawQuery(), input(request.rawQuery(), segments, NO_READING, List.of()),
-                List.of(new SuggestResponse.Suggestion(PLACEHOLDER_TYPE, product.limits().fallbackPrompt(), false,
-                        hints)),
-                false, null, null, null);
+                .map(hint -> new SuggestResponse.Option(hint, false))
+                .toList();
+        return new SuggestResponse(
+                request.rawQuery(),
+                input(request.rawQuery(), segments, NO_READING, List.of()),
+                List.of(new SuggestResponse.Suggestion(
+                        PLACEHOLDER_TYPE, product.limits().fallbackPrompt(), false, hints)),
+                false,
+                null,
+                null,
+                null);
     }
 
     /** Splits {@code raw_query} into text and tokens; a token without an entry gets its type by name. */
@@ -185,8 +208,8 @@ public final class Suggester {
             if (fill != null) {
                 segments.add(new Segment.Param(token.start(), token.token(), fill.type(), fill.text(), true));
             } else {
-                segments.add(new Segment.Param(token.start(), token.token(), typeForName(token.name(), productTypes),
-                        null, false));
+                segments.add(new Segment.Param(
+                        token.start(), token.token(), typeForName(token.name(), productTypes), null, false));
             }
             at = token.end();
         }
@@ -205,15 +228,17 @@ public final class Suggester {
     }
 
     /** Keeps identified spans that lie inside typed text and do not overlap. */
-    private static List<Reading.Identified> validIdentified(List<Reading.Identified> spans, List<Segment> segments,
-            String raw) {
+    private static List<Reading.Identified> validIdentified(
+            List<Reading.Identified> spans, List<Segment> segments, String raw) {
         List<Reading.Identified> sorted = new ArrayList<>(spans);
         sorted.sort(Comparator.comparingInt(Reading.Identified::start));
         List<Reading.Identified> valid = new ArrayList<>();
         int lastEnd = -1;
         for (Reading.Identified span : sorted) {
-            boolean insideText = span.end() <= raw.length() && segments.stream().anyMatch(s ->
-                    s instanceof Segment.Text && s.start() <= span.start() && span.end() <= s.end());
+            boolean insideText = span.end() <= raw.length()
+                    && segments.stream()
+                            .anyMatch(s ->
+                                    s instanceof Segment.Text && s.start() <= span.start() && span.end() <= s.end());
             if (insideText && span.start() >= lastEnd) {
                 valid.add(span);
                 lastEnd = span.end();
@@ -223,24 +248,29 @@ public final class Suggester {
     }
 
     /** docs/protocol.md §4.3: null without tokens; else the intent, then tokens and identified spans in query order. */
-    private static List<SuggestResponse.InputSegment> input(String raw, List<Segment> segments, Reading reading,
-            List<Reading.Identified> identified) {
+    private static List<SuggestResponse.InputSegment> input(
+            String raw, List<Segment> segments, Reading reading, List<Reading.Identified> identified) {
         List<Segment.Param> tokens = segments.stream()
-                .filter(Segment.Param.class::isInstance).map(Segment.Param.class::cast).toList();
+                .filter(Segment.Param.class::isInstance)
+                .map(Segment.Param.class::cast)
+                .toList();
         if (tokens.isEmpty()) {
             return null;
         }
-        ReadingState intentState = reading.intent() == null ? ReadingState.IN_PROGRESS : reading.intent().state();
+        ReadingState intentState = reading.intent() == null
+                ? ReadingState.IN_PROGRESS
+                : reading.intent().state();
         List<SuggestResponse.InputSegment> input = new ArrayList<>();
-        input.add(new SuggestResponse.InputSegment("intent", raw.substring(0, tokens.getFirst().start()),
-                intentState.wireName(), null));
+        input.add(new SuggestResponse.InputSegment(
+                "intent", raw.substring(0, tokens.getFirst().start()), intentState.wireName(), null));
         int next = 0;
         for (Segment.Param token : tokens) {
             while (next < identified.size() && identified.get(next).start() < token.start()) {
                 input.add(identifiedSegment(raw, identified.get(next++)));
             }
             ReadingState state = token.confirmed() ? ReadingState.COMPLETED : ReadingState.NEED_CONFIRMATION;
-            input.add(new SuggestResponse.InputSegment(token.type(), token.placeholder(), state.wireName(), "selected"));
+            input.add(
+                    new SuggestResponse.InputSegment(token.type(), token.placeholder(), state.wireName(), "selected"));
         }
         while (next < identified.size()) {
             input.add(identifiedSegment(raw, identified.get(next++)));
@@ -249,8 +279,11 @@ public final class Suggester {
     }
 
     private static SuggestResponse.InputSegment identifiedSegment(String raw, Reading.Identified span) {
-        return new SuggestResponse.InputSegment(span.type(), raw.substring(span.start(), span.end()),
-                span.state().wireName(), "identified");
+        return new SuggestResponse.InputSegment(
+                span.type(),
+                raw.substring(span.start(), span.end()),
+                span.state().wireName(),
+                "identified");
     }
 
     /**
@@ -258,8 +291,8 @@ public final class Suggester {
      * optional ones), without repeats; options cut to the product's limit (the reader already put the ones the context
      * names first).
      */
-    private static List<SuggestResponse.Suggestion> suggestions(Reading reading, List<Segment> segments,
-            SuggestRequest request, Product product) {
+    private static List<SuggestResponse.Suggestion> suggestions(
+            Reading reading, List<Segment> segments, SuggestRequest request, Product product) {
         List<SuggestResponse.Suggestion> suggestions = new ArrayList<>();
         if (reading.prompt() != null && !reading.prompt().isBlank()) {
             suggestions.add(new SuggestResponse.Suggestion(PLACEHOLDER_TYPE, reading.prompt(), false, List.of()));
@@ -306,7 +339,8 @@ public final class Suggester {
             Set<String> excluded = fromContext.getOrDefault(suggestion.type(), Set.of());
             long[] hashes = suggestion.options().stream()
                     .filter(option -> option.tappable() && !excluded.contains(option.text()))
-                    .mapToLong(option -> Offered.hash(TextFolding.fold(option.text()))).toArray();
+                    .mapToLong(option -> Offered.hash(TextFolding.fold(option.text())))
+                    .toArray();
             offers.add(new Offered.Offer(suggestion.type(), first && hashes.length > 0, hashes));
             first &= hashes.length == 0;
         }

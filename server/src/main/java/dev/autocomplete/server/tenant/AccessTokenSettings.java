@@ -2,9 +2,8 @@ package dev.autocomplete.server.tenant;
 
 import static java.util.Objects.requireNonNull;
 
-import java.time.Duration;
-
 import dev.autocomplete.server.ratelimit.RateLimit;
+import java.time.Duration;
 
 /**
  * A tenant's {@code access_tokens} settings.

@@ -9,8 +9,7 @@ public final class Durations {
 
     private static final Pattern DURATION = Pattern.compile("([0-9]{1,9})\\s*([smhd])");
 
-    private Durations() {
-    }
+    private Durations() {}
 
     /** Parses {@code N} followed by {@code s}, {@code m}, {@code h} or {@code d}; throws with a readable message. */
     public static Duration parse(String text) {

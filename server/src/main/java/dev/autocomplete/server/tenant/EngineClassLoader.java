@@ -26,6 +26,7 @@ final class EngineClassLoader extends URLClassLoader {
 
     /** The SPI and the core's catalog index under it (the toolkit's Lookup is built on the index). */
     private static final List<String> SHARED_PACKAGES = List.of("dev.autocomplete.spi.", "dev.autocomplete.index.");
+
     private static final System.Logger LOG = System.getLogger(EngineClassLoader.class.getName());
 
     static {

@@ -1,5 +1,8 @@
 package dev.autocomplete.server.tenant;
 
+import dev.autocomplete.spi.Counter;
+import dev.autocomplete.spi.EngineConfigException;
+import dev.autocomplete.spi.EngineContext;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -7,10 +10,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.regex.Pattern;
-
-import dev.autocomplete.spi.Counter;
-import dev.autocomplete.spi.EngineConfigException;
-import dev.autocomplete.spi.EngineContext;
 
 /**
  * The counters the engines of one tenant load publish through {@link EngineContext#counter}: checked here,
@@ -28,6 +27,7 @@ public final class EngineCounters {
     private static final Set<String> RESERVED = Set.of("calls", "seconds", "duration_seconds");
     /** Suffixes the exposition format keeps for itself. */
     private static final List<String> RESERVED_SUFFIXES = List.of("_total", "_created", "_bucket", "_info");
+
     private static final int MAX_HELP = 200;
 
     /**
@@ -36,8 +36,7 @@ public final class EngineCounters {
      * @param engine the engine's name, as params name it
      * @param name the name the engine gave, without {@link #PREFIX}
      */
-    public record Published(String engine, String name, String help, LongAdder count) {
-    }
+    public record Published(String engine, String name, String help, LongAdder count) {}
 
     private final Map<String, Map<String, Published>> byEngine = new LinkedHashMap<>();
 
@@ -59,9 +58,11 @@ public final class EngineCounters {
         if (published == null) {
             check(name, help);
             if (counters.size() >= EngineContext.MAX_COUNTERS) {
-                throw new EngineConfigException("", "engine '" + engine + "' asked for counter '" + name
-                        + "' beyond its " + EngineContext.MAX_COUNTERS + " counters (it has: "
-                        + String.join(", ", counters.keySet()) + ")");
+                throw new EngineConfigException(
+                        "",
+                        "engine '" + engine + "' asked for counter '" + name
+                                + "' beyond its " + EngineContext.MAX_COUNTERS + " counters (it has: "
+                                + String.join(", ", counters.keySet()) + ")");
             }
             published = new Published(engine, name, help.strip(), new LongAdder());
             counters.put(name, published);
@@ -77,16 +78,21 @@ public final class EngineCounters {
 
     private static void check(String name, String help) throws EngineConfigException {
         if (!NAME.matcher(name).matches()) {
-            throw new EngineConfigException("", "counter name '" + printable(name) + "' must be lower-case letters,"
-                    + " digits and '_', start with a letter and have at most 40 characters");
+            throw new EngineConfigException(
+                    "",
+                    "counter name '" + printable(name) + "' must be lower-case letters,"
+                            + " digits and '_', start with a letter and have at most 40 characters");
         }
         if (RESERVED.contains(name) || RESERVED_SUFFIXES.stream().anyMatch(name::endsWith)) {
-            throw new EngineConfigException("", "counter name '" + name + "' is taken: not " + RESERVED.stream()
-                    .sorted().toList() + ", and no ending in " + RESERVED_SUFFIXES + " (the server adds _total)");
+            throw new EngineConfigException(
+                    "",
+                    "counter name '" + name + "' is taken: not "
+                            + RESERVED.stream().sorted().toList() + ", and no ending in " + RESERVED_SUFFIXES
+                            + " (the server adds _total)");
         }
         if (help.isBlank() || help.length() > MAX_HELP || help.chars().anyMatch(Character::isISOControl)) {
-            throw new EngineConfigException("", "help of counter '" + name + "' must be one line of 1 to " + MAX_HELP
-                    + " characters");
+            throw new EngineConfigException(
+                    "", "help of counter '" + name + "' must be one line of 1 to " + MAX_HELP + " characters");
         }
     }
 

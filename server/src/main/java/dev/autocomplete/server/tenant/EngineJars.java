@@ -1,5 +1,8 @@
 package dev.autocomplete.server.tenant;
 
+import dev.autocomplete.server.reading.ProductConfig;
+import dev.autocomplete.spi.EngineFactory;
+import dev.autocomplete.spi.SpiVersion;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,10 +30,6 @@ import java.util.jar.JarFile;
 import java.util.jar.Manifest;
 import java.util.regex.Pattern;
 import java.util.zip.ZipEntry;
-
-import dev.autocomplete.server.reading.ProductConfig;
-import dev.autocomplete.spi.EngineFactory;
-import dev.autocomplete.spi.SpiVersion;
 
 /**
  * Finds the engine factories one tenant can use: the built-in ones (on the server's class path) and those in
@@ -70,7 +69,8 @@ public final class EngineJars {
             EngineFactory before = found.putIfAbsent(factory.name(), factory);
             if (before != null) {
                 throw new IllegalStateException("two built-in engines are named '" + factory.name() + "': "
-                        + before.getClass().getName() + " and " + factory.getClass().getName());
+                        + before.getClass().getName() + " and "
+                        + factory.getClass().getName());
             }
         }
         given.forEach(factory -> found.put(factory.name(), factory));
@@ -92,8 +92,13 @@ public final class EngineJars {
      * @param contextLoader the loader to set as thread context class loader while its engines run
      * @param problems what is wrong with the JARs, each naming them; the tenant must not load when any
      */
-    public record Found(Map<String, EngineFactory> factories, Map<String, String> origins, EngineClassLoader loader,
-            ClassLoader contextLoader, List<Problem> problems) implements AutoCloseable {
+    public record Found(
+            Map<String, EngineFactory> factories,
+            Map<String, String> origins,
+            EngineClassLoader loader,
+            ClassLoader contextLoader,
+            List<Problem> problems)
+            implements AutoCloseable {
 
         public Found {
             factories = Map.copyOf(factories);
@@ -145,7 +150,8 @@ public final class EngineJars {
         }
         try {
             for (Path original : originals) {
-                Path copy = Files.copy(original, copies.resolve(original.getFileName().toString()));
+                Path copy = Files.copy(
+                        original, copies.resolve(original.getFileName().toString()));
                 Jar jar = read(original, copy, problems);
                 if (jar != null) {
                     jars.add(jar);
@@ -157,12 +163,21 @@ public final class EngineJars {
             return new Found(factories, origins, null, serverLoader, problems);
         }
         sameClassInTwoJars(jars, problems);
-        EngineClassLoader loader = new EngineClassLoader(tenantId, urls(jars), serverLoader, copies,
-                jars.stream().map(jar -> jar.name() + " version " + jar.version()).toList());
+        EngineClassLoader loader = new EngineClassLoader(
+                tenantId,
+                urls(jars),
+                serverLoader,
+                copies,
+                jars.stream()
+                        .map(jar -> jar.name() + " version " + jar.version())
+                        .toList());
         int found = load(loader, jars, factories, origins, problems);
         if (found == 0 && problems.isEmpty()) {
-            problems.add(new Problem(enginesDir, 0, "no " + EngineFactory.class.getName() + " found in "
-                    + names(originals) + " (is " + SERVICE_FILE + " in the JAR?)"));
+            problems.add(new Problem(
+                    enginesDir,
+                    0,
+                    "no " + EngineFactory.class.getName() + " found in " + names(originals) + " (is " + SERVICE_FILE
+                            + " in the JAR?)"));
         }
         return new Found(factories, origins, loader, loader, problems);
     }
@@ -222,8 +237,8 @@ public final class EngineJars {
      * file name starts with, when it bundles others), else {@code unknown}. One line of at most 60 characters.
      */
     private static String version(JarFile file, Manifest manifest, String fileName) throws IOException {
-        String implementation = manifest == null ? null
-                : manifest.getMainAttributes().getValue(Attributes.Name.IMPLEMENTATION_VERSION);
+        String implementation =
+                manifest == null ? null : manifest.getMainAttributes().getValue(Attributes.Name.IMPLEMENTATION_VERSION);
         if (implementation != null && !implementation.isBlank()) {
             return oneLine(implementation);
         }
@@ -259,8 +274,8 @@ public final class EngineJars {
         String todo = "rebuild the engine against engine-spi " + SpiVersion.MAJOR + ".x with the manifest attribute "
                 + SpiVersion.MANIFEST_ATTRIBUTE + ": " + SpiVersion.MAJOR + " (see " + GUIDE + ", \"SPI version\")";
         if (version == null || version.isBlank()) {
-            return jar + " does not say which engine SPI version it was built for (no "
-                    + SpiVersion.MANIFEST_ATTRIBUTE + " in its manifest); " + speaks + "; " + todo;
+            return jar + " does not say which engine SPI version it was built for (no " + SpiVersion.MANIFEST_ATTRIBUTE
+                    + " in its manifest); " + speaks + "; " + todo;
         }
         String major = version.strip();
         int dot = major.indexOf('.');
@@ -298,16 +313,23 @@ public final class EngineJars {
             for (String type : jar.factoryClasses()) {
                 Jar first = byClass.putIfAbsent(type, jar);
                 if (first != null && first != jar) {
-                    problems.add(new Problem(jar.original(), 0, "engine factory " + type + " is in both "
-                            + first.name() + " and " + jar.name() + " (two builds of one engine?): keep one"));
+                    problems.add(new Problem(
+                            jar.original(),
+                            0,
+                            "engine factory " + type + " is in both " + first.name() + " and " + jar.name()
+                                    + " (two builds of one engine?): keep one"));
                 }
             }
         }
     }
 
     /** Instantiates the JARs' factories; returns how many there were. */
-    private static int load(EngineClassLoader loader, List<Jar> jars, Map<String, EngineFactory> factories,
-            Map<String, String> origins, List<Problem> problems) {
+    private static int load(
+            EngineClassLoader loader,
+            List<Jar> jars,
+            Map<String, EngineFactory> factories,
+            Map<String, String> origins,
+            List<Problem> problems) {
         Map<Path, Jar> byCopy = new HashMap<>();
         jars.forEach(jar -> byCopy.put(jar.copy().toAbsolutePath().normalize(), jar));
         Path enginesDir = jars.isEmpty() ? null : jars.getFirst().original().getParent();
@@ -316,8 +338,8 @@ public final class EngineJars {
         thread.setContextClassLoader(loader);
         int found = 0;
         try {
-            for (ServiceLoader.Provider<EngineFactory> provider
-                    : ServiceLoader.load(EngineFactory.class, loader).stream().toList()) {
+            for (ServiceLoader.Provider<EngineFactory> provider :
+                    ServiceLoader.load(EngineFactory.class, loader).stream().toList()) {
                 found++;
                 Jar jar = byCopy.get(copyOf(provider.type()));
                 Path file = jar == null ? enginesDir : jar.original();
@@ -325,27 +347,41 @@ public final class EngineJars {
                 EngineFactory factory = provider.get();
                 String name = factory.name();
                 if (name == null || !ENGINE_NAME.matcher(name).matches()) {
-                    problems.add(new Problem(file, 0, "engine " + provider.type().getName() + " in " + origin
-                            + " has the name '" + name + "': use lower-case letters, digits and '-'"));
+                    problems.add(new Problem(
+                            file,
+                            0,
+                            "engine " + provider.type().getName() + " in " + origin + " has the name '" + name
+                                    + "': use lower-case letters, digits and '-'"));
                     continue;
                 }
                 String before = CORE_ENGINE.equals(name) ? BUILT_IN : origins.get(name);
                 if (BUILT_IN.equals(before)) {
-                    problems.add(new Problem(file, 0, "engine name '" + name + "' in " + origin
-                            + " is already the name of a built-in engine: rename the engine in " + origin
-                            + " (EngineFactory.name()) or remove the JAR"));
+                    problems.add(new Problem(
+                            file,
+                            0,
+                            "engine name '" + name + "' in " + origin
+                                    + " is already the name of a built-in engine: rename the engine in " + origin
+                                    + " (EngineFactory.name()) or remove the JAR"));
                 } else if (before != null) {
-                    problems.add(new Problem(file, 0, "engine name '" + name + "' is provided by both " + before
-                            + " and " + origin + ": keep one of the JARs"));
+                    problems.add(new Problem(
+                            file,
+                            0,
+                            "engine name '" + name + "' is provided by both " + before + " and " + origin
+                                    + ": keep one of the JARs"));
                 } else {
                     factories.put(name, factory);
                     origins.put(name, origin);
                 }
             }
         } catch (ServiceConfigurationError | RuntimeException | LinkageError e) {
-            problems.add(new Problem(enginesDir, 0, "cannot load engines from " + names(jars.stream()
-                    .map(Jar::original).toList()) + ": " + e + (e instanceof LinkageError
-                    ? " (built for another engine SPI version? see " + GUIDE + ")" : "")));
+            problems.add(new Problem(
+                    enginesDir,
+                    0,
+                    "cannot load engines from "
+                            + names(jars.stream().map(Jar::original).toList()) + ": " + e
+                            + (e instanceof LinkageError
+                                    ? " (built for another engine SPI version? see " + GUIDE + ")"
+                                    : "")));
         } finally {
             thread.setContextClassLoader(previous);
         }
@@ -378,6 +414,7 @@ public final class EngineJars {
     }
 
     private static String names(List<Path> jars) {
-        return String.join(", ", jars.stream().map(p -> p.getFileName().toString()).toList());
+        return String.join(
+                ", ", jars.stream().map(p -> p.getFileName().toString()).toList());
     }
 }

@@ -2,14 +2,13 @@ package dev.autocomplete.server.tenant;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.autocomplete.server.engines.GuardedEngine;
+import dev.autocomplete.server.reading.ProductModel;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.LongSupplier;
-
-import dev.autocomplete.server.reading.ProductModel;
-import dev.autocomplete.server.engines.GuardedEngine;
 
 /**
  * One product of a tenant: how it reads queries, and the engines that serve its params.
@@ -21,13 +20,27 @@ import dev.autocomplete.server.engines.GuardedEngine;
  * @param limits the time budget, fallback answer and circuit settings
  * @param dataGeneration grows whenever data the product serves changes (its live catalogs): keys cached answers
  */
-public record Product(UUID id, String slug, int maxOptions, ZoneId zone, ProductModel model,
-        List<GuardedEngine> engines, Map<String, GuardedEngine> enginesByType, EngineLimits limits,
+public record Product(
+        UUID id,
+        String slug,
+        int maxOptions,
+        ZoneId zone,
+        ProductModel model,
+        List<GuardedEngine> engines,
+        Map<String, GuardedEngine> enginesByType,
+        EngineLimits limits,
         LongSupplier dataGeneration) {
 
     /** A product whose data never changes while it is loaded. */
-    public Product(UUID id, String slug, int maxOptions, ZoneId zone, ProductModel model,
-            List<GuardedEngine> engines, Map<String, GuardedEngine> enginesByType, EngineLimits limits) {
+    public Product(
+            UUID id,
+            String slug,
+            int maxOptions,
+            ZoneId zone,
+            ProductModel model,
+            List<GuardedEngine> engines,
+            Map<String, GuardedEngine> enginesByType,
+            EngineLimits limits) {
         this(id, slug, maxOptions, zone, model, engines, enginesByType, limits, () -> 0);
     }
 

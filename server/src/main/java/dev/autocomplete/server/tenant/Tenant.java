@@ -1,5 +1,6 @@
 package dev.autocomplete.server.tenant;
 
+import dev.autocomplete.server.protocol.Uuids;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -7,8 +8,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
-
-import dev.autocomplete.server.protocol.Uuids;
 
 /**
  * A loaded tenant: its products with their engines, and the class loader they run in. Immutable; closed
@@ -22,9 +21,20 @@ import dev.autocomplete.server.protocol.Uuids;
  * @param learn whether its products re-rank options by what users picked ({@code learn}, true by default)
  * @param engineCounters the counters its engines publish ({@code EngineContext.counter}), for the metrics
  */
-public record Tenant(String id, String displayName, String defaultLanguage, Path directory, List<Product> products,
-        Product defaultProduct, ClassLoader classLoader, EngineClassLoader ownLoader, AccessTokenSettings accessTokens,
-        boolean logQueries, Set<String> catalogs, boolean learn, EngineCounters engineCounters)
+public record Tenant(
+        String id,
+        String displayName,
+        String defaultLanguage,
+        Path directory,
+        List<Product> products,
+        Product defaultProduct,
+        ClassLoader classLoader,
+        EngineClassLoader ownLoader,
+        AccessTokenSettings accessTokens,
+        boolean logQueries,
+        Set<String> catalogs,
+        boolean learn,
+        EngineCounters engineCounters)
         implements AutoCloseable {
 
     public Tenant {
@@ -72,8 +82,8 @@ public record Tenant(String id, String displayName, String defaultLanguage, Path
             try {
                 ownLoader.close();
             } catch (IOException e) {
-                System.getLogger(Tenant.class.getName()).log(System.Logger.Level.WARNING,
-                        "Class loader of " + id + " failed to close: " + e);
+                System.getLogger(Tenant.class.getName())
+                        .log(System.Logger.Level.WARNING, "Class loader of " + id + " failed to close: " + e);
             }
         }
     }

@@ -1,5 +1,23 @@
 package dev.autocomplete.server.tenant;
 
+import dev.autocomplete.server.catalogs.LiveCatalogs;
+import dev.autocomplete.server.catalogs.TenantCatalogs;
+import dev.autocomplete.server.engines.EngineRunner;
+import dev.autocomplete.server.engines.GuardedEngine;
+import dev.autocomplete.server.protocol.Uuids;
+import dev.autocomplete.server.ratelimit.RateLimit;
+import dev.autocomplete.server.reading.ProductConfig;
+import dev.autocomplete.server.reading.Query;
+import dev.autocomplete.server.reading.QueryReader;
+import dev.autocomplete.server.reading.Segment;
+import dev.autocomplete.spi.AdditionalContext;
+import dev.autocomplete.spi.ConfigTree;
+import dev.autocomplete.spi.Engine;
+import dev.autocomplete.spi.EngineConfigException;
+import dev.autocomplete.spi.EngineContext;
+import dev.autocomplete.spi.EngineFactory;
+import dev.autocomplete.spi.ParamSpec;
+import dev.autocomplete.spi.toolkit.ConfigProblems;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,25 +35,6 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
-import dev.autocomplete.server.catalogs.LiveCatalogs;
-import dev.autocomplete.server.catalogs.TenantCatalogs;
-import dev.autocomplete.server.protocol.Uuids;
-import dev.autocomplete.server.ratelimit.RateLimit;
-import dev.autocomplete.server.reading.ProductConfig;
-import dev.autocomplete.server.reading.Query;
-import dev.autocomplete.server.reading.QueryReader;
-import dev.autocomplete.server.reading.Segment;
-import dev.autocomplete.server.engines.EngineRunner;
-import dev.autocomplete.server.engines.GuardedEngine;
-import dev.autocomplete.spi.AdditionalContext;
-import dev.autocomplete.spi.Engine;
-import dev.autocomplete.spi.EngineConfigException;
-import dev.autocomplete.spi.EngineContext;
-import dev.autocomplete.spi.EngineFactory;
-import dev.autocomplete.spi.ParamSpec;
-import dev.autocomplete.spi.toolkit.ConfigProblems;
-import dev.autocomplete.spi.ConfigTree;
-
 /**
  * Loads one tenant directory: {@code tenant.yaml}, the engines in {@code engines/*.jar} through the tenant's
  * own {@link EngineClassLoader}, and one engine per product. Every problem is collected with its file and
@@ -46,20 +45,29 @@ public final class TenantLoader {
     public static final String TENANT_FILE = "tenant.yaml";
     /** The tenant's API keys' file beside {@link #TENANT_FILE}, kept by the key store (not part of a load). */
     public static final String KEYS_FILE = "keys.yaml";
+
     public static final int DEFAULT_MAX_OPTIONS = 10;
     public static final int MAX_MAX_OPTIONS = 50;
 
-    private static final Set<String> TENANT_KEYS =
-            Set.of("display_name", "default_language", "default_product", "products", "access_tokens",
-                    "log_queries", "catalogs", "engines", "learn");
+    private static final Set<String> TENANT_KEYS = Set.of(
+            "display_name",
+            "default_language",
+            "default_product",
+            "products",
+            "access_tokens",
+            "log_queries",
+            "catalogs",
+            "engines",
+            "learn");
     private static final Set<String> ACCESS_TOKEN_KEYS = Set.of("lifetime", "rate", "burst");
-    private static final Set<String> PRODUCT_KEYS = union(Set.of("id", "slug", "max_options", "time_zone",
-            "prompt", "intents"), EngineLimits.KEYS);
+    private static final Set<String> PRODUCT_KEYS =
+            union(Set.of("id", "slug", "max_options", "time_zone", "prompt", "intents"), EngineLimits.KEYS);
     /** What changed in the product format, for a tenant.yaml written for an older server. */
     private static final String OLD_FORMAT = "tenant.yaml's format changed: a product no longer names one"
             + " engine with a 'config'. Move 'prompt' and 'intents' up into the product, the 'catalogs' map to the"
             + " top of tenant.yaml, and let each param name its engine ('engine: date'; without it the param is"
             + " served by the catalog, from 'catalog: NAME' or inline 'options'). See docs/configuration.md.";
+
     private static final Pattern SLUG = Pattern.compile("[a-z0-9][a-z0-9-]*");
     private static final Pattern TENANT_ID = Pattern.compile("[a-z0-9][a-z0-9_-]*");
     private static final java.time.Duration WARM_UP = java.time.Duration.ofSeconds(2);
@@ -123,8 +131,10 @@ public final class TenantLoader {
         String tenantId = directory.getFileName().toString();
         Path file = directory.resolve(TENANT_FILE);
         if (!TENANT_ID.matcher(tenantId).matches()) {
-            return new Result(null, List.of(new Problem(directory, 0,
-                    "tenant directory name must be lower-case letters, digits, '-' and '_'")));
+            return new Result(
+                    null,
+                    List.of(new Problem(
+                            directory, 0, "tenant directory name must be lower-case letters, digits, '-' and '_'")));
         }
         YamlDocument yaml;
         try {
@@ -157,28 +167,58 @@ public final class TenantLoader {
             EngineJars.Found found = engineJars.find(directory, tenantId);
             ownLoader = found.loader();
             ClassLoader loader = found.contextLoader();
-            TenantCatalogs tenantCatalogs = TenantCatalogs.open(tenantId, catalogs, directory, defaultLanguage,
-                    liveCatalogs, checks);
+            TenantCatalogs tenantCatalogs =
+                    TenantCatalogs.open(tenantId, catalogs, directory, defaultLanguage, liveCatalogs, checks);
             EngineCounters counters = new EngineCounters();
-            Settings settings = new Settings(tenantId, directory, defaultLanguage, logQueries, found.factories(),
-                    !found.problems().isEmpty(), loader, engines, catalogs, tenantCatalogs, others, new SharedValues(),
+            Settings settings = new Settings(
+                    tenantId,
+                    directory,
+                    defaultLanguage,
+                    logQueries,
+                    found.factories(),
+                    !found.problems().isEmpty(),
+                    loader,
+                    engines,
+                    catalogs,
+                    tenantCatalogs,
+                    others,
+                    new SharedValues(),
                     counters);
             List<Product> products = products(root, settings, checks);
             Product defaultProduct = products.isEmpty() ? null : products.getFirst();
             if (defaultSlug != null) {
-                defaultProduct = products.stream().filter(p -> p.slug().equals(defaultSlug)).findFirst().orElse(null);
+                defaultProduct = products.stream()
+                        .filter(p -> p.slug().equals(defaultSlug))
+                        .findFirst()
+                        .orElse(null);
                 // A product left out for its own problems, or a products list that cannot be read, is reported
                 // already: the default naming it is no second problem.
-                if (defaultProduct == null && productSlugs(root).map(slugs -> !slugs.contains(defaultSlug))
-                        .orElse(false)) {
+                if (defaultProduct == null
+                        && productSlugs(root)
+                                .map(slugs -> !slugs.contains(defaultSlug))
+                                .orElse(false)) {
                     checks.add(root.error("default_product", "names no product slug: '" + defaultSlug + "'"));
                 }
             }
-            checks.list().stream().map(e -> yaml.problem(e.key(), e.getMessage()))
-                    .sorted(Comparator.comparingInt(Problem::line)).forEach(problems::add);
+            checks.list().stream()
+                    .map(e -> yaml.problem(e.key(), e.getMessage()))
+                    .sorted(Comparator.comparingInt(Problem::line))
+                    .forEach(problems::add);
             problems.addAll(found.problems());
-            Tenant tenant = new Tenant(tenantId, displayName, defaultLanguage, directory, products, defaultProduct,
-                    loader, ownLoader, accessTokens, logQueries, tenantCatalogs.names(), learn, counters);
+            Tenant tenant = new Tenant(
+                    tenantId,
+                    displayName,
+                    defaultLanguage,
+                    directory,
+                    products,
+                    defaultProduct,
+                    loader,
+                    ownLoader,
+                    accessTokens,
+                    logQueries,
+                    tenantCatalogs.names(),
+                    learn,
+                    counters);
             if (!problems.isEmpty()) {
                 tenant.close();
                 return new Result(null, List.copyOf(problems));
@@ -197,11 +237,20 @@ public final class TenantLoader {
     }
 
     /** What every product of one tenant is built with. */
-    private record Settings(String tenantId, Path directory, String defaultLanguage, boolean logQueries,
-            Map<String, EngineFactory> factories, boolean jarsRefused, ClassLoader loader, ConfigTree engines,
-            ConfigTree catalogs, TenantCatalogs tenantCatalogs, ProductOwners others, EngineContext.Shared shared,
-            EngineCounters counters) {
-    }
+    private record Settings(
+            String tenantId,
+            Path directory,
+            String defaultLanguage,
+            boolean logQueries,
+            Map<String, EngineFactory> factories,
+            boolean jarsRefused,
+            ClassLoader loader,
+            ConfigTree engines,
+            ConfigTree catalogs,
+            TenantCatalogs tenantCatalogs,
+            ProductOwners others,
+            EngineContext.Shared shared,
+            EngineCounters counters) {}
 
     private static AccessTokenSettings accessTokens(ConfigTree root, ConfigProblems checks) {
         ConfigTree tree = checks.read(() -> root.optionalTree("access_tokens").orElse(null), null);
@@ -209,28 +258,34 @@ public final class TenantLoader {
             return AccessTokenSettings.DEFAULT;
         }
         checks.unknownKeys(tree, ACCESS_TOKEN_KEYS);
-        Duration lifetime = checks.read(() -> {
-            Duration value = duration(tree, "lifetime", AccessTokenSettings.DEFAULT_LIFETIME);
-            if (value.compareTo(AccessTokenSettings.MIN_LIFETIME) < 0
-                    || value.compareTo(AccessTokenSettings.MAX_LIFETIME) > 0) {
-                throw tree.error("lifetime", "must be from 30s to 24h");
-            }
-            return value;
-        }, AccessTokenSettings.DEFAULT_LIFETIME);
-        RateLimit rate = checks.read(() -> {
-            if (!tree.has("rate") && !tree.has("burst")) {
-                return RateLimit.DEFAULT;
-            }
-            if (!tree.has("rate") || !(tree.raw("rate").get() instanceof Integer)
-                    || (tree.has("burst") && !(tree.raw("burst").get() instanceof Integer))) {
-                throw tree.error("rate", "rate and burst must be whole numbers (burst needs rate)");
-            }
-            try {
-                return RateLimit.parse(tree.string("rate"), tree.has("burst") ? (long) tree.integer("burst", 0) : null);
-            } catch (IllegalArgumentException e) {
-                throw tree.error("rate", e.getMessage());
-            }
-        }, RateLimit.DEFAULT);
+        Duration lifetime = checks.read(
+                () -> {
+                    Duration value = duration(tree, "lifetime", AccessTokenSettings.DEFAULT_LIFETIME);
+                    if (value.compareTo(AccessTokenSettings.MIN_LIFETIME) < 0
+                            || value.compareTo(AccessTokenSettings.MAX_LIFETIME) > 0) {
+                        throw tree.error("lifetime", "must be from 30s to 24h");
+                    }
+                    return value;
+                },
+                AccessTokenSettings.DEFAULT_LIFETIME);
+        RateLimit rate = checks.read(
+                () -> {
+                    if (!tree.has("rate") && !tree.has("burst")) {
+                        return RateLimit.DEFAULT;
+                    }
+                    if (!tree.has("rate")
+                            || !(tree.raw("rate").get() instanceof Integer)
+                            || (tree.has("burst") && !(tree.raw("burst").get() instanceof Integer))) {
+                        throw tree.error("rate", "rate and burst must be whole numbers (burst needs rate)");
+                    }
+                    try {
+                        return RateLimit.parse(
+                                tree.string("rate"), tree.has("burst") ? (long) tree.integer("burst", 0) : null);
+                    } catch (IllegalArgumentException e) {
+                        throw tree.error("rate", e.getMessage());
+                    }
+                },
+                RateLimit.DEFAULT);
         return new AccessTokenSettings(lifetime, rate);
     }
 
@@ -265,31 +320,36 @@ public final class TenantLoader {
             }
             checks.unknownKeys(product, PRODUCT_KEYS);
             UUID id = checks.read(() -> productId(product, ids, settings), null);
-            String slug = checks.read(() -> {
-                String text = product.string("slug");
-                if (!SLUG.matcher(text).matches()) {
-                    throw product.error("slug", "must be lower-case letters, digits and '-'");
-                }
-                if (!slugs.add(text)) {
-                    throw product.error("slug", "repeats product slug '" + text + "'");
-                }
-                return text;
-            }, "");
-            int maxOptions = checks.read(() -> product.integer("max_options", DEFAULT_MAX_OPTIONS, 1, MAX_MAX_OPTIONS),
-                    DEFAULT_MAX_OPTIONS);
-            ZoneId zone = checks.read(() -> {
-                try {
-                    return ZoneId.of(product.string("time_zone", "UTC"));
-                } catch (java.time.DateTimeException e) {
-                    throw product.error("time_zone", "must be a time zone such as UTC or Europe/Paris");
-                }
-            }, ZoneOffset.UTC);
+            String slug = checks.read(
+                    () -> {
+                        String text = product.string("slug");
+                        if (!SLUG.matcher(text).matches()) {
+                            throw product.error("slug", "must be lower-case letters, digits and '-'");
+                        }
+                        if (!slugs.add(text)) {
+                            throw product.error("slug", "repeats product slug '" + text + "'");
+                        }
+                        return text;
+                    },
+                    "");
+            int maxOptions = checks.read(
+                    () -> product.integer("max_options", DEFAULT_MAX_OPTIONS, 1, MAX_MAX_OPTIONS), DEFAULT_MAX_OPTIONS);
+            ZoneId zone = checks.read(
+                    () -> {
+                        try {
+                            return ZoneId.of(product.string("time_zone", "UTC"));
+                        } catch (java.time.DateTimeException e) {
+                            throw product.error("time_zone", "must be a time zone such as UTC or Europe/Paris");
+                        }
+                    },
+                    ZoneOffset.UTC);
             EngineLimits limits = EngineLimits.read(product, checks);
             ProductConfig.Parsed parsed = ProductConfig.parse(product, settings.defaultLanguage(), checks);
             // The engines start even when the product has other problems, so that theirs are reported too.
             List<GuardedEngine> engines = new ArrayList<>();
             Map<String, GuardedEngine> byType = new HashMap<>();
-            for (Map.Entry<String, List<ParamSpec>> entry : bySource(parsed.specs()).entrySet()) {
+            for (Map.Entry<String, List<ParamSpec>> entry :
+                    bySource(parsed.specs()).entrySet()) {
                 GuardedEngine engine = engine(entry.getKey(), entry.getValue(), slug, zone, limits, settings, checks);
                 if (engine != null) {
                     engines.add(engine);
@@ -297,7 +357,15 @@ public final class TenantLoader {
                 }
             }
             if (checks.count() == before && parsed.model() != null) {
-                products.add(new Product(id, slug, maxOptions, zone, parsed.model(), engines, byType, limits,
+                products.add(new Product(
+                        id,
+                        slug,
+                        maxOptions,
+                        zone,
+                        parsed.model(),
+                        engines,
+                        byType,
+                        limits,
                         settings.tenantCatalogs()::generation));
             } else {
                 engines.forEach(GuardedEngine::close);
@@ -323,23 +391,32 @@ public final class TenantLoader {
 
     /** The product's id: a UUID no other product of this tenant or of another tenant has. */
     private static UUID productId(ConfigTree product, Set<UUID> ids, Settings settings) throws EngineConfigException {
-        UUID id = Uuids.parse(product.string("id", "")).orElseThrow(() -> product.error("id",
-                "must be a UUID like 3f1c2e9a-0b7d-4c55-9a3e-1d2f4b6a8c90"));
+        UUID id = Uuids.parse(product.string("id", ""))
+                .orElseThrow(() -> product.error("id", "must be a UUID like 3f1c2e9a-0b7d-4c55-9a3e-1d2f4b6a8c90"));
         if (!ids.add(id)) {
             throw product.error("id", "repeats product id " + id);
         }
         Optional<String> owner = settings.others().ownerOf(id);
         if (owner.isPresent()) {
-            throw product.error("id", "product id " + id + " is already a product of tenant '" + owner.get()
-                    + "'; tenant '" + settings.tenantId() + "' is not loaded (a product id names one product of one"
-                    + " tenant: give this product a new UUID)");
+            throw product.error(
+                    "id",
+                    "product id " + id + " is already a product of tenant '" + owner.get()
+                            + "'; tenant '" + settings.tenantId()
+                            + "' is not loaded (a product id names one product of one"
+                            + " tenant: give this product a new UUID)");
         }
         return id;
     }
 
     /** The engine that serves {@code specs} in one product, or null when it cannot (the problem recorded). */
-    private static GuardedEngine engine(String name, List<ParamSpec> specs, String slug, ZoneId zone,
-            EngineLimits limits, Settings settings, ConfigProblems checks) {
+    private static GuardedEngine engine(
+            String name,
+            List<ParamSpec> specs,
+            String slug,
+            ZoneId zone,
+            EngineLimits limits,
+            Settings settings,
+            ConfigProblems checks) {
         String firstParam = specs.getFirst().config().path();
         if (name.equals(TenantCatalogs.SOURCE_NAME)) {
             // Each param's keys first, all reported; a param with a wrong key is not read further (no follow-on).
@@ -352,51 +429,90 @@ public final class TenantLoader {
                 }
             }
             Engine source = checks.read(() -> settings.tenantCatalogs().source(sound), null);
-            return source == null ? null : new GuardedEngine(settings.tenantId(), slug, name, source,
-                    TenantLoader.class.getClassLoader(), limits.circuitFailures(), limits.circuitOpen(),
-                    settings.logQueries());
+            return source == null
+                    ? null
+                    : new GuardedEngine(
+                            settings.tenantId(),
+                            slug,
+                            name,
+                            source,
+                            TenantLoader.class.getClassLoader(),
+                            limits.circuitFailures(),
+                            limits.circuitOpen(),
+                            settings.logQueries());
         }
         EngineFactory factory = settings.factories().get(name);
         if (factory == null) {
-            Optional<String> meant = ConfigTree.nearest(name, settings.factories().keySet());
+            Optional<String> meant =
+                    ConfigTree.nearest(name, settings.factories().keySet());
             // A refused engine JAR is reported already, and may be the one that provides an engine of another name.
             if (meant.isPresent() || !settings.jarsRefused()) {
-                checks.add(new EngineConfigException(firstParam + ".engine", "names no engine '" + name + "'; "
-                        + meant.map(engine -> "did you mean '" + engine + "'?").orElseGet(() -> "available: "
-                        + String.join(", ", settings.factories().keySet().stream().sorted().toList()))));
+                checks.add(new EngineConfigException(
+                        firstParam + ".engine",
+                        "names no engine '" + name + "'; "
+                                + meant.map(engine -> "did you mean '" + engine + "'?")
+                                        .orElseGet(() -> "available: "
+                                                + String.join(
+                                                        ", ",
+                                                        settings.factories().keySet().stream()
+                                                                .sorted()
+                                                                .toList()))));
             }
             return null;
         }
         ConfigTree engineConfig = checks.read(() -> settings.engines().optionalTree(name), Optional.<ConfigTree>empty())
                 .orElse(ConfigTree.at("engines." + name, Map.of()));
-        Engine engine = createEngine(firstParam, factory, settings.loader(), new EngineContext(settings.tenantId(),
-                slug, settings.defaultLanguage(), zone, settings.directory(), engineConfig, specs,
-                settings.shared(), settings.counters().forEngine(name)), checks);
+        Engine engine = createEngine(
+                firstParam,
+                factory,
+                settings.loader(),
+                new EngineContext(
+                        settings.tenantId(),
+                        slug,
+                        settings.defaultLanguage(),
+                        zone,
+                        settings.directory(),
+                        engineConfig,
+                        specs,
+                        settings.shared(),
+                        settings.counters().forEngine(name)),
+                checks);
         if (engine == null) {
             return null;
         }
-        GuardedEngine guarded = new GuardedEngine(settings.tenantId(), slug, name, engine, settings.loader(),
-                limits.circuitFailures(), limits.circuitOpen(), settings.logQueries());
+        GuardedEngine guarded = new GuardedEngine(
+                settings.tenantId(),
+                slug,
+                name,
+                engine,
+                settings.loader(),
+                limits.circuitFailures(),
+                limits.circuitOpen(),
+                settings.logQueries());
         for (ParamSpec spec : specs) {
             if (!guarded.paramTypes().contains(spec.type())) {
-                checks.add(new EngineConfigException(spec.config().path() + ".type", "engine '" + name
-                        + "' does not serve type '" + spec.type() + "' (it serves: "
-                        + String.join(", ", guarded.paramTypes().stream().sorted().toList()) + ")"));
+                checks.add(new EngineConfigException(
+                        spec.config().path() + ".type",
+                        "engine '" + name
+                                + "' does not serve type '" + spec.type() + "' (it serves: "
+                                + String.join(
+                                        ", ",
+                                        guarded.paramTypes().stream().sorted().toList()) + ")"));
             }
         }
         return guarded;
     }
 
-    private static Engine createEngine(String at, EngineFactory factory, ClassLoader loader, EngineContext context,
-            ConfigProblems checks) {
+    private static Engine createEngine(
+            String at, EngineFactory factory, ClassLoader loader, EngineContext context, ConfigProblems checks) {
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
         thread.setContextClassLoader(loader);
         try {
             Engine engine = factory.create(context);
             if (engine == null || engine.paramTypes() == null) {
-                checks.add(new EngineConfigException(at + ".engine", "engine '" + factory.name()
-                        + "' returned no engine"));
+                checks.add(new EngineConfigException(
+                        at + ".engine", "engine '" + factory.name() + "' returned no engine"));
                 return null;
             }
             return engine;
@@ -404,8 +520,8 @@ public final class TenantLoader {
             checks.add(e.key().isEmpty() ? new EngineConfigException(at, e.getMessage()) : e);
             return null;
         } catch (RuntimeException | LinkageError e) {
-            checks.add(new EngineConfigException(at + ".engine", "engine '" + factory.name() + "' failed to start: "
-                    + e));
+            checks.add(
+                    new EngineConfigException(at + ".engine", "engine '" + factory.name() + "' failed to start: " + e));
             return null;
         } finally {
             thread.setContextClassLoader(previous);
@@ -439,13 +555,21 @@ public final class TenantLoader {
             java.time.LocalDate today = java.time.LocalDate.now(product.zone());
             // An empty query, then a typed one: its spans take the engines' matching paths the JIT has not seen.
             String typed = product.model().intents().getFirst().phrases().getFirst() + " a";
-            EngineRunner.Result<Boolean> probe = RUNNER.run("warm-up-" + tenant.id() + "/" + product.slug(), WARM_UP,
-                    (calls, deadline) -> {
+            EngineRunner.Result<Boolean> probe =
+                    RUNNER.run("warm-up-" + tenant.id() + "/" + product.slug(), WARM_UP, (calls, deadline) -> {
                         for (String raw : List.of("", typed)) {
                             List<Segment> segments = raw.isEmpty() ? List.of() : List.of(new Segment.Text(0, raw));
-                            Query query = new Query(raw, segments, Set.of(), List.of(), AdditionalContext.NONE, null,
-                                    product.maxOptions(), today);
-                            QueryReader.read(product.model(), query, product.enginesByType(), calls, deadline, Map.of());
+                            Query query = new Query(
+                                    raw,
+                                    segments,
+                                    Set.of(),
+                                    List.of(),
+                                    AdditionalContext.NONE,
+                                    null,
+                                    product.maxOptions(),
+                                    today);
+                            QueryReader.read(
+                                    product.model(), query, product.enginesByType(), calls, deadline, Map.of());
                         }
                         return true;
                     });
@@ -455,8 +579,11 @@ public final class TenantLoader {
             // A probe that ran out of time is left to the engine's first requests' budget.
             probe.calls().byEngine().forEach((name, tally) -> {
                 if (tally.failures() > 0) {
-                    problems.add(yaml.problem("products", "product '" + product.slug() + "': engine '" + name
-                            + "' failed its startup probe (an empty and a typed query); see the log for its error"));
+                    problems.add(
+                            yaml.problem(
+                                    "products",
+                                    "product '" + product.slug() + "': engine '" + name
+                                            + "' failed its startup probe (an empty and a typed query); see the log for its error"));
                 }
             });
         }

@@ -40,8 +40,9 @@ public final class TenantRegistry implements AutoCloseable {
             if (result.tenant() != null) {
                 registry.tenants.put(result.tenant().id(), new TenantUsers(result.tenant()));
                 if (result.tenant().ownLoader() != null) {
-                    LOG.log(System.Logger.Level.INFO, "Tenant loaded: " + result.tenant().id()
-                            + engineJars(result.tenant()));
+                    LOG.log(
+                            System.Logger.Level.INFO,
+                            "Tenant loaded: " + result.tenant().id() + engineJars(result.tenant()));
                 }
             } else {
                 registry.problems.put(directory, List.copyOf(result.problems()));
@@ -83,9 +84,13 @@ public final class TenantRegistry implements AutoCloseable {
      */
     public TenantLoader.ProductOwners productsOfOthers(Path directory) {
         String own = directory.getFileName().toString();
-        return productId -> tenants.values().stream().map(TenantUsers::tenant)
-                .filter(tenant -> !tenant.id().equals(own) && tenant.product(productId).isPresent())
-                .map(Tenant::id).sorted().findFirst();
+        return productId -> tenants.values().stream()
+                .map(TenantUsers::tenant)
+                .filter(tenant ->
+                        !tenant.id().equals(own) && tenant.product(productId).isPresent())
+                .map(Tenant::id)
+                .sorted()
+                .findFirst();
     }
 
     public Path root() {
@@ -166,13 +171,16 @@ public final class TenantRegistry implements AutoCloseable {
         if (previous != null) {
             previous.retire();
         }
-        LOG.log(System.Logger.Level.INFO, (previous == null ? "Tenant loaded: " : "Tenant reloaded: ") + tenant.id()
-                + engineJars(tenant));
+        LOG.log(
+                System.Logger.Level.INFO,
+                (previous == null ? "Tenant loaded: " : "Tenant reloaded: ") + tenant.id() + engineJars(tenant));
     }
 
     /** Which build of each engine JAR serves now: after replacing engines/x.jar, the line that says it took. */
     private static String engineJars(Tenant tenant) {
-        return tenant.ownLoader() == null ? "" : "; engine JARs: " + String.join(", ", tenant.ownLoader().versions());
+        return tenant.ownLoader() == null
+                ? ""
+                : "; engine JARs: " + String.join(", ", tenant.ownLoader().versions());
     }
 
     /** Records why a changed directory did not load; its previous tenant, if any, keeps serving. */
@@ -180,8 +188,10 @@ public final class TenantRegistry implements AutoCloseable {
         problems.put(directory, List.copyOf(found));
         failedReloads.incrementAndGet();
         String id = directory.getFileName().toString();
-        LOG.log(System.Logger.Level.WARNING, "Tenant " + id + " not (re)loaded"
-                + (tenants.containsKey(id) ? "; its previous version keeps serving" : "") + ": " + found);
+        LOG.log(
+                System.Logger.Level.WARNING,
+                "Tenant " + id + " not (re)loaded"
+                        + (tenants.containsKey(id) ? "; its previous version keeps serving" : "") + ": " + found);
     }
 
     /** Unloads the tenant of a directory that is gone or no longer has a {@code tenant.yaml}. */
@@ -190,7 +200,9 @@ public final class TenantRegistry implements AutoCloseable {
         TenantUsers previous = tenants.remove(directory.getFileName().toString());
         if (previous != null) {
             previous.retire();
-            LOG.log(System.Logger.Level.INFO, "Tenant removed: " + previous.tenant().id());
+            LOG.log(
+                    System.Logger.Level.INFO,
+                    "Tenant removed: " + previous.tenant().id());
         }
     }
 

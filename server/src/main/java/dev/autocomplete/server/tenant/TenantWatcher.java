@@ -1,8 +1,7 @@
 package dev.autocomplete.server.tenant;
 
-import java.nio.file.Path;
-
 import dev.autocomplete.server.files.FileWatcher;
+import java.nio.file.Path;
 
 /**
  * Reloads a tenant when its files change: {@code tenant.yaml}, data files, engine JARs (anything in its

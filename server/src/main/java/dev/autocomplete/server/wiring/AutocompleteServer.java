@@ -1,11 +1,5 @@
 package dev.autocomplete.server.wiring;
 
-import java.io.IOException;
-import java.net.URI;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.Map;
-
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
@@ -13,15 +7,6 @@ import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-
-import io.helidon.common.configurable.Resource;
-import io.helidon.webserver.ListenerConfig;
-import io.helidon.common.socket.SocketOptions;
-import io.helidon.webserver.WebServer;
-import io.helidon.webserver.WebServerConfig;
-import io.helidon.webserver.http1.Http1Config;
-import io.helidon.webserver.http.HttpRouting;
-
 import dev.autocomplete.server.analytics.Analytics;
 import dev.autocomplete.server.analytics.AnalyticsStore;
 import dev.autocomplete.server.auth.AccessTokens;
@@ -30,17 +15,14 @@ import dev.autocomplete.server.auth.FileKeyStore;
 import dev.autocomplete.server.auth.KeyRegistry;
 import dev.autocomplete.server.auth.KeyStore;
 import dev.autocomplete.server.auth.PostgresKeyStore;
-import dev.autocomplete.server.auth.SnapshotKeyStore;
 import dev.autocomplete.server.auth.SigningSecret;
+import dev.autocomplete.server.auth.SnapshotKeyStore;
+import dev.autocomplete.server.catalogs.CatalogStores;
+import dev.autocomplete.server.catalogs.LiveCatalogs;
 import dev.autocomplete.server.config.ServerSettings;
+import dev.autocomplete.server.engines.EngineRunner;
 import dev.autocomplete.server.files.FileWatcher;
 import dev.autocomplete.server.http.AccessLog;
-import dev.autocomplete.server.catalogs.CatalogStores;
-import dev.autocomplete.server.storage.StoredComponents;
-import dev.autocomplete.server.catalogs.LiveCatalogs;
-import dev.autocomplete.server.learning.Learning;
-import dev.autocomplete.server.learning.LearningStore;
-import dev.autocomplete.server.store.Database;
 import dev.autocomplete.server.http.CatalogService;
 import dev.autocomplete.server.http.ConnectionGuard;
 import dev.autocomplete.server.http.ConsoleService;
@@ -56,18 +38,33 @@ import dev.autocomplete.server.http.SecurityHeaders;
 import dev.autocomplete.server.http.SuggestService;
 import dev.autocomplete.server.http.TelemetryService;
 import dev.autocomplete.server.http.TokenService;
+import dev.autocomplete.server.learning.Learning;
+import dev.autocomplete.server.learning.LearningStore;
 import dev.autocomplete.server.observe.Health;
 import dev.autocomplete.server.observe.HealthCheck;
 import dev.autocomplete.server.observe.Metrics;
 import dev.autocomplete.server.protocol.ApiException;
 import dev.autocomplete.server.protocol.JsonBodies;
 import dev.autocomplete.server.ratelimit.RateLimiter;
-import dev.autocomplete.server.engines.EngineRunner;
+import dev.autocomplete.server.storage.StoredComponents;
+import dev.autocomplete.server.store.Database;
 import dev.autocomplete.server.suggest.ResponseCache;
 import dev.autocomplete.server.suggest.Suggester;
 import dev.autocomplete.server.tenant.TenantLoader;
 import dev.autocomplete.server.tenant.TenantRegistry;
 import dev.autocomplete.server.tenant.TenantWatcher;
+import io.helidon.common.configurable.Resource;
+import io.helidon.common.socket.SocketOptions;
+import io.helidon.webserver.ListenerConfig;
+import io.helidon.webserver.WebServer;
+import io.helidon.webserver.WebServerConfig;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http1.Http1Config;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
 
 /**
  * The running service: tenants, keys and the Helidon web server, wired by hand. Start with {@link #start},
@@ -97,10 +94,22 @@ public final class AutocompleteServer implements AutoCloseable {
     private final Learning learning;
     private final Analytics analytics;
 
-    private AutocompleteServer(TenantRegistry tenants, FileWatcher files, KeyRegistry keys, EngineRunner engines,
-            Health health, Metrics metrics, RequestTracker tracker, ConnectionGuard guard,
-            ConnectionGuard managementGuard, Duration shutdownGrace,
-            RateLimiter limiter, WebServer webServer, DemoPage demoPage, LiveCatalogs catalogs, Learning learning,
+    private AutocompleteServer(
+            TenantRegistry tenants,
+            FileWatcher files,
+            KeyRegistry keys,
+            EngineRunner engines,
+            Health health,
+            Metrics metrics,
+            RequestTracker tracker,
+            ConnectionGuard guard,
+            ConnectionGuard managementGuard,
+            Duration shutdownGrace,
+            RateLimiter limiter,
+            WebServer webServer,
+            DemoPage demoPage,
+            LiveCatalogs catalogs,
+            Learning learning,
             Analytics analytics) {
         this.analytics = analytics;
         this.catalogs = catalogs;
@@ -137,14 +146,19 @@ public final class AutocompleteServer implements AutoCloseable {
         tenantWatcher.follow(files);
         // Tenants whose catalogs could not be opened (the shared store down at start, no snapshot) load once it is up.
         catalogs.whenAvailable(tenantWatcher::retryFailed);
-        AccessTokens tokens = new AccessTokens(SigningSecret.resolve(settings.tokenSecret(), settings.tokenSecretFile(),
-                settings.data(), tenantsRoot), settings.clock());
-        KeyStore keyStore = settings.storageUrl().isEmpty() ? FileKeyStore.watched(tenantsRoot, files)
-                : new SnapshotKeyStore(new PostgresKeyStore(settings.storageUrl(), tenantsRoot,
-                        PostgresKeyStore.DEFAULT_SAFETY_INTERVAL), settings.data().resolve("keys-snapshot"));
+        AccessTokens tokens = new AccessTokens(
+                SigningSecret.resolve(settings.tokenSecret(), settings.tokenSecretFile(), settings.data(), tenantsRoot),
+                settings.clock());
+        KeyStore keyStore = settings.storageUrl().isEmpty()
+                ? FileKeyStore.watched(tenantsRoot, files)
+                : new SnapshotKeyStore(
+                        new PostgresKeyStore(
+                                settings.storageUrl(), tenantsRoot, PostgresKeyStore.DEFAULT_SAFETY_INTERVAL),
+                        settings.data().resolve("keys-snapshot"));
         KeyRegistry keys = new KeyRegistry(keyStore, settings.clock()).start();
         files.start();
-        RateLimiter limiter = settings.redisUrl().isEmpty() ? RateLimiter.local()
+        RateLimiter limiter = settings.redisUrl().isEmpty()
+                ? RateLimiter.local()
                 : RateLimiter.redis(URI.create(settings.redisUrl()));
         ObjectMapper json = jsonMapper(settings.limits());
         JsonBodies bodies = new JsonBodies(json);
@@ -154,32 +168,55 @@ public final class AutocompleteServer implements AutoCloseable {
         ErrorResponses errors = new ErrorResponses(bodies);
         Analytics analytics = analytics(settings);
         java.util.concurrent.atomic.AtomicInteger publicPort = new java.util.concurrent.atomic.AtomicInteger();
-        RequestTracker tracker = new RequestTracker(metrics, new AccessLog(), errors, limits.maxConcurrentRequests(),
-                analytics);
-        ConnectionGuard guard = new ConnectionGuard(limits.headerTimeout(), limits.bodyTimeout(), limits.readTimeout(),
-                limits.connectionsPerAddress(), limits.trustedProxies());
+        RequestTracker tracker =
+                new RequestTracker(metrics, new AccessLog(), errors, limits.maxConcurrentRequests(), analytics);
+        ConnectionGuard guard = new ConnectionGuard(
+                limits.headerTimeout(),
+                limits.bodyTimeout(),
+                limits.readTimeout(),
+                limits.connectionsPerAddress(),
+                limits.trustedProxies());
         metrics.reportRefusedConnections(guard::refusedConnections);
         // The management listener's connections get the same deadlines and Connection: close, but no cap: its
         // callers are the operator's own monitoring.
-        ConnectionGuard managementGuard = new ConnectionGuard(limits.headerTimeout(), limits.bodyTimeout(),
-                limits.readTimeout(), 0, java.util.List.of());
+        ConnectionGuard managementGuard = new ConnectionGuard(
+                limits.headerTimeout(), limits.bodyTimeout(), limits.readTimeout(), 0, java.util.List.of());
         EngineRunner engines = new EngineRunner();
         metrics.reportCircuits(tenants, engines);
         Health health = new Health(tenants, engines);
         // Rate limits keep working per process while Redis is away, so a degraded mode is reported, not DOWN.
-        health.add(() -> new HealthCheck.Status("rate-limits", true, Map.of("mode", limiter.status().mode(),
-                "degraded", limiter.status().degraded(), "detail", limiter.status().describe())));
+        health.add(() -> new HealthCheck.Status(
+                "rate-limits",
+                true,
+                Map.of(
+                        "mode",
+                        limiter.status().mode(),
+                        "degraded",
+                        limiter.status().degraded(),
+                        "detail",
+                        limiter.status().describe())));
         health.add(() -> keysHealth(keys.status()));
-        health.add(() -> new HealthCheck.Status("catalog-store", true, Map.of("store",
-                settings.storageUrl().isEmpty() ? "sqlite" : "postgresql", "current", catalogs.current())));
-        Gatekeeper gatekeeper = new Gatekeeper(new Authenticator(keys, tenants, tokens), limiter,
-                Gatekeeper.FAILED_AUTHENTICATION);
+        health.add(() -> new HealthCheck.Status(
+                "catalog-store",
+                true,
+                Map.of(
+                        "store",
+                        settings.storageUrl().isEmpty() ? "sqlite" : "postgresql",
+                        "current",
+                        catalogs.current())));
+        Gatekeeper gatekeeper =
+                new Gatekeeper(new Authenticator(keys, tenants, tokens), limiter, Gatekeeper.FAILED_AUTHENTICATION);
         Learning learning = learning(settings);
         metrics.reportLearning(learning::queued, learning::sessions);
         learning.onPicks(analytics::picked);
-        SuggestService suggest = new SuggestService(gatekeeper, json, new Suggester(engines,
-                new ResponseCache(settings.cacheMaxEntries()), settings.clock(), learning), bodies, errors,
-                new JsonRequests(limits.bodyBytes(), "A suggest request", guard), metrics);
+        SuggestService suggest = new SuggestService(
+                gatekeeper,
+                json,
+                new Suggester(engines, new ResponseCache(settings.cacheMaxEntries()), settings.clock(), learning),
+                bodies,
+                errors,
+                new JsonRequests(limits.bodyBytes(), "A suggest request", guard),
+                metrics);
         DemoPage demoPage = new DemoPage(json, errors);
         HttpRouting.Builder routing = HttpRouting.builder()
                 .addFilter(tracker)
@@ -187,11 +224,22 @@ public final class AutocompleteServer implements AutoCloseable {
                 .addFilter(new SecurityHeaders())
                 .addFilter(new CorsFilter(CorsFilter.DEFAULT_PATHS))
                 .register(suggest)
-                .register(new TokenService(gatekeeper, json, errors,
-                        new JsonRequests(limits.bodyBytes(), "A token request", guard)))
-                .register(new TelemetryService(gatekeeper, json, metrics, errors,
-                        new JsonRequests(TelemetryService.MAX_EVENT_BYTES, "A telemetry event", guard), learning))
-                .register(new CatalogService(gatekeeper, catalogs, json, errors, guard, limits.catalogBodyBytes(),
+                .register(new TokenService(
+                        gatekeeper, json, errors, new JsonRequests(limits.bodyBytes(), "A token request", guard)))
+                .register(new TelemetryService(
+                        gatekeeper,
+                        json,
+                        metrics,
+                        errors,
+                        new JsonRequests(TelemetryService.MAX_EVENT_BYTES, "A telemetry event", guard),
+                        learning))
+                .register(new CatalogService(
+                        gatekeeper,
+                        catalogs,
+                        json,
+                        errors,
+                        guard,
+                        limits.catalogBodyBytes(),
                         limits.catalogBodyTimeout()))
                 .register(new ReadinessService(health))
                 .register(demoPage)
@@ -199,7 +247,10 @@ public final class AutocompleteServer implements AutoCloseable {
                 .error(ApiException.class, (req, res, e) -> errors.send(res, e))
                 .error(JsonRequests.ClientAborted.class, (req, res, e) -> errors.clientAborted(res))
                 .error(Throwable.class, (req, res, e) -> {
-                    LOG.log(System.Logger.Level.ERROR, "Unhandled error on " + req.path().path(), e);
+                    LOG.log(
+                            System.Logger.Level.ERROR,
+                            "Unhandled error on " + req.path().path(),
+                            e);
                     if (!res.isSent()) {
                         errors.send(res, 500, "INTERNAL", "The server could not handle the request.");
                     }
@@ -210,9 +261,12 @@ public final class AutocompleteServer implements AutoCloseable {
                 .maxPayloadSize(Math.max(limits.bodyBytes(), limits.catalogBodyBytes()) + ConnectionGuard.LINGER_BYTES)
                 // The request limit is the tracker's (503 OVERLOADED, logged and counted); the connection guard
                 // admits each connection and serves HTTP/1.1 through Helidon's own connections.
-                .connectionOptions(guard.socketOptions(SocketOptions.builder().readTimeout(limits.readTimeout()).build()))
+                .connectionOptions(guard.socketOptions(SocketOptions.builder()
+                        .readTimeout(limits.readTimeout())
+                        .build()))
                 .protocolsDiscoverServices(false)
-                .addConnectionSelector(guard.selector(Http1Config.builder().maxHeadersSize(limits.headerBytes())
+                .addConnectionSelector(guard.selector(Http1Config.builder()
+                        .maxHeadersSize(limits.headerBytes())
                         .maxPrologueLength(Math.min(limits.headerBytes(), 8192))))
                 // Our own shutdown (ServeCommand) stops the server first, then closes the tenants.
                 .shutdownHook(false)
@@ -220,19 +274,52 @@ public final class AutocompleteServer implements AutoCloseable {
                 .shutdownGracePeriod(Duration.ofSeconds(1))
                 .directHandlers(errors.directHandlers())
                 .routing(routing)
-                .putSocket(MANAGEMENT_SOCKET, management(settings, health, metrics, json, errors, managementGuard,
-                        new ConsoleService(tenants, health, keys, catalogs, analytics, json, errors, settings.clock(),
-                                publicPort::get, settings.tls() != null, loopback(settings.management().host()))));
+                .putSocket(
+                        MANAGEMENT_SOCKET,
+                        management(
+                                settings,
+                                health,
+                                metrics,
+                                json,
+                                errors,
+                                managementGuard,
+                                new ConsoleService(
+                                        tenants,
+                                        health,
+                                        keys,
+                                        catalogs,
+                                        analytics,
+                                        json,
+                                        errors,
+                                        settings.clock(),
+                                        publicPort::get,
+                                        settings.tls() != null,
+                                        loopback(settings.management().host()))));
         if (settings.tls() != null) {
-            server.tls(tls -> tls
-                    .privateKey(key -> key.pem(pem -> pem.key(Resource.create(settings.tls().privateKey()))))
-                    .privateKeyCertChain(key -> key.pem(pem -> pem.certChain(
-                            Resource.create(settings.tls().certificate())))));
+            server.tls(tls -> tls.privateKey(key -> key.pem(
+                            pem -> pem.key(Resource.create(settings.tls().privateKey()))))
+                    .privateKeyCertChain(key -> key.pem(
+                            pem -> pem.certChain(Resource.create(settings.tls().certificate())))));
         }
         WebServer webServer = server.build().start();
         publicPort.set(webServer.port());
-        AutocompleteServer started = new AutocompleteServer(tenants, files, keys, engines, health, metrics, tracker, guard,
-                managementGuard, settings.shutdownGrace(), limiter, webServer, demoPage, catalogs, learning, analytics);
+        AutocompleteServer started = new AutocompleteServer(
+                tenants,
+                files,
+                keys,
+                engines,
+                health,
+                metrics,
+                tracker,
+                guard,
+                managementGuard,
+                settings.shutdownGrace(),
+                limiter,
+                webServer,
+                demoPage,
+                catalogs,
+                learning,
+                analytics);
         // Helidon logs (SEVERE, with the address) a listener that cannot bind, stops the others and returns.
         if (webServer.port() < 0 || webServer.port(MANAGEMENT_SOCKET) < 0) {
             started.close();
@@ -251,20 +338,29 @@ public final class AutocompleteServer implements AutoCloseable {
         Map<String, Object> data = new java.util.LinkedHashMap<>();
         data.put("store", status.store());
         data.put("keys", status.keys());
-        data.put("loaded_at", status.loadedAt() == null ? "never" : status.loadedAt().toString());
+        data.put(
+                "loaded_at",
+                status.loadedAt() == null ? "never" : status.loadedAt().toString());
         data.put("following", status.following());
         data.put("degraded", status.lastFailure() != null || !status.following());
         return new HealthCheck.Status("keys", status.loaded(), data);
     }
 
     /** The management listener: plain HTTP, its own connections, so a busy API port does not hide health. */
-    private static ListenerConfig management(ServerSettings settings, Health health, Metrics metrics,
-            ObjectMapper json, ErrorResponses errors, ConnectionGuard guard, ConsoleService console) {
+    private static ListenerConfig management(
+            ServerSettings settings,
+            Health health,
+            Metrics metrics,
+            ObjectMapper json,
+            ErrorResponses errors,
+            ConnectionGuard guard,
+            ConsoleService console) {
         return ListenerConfig.builder()
                 .host(settings.management().host())
                 .port(settings.management().port())
                 .connectionOptions(guard.socketOptions(SocketOptions.builder()
-                        .readTimeout(settings.limits().readTimeout()).build()))
+                        .readTimeout(settings.limits().readTimeout())
+                        .build()))
                 .protocolsDiscoverServices(false)
                 .addConnectionSelector(guard.selector(Http1Config.builder()))
                 .directHandlers(errors.directHandlers())
@@ -281,16 +377,19 @@ public final class AutocompleteServer implements AutoCloseable {
     public static ObjectMapper jsonMapper(ServerSettings.Limits limits) {
         // Parser and generator buffers from one shared pool: the default pool is per thread, and every
         // request runs on a new virtual thread, so its buffers were never reused.
-        JsonFactory factory = JsonFactory.builder().recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool()).build();
+        JsonFactory factory = JsonFactory.builder()
+                .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool())
+                .build();
         JsonMapper mapper = JsonMapper.builder(factory)
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
                 .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
                 .build();
-        mapper.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
-                .maxNestingDepth(limits.jsonDepth())
-                .maxStringLength(limits.jsonStringBytes())
-                .maxNameLength(limits.jsonStringBytes())
-                .build());
+        mapper.getFactory()
+                .setStreamReadConstraints(StreamReadConstraints.builder()
+                        .maxNestingDepth(limits.jsonDepth())
+                        .maxStringLength(limits.jsonStringBytes())
+                        .maxNameLength(limits.jsonStringBytes())
+                        .build());
         return mapper;
     }
 
@@ -344,8 +443,10 @@ public final class AutocompleteServer implements AutoCloseable {
         guard.drain();
         try {
             if (!tracker.drain(shutdownGrace)) {
-                LOG.log(System.Logger.Level.WARNING, "Requests still running after " + shutdownGrace.toSeconds()
-                        + " s of shutdown grace; stopping anyway");
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "Requests still running after " + shutdownGrace.toSeconds()
+                                + " s of shutdown grace; stopping anyway");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -386,10 +487,9 @@ public final class AutocompleteServer implements AutoCloseable {
      * share (reached at the first flush, and again at each while it is away).
      */
     private static Analytics analytics(ServerSettings settings) {
-        return new Analytics(() -> new AnalyticsStore(Database.of(settings)), settings.keepUnmatched(),
-                settings.clock());
+        return new Analytics(
+                () -> new AnalyticsStore(Database.of(settings)), settings.keepUnmatched(), settings.clock());
     }
-
 
     /** Whether a listener address is loopback by name (what the console's Host check applies to). */
     private static boolean loopback(String host) {

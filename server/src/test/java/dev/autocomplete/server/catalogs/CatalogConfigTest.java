@@ -5,15 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.autocomplete.spi.EngineConfigException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import dev.autocomplete.spi.EngineConfigException;
 
 /** Config errors of the catalog engine name the full key in tenant.yaml, so the server can point at the line. */
 class CatalogConfigTest {
@@ -24,8 +22,8 @@ class CatalogConfigTest {
     Path tenant;
 
     private EngineConfigException refused(Map<String, ?> catalogs, Object... typesAndConfigs) {
-        return assertThrows(EngineConfigException.class,
-                () -> new TestTenant(tenant, catalogs).engine(typesAndConfigs));
+        return assertThrows(
+                EngineConfigException.class, () -> new TestTenant(tenant, catalogs).engine(typesAndConfigs));
     }
 
     private EngineConfigException refusedFile(String csv) throws Exception {
@@ -44,15 +42,19 @@ class CatalogConfigTest {
     @Test
     void a_param_takes_exactly_one_of_catalog_and_options() {
         assertEquals(PARAM, refused(Map.of(), "item", Map.of()).key());
-        assertEquals(PARAM + ".options",
-                refused(Map.of("c", Map.of("options", List.of("a"))), "item",
-                        Map.of("catalog", "c", "options", List.of("a"))).key());
+        assertEquals(
+                PARAM + ".options",
+                refused(
+                                Map.of("c", Map.of("options", List.of("a"))),
+                                "item",
+                                Map.of("catalog", "c", "options", List.of("a")))
+                        .key());
     }
 
     @Test
     void a_param_naming_no_catalog_is_named_with_the_catalogs_declared() {
-        EngineConfigException e = refused(Map.of("cities", Map.of("options", List.of("Paris"))),
-                "item", Map.of("catalog", "nowhere"));
+        EngineConfigException e =
+                refused(Map.of("cities", Map.of("options", List.of("Paris"))), "item", Map.of("catalog", "nowhere"));
         assertEquals(PARAM + ".catalog", e.key());
         assertTrue(e.getMessage().contains("'nowhere'") && e.getMessage().contains("cities"), e.getMessage());
     }
@@ -73,7 +75,8 @@ class CatalogConfigTest {
 
     @Test
     void a_data_file_outside_the_tenant_directory_is_refused() {
-        EngineConfigException e = refused(Map.of("c", Map.of("file", "../../etc/passwd")), "item", Map.of("catalog", "c"));
+        EngineConfigException e =
+                refused(Map.of("c", Map.of("file", "../../etc/passwd")), "item", Map.of("catalog", "c"));
         assertEquals("catalogs.c.file", e.key());
     }
 
@@ -111,22 +114,27 @@ class CatalogConfigTest {
     void an_option_row_repeated_in_a_csv_names_both_lines() throws Exception {
         EngineConfigException e = refusedFile("text,weight\nSan Jose,3\nLyon,2\nSan José,1\n");
         assertEquals("catalogs.c.file", e.key());
-        assertTrue(e.getMessage().startsWith("data/c.csv lines 2 and 4 are one option"),
-                e.getMessage());
-        assertEquals("data/c.csv lines 2 and 3 are one option ('Lyon' twice): keep one, or tell them apart",
+        assertTrue(e.getMessage().startsWith("data/c.csv lines 2 and 4 are one option"), e.getMessage());
+        assertEquals(
+                "data/c.csv lines 2 and 3 are one option ('Lyon' twice): keep one, or tell them apart",
                 refusedFile("text\nLyon\nLyon\n").getMessage());
     }
 
     @Test
     void an_option_repeated_in_an_inline_list_names_both_items() {
-        EngineConfigException e = refused(Map.of(), "cabin", Map.of("options", List.of("Economy", "Business", "economy")));
+        EngineConfigException e =
+                refused(Map.of(), "cabin", Map.of("options", List.of("Economy", "Business", "economy")));
         assertEquals(PARAM + ".options", e.key());
         assertTrue(e.getMessage().startsWith("options[0] and options[2] are one option"), e.getMessage());
     }
 
     @Test
     void inline_options_must_be_a_non_empty_list() {
-        assertEquals(PARAM + ".options", refused(Map.of(), "cabin", Map.of("options", "Economy")).key());
-        assertEquals(PARAM + ".options", refused(Map.of(), "cabin", Map.of("options", List.of())).key());
+        assertEquals(
+                PARAM + ".options",
+                refused(Map.of(), "cabin", Map.of("options", "Economy")).key());
+        assertEquals(
+                PARAM + ".options",
+                refused(Map.of(), "cabin", Map.of("options", List.of())).key());
     }
 }

@@ -6,41 +6,43 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-
-import org.junit.jupiter.api.Test;
-
 import dev.autocomplete.spi.Ask;
 import dev.autocomplete.spi.Engine;
 import dev.autocomplete.spi.Option;
 import dev.autocomplete.spi.SpanMatch;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
 
 /** How the catalog engine reads typed spans and ranks the options it offers, on a small travel tenant. */
 class CatalogEngineTest {
 
     /** Weights as in the demo's cities (populations), so rankings by weight alone go wrong the same way. */
-    private static final Map<String, Object> CITIES = Map.of("options", List.of(
-            Map.of("text", "London", "weight", 9_000_000, "aliases", List.of("LHR")),
-            Map.of("text", "Bogotá", "weight", 7_674_366),
-            Map.of("text", "Santiago", "weight", 4_837_295),
-            Map.of("text", "Paris", "weight", 2_100_000),
-            Map.of("text", "San Antonio", "weight", 1_469_845),
-            Map.of("text", "San Diego", "weight", 1_394_928),
-            Map.of("text", "San Jose", "weight", 1_026_908),
-            Map.of("text", "Santiago de Cuba", "weight", 555_865),
-            Map.of("text", "Boston", "weight", 667_137),
-            Map.of("text", "New York", "weight", 8_000_000),
-            Map.of("text", "Lyon", "weight", 500_000),
-            Map.of("text", "Bo", "weight", 174_354)));
+    private static final Map<String, Object> CITIES = Map.of(
+            "options",
+            List.of(
+                    Map.of("text", "London", "weight", 9_000_000, "aliases", List.of("LHR")),
+                    Map.of("text", "Bogotá", "weight", 7_674_366),
+                    Map.of("text", "Santiago", "weight", 4_837_295),
+                    Map.of("text", "Paris", "weight", 2_100_000),
+                    Map.of("text", "San Antonio", "weight", 1_469_845),
+                    Map.of("text", "San Diego", "weight", 1_394_928),
+                    Map.of("text", "San Jose", "weight", 1_026_908),
+                    Map.of("text", "Santiago de Cuba", "weight", 555_865),
+                    Map.of("text", "Boston", "weight", 667_137),
+                    Map.of("text", "New York", "weight", 8_000_000),
+                    Map.of("text", "Lyon", "weight", 500_000),
+                    Map.of("text", "Bo", "weight", 174_354)));
 
-    private static final Map<String, Object> DEVICES = Map.of("options", List.of(
-            Map.of("text", "Cloud Router", "weight", 20, "aliases", List.of("cr")),
-            Map.of("text", "Core Router", "weight", 10, "aliases", List.of("cr")),
-            Map.of("text", "Core Switch", "weight", 5),
-            Map.of("text", "Crossbar", "weight", 30)));
+    private static final Map<String, Object> DEVICES = Map.of(
+            "options",
+            List.of(
+                    Map.of("text", "Cloud Router", "weight", 20, "aliases", List.of("cr")),
+                    Map.of("text", "Core Router", "weight", 10, "aliases", List.of("cr")),
+                    Map.of("text", "Core Switch", "weight", 5),
+                    Map.of("text", "Crossbar", "weight", 30)));
 
     private final TestTenant tenant = new TestTenant(Path.of("."), Map.of("cities", CITIES, "devices", DEVICES));
     private final Engine travel = engine();
@@ -85,7 +87,9 @@ class CatalogEngineTest {
     @Test
     void a_span_equal_to_one_option_and_the_start_of_others_within_its_last_word_is_an_exact_prefix() {
         assertEquals(SpanMatch.exactPrefix("Bo"), match("origin", "Bo"));
-        assertEquals(SpanMatch.exact("Santiago"), match("origin", "santiago"),
+        assertEquals(
+                SpanMatch.exact("Santiago"),
+                match("origin", "santiago"),
                 "Santiago de Cuba goes on with another word: typing Santiago names Santiago");
         assertEquals(SpanMatch.exact("San Jose"), match("origin", "San Jose"));
     }
@@ -122,7 +126,8 @@ class CatalogEngineTest {
 
     @Test
     void with_nothing_typed_the_heaviest_options_come_first_up_to_the_limit() {
-        assertEquals(List.of("London", "New York", "Bogotá"), options(ask("origin").withLimit(3), ""));
+        assertEquals(
+                List.of("London", "New York", "Bogotá"), options(ask("origin").withLimit(3), ""));
         assertEquals(List.of("Economy", "Business"), options("cabin", ""), "inline options keep list order");
         assertEquals(List.of(), options("weather", ""));
     }
@@ -152,10 +157,14 @@ class CatalogEngineTest {
         }
         products.add(Map.of("text", "Quantum Vault", "weight", 1));
         Engine shop = new TestTenant(Path.of("."), Map.of()).engine("product", Map.of("options", products));
-        List<String> found = shop.options(ask("product"), "Quantm Vault").stream().map(Option::text).toList();
+        List<String> found = shop.options(ask("product"), "Quantm Vault").stream()
+                .map(Option::text)
+                .toList();
         assertEquals(8, found.size(), found.toString());
         assertEquals("Quantum Vault", found.getFirst(), found.toString());
-        assertEquals(SpanMatch.LOOSE, shop.match(ask("product"), List.of("Quantm Vault")).getFirst());
+        assertEquals(
+                SpanMatch.LOOSE,
+                shop.match(ask("product"), List.of("Quantm Vault")).getFirst());
     }
 
     @Test
@@ -168,9 +177,11 @@ class CatalogEngineTest {
         Ask destination = ask("destination", List.of(), "origin", "london");
         assertFalse(options(destination, "").contains("London"));
         assertFalse(options(destination, "lon").contains("London"));
-        assertTrue(options(ask("origin", List.of(), "origin", "London"), "lon").contains("London"),
+        assertTrue(
+                options(ask("origin", List.of(), "origin", "London"), "lon").contains("London"),
                 "its own value is the param's to change");
-        assertTrue(options(ask("origin", List.of(), "home", "London"), "lon").contains("London"),
+        assertTrue(
+                options(ask("origin", List.of(), "home", "London"), "lon").contains("London"),
                 "an inline list is another list, even with the same texts");
         assertTrue(options(ask("home", List.of(), "origin", "London"), "").contains("London"));
     }
@@ -184,10 +195,12 @@ class CatalogEngineTest {
     @Test
     void two_products_naming_one_catalog_load_it_once_per_tenant_load() throws Exception {
         TestTenant shared = new TestTenant(Path.of("."), Map.of("cities", CITIES));
-        CatalogEngine first = (CatalogEngine) shared.engine("travel",
-                List.of(TestTenant.param(0, 0, "origin", Map.of("catalog", "cities"))));
-        CatalogEngine second = (CatalogEngine) shared.engine("trains",
-                List.of(TestTenant.param(1, 0, "from", Map.of("catalog", "cities")),
+        CatalogEngine first = (CatalogEngine)
+                shared.engine("travel", List.of(TestTenant.param(0, 0, "origin", Map.of("catalog", "cities"))));
+        CatalogEngine second = (CatalogEngine) shared.engine(
+                "trains",
+                List.of(
+                        TestTenant.param(1, 0, "from", Map.of("catalog", "cities")),
                         TestTenant.param(1, 1, "to", Map.of("catalog", "cities"))));
         assertSame(first.options("origin"), second.options("to"));
     }

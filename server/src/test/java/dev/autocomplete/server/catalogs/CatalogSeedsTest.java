@@ -3,18 +3,16 @@ package dev.autocomplete.server.catalogs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.autocomplete.index.CatalogEntry;
+import dev.autocomplete.spi.ConfigTree;
+import dev.autocomplete.spi.EngineConfigException;
+import dev.autocomplete.spi.Option;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import dev.autocomplete.index.CatalogEntry;
-import dev.autocomplete.spi.EngineConfigException;
-import dev.autocomplete.spi.Option;
-import dev.autocomplete.spi.ConfigTree;
 
 /** A declared catalog read as the seed of a live catalog: its options, with the ids of an id column. */
 class CatalogSeedsTest {
@@ -28,12 +26,16 @@ class CatalogSeedsTest {
 
     @Test
     void a_file_with_an_id_column_gives_each_option_its_id_and_its_translations() throws Exception {
-        Files.writeString(temp.resolve("cities.csv"), "id,text,weight,aliases,text_fr\n"
-                + "c1,London,9,LHR|City,Londres\nc2,Lyon,1,,\n");
+        Files.writeString(
+                temp.resolve("cities.csv"),
+                "id,text,weight,aliases,text_fr\n" + "c1,London,9,LHR|City,Londres\nc2,Lyon,1,,\n");
         Files.writeString(temp.resolve("more.csv"), "text,text_de\nLyon,Lyon an der Rhone\n");
-        assertEquals(List.of(
-                new SeedOption("c1", new CatalogEntry("London", List.of("LHR", "City"), 9, Map.of("fr", "Londres"))),
-                new SeedOption("c2", new CatalogEntry("Lyon", List.of(), 1, Map.of("de", "Lyon an der Rhone")))),
+        assertEquals(
+                List.of(
+                        new SeedOption(
+                                "c1", new CatalogEntry("London", List.of("LHR", "City"), 9, Map.of("fr", "Londres"))),
+                        new SeedOption(
+                                "c2", new CatalogEntry("Lyon", List.of(), 1, Map.of("de", "Lyon an der Rhone")))),
                 read(Map.of("file", "cities.csv", "translations", "more.csv")));
     }
 
@@ -41,8 +43,8 @@ class CatalogSeedsTest {
     void without_an_id_column_or_from_an_inline_list_the_ids_are_left_to_the_importer() throws Exception {
         Files.writeString(temp.resolve("cities.csv"), "text,weight\nLondon,9\n");
         assertEquals(List.of(new SeedOption(null, new CatalogEntry("London", 9))), read(Map.of("file", "cities.csv")));
-        assertEquals(List.of(new SeedOption(null, new CatalogEntry("Paris", 1))),
-                read(Map.of("options", List.of("Paris"))));
+        assertEquals(
+                List.of(new SeedOption(null, new CatalogEntry("Paris", 1))), read(Map.of("options", List.of("Paris"))));
     }
 
     @Test
@@ -55,30 +57,37 @@ class CatalogSeedsTest {
     @Test
     void an_empty_a_repeated_or_a_too_long_id_is_a_config_error_naming_its_line() throws Exception {
         Files.writeString(temp.resolve("cities.csv"), "id,text\nc1,London\nc1,Lyon\n");
-        EngineConfigException repeated = assertThrows(EngineConfigException.class,
-                () -> read(Map.of("file", "cities.csv")));
+        EngineConfigException repeated =
+                assertThrows(EngineConfigException.class, () -> read(Map.of("file", "cities.csv")));
         assertEquals("cities.csv line 3: id 'c1' is already the id of line 2", repeated.getMessage());
         assertEquals("catalogs.cities.file", repeated.key());
         Files.writeString(temp.resolve("cities.csv"), "id,text\n,London\n");
-        assertEquals("cities.csv line 2: empty id", assertThrows(EngineConfigException.class,
-                () -> read(Map.of("file", "cities.csv"))).getMessage());
+        assertEquals(
+                "cities.csv line 2: empty id",
+                assertThrows(EngineConfigException.class, () -> read(Map.of("file", "cities.csv")))
+                        .getMessage());
         Files.writeString(temp.resolve("cities.csv"), "id,text\n" + "x".repeat(201) + ",London\n");
-        assertEquals("cities.csv line 2: id longer than 200 characters", assertThrows(EngineConfigException.class,
-                () -> read(Map.of("file", "cities.csv"))).getMessage());
+        assertEquals(
+                "cities.csv line 2: id longer than 200 characters",
+                assertThrows(EngineConfigException.class, () -> read(Map.of("file", "cities.csv")))
+                        .getMessage());
     }
 
     @Test
     void a_file_outside_the_tenant_directory_is_refused() {
-        EngineConfigException outside = assertThrows(EngineConfigException.class,
-                () -> read(Map.of("file", "../cities.csv")));
+        EngineConfigException outside =
+                assertThrows(EngineConfigException.class, () -> read(Map.of("file", "../cities.csv")));
         assertEquals("catalogs.cities.file", outside.key());
     }
 
     @Test
     void the_engine_still_serves_a_catalog_whose_file_has_an_id_column() throws Exception {
         Files.writeString(temp.resolve("cities.csv"), "id,text\nc1,London\n");
-        assertEquals(List.of("London"), new TestTenant(temp, Map.of("cities", Map.of("file", "cities.csv")))
-                .engine("origin", Map.of("catalog", "cities"))
-                .options(TestTenant.ask("origin"), "lon").stream().map(Option::text).toList());
+        assertEquals(
+                List.of("London"),
+                new TestTenant(temp, Map.of("cities", Map.of("file", "cities.csv")))
+                        .engine("origin", Map.of("catalog", "cities")).options(TestTenant.ask("origin"), "lon").stream()
+                                .map(Option::text)
+                                .toList());
     }
 }

@@ -5,6 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.autocomplete.index.CatalogEntry;
+import dev.autocomplete.index.LiveOptions;
+import dev.autocomplete.spi.AdditionalContext;
+import dev.autocomplete.spi.Ask;
+import dev.autocomplete.spi.Engine;
+import dev.autocomplete.spi.Option;
+import dev.autocomplete.spi.SpanMatch;
+import dev.autocomplete.spi.toolkit.TextFolding;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,18 +22,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.function.Supplier;
-
 import org.junit.jupiter.api.Test;
-
-import dev.autocomplete.index.CatalogEntry;
-import dev.autocomplete.index.LiveOptions;
-import dev.autocomplete.spi.AdditionalContext;
-import dev.autocomplete.spi.Ask;
-import dev.autocomplete.spi.Engine;
-import dev.autocomplete.spi.Option;
-import dev.autocomplete.spi.SpanMatch;
-import dev.autocomplete.spi.toolkit.TextFolding;
-
 
 /** A catalog that takes writes: a main index, a delta and deletions answer as one index of the same options. */
 class LiveOptionsTest {
@@ -36,33 +33,45 @@ class LiveOptionsTest {
             new CatalogEntry("Paris", 2_100_000),
             new CatalogEntry("Londrina", 400_000));
 
-    private static final List<String> SYLLABLES = List.of("lon", "don", "par", "is", "san", "ta", "bo", "go", "ber",
-            "lin", "mar", "sei", "lle", "ro", "ma");
+    private static final List<String> SYLLABLES =
+            List.of("lon", "don", "par", "is", "san", "ta", "bo", "go", "ber", "lin", "mar", "sei", "lle", "ro", "ma");
 
     /** An engine with two params on one list, so that a pick of one is not offered for the other. */
     private static Engine engine(Supplier<LiveOptions> options) {
-        return CatalogSources.engine(Map.of("origin", new CatalogSources.Source("catalog:cities", options),
-                "destination", new CatalogSources.Source("catalog:cities", options)));
+        return CatalogSources.engine(Map.of(
+                "origin",
+                new CatalogSources.Source("catalog:cities", options),
+                "destination",
+                new CatalogSources.Source("catalog:cities", options)));
     }
 
     private static Ask ask(String type, List<String> languages, int limit, Map<String, String> filled) {
-        return new Ask(type, languages, AdditionalContext.NONE, filled, LocalDate.of(2026, 3, 12), limit,
+        return new Ask(
+                type,
+                languages,
+                AdditionalContext.NONE,
+                filled,
+                LocalDate.of(2026, 3, 12),
+                limit,
                 System.nanoTime() + 1_000_000_000L);
     }
 
     private static List<String> texts(LiveOptions options, String typed) {
         return engine(() -> options).options(ask("origin", List.of(), 10, Map.of()), typed).stream()
-                .map(Option::text).toList();
+                .map(Option::text)
+                .toList();
     }
 
     private static SpanMatch match(LiveOptions options, String span) {
-        return engine(() -> options).match(ask("origin", List.of(), 10, Map.of()), List.of(span)).getFirst();
+        return engine(() -> options)
+                .match(ask("origin", List.of(), 10, Map.of()), List.of(span))
+                .getFirst();
     }
 
     @Test
     void an_upsert_is_found_and_ranked_among_the_main_options_by_weight() {
-        LiveOptions options = LiveOptions.of(CITIES).with(List.of(new CatalogEntry("Lonely Island", 1_000_000)),
-                List.of());
+        LiveOptions options =
+                LiveOptions.of(CITIES).with(List.of(new CatalogEntry("Lonely Island", 1_000_000)), List.of());
         assertEquals(List.of("London", "Lonely Island", "Londrina"), texts(options, "lon"));
         assertEquals(List.of("London", "Paris", "Lonely Island", "Lyon", "Londrina"), texts(options, ""));
         assertEquals(SpanMatch.exact("Lonely Island"), match(options, "lonely island"));
@@ -71,12 +80,16 @@ class LiveOptionsTest {
 
     @Test
     void an_upsert_of_a_text_that_folds_like_an_option_replaces_it() {
-        LiveOptions options = LiveOptions.of(CITIES).with(List.of(new CatalogEntry("LONDON", List.of(), 1, Map.of())),
-                List.of());
+        LiveOptions options =
+                LiveOptions.of(CITIES).with(List.of(new CatalogEntry("LONDON", List.of(), 1, Map.of())), List.of());
         assertEquals(List.of("Londrina", "LONDON"), texts(options, "lon"), "the new weight ranks it last");
         assertEquals(SpanMatch.NONE, match(options, "lhr"), "the old alias is gone with the old option");
-        assertEquals(List.of("London"), texts(options.with(List.of(new CatalogEntry("london", 3)), List.of())
-                .with(List.of(new CatalogEntry("London", 5)), List.of()), "london"));
+        assertEquals(
+                List.of("London"),
+                texts(
+                        options.with(List.of(new CatalogEntry("london", 3)), List.of())
+                                .with(List.of(new CatalogEntry("London", 5)), List.of()),
+                        "london"));
         assertEquals(4, options.size());
     }
 
@@ -89,9 +102,16 @@ class LiveOptionsTest {
         assertEquals(List.of("Paris", "Lyon", "Londrina"), texts(options, ""));
         assertEquals(3, options.size());
         LiveOptions added = options.with(List.of(new CatalogEntry("Lóndon", 7)), List.of());
-        assertEquals(List.of("Lóndon", "Londrina"), texts(added.with(List.of(), List.of("londrina")).with(
-                List.of(new CatalogEntry("Londrina", 1)), List.of()), "lon"), "removed, then upserted again");
-        assertEquals(List.of("Londrina"), texts(added.with(List.of(), List.of("london")), "lon"),
+        assertEquals(
+                List.of("Lóndon", "Londrina"),
+                texts(
+                        added.with(List.of(), List.of("londrina"))
+                                .with(List.of(new CatalogEntry("Londrina", 1)), List.of()),
+                        "lon"),
+                "removed, then upserted again");
+        assertEquals(
+                List.of("Londrina"),
+                texts(added.with(List.of(), List.of("london")), "lon"),
                 "an option of the delta is removed too");
     }
 
@@ -129,16 +149,27 @@ class LiveOptionsTest {
 
     @Test
     void translations_of_upserts_are_shown_and_matched() {
-        LiveOptions options = LiveOptions.of(CITIES).with(List.of(
-                new CatalogEntry("Munich", List.of(), 1_500_000, Map.of("de", "München", "FR", "Munich"))), List.of());
+        LiveOptions options = LiveOptions.of(CITIES)
+                .with(
+                        List.of(new CatalogEntry(
+                                "Munich", List.of(), 1_500_000, Map.of("de", "München", "FR", "Munich"))),
+                        List.of());
         Engine engine = engine(() -> options);
-        assertEquals(SpanMatch.exact("München"),
-                engine.match(ask("origin", List.of("de"), 10, Map.of()), List.of("munchen")).getFirst());
-        assertEquals(List.of("Londres", "Paris", "Munich", "Lyon", "Londrina"), engine
-                .options(ask("origin", List.of("fr"), 10, Map.of()), "").stream().map(Option::text).toList());
-        assertEquals(List.of("Paris", "München", "Lyon", "Londrina"), engine
-                .options(ask("destination", List.of("de"), 10, Map.of("origin", "London")), "").stream()
-                .map(Option::text).toList(), "a pick is not offered again");
+        assertEquals(
+                SpanMatch.exact("München"),
+                engine.match(ask("origin", List.of("de"), 10, Map.of()), List.of("munchen"))
+                        .getFirst());
+        assertEquals(
+                List.of("Londres", "Paris", "Munich", "Lyon", "Londrina"),
+                engine.options(ask("origin", List.of("fr"), 10, Map.of()), "").stream()
+                        .map(Option::text)
+                        .toList());
+        assertEquals(
+                List.of("Paris", "München", "Lyon", "Londrina"),
+                engine.options(ask("destination", List.of("de"), 10, Map.of("origin", "London")), "").stream()
+                        .map(Option::text)
+                        .toList(),
+                "a pick is not offered again");
     }
 
     @Test
@@ -150,7 +181,10 @@ class LiveOptionsTest {
         LiveOptions filled = empty.with(CITIES, List.of());
         assertEquals(List.of("London", "Londrina"), texts(filled, "lon"));
         assertEquals(List.of("London", "Londrina"), texts(filled.folded(), "lon"));
-        assertEquals(0, filled.with(List.of(), List.of("London", "Lyon", "Paris", "Londrina")).size());
+        assertEquals(
+                0,
+                filled.with(List.of(), List.of("London", "Lyon", "Paris", "Londrina"))
+                        .size());
     }
 
     @Test
@@ -160,7 +194,8 @@ class LiveOptionsTest {
         Ask ask = ask("origin", List.of(), 10, Map.of());
         assertEquals(SpanMatch.NONE, engine.match(ask, List.of("tokyo")).getFirst());
         current[0] = current[0].with(List.of(new CatalogEntry("Tokyo", 1)), List.of());
-        assertEquals(SpanMatch.exact("Tokyo"), engine.match(ask, List.of("tokyo")).getFirst());
+        assertEquals(
+                SpanMatch.exact("Tokyo"), engine.match(ask, List.of("tokyo")).getFirst());
         assertTrue(engine.cacheable());
     }
 
@@ -192,8 +227,8 @@ class LiveOptionsTest {
                     if (random.nextInt(3) == 0) {
                         // The same option again, in another case: it replaces the one it folds like.
                         String old = seen.get(random.nextInt(seen.size()));
-                        entry = new CatalogEntry(old.toUpperCase(Locale.ROOT), entry.aliases(), entry.weight(),
-                                entry.translations());
+                        entry = new CatalogEntry(
+                                old.toUpperCase(Locale.ROOT), entry.aliases(), entry.weight(), entry.translations());
                     }
                     upserts.add(entry);
                     seen.add(TextFolding.fold(entry.text()));
@@ -216,8 +251,8 @@ class LiveOptionsTest {
         }
     }
 
-    private static void assertSameAnswers(LiveOptions whole, LiveOptions live, List<String> seen, Random random,
-            String label) {
+    private static void assertSameAnswers(
+            LiveOptions whole, LiveOptions live, List<String> seen, Random random, String label) {
         Engine expected = engine(() -> whole);
         Engine actual = engine(() -> live);
         List<List<String>> languages = List.of(List.of(), List.of("fr"), List.of("de", "fr"));
@@ -225,9 +260,8 @@ class LiveOptionsTest {
             String typed = query(random, seen.get(random.nextInt(seen.size())));
             List<String> language = languages.get(random.nextInt(languages.size()));
             int limit = List.of(1, 3, 10).get(random.nextInt(3));
-            Map<String, String> filled = random.nextInt(3) == 0
-                    ? Map.of("destination", seen.get(random.nextInt(seen.size())))
-                    : Map.of();
+            Map<String, String> filled =
+                    random.nextInt(3) == 0 ? Map.of("destination", seen.get(random.nextInt(seen.size()))) : Map.of();
             Ask ask = ask("origin", language, limit, filled);
             String where = label + ", typed '" + typed + "' in " + language + ", limit " + limit + ", " + filled;
             assertEquals(expected.options(ask, typed), actual.options(ask, typed), where);
@@ -279,7 +313,8 @@ class LiveOptionsTest {
                 text.append(SYLLABLES.get(random.nextInt(SYLLABLES.size())));
             }
         }
-        return random.nextInt(4) == 0 ? text.substring(0, 1).toUpperCase(Locale.ROOT) + text.substring(1)
+        return random.nextInt(4) == 0
+                ? text.substring(0, 1).toUpperCase(Locale.ROOT) + text.substring(1)
                 : text.toString();
     }
 }

@@ -6,18 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
-
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import dev.autocomplete.spi.Engine;
 import dev.autocomplete.spi.EngineConfigException;
 import dev.autocomplete.spi.Option;
 import dev.autocomplete.spi.SpanMatch;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Option texts in other languages: shown, matched and read back in the request's language and the default. */
 class OptionTranslationsTest {
@@ -25,24 +23,32 @@ class OptionTranslationsTest {
     @TempDir
     Path temp;
 
-    private static final Map<String, Object> CITIES = Map.of("options", List.of(
-            Map.of("text", "London", "weight", 9_000_000, "translations", Map.of("fr", "Londres")),
-            Map.of("text", "Munich", "weight", 1_500_000, "translations", Map.of("de", "München")),
-            Map.of("text", "Lyon", "weight", 500_000)));
+    private static final Map<String, Object> CITIES = Map.of(
+            "options",
+            List.of(
+                    Map.of("text", "London", "weight", 9_000_000, "translations", Map.of("fr", "Londres")),
+                    Map.of("text", "Munich", "weight", 1_500_000, "translations", Map.of("de", "München")),
+                    Map.of("text", "Lyon", "weight", 500_000)));
 
     private static final List<String> FRENCH = List.of("fr-ca", "fr");
 
     private Engine engine(Map<String, Object> cities) throws EngineConfigException {
-        return new TestTenant(temp, Map.of("cities", cities)).engine(
-                "origin", Map.of("catalog", "cities"),
-                "destination", Map.of("catalog", "cities"),
-                "cabin", Map.of("options", List.of(
-                        Map.of("text", "Economy", "translations", Map.of("fr", "Économique")),
-                        Map.of("text", "Business"))));
+        return new TestTenant(temp, Map.of("cities", cities))
+                .engine(
+                        "origin", Map.of("catalog", "cities"),
+                        "destination", Map.of("catalog", "cities"),
+                        "cabin",
+                                Map.of(
+                                        "options",
+                                        List.of(
+                                                Map.of("text", "Economy", "translations", Map.of("fr", "Économique")),
+                                                Map.of("text", "Business"))));
     }
 
     private static List<String> options(Engine engine, String typed, List<String> languages, String... filled) {
-        return engine.options(ask("origin", languages, filled), typed).stream().map(Option::text).toList();
+        return engine.options(ask("origin", languages, filled), typed).stream()
+                .map(Option::text)
+                .toList();
     }
 
     private static SpanMatch match(Engine engine, String span, List<String> languages) {
@@ -69,11 +75,14 @@ class OptionTranslationsTest {
         Engine engine = engine(CITIES);
         assertEquals("Londres", options(engine, "lond", FRENCH).getFirst());
         assertEquals(SpanMatch.exact("Londres"), match(engine, "Londres", FRENCH));
-        assertEquals(SpanMatch.exact("Londres"), match(engine, "London", FRENCH), "the value is in the request's language");
+        assertEquals(
+                SpanMatch.exact("Londres"), match(engine, "London", FRENCH), "the value is in the request's language");
         assertEquals(SpanMatch.exact("London"), match(engine, "London", List.of()));
         assertEquals("Londres", options(engine, "londers", FRENCH).getFirst(), "a typo in the French text");
         assertEquals(SpanMatch.LOOSE, match(engine, "londers", FRENCH));
-        assertEquals("Économique", engine.options(ask("cabin", FRENCH), "econ").getFirst().text());
+        assertEquals(
+                "Économique",
+                engine.options(ask("cabin", FRENCH), "econ").getFirst().text());
     }
 
     @Test
@@ -88,7 +97,8 @@ class OptionTranslationsTest {
     void a_pick_sent_back_in_french_is_the_same_option_for_exclusion() throws Exception {
         Engine engine = engine(CITIES);
         List<String> destinations = engine.options(ask("destination", FRENCH, "origin", "Londres"), "").stream()
-                .map(Option::text).toList();
+                .map(Option::text)
+                .toList();
         assertEquals(List.of("Munich", "Lyon"), destinations, "London is picked already");
     }
 
@@ -103,19 +113,20 @@ class OptionTranslationsTest {
 
     @Test
     void translations_of_the_default_language_of_unknown_options_or_with_bad_tags_are_errors() throws Exception {
-        Map<String, Object> english = Map.of("options", List.of(Map.of("text", "London",
-                "translations", Map.of("en", "London"))));
+        Map<String, Object> english =
+                Map.of("options", List.of(Map.of("text", "London", "translations", Map.of("en", "London"))));
         EngineConfigException defaultLanguage = assertThrows(EngineConfigException.class, () -> engine(english));
         assertTrue(defaultLanguage.getMessage().contains("is the default language"), defaultLanguage.getMessage());
         assertEquals("catalogs.cities.options[0].translations", defaultLanguage.key());
-        Map<String, Object> badTag = Map.of("options", List.of(Map.of("text", "London",
-                "translations", Map.of("fr_FR", "Londres"))));
-        assertTrue(assertThrows(EngineConfigException.class, () -> engine(badTag)).getMessage()
+        Map<String, Object> badTag =
+                Map.of("options", List.of(Map.of("text", "London", "translations", Map.of("fr_FR", "Londres"))));
+        assertTrue(assertThrows(EngineConfigException.class, () -> engine(badTag))
+                .getMessage()
                 .contains("not a language tag"));
         Files.writeString(temp.resolve("cities.csv"), "text\nLondon\n");
         Files.writeString(temp.resolve("unknown.csv"), "text,text_fr\nParis,Paris\n");
-        EngineConfigException unknown = assertThrows(EngineConfigException.class,
-                () -> engine(Map.of("file", "cities.csv", "translations", "unknown.csv")));
+        EngineConfigException unknown = assertThrows(
+                EngineConfigException.class, () -> engine(Map.of("file", "cities.csv", "translations", "unknown.csv")));
         assertEquals("unknown.csv line 2 names no option: 'Paris'", unknown.getMessage());
         assertEquals("catalogs.cities.translations", unknown.key());
     }

@@ -1,19 +1,18 @@
 package dev.autocomplete.server.catalogs;
 
+import dev.autocomplete.spi.AdditionalContext;
+import dev.autocomplete.spi.Ask;
+import dev.autocomplete.spi.ConfigTree;
+import dev.autocomplete.spi.Engine;
+import dev.autocomplete.spi.EngineConfigException;
+import dev.autocomplete.spi.ParamSpec;
+import dev.autocomplete.spi.toolkit.ConfigProblems;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
-import dev.autocomplete.spi.AdditionalContext;
-import dev.autocomplete.spi.Ask;
-import dev.autocomplete.spi.Engine;
-import dev.autocomplete.spi.EngineConfigException;
-import dev.autocomplete.spi.toolkit.ConfigProblems;
-import dev.autocomplete.spi.ParamSpec;
-import dev.autocomplete.spi.ConfigTree;
 
 /**
  * One tenant load without a store, as {@code validate} and the engine test kit set it up: the tenant's
@@ -70,7 +69,13 @@ final class TestTenant {
         for (int i = 0; i < filled.length; i += 2) {
             fills.put(filled[i], filled[i + 1]);
         }
-        return new Ask(type, languages, AdditionalContext.NONE, fills, LocalDate.of(2026, 3, 12), 10,
+        return new Ask(
+                type,
+                languages,
+                AdditionalContext.NONE,
+                fills,
+                LocalDate.of(2026, 3, 12),
+                10,
                 System.nanoTime() + 1_000_000_000L);
     }
 

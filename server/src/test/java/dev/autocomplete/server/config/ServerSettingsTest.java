@@ -6,15 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.autocomplete.server.files.WatchMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import dev.autocomplete.server.files.WatchMode;
 
 /** {@code autocomplete.yaml}, environment overrides, and the reference in the README and deploy/. */
 class ServerSettingsTest {
@@ -39,9 +37,17 @@ class ServerSettingsTest {
 
     @Test
     void environment_variables_override_the_file() throws Exception {
-        Path file = Files.writeString(temp.resolve("autocomplete.yaml"), "server:\n  port: 9000\nlimits:\n  body-bytes: 4096\n");
-        ServerSettings settings = ServerSettings.read(file, Map.of("AUTOCOMPLETE_SERVER_PORT", "9100",
-                "AUTOCOMPLETE_TOKEN_SECRET", "s3cret", "AUTOCOMPLETE_REDIS_URL", "redis://127.0.0.1:6379"));
+        Path file = Files.writeString(
+                temp.resolve("autocomplete.yaml"), "server:\n  port: 9000\nlimits:\n  body-bytes: 4096\n");
+        ServerSettings settings = ServerSettings.read(
+                file,
+                Map.of(
+                        "AUTOCOMPLETE_SERVER_PORT",
+                        "9100",
+                        "AUTOCOMPLETE_TOKEN_SECRET",
+                        "s3cret",
+                        "AUTOCOMPLETE_REDIS_URL",
+                        "redis://127.0.0.1:6379"));
         assertEquals(9100, settings.port());
         assertEquals(4096, settings.limits().bodyBytes());
         assertEquals("s3cret", settings.tokenSecret());
@@ -51,46 +57,66 @@ class ServerSettingsTest {
 
     @Test
     void management_listens_on_loopback_by_default_and_the_environment_moves_it() {
-        assertEquals(new ServerSettings.Management("127.0.0.1", 8081), ServerSettings.defaults().management());
-        ServerSettings moved = ServerSettings.read(null, Map.of("AUTOCOMPLETE_MANAGEMENT_HOST", "10.0.0.5",
-                "AUTOCOMPLETE_MANAGEMENT_PORT", "9901"));
+        assertEquals(
+                new ServerSettings.Management("127.0.0.1", 8081),
+                ServerSettings.defaults().management());
+        ServerSettings moved = ServerSettings.read(
+                null, Map.of("AUTOCOMPLETE_MANAGEMENT_HOST", "10.0.0.5", "AUTOCOMPLETE_MANAGEMENT_PORT", "9901"));
         assertEquals(new ServerSettings.Management("10.0.0.5", 9901), moved.management());
-        assertEquals(new ServerSettings.Management("10.0.0.5", 0), moved.withManagement(null, 0).management());
+        assertEquals(
+                new ServerSettings.Management("10.0.0.5", 0),
+                moved.withManagement(null, 0).management());
     }
 
     @Test
     void the_data_directory_is_data_beside_the_tenants_directory_unless_data_dir_is_set() {
         ServerSettings defaults = ServerSettings.defaults();
         assertEquals(Path.of("").toAbsolutePath().resolve("data"), defaults.data());
-        assertEquals(temp.resolve("data"), defaults.with(null, null, temp.resolve("tenants")).data());
-        assertEquals(temp.resolve("data"), defaults.with(null, null, temp.resolve("tenants/./")).data());
+        assertEquals(
+                temp.resolve("data"),
+                defaults.with(null, null, temp.resolve("tenants")).data());
+        assertEquals(
+                temp.resolve("data"),
+                defaults.with(null, null, temp.resolve("tenants/./")).data());
         ServerSettings set = ServerSettings.read(null, Map.of("AUTOCOMPLETE_DATA_DIR", "/var/lib/autocomplete"));
-        assertEquals(Path.of("/var/lib/autocomplete"), set.with(null, null, temp.resolve("tenants")).data());
-        assertEquals(temp.resolve("state"), set.withDataDir(temp.resolve("state")).data());
+        assertEquals(
+                Path.of("/var/lib/autocomplete"),
+                set.with(null, null, temp.resolve("tenants")).data());
+        assertEquals(
+                temp.resolve("state"), set.withDataDir(temp.resolve("state")).data());
     }
 
     @Test
     void unknown_keys_and_bad_values_are_errors_that_name_the_key() throws Exception {
         Path typo = Files.writeString(temp.resolve("typo.yaml"), "server:\n  prot: 9000\n");
         assertTrue(assertThrows(IllegalArgumentException.class, () -> ServerSettings.read(typo, Map.of()))
-                .getMessage().contains("'server.prot' is not a known key; did you mean 'server.port'?"));
+                .getMessage()
+                .contains("'server.prot' is not a known key; did you mean 'server.port'?"));
         Path far = Files.writeString(temp.resolve("far.yaml"), "colour: blue\n");
         assertTrue(assertThrows(IllegalArgumentException.class, () -> ServerSettings.read(far, Map.of()))
-                .getMessage().contains("'colour' is not a known key (known: "));
-        IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
+                .getMessage()
+                .contains("'colour' is not a known key (known: "));
+        IllegalArgumentException bad = assertThrows(
+                IllegalArgumentException.class,
                 () -> ServerSettings.read(null, Map.of("AUTOCOMPLETE_LIMITS_BODY_BYTES", "lots")));
-        assertTrue(bad.getMessage().contains("limits.body-bytes (or AUTOCOMPLETE_LIMITS_BODY_BYTES)"),
-                bad.getMessage());
+        assertTrue(
+                bad.getMessage().contains("limits.body-bytes (or AUTOCOMPLETE_LIMITS_BODY_BYTES)"), bad.getMessage());
     }
 
     @Test
     void tenants_watch_is_auto_events_or_poll_in_any_case() {
         assertEquals(WatchMode.AUTO, ServerSettings.defaults().tenantsWatch());
-        assertEquals(WatchMode.POLL, ServerSettings.read(null, Map.of("AUTOCOMPLETE_TENANTS_WATCH", "Poll")).tenantsWatch());
-        IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
+        assertEquals(
+                WatchMode.POLL,
+                ServerSettings.read(null, Map.of("AUTOCOMPLETE_TENANTS_WATCH", "Poll"))
+                        .tenantsWatch());
+        IllegalArgumentException bad = assertThrows(
+                IllegalArgumentException.class,
                 () -> ServerSettings.read(null, Map.of("AUTOCOMPLETE_TENANTS_WATCH", "inotify")));
-        assertTrue(bad.getMessage().contains(
-                "tenants.watch (or AUTOCOMPLETE_TENANTS_WATCH) must be one of [auto, events, poll]; got 'inotify'"),
+        assertTrue(
+                bad.getMessage()
+                        .contains(
+                                "tenants.watch (or AUTOCOMPLETE_TENANTS_WATCH) must be one of [auto, events, poll]; got 'inotify'"),
                 bad.getMessage());
     }
 

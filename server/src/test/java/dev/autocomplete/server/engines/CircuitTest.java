@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-
 import org.junit.jupiter.api.Test;
 
 /** {@link Circuit}'s states, driven by the clock values its callers pass in. */

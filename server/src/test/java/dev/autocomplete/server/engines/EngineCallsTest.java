@@ -4,6 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.autocomplete.spi.AdditionalContext;
+import dev.autocomplete.spi.Ask;
+import dev.autocomplete.spi.Engine;
+import dev.autocomplete.spi.Option;
+import dev.autocomplete.spi.SpanMatch;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.List;
@@ -11,14 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.Test;
-
-import dev.autocomplete.spi.AdditionalContext;
-import dev.autocomplete.spi.Ask;
-import dev.autocomplete.spi.Engine;
-import dev.autocomplete.spi.Option;
-import dev.autocomplete.spi.SpanMatch;
 
 /** Who is blamed when a request's budget runs out: the engine that took the time, not the one left running. */
 class EngineCallsTest {
@@ -57,18 +55,30 @@ class EngineCallsTest {
     }
 
     private static GuardedEngine guard(String name, Engine engine) {
-        return new GuardedEngine("acme", "shop", name, engine, EngineCallsTest.class.getClassLoader(), 1000,
-                Duration.ofMinutes(1), false);
+        return new GuardedEngine(
+                "acme",
+                "shop",
+                name,
+                engine,
+                EngineCallsTest.class.getClassLoader(),
+                1000,
+                Duration.ofMinutes(1),
+                false);
     }
 
     private static Ask ask(String type) {
-        return new Ask(type, List.of("en"), AdditionalContext.NONE, Map.of(), LocalDate.of(2026, 3, 12), 10,
+        return new Ask(
+                type,
+                List.of("en"),
+                AdditionalContext.NONE,
+                Map.of(),
+                LocalDate.of(2026, 3, 12),
+                10,
                 System.nanoTime() + 1_000_000_000L);
     }
 
     @Test
-    void a_timeout_is_blamed_on_the_engine_that_took_most_of_the_budget_not_on_the_one_left_running()
-            throws Exception {
+    void a_timeout_is_blamed_on_the_engine_that_took_most_of_the_budget_not_on_the_one_left_running() throws Exception {
         GuardedEngine plugin = guard("repos", engine("repo", Duration.ofMillis(300), null, null));
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
@@ -88,7 +98,9 @@ class EngineCallsTest {
 
         assertEquals("repos", blamed.name());
         List<EngineCalls.Use> uses = calls.summary().uses();
-        assertEquals(List.of("repos", "catalogs"), uses.stream().map(EngineCalls.Use::engine).toList());
+        assertEquals(
+                List.of("repos", "catalogs"),
+                uses.stream().map(EngineCalls.Use::engine).toList());
         assertEquals(EngineOutcome.TIMEOUT, uses.get(0).outcome());
         assertEquals(EngineOutcome.OK, uses.get(1).outcome());
         assertTrue(uses.get(0).nanos() >= 300_000_000L, uses.toString());
@@ -114,6 +126,10 @@ class EngineCallsTest {
         EngineCalls.Use use = calls.summary().uses().getFirst();
         assertEquals(EngineOutcome.TIMEOUT, use.outcome());
         assertTrue(use.nanos() >= 50_000_000L, use.toString());
-        assertEquals(1, calls.summary().uses().size(), "the uses stay as they were when the budget ran out: " + calls.summary().uses());
+        assertEquals(
+                1,
+                calls.summary().uses().size(),
+                "the uses stay as they were when the budget ran out: "
+                        + calls.summary().uses());
     }
 }

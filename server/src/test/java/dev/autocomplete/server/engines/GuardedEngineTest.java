@@ -5,6 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.autocomplete.spi.AdditionalContext;
+import dev.autocomplete.spi.Ask;
+import dev.autocomplete.spi.Engine;
+import dev.autocomplete.spi.Option;
+import dev.autocomplete.spi.SpanMatch;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.time.Duration;
@@ -20,21 +25,14 @@ import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import dev.autocomplete.spi.AdditionalContext;
-import dev.autocomplete.spi.Ask;
-import dev.autocomplete.spi.Engine;
-import dev.autocomplete.spi.Option;
-import dev.autocomplete.spi.SpanMatch;
-
 class GuardedEngineTest {
 
-    private static final ClassLoader TENANT_LOADER = new URLClassLoader("tenant-test", new URL[0],
-            ClassLoader.getPlatformClassLoader());
+    private static final ClassLoader TENANT_LOADER =
+            new URLClassLoader("tenant-test", new URL[0], ClassLoader.getPlatformClassLoader());
 
     private final List<LogRecord> logged = new CopyOnWriteArrayList<>();
     private final Logger logger = Logger.getLogger(GuardedEngine.class.getName());
@@ -45,12 +43,10 @@ class GuardedEngineTest {
         }
 
         @Override
-        public void flush() {
-        }
+        public void flush() {}
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     };
 
     @BeforeEach
@@ -71,7 +67,9 @@ class GuardedEngineTest {
         private final BiFunction<Ask, String, List<Option>> options;
         private final boolean cacheable;
 
-        Scripted(BiFunction<Ask, List<String>, List<SpanMatch>> match, BiFunction<Ask, String, List<Option>> options,
+        Scripted(
+                BiFunction<Ask, List<String>, List<SpanMatch>> match,
+                BiFunction<Ask, String, List<Option>> options,
                 boolean cacheable) {
             this.match = match;
             this.options = options;
@@ -104,30 +102,45 @@ class GuardedEngineTest {
     }
 
     private static Scripted throwing() {
-        return new Scripted((ask, spans) -> {
-            throw new IllegalStateException("cannot read '" + spans.getFirst() + "'");
-        }, (ask, typed) -> {
-            throw new IllegalStateException("cannot read '" + typed + "'");
-        }, true);
+        return new Scripted(
+                (ask, spans) -> {
+                    throw new IllegalStateException("cannot read '" + spans.getFirst() + "'");
+                },
+                (ask, typed) -> {
+                    throw new IllegalStateException("cannot read '" + typed + "'");
+                },
+                true);
     }
 
     private static Scripted working() {
-        return new Scripted((ask, spans) -> spans.stream().map(s -> SpanMatch.exact("Friday")).toList(),
-                (ask, typed) -> List.of(Option.of("Friday")), true);
+        return new Scripted(
+                (ask, spans) ->
+                        spans.stream().map(s -> SpanMatch.exact("Friday")).toList(),
+                (ask, typed) -> List.of(Option.of("Friday")),
+                true);
     }
 
-    private static GuardedEngine guard(String name, Engine engine, int circuitFailures, Duration open,
-            boolean logQueries) {
+    private static GuardedEngine guard(
+            String name, Engine engine, int circuitFailures, Duration open, boolean logQueries) {
         return new GuardedEngine("acme", "travel", name, engine, TENANT_LOADER, circuitFailures, open, logQueries);
     }
 
     private static Ask ask(String type) {
-        return new Ask(type, List.of("en"), AdditionalContext.NONE, Map.of(), LocalDate.of(2026, 3, 12), 10,
+        return new Ask(
+                type,
+                List.of("en"),
+                AdditionalContext.NONE,
+                Map.of(),
+                LocalDate.of(2026, 3, 12),
+                10,
                 System.nanoTime() + 1_000_000_000L);
     }
 
     private List<String> warnings() {
-        return logged.stream().filter(r -> r.getLevel() == Level.WARNING).map(LogRecord::getMessage).toList();
+        return logged.stream()
+                .filter(r -> r.getLevel() == Level.WARNING)
+                .map(LogRecord::getMessage)
+                .toList();
     }
 
     @Test
@@ -147,10 +160,14 @@ class GuardedEngineTest {
 
     @Test
     void null_and_wrongly_sized_answers_are_failures_and_read_as_no_match() {
-        GuardedEngine nulls = guard("date", new Scripted((a, s) -> null, (a, t) -> null, true), 100,
-                Duration.ofMinutes(1), false);
-        GuardedEngine short1 = guard("date", new Scripted((a, s) -> List.of(SpanMatch.exact("Friday")),
-                (a, t) -> List.of(), true), 100, Duration.ofMinutes(1), false);
+        GuardedEngine nulls =
+                guard("date", new Scripted((a, s) -> null, (a, t) -> null, true), 100, Duration.ofMinutes(1), false);
+        GuardedEngine short1 = guard(
+                "date",
+                new Scripted((a, s) -> List.of(SpanMatch.exact("Friday")), (a, t) -> List.of(), true),
+                100,
+                Duration.ofMinutes(1),
+                false);
         EngineCalls calls = new EngineCalls();
 
         assertEquals(List.of(SpanMatch.NONE), nulls.match(ask("date"), List.of("fri"), calls));
@@ -162,17 +179,22 @@ class GuardedEngineTest {
 
     @Test
     void options_with_control_characters_or_over_200_characters_are_dropped_with_one_warning() {
-        List<Option> junk = List.of(Option.of("Bell\u0007"), Option.of("Line\nbreak"), Option.of("x".repeat(201)),
-                Option.of("Next\u2028line"), Option.of("Fine"), Option.of("y".repeat(200)));
-        GuardedEngine engine = guard("date", new Scripted((a, s) -> null, (a, t) -> junk, true), 100,
-                Duration.ofMinutes(1), false);
+        List<Option> junk = List.of(
+                Option.of("Bell\u0007"),
+                Option.of("Line\nbreak"),
+                Option.of("x".repeat(201)),
+                Option.of("Next\u2028line"),
+                Option.of("Fine"),
+                Option.of("y".repeat(200)));
+        GuardedEngine engine =
+                guard("date", new Scripted((a, s) -> null, (a, t) -> junk, true), 100, Duration.ofMinutes(1), false);
         EngineCalls calls = new EngineCalls();
 
-        assertEquals(List.of(Option.of("Fine"), Option.of("y".repeat(200))),
-                engine.options(ask("date"), "", calls));
+        assertEquals(List.of(Option.of("Fine"), Option.of("y".repeat(200))), engine.options(ask("date"), "", calls));
         engine.options(ask("date"), "", calls);
 
-        assertEquals(0, calls.summary().byEngine().get("date").failures(), "dropping junk is not a failure of the call");
+        assertEquals(
+                0, calls.summary().byEngine().get("date").failures(), "dropping junk is not a failure of the call");
         List<String> warnings = warnings();
         assertEquals(1, warnings.size(), warnings.toString());
         assertTrue(warnings.getFirst().contains("4 options for type 'date'"), warnings.toString());
@@ -181,11 +203,18 @@ class GuardedEngineTest {
 
     @Test
     void span_values_that_cannot_be_shown_read_as_no_match() {
-        GuardedEngine engine = guard("date", new Scripted(
-                (a, s) -> List.of(SpanMatch.exact("Tab\there"), SpanMatch.exact("Friday"), SpanMatch.PREFIX),
-                (a, t) -> List.of(), true), 100, Duration.ofMinutes(1), false);
+        GuardedEngine engine = guard(
+                "date",
+                new Scripted(
+                        (a, s) -> List.of(SpanMatch.exact("Tab\there"), SpanMatch.exact("Friday"), SpanMatch.PREFIX),
+                        (a, t) -> List.of(),
+                        true),
+                100,
+                Duration.ofMinutes(1),
+                false);
 
-        assertEquals(List.of(SpanMatch.NONE, SpanMatch.exact("Friday"), SpanMatch.PREFIX),
+        assertEquals(
+                List.of(SpanMatch.NONE, SpanMatch.exact("Friday"), SpanMatch.PREFIX),
                 engine.match(ask("date"), List.of("a", "b", "c"), new EngineCalls()));
         assertEquals(1, warnings().size());
     }
@@ -196,8 +225,8 @@ class GuardedEngineTest {
         for (int i = 0; i < 20_000; i++) {
             many.add(Option.of("Option " + i));
         }
-        GuardedEngine engine = guard("date", new Scripted((a, s) -> null, (a, t) -> many, true), 100,
-                Duration.ofMinutes(1), false);
+        GuardedEngine engine =
+                guard("date", new Scripted((a, s) -> null, (a, t) -> many, true), 100, Duration.ofMinutes(1), false);
 
         List<Option> options = engine.options(ask("date"), "", new EngineCalls());
 
@@ -258,12 +287,15 @@ class GuardedEngineTest {
     @Test
     void after_the_open_period_one_good_call_closes_the_circuit() throws InterruptedException {
         AtomicInteger mode = new AtomicInteger();
-        Scripted flaky = new Scripted((a, s) -> null, (a, t) -> {
-            if (mode.get() == 0) {
-                throw new IllegalStateException("down");
-            }
-            return List.of(Option.of("Friday"));
-        }, true);
+        Scripted flaky = new Scripted(
+                (a, s) -> null,
+                (a, t) -> {
+                    if (mode.get() == 0) {
+                        throw new IllegalStateException("down");
+                    }
+                    return List.of(Option.of("Friday"));
+                },
+                true);
         GuardedEngine engine = guard("date", flaky, 2, Duration.ofMillis(50), false);
         engine.options(ask("date"), "", new EngineCalls());
         engine.options(ask("date"), "", new EngineCalls());
@@ -295,8 +327,16 @@ class GuardedEngineTest {
 
     @Test
     void held_back_lines_are_counted_in_the_next_one() throws InterruptedException {
-        GuardedEngine engine = new GuardedEngine("acme", "travel", "date", throwing(), TENANT_LOADER, 1000,
-                Duration.ofMinutes(1), false, Duration.ofMillis(100));
+        GuardedEngine engine = new GuardedEngine(
+                "acme",
+                "travel",
+                "date",
+                throwing(),
+                TENANT_LOADER,
+                1000,
+                Duration.ofMinutes(1),
+                false,
+                Duration.ofMillis(100));
         for (int i = 0; i < 5; i++) {
             engine.options(ask("date"), "x", new EngineCalls());
         }
@@ -313,13 +353,19 @@ class GuardedEngineTest {
         GuardedEngine engine = guard("date", throwing(), 1000, Duration.ofMinutes(1), true);
         engine.options(ask("date"), "next friday", new EngineCalls());
 
-        assertTrue(warnings().getFirst().contains("cannot read 'next friday'"), warnings().toString());
+        assertTrue(
+                warnings().getFirst().contains("cannot read 'next friday'"),
+                warnings().toString());
     }
 
     @Test
     void an_uncacheable_engine_that_answered_makes_the_request_uncacheable() {
-        GuardedEngine live = guard("stock", new Scripted((a, s) -> null, (a, t) -> List.of(Option.of("In stock")),
-                false), 100, Duration.ofMinutes(1), false);
+        GuardedEngine live = guard(
+                "stock",
+                new Scripted((a, s) -> null, (a, t) -> List.of(Option.of("In stock")), false),
+                100,
+                Duration.ofMinutes(1),
+                false);
         GuardedEngine fixed = guard("date", working(), 100, Duration.ofMinutes(1), false);
         EngineCalls cached = new EngineCalls();
         fixed.options(ask("date"), "", cached);
@@ -330,36 +376,43 @@ class GuardedEngineTest {
         live.options(ask("date"), "", mixed);
         assertTrue(mixed.summary().uncacheable());
         assertFalse(mixed.summary().cacheable());
-        assertEquals(List.of("date", "stock"), List.copyOf(mixed.summary().byEngine().keySet()));
+        assertEquals(
+                List.of("date", "stock"), List.copyOf(mixed.summary().byEngine().keySet()));
     }
 
     @Test
     void an_engine_that_fails_to_close_is_logged_and_close_returns() {
-        GuardedEngine engine = guard("date", new Engine() {
-            @Override
-            public Set<String> paramTypes() {
-                return Set.of("date");
-            }
+        GuardedEngine engine = guard(
+                "date",
+                new Engine() {
+                    @Override
+                    public Set<String> paramTypes() {
+                        return Set.of("date");
+                    }
 
-            @Override
-            public List<SpanMatch> match(Ask ask, List<String> spans) {
-                return List.of();
-            }
+                    @Override
+                    public List<SpanMatch> match(Ask ask, List<String> spans) {
+                        return List.of();
+                    }
 
-            @Override
-            public List<Option> options(Ask ask, String typed) {
-                return List.of();
-            }
+                    @Override
+                    public List<Option> options(Ask ask, String typed) {
+                        return List.of();
+                    }
 
-            @Override
-            public void close() {
-                throw new IllegalStateException("stuck");
-            }
-        }, 3, Duration.ofMinutes(1), false);
+                    @Override
+                    public void close() {
+                        throw new IllegalStateException("stuck");
+                    }
+                },
+                3,
+                Duration.ofMinutes(1),
+                false);
 
         engine.close();
 
-        assertTrue(warnings().getFirst().contains("failed to close: java.lang.IllegalStateException"),
+        assertTrue(
+                warnings().getFirst().contains("failed to close: java.lang.IllegalStateException"),
                 warnings().toString());
     }
 }

@@ -16,7 +16,6 @@ import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -39,13 +38,15 @@ class FileWatcherTest {
     Path temp;
 
     private static FileWatcher.Timing timing(long settleMillis, long pollMillis, long safetyMillis) {
-        return new FileWatcher.Timing(Duration.ofMillis(settleMillis), Duration.ofMillis(pollMillis),
-                Duration.ofMillis(safetyMillis), Duration.ofSeconds(2));
+        return new FileWatcher.Timing(
+                Duration.ofMillis(settleMillis),
+                Duration.ofMillis(pollMillis),
+                Duration.ofMillis(safetyMillis),
+                Duration.ofSeconds(2));
     }
 
     /** A change and when the listener received it ({@link System#nanoTime}). */
-    private record Received(FileWatcher.Change change, long at) {
-    }
+    private record Received(FileWatcher.Change change, long at) {}
 
     /** A started watcher over {@code root} and the changes it reports. */
     private record Watch(FileWatcher watcher, BlockingQueue<Received> changes) implements AutoCloseable {
@@ -118,7 +119,8 @@ class FileWatcherTest {
             Received received = watch.nextReceived(4000);
             assertNotNull(received, "the change was reported");
             assertTrue(received.at() > lastWrite, "reported while the file was still being written");
-            assertEquals(new FileWatcher.Change(root.resolve("shop"), Set.of(Path.of("data/items.csv")), true),
+            assertEquals(
+                    new FileWatcher.Change(root.resolve("shop"), Set.of(Path.of("data/items.csv")), true),
                     received.change());
             assertNull(watch.next(1000), "one change, one report");
         }
@@ -165,11 +167,14 @@ class FileWatcherTest {
                 moved.put(change.directory(), change);
             }
             assertEquals(false, moved.get(root.resolve("shop")).present());
-            assertEquals(Set.of(MARKER, Path.of("data/items.csv")), moved.get(root.resolve("store")).files());
+            assertEquals(
+                    Set.of(MARKER, Path.of("data/items.csv")),
+                    moved.get(root.resolve("store")).files());
 
             // The moved directory keeps its watches; their events now belong to its new name.
             append(root.resolve("store/data/items.csv"), "b\n");
-            assertEquals(new FileWatcher.Change(root.resolve("store"), Set.of(Path.of("data/items.csv")), true),
+            assertEquals(
+                    new FileWatcher.Change(root.resolve("store"), Set.of(Path.of("data/items.csv")), true),
                     watch.next(2000));
             append(root.resolve("fresh/tenant.yaml"), "w: 2\n");
             assertEquals(root.resolve("fresh"), watch.next(2000).directory());
@@ -183,8 +188,8 @@ class FileWatcherTest {
 
     @ParameterizedTest
     @CsvSource({"AUTO, POLL", "EVENTS, EVENTS"})
-    void a_change_no_event_announced_is_found_by_the_safety_look_and_auto_mode_turns_to_polling(WatchMode mode,
-            WatchMode after) throws Exception {
+    void a_change_no_event_announced_is_found_by_the_safety_look_and_auto_mode_turns_to_polling(
+            WatchMode mode, WatchMode after) throws Exception {
         Path root = tenants();
         Path outside = linkedTenantFile(root);
         try (Watch watch = Watch.start(root, mode, QUICK_SAFETY)) {
@@ -218,8 +223,8 @@ class FileWatcherTest {
         Path outside = linkedTenantFile(root);
         try (Watch watch = Watch.start(root, WatchMode.POLL, EVENTS_ONLY)) {
             assertEquals(WatchMode.POLL, watch.watcher().mode());
-            assertEquals(new FileWatcher.Change(root.resolve("shop"), Set.of(MARKER), true),
-                    seenByPolling(watch, outside));
+            assertEquals(
+                    new FileWatcher.Change(root.resolve("shop"), Set.of(MARKER), true), seenByPolling(watch, outside));
         }
     }
 }

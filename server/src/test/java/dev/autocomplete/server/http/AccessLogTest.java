@@ -4,6 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.autocomplete.server.protocol.SuggestRequest;
+import dev.autocomplete.server.protocol.SuggestResponse;
+import dev.autocomplete.spi.AdditionalContext;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -11,17 +16,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
-import dev.autocomplete.server.protocol.SuggestRequest;
-import dev.autocomplete.server.protocol.SuggestResponse;
-import dev.autocomplete.spi.AdditionalContext;
 
 /** {@link AccessLog}: one JSON line per request with what may be logged, and no line lost. */
 class AccessLogTest {
@@ -40,12 +37,10 @@ class AccessLogTest {
         }
 
         @Override
-        public void flush() {
-        }
+        public void flush() {}
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     };
 
     private boolean parentHandlers;
@@ -65,15 +60,35 @@ class AccessLogTest {
     }
 
     private static SuggestRequest body(String rawQuery) {
-        AdditionalContext context = new AdditionalContext(new AdditionalContext.Fields(
-                Map.of("note", new AdditionalContext.Text(CONTEXT_SECRET))));
-        return new SuggestRequest(rawQuery, Map.of("{{CITY_1}}", new SuggestRequest.Fill("city", "Paris \"Nord\"")),
-                Set.of(), context, List.of(), List.of(), REQUEST_ID, "2026-03-01T10:00:00Z", SESSION, null);
+        AdditionalContext context = new AdditionalContext(
+                new AdditionalContext.Fields(Map.of("note", new AdditionalContext.Text(CONTEXT_SECRET))));
+        return new SuggestRequest(
+                rawQuery,
+                Map.of("{{CITY_1}}", new SuggestRequest.Fill("city", "Paris \"Nord\"")),
+                Set.of(),
+                context,
+                List.of(),
+                List.of(),
+                REQUEST_ID,
+                "2026-03-01T10:00:00Z",
+                SESSION,
+                null);
     }
 
     private static AccessLog.Entry entry(SuggestRequest body, boolean logQuery) {
-        return new AccessLog.Entry("POST", "/api/suggest", "demo", "travel", body, null, 200, null, 12_345_678,
-                2_500_000, "timeout", logQuery);
+        return new AccessLog.Entry(
+                "POST",
+                "/api/suggest",
+                "demo",
+                "travel",
+                body,
+                null,
+                200,
+                null,
+                12_345_678,
+                2_500_000,
+                "timeout",
+                logQuery);
     }
 
     private List<JsonNode> written(AccessLog.Entry... entries) throws Exception {
@@ -94,7 +109,8 @@ class AccessLogTest {
     void a_line_holds_the_requests_facts_as_json() throws Exception {
         JsonNode line = written(entry(body("Fly from {{CITY_1}}"), false)).getFirst();
 
-        assertTrue(line.path("time").asText().matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?Z"),
+        assertTrue(
+                line.path("time").asText().matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?Z"),
                 line.toString());
         assertEquals(REQUEST_ID, line.path("request_id").asText());
         assertEquals(SESSION, line.path("session_id").asText());
@@ -112,32 +128,45 @@ class AccessLogTest {
     @Test
     void the_query_and_picked_texts_appear_only_for_a_tenant_that_logs_queries_and_the_context_never()
             throws Exception {
-        List<JsonNode> lines = written(entry(body("Fly from {{CITY_1}}"), false),
-                entry(body("Fly \"from\"\n{{CITY_1}}\u0001"), true));
+        List<JsonNode> lines =
+                written(entry(body("Fly from {{CITY_1}}"), false), entry(body("Fly \"from\"\n{{CITY_1}}\u0001"), true));
 
         assertFalse(lines.get(0).has("raw_query"), lines.get(0).toString());
         assertFalse(lines.get(0).has("params"));
-        assertEquals("Fly \"from\"\n{{CITY_1}}\u0001", lines.get(1).path("raw_query").asText(), "escaped, read back");
-        assertEquals("Paris \"Nord\"", lines.get(1).path("params").path("{{CITY_1}}").asText());
+        assertEquals(
+                "Fly \"from\"\n{{CITY_1}}\u0001", lines.get(1).path("raw_query").asText(), "escaped, read back");
+        assertEquals(
+                "Paris \"Nord\"", lines.get(1).path("params").path("{{CITY_1}}").asText());
         assertTrue(this.lines.stream().noneMatch(line -> line.contains(CONTEXT_SECRET)), this.lines.toString());
     }
 
     @Test
     void the_session_of_the_answer_is_logged_when_the_server_minted_it() throws Exception {
-        SuggestRequest noSession = new SuggestRequest("", Map.of(), Set.of(), AdditionalContext.NONE, List.of(),
-                List.of(), REQUEST_ID, "2026-03-01T10:00:00Z", null, null);
-        SuggestResponse answer = new SuggestResponse("", null, List.of(), false, REQUEST_ID, "2026-03-01T10:00:00Z",
-                SESSION);
-        JsonNode line = written(new AccessLog.Entry("POST", "/api/suggest", "demo", "travel", noSession, answer, 200,
-                null, 1, 0, null, false)).getFirst();
+        SuggestRequest noSession = new SuggestRequest(
+                "",
+                Map.of(),
+                Set.of(),
+                AdditionalContext.NONE,
+                List.of(),
+                List.of(),
+                REQUEST_ID,
+                "2026-03-01T10:00:00Z",
+                null,
+                null);
+        SuggestResponse answer =
+                new SuggestResponse("", null, List.of(), false, REQUEST_ID, "2026-03-01T10:00:00Z", SESSION);
+        JsonNode line = written(new AccessLog.Entry(
+                        "POST", "/api/suggest", "demo", "travel", noSession, answer, 200, null, 1, 0, null, false))
+                .getFirst();
 
         assertEquals(SESSION, line.path("session_id").asText());
     }
 
     @Test
     void a_refused_request_has_no_tenant_and_names_its_error() throws Exception {
-        JsonNode line = written(new AccessLog.Entry("POST", "/api/suggest", null, null, null, null, 401,
-                "INVALID_CREDENTIALS", 1, 0, null, false)).getFirst();
+        JsonNode line = written(new AccessLog.Entry(
+                        "POST", "/api/suggest", null, null, null, null, 401, "INVALID_CREDENTIALS", 1, 0, null, false))
+                .getFirst();
 
         assertEquals(401, line.path("status").asInt());
         assertEquals("INVALID_CREDENTIALS", line.path("error").asText());
@@ -149,12 +178,17 @@ class AccessLogTest {
         int count = AccessLog.QUEUE_CAPACITY + 2_000;
         AccessLog.Entry[] entries = new AccessLog.Entry[count];
         for (int i = 0; i < count; i++) {
-            entries[i] = new AccessLog.Entry("GET", "/ready/" + i, null, null, null, null, 200, null, 1, 0, null,
-                    false);
+            entries[i] =
+                    new AccessLog.Entry("GET", "/ready/" + i, null, null, null, null, 200, null, 1, 0, null, false);
         }
         List<JsonNode> lines = written(entries);
 
         assertEquals(count, lines.size());
-        assertEquals(count, lines.stream().map(line -> line.path("path").asText()).distinct().count());
+        assertEquals(
+                count,
+                lines.stream()
+                        .map(line -> line.path("path").asText())
+                        .distinct()
+                        .count());
     }
 }

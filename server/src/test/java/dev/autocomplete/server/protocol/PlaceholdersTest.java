@@ -9,7 +9,6 @@ import java.util.Locale;
 import java.util.Random;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.junit.jupiter.api.Test;
 
 /** The hand-written token scanner agrees with the grammar written as a regular expression. */
@@ -28,8 +27,10 @@ class PlaceholdersTest {
 
     @Test
     void finds_tokens_with_their_names_and_refuses_near_misses() {
-        assertEquals(List.of(new Placeholders.Token(5, "{{DEPARTURE_DATE_12}}", "DEPARTURE_DATE"),
-                new Placeholders.Token(38, "{{A_1_2}}", "A_1")),
+        assertEquals(
+                List.of(
+                        new Placeholders.Token(5, "{{DEPARTURE_DATE_12}}", "DEPARTURE_DATE"),
+                        new Placeholders.Token(38, "{{A_1_2}}", "A_1")),
                 Placeholders.find("from {{DEPARTURE_DATE_12}} and {{x_1}}{{A_1_2}} {{A_01}} {{_1}} {{A_}}"));
         assertEquals(new Placeholders.Token(0, "{{ORIGIN_1}}", "ORIGIN"), Placeholders.parse("{{ORIGIN_1}}"));
         assertNull(Placeholders.parse("{{ORIGIN_1}} "));
@@ -50,10 +51,16 @@ class PlaceholdersTest {
             String candidate = text.toString();
             assertEquals(byRegex(candidate), Placeholders.find(candidate), candidate);
             Matcher whole = TOKEN.matcher(candidate);
-            assertEquals(whole.matches() ? new Placeholders.Token(0, candidate, whole.group(1)) : null,
-                    Placeholders.parse(candidate), candidate);
-            assertEquals(Pattern.compile("\\s+").matcher(candidate.toUpperCase(Locale.ROOT)).replaceAll("_"),
-                    Placeholders.mintedName(candidate), candidate);
+            assertEquals(
+                    whole.matches() ? new Placeholders.Token(0, candidate, whole.group(1)) : null,
+                    Placeholders.parse(candidate),
+                    candidate);
+            assertEquals(
+                    Pattern.compile("\\s+")
+                            .matcher(candidate.toUpperCase(Locale.ROOT))
+                            .replaceAll("_"),
+                    Placeholders.mintedName(candidate),
+                    candidate);
         }
     }
 }

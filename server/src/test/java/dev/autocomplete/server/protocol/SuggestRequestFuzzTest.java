@@ -4,6 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.autocomplete.server.Fuzz;
+import dev.autocomplete.server.config.ServerSettings;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -12,18 +20,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
-
 import org.junit.jupiter.api.Test;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import dev.autocomplete.server.Fuzz;
-import dev.autocomplete.server.config.ServerSettings;
-import dev.autocomplete.server.wiring.AutocompleteServer;
 
 /**
  * Generated bodies against the suggest request reader and the body writer: whatever the bytes, the reader
@@ -33,10 +30,16 @@ import dev.autocomplete.server.wiring.AutocompleteServer;
  */
 class SuggestRequestFuzzTest {
 
-    private static final ObjectMapper JSON = AutocompleteServer.jsonMapper(ServerSettings.defaults().limits());
+    private static final ObjectMapper JSON =
+            AutocompleteServer.jsonMapper(ServerSettings.defaults().limits());
     private static final SuggestRequestReader READER = new SuggestRequestReader(JSON);
-    private static final Set<String> BAD_REQUEST_CODES = Set.of("INVALID_JSON", "INVALID_REQUEST",
-            "INVALID_REQUEST_ID", "INVALID_REQUEST_AT", "INVALID_SESSION_ID", "INVALID_COMPLETED_PARAMS",
+    private static final Set<String> BAD_REQUEST_CODES = Set.of(
+            "INVALID_JSON",
+            "INVALID_REQUEST",
+            "INVALID_REQUEST_ID",
+            "INVALID_REQUEST_AT",
+            "INVALID_SESSION_ID",
+            "INVALID_COMPLETED_PARAMS",
             "ADDITIONAL_CONTEXT_TOO_LARGE");
 
     private static final String VALID = "{\"data\":{\"raw_query\":\"Book a flight from {{ORIGIN_1}} to Lis\","
@@ -71,22 +74,32 @@ class SuggestRequestFuzzTest {
 
     @Test
     void generated_envelopes_with_any_value_in_any_field_are_read_or_refused_with_a_400() {
-        Fuzz.check(3_000, random -> JSON.valueToTree(envelope(random)).toString().getBytes(StandardCharsets.UTF_8),
-                Fuzz::show, SuggestRequestFuzzTest::readsOrRefuses);
+        Fuzz.check(
+                3_000,
+                random -> JSON.valueToTree(envelope(random)).toString().getBytes(StandardCharsets.UTF_8),
+                Fuzz::show,
+                SuggestRequestFuzzTest::readsOrRefuses);
     }
 
     @Test
     void random_bytes_are_read_or_refused_with_a_400() {
-        Fuzz.check(2_000, random -> {
-            byte[] bytes = new byte[random.nextInt(64)];
-            random.nextBytes(bytes);
-            return bytes;
-        }, Fuzz::show, SuggestRequestFuzzTest::readsOrRefuses);
+        Fuzz.check(
+                2_000,
+                random -> {
+                    byte[] bytes = new byte[random.nextInt(64)];
+                    random.nextBytes(bytes);
+                    return bytes;
+                },
+                Fuzz::show,
+                SuggestRequestFuzzTest::readsOrRefuses);
     }
 
     @Test
     void utf8_is_judged_as_the_jdk_strict_decoder_judges_it_and_ill_formed_bodies_are_invalid_json() {
-        Fuzz.check(20_000, SuggestRequestFuzzTest::utf8ish, bytes -> "hex " + HexFormat.of().formatHex(bytes),
+        Fuzz.check(
+                20_000,
+                SuggestRequestFuzzTest::utf8ish,
+                bytes -> "hex " + HexFormat.of().formatHex(bytes),
                 bytes -> {
                     boolean strict = decodesStrictly(bytes);
                     assertEquals(strict, Utf8.isWellFormed(bytes));
@@ -127,26 +140,61 @@ class SuggestRequestFuzzTest {
     @Test
     void written_errors_and_answers_read_back_as_the_same_json() {
         JsonBodies bodies = new JsonBodies(JSON);
-        Fuzz.check(2_000, random -> new SuggestResponse(Fuzz.text(random, 30),
-                random.nextBoolean() ? null : List.of(new SuggestResponse.InputSegment(Fuzz.text(random, 8),
-                        Fuzz.text(random, 8), "completed", random.nextBoolean() ? null : "selected")),
-                List.of(new SuggestResponse.Suggestion(Fuzz.text(random, 8), Fuzz.text(random, 8), random.nextBoolean(),
-                        List.of(new SuggestResponse.Option(Fuzz.text(random, 12), random.nextBoolean())))),
-                random.nextBoolean(), Fuzz.text(random, 36), Fuzz.text(random, 25), Fuzz.text(random, 36)),
-                SuggestResponse::toString, response -> {
+        Fuzz.check(
+                2_000,
+                random -> new SuggestResponse(
+                        Fuzz.text(random, 30),
+                        random.nextBoolean()
+                                ? null
+                                : List.of(new SuggestResponse.InputSegment(
+                                        Fuzz.text(random, 8),
+                                        Fuzz.text(random, 8),
+                                        "completed",
+                                        random.nextBoolean() ? null : "selected")),
+                        List.of(new SuggestResponse.Suggestion(
+                                Fuzz.text(random, 8),
+                                Fuzz.text(random, 8),
+                                random.nextBoolean(),
+                                List.of(new SuggestResponse.Option(Fuzz.text(random, 12), random.nextBoolean())))),
+                        random.nextBoolean(),
+                        Fuzz.text(random, 36),
+                        Fuzz.text(random, 25),
+                        Fuzz.text(random, 36)),
+                SuggestResponse::toString,
+                response -> {
                     JsonNode written = readBack(bodies.suggestResponse(response));
-                    assertEquals(response.rawQuery(), written.path("data").path("raw_query").asText());
-                    assertEquals(response.requestAt(), written.path("meta").path("request_at").asText());
-                    assertEquals(response.suggestions().getFirst().options().getFirst().text(),
-                            written.path("data").path("suggestions").get(0).path("options").get(0).path("text").asText());
+                    assertEquals(
+                            response.rawQuery(),
+                            written.path("data").path("raw_query").asText());
+                    assertEquals(
+                            response.requestAt(),
+                            written.path("meta").path("request_at").asText());
+                    assertEquals(
+                            response.suggestions()
+                                    .getFirst()
+                                    .options()
+                                    .getFirst()
+                                    .text(),
+                            written.path("data")
+                                    .path("suggestions")
+                                    .get(0)
+                                    .path("options")
+                                    .get(0)
+                                    .path("text")
+                                    .asText());
                     JsonNode error = readBack(bodies.error(response.requestId(), response.sessionId()));
-                    assertEquals(response.requestId(), error.path("error").path("code").asText());
-                    assertEquals(response.sessionId(), error.path("error").path("message").asText());
+                    assertEquals(
+                            response.requestId(),
+                            error.path("error").path("code").asText());
+                    assertEquals(
+                            response.sessionId(),
+                            error.path("error").path("message").asText());
                 });
     }
 
     private static JsonNode readBack(byte[] written) {
-        assertTrue(Utf8.isWellFormed(written), () -> "not UTF-8: " + HexFormat.of().formatHex(written));
+        assertTrue(
+                Utf8.isWellFormed(written), () -> "not UTF-8: " + HexFormat.of().formatHex(written));
         try {
             return JSON.readTree(written);
         } catch (java.io.IOException e) {
@@ -156,8 +204,11 @@ class SuggestRequestFuzzTest {
 
     private static boolean decodesStrictly(byte[] bytes) {
         try {
-            StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes));
+            StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes));
             return true;
         } catch (CharacterCodingException e) {
             return false;
@@ -168,13 +219,16 @@ class SuggestRequestFuzzTest {
     private static byte[] utf8ish(SplittableRandom random) {
         byte[] bytes = new byte[random.nextInt(1, 24)];
         for (int i = 0; i < bytes.length; i++) {
-            bytes[i] = (byte) switch (random.nextInt(6)) {
-                case 0 -> random.nextInt(0x20, 0x80);
-                case 1, 2 -> random.nextInt(0x80, 0xc0);
-                case 3 -> Fuzz.oneOf(random, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xed,
-                        0xef, 0xf0, 0xf4, 0xf5, 0xff);
-                default -> random.nextInt(0xc0, 0x100);
-            };
+            bytes[i] = (byte)
+                    switch (random.nextInt(6)) {
+                        case 0 -> random.nextInt(0x20, 0x80);
+                        case 1, 2 -> random.nextInt(0x80, 0xc0);
+                        case 3 ->
+                            Fuzz.oneOf(
+                                    random, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xed,
+                                    0xef, 0xf0, 0xf4, 0xf5, 0xff);
+                        default -> random.nextInt(0xc0, 0x100);
+                    };
         }
         return bytes;
     }
@@ -185,9 +239,27 @@ class SuggestRequestFuzzTest {
         int mutations = random.nextInt(1, 6);
         for (int m = 0; m < mutations; m++) {
             int at = random.nextInt(hex.length() / 2 + 1) * 2;
-            String splice = HexFormat.of().formatHex(Fuzz.oneOf(random, "{", "}", "[", "]", "\"", "\\", "\\u", ":",
-                    ",", "null", "1e400", "-0", "\\ud800", "\uD83D\uDE00", "{{A_1}}", "\u0000", "tru").getBytes(
-                    StandardCharsets.UTF_8));
+            String splice = HexFormat.of()
+                    .formatHex(Fuzz.oneOf(
+                                    random,
+                                    "{",
+                                    "}",
+                                    "[",
+                                    "]",
+                                    "\"",
+                                    "\\",
+                                    "\\u",
+                                    ":",
+                                    ",",
+                                    "null",
+                                    "1e400",
+                                    "-0",
+                                    "\\ud800",
+                                    "\uD83D\uDE00",
+                                    "{{A_1}}",
+                                    "\u0000",
+                                    "tru")
+                            .getBytes(StandardCharsets.UTF_8));
             switch (random.nextInt(4)) {
                 case 0 -> {
                     if (at < hex.length()) {
@@ -220,8 +292,7 @@ class SuggestRequestFuzzTest {
                 switch (random.nextInt(4)) {
                     case 0 -> fields.remove(name);
                     case 1 -> fields.set(name, value(random, 3));
-                    default -> {
-                    }
+                    default -> {}
                 }
             }
         }
@@ -245,8 +316,15 @@ class SuggestRequestFuzzTest {
             case 1 -> nodes.booleanNode(random.nextBoolean());
             case 2 -> nodes.numberNode(random.nextLong());
             case 3 -> nodes.numberNode(Fuzz.oneOf(random, 0.5, -0.0, 1e300, Double.MIN_VALUE));
-            case 4 -> nodes.textNode(Fuzz.oneOf(random, "", "{{ORIGIN_1}}", "6f1c2a8e-3b4d-4e5f-9a7b-1c2d3e4f5a61",
-                    "2026-11-22T10:15:30Z", "origin", "x-\u0000-\uD800"));
+            case 4 ->
+                nodes.textNode(Fuzz.oneOf(
+                        random,
+                        "",
+                        "{{ORIGIN_1}}",
+                        "6f1c2a8e-3b4d-4e5f-9a7b-1c2d3e4f5a61",
+                        "2026-11-22T10:15:30Z",
+                        "origin",
+                        "x-\u0000-\uD800"));
             case 5 -> nodes.textNode(Fuzz.text(random, 40));
             case 6, 7 -> {
                 ArrayNode array = nodes.arrayNode();
@@ -263,7 +341,8 @@ class SuggestRequestFuzzTest {
     private static ObjectNode entry(SplittableRandom random, int depth) {
         ObjectNode entry = JsonNodeFactory.instance.objectNode();
         for (int i = random.nextInt(4); i > 0; i--) {
-            entry.set(Fuzz.oneOf(random, "type", "placeholder", "text", "value", "other", Fuzz.text(random, 5)),
+            entry.set(
+                    Fuzz.oneOf(random, "type", "placeholder", "text", "value", "other", Fuzz.text(random, 5)),
                     value(random, Math.max(0, depth)));
         }
         return entry;
@@ -276,15 +355,18 @@ class SuggestRequestFuzzTest {
         StringBuilder approximate = new StringBuilder();
         // Roughly the compact size so far (a control character counts as its short escape): only to spread sizes.
         for (int size = 0; size < target - 40; ) {
-            int codePoint = switch (random.nextInt(5)) {
-                case 0 -> random.nextInt(0x20, 0x7f);
-                case 1 -> random.nextInt(0x80, 0x800);
-                case 2 -> random.nextInt(0x800, 0xd800);
-                case 3 -> random.nextInt(0x10000, 0x110000);
-                default -> Fuzz.oneOf(random, (int) '"', (int) '\\', (int) '/', 0x0a, 0x01);
-            };
+            int codePoint =
+                    switch (random.nextInt(5)) {
+                        case 0 -> random.nextInt(0x20, 0x7f);
+                        case 1 -> random.nextInt(0x80, 0x800);
+                        case 2 -> random.nextInt(0x800, 0xd800);
+                        case 3 -> random.nextInt(0x10000, 0x110000);
+                        default -> Fuzz.oneOf(random, (int) '"', (int) '\\', (int) '/', 0x0a, 0x01);
+                    };
             approximate.appendCodePoint(codePoint);
-            size += codePoint < 0x20 ? 2 : new String(Character.toChars(codePoint)).getBytes(StandardCharsets.UTF_8).length;
+            size += codePoint < 0x20
+                    ? 2
+                    : new String(Character.toChars(codePoint)).getBytes(StandardCharsets.UTF_8).length;
         }
         context.put("note", approximate.toString());
         for (int i = random.nextInt(12); i > 0; i--) {

@@ -8,7 +8,6 @@ import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.Random;
-
 import org.junit.jupiter.api.Test;
 
 /** The hand-written check of the common {@code request_at} shape agrees with java.time's ISO parser. */
@@ -42,18 +41,26 @@ class TimestampsTest {
         Random random = new Random(5);
         String alphabet = "0123456789-:T.Zz+ t";
         for (int i = 0; i < 40_000; i++) {
-            StringBuilder text = new StringBuilder(String.format("%04d-%02d-%02dT%02d:%02d:%02d",
-                    random.nextInt(10_000), random.nextInt(14), random.nextInt(33), random.nextInt(26),
-                    random.nextInt(62), random.nextInt(62)));
+            StringBuilder text = new StringBuilder(String.format(
+                    "%04d-%02d-%02dT%02d:%02d:%02d",
+                    random.nextInt(10_000),
+                    random.nextInt(14),
+                    random.nextInt(33),
+                    random.nextInt(26),
+                    random.nextInt(62),
+                    random.nextInt(62)));
             if (random.nextBoolean()) {
                 text.append('.').append("123456789012".substring(0, random.nextInt(12)));
             }
-            text.append(switch (random.nextInt(4)) {
-                case 0 -> "Z";
-                case 1 -> "z";
-                default -> String.format("%c%02d:%02d", random.nextBoolean() ? '+' : '-', random.nextInt(20),
-                        random.nextInt(62));
-            });
+            text.append(
+                    switch (random.nextInt(4)) {
+                        case 0 -> "Z";
+                        case 1 -> "z";
+                        default ->
+                            String.format(
+                                    "%c%02d:%02d",
+                                    random.nextBoolean() ? '+' : '-', random.nextInt(20), random.nextInt(62));
+                    });
             if (random.nextInt(4) == 0) {
                 text.setCharAt(random.nextInt(text.length()), alphabet.charAt(random.nextInt(alphabet.length())));
             }

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-
 import org.junit.jupiter.api.Test;
 
 /** The one UUID check of the server, which request ids, product ids, tokens and keys.yaml all go through. */
@@ -18,21 +17,28 @@ class UuidsTest {
     void a_uuid_is_eight_four_four_four_twelve_hex_digits_in_either_case() {
         assertTrue(Uuids.isUuid("3f1c2e9a-0b7d-4c55-9a3e-1d2f4b6a8c90"));
         assertTrue(Uuids.isUuid("3F1C2E9A-0B7D-4C55-9A3E-1D2F4B6A8C90"));
-        assertEquals(Optional.of(UUID.fromString("3f1c2e9a-0b7d-4c55-9a3e-1d2f4b6a8c90")),
+        assertEquals(
+                Optional.of(UUID.fromString("3f1c2e9a-0b7d-4c55-9a3e-1d2f4b6a8c90")),
                 Uuids.parse("3F1C2E9A-0B7D-4C55-9A3E-1D2F4B6A8C90"));
     }
 
     @Test
     void what_uuid_from_string_would_take_is_not_a_uuid() {
-        for (String text : List.of("1-2-3-4-5", "3f1c2e9a-0b7d-4c55-9a3e-1d2f4b6a8c9", "3f1c2e9a-0b7d-4c55-9a3e-1d2f4b6a8c900",
-                "3f1c2e9a+0b7d-4c55-9a3e-1d2f4b6a8c90", "3f1c2e9a-0b7d-4c55-9a3e-1d2f4b6a8c9g",
-                "3f1c2e9a-0b7d-4c55-9a3e-1d2f4b6a8c9\u0669", "{3f1c2e9a-0b7d-4c55-9a3e-1d2f4b6a8c}", "")) {
+        for (String text : List.of(
+                "1-2-3-4-5",
+                "3f1c2e9a-0b7d-4c55-9a3e-1d2f4b6a8c9",
+                "3f1c2e9a-0b7d-4c55-9a3e-1d2f4b6a8c900",
+                "3f1c2e9a+0b7d-4c55-9a3e-1d2f4b6a8c90",
+                "3f1c2e9a-0b7d-4c55-9a3e-1d2f4b6a8c9g",
+                "3f1c2e9a-0b7d-4c55-9a3e-1d2f4b6a8c9\u0669",
+                "{3f1c2e9a-0b7d-4c55-9a3e-1d2f4b6a8c}",
+                "")) {
             assertFalse(Uuids.isUuid(text), text);
             assertEquals(Optional.empty(), Uuids.parse(text), text);
         }
         assertEquals(Optional.empty(), Uuids.parse(null));
-        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
-                () -> Uuids.require("1-2-3-4-5", "product"));
+        IllegalArgumentException refused =
+                assertThrows(IllegalArgumentException.class, () -> Uuids.require("1-2-3-4-5", "product"));
         assertEquals("product must be a UUID (8-4-4-4-12 hex)", refused.getMessage());
     }
 

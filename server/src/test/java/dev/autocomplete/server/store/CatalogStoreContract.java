@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.autocomplete.server.store.CatalogStore.Change;
+import dev.autocomplete.server.store.CatalogStore.Kind;
+import dev.autocomplete.server.store.InvalidRecordsException.Problem;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -19,14 +22,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.IntStream;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import dev.autocomplete.server.store.CatalogStore.Change;
-import dev.autocomplete.server.store.CatalogStore.Kind;
-import dev.autocomplete.server.store.InvalidRecordsException.Problem;
 
 /** What every {@link CatalogStore} does, run against a real database by each subclass. */
 abstract class CatalogStoreContract {
@@ -68,8 +66,8 @@ abstract class CatalogStoreContract {
 
     @Test
     void upserted_records_come_back_whole_ordered_by_id_in_their_catalog_only() {
-        OptionRecord paris = new OptionRecord("p", "Paris", List.of("City of Light", "Lutetia"), 12.5,
-                Map.of("de", "Paris", "pt-BR", "Paris"));
+        OptionRecord paris = new OptionRecord(
+                "p", "Paris", List.of("City of Light", "Lutetia"), 12.5, Map.of("de", "Paris", "pt-BR", "Paris"));
         OptionRecord berlin = record("b", "Berlin");
         List<Change> changes = store.upsert(CITIES, List.of(paris, berlin));
         store.upsert(OTHER, List.of(record("z", "Zoe")));
@@ -97,47 +95,74 @@ abstract class CatalogStoreContract {
     @Test
     void a_batch_with_bad_records_is_refused_whole_naming_each_index_and_why() {
         store.upsert(CITIES, List.of(record("l", "London")));
-        List<OptionRecord> batch = List.of(record("p", "Paris"), record("x", "  "), record("y".repeat(201), "Y"),
-                record("p", "Pau"), record("q", "PÂRIS"), record("m", "london"),
+        List<OptionRecord> batch = List.of(
+                record("p", "Paris"),
+                record("x", "  "),
+                record("y".repeat(201), "Y"),
+                record("p", "Pau"),
+                record("q", "PÂRIS"),
+                record("m", "london"),
                 new OptionRecord("w", "Wien", List.of(), Double.NaN, Map.of()),
-                new OptionRecord("t", "Turin", List.of(), 0, Map.of("not a tag", "x")), record("ok", "Oslo"));
+                new OptionRecord("t", "Turin", List.of(), 0, Map.of("not a tag", "x")),
+                record("ok", "Oslo"));
 
-        InvalidRecordsException refused = assertThrows(InvalidRecordsException.class,
-                () -> store.upsert(CITIES, batch));
+        InvalidRecordsException refused =
+                assertThrows(InvalidRecordsException.class, () -> store.upsert(CITIES, batch));
 
         List<Problem> problems = refused.problems();
-        assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L), problems.stream().map(Problem::index).toList(),
+        assertEquals(
+                List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L),
+                problems.stream().map(Problem::index).toList(),
                 problems.toString());
-        assertTrue(problems.get(0).reason().contains("'text' is blank"), problems.get(0).reason());
-        assertTrue(problems.get(1).reason().contains("longer than 200"), problems.get(1).reason());
-        assertTrue(problems.get(2).reason().contains("also the id of an earlier record"), problems.get(2).reason());
-        assertTrue(problems.get(3).reason().contains("also the text of an earlier record"), problems.get(3).reason());
-        assertTrue(problems.get(4).reason().contains("already the text of id 'l'"), problems.get(4).reason());
+        assertTrue(
+                problems.get(0).reason().contains("'text' is blank"),
+                problems.get(0).reason());
+        assertTrue(
+                problems.get(1).reason().contains("longer than 200"),
+                problems.get(1).reason());
+        assertTrue(
+                problems.get(2).reason().contains("also the id of an earlier record"),
+                problems.get(2).reason());
+        assertTrue(
+                problems.get(3).reason().contains("also the text of an earlier record"),
+                problems.get(3).reason());
+        assertTrue(
+                problems.get(4).reason().contains("already the text of id 'l'"),
+                problems.get(4).reason());
         assertTrue(problems.get(5).reason().contains("weight"), problems.get(5).reason());
-        assertTrue(problems.get(6).reason().contains("language tag"), problems.get(6).reason());
+        assertTrue(
+                problems.get(6).reason().contains("language tag"),
+                problems.get(6).reason());
         assertEquals(List.of("l"), ids(all(store, CITIES)), "nothing of the refused batch applied");
-        assertEquals(problems.stream().filter(p -> p.index() != 5).toList(), OptionRecords.problems(batch),
+        assertEquals(
+                problems.stream().filter(p -> p.index() != 5).toList(),
+                OptionRecords.problems(batch),
                 "the shared check finds the same, but for the stored text it cannot know");
     }
 
     @Test
     void control_characters_and_lone_surrogates_are_refused_in_every_field_naming_it() {
-        List<OptionRecord> batch = List.of(new OptionRecord("n", "Nul\u0000 City"),
-                new OptionRecord("e", "Escape\u001b City"), new OptionRecord("s", "Bad \ud800 Sur"),
+        List<OptionRecord> batch = List.of(
+                new OptionRecord("n", "Nul\u0000 City"),
+                new OptionRecord("e", "Escape\u001b City"),
+                new OptionRecord("s", "Bad \ud800 Sur"),
                 new OptionRecord("a", "Alias City", List.of("fine", "tab\there"), 0, Map.of()),
                 new OptionRecord("t", "Translated City", List.of(), 0, Map.of("fr", "nul\u0000")),
-                new OptionRecord("i\u007f", "Del Id"), new OptionRecord("ok", "Emoji \ud83d\ude00 City"));
+                new OptionRecord("i\u007f", "Del Id"),
+                new OptionRecord("ok", "Emoji \ud83d\ude00 City"));
 
-        InvalidRecordsException refused = assertThrows(InvalidRecordsException.class,
-                () -> store.upsert(CITIES, batch));
+        InvalidRecordsException refused =
+                assertThrows(InvalidRecordsException.class, () -> store.upsert(CITIES, batch));
 
-        assertEquals(List.of(
-                new Problem(0, "'text' must not contain a control character (U+0000)"),
-                new Problem(1, "'text' must not contain a control character (U+001B)"),
-                new Problem(2, "'text' must not contain a lone surrogate (U+D800)"),
-                new Problem(3, "'aliases[1]' must not contain a control character (U+0009)"),
-                new Problem(4, "'translations.fr' must not contain a control character (U+0000)"),
-                new Problem(5, "'id' must not contain a control character (U+007F)")), refused.problems());
+        assertEquals(
+                List.of(
+                        new Problem(0, "'text' must not contain a control character (U+0000)"),
+                        new Problem(1, "'text' must not contain a control character (U+001B)"),
+                        new Problem(2, "'text' must not contain a lone surrogate (U+D800)"),
+                        new Problem(3, "'aliases[1]' must not contain a control character (U+0009)"),
+                        new Problem(4, "'translations.fr' must not contain a control character (U+0000)"),
+                        new Problem(5, "'id' must not contain a control character (U+007F)")),
+                refused.problems());
         assertEquals(List.of(), all(store, CITIES), "nothing of the refused batch applied");
         assertEquals(1, store.replace(CITIES, List.of(batch.getLast()).iterator()), "a surrogate pair is a character");
     }
@@ -148,10 +173,15 @@ abstract class CatalogStoreContract {
         store.upsert(CITIES, List.of(record("a", "London"), record("b", "Paris")));
         assertEquals(List.of(record("a", "London"), record("b", "Paris"), record("c", "Rome")), all(store, CITIES));
 
-        InvalidRecordsException refused = assertThrows(InvalidRecordsException.class,
+        InvalidRecordsException refused = assertThrows(
+                InvalidRecordsException.class,
                 () -> store.upsert(CITIES, List.of(record("d", "Berlin"), record("a", "rome"))));
-        assertEquals(List.of(new Problem(1, "text 'rome' is already the text of id 'c' (texts are compared ignoring "
-                + "case and accents)")), refused.problems());
+        assertEquals(
+                List.of(new Problem(
+                        1,
+                        "text 'rome' is already the text of id 'c' (texts are compared ignoring "
+                                + "case and accents)")),
+                refused.problems());
         assertEquals(3, all(store, CITIES).size());
     }
 
@@ -170,7 +200,11 @@ abstract class CatalogStoreContract {
 
     @Test
     void pages_follow_ids_after_the_cursor() {
-        store.upsert(CITIES, IntStream.range(0, 10).mapToObj(i -> record("id" + i, "City " + i)).toList());
+        store.upsert(
+                CITIES,
+                IntStream.range(0, 10)
+                        .mapToObj(i -> record("id" + i, "City " + i))
+                        .toList());
         assertEquals(List.of("id0", "id1", "id2"), ids(store.page(CITIES, null, 3)));
         assertEquals(List.of("id3", "id4", "id5"), ids(store.page(CITIES, "id2", 3)));
         store.upsert(CITIES, List.of(record("id25", "City 25")));
@@ -182,19 +216,35 @@ abstract class CatalogStoreContract {
     @Test
     void replace_swaps_the_whole_catalog_and_refuses_repeats_applying_nothing() {
         store.upsert(CITIES, List.of(record("old", "Old town")));
-        long count = store.replace(CITIES, List.of(record("a", "Amsterdam"), record("b", "Bern")).iterator());
+        long count = store.replace(
+                CITIES, List.of(record("a", "Amsterdam"), record("b", "Bern")).iterator());
         assertEquals(2, count);
         assertEquals(List.of("a", "b"), ids(all(store, CITIES)));
 
-        InvalidRecordsException refused = assertThrows(InvalidRecordsException.class, () -> store.replace(CITIES,
-                List.of(record("c", "Cork"), record("c", "Cadiz"), record("d", "CORK"), record("e", "")).iterator()));
-        assertEquals(List.of(3L), refused.problems().stream().map(Problem::index).toList(),
+        InvalidRecordsException refused = assertThrows(
+                InvalidRecordsException.class,
+                () -> store.replace(
+                        CITIES,
+                        List.of(record("c", "Cork"), record("c", "Cadiz"), record("d", "CORK"), record("e", ""))
+                                .iterator()));
+        assertEquals(
+                List.of(3L),
+                refused.problems().stream().map(Problem::index).toList(),
                 "a bad shape is reported before repeats are looked for");
-        refused = assertThrows(InvalidRecordsException.class, () -> store.replace(CITIES,
-                List.of(record("c", "Cork"), record("c", "Cadiz"), record("d", "CORK"), record("e", "Evora")).iterator()));
-        assertEquals(List.of(new Problem(1, "id 'c' is also the id of an earlier record of this write"), new Problem(2,
-                "text 'CORK' is also the text of an earlier record of this write (texts are compared ignoring case and"
-                + " accents)")), refused.problems());
+        refused = assertThrows(
+                InvalidRecordsException.class,
+                () -> store.replace(
+                        CITIES,
+                        List.of(record("c", "Cork"), record("c", "Cadiz"), record("d", "CORK"), record("e", "Evora"))
+                                .iterator()));
+        assertEquals(
+                List.of(
+                        new Problem(1, "id 'c' is also the id of an earlier record of this write"),
+                        new Problem(
+                                2,
+                                "text 'CORK' is also the text of an earlier record of this write (texts are compared ignoring case and"
+                                        + " accents)")),
+                refused.problems());
         assertEquals(List.of("a", "b"), ids(all(store, CITIES)), "nothing of the refused replace applied");
 
         assertEquals(0, store.replace(CITIES, Collections.emptyIterator()));
@@ -212,7 +262,8 @@ abstract class CatalogStoreContract {
         assertEquals(Optional.empty(), store.seedDigest(OTHER));
         store.upsert(OTHER, List.of(record("z", "Zoe")));
         assertEquals(Optional.empty(), store.seedDigest(OTHER), "held without a seed file");
-        assertFalse(store.seed(OTHER, List.of(record("y", "Yan")).iterator(), "sha256:three"),
+        assertFalse(
+                store.seed(OTHER, List.of(record("y", "Yan")).iterator(), "sha256:three"),
                 "a catalog filled through the API is not seeded");
     }
 
@@ -225,7 +276,8 @@ abstract class CatalogStoreContract {
         store.replace(OTHER, List.of(record("z", "Zoe")).iterator());
 
         List<Change> changes = store.changesSince(start, 100);
-        assertEquals(List.of(Kind.UPSERT, Kind.UPSERT, Kind.UPSERT, Kind.DELETE, Kind.REPLACE),
+        assertEquals(
+                List.of(Kind.UPSERT, Kind.UPSERT, Kind.UPSERT, Kind.DELETE, Kind.REPLACE),
                 changes.stream().map(Change::kind).toList());
         assertEquals(record("p", "Paris, France"), changes.get(0).record(), "joined to the record stored now");
         assertNull(changes.get(1).record(), "London was deleted since");
@@ -259,7 +311,8 @@ abstract class CatalogStoreContract {
                     count[0]++;
                 });
                 List<OptionRecord> page = store.page(CITIES, null, size);
-                page.forEach(r -> generations.add("page-" + r.text().substring(0, r.text().indexOf(' '))));
+                page.forEach(r ->
+                        generations.add("page-" + r.text().substring(0, r.text().indexOf(' '))));
                 if (generations.size() != 2 || count[0] != size || page.size() != size) {
                     mixes.add(generations + " in " + count[0] + " records");
                 }
@@ -278,7 +331,9 @@ abstract class CatalogStoreContract {
 
     /** Records i of a generation: ids shared by every generation (so old and new overlap), texts not. */
     static Iterator<OptionRecord> generation(String name, int size) {
-        return IntStream.range(0, size).mapToObj(i -> record("id" + i, name + " item " + i)).iterator();
+        return IntStream.range(0, size)
+                .mapToObj(i -> record("id" + i, name + " item " + i))
+                .iterator();
     }
 
     @Test
@@ -299,8 +354,11 @@ abstract class CatalogStoreContract {
 
     @Test
     void a_patch_merges_into_the_stored_record_and_logs_an_upsert_with_the_previous_text() {
-        store.upsert(CITIES, List.of(new OptionRecord("p-1", "Porto", List.of("opo"), 3, Map.of("fr", "Porto")),
-                record("p-2", "Lisbon")));
+        store.upsert(
+                CITIES,
+                List.of(
+                        new OptionRecord("p-1", "Porto", List.of("opo"), 3, Map.of("fr", "Porto")),
+                        record("p-2", "Lisbon")));
         long before = store.lastSequence();
         List<Change> changes = store.patch(CITIES, List.of(new OptionPatch("p-1", "Oporto", null, 9.0, null)));
         OptionRecord patched = store.get(CITIES, "p-1").orElseThrow();
@@ -308,7 +366,9 @@ abstract class CatalogStoreContract {
         assertEquals(1, changes.size());
         assertEquals(Kind.UPSERT, changes.getFirst().kind());
         assertEquals("Porto", changes.getFirst().previousText());
-        assertEquals(List.of("p-1"), store.changesSince(before, 10).stream().map(Change::id).toList(),
+        assertEquals(
+                List.of("p-1"),
+                store.changesSince(before, 10).stream().map(Change::id).toList(),
                 "in the change log, for other replicas");
         assertEquals(2, store.count(CITIES));
         assertEquals(Optional.empty(), store.get(CITIES, "p-3"));
@@ -317,11 +377,18 @@ abstract class CatalogStoreContract {
     @Test
     void a_patch_of_an_absent_id_or_to_a_taken_text_applies_nothing() {
         store.upsert(CITIES, List.of(record("p-1", "Porto"), record("p-2", "Lisbon")));
-        InvalidRecordsException refused = assertThrows(InvalidRecordsException.class, () -> store.patch(CITIES,
-                List.of(new OptionPatch("p-1", null, null, 5.0, null), new OptionPatch("p-9", null, null, 1.0, null),
-                        new OptionPatch("p-2", "PORTO!", null, null, null))));
-        assertEquals(List.of(1L, 2L), refused.problems().stream().map(Problem::index).toList(), refused.problems()
-                .toString());
+        InvalidRecordsException refused = assertThrows(
+                InvalidRecordsException.class,
+                () -> store.patch(
+                        CITIES,
+                        List.of(
+                                new OptionPatch("p-1", null, null, 5.0, null),
+                                new OptionPatch("p-9", null, null, 1.0, null),
+                                new OptionPatch("p-2", "PORTO!", null, null, null))));
+        assertEquals(
+                List.of(1L, 2L),
+                refused.problems().stream().map(Problem::index).toList(),
+                refused.problems().toString());
         assertEquals(0, store.get(CITIES, "p-1").orElseThrow().weight(), "nothing applied");
     }
 
@@ -330,14 +397,22 @@ abstract class CatalogStoreContract {
         store.upsert(CITIES, List.of(record("d-1", "Delft"), record("d-2", "Dublin"), record("d-3", "Dakar")));
         List<Change> changes = store.delete(CITIES, List.of("d-1", "d-404", "d-3", "d-1"));
         assertEquals(List.of("d-1", "d-3"), changes.stream().map(Change::id).toList());
-        assertEquals(List.of("Delft", "Dakar"), changes.stream().map(Change::previousText).toList());
+        assertEquals(
+                List.of("Delft", "Dakar"),
+                changes.stream().map(Change::previousText).toList());
         assertEquals(List.of("d-2"), ids(store.page(CITIES, null, 10)));
     }
 
     @Test
     void a_page_filtered_by_a_folded_prefix_keeps_texts_with_a_word_so_starting() {
-        store.upsert(CITIES, List.of(record("c-1", "São Paulo"), record("c-2", "Saint-Louis"),
-                record("c-3", "Apaulo"), record("c-4", "Santa Paula"), record("c-5", "Oslo")));
+        store.upsert(
+                CITIES,
+                List.of(
+                        record("c-1", "São Paulo"),
+                        record("c-2", "Saint-Louis"),
+                        record("c-3", "Apaulo"),
+                        record("c-4", "Santa Paula"),
+                        record("c-5", "Oslo")));
         assertEquals(List.of("c-1", "c-4"), ids(store.page(CITIES, null, 10, "paul")));
         assertEquals(List.of("c-2"), ids(store.page(CITIES, null, 10, "saint lo")));
         assertEquals(List.of("c-4"), ids(store.page(CITIES, "c-1", 10, "paul")), "after a cursor");

@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -49,14 +48,15 @@ class PostgresCatalogStoreTest extends CatalogStoreContract {
         try (CatalogStore separate = JdbcCatalogStore.postgres(bare, PostgresServer.USER, PostgresServer.PASSWORD)) {
             assertFalse(separate.holds(CITIES));
         }
-        String libpq = bare.replace("jdbc:postgresql://", "postgresql://" + PostgresServer.USER + ":"
-                + PostgresServer.PASSWORD + "@");
+        String libpq = bare.replace(
+                "jdbc:postgresql://", "postgresql://" + PostgresServer.USER + ":" + PostgresServer.PASSWORD + "@");
         try (CatalogStore fromLibpqForm = JdbcCatalogStore.postgres(libpq, null, null)) {
             assertFalse(fromLibpqForm.holds(CITIES));
         }
-        StorageUnavailableException refused = assertThrows(StorageUnavailableException.class,
-                () -> JdbcCatalogStore.postgres(bare + "?user=" + PostgresServer.USER + "&password=wrong-secret",
-                        null, null));
+        StorageUnavailableException refused = assertThrows(
+                StorageUnavailableException.class,
+                () -> JdbcCatalogStore.postgres(
+                        bare + "?user=" + PostgresServer.USER + "&password=wrong-secret", null, null));
         assertFalse(refused.getMessage().contains("wrong-secret"), refused.getMessage());
         assertTrue(refused.getMessage().contains("127.0.0.1:" + postgres.port()), refused.getMessage());
     }
@@ -75,7 +75,8 @@ class PostgresCatalogStoreTest extends CatalogStoreContract {
             try {
                 for (int i = 0; i < 3; i++) {
                     long start = System.nanoTime();
-                    assertThrows(StorageUnavailableException.class,
+                    assertThrows(
+                            StorageUnavailableException.class,
                             () -> store.upsert(CITIES, List.of(record("l", "London"))));
                     assertThrows(StorageUnavailableException.class, () -> store.page(CITIES, null, 10));
                     Duration took = Duration.ofNanos(System.nanoTime() - start);

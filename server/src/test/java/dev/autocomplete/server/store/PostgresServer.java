@@ -1,5 +1,6 @@
 package dev.autocomplete.server.store;
 
+import dev.autocomplete.server.ProcessOutput;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -18,10 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.Assumptions;
-
-import dev.autocomplete.server.ProcessOutput;
 
 /**
  * A real PostgreSQL (Debian's {@code postgresql} package, installed by {@code scripts/ensure-postgres.sh}, which
@@ -55,7 +53,8 @@ public final class PostgresServer implements AutoCloseable {
 
     /** Creates a new cluster in a temporary directory and starts it. */
     public static PostgresServer start() throws Exception {
-        Assumptions.assumeFalse("1".equals(System.getenv("AUTOCOMPLETE_SKIP_POSTGRES_TESTS")),
+        Assumptions.assumeFalse(
+                "1".equals(System.getenv("AUTOCOMPLETE_SKIP_POSTGRES_TESTS")),
                 "AUTOCOMPLETE_SKIP_POSTGRES_TESTS=1: PostgreSQL tests skipped on request");
         Path bin = binaries();
         int port;
@@ -81,8 +80,10 @@ public final class PostgresServer implements AutoCloseable {
         if (Files.isDirectory(debian)) {
             try (Stream<Path> versions = Files.list(debian)) {
                 Path newest = versions.map(v -> v.resolve("bin"))
-                        .filter(b -> Files.isExecutable(b.resolve("postgres")) && Files.isExecutable(b.resolve("initdb")))
-                        .max(Comparator.comparingInt(b -> versionOf(b.getParent().getFileName().toString())))
+                        .filter(b ->
+                                Files.isExecutable(b.resolve("postgres")) && Files.isExecutable(b.resolve("initdb")))
+                        .max(Comparator.comparingInt(
+                                b -> versionOf(b.getParent().getFileName().toString())))
                         .orElse(null);
                 if (newest != null) {
                     return newest;
@@ -110,8 +111,8 @@ public final class PostgresServer implements AutoCloseable {
                 return user;
             }
         }
-        throw new AssertionError("running as root, and neither the postgres nor the nobody user exists to run "
-                + "PostgreSQL as");
+        throw new AssertionError(
+                "running as root, and neither the postgres nor the nobody user exists to run " + "PostgreSQL as");
     }
 
     private void initialize() throws Exception {
@@ -120,18 +121,45 @@ public final class PostgresServer implements AutoCloseable {
         if (runAs != null) {
             run(List.of("chown", "-R", runAs, directory.toString()), false);
         }
-        run(List.of(bin.resolve("initdb").toString(), "-D", data.toString(), "-U", USER, "--pwfile="
-                + passwordFile, "-A", "scram-sha-256", "-E", "UTF8", "--locale=C", "--no-sync"), true);
+        run(
+                List.of(
+                        bin.resolve("initdb").toString(),
+                        "-D",
+                        data.toString(),
+                        "-U",
+                        USER,
+                        "--pwfile=" + passwordFile,
+                        "-A",
+                        "scram-sha-256",
+                        "-E",
+                        "UTF8",
+                        "--locale=C",
+                        "--no-sync"),
+                true);
     }
 
     /** Starts the server (again) on the same port and data. */
     public void restart() throws Exception {
-        List<String> command = asUser(List.of(bin.resolve("postgres").toString(), "-D", data.toString(),
-                "-h", "127.0.0.1", "-p", Integer.toString(port), "-k", directory.toString(),
-                "-c", "max_connections=200", "-c", "shared_buffers=16MB"));
-        process = new ProcessBuilder(command).redirectErrorStream(true).directory(directory.toFile()).start();
-        CompletableFuture<Boolean> ready = ProcessOutput.watch(process,
-                "database system is ready to accept connections", this::remember);
+        List<String> command = asUser(List.of(
+                bin.resolve("postgres").toString(),
+                "-D",
+                data.toString(),
+                "-h",
+                "127.0.0.1",
+                "-p",
+                Integer.toString(port),
+                "-k",
+                directory.toString(),
+                "-c",
+                "max_connections=200",
+                "-c",
+                "shared_buffers=16MB"));
+        process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .directory(directory.toFile())
+                .start();
+        CompletableFuture<Boolean> ready =
+                ProcessOutput.watch(process, "database system is ready to accept connections", this::remember);
         if (!ready.get(30, TimeUnit.SECONDS)) {
             throw new AssertionError("postgres did not start on port " + port + ": " + recentLog());
         }
@@ -179,7 +207,8 @@ public final class PostgresServer implements AutoCloseable {
     /** Stops the server at once (open connections are cut), as an outage would; {@link #restart} brings it back. */
     public void stop() throws Exception {
         if (process != null && process.isAlive()) {
-            run(List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-m", "immediate", "-w", "stop"),
+            run(
+                    List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-m", "immediate", "-w", "stop"),
                     true);
             if (!process.waitFor(20, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
@@ -205,15 +234,17 @@ public final class PostgresServer implements AutoCloseable {
             return command;
         }
         // setpriv execs the command itself (runuser would stay as its parent), so the process is postgres's own.
-        List<String> wrapped = new ArrayList<>(List.of("setpriv", "--reuid=" + runAs, "--regid=" + runAs,
-                "--init-groups", "--"));
+        List<String> wrapped =
+                new ArrayList<>(List.of("setpriv", "--reuid=" + runAs, "--regid=" + runAs, "--init-groups", "--"));
         wrapped.addAll(command);
         return wrapped;
     }
 
     private void run(List<String> command, boolean unprivileged) throws Exception {
-        Process child = new ProcessBuilder(unprivileged ? asUser(command) : command).redirectErrorStream(true)
-                .directory(directory.toFile()).start();
+        Process child = new ProcessBuilder(unprivileged ? asUser(command) : command)
+                .redirectErrorStream(true)
+                .directory(directory.toFile())
+                .start();
         String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!child.waitFor(60, TimeUnit.SECONDS) || child.exitValue() != 0) {
             throw new AssertionError(String.join(" ", command) + " failed: " + output);

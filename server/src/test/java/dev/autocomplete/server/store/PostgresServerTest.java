@@ -9,7 +9,6 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-
 import org.junit.jupiter.api.Test;
 
 /** The test fixture itself: a password-protected server on loopback, not root, that can go down and come back. */
@@ -28,9 +27,10 @@ class PostgresServerTest {
                 assertEquals(PostgresServer.USER, user.getString(1));
                 assertTrue(user.getString(2).startsWith("127.0.0.1"), user.getString(2));
             }
-            assertThrows(SQLException.class, () -> DriverManager.getConnection(
-                    "jdbc:postgresql://127.0.0.1:" + postgres.port() + "/postgres?user=" + PostgresServer.USER
-                            + "&password=wrong"));
+            assertThrows(
+                    SQLException.class,
+                    () -> DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + postgres.port()
+                            + "/postgres?user=" + PostgresServer.USER + "&password=wrong"));
 
             postgres.stop();
             assertThrows(SQLException.class, () -> DriverManager.getConnection(url));

@@ -10,7 +10,6 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -58,14 +57,21 @@ class SqliteCatalogStoreTest extends CatalogStoreContract {
             statement.execute("UPDATE catalog_changes SET at_millis = 0");
         }
         // A write crossing a thousand changes prunes those older than a day, keeping the newest.
-        store.upsert(CITIES, java.util.stream.IntStream.range(0, 1000).mapToObj(i -> record("id" + i, "City " + i))
-                .toList());
+        store.upsert(
+                CITIES,
+                java.util.stream.IntStream.range(0, 1000)
+                        .mapToObj(i -> record("id" + i, "City " + i))
+                        .toList());
         List<CatalogStore.Change> changes = store.changesSince(behind, 10);
-        assertEquals(List.of(CITIES, OTHER), changes.stream().map(CatalogStore.Change::catalog).toList());
-        assertTrue(changes.stream().allMatch(c -> c.kind() == CatalogStore.Kind.REPLACE
-                && c.sequence() == store.lastSequence()), changes.toString());
-        assertEquals(1000, store.changesSince(store.lastSequence() - 1000, 2000).size(),
-                "changes of the last day are kept");
+        assertEquals(
+                List.of(CITIES, OTHER),
+                changes.stream().map(CatalogStore.Change::catalog).toList());
+        assertTrue(
+                changes.stream()
+                        .allMatch(c -> c.kind() == CatalogStore.Kind.REPLACE && c.sequence() == store.lastSequence()),
+                changes.toString());
+        assertEquals(
+                1000, store.changesSince(store.lastSequence() - 1000, 2000).size(), "changes of the last day are kept");
     }
 
     @Test
@@ -76,8 +82,8 @@ class SqliteCatalogStoreTest extends CatalogStoreContract {
             statement.execute("UPDATE schema_version SET version = 99 WHERE component = 'catalogs'");
         }
         // Not StorageUnavailableException: waiting does not help, so nothing retries it.
-        NewerSchemaException refused = org.junit.jupiter.api.Assertions.assertThrows(
-                NewerSchemaException.class, this::openAgain);
+        NewerSchemaException refused =
+                org.junit.jupiter.api.Assertions.assertThrows(NewerSchemaException.class, this::openAgain);
         assertTrue(refused.getMessage().contains("version 99 of the 'catalogs' schema"), refused.getMessage());
         store = JdbcCatalogStore.sqlite(directory.resolve("other.db"));
     }

@@ -17,7 +17,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,14 +42,21 @@ class SqliteKillTest {
         List<String> acks = new ArrayList<>();
         for (int round = 0; round < 8; round++) {
             ConcurrentLinkedQueue<String> acknowledged = new ConcurrentLinkedQueue<>();
-            Process writer = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-cp", System.getProperty("java.class.path"), Writer.class.getName(), file.toString(),
-                    Integer.toString(nextBatch)).redirectErrorStream(true).start();
+            Process writer = new ProcessBuilder(
+                            Path.of(System.getProperty("java.home"), "bin", "java")
+                                    .toString(),
+                            "-cp",
+                            System.getProperty("java.class.path"),
+                            Writer.class.getName(),
+                            file.toString(),
+                            Integer.toString(nextBatch))
+                    .redirectErrorStream(true)
+                    .start();
             CompletableFuture<Void> firstAck = new CompletableFuture<>();
             List<String> output = new ArrayList<>();
             Thread.ofVirtual().start(() -> {
-                try (BufferedReader reader = new BufferedReader(new InputStreamReader(writer.getInputStream(),
-                        StandardCharsets.UTF_8))) {
+                try (BufferedReader reader =
+                        new BufferedReader(new InputStreamReader(writer.getInputStream(), StandardCharsets.UTF_8))) {
                     String line;
                     while ((line = reader.readLine()) != null) {
                         if (line.startsWith("acked ")) {
@@ -90,15 +96,20 @@ class SqliteKillTest {
                     }
                 }
                 Map<String, Long> generations = new TreeMap<>();
-                store.forEach(REPLACED, r -> generations.merge(r.text().substring(0, r.text().indexOf(' ')), 1L,
-                        Long::sum));
+                store.forEach(
+                        REPLACED,
+                        r -> generations.merge(r.text().substring(0, r.text().indexOf(' ')), 1L, Long::sum));
                 if (!generations.isEmpty() || lastReplace >= 0) {
                     assertEquals(1, generations.size(), "a replace is half there: " + generations);
                     assertEquals(REPLACE_SIZE, generations.values().iterator().next());
-                    int stored = Integer.parseInt(generations.keySet().iterator().next().substring(1));
+                    int stored = Integer.parseInt(
+                            generations.keySet().iterator().next().substring(1));
                     assertTrue(stored >= lastReplace, "acknowledged replace " + lastReplace + " is lost: " + stored);
                 }
-                nextBatch = batches.keySet().stream().mapToInt(b -> Integer.parseInt(b.substring(1))).max().orElse(-1)
+                nextBatch = batches.keySet().stream()
+                                .mapToInt(b -> Integer.parseInt(b.substring(1)))
+                                .max()
+                                .orElse(-1)
                         + 1;
             }
         }
@@ -110,14 +121,20 @@ class SqliteKillTest {
         public static void main(String[] args) {
             int batch = Integer.parseInt(args[1]);
             try (CatalogStore store = JdbcCatalogStore.sqlite(Path.of(args[0]))) {
-                for (;; batch++) {
+                for (; ; batch++) {
                     int b = batch;
-                    store.upsert(UPSERTED, IntStream.range(0, BATCH)
-                            .mapToObj(i -> new OptionRecord("b" + b + "-" + i, "batch " + b + " item " + i)).toList());
+                    store.upsert(
+                            UPSERTED,
+                            IntStream.range(0, BATCH)
+                                    .mapToObj(i -> new OptionRecord("b" + b + "-" + i, "batch " + b + " item " + i))
+                                    .toList());
                     System.out.println("acked batch " + b);
                     if (batch % 5 == 0) {
-                        store.replace(REPLACED, IntStream.range(0, REPLACE_SIZE)
-                                .mapToObj(i -> new OptionRecord("r" + i, "g" + b + " item " + i)).iterator());
+                        store.replace(
+                                REPLACED,
+                                IntStream.range(0, REPLACE_SIZE)
+                                        .mapToObj(i -> new OptionRecord("r" + i, "g" + b + " item " + i))
+                                        .iterator());
                         System.out.println("acked replace " + b);
                     }
                     System.out.flush();

@@ -5,15 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import dev.autocomplete.server.engines.EngineCalls;
 import dev.autocomplete.server.engines.EngineOutcome;
 import dev.autocomplete.server.engines.EngineRunner;
@@ -21,6 +12,12 @@ import dev.autocomplete.server.reading.QueryReader;
 import dev.autocomplete.server.reading.Reading;
 import dev.autocomplete.server.tenant.Product;
 import dev.autocomplete.server.tenant.TenantRegistry;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@link EngineRunner} running the reader over a real tenant: what a reading gives, and what its faults cost. */
 class EngineRunnerTest {
@@ -44,8 +41,11 @@ class EngineRunnerTest {
 
     private EngineRunner.Result<Reading> read(String text) {
         Product product = Kitchen.product(registry);
-        return runner.run("kitchen", product.limits().budget(), (calls, deadline) -> QueryReader.read(product.model(),
-                Kitchen.query(text), product.enginesByType(), calls, deadline, Map.of()));
+        return runner.run(
+                "kitchen",
+                product.limits().budget(),
+                (calls, deadline) -> QueryReader.read(
+                        product.model(), Kitchen.query(text), product.enginesByType(), calls, deadline, Map.of()));
     }
 
     @Test

@@ -2,17 +2,6 @@ package dev.autocomplete.server.suggest;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.UUID;
-
 import dev.autocomplete.server.auth.Caller;
 import dev.autocomplete.server.auth.KeyRecord;
 import dev.autocomplete.server.auth.KeyScope;
@@ -25,6 +14,16 @@ import dev.autocomplete.server.tenant.Tenant;
 import dev.autocomplete.server.tenant.TenantLoader;
 import dev.autocomplete.server.tenant.TenantRegistry;
 import dev.autocomplete.spi.AdditionalContext;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
 
 /**
  * A real tenant, {@code kitchen}, loaded by a real {@link TenantRegistry} from a temporary directory: one product
@@ -58,8 +57,7 @@ final class Kitchen {
                         engine: faulty
             """.formatted(PRODUCT_ID, BUDGET_MILLIS);
 
-    private Kitchen() {
-    }
+    private Kitchen() {}
 
     /** Loads the tenant under {@code temp}; close the registry after use. */
     static TenantRegistry load(Path temp) {
@@ -85,8 +83,8 @@ final class Kitchen {
 
     /** The caller a public key of the product would be. */
     static Caller caller(TenantRegistry registry) {
-        KeyRecord key = new KeyRecord("key1", KeyType.PUBLIC, "kitchen", PRODUCT_ID, "sha256:00", Instant.EPOCH, null,
-                KeyScope.DEFAULT);
+        KeyRecord key = new KeyRecord(
+                "key1", KeyType.PUBLIC, "kitchen", PRODUCT_ID, "sha256:00", Instant.EPOCH, null, KeyScope.DEFAULT);
         return new Caller(tenant(registry), product(registry), key, Caller.Kind.PUBLIC_KEY);
     }
 
@@ -96,19 +94,36 @@ final class Kitchen {
     }
 
     static SuggestRequest request(String rawQuery, Set<String> dismissed, String sessionId) {
-        return new SuggestRequest(rawQuery, Map.of(), dismissed, AdditionalContext.NONE, List.of(), List.of(),
-                REQUEST_ID, "2026-03-01T10:00:00Z", sessionId, null);
+        return new SuggestRequest(
+                rawQuery,
+                Map.of(),
+                dismissed,
+                AdditionalContext.NONE,
+                List.of(),
+                List.of(),
+                REQUEST_ID,
+                "2026-03-01T10:00:00Z",
+                sessionId,
+                null);
     }
 
     /** The query the suggester would read for {@code text} typed without tokens. */
     static Query query(String text) {
-        return new Query(text, List.of(new Segment.Text(0, text)), Set.of(), List.of(), AdditionalContext.NONE, null, 1,
+        return new Query(
+                text,
+                List.of(new Segment.Text(0, text)),
+                Set.of(),
+                List.of(),
+                AdditionalContext.NONE,
+                null,
+                1,
                 LocalDate.of(2026, 3, 1));
     }
 
     private static Path faultyEngineJar() {
         String path = System.getProperty("autocomplete.test.faultyEngineJar");
-        assertTrue(path != null && Files.isRegularFile(Path.of(path)),
+        assertTrue(
+                path != null && Files.isRegularFile(Path.of(path)),
                 "the test engine JARs must be built first; run the tests with 'mvn verify' (got " + path + ")");
         return Path.of(path);
     }

@@ -2,16 +2,6 @@ package dev.autocomplete.server.suggest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.time.Duration;
-import java.time.LocalDate;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.atomic.AtomicInteger;
-
-import org.junit.jupiter.api.Test;
-
 import dev.autocomplete.server.engines.GuardedEngine;
 import dev.autocomplete.server.protocol.SuggestRequest;
 import dev.autocomplete.server.protocol.SuggestResponse;
@@ -24,6 +14,14 @@ import dev.autocomplete.spi.Ask;
 import dev.autocomplete.spi.Engine;
 import dev.autocomplete.spi.Option;
 import dev.autocomplete.spi.SpanMatch;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
 
 /** What the response cache keys on, and what it never caches. */
 class ResponseCacheTest {
@@ -52,22 +50,45 @@ class ResponseCacheTest {
                 return List.of();
             }
         };
-        GuardedEngine guarded = new GuardedEngine("t", "travel", "catalog", engine,
-                ResponseCacheTest.class.getClassLoader(), 5, Duration.ofSeconds(30), false);
+        GuardedEngine guarded = new GuardedEngine(
+                "t",
+                "travel",
+                "catalog",
+                engine,
+                ResponseCacheTest.class.getClassLoader(),
+                5,
+                Duration.ofSeconds(30),
+                false);
         ProductModel model = new ProductModel(Localized.of("Go"), List.of());
-        return new Product(UUID.randomUUID(), "travel", 10, java.time.ZoneOffset.UTC, model, List.of(guarded),
-                Map.of("city", guarded), EngineLimits.DEFAULTS);
+        return new Product(
+                UUID.randomUUID(),
+                "travel",
+                10,
+                java.time.ZoneOffset.UTC,
+                model,
+                List.of(guarded),
+                Map.of("city", guarded),
+                EngineLimits.DEFAULTS);
     }
 
     private static final Product CACHEABLE = product(true);
 
     private static SuggestRequest request(String raw, AdditionalContext context, String requestId, String language) {
-        return new SuggestRequest(raw, Map.of(), Set.of(), context, List.of(), List.of(), requestId,
-                "2026-11-22T10:00:00Z", null, language);
+        return new SuggestRequest(
+                raw,
+                Map.of(),
+                Set.of(),
+                context,
+                List.of(),
+                List.of(),
+                requestId,
+                "2026-11-22T10:00:00Z",
+                null,
+                language);
     }
 
-    private static SuggestResponse lookUp(ResponseCache cache, Product product, SuggestRequest request, LocalDate today,
-            AtomicInteger calls) {
+    private static SuggestResponse lookUp(
+            ResponseCache cache, Product product, SuggestRequest request, LocalDate today, AtomicInteger calls) {
         return cache.get(product, request, today, 0, key -> {
             calls.incrementAndGet();
             SuggestResponse answer = new SuggestResponse("", null, List.of(), false, null, null, null);
@@ -90,8 +111,8 @@ class ResponseCacheTest {
     void query_context_language_and_today_each_shape_the_key() {
         ResponseCache cache = new ResponseCache(100);
         AtomicInteger calls = new AtomicInteger();
-        AdditionalContext lyon = new AdditionalContext(new AdditionalContext.Fields(
-                Map.of("home_city", new AdditionalContext.Text("Lyon"))));
+        AdditionalContext lyon = new AdditionalContext(
+                new AdditionalContext.Fields(Map.of("home_city", new AdditionalContext.Text("Lyon"))));
         lookUp(cache, CACHEABLE, request("lon", AdditionalContext.NONE, "a", "en"), TODAY, calls);
         lookUp(cache, CACHEABLE, request("lond", AdditionalContext.NONE, "a", "en"), TODAY, calls);
         lookUp(cache, CACHEABLE, request("lon", lyon, "a", "en"), TODAY, calls);

@@ -6,24 +6,22 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.autocomplete.server.auth.Caller;
+import dev.autocomplete.server.engines.EngineOutcome;
+import dev.autocomplete.server.engines.EngineRunner;
+import dev.autocomplete.server.protocol.SuggestRequest;
+import dev.autocomplete.server.protocol.SuggestResponse;
+import dev.autocomplete.server.protocol.Uuids;
+import dev.autocomplete.server.tenant.TenantRegistry;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import dev.autocomplete.server.engines.EngineOutcome;
-import dev.autocomplete.server.engines.EngineRunner;
-import dev.autocomplete.server.auth.Caller;
-import dev.autocomplete.server.protocol.SuggestRequest;
-import dev.autocomplete.server.protocol.SuggestResponse;
-import dev.autocomplete.server.protocol.Uuids;
-import dev.autocomplete.server.tenant.TenantRegistry;
 
 /** {@link Suggester} over a real tenant, engine runner and response cache: the answers and what is cached. */
 class SuggesterTest {
@@ -35,6 +33,7 @@ class SuggesterTest {
 
     /** Each lookup in the cache: true for a hit. */
     private final List<Boolean> lookups = new CopyOnWriteArrayList<>();
+
     private final List<EngineOutcome> engineCalls = new CopyOnWriteArrayList<>();
     private TenantRegistry registry;
     private Suggester suggester;
@@ -64,7 +63,10 @@ class SuggesterTest {
     }
 
     private static SuggestResponse.Suggestion suggestion(SuggestResponse response, String type) {
-        return response.suggestions().stream().filter(s -> s.type().equals(type)).findFirst().orElse(null);
+        return response.suggestions().stream()
+                .filter(s -> s.type().equals(type))
+                .findFirst()
+                .orElse(null);
     }
 
     @Test
@@ -82,8 +84,16 @@ class SuggesterTest {
     /** {@code Eat {{FRUIT_1}} } with the token filled by a pick of {@code Apple}. */
     private static SuggestRequest applePicked(Set<String> dismissed) {
         SuggestRequest typed = Kitchen.request("Eat {{FRUIT_1}} ", dismissed, null);
-        return new SuggestRequest(typed.rawQuery(), Map.of("{{FRUIT_1}}", new SuggestRequest.Fill("fruit", "Apple")),
-                dismissed, typed.additionalContext(), List.of(), List.of(), typed.requestId(), typed.requestAt(), null,
+        return new SuggestRequest(
+                typed.rawQuery(),
+                Map.of("{{FRUIT_1}}", new SuggestRequest.Fill("fruit", "Apple")),
+                dismissed,
+                typed.additionalContext(),
+                List.of(),
+                List.of(),
+                typed.requestId(),
+                typed.requestAt(),
+                null,
                 null);
     }
 
@@ -108,8 +118,11 @@ class SuggesterTest {
         SuggestResponse.Suggestion size = suggestion(response, "size");
         assertTrue(size != null && !size.required(), response.suggestions().toString());
         assertEquals(List.of(new SuggestResponse.Option("Small", true)), size.options());
-        assertEquals(List.of("intent", "fruit"), response.input().stream().map(SuggestResponse.InputSegment::type)
-                .toList());
+        assertEquals(
+                List.of("intent", "fruit"),
+                response.input().stream()
+                        .map(SuggestResponse.InputSegment::type)
+                        .toList());
     }
 
     @Test
@@ -143,8 +156,13 @@ class SuggesterTest {
     void a_reading_past_the_budget_answers_with_the_products_fallback_which_is_not_cached() {
         SuggestResponse response = suggest(Kitchen.request("Eat hang"));
 
-        assertEquals(List.of(new SuggestResponse.Suggestion("placeholder", "Try again soon", false,
-                List.of(new SuggestResponse.Option("Eat an apple", false)))), response.suggestions());
+        assertEquals(
+                List.of(new SuggestResponse.Suggestion(
+                        "placeholder",
+                        "Try again soon",
+                        false,
+                        List.of(new SuggestResponse.Option("Eat an apple", false)))),
+                response.suggestions());
         assertFalse(response.ready());
         assertEquals(Kitchen.REQUEST_ID, response.requestId());
         suggest(Kitchen.request("Eat hang"));

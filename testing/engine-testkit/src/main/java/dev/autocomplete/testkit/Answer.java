@@ -2,11 +2,10 @@ package dev.autocomplete.testkit;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-
-import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * The {@code data} of a suggest response, exactly as the HTTP API would send it ({@link #json()}), with its parts
@@ -23,8 +22,13 @@ import com.fasterxml.jackson.databind.JsonNode;
  *     cache answered without asking the engines
  * @param json the {@code data} object as written
  */
-public record Answer(String rawQuery, List<Input> input, List<Suggestion> suggestions, boolean isReady,
-        String engineOutcome, String json) {
+public record Answer(
+        String rawQuery,
+        List<Input> input,
+        List<Suggestion> suggestions,
+        boolean isReady,
+        String engineOutcome,
+        String json) {
 
     public Answer {
         requireNonNull(rawQuery, "rawQuery is null");
@@ -41,8 +45,7 @@ public record Answer(String rawQuery, List<Input> input, List<Suggestion> sugges
      * @param state {@code completed}, {@code need_confirmation} or {@code in_progress}
      * @param source {@code selected}, {@code identified}, or null for the intent
      */
-    public record Input(String type, String text, String state, String source) {
-    }
+    public record Input(String type, String text, String state, String source) {}
 
     /**
      * One {@code suggestions[]} entry.
@@ -63,8 +66,7 @@ public record Answer(String rawQuery, List<Input> input, List<Suggestion> sugges
     }
 
     /** One option; {@code tappable} is the wire's {@code is_tappable}. */
-    public record Option(String text, boolean tappable) {
-    }
+    public record Option(String text, boolean tappable) {}
 
     /** The types of the suggestions, in order, the prompt's {@code placeholder} included. */
     public List<String> suggestionTypes() {
@@ -83,7 +85,9 @@ public record Answer(String rawQuery, List<Input> input, List<Suggestion> sugges
 
     /** The identified (typed, not picked) input entries of a type, in query order. */
     public List<Input> identified(String type) {
-        return input.stream().filter(i -> type.equals(i.type()) && "identified".equals(i.source())).toList();
+        return input.stream()
+                .filter(i -> type.equals(i.type()) && "identified".equals(i.source()))
+                .toList();
     }
 
     @Override
@@ -93,17 +97,30 @@ public record Answer(String rawQuery, List<Input> input, List<Suggestion> sugges
 
     static Answer of(JsonNode data, String engineOutcome) {
         List<Input> input = new ArrayList<>();
-        data.path("input").forEach(i -> input.add(new Input(i.path("type").asText(), i.path("text").asText(),
-                i.path("state").asText(), i.hasNonNull("source") ? i.path("source").asText() : null)));
+        data.path("input")
+                .forEach(i -> input.add(new Input(
+                        i.path("type").asText(),
+                        i.path("text").asText(),
+                        i.path("state").asText(),
+                        i.hasNonNull("source") ? i.path("source").asText() : null)));
         List<Suggestion> suggestions = new ArrayList<>();
         data.path("suggestions").forEach(s -> {
             List<Option> options = new ArrayList<>();
-            s.path("options").forEach(o -> options.add(new Option(o.path("text").asText(),
-                    o.path("is_tappable").asBoolean())));
-            suggestions.add(new Suggestion(s.path("type").asText(), s.path("text").asText(),
-                    s.path("required").asBoolean(), options));
+            s.path("options")
+                    .forEach(o -> options.add(new Option(
+                            o.path("text").asText(), o.path("is_tappable").asBoolean())));
+            suggestions.add(new Suggestion(
+                    s.path("type").asText(),
+                    s.path("text").asText(),
+                    s.path("required").asBoolean(),
+                    options));
         });
-        return new Answer(data.path("raw_query").asText(), input, suggestions, data.path("is_ready").asBoolean(),
-                engineOutcome, data.toString());
+        return new Answer(
+                data.path("raw_query").asText(),
+                input,
+                suggestions,
+                data.path("is_ready").asBoolean(),
+                engineOutcome,
+                data.toString());
     }
 }

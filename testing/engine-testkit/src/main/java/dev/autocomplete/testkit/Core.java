@@ -1,28 +1,26 @@
 package dev.autocomplete.testkit;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.autocomplete.server.auth.Caller;
+import dev.autocomplete.server.engines.EngineRunner;
+import dev.autocomplete.server.protocol.ApiException;
+import dev.autocomplete.server.protocol.JsonBodies;
+import dev.autocomplete.server.protocol.SuggestRequest;
+import dev.autocomplete.server.protocol.SuggestRequestReader;
+import dev.autocomplete.server.suggest.ResponseCache;
+import dev.autocomplete.server.suggest.Suggester;
+import dev.autocomplete.server.tenant.Product;
+import dev.autocomplete.server.tenant.Tenant;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.LocalDate;
 import java.time.LocalTime;
 import java.time.ZoneId;
-
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import dev.autocomplete.server.auth.Caller;
-import dev.autocomplete.server.protocol.ApiException;
-import dev.autocomplete.server.protocol.JsonBodies;
-import dev.autocomplete.server.protocol.SuggestRequest;
-import dev.autocomplete.server.protocol.SuggestRequestReader;
-import dev.autocomplete.server.engines.EngineRunner;
-import dev.autocomplete.server.suggest.ResponseCache;
-import dev.autocomplete.server.suggest.Suggester;
-import dev.autocomplete.server.tenant.Product;
-import dev.autocomplete.server.tenant.Tenant;
 
 /**
  * The server's path for one suggest body, minus HTTP and authentication: the body bytes are read and validated by
@@ -31,7 +29,9 @@ import dev.autocomplete.server.tenant.Tenant;
  */
 final class Core {
 
-    static final ObjectMapper JSON = JsonMapper.builder().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+    static final ObjectMapper JSON = JsonMapper.builder()
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
 
     private final ResponseCache cache;
     private final SuggestRequestReader reader = new SuggestRequestReader(JSON);
@@ -63,8 +63,11 @@ final class Core {
         byte[] written = bodies.suggestResponse(outcome.response());
         try {
             JsonNode json = JSON.readTree(written);
-            return Answer.of(json.path("data"), outcome.cache() == Suggester.CacheLookup.HIT ? "cached"
-                    : outcome.engine().label());
+            return Answer.of(
+                    json.path("data"),
+                    outcome.cache() == Suggester.CacheLookup.HIT
+                            ? "cached"
+                            : outcome.engine().label());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

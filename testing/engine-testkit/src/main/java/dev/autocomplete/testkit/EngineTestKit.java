@@ -2,11 +2,6 @@ package dev.autocomplete.testkit;
 
 import static java.util.Objects.requireNonNull;
 
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-
 import dev.autocomplete.server.suggest.ResponseCache;
 import dev.autocomplete.server.tenant.EngineLimits;
 import dev.autocomplete.server.tenant.Problem;
@@ -14,6 +9,10 @@ import dev.autocomplete.server.tenant.Product;
 import dev.autocomplete.server.tenant.TenantLoader;
 import dev.autocomplete.server.tenant.TenantRegistry;
 import dev.autocomplete.spi.EngineFactory;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Runs one tenant directory ({@code tenant.yaml} and its data) in process, through the server's own tenant
@@ -42,8 +41,7 @@ public final class EngineTestKit implements AutoCloseable {
     private Loaded loaded;
 
     /** The loaded tenant and what it runs on; {@code registry} is null when the tenant did not load. */
-    private record Loaded(TenantRegistry registry, List<Problem> problems, ResponseCache cache) {
-    }
+    private record Loaded(TenantRegistry registry, List<Problem> problems, ResponseCache cache) {}
 
     private EngineTestKit(Path directory) {
         this.directory = directory;
@@ -54,7 +52,8 @@ public final class EngineTestKit implements AutoCloseable {
      * (lower-case letters, digits, {@code -} and {@code _}).
      */
     public static EngineTestKit tenant(Path directory) {
-        return new EngineTestKit(requireNonNull(directory, "directory is null").toAbsolutePath().normalize());
+        return new EngineTestKit(
+                requireNonNull(directory, "directory is null").toAbsolutePath().normalize());
     }
 
     /**
@@ -91,9 +90,12 @@ public final class EngineTestKit implements AutoCloseable {
      */
     public ProductClient product(String slugOrId) {
         var tenant = registry().tenants().values().iterator().next();
-        return client(tenant.product(slugOrId).orElseThrow(() -> new IllegalArgumentException("tenant '" + tenant.id()
-                + "' has no product '" + slugOrId + "'; it has: "
-                + String.join(", ", tenant.products().stream().map(Product::slug).toList()))));
+        return client(tenant.product(slugOrId)
+                .orElseThrow(() -> new IllegalArgumentException("tenant '" + tenant.id()
+                        + "' has no product '" + slugOrId + "'; it has: "
+                        + String.join(
+                                ", ",
+                                tenant.products().stream().map(Product::slug).toList()))));
     }
 
     private ProductClient client(Product product) {
@@ -105,7 +107,9 @@ public final class EngineTestKit implements AutoCloseable {
     private TenantRegistry registry() {
         Loaded current = load();
         if (current.registry() == null) {
-            throw new TenantLoadException(directory, current.problems().stream().map(Problem::toString).toList());
+            throw new TenantLoadException(
+                    directory,
+                    current.problems().stream().map(Problem::toString).toList());
         }
         return current.registry();
     }
@@ -113,7 +117,8 @@ public final class EngineTestKit implements AutoCloseable {
     private Loaded load() {
         if (loaded == null) {
             TenantLoader.Result result = new TenantLoader(engines).load(directory, id -> java.util.Optional.empty());
-            loaded = result.tenant() == null ? new Loaded(null, result.problems(), null)
+            loaded = result.tenant() == null
+                    ? new Loaded(null, result.problems(), null)
                     : new Loaded(TenantRegistry.of(result.tenant()), List.of(), new ResponseCache(CACHE_ENTRIES));
         }
         return loaded;

@@ -2,6 +2,13 @@ package dev.autocomplete.testkit;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.autocomplete.server.protocol.Placeholders;
+import dev.autocomplete.server.tenant.EngineLimits;
+import dev.autocomplete.server.tenant.Product;
+import dev.autocomplete.server.tenant.Tenant;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -13,15 +20,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import dev.autocomplete.server.protocol.Placeholders;
-import dev.autocomplete.server.tenant.EngineLimits;
-import dev.autocomplete.server.tenant.Product;
-import dev.autocomplete.server.tenant.Tenant;
 
 /**
  * Sends suggest requests to one product of an {@link EngineTestKit}'s tenant. Immutable: each setting returns a new
@@ -39,12 +37,10 @@ import dev.autocomplete.server.tenant.Tenant;
 public final class ProductClient {
 
     /** A {@code completed_params} entry: a placeholder, its type and the picked text (null when masked). */
-    private record Pick(String placeholder, String type, String text) {
-    }
+    private record Pick(String placeholder, String type, String text) {}
 
     /** A pair of {@code recently_suggested} or {@code identified_params}. */
-    private record Pair(String type, String text) {
-    }
+    private record Pair(String type, String text) {}
 
     private final Core core;
     private final Tenant tenant;
@@ -61,8 +57,17 @@ public final class ProductClient {
         this(core, tenant, product, null, null, null, List.of(), List.of(), List.of(), List.of());
     }
 
-    private ProductClient(Core core, Tenant tenant, Product product, LocalDate today, String language,
-            JsonNode context, List<Pick> picks, List<String> dismissed, List<Pair> recent, List<Pair> echoes) {
+    private ProductClient(
+            Core core,
+            Tenant tenant,
+            Product product,
+            LocalDate today,
+            String language,
+            JsonNode context,
+            List<Pick> picks,
+            List<String> dismissed,
+            List<Pair> recent,
+            List<Pair> echoes) {
         this.core = core;
         this.tenant = tenant;
         this.product = product;
@@ -87,16 +92,36 @@ public final class ProductClient {
      */
     public ProductClient budget(Duration budget) {
         EngineLimits limits = product.limits();
-        Product within = new Product(product.id(), product.slug(), product.maxOptions(), product.zone(),
-                product.model(), product.engines(), product.enginesByType(), new EngineLimits(budget,
-                        limits.fallbackPrompt(), limits.fallbackHints(), limits.circuitFailures(), limits.circuitOpen()));
+        Product within = new Product(
+                product.id(),
+                product.slug(),
+                product.maxOptions(),
+                product.zone(),
+                product.model(),
+                product.engines(),
+                product.enginesByType(),
+                new EngineLimits(
+                        budget,
+                        limits.fallbackPrompt(),
+                        limits.fallbackHints(),
+                        limits.circuitFailures(),
+                        limits.circuitOpen()));
         return new ProductClient(core, tenant, within, today, language, context, picks, dismissed, recent, echoes);
     }
 
     /** Answers as on {@code date} in the product's time zone ({@code Ask.today()}); by default the real today. */
     public ProductClient today(LocalDate date) {
-        return new ProductClient(core, tenant, product, requireNonNull(date, "date is null"), language, context,
-                picks, dismissed, recent, echoes);
+        return new ProductClient(
+                core,
+                tenant,
+                product,
+                requireNonNull(date, "date is null"),
+                language,
+                context,
+                picks,
+                dismissed,
+                recent,
+                echoes);
     }
 
     /** {@code meta.language}, a BCP 47 tag such as {@code fr} or {@code de-CH}. */
@@ -196,7 +221,8 @@ public final class ProductClient {
         recent.forEach(pair -> onScreen.addObject().put("type", pair.type()).put("text", pair.text()));
         ArrayNode identified = data.putArray("identified_params");
         echoes.forEach(pair -> identified.addObject().put("type", pair.type()).put("value", pair.text()));
-        ObjectNode meta = body.putObject("meta").put("request_id", UUID.randomUUID().toString())
+        ObjectNode meta = body.putObject("meta")
+                .put("request_id", UUID.randomUUID().toString())
                 .put("request_at", OffsetDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME));
         if (language != null) {
             meta.put("language", language);

@@ -1,9 +1,5 @@
 package dev.autocomplete.testkit;
 
-import java.util.List;
-import java.util.Locale;
-import java.util.Set;
-
 import dev.autocomplete.spi.Ask;
 import dev.autocomplete.spi.Engine;
 import dev.autocomplete.spi.EngineContext;
@@ -11,6 +7,9 @@ import dev.autocomplete.spi.EngineFactory;
 import dev.autocomplete.spi.Option;
 import dev.autocomplete.spi.SpanMatch;
 import dev.autocomplete.spi.toolkit.TextFolding;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 
 /**
  * A small engine as an author would write one, found on the test class path through
@@ -37,7 +36,8 @@ public final class ColorsEngineFactory implements EngineFactory {
 
     @Override
     public Engine create(EngineContext context) {
-        Set<String> types = Set.copyOf(context.params().stream().map(p -> p.type()).toList());
+        Set<String> types =
+                Set.copyOf(context.params().stream().map(p -> p.type()).toList());
         return new Engine() {
             @Override
             public Set<String> paramTypes() {
@@ -46,26 +46,31 @@ public final class ColorsEngineFactory implements EngineFactory {
 
             @Override
             public List<SpanMatch> match(Ask ask, List<String> spans) {
-                return spans.stream().map(span -> {
-                    String typed = TextFolding.fold(span);
-                    for (String color : colors) {
-                        String folded = TextFolding.fold(color);
-                        if (folded.equals(typed)) {
-                            return SpanMatch.exact(color);
-                        }
-                        if (!typed.isEmpty() && folded.startsWith(typed)) {
-                            return SpanMatch.PREFIX;
-                        }
-                    }
-                    return SpanMatch.NONE;
-                }).toList();
+                return spans.stream()
+                        .map(span -> {
+                            String typed = TextFolding.fold(span);
+                            for (String color : colors) {
+                                String folded = TextFolding.fold(color);
+                                if (folded.equals(typed)) {
+                                    return SpanMatch.exact(color);
+                                }
+                                if (!typed.isEmpty() && folded.startsWith(typed)) {
+                                    return SpanMatch.PREFIX;
+                                }
+                            }
+                            return SpanMatch.NONE;
+                        })
+                        .toList();
             }
 
             @Override
             public List<Option> options(Ask ask, String typed) {
                 String folded = TextFolding.fold(typed);
-                return colors.stream().filter(c -> TextFolding.fold(c).startsWith(folded.toLowerCase(Locale.ROOT)))
-                        .limit(ask.limit()).map(Option::of).toList();
+                return colors.stream()
+                        .filter(c -> TextFolding.fold(c).startsWith(folded.toLowerCase(Locale.ROOT)))
+                        .limit(ask.limit())
+                        .map(Option::of)
+                        .toList();
             }
         };
     }

@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -78,7 +77,10 @@ class EngineTestKitTest {
 
     @Test
     void a_typed_date_next_to_picked_cities_is_ready_with_the_date_read_by_the_date_engine() {
-        Answer answer = trips.product("travel").today(MONDAY).pick("origin", "Paris").pick("destination", "London")
+        Answer answer = trips.product("travel")
+                .today(MONDAY)
+                .pick("origin", "Paris")
+                .pick("destination", "London")
                 .suggest("Book a flight from {{ORIGIN_1}} to {{DESTINATION_1}} on 12 march");
         assertTrue(answer.isReady(), answer.toString());
         assertEquals("12 march", answer.identified("date").getFirst().text(), answer.toString());
@@ -90,23 +92,31 @@ class EngineTestKitTest {
     void today_is_the_date_the_test_sets_in_the_products_time_zone() {
         ProductClient travel = trips.product("travel").pick("origin", "Paris").pick("destination", "London");
         Answer monday = travel.today(MONDAY).suggest("Book a flight from {{ORIGIN_1}} to {{DESTINATION_1}} ");
-        assertEquals("Monday 2 March 2026", monday.options("date").stream().findFirst().orElse(null), monday.toString());
-        Answer friday = travel.today(MONDAY.plusDays(4)).language("fr")
+        assertEquals(
+                "Monday 2 March 2026",
+                monday.options("date").stream().findFirst().orElse(null),
+                monday.toString());
+        Answer friday = travel.today(MONDAY.plusDays(4))
+                .language("fr")
                 .suggest("Réserver un vol de {{ORIGIN_1}} à {{DESTINATION_1}} ");
-        assertEquals("vendredi 6 mars 2026", friday.options("date").stream().findFirst().orElse(null),
+        assertEquals(
+                "vendredi 6 mars 2026",
+                friday.options("date").stream().findFirst().orElse(null),
                 friday.toString());
     }
 
     @Test
     void additional_context_ranks_the_options_it_names_first() {
-        Answer answer = trips.product("travel").context("{\"origin\": \"Lisbon\"}").suggest("Book a flight from L");
+        Answer answer =
+                trips.product("travel").context("{\"origin\": \"Lisbon\"}").suggest("Book a flight from L");
         assertEquals("Lisbon", answer.options("origin").getFirst(), answer.toString());
     }
 
     @Test
     void a_body_the_server_would_refuse_throws_with_the_servers_error_code() {
-        RequestRefused refused = assertThrows(RequestRefused.class,
-                () -> trips.product("travel").pick("{{DESTINATION_1}}", "origin", "Paris").suggest("{{DESTINATION_1}}"));
+        RequestRefused refused = assertThrows(RequestRefused.class, () -> trips.product("travel")
+                .pick("{{DESTINATION_1}}", "origin", "Paris")
+                .suggest("{{DESTINATION_1}}"));
         assertEquals(400, refused.status());
         assertEquals("INVALID_COMPLETED_PARAMS", refused.code());
     }
@@ -115,9 +125,14 @@ class EngineTestKitTest {
     void an_engine_on_the_class_path_serves_the_params_that_name_it() throws IOException {
         try (EngineTestKit kit = EngineTestKit.tenant(tenant("paint", PAINT))) {
             ProductClient paint = kit.product("paint");
-            assertEquals(List.of("Red", "Green", "Blue"), paint.pick("room", "Kitchen")
-                    .suggest("Paint the {{ROOM_1}} in ").options("color"));
-            assertTrue(paint.pick("room", "Kitchen").suggest("Paint the {{ROOM_1}} in green").isReady());
+            assertEquals(
+                    List.of("Red", "Green", "Blue"),
+                    paint.pick("room", "Kitchen")
+                            .suggest("Paint the {{ROOM_1}} in ")
+                            .options("color"));
+            assertTrue(paint.pick("room", "Kitchen")
+                    .suggest("Paint the {{ROOM_1}} in green")
+                    .isReady());
         }
     }
 
@@ -136,7 +151,8 @@ class EngineTestKitTest {
         String unknown = PAINT.replace("engine: colors", "engine: paints");
         try (EngineTestKit kit = EngineTestKit.tenant(tenant("broken", unknown))) {
             assertEquals(1, kit.problems().size(), kit.problems().toString());
-            assertTrue(kit.problems().getFirst().matches(".*tenant\\.yaml:9: .*names no engine 'paints'.*"),
+            assertTrue(
+                    kit.problems().getFirst().matches(".*tenant\\.yaml:9: .*names no engine 'paints'.*"),
                     kit.problems().toString());
             TenantLoadException thrown = assertThrows(TenantLoadException.class, () -> kit.product("paint"));
             assertEquals(kit.problems(), thrown.problems());
@@ -145,7 +161,8 @@ class EngineTestKitTest {
 
     @Test
     void context_given_as_a_map_is_sent_as_json() {
-        Answer answer = trips.product("travel").context(Map.of("origin", List.of("Lisbon")))
+        Answer answer = trips.product("travel")
+                .context(Map.of("origin", List.of("Lisbon")))
                 .suggest("Book a flight from Li");
         assertEquals("Lisbon", answer.options("origin").getFirst(), answer.toString());
     }

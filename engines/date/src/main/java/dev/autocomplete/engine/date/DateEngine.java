@@ -68,15 +68,16 @@ final class DateEngine implements Engine {
         if (dates.size() > 1) {
             return SpanMatch.AMBIGUOUS;
         }
-        boolean connectingWord =
-                typed.tokens().size() == 1 && Grammar.CONNECTING_WORDS.contains(typed.tokens().getFirst());
+        boolean connectingWord = typed.tokens().size() == 1
+                && Grammar.CONNECTING_WORDS.contains(typed.tokens().getFirst());
         if (connectingWord) {
             return SpanMatch.NONE;
         }
         if (reader.startsDate(typed)) {
             return SpanMatch.PREFIX;
         }
-        boolean near = !reader.corrected(typed).isEmpty() || !reader.lastDayInstead(typed).isEmpty();
+        boolean near = !reader.corrected(typed).isEmpty()
+                || !reader.lastDayInstead(typed).isEmpty();
         return near ? SpanMatch.LOOSE : SpanMatch.NONE;
     }
 
@@ -105,7 +106,10 @@ final class DateEngine implements Engine {
             List<Reading> readings = reader.readingsAsTyped(words);
             for (LocalDate date : reader.dates(words)) {
                 // A date the text says twice is offered as typed; a period's days each with the period's words.
-                Reading reading = readings.stream().filter(r -> reader.covers(r, date)).findFirst().orElse(null);
+                Reading reading = readings.stream()
+                        .filter(r -> reader.covers(r, date))
+                        .findFirst()
+                        .orElse(null);
                 dates.put(date, reading == null ? typed.strip() : Wording.text(reading, date, words, answer, today));
             }
             List<Reading> more = new ArrayList<>(reader.completions(words, ask.limit()));
@@ -138,8 +142,7 @@ final class DateEngine implements Engine {
      * @param answer the language values and options are shown in: the request's first that the engine knows,
      *     else the default
      */
-    private record Languages(Set<DateLanguage> read, DateLanguage answer, Grammar.DayOrder order) {
-    }
+    private record Languages(Set<DateLanguage> read, DateLanguage answer, Grammar.DayOrder order) {}
 
     private Languages languages(Ask ask) {
         Set<DateLanguage> read = EnumSet.noneOf(DateLanguage.class);

@@ -11,19 +11,54 @@ import java.util.Optional;
  * echo back and the engine must read again, cannot change with the JDK or a trimmed runtime image.
  */
 enum DateLanguage {
-
-    EN("en",
+    EN(
+            "en",
             List.of("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
-            List.of("January", "February", "March", "April", "May", "June", "July", "August", "September",
-                    "October", "November", "December")),
-    FR("fr",
+            List.of(
+                    "January",
+                    "February",
+                    "March",
+                    "April",
+                    "May",
+                    "June",
+                    "July",
+                    "August",
+                    "September",
+                    "October",
+                    "November",
+                    "December")),
+    FR(
+            "fr",
             List.of("lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche"),
-            List.of("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre",
-                    "octobre", "novembre", "décembre")),
-    DE("de",
+            List.of(
+                    "janvier",
+                    "février",
+                    "mars",
+                    "avril",
+                    "mai",
+                    "juin",
+                    "juillet",
+                    "août",
+                    "septembre",
+                    "octobre",
+                    "novembre",
+                    "décembre")),
+    DE(
+            "de",
             List.of("Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag", "Sonntag"),
-            List.of("Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September",
-                    "Oktober", "November", "Dezember"));
+            List.of(
+                    "Januar",
+                    "Februar",
+                    "März",
+                    "April",
+                    "Mai",
+                    "Juni",
+                    "Juli",
+                    "August",
+                    "September",
+                    "Oktober",
+                    "November",
+                    "Dezember"));
 
     private final String tag;
     private final List<String> weekdays;

@@ -25,6 +25,7 @@ record DateReader(List<Template> templates, LocalDate today) {
 
     /** More unfilled words than this make a completion too far from what was typed to offer. */
     private static final int MOST_UNTYPED_IN_OPTIONS = 2;
+
     private static final int YEARS_OFFERED = 3;
 
     /**
@@ -79,8 +80,10 @@ record DateReader(List<Template> templates, LocalDate today) {
 
         private static boolean isWordChar(int codePoint) {
             int type = Character.getType(codePoint);
-            return Character.isLetterOrDigit(codePoint) || type == Character.NON_SPACING_MARK
-                    || type == Character.COMBINING_SPACING_MARK || type == Character.ENCLOSING_MARK;
+            return Character.isLetterOrDigit(codePoint)
+                    || type == Character.NON_SPACING_MARK
+                    || type == Character.COMBINING_SPACING_MARK
+                    || type == Character.ENCLOSING_MARK;
         }
     }
 
@@ -93,8 +96,7 @@ record DateReader(List<Template> templates, LocalDate today) {
      * @param typed how many of its slots were typed; the others were filled with their usual values
      * @param typo whether a typed word was read with a typo forgiven
      */
-    record Reading(LocalDate date, Template template, int[] values, int typed, boolean typo) {
-    }
+    record Reading(LocalDate date, Template template, int[] values, int typed, boolean typo) {}
 
     DateReader {
         templates = List.copyOf(requireNonNull(templates, "templates is null"));
@@ -125,7 +127,8 @@ record DateReader(List<Template> templates, LocalDate today) {
     /** Whether the reading says the date: it is its date, or a day of its period. */
     boolean covers(Reading reading, LocalDate date) {
         Template template = reading.template();
-        LocalDate last = template.last() == null ? reading.date() : template.last().resolve(reading.values(), today);
+        LocalDate last =
+                template.last() == null ? reading.date() : template.last().resolve(reading.values(), today);
         return !date.isBefore(reading.date()) && !date.isAfter(last);
     }
 
@@ -242,8 +245,10 @@ record DateReader(List<Template> templates, LocalDate today) {
         for (int split = Math.max(1, n - Grammar.LONGEST); split < n && split <= Grammar.LONGEST; split++) {
             Typed second = typed.part(split, n).closed();
             for (LocalDate date : daysOf(readings(typed.part(0, split)))) {
-                if (new DateReader(templates, date.minusDays(1)).readings(second).stream()
-                        .anyMatch(reading -> reading.date().equals(date) && reading.template().last() == null)) {
+                if (new DateReader(templates, date.minusDays(1))
+                        .readings(second).stream()
+                                .anyMatch(reading -> reading.date().equals(date)
+                                        && reading.template().last() == null)) {
                     dates.add(date);
                 }
             }
@@ -278,10 +283,18 @@ record DateReader(List<Template> templates, LocalDate today) {
                 for (Template template : templates) {
                     if (template.slots().size() - typed.tokens().size() == untyped) {
                         walk(template, typed, untyped, Mode.OPTIONS, (date, complete, rank, values) -> {
-                            if (!complete && !date.isBefore(today)
+                            if (!complete
+                                    && !date.isBefore(today)
                                     && rank < ranks.getOrDefault(date, Integer.MAX_VALUE)) {
                                 ranks.put(date, rank);
-                                best.put(date, new Reading(date, template, values, typed.tokens().size(), false));
+                                best.put(
+                                        date,
+                                        new Reading(
+                                                date,
+                                                template,
+                                                values,
+                                                typed.tokens().size(),
+                                                false));
                             }
                             return true;
                         });
@@ -348,8 +361,10 @@ record DateReader(List<Template> templates, LocalDate today) {
                 choices[i] = slot.valuesStartingWith(tokens.get(i));
                 if (mode == Mode.OPTIONS && slot.kind() == Slot.Kind.YEAR) {
                     // A year's first digits start a century of years: offer the nearest ones only.
-                    choices[i] = IntStream.of(choices[i]).filter(year -> year >= today.getYear())
-                            .limit(YEARS_OFFERED).toArray();
+                    choices[i] = IntStream.of(choices[i])
+                            .filter(year -> year >= today.getYear())
+                            .limit(YEARS_OFFERED)
+                            .toArray();
                 }
             } else if (whole < 0 && mode == Mode.TYPOS) {
                 choices[i] = slot.valuesWithinTypos(tokens.get(i));

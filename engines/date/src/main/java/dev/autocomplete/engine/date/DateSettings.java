@@ -2,10 +2,10 @@ package dev.autocomplete.engine.date;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.autocomplete.spi.ConfigTree;
 import dev.autocomplete.spi.EngineConfigException;
 import dev.autocomplete.spi.EngineContext;
 import dev.autocomplete.spi.ParamSpec;
-import dev.autocomplete.spi.ConfigTree;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

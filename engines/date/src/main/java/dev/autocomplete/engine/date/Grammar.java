@@ -50,10 +50,9 @@ final class Grammar {
      * no date in progress, so a connecting word between two params is never read as one.
      */
     static final Set<String> CONNECTING_WORDS = Set.of(
-            "a", "an", "and", "at", "by", "for", "from", "in", "of", "on", "or", "the", "to", "with",
-            "au", "aux", "d", "de", "des", "du", "en", "et", "l", "la", "le", "les", "ou", "par", "pour", "sur",
-            "ab", "am", "bis", "den", "der", "die", "das", "fur", "im", "mit", "nach", "oder",
-            "um", "und", "von", "vom", "zu", "zum", "zur");
+            "a", "an", "and", "at", "by", "for", "from", "in", "of", "on", "or", "the", "to", "with", "au", "aux", "d",
+            "de", "des", "du", "en", "et", "l", "la", "le", "les", "ou", "par", "pour", "sur", "ab", "am", "bis", "den",
+            "der", "die", "das", "fur", "im", "mit", "nach", "oder", "um", "und", "von", "vom", "zu", "zum", "zur");
 
     private static final Slot DAY = Slot.day();
     private static final Slot MONTH_NUMBER = Slot.monthNumber();
@@ -62,8 +61,7 @@ final class Grammar {
     private static final Map<DateLanguage, List<Template>> BY_LANGUAGE = byLanguage();
     private static final Map<Set<DateLanguage>, List<Template>> BY_LANGUAGES = byLanguages();
 
-    private Grammar() {
-    }
+    private Grammar() {}
 
     /** The templates of the given languages, plus those of any language. */
     static List<Template> templates(Set<DateLanguage> languages) {
@@ -103,7 +101,8 @@ final class Grammar {
     private static final List<Template> MONTH_DAY_NUMBERS =
             List.of(calendar(MONTH_NUMBER, DAY), calendar(MONTH_NUMBER, DAY, YEAR));
     private static final List<Template> EITHER_NUMBERS = java.util.stream.Stream.concat(
-            DAY_MONTH_NUMBERS.stream(), MONTH_DAY_NUMBERS.stream()).toList();
+                    DAY_MONTH_NUMBERS.stream(), MONTH_DAY_NUMBERS.stream())
+            .toList();
 
     private static Map<DateLanguage, List<Template>> byLanguage() {
         Map<DateLanguage, List<Template>> templates = new EnumMap<>(DateLanguage.class);
@@ -133,12 +132,26 @@ final class Grammar {
 
     private static List<Template> english() {
         DateLanguage en = DateLanguage.EN;
-        Slot weekday = Slot.weekday(en.weekdays(), Map.of("Mon", 1, "Tue", 2, "Tues", 2, "Wed", 3, "Thu", 4,
-                "Thur", 4, "Thurs", 4, "Fri", 5, "Sat", 6, "Sun", 7));
-        Slot month = Slot.monthName(en.months(), Map.ofEntries(Map.entry("Jan", 1), Map.entry("Feb", 2),
-                Map.entry("Mar", 3), Map.entry("Apr", 4), Map.entry("Jun", 6), Map.entry("Jul", 7),
-                Map.entry("Aug", 8), Map.entry("Sep", 9), Map.entry("Sept", 9), Map.entry("Oct", 10),
-                Map.entry("Nov", 11), Map.entry("Dec", 12)));
+        Slot weekday = Slot.weekday(
+                en.weekdays(),
+                Map.of(
+                        "Mon", 1, "Tue", 2, "Tues", 2, "Wed", 3, "Thu", 4, "Thur", 4, "Thurs", 4, "Fri", 5, "Sat", 6,
+                        "Sun", 7));
+        Slot month = Slot.monthName(
+                en.months(),
+                Map.ofEntries(
+                        Map.entry("Jan", 1),
+                        Map.entry("Feb", 2),
+                        Map.entry("Mar", 3),
+                        Map.entry("Apr", 4),
+                        Map.entry("Jun", 6),
+                        Map.entry("Jul", 7),
+                        Map.entry("Aug", 8),
+                        Map.entry("Sep", 9),
+                        Map.entry("Sept", 9),
+                        Map.entry("Oct", 10),
+                        Map.entry("Nov", 11),
+                        Map.entry("Dec", 12)));
         Slot count = Slot.count(Map.of("a", 1, "one", 1, "two", 2, "three", 3, "four", 4, "five", 5, "ten", 10));
         Slot of = words("of");
         Slot the = words("the");
@@ -181,9 +194,18 @@ final class Grammar {
     private static List<Template> french() {
         DateLanguage fr = DateLanguage.FR;
         Slot weekday = Slot.weekday(fr.weekdays(), Map.of());
-        Slot month = Slot.monthName(fr.months(), Map.ofEntries(Map.entry("janv", 1), Map.entry("févr", 2),
-                Map.entry("fév", 2), Map.entry("avr", 4), Map.entry("juil", 7), Map.entry("sept", 9),
-                Map.entry("oct", 10), Map.entry("nov", 11), Map.entry("déc", 12)));
+        Slot month = Slot.monthName(
+                fr.months(),
+                Map.ofEntries(
+                        Map.entry("janv", 1),
+                        Map.entry("févr", 2),
+                        Map.entry("fév", 2),
+                        Map.entry("avr", 4),
+                        Map.entry("juil", 7),
+                        Map.entry("sept", 9),
+                        Map.entry("oct", 10),
+                        Map.entry("nov", 11),
+                        Map.entry("déc", 12)));
         Slot count = Slot.count(Map.of("un", 1, "une", 1, "deux", 2, "trois", 3, "quatre", 4, "cinq", 5, "dix", 10));
         Slot semaine = words("semaine");
         Slot[] weekEnd = {words("week"), words("end")};
@@ -220,12 +242,24 @@ final class Grammar {
     private static List<Template> german() {
         DateLanguage de = DateLanguage.DE;
         Slot weekday = Slot.weekday(de.weekdays(), Map.of("Sonnabend", 6));
-        Slot month = Slot.monthName(de.months(), Map.ofEntries(Map.entry("Maerz", 3), Map.entry("Jan", 1),
-                Map.entry("Feb", 2), Map.entry("Mär", 3), Map.entry("Apr", 4), Map.entry("Jun", 6),
-                Map.entry("Jul", 7), Map.entry("Aug", 8), Map.entry("Sep", 9), Map.entry("Sept", 9),
-                Map.entry("Okt", 10), Map.entry("Nov", 11), Map.entry("Dez", 12)));
-        Slot count = Slot.count(Map.of("ein", 1, "eine", 1, "einem", 1, "einer", 1, "zwei", 2, "drei", 3, "vier", 4,
-                "fünf", 5, "zehn", 10));
+        Slot month = Slot.monthName(
+                de.months(),
+                Map.ofEntries(
+                        Map.entry("Maerz", 3),
+                        Map.entry("Jan", 1),
+                        Map.entry("Feb", 2),
+                        Map.entry("Mär", 3),
+                        Map.entry("Apr", 4),
+                        Map.entry("Jun", 6),
+                        Map.entry("Jul", 7),
+                        Map.entry("Aug", 8),
+                        Map.entry("Sep", 9),
+                        Map.entry("Sept", 9),
+                        Map.entry("Okt", 10),
+                        Map.entry("Nov", 11),
+                        Map.entry("Dez", 12)));
+        Slot count = Slot.count(Map.of(
+                "ein", 1, "eine", 1, "einem", 1, "einer", 1, "zwei", 2, "drei", 3, "vier", 4, "fünf", 5, "zehn", 10));
         Slot woche = words("Woche");
         Slot wochenende = words("Wochenende");
         Slot monats = words("Monats");
@@ -245,8 +279,8 @@ final class Grammar {
                 daysFromToday(2, words("übermorgen", "uebermorgen")),
                 comingWeekday(weekday),
                 comingWeekday(words("diesen", "dieser", "diese"), weekday),
-                weekdayOfNextWeek(words("nächsten", "nächster", "nächste", "naechsten", "naechster", "naechste"),
-                        weekday),
+                weekdayOfNextWeek(
+                        words("nächsten", "nächster", "nächste", "naechsten", "naechster", "naechste"), weekday),
                 counted(1, words("in"), count, words("Tag", "Tage", "Tagen")),
                 counted(7, words("in"), count, words("Woche", "Wochen")),
                 dayOfMonth(words("den"), DAY)));

@@ -22,10 +22,18 @@ import java.util.stream.IntStream;
 final class Slot {
 
     /** What a slot's number means. */
-    enum Kind { WORD, DAY, MONTH, YEAR, WEEKDAY, COUNT }
+    enum Kind {
+        WORD,
+        DAY,
+        MONTH,
+        YEAR,
+        WEEKDAY,
+        COUNT
+    }
 
     /** The years a date may name: wide enough for any booking, narrow enough to enumerate a typed prefix. */
     static final int FIRST_YEAR = 1900;
+
     static final int LAST_YEAR = 2199;
 
     private static final int[] NONE = new int[0];
@@ -50,14 +58,20 @@ final class Slot {
         this(kind, forms, untyped, Map.of(), List.of());
     }
 
-    private Slot(Kind kind, NavigableMap<String, Integer> forms, List<Integer> untyped, Map<String, String> spellings,
+    private Slot(
+            Kind kind,
+            NavigableMap<String, Integer> forms,
+            List<Integer> untyped,
+            Map<String, String> spellings,
             List<String> usual) {
         this.usual = List.copyOf(usual);
         this.kind = requireNonNull(kind, "kind is null");
         this.forms = Collections.unmodifiableNavigableMap(new TreeMap<>(requireNonNull(forms, "forms is null")));
         this.untyped = untyped.stream().mapToInt(Integer::intValue).toArray();
         this.spellings = Map.copyOf(spellings);
-        this.letterForms = forms.keySet().stream().filter(form -> form.chars().anyMatch(Character::isLetter)).toList();
+        this.letterForms = forms.keySet().stream()
+                .filter(form -> form.chars().anyMatch(Character::isLetter))
+                .toList();
     }
 
     Kind kind() {
@@ -86,7 +100,9 @@ final class Slot {
         NavigableMap<String, Integer> forms = numbers(1, 31);
         for (int day = 1; day <= 31; day++) {
             int last = day % 10;
-            String suffix = day / 10 == 1 || last > 3 || last == 0 ? "th" : List.of("st", "nd", "rd").get(last - 1);
+            String suffix = day / 10 == 1 || last > 3 || last == 0
+                    ? "th"
+                    : List.of("st", "nd", "rd").get(last - 1);
             forms.put(day + suffix, day);
         }
         forms.put("1er", 1);
@@ -186,7 +202,10 @@ final class Slot {
     /** Whether a whole folded token is a short name, the start of a longer one ({@code mar} of {@code march}). */
     boolean isShortForm(String token) {
         String next = forms.higherKey(token);
-        return isNamed() && next != null && next.startsWith(token) && token.chars().allMatch(Character::isLetter);
+        return isNamed()
+                && next != null
+                && next.startsWith(token)
+                && token.chars().allMatch(Character::isLetter);
     }
 
     /**

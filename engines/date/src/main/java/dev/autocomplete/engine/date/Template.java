@@ -38,8 +38,7 @@ record Template(List<Slot> slots, Resolver resolver, Resolver last) {
 
     /** Whether the template names a day and a month, by name: written out as {@code 12 March 2027 (Friday)}. */
     boolean namesDayAndMonth() {
-        return has(Slot.Kind.DAY)
-                && slots.stream().anyMatch(slot -> slot.kind() == Slot.Kind.MONTH && slot.isNamed());
+        return has(Slot.Kind.DAY) && slots.stream().anyMatch(slot -> slot.kind() == Slot.Kind.MONTH && slot.isNamed());
     }
 
     /** Whether the template has a slot of this kind. */
@@ -71,7 +70,8 @@ record Template(List<Slot> slots, Resolver resolver, Resolver last) {
 
     /** This week from today to Sunday ({@code weeksAhead} 0), or next week, Monday to Sunday (1). */
     static Template week(int weeksAhead, Slot... slots) {
-        return new Template(List.of(slots),
+        return new Template(
+                List.of(slots),
                 (values, today) -> weeksAhead == 0 ? today : today.with(TemporalAdjusters.next(DayOfWeek.MONDAY)),
                 (values, today) -> today.with(TemporalAdjusters.nextOrSame(DayOfWeek.SUNDAY))
                         .plusWeeks(weeksAhead));
@@ -79,20 +79,25 @@ record Template(List<Slot> slots, Resolver resolver, Resolver last) {
 
     /** The coming weekend, today included on a Saturday or Sunday ({@code weeksAhead} 0), or next week's (1). */
     static Template weekend(int weeksAhead, Slot... slots) {
-        return new Template(List.of(slots),
+        return new Template(
+                List.of(slots),
                 (values, today) -> {
-                    LocalDate sunday = today.with(TemporalAdjusters.nextOrSame(DayOfWeek.SUNDAY)).plusWeeks(weeksAhead);
+                    LocalDate sunday = today.with(TemporalAdjusters.nextOrSame(DayOfWeek.SUNDAY))
+                            .plusWeeks(weeksAhead);
                     LocalDate saturday = sunday.minusDays(1);
                     return saturday.isBefore(today) ? today : saturday;
                 },
-                (values, today) -> today.with(TemporalAdjusters.nextOrSame(DayOfWeek.SUNDAY)).plusWeeks(weeksAhead));
+                (values, today) -> today.with(TemporalAdjusters.nextOrSame(DayOfWeek.SUNDAY))
+                        .plusWeeks(weeksAhead));
     }
 
     /** The last seven days of this month from today on ({@code end of the month}). */
     static Template endOfThisMonth(Slot... slots) {
-        return new Template(List.of(slots),
+        return new Template(
+                List.of(slots),
                 (values, today) -> {
-                    LocalDate first = today.with(TemporalAdjusters.lastDayOfMonth()).minusDays(END_DAYS - 1);
+                    LocalDate first =
+                            today.with(TemporalAdjusters.lastDayOfMonth()).minusDays(END_DAYS - 1);
                     return first.isBefore(today) ? today : first;
                 },
                 (values, today) -> today.with(TemporalAdjusters.lastDayOfMonth()));
@@ -113,13 +118,15 @@ record Template(List<Slot> slots, Resolver resolver, Resolver last) {
                 }
             }
         };
-        return new Template(List.of(slots), (values, today) -> {
-            LocalDate last = end.resolve(values, today);
-            LocalDate first = lastDay == 0 && firstDay < 0
-                    ? last.minusDays(END_DAYS - 1)
-                    : last.withDayOfMonth(firstDay);
-            return first.isBefore(today) ? today : first;
-        }, end);
+        return new Template(
+                List.of(slots),
+                (values, today) -> {
+                    LocalDate last = end.resolve(values, today);
+                    LocalDate first =
+                            lastDay == 0 && firstDay < 0 ? last.minusDays(END_DAYS - 1) : last.withDayOfMonth(firstDay);
+                    return first.isBefore(today) ? today : first;
+                },
+                end);
     }
 
     /** How many days "the end of" a month covers. */
@@ -136,15 +143,15 @@ record Template(List<Slot> slots, Resolver resolver, Resolver last) {
      */
     static Template comingWeekday(Slot... slots) {
         int weekday = indexOf(Slot.Kind.WEEKDAY, slots);
-        return new Template(List.of(slots), (values, today) ->
-                today.with(TemporalAdjusters.next(DayOfWeek.of(values[weekday]))));
+        return new Template(
+                List.of(slots), (values, today) -> today.with(TemporalAdjusters.next(DayOfWeek.of(values[weekday]))));
     }
 
     /** The given weekday of next week, weeks starting on Monday ({@code next friday}, {@code vendredi prochain}). */
     static Template weekdayOfNextWeek(Slot... slots) {
         int weekday = indexOf(Slot.Kind.WEEKDAY, slots);
-        return new Template(List.of(slots), (values, today) ->
-                today.with(TemporalAdjusters.next(DayOfWeek.MONDAY)).plusDays(values[weekday] - 1L));
+        return new Template(List.of(slots), (values, today) -> today.with(TemporalAdjusters.next(DayOfWeek.MONDAY))
+                .plusDays(values[weekday] - 1L));
     }
 
     /** Today plus a typed count of days, times {@code daysEach} ({@code in 3 days}, {@code dans 2 semaines}). */

@@ -15,8 +15,7 @@ import java.util.Locale;
  */
 final class Wording {
 
-    private Wording() {
-    }
+    private Wording() {}
 
     /**
      * The option text of {@code date}, said by {@code reading} of {@code typed}: the display text when it
@@ -36,7 +35,8 @@ final class Wording {
             boolean monthFirst = template.slots().getLast().kind() == Slot.Kind.DAY;
             text = expression
                     + (template.has(Slot.Kind.YEAR) ? "" : (monthFirst ? ", " : " ") + date.getYear())
-                    + (template.has(Slot.Kind.WEEKDAY) ? ""
+                    + (template.has(Slot.Kind.WEEKDAY)
+                            ? ""
                             : " (" + language.weekdays().get(date.getDayOfWeek().getValue() - 1) + ")");
         } else {
             String yearSuffix = " " + date.getYear();
@@ -60,8 +60,8 @@ final class Wording {
         if (!reading.typo()) {
             written.append(typed.head());
             if (typed.open()) {
-                String completed = slots.get(reading.typed() - 1).written(values[reading.typed() - 1],
-                        typed.openWord());
+                String completed =
+                        slots.get(reading.typed() - 1).written(values[reading.typed() - 1], typed.openWord());
                 if (completed == null) {
                     written.setLength(0);
                 } else {
@@ -73,7 +73,8 @@ final class Wording {
         String separator = separator(typed.text());
         for (int i = from; i < slots.size(); i++) {
             if (!written.isEmpty()) {
-                boolean numbers = !reading.template().namesDayAndMonth() && slots.get(i).kind() != Slot.Kind.WORD;
+                boolean numbers =
+                        !reading.template().namesDayAndMonth() && slots.get(i).kind() != Slot.Kind.WORD;
                 String between = numbers ? separator : " ";
                 if (!written.toString().endsWith(between)) {
                     written.append(between);

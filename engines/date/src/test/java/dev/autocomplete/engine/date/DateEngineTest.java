@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.autocomplete.spi.AdditionalContext;
 import dev.autocomplete.spi.Ask;
+import dev.autocomplete.spi.ConfigTree;
 import dev.autocomplete.spi.Engine;
 import dev.autocomplete.spi.EngineConfigException;
 import dev.autocomplete.spi.EngineContext;
@@ -15,7 +16,6 @@ import dev.autocomplete.spi.EngineFactory;
 import dev.autocomplete.spi.Option;
 import dev.autocomplete.spi.ParamSpec;
 import dev.autocomplete.spi.SpanMatch;
-import dev.autocomplete.spi.ConfigTree;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -44,9 +44,12 @@ class DateEngineTest {
 
     @Test
     void the_engine_serves_every_param_type_assigned_to_it_and_is_cacheable() throws EngineConfigException {
-        Engine two = new DateEngineFactory().create(context("en", Map.of(),
-                new ParamSpec("departure_date", ConfigTree.at(PARAM_PATH, Map.of())),
-                new ParamSpec("return_date", ConfigTree.at("products[0].intents[0].params[2]", Map.of()))));
+        Engine two = new DateEngineFactory()
+                .create(context(
+                        "en",
+                        Map.of(),
+                        new ParamSpec("departure_date", ConfigTree.at(PARAM_PATH, Map.of())),
+                        new ParamSpec("return_date", ConfigTree.at("products[0].intents[0].params[2]", Map.of()))));
 
         assertEquals(Set.of("departure_date", "return_date"), two.paramTypes());
         assertTrue(two.cacheable());
@@ -64,76 +67,84 @@ class DateEngineTest {
 
     @Test
     void english_dates_are_read_as_exact_free_form_values_in_one_display_format() {
-        assertEquals(new SpanMatch(SpanMatch.Kind.EXACT, "Thursday 12 March 2026", true),
-                match(engine, en(), "12 March"));
-        assertReads(en(), Map.ofEntries(
-                Map.entry("12 March", "Thursday 12 March 2026"),
-                Map.entry("12 march 2027", "Friday 12 March 2027"),
-                Map.entry("March 12", "Thursday 12 March 2026"),
-                Map.entry("March 12th, 2027", "Friday 12 March 2027"),
-                Map.entry("12th of March", "Thursday 12 March 2026"),
-                Map.entry("next friday", "Friday 13 March 2026"),
-                Map.entry("friday", "Friday 6 March 2026"),
-                Map.entry("this Friday", "Friday 6 March 2026"),
-                Map.entry("today", "Wednesday 4 March 2026"),
-                Map.entry("TOMORROW", "Thursday 5 March 2026"),
-                Map.entry("day after tomorrow", "Friday 6 March 2026"),
-                Map.entry("in 3 days", "Saturday 7 March 2026"),
-                Map.entry("in a week", "Wednesday 11 March 2026"),
-                Map.entry("in 2 weeks", "Wednesday 18 March 2026"),
-                Map.entry("2026-03-12", "Thursday 12 March 2026"),
-                Map.entry("Thursday 12 March 2026", "Thursday 12 March 2026")));
+        assertEquals(
+                new SpanMatch(SpanMatch.Kind.EXACT, "Thursday 12 March 2026", true), match(engine, en(), "12 March"));
+        assertReads(
+                en(),
+                Map.ofEntries(
+                        Map.entry("12 March", "Thursday 12 March 2026"),
+                        Map.entry("12 march 2027", "Friday 12 March 2027"),
+                        Map.entry("March 12", "Thursday 12 March 2026"),
+                        Map.entry("March 12th, 2027", "Friday 12 March 2027"),
+                        Map.entry("12th of March", "Thursday 12 March 2026"),
+                        Map.entry("next friday", "Friday 13 March 2026"),
+                        Map.entry("friday", "Friday 6 March 2026"),
+                        Map.entry("this Friday", "Friday 6 March 2026"),
+                        Map.entry("today", "Wednesday 4 March 2026"),
+                        Map.entry("TOMORROW", "Thursday 5 March 2026"),
+                        Map.entry("day after tomorrow", "Friday 6 March 2026"),
+                        Map.entry("in 3 days", "Saturday 7 March 2026"),
+                        Map.entry("in a week", "Wednesday 11 March 2026"),
+                        Map.entry("in 2 weeks", "Wednesday 18 March 2026"),
+                        Map.entry("2026-03-12", "Thursday 12 March 2026"),
+                        Map.entry("Thursday 12 March 2026", "Thursday 12 March 2026")));
     }
 
     @Test
     void french_dates_are_read_and_shown_in_french() {
-        assertReads(List.of("fr"), Map.ofEntries(
-                Map.entry("demain", "jeudi 5 mars 2026"),
-                Map.entry("aujourd'hui", "mercredi 4 mars 2026"),
-                Map.entry("après-demain", "vendredi 6 mars 2026"),
-                Map.entry("vendredi", "vendredi 6 mars 2026"),
-                Map.entry("vendredi prochain", "vendredi 13 mars 2026"),
-                Map.entry("12 mars", "jeudi 12 mars 2026"),
-                Map.entry("12 mars 2027", "vendredi 12 mars 2027"),
-                Map.entry("1er avril", "mercredi 1er avril 2026"),
-                Map.entry("dans 3 jours", "samedi 7 mars 2026"),
-                Map.entry("dans une semaine", "mercredi 11 mars 2026"),
-                Map.entry("12/03/2026", "jeudi 12 mars 2026"),
-                Map.entry("jeudi 12 mars 2026", "jeudi 12 mars 2026")));
+        assertReads(
+                List.of("fr"),
+                Map.ofEntries(
+                        Map.entry("demain", "jeudi 5 mars 2026"),
+                        Map.entry("aujourd'hui", "mercredi 4 mars 2026"),
+                        Map.entry("après-demain", "vendredi 6 mars 2026"),
+                        Map.entry("vendredi", "vendredi 6 mars 2026"),
+                        Map.entry("vendredi prochain", "vendredi 13 mars 2026"),
+                        Map.entry("12 mars", "jeudi 12 mars 2026"),
+                        Map.entry("12 mars 2027", "vendredi 12 mars 2027"),
+                        Map.entry("1er avril", "mercredi 1er avril 2026"),
+                        Map.entry("dans 3 jours", "samedi 7 mars 2026"),
+                        Map.entry("dans une semaine", "mercredi 11 mars 2026"),
+                        Map.entry("12/03/2026", "jeudi 12 mars 2026"),
+                        Map.entry("jeudi 12 mars 2026", "jeudi 12 mars 2026")));
     }
 
     @Test
     void german_dates_are_read_and_shown_in_german() {
-        assertReads(List.of("de"), Map.ofEntries(
-                Map.entry("Freitag", "Freitag, 6. März 2026"),
-                Map.entry("morgen", "Donnerstag, 5. März 2026"),
-                Map.entry("heute", "Mittwoch, 4. März 2026"),
-                Map.entry("übermorgen", "Freitag, 6. März 2026"),
-                Map.entry("12. März", "Donnerstag, 12. März 2026"),
-                Map.entry("12. Maerz 2027", "Freitag, 12. März 2027"),
-                Map.entry("nächsten Freitag", "Freitag, 13. März 2026"),
-                Map.entry("in 3 Tagen", "Samstag, 7. März 2026"),
-                Map.entry("in einer Woche", "Mittwoch, 11. März 2026"),
-                Map.entry("12.03.2026", "Donnerstag, 12. März 2026"),
-                Map.entry("Donnerstag, 12. März 2026", "Donnerstag, 12. März 2026")));
+        assertReads(
+                List.of("de"),
+                Map.ofEntries(
+                        Map.entry("Freitag", "Freitag, 6. März 2026"),
+                        Map.entry("morgen", "Donnerstag, 5. März 2026"),
+                        Map.entry("heute", "Mittwoch, 4. März 2026"),
+                        Map.entry("übermorgen", "Freitag, 6. März 2026"),
+                        Map.entry("12. März", "Donnerstag, 12. März 2026"),
+                        Map.entry("12. Maerz 2027", "Freitag, 12. März 2027"),
+                        Map.entry("nächsten Freitag", "Freitag, 13. März 2026"),
+                        Map.entry("in 3 Tagen", "Samstag, 7. März 2026"),
+                        Map.entry("in einer Woche", "Mittwoch, 11. März 2026"),
+                        Map.entry("12.03.2026", "Donnerstag, 12. März 2026"),
+                        Map.entry("Donnerstag, 12. März 2026", "Donnerstag, 12. März 2026")));
     }
 
     @Test
     void a_day_and_month_without_a_year_is_the_next_such_date_on_or_after_today() {
-        assertReads(en(), Map.of(
-                "4 March", "Wednesday 4 March 2026",
-                "3 March", "Wednesday 3 March 2027",
-                "February 12", "Friday 12 February 2027",
-                "29 February", "Tuesday 29 February 2028",
-                "12 March 2025", "Wednesday 12 March 2025"));
+        assertReads(
+                en(),
+                Map.of(
+                        "4 March", "Wednesday 4 March 2026",
+                        "3 March", "Wednesday 3 March 2027",
+                        "February 12", "Friday 12 February 2027",
+                        "29 February", "Tuesday 29 February 2028",
+                        "12 March 2025", "Wednesday 12 March 2025"));
         assertReads(List.of("fr"), Map.of("3 mars", "mercredi 3 mars 2027"));
         assertReads(List.of("de"), Map.of("3. März", "Mittwoch, 3. März 2027"));
     }
 
     @Test
     void today_comes_from_the_ask_so_the_same_words_read_as_another_date_on_another_day() {
-        Ask newYearsEve = new Ask("date", en(), AdditionalContext.NONE, Map.of(), LocalDate.of(2026, 12, 31), 10,
-                Long.MAX_VALUE);
+        Ask newYearsEve =
+                new Ask("date", en(), AdditionalContext.NONE, Map.of(), LocalDate.of(2026, 12, 31), 10, Long.MAX_VALUE);
 
         assertEquals("Friday 1 January 2027", value(engine, newYearsEve, "tomorrow"));
         assertEquals("Friday 12 March 2027", value(engine, newYearsEve, "12 March"));
@@ -161,8 +172,21 @@ class DateEngineTest {
 
     @Test
     void connecting_words_and_other_text_are_no_dates() {
-        for (String span : List.of("to", "a", "in", "Paris", "12 zz", "tomo ", "", "!!", "12 March to London",
-                "from", "London", "Monaco", "Sydney", "Berlin")) {
+        for (String span : List.of(
+                "to",
+                "a",
+                "in",
+                "Paris",
+                "12 zz",
+                "tomo ",
+                "",
+                "!!",
+                "12 March to London",
+                "from",
+                "London",
+                "Monaco",
+                "Sydney",
+                "Berlin")) {
             assertEquals(SpanMatch.NONE, match(engine, en(), span), span);
         }
         assertEquals(SpanMatch.NONE, match(engine, List.of("fr"), "à"));
@@ -175,7 +199,8 @@ class DateEngineTest {
     void match_answers_every_span_in_order() {
         List<SpanMatch> matches = engine.match(ask(en()), List.of("tomorrow", "to", "tomo"));
 
-        assertEquals(List.of(SpanMatch.Kind.EXACT, SpanMatch.Kind.NONE, SpanMatch.Kind.PREFIX),
+        assertEquals(
+                List.of(SpanMatch.Kind.EXACT, SpanMatch.Kind.NONE, SpanMatch.Kind.PREFIX),
                 matches.stream().map(SpanMatch::kind).toList());
     }
 
@@ -197,46 +222,71 @@ class DateEngineTest {
     @Test
     void with_nothing_typed_the_options_are_the_coming_days_from_today() {
         assertEquals(
-                List.of("Wednesday 4 March 2026", "Thursday 5 March 2026", "Friday 6 March 2026",
-                        "Saturday 7 March 2026", "Sunday 8 March 2026", "Monday 9 March 2026",
+                List.of(
+                        "Wednesday 4 March 2026",
+                        "Thursday 5 March 2026",
+                        "Friday 6 March 2026",
+                        "Saturday 7 March 2026",
+                        "Sunday 8 March 2026",
+                        "Monday 9 March 2026",
                         "Tuesday 10 March 2026"),
                 texts(engine.options(ask(en()), "")));
-        assertEquals(List.of("mercredi 4 mars 2026", "jeudi 5 mars 2026"),
+        assertEquals(
+                List.of("mercredi 4 mars 2026", "jeudi 5 mars 2026"),
                 texts(engine.options(ask(List.of("fr")).withLimit(2), "")));
     }
 
     @Test
     void default_days_sets_how_many_days_are_offered_tenant_wide_or_per_param() {
-        assertEquals(3, engine("en", Map.of("default_days", 3), Map.of()).options(ask(en()), "").size());
-        assertEquals(14, engine("en", Map.of("default_days", 3), Map.of("default_days", 14))
-                .options(ask(en()).withLimit(20), "").size());
+        assertEquals(
+                3,
+                engine("en", Map.of("default_days", 3), Map.of())
+                        .options(ask(en()), "")
+                        .size());
+        assertEquals(
+                14,
+                engine("en", Map.of("default_days", 3), Map.of("default_days", 14))
+                        .options(ask(en()).withLimit(20), "")
+                        .size());
     }
 
     @Test
     void options_carry_the_iso_date_and_the_default_language_text_as_aliases() {
         Option tomorrow = engine.options(ask(List.of("de")), "morgen").getFirst();
 
-        assertEquals(new Option("Morgen, Donnerstag, 5. März", List.of("2026-03-05", "Thursday 5 March 2026"), true),
+        assertEquals(
+                new Option("Morgen, Donnerstag, 5. März", List.of("2026-03-05", "Thursday 5 March 2026"), true),
                 tomorrow);
     }
 
     @Test
     void a_complete_expression_offers_its_value_first() {
-        assertEquals("Tomorrow, Thursday 5 March", texts(engine.options(ask(en()), "tomorrow")).getFirst());
-        assertEquals("March 1, 2027 (Monday)", texts(engine.options(ask(en()), "March 1")).getFirst());
-        assertEquals("March 10, 2026 (Tuesday)", texts(engine.options(ask(en()), "March 1")).get(1));
+        assertEquals(
+                "Tomorrow, Thursday 5 March",
+                texts(engine.options(ask(en()), "tomorrow")).getFirst());
+        assertEquals(
+                "March 1, 2027 (Monday)",
+                texts(engine.options(ask(en()), "March 1")).getFirst());
+        assertEquals(
+                "March 10, 2026 (Tuesday)",
+                texts(engine.options(ask(en()), "March 1")).get(1));
     }
 
     @Test
     void a_prefix_offers_the_dates_it_may_become_nearest_first() {
-        assertEquals(List.of("12 March 2026 (Thursday)", "12 May 2026 (Tuesday)"),
+        assertEquals(
+                List.of("12 March 2026 (Thursday)", "12 May 2026 (Tuesday)"),
                 texts(engine.options(ask(en()), "12 ma")).subList(0, 2));
         assertEquals(List.of("Next Friday, Friday 13 March"), texts(engine.options(ask(en()), "next fr")));
         assertEquals(List.of("Tomorrow, Thursday 5 March"), texts(engine.options(ask(en()), "tomo")));
-        assertEquals(List.of("Today, Wednesday 4 March", "Tomorrow, Thursday 5 March", "Tuesday 10 March 2026"),
+        assertEquals(
+                List.of("Today, Wednesday 4 March", "Tomorrow, Thursday 5 March", "Tuesday 10 March 2026"),
                 texts(engine.options(ask(en()), "t")).subList(0, 3));
-        assertEquals("Demain, jeudi 5 mars", texts(engine.options(ask(List.of("fr")), "dem")).getFirst());
-        assertEquals(List.of("Nächsten Freitag, Freitag, 13. März"),
+        assertEquals(
+                "Demain, jeudi 5 mars",
+                texts(engine.options(ask(List.of("fr")), "dem")).getFirst());
+        assertEquals(
+                List.of("Nächsten Freitag, Freitag, 13. März"),
                 texts(engine.options(ask(List.of("de")), "nächsten Fr")));
         assertEquals(List.of(), engine.options(ask(en()), "zzz"));
     }
@@ -251,17 +301,62 @@ class DateEngineTest {
     void every_option_text_reads_back_as_exactly_that_date() {
         for (String language : List.of("en", "fr", "de")) {
             Ask ask = ask(List.of(language)).withLimit(12);
-            for (String typed : List.of("", "t", "1", "12 ma", "in 1", "dans 1", "next", "v", "Fr", "nächsten",
-                    "29 f", "2026-1", "demain", "morgen", "tomorrow", "mi", "12/03", "12.03.", "12/0", "next week",
-                    "la semaine prochaine", "nächste Woche", "early April", "début avril", "Anfang April",
-                    "end of the month", "fin du mois", "Ende des Monats", "this weekend", "ce week-end",
-                    "dieses Wochenende", "the 12th", "Dec 24th", "24 Dec", "1er mars", "3. Mai", "tomorow", "fridya",
-                    "demian", "morgn", "in 3 days", "dans 3 jours", "in 3 Tagen", "2026-03-12", "12 mar", "12. Mär",
+            for (String typed : List.of(
+                    "",
+                    "t",
+                    "1",
+                    "12 ma",
+                    "in 1",
+                    "dans 1",
+                    "next",
+                    "v",
+                    "Fr",
+                    "nächsten",
+                    "29 f",
+                    "2026-1",
+                    "demain",
+                    "morgen",
+                    "tomorrow",
+                    "mi",
+                    "12/03",
+                    "12.03.",
+                    "12/0",
+                    "next week",
+                    "la semaine prochaine",
+                    "nächste Woche",
+                    "early April",
+                    "début avril",
+                    "Anfang April",
+                    "end of the month",
+                    "fin du mois",
+                    "Ende des Monats",
+                    "this weekend",
+                    "ce week-end",
+                    "dieses Wochenende",
+                    "the 12th",
+                    "Dec 24th",
+                    "24 Dec",
+                    "1er mars",
+                    "3. Mai",
+                    "tomorow",
+                    "fridya",
+                    "demian",
+                    "morgn",
+                    "in 3 days",
+                    "dans 3 jours",
+                    "in 3 Tagen",
+                    "2026-03-12",
+                    "12 mar",
+                    "12. Mär",
                     "12 mars")) {
                 for (Option option : engine.options(ask, typed)) {
-                    String value = match(engine, ask.languages(), option.aliases().getFirst()).value();
-                    assertEquals(new SpanMatch(SpanMatch.Kind.EXACT, value, true),
-                            match(engine, ask.languages(), option.text()), language + " '" + typed + "': " + option);
+                    String value = match(
+                                    engine, ask.languages(), option.aliases().getFirst())
+                            .value();
+                    assertEquals(
+                            new SpanMatch(SpanMatch.Kind.EXACT, value, true),
+                            match(engine, ask.languages(), option.text()),
+                            language + " '" + typed + "': " + option);
                 }
             }
         }
@@ -288,17 +383,20 @@ class DateEngineTest {
 
     @Test
     void ordinals_and_short_month_names_are_read_and_a_day_alone_is_the_next_such_day_today_included() {
-        assertValues(en(), Map.of(
-                "the 12th", "Thursday 12 March 2026",
-                "the 4th", "Wednesday 4 March 2026",
-                "the 3rd", "Friday 3 April 2026",
-                "the 31st", "Tuesday 31 March 2026",
-                "Dec 24th", "Thursday 24 December 2026",
-                "24 Dec", "Thursday 24 December 2026",
-                "dec 24", "Thursday 24 December 2026",
-                "Fri 6 Mar", "Friday 6 March 2026"));
+        assertValues(
+                en(),
+                Map.of(
+                        "the 12th", "Thursday 12 March 2026",
+                        "the 4th", "Wednesday 4 March 2026",
+                        "the 3rd", "Friday 3 April 2026",
+                        "the 31st", "Tuesday 31 March 2026",
+                        "Dec 24th", "Thursday 24 December 2026",
+                        "24 Dec", "Thursday 24 December 2026",
+                        "dec 24", "Thursday 24 December 2026",
+                        "Fri 6 Mar", "Friday 6 March 2026"));
         assertValues(List.of("fr"), Map.of("1er mars", "lundi 1er mars 2027", "3 déc", "jeudi 3 décembre 2026"));
-        assertValues(List.of("de"), Map.of("3. Mai", "Sonntag, 3. Mai 2026", "24. Dez", "Donnerstag, 24. Dezember 2026"));
+        assertValues(
+                List.of("de"), Map.of("3. Mai", "Sonntag, 3. Mai 2026", "24. Dez", "Donnerstag, 24. Dezember 2026"));
     }
 
     /** Each span reads as the value, settled ({@code EXACT}) or settled once the user stops typing its last word. */
@@ -312,10 +410,11 @@ class DateEngineTest {
 
     @Test
     void a_short_month_at_the_end_of_the_text_may_still_be_typed_so_it_reads_as_an_exact_prefix() {
-        assertEquals(new SpanMatch(SpanMatch.Kind.EXACT_PREFIX, "Thursday 12 March 2026", true),
+        assertEquals(
+                new SpanMatch(SpanMatch.Kind.EXACT_PREFIX, "Thursday 12 March 2026", true),
                 match(engine, en(), "12 mar"));
-        assertEquals(new SpanMatch(SpanMatch.Kind.EXACT, "Thursday 12 March 2026", true),
-                match(engine, en(), "12 mar "));
+        assertEquals(
+                new SpanMatch(SpanMatch.Kind.EXACT, "Thursday 12 March 2026", true), match(engine, en(), "12 mar "));
         assertEquals(SpanMatch.Kind.EXACT, match(engine, en(), "12 march").kind());
         assertEquals(SpanMatch.Kind.EXACT, match(engine, en(), "March 12").kind());
     }
@@ -328,49 +427,61 @@ class DateEngineTest {
         assertEquals("Donnerstag, 12. März 2026", value(engine, ask(List.of("de")), "12.03."));
         assertEquals("Thursday 3 December 2026", value(engine, ask(List.of("en-us", "en")), "12/03/2026"));
         assertEquals(SpanMatch.AMBIGUOUS, match(engine, en(), "12/03"));
-        assertEquals(List.of("12/03, Thursday 12 March", "12/03, Thursday 3 December"),
+        assertEquals(
+                List.of("12/03, Thursday 12 March", "12/03, Thursday 3 December"),
                 texts(engine.options(ask(en()), "12/03")).subList(0, 2));
-        assertEquals("12/03, Thursday 3 December",
+        assertEquals(
+                "12/03, Thursday 3 December",
                 texts(engine.options(ask(List.of("en-us", "en")), "12/03")).getFirst());
     }
 
     @Test
     void periods_and_vague_days_are_ambiguous_with_their_days_as_options_the_first_first() {
         Map<List<String>, Map<String, List<String>>> cases = Map.of(
-                en(), Map.of(
-                        "next week", days("2026-03-09", "2026-03-15"),
-                        "this weekend", days("2026-03-07", "2026-03-08"),
-                        "end of the month", days("2026-03-25", "2026-03-31"),
-                        "early April", days("2026-04-01", "2026-04-10"),
-                        "early March", days("2026-03-04", "2026-03-10"),
-                        "late March", days("2026-03-21", "2026-03-31")),
-                List.of("fr"), Map.of(
-                        "la semaine prochaine", days("2026-03-09", "2026-03-15"),
-                        "ce week-end", days("2026-03-07", "2026-03-08"),
-                        "fin du mois", days("2026-03-25", "2026-03-31"),
-                        "début avril", days("2026-04-01", "2026-04-10")),
-                List.of("de"), Map.of(
-                        "nächste Woche", days("2026-03-09", "2026-03-15"),
-                        "dieses Wochenende", days("2026-03-07", "2026-03-08"),
-                        "Ende des Monats", days("2026-03-25", "2026-03-31"),
-                        "Anfang April", days("2026-04-01", "2026-04-10")));
+                en(),
+                        Map.of(
+                                "next week", days("2026-03-09", "2026-03-15"),
+                                "this weekend", days("2026-03-07", "2026-03-08"),
+                                "end of the month", days("2026-03-25", "2026-03-31"),
+                                "early April", days("2026-04-01", "2026-04-10"),
+                                "early March", days("2026-03-04", "2026-03-10"),
+                                "late March", days("2026-03-21", "2026-03-31")),
+                List.of("fr"),
+                        Map.of(
+                                "la semaine prochaine", days("2026-03-09", "2026-03-15"),
+                                "ce week-end", days("2026-03-07", "2026-03-08"),
+                                "fin du mois", days("2026-03-25", "2026-03-31"),
+                                "début avril", days("2026-04-01", "2026-04-10")),
+                List.of("de"),
+                        Map.of(
+                                "nächste Woche", days("2026-03-09", "2026-03-15"),
+                                "dieses Wochenende", days("2026-03-07", "2026-03-08"),
+                                "Ende des Monats", days("2026-03-25", "2026-03-31"),
+                                "Anfang April", days("2026-04-01", "2026-04-10")));
         cases.forEach((languages, spans) -> spans.forEach((span, days) -> {
             assertEquals(SpanMatch.AMBIGUOUS, match(engine, languages, span), span);
             List<String> isoDates = engine.options(ask(languages).withLimit(12), span).stream()
-                    .map(option -> option.aliases().getFirst()).toList();
+                    .map(option -> option.aliases().getFirst())
+                    .toList();
             assertEquals(days, isoDates, span);
         }));
-        assertEquals("Next week, Monday 9 March", texts(engine.options(ask(en()), "next week")).getFirst());
-        assertEquals("Dieses Wochenende, Samstag, 7. März",
+        assertEquals(
+                "Next week, Monday 9 March",
+                texts(engine.options(ask(en()), "next week")).getFirst());
+        assertEquals(
+                "Dieses Wochenende, Samstag, 7. März",
                 texts(engine.options(ask(List.of("de")), "dieses Wochenende")).getFirst());
     }
 
     @Test
     void on_a_saturday_this_weekend_starts_today() {
-        Ask saturday = new Ask("date", en(), AdditionalContext.NONE, Map.of(), LocalDate.of(2026, 3, 7), 10,
-                Long.MAX_VALUE);
-        assertEquals(List.of("2026-03-07", "2026-03-08"), engine.options(saturday, "this weekend").stream()
-                .map(option -> option.aliases().getFirst()).toList());
+        Ask saturday =
+                new Ask("date", en(), AdditionalContext.NONE, Map.of(), LocalDate.of(2026, 3, 7), 10, Long.MAX_VALUE);
+        assertEquals(
+                List.of("2026-03-07", "2026-03-08"),
+                engine.options(saturday, "this weekend").stream()
+                        .map(option -> option.aliases().getFirst())
+                        .toList());
     }
 
     @Test
@@ -401,31 +512,62 @@ class DateEngineTest {
 
     @Test
     void an_option_for_typed_words_starts_with_them_so_a_pick_in_the_official_client_replaces_them() {
-        assertEquals("12 March 2026 (Thursday)", texts(engine.options(ask(en()), "12 mar")).getFirst());
-        assertEquals("Tomorrow, Thursday 5 March", texts(engine.options(ask(en()), "tomorrow")).getFirst());
-        assertEquals("In 3 days, Saturday 7 March", texts(engine.options(ask(en()), "in 3 days")).getFirst());
-        assertEquals("12 mars 2026 (jeudi)", texts(engine.options(ask(List.of("fr")), "12 mars")).getFirst());
-        assertEquals("12. März 2026 (Donnerstag)", texts(engine.options(ask(List.of("de")), "12. Mär")).getFirst());
-        assertEquals("Friday 6 March 2026", texts(engine.options(ask(en()), "fri")).getFirst());
+        assertEquals(
+                "12 March 2026 (Thursday)",
+                texts(engine.options(ask(en()), "12 mar")).getFirst());
+        assertEquals(
+                "Tomorrow, Thursday 5 March",
+                texts(engine.options(ask(en()), "tomorrow")).getFirst());
+        assertEquals(
+                "In 3 days, Saturday 7 March",
+                texts(engine.options(ask(en()), "in 3 days")).getFirst());
+        assertEquals(
+                "12 mars 2026 (jeudi)",
+                texts(engine.options(ask(List.of("fr")), "12 mars")).getFirst());
+        assertEquals(
+                "12. März 2026 (Donnerstag)",
+                texts(engine.options(ask(List.of("de")), "12. Mär")).getFirst());
+        assertEquals(
+                "Friday 6 March 2026", texts(engine.options(ask(en()), "fri")).getFirst());
         for (String language : List.of("en", "fr", "de")) {
-            for (String typed : List.of("12 ma", "12 mar", "tomorrow", "demain", "morgen", "in 2", "dans 2",
-                    "next fr", "Dec 2", "the 1", "3. M", "1er m", "12/03", "vendredi proch", "nächsten Fr")) {
+            for (String typed : List.of(
+                    "12 ma",
+                    "12 mar",
+                    "tomorrow",
+                    "demain",
+                    "morgen",
+                    "in 2",
+                    "dans 2",
+                    "next fr",
+                    "Dec 2",
+                    "the 1",
+                    "3. M",
+                    "1er m",
+                    "12/03",
+                    "vendredi proch",
+                    "nächsten Fr")) {
                 for (Option option : engine.options(ask(List.of(language)), typed)) {
-                    assertTrue(option.text().toLowerCase(java.util.Locale.ROOT).startsWith(typed.toLowerCase(
-                            java.util.Locale.ROOT)), language + " '" + typed + "': " + option.text());
+                    assertTrue(
+                            option.text()
+                                    .toLowerCase(java.util.Locale.ROOT)
+                                    .startsWith(typed.toLowerCase(java.util.Locale.ROOT)),
+                            language + " '" + typed + "': " + option.text());
                 }
             }
         }
     }
 
     private static List<String> days(String first, String last) {
-        return LocalDate.parse(first).datesUntil(LocalDate.parse(last).plusDays(1)).map(LocalDate::toString).toList();
+        return LocalDate.parse(first)
+                .datesUntil(LocalDate.parse(last).plusDays(1))
+                .map(LocalDate::toString)
+                .toList();
     }
 
     private static void assertReads(List<String> languages, Map<String, String> expected) {
         Engine engine = engine("en", Map.of(), Map.of());
-        expected.forEach((typed, value) -> assertEquals(new SpanMatch(SpanMatch.Kind.EXACT, value, true),
-                match(engine, languages, typed), typed));
+        expected.forEach((typed, value) ->
+                assertEquals(new SpanMatch(SpanMatch.Kind.EXACT, value, true), match(engine, languages, typed), typed));
     }
 
     private static SpanMatch match(Engine engine, List<String> languages, String span) {
@@ -455,13 +597,21 @@ class DateEngineTest {
     }
 
     private static Engine engine(String defaultLanguage, Map<String, ?> tenantWide, Map<String, ?> paramConfig) {
-        return assertDoesNotThrow(() -> new DateEngineFactory().create(context(defaultLanguage, tenantWide,
-                new ParamSpec("date", ConfigTree.at(PARAM_PATH, paramConfig)))));
+        return assertDoesNotThrow(() -> new DateEngineFactory()
+                .create(context(
+                        defaultLanguage, tenantWide, new ParamSpec("date", ConfigTree.at(PARAM_PATH, paramConfig)))));
     }
 
     private static EngineContext context(String defaultLanguage, Map<String, ?> tenantWide, ParamSpec... params) {
-        return new EngineContext("acme", "travel", defaultLanguage, ZoneOffset.UTC, Path.of("."),
-                ConfigTree.at("engines.date", tenantWide), List.of(params), new NoSharing());
+        return new EngineContext(
+                "acme",
+                "travel",
+                defaultLanguage,
+                ZoneOffset.UTC,
+                Path.of("."),
+                ConfigTree.at("engines.date", tenantWide),
+                List.of(params),
+                new NoSharing());
     }
 
     private static void assertConfigError(String key, Map<String, ?> tenantWide, Map<String, ?> paramConfig) {

@@ -1,5 +1,10 @@
 package dev.autocomplete.engine.faulty;
 
+import dev.autocomplete.spi.Ask;
+import dev.autocomplete.spi.Counter;
+import dev.autocomplete.spi.Engine;
+import dev.autocomplete.spi.Option;
+import dev.autocomplete.spi.SpanMatch;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -10,12 +15,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-
-import dev.autocomplete.spi.Ask;
-import dev.autocomplete.spi.Counter;
-import dev.autocomplete.spi.Engine;
-import dev.autocomplete.spi.Option;
-import dev.autocomplete.spi.SpanMatch;
 
 /**
  * A param source over two options, {@code Apple} and {@code Banana}, that misbehaves on request: a param whose
@@ -59,8 +58,8 @@ final class FaultyEngine implements Engine {
     private final Path closedMarker;
     private final Path slowMarker;
 
-    FaultyEngine(Map<String, Fault> faults, boolean cacheable, Counter optionsAsked, Path closedMarker,
-            Path slowMarker) {
+    FaultyEngine(
+            Map<String, Fault> faults, boolean cacheable, Counter optionsAsked, Path closedMarker, Path slowMarker) {
         this.faults = Map.copyOf(faults);
         this.cacheable = cacheable;
         this.optionsAsked = optionsAsked;
@@ -118,7 +117,10 @@ final class FaultyEngine implements Engine {
                 return null;
             }
             case JUNK -> {
-                return List.of(Option.of("Bell\u0007"), Option.of("Line\nbreak"), Option.of("x".repeat(300)),
+                return List.of(
+                        Option.of("Bell\u0007"),
+                        Option.of("Line\nbreak"),
+                        Option.of("x".repeat(300)),
                         Option.of("Fine"));
             }
             case LAZY -> {
@@ -133,7 +135,9 @@ final class FaultyEngine implements Engine {
             }
             default -> {
                 String folded = typed.strip().toLowerCase(Locale.ROOT);
-                return FRUITS.stream().filter(f -> f.toLowerCase(Locale.ROOT).startsWith(folded)).map(Option::of)
+                return FRUITS.stream()
+                        .filter(f -> f.toLowerCase(Locale.ROOT).startsWith(folded))
+                        .map(Option::of)
                         .toList();
             }
         }

@@ -1,18 +1,17 @@
 package dev.autocomplete.engine.faulty;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 import dev.autocomplete.spi.Counter;
 import dev.autocomplete.spi.Engine;
 import dev.autocomplete.spi.EngineConfigException;
 import dev.autocomplete.spi.EngineContext;
 import dev.autocomplete.spi.EngineFactory;
 import dev.autocomplete.spi.ParamSpec;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * A test engine that misbehaves when asked to; see {@link FaultyEngine} for the faults. Its name is read from
@@ -43,8 +42,13 @@ public final class FaultyEngineFactory implements EngineFactory {
             try {
                 faults.put(param.type(), FaultyEngine.Fault.valueOf(fault.toUpperCase(java.util.Locale.ROOT)));
             } catch (IllegalArgumentException e) {
-                throw param.config().error("fault", "must be one of " + java.util.Arrays.toString(
-                        FaultyEngine.Fault.values()).toLowerCase(java.util.Locale.ROOT) + ", got '" + fault + "'");
+                throw param.config()
+                        .error(
+                                "fault",
+                                "must be one of "
+                                        + java.util.Arrays.toString(FaultyEngine.Fault.values())
+                                                .toLowerCase(java.util.Locale.ROOT)
+                                        + ", got '" + fault + "'");
             }
         }
         Counter optionsAsked = context.counter("options_asked", "Option lists asked of the faulty engine");
@@ -55,7 +59,10 @@ public final class FaultyEngineFactory implements EngineFactory {
         if (named != null) {
             context.counter(named, "A counter named in tenant.yaml");
         }
-        return new FaultyEngine(faults, context.config().bool("cacheable", true), optionsAsked,
+        return new FaultyEngine(
+                faults,
+                context.config().bool("cacheable", true),
+                optionsAsked,
                 context.tenantDirectory().resolve(".closed-" + context.productSlug()),
                 context.tenantDirectory().resolve(".slow-" + context.productSlug()));
     }

@@ -1,5 +1,9 @@
 package dev.autocomplete.engine.testlib;
 
+import dev.autocomplete.spi.Ask;
+import dev.autocomplete.spi.Engine;
+import dev.autocomplete.spi.Option;
+import dev.autocomplete.spi.SpanMatch;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.StringReader;
@@ -11,14 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
-
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
-
-import dev.autocomplete.spi.Ask;
-import dev.autocomplete.spi.Engine;
-import dev.autocomplete.spi.Option;
-import dev.autocomplete.spi.SpanMatch;
 
 /**
  * Offers, for each of its params: {@code commons-csv <version>} (the version of the commons-csv classes this
@@ -29,8 +27,10 @@ import dev.autocomplete.spi.SpanMatch;
 final class LibraryProbe implements Engine {
 
     /** Classes of the server and of its libraries; an engine must not be able to load either. */
-    static final List<String> SERVER_CLASSES = List.of("dev.autocomplete.server.Main",
-            "com.fasterxml.jackson.databind.ObjectMapper", "io.helidon.webserver.WebServer");
+    static final List<String> SERVER_CLASSES = List.of(
+            "dev.autocomplete.server.Main",
+            "com.fasterxml.jackson.databind.ObjectMapper",
+            "io.helidon.webserver.WebServer");
 
     private final Map<String, List<Option>> options = new LinkedHashMap<>();
 
@@ -61,8 +61,13 @@ final class LibraryProbe implements Engine {
     @Override
     public List<SpanMatch> match(Ask ask, List<String> spans) {
         List<Option> known = options.getOrDefault(ask.type(), List.of());
-        return spans.stream().map(span -> known.stream().filter(o -> o.text().equalsIgnoreCase(span.strip()))
-                .findFirst().map(o -> SpanMatch.exact(o.text())).orElse(SpanMatch.NONE)).toList();
+        return spans.stream()
+                .map(span -> known.stream()
+                        .filter(o -> o.text().equalsIgnoreCase(span.strip()))
+                        .findFirst()
+                        .map(o -> SpanMatch.exact(o.text()))
+                        .orElse(SpanMatch.NONE))
+                .toList();
     }
 
     @Override
@@ -72,8 +77,8 @@ final class LibraryProbe implements Engine {
 
     /** The version in the pom.properties that sits beside the {@link CSVFormat} class this engine loaded. */
     private static String libraryVersion() {
-        try (InputStream in = CSVFormat.class.getResourceAsStream(
-                "/META-INF/maven/org.apache.commons/commons-csv/pom.properties")) {
+        try (InputStream in =
+                CSVFormat.class.getResourceAsStream("/META-INF/maven/org.apache.commons/commons-csv/pom.properties")) {
             if (in == null) {
                 return "unknown";
             }

@@ -1,13 +1,12 @@
 package dev.autocomplete.engine.testlib;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 import dev.autocomplete.spi.Engine;
 import dev.autocomplete.spi.EngineConfigException;
 import dev.autocomplete.spi.EngineContext;
 import dev.autocomplete.spi.EngineFactory;
 import dev.autocomplete.spi.ParamSpec;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * A test engine, {@code library-probe}, that reports which version of its bundled commons-csv it runs with,
