@@ -31,7 +31,9 @@ import org.apache.commons.csv.CSVRecord;
  */
 final class CatalogConfig {
 
-    private static final Set<String> CATALOG_KEYS = Set.of("file", "options", "translations");
+    /** The keys of a catalog declaration ({@code catalogs.NAME}). */
+    static final Set<String> CATALOG_KEYS = Set.of("file", "options", "translations");
+
     private static final Set<String> OPTION_KEYS = Set.of("text", "weight", "aliases", "translations", "attributes");
     /** A CSV column of an attribute: {@code attr.} and its name, e.g. {@code attr.team}; values separated by |. */
     private static final String ATTRIBUTE_COLUMN = "attr.";

@@ -40,8 +40,6 @@ public final class TenantCatalogs {
     /** The name under which a product's catalog params are served, in health and metrics. */
     public static final String SOURCE_NAME = "catalogs";
 
-    /** The keys of a catalog declaration ({@code catalogs.NAME}). */
-    private static final Set<String> DECLARATION_KEYS = Set.of("file", "options", "translations");
     /** The keys the catalogs read of a param that names one; {@code options} is an error of its own there. */
     private static final Set<String> PARAM_KEYS = Set.of("catalog", "options", CatalogSources.CONTEXT_ATTRIBUTES);
 
@@ -87,7 +85,7 @@ public final class TenantCatalogs {
                 continue;
             }
             int before = problems.count();
-            problems.unknownKeys(declaration, DECLARATION_KEYS);
+            problems.unknownKeys(declaration, CatalogConfig.CATALOG_KEYS);
             if (problems.count() > before) {
                 continue; // served empty; a declaration without 'file' or 'options' would read as filled by the API
             }
