@@ -67,8 +67,12 @@ final class LayeredCatalog {
 
     /** {@link OptionCatalog#exactOptions}, ascending. */
     int[] exactOptions(String folded) {
-        int[] own = main.exactOptions(folded, gone);
-        int[] more = delta.size() == 0 ? new int[0] : delta.exactOptions(folded, null);
+        return merged(
+                main.exactOptions(folded, gone), delta.size() == 0 ? new int[0] : delta.exactOptions(folded, null));
+    }
+
+    /** The main's options, then the delta's as ids of this catalog. */
+    private int[] merged(int[] own, int[] more) {
         if (more.length == 0) {
             return own;
         }
@@ -77,6 +81,11 @@ final class LayeredCatalog {
             all[own.length + i] = more[i] + offset;
         }
         return all;
+    }
+
+    /** {@link OptionCatalog#codeOptions}, ascending. */
+    int[] codeOptions(String folded) {
+        return merged(main.codeOptions(folded, gone), delta.size() == 0 ? new int[0] : delta.codeOptions(folded, null));
     }
 
     /** {@link OptionCatalog#startsLonger}. */

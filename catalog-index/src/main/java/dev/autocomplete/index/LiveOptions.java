@@ -279,6 +279,11 @@ public final class LiveOptions {
         return false;
     }
 
+    /** The options holding {@code folded} as a code ({@link AliasCodes}: an alias written {@code =LON}), ascending. */
+    int[] codeOptions(String folded) {
+        return catalog.codeOptions(folded);
+    }
+
     /**
      * A test of options: whether one holds, for every attribute name of {@code wanted}, one of its values (compared
      * folded); what a context filter or boost asks of an option. The pairs are looked up once, for a lookup's
@@ -330,6 +335,16 @@ public final class LiveOptions {
             // Among typo matches, an option the whole text names comes first: "Quantm Vault" is Quantum Vault
             // rather than the start of a heavier Quantum Vault Pro. Fetched wider, so a light one is in reach.
             List<OptionCatalog.Match> found = completeWithTypos(folded, 2 * limit + chosen.size(), excluded, requested);
+            // A code the whole text names (LOS, Lagos) comes after the names that start with the text (Los
+            // Angeles), before the names with an inner word that does: it must not hide a name being typed.
+            found.stream()
+                    .filter(match -> match.edits() == 0 && match.where() == OptionCatalog.AT_START)
+                    .forEach(match -> chosen.add(match.option()));
+            for (int option : codeOptions(folded)) {
+                if (!excluded.test(option)) {
+                    chosen.add(option);
+                }
+            }
             found.stream().filter(match -> match.edits() == 0).forEach(match -> chosen.add(match.option()));
             found.stream()
                     .filter(match -> match.edits() > 0 && wholeWithinTypos(match.option(), folded, requested))

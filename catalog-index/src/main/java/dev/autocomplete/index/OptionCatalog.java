@@ -50,6 +50,8 @@ final class OptionCatalog {
         }
     }
 
+    private static final int[] EMPTY_OPTIONS = new int[0];
+
     /** A catalog of no options. */
     static final OptionCatalog EMPTY = new OptionCatalog(List.of());
 
@@ -63,6 +65,8 @@ final class OptionCatalog {
     private final int[] byWeight;
     private final KeyIndex starts;
     private final KeyIndex words;
+    /** Folded code to the options holding it, ascending ({@link AliasCodes}): matched whole only, not in the keys. */
+    private final Map<String, int[]> codes;
 
     OptionCatalog(List<CatalogEntry> entries) {
         int n = entries.size();
@@ -75,6 +79,7 @@ final class OptionCatalog {
         IntBuffer nameStartList = new IntBuffer();
         IntBuffer startKeys = new IntBuffer();
         IntBuffer wordKeys = new IntBuffer();
+        Map<String, IntBuffer> codeOptions = new HashMap<>();
         for (int i = 0; i < n; i++) {
             CatalogEntry entry = entries.get(i);
             weights[i] = (float) entry.weight();
@@ -85,6 +90,18 @@ final class OptionCatalog {
             folded.add(Folding.fold(entry.text()));
             List<String> kept = new ArrayList<>();
             for (String alias : entry.aliases()) {
+                String code = AliasCodes.folded(alias);
+                if (code != null) {
+                    // Kept as written (exports and rebuilt deltas give it back), indexed apart from the keys.
+                    if (!code.isEmpty()) {
+                        IntBuffer owners = codeOptions.computeIfAbsent(code, c -> new IntBuffer());
+                        if (!owners.contains(i)) {
+                            owners.add(i);
+                        }
+                        kept.add(alias);
+                    }
+                    continue;
+                }
                 String f = Folding.fold(alias);
                 if (!f.isEmpty()) {
                     folded.add(f);
@@ -116,6 +133,9 @@ final class OptionCatalog {
         names = nameBytes.toArray();
         nameStarts = nameStartList.toArray();
         aliases = Map.copyOf(aliasMap);
+        Map<String, int[]> codeMap = new HashMap<>();
+        codeOptions.forEach((code, owners) -> codeMap.put(code, owners.toArray()));
+        codes = Map.copyOf(codeMap);
         starts = new KeyIndex(names, startKeys.toArray(), this::ownerOf, weights);
         words = new KeyIndex(names, wordKeys.toArray(), this::ownerOf, weights);
         byWeight = sortedByWeight(n);
@@ -148,7 +168,30 @@ final class OptionCatalog {
         long bytes = texts.length
                 + names.length
                 + 4L * (textStarts.length + weights.length + nameStarts.length + firstName.length + byWeight.length);
-        return bytes + starts.heapBytes() + words.heapBytes();
+        return bytes + starts.heapBytes() + words.heapBytes() + codesHeapBytes();
+    }
+
+    /** Roughly what the codes take: per code its string, its array and a map entry. */
+    private long codesHeapBytes() {
+        long bytes = 0;
+        for (Map.Entry<String, int[]> code : codes.entrySet()) {
+            bytes += 64 + code.getKey().length() + 4L * code.getValue().length;
+        }
+        return bytes;
+    }
+
+    /**
+     * The options holding {@code folded} as a code ({@link AliasCodes}), ascending; {@code gone} (or null) tells the
+     * options to leave out.
+     */
+    int[] codeOptions(String folded, IntPredicate gone) {
+        int[] owners = codes.get(folded);
+        if (owners == null) {
+            return EMPTY_OPTIONS;
+        }
+        return gone == null
+                ? owners.clone()
+                : Arrays.stream(owners).filter(option -> !gone.test(option)).toArray();
     }
 
     /**

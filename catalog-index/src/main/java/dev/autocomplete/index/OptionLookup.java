@@ -11,8 +11,8 @@ import java.util.function.IntPredicate;
 /**
  * How one option list is read and offered, for the core's catalogs and inline lists and for engines (through
  * the SPI toolkit's {@code Lookup}) alike: a typed span reads as an option's text or alias (in the requested
- * languages or the default one), its prefix, or a typo of one; offers are ranked by the match, then weight,
- * narrowed by attribute filters and reordered by attribute boosts. Each call reads one snapshot. Thread-safe.
+ * languages or the default one), its prefix, or a typo of one, or as a whole code ({@link AliasCodes}); offers are
+ * ranked by the match, then weight, narrowed by attribute filters and reordered by attribute boosts. Each call reads one snapshot. Thread-safe.
  */
 public final class OptionLookup {
 
@@ -85,10 +85,31 @@ public final class OptionLookup {
             return new Reading(
                     options.startsAnother(exact[0], folded, languages) ? Kind.EXACT_PREFIX : Kind.EXACT, value);
         }
+        int[] coded = options.codeOptions(folded);
+        if (coded.length > 0) {
+            return readCode(options, coded, folded, languages);
+        }
         if (options.hasPrefix(folded, languages)) {
             return new Reading(Kind.PREFIX, null);
         }
         return options.hasTypoMatch(folded, languages) ? new Reading(Kind.LOOSE, null) : Reading.NONE;
+    }
+
+    /**
+     * A span that is a whole code ({@link AliasCodes}) and no option's name: the start of a name when it is a whole
+     * word of some name ({@code los}: Los Angeles is being typed, not Lagos); otherwise it names its option, as an
+     * alias would (typing on may still reach a longer name: {@code lon}, London).
+     */
+    private static Reading readCode(LiveOptions options, int[] coded, String folded, List<String> languages) {
+        if (options.hasPrefix(folded + " ", languages)) {
+            return new Reading(Kind.PREFIX, null);
+        }
+        if (coded.length > 1) {
+            return new Reading(Kind.AMBIGUOUS, null);
+        }
+        return new Reading(
+                options.startsAnother(coded[0], folded, languages) ? Kind.EXACT_PREFIX : Kind.EXACT,
+                options.text(coded[0], languages));
     }
 
     /**

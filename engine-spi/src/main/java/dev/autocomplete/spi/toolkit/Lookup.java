@@ -1,5 +1,6 @@
 package dev.autocomplete.spi.toolkit;
 
+import dev.autocomplete.index.AliasCodes;
 import dev.autocomplete.index.CatalogEntry;
 import dev.autocomplete.index.LiveOptions;
 import dev.autocomplete.index.OptionLookup;
@@ -156,10 +157,12 @@ public final class Lookup {
          *
          * @param text what it reads as and what a pick sends back; not blank, and not folding like another's
          * @param weight ranks options that match equally, heaviest first
-         * @param aliases other names that find it
+         * @param aliases other names that find it; one written {@code =LON} is a code, found only by the whole
+         *     span ({@link TextFolding#isCode})
          * @param translations language tag to its text in that language ({@code fr: Londres})
          * @param attributes what {@link Conditions} filter or boost by: name to values ({@code team: [Sales]})
-         * @throws IllegalArgumentException a blank text, or one that folds like an earlier option's
+         * @throws IllegalArgumentException a blank text, or one that folds like an earlier option's, or a code with no
+         *     letter or digit ({@code =})
          */
         public Builder add(
                 String text,
@@ -174,6 +177,11 @@ public final class Lookup {
             if (earlier != null) {
                 throw new IllegalArgumentException("'" + earlier + "' and '" + text + "' are one option (they differ"
                         + " only in case, accents or punctuation)");
+            }
+            for (String alias : aliases) {
+                AliasCodes.problem(alias).ifPresent(problem -> {
+                    throw new IllegalArgumentException("alias '" + alias + "' of '" + text + "' " + problem);
+                });
             }
             entries.add(new CatalogEntry(text.strip(), aliases, weight, translations, attributes));
             return this;

@@ -1,5 +1,6 @@
 package dev.autocomplete.spi.toolkit;
 
+import dev.autocomplete.index.AliasCodes;
 import dev.autocomplete.index.Folding;
 
 /**
@@ -14,5 +15,13 @@ public final class TextFolding {
     /** Folds text for comparison. Never null for a non-null argument. */
     public static String fold(String text) {
         return Folding.fold(text);
+    }
+
+    /**
+     * Whether an option's alias is a code ({@code =LON}): matched only when a typed span is the whole code, and
+     * offered after the names that start with the span ({@link dev.autocomplete.index.AliasCodes}).
+     */
+    public static boolean isCode(String alias) {
+        return AliasCodes.isCode(alias);
     }
 }

@@ -1,5 +1,6 @@
 package dev.autocomplete.server.catalogs;
 
+import dev.autocomplete.index.AliasCodes;
 import dev.autocomplete.index.CatalogEntry;
 import dev.autocomplete.index.LiveOptions;
 import dev.autocomplete.spi.ConfigTree;
@@ -227,7 +228,7 @@ final class CatalogConfig {
                 }
                 entries.add(new CatalogEntry(
                         nonBlank(item, "text"),
-                        item.strings("aliases"),
+                        codesChecked(item, "aliases", "", item.strings("aliases")),
                         number(item, "weight", weight),
                         texts,
                         attributes(item)));
@@ -323,10 +324,14 @@ final class CatalogConfig {
                 }
                 entries.add(new CatalogEntry(
                         text,
-                        aliases.stream()
-                                .map(String::strip)
-                                .filter(a -> !a.isEmpty())
-                                .toList(),
+                        codesChecked(
+                                tree,
+                                key,
+                                where,
+                                aliases.stream()
+                                        .map(String::strip)
+                                        .filter(a -> !a.isEmpty())
+                                        .toList()),
                         weight,
                         texts,
                         attributes));
@@ -379,6 +384,18 @@ final class CatalogConfig {
         }
         String message = cause.getMessage() == null ? e.getMessage() : cause.getMessage();
         return message == null ? "malformed CSV" : CLASS_NAME.matcher(message).replaceAll("");
+    }
+
+    /** The aliases, refused when one is written as a code ({@code =LON}) with nothing to match ({@code =}). */
+    private static List<String> codesChecked(ConfigTree tree, String key, String where, List<String> aliases)
+            throws EngineConfigException {
+        for (String alias : aliases) {
+            java.util.Optional<String> problem = AliasCodes.problem(alias);
+            if (problem.isPresent()) {
+                throw tree.error(key, where + "alias '" + alias + "' " + problem.get());
+            }
+        }
+        return aliases;
     }
 
     private static String nonBlank(ConfigTree tree, String key) throws EngineConfigException {

@@ -635,7 +635,8 @@ public final class QueryReader {
             boolean exact = !folded.isEmpty()
                     && (ranked.get(i).getKey().equals(folded)
                             || option.aliases().stream()
-                                    .anyMatch(alias -> TextFolding.fold(alias).equals(folded)));
+                                    .anyMatch(alias -> !TextFolding.isCode(alias)
+                                            && TextFolding.fold(alias).equals(folded)));
             double prior = i < engineCount ? ENGINE_PRIOR / (1 + i) : 0;
             scores[i] = (exact ? EXACT : 0)
                     + priors.credit(param.type(), folded, ranked.get(i).getKey())

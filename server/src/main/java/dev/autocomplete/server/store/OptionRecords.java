@@ -1,5 +1,6 @@
 package dev.autocomplete.server.store;
 
+import dev.autocomplete.index.AliasCodes;
 import dev.autocomplete.spi.toolkit.TextFolding;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -52,8 +53,10 @@ public final class OptionRecords {
             return Optional.of("'aliases' must hold at most " + MAX_NAMES + " aliases");
         }
         for (int i = 0; i < record.aliases().size(); i++) {
+            String field = "'aliases[" + i + "]'";
+            String alias = record.aliases().get(i);
             Optional<String> problem =
-                    textProblem("'aliases[" + i + "]'", record.aliases().get(i));
+                    textProblem(field, alias).or(() -> AliasCodes.problem(alias).map(code -> field + " " + code));
             if (problem.isPresent()) {
                 return problem;
             }
