@@ -101,6 +101,19 @@ class CatalogConfigTest {
     }
 
     @Test
+    void a_code_alias_with_nothing_after_its_mark_is_refused_in_a_csv_and_inline() throws Exception {
+        EngineConfigException csv = refusedFile("text,aliases\nParis,=PAR\nLyon,LYS|=\n");
+        assertEquals("catalogs.c.file", csv.key());
+        assertTrue(csv.getMessage().startsWith("data/c.csv line 3: alias '=' is a code"), csv.getMessage());
+        EngineConfigException inline = refused(
+                Map.of("c", Map.of("options", List.of(Map.of("text", "Paris", "aliases", List.of("=-"))))),
+                "item",
+                Map.of("catalog", "c"));
+        assertTrue(inline.key().endsWith("aliases"), inline.key());
+        assertTrue(inline.getMessage().contains("alias '=-' is a code"), inline.getMessage());
+    }
+
+    @Test
     void a_malformed_csv_is_described_without_java_class_names() throws Exception {
         EngineConfigException e = refusedFile("text,weight\nParis,3\n\"Lyon\"x,2\n");
         assertEquals("catalogs.c.file", e.key());
