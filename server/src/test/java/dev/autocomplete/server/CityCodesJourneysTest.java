@@ -74,8 +74,8 @@ class CityCodesJourneysTest {
         assertTrue(destinations("SHA").contains("Shanghai"), destinations("SHA").toString());
         // Followed by more text, a code no name has as a whole word reads as its city, ready.
         for (String[] code : new String[][] {{"LON", "London"}, {"BOM", "Mumbai"}, {"SHA", "Shanghai"}}) {
-            ApiClient.Reply read =
-                    travel("Book a flight from " + code[0] + " to {{DESTINATION_1}}", "{{DESTINATION_1}}=destination=Lima");
+            ApiClient.Reply read = travel(
+                    "Book a flight from " + code[0] + " to {{DESTINATION_1}}", "{{DESTINATION_1}}=destination=Lima");
             assertOrigin(read, code[0], "completed");
             assertTrue(read.data().path("is_ready").asBoolean(), code[0] + ": " + read.raw());
         }
@@ -88,7 +88,8 @@ class CityCodesJourneysTest {
         assertTrue(origins.contains("Lagos"), origins.toString());
         assertTrue(origins.indexOf("Los Mochis") < origins.indexOf("Lagos"), origins.toString());
         // Followed by more text, "Los" is a name being typed, not Lagos: to confirm, Los Angeles first.
-        ApiClient.Reply read = travel("Book a flight from Los to {{DESTINATION_1}}", "{{DESTINATION_1}}=destination=Lima");
+        ApiClient.Reply read =
+                travel("Book a flight from Los to {{DESTINATION_1}}", "{{DESTINATION_1}}=destination=Lima");
         assertOrigin(read, "Los", "need_confirmation");
         assertEquals("Los Angeles", read.options("origin").getFirst(), read.raw());
     }
