@@ -58,7 +58,9 @@ for city in cities:
     seen[key] += 1
     aliases = []
     ascii_name = city["ascii_name"].strip()
-    if ascii_name and fold(ascii_name) != key:
+    # An ASCII name of one or two letters is a slip in the source (Laayoune's is "MA"), not a spelling people type:
+    # as an alias it would put the city in every list that starts with those letters.
+    if len(fold(ascii_name)) > 2 and fold(ascii_name) != key:
         aliases.append(ascii_name + detail)
     aliases += EXTRA_ALIASES.get(text, [])
     rows.append((text, city["population"], "|".join(aliases)))
