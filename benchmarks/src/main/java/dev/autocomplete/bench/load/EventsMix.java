@@ -13,6 +13,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -53,7 +54,10 @@ final class EventsMix {
                 .withManagement("127.0.0.1", 0)
                 .withLearning(new LearningSettings(
                         defaults.halfLife(),
-                        defaults.applyInterval(),
+                        // -Dbench.apply-seconds (e.g. through JAVA_TOOL_OPTIONS) applies learning more or less often
+                        // than the default, to tell the applies' cache refills from the events' own cost.
+                        Duration.ofSeconds(
+                                Long.getLong("bench.apply-seconds", defaults.applyInterval().toSeconds())),
                         defaults.sessions(),
                         100_000_000,
                         defaults.picksPerKeyHour(),
