@@ -56,8 +56,8 @@ final class EventsMix {
                         defaults.halfLife(),
                         // -Dbench.apply-seconds (e.g. through JAVA_TOOL_OPTIONS) applies learning more or less often
                         // than the default, to tell the applies' cache refills from the events' own cost.
-                        Duration.ofSeconds(
-                                Long.getLong("bench.apply-seconds", defaults.applyInterval().toSeconds())),
+                        Duration.ofSeconds(Long.getLong(
+                                "bench.apply-seconds", defaults.applyInterval().toSeconds())),
                         defaults.sessions(),
                         100_000_000,
                         defaults.picksPerKeyHour(),

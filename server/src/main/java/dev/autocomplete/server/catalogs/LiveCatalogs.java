@@ -62,6 +62,8 @@ public final class LiveCatalogs implements AutoCloseable {
     private final ReentrantLock applying = new ReentrantLock();
     /** The store's sequence up to which changes are applied; guarded by {@link #applying}. */
     private long applied;
+    /** Writes applied from the changes their own transaction returned; guarded by {@link #applying}. */
+    private long directlyApplied;
 
     private final ScheduledExecutorService background;
 
@@ -224,16 +226,15 @@ public final class LiveCatalogs implements AutoCloseable {
 
     /** Upserts records; the index holds them when this returns. */
     public int upsert(CatalogRef ref, List<OptionRecord> records) {
-        store().upsert(ref, records);
-        catchUp();
+        catchUp(store().upsert(ref, records));
         return records.size();
     }
 
     /** Removes a record; false when the catalog had no such id. The index has dropped it when this returns. */
     public boolean delete(CatalogRef ref, String id) {
-        boolean deleted = store().delete(ref, id).isPresent();
-        catchUp();
-        return deleted;
+        Optional<CatalogStore.Change> deleted = store().delete(ref, id);
+        catchUp(deleted.map(List::of).orElse(List.of()));
+        return deleted.isPresent();
     }
 
     /**
@@ -241,16 +242,15 @@ public final class LiveCatalogs implements AutoCloseable {
      * changed records when this returns.
      */
     public int patch(CatalogRef ref, List<OptionPatch> patches) {
-        store().patch(ref, patches);
-        catchUp();
+        catchUp(store().patch(ref, patches));
         return patches.size();
     }
 
     /** Removes the records of these ids; how many there were. The index has dropped them when this returns. */
     public int delete(CatalogRef ref, Collection<String> ids) {
-        int deleted = store().delete(ref, ids).size();
-        catchUp();
-        return deleted;
+        List<CatalogStore.Change> deleted = store().delete(ref, ids);
+        catchUp(deleted);
+        return deleted.size();
     }
 
     /** The stored record of this id, if any. */
@@ -281,6 +281,44 @@ public final class LiveCatalogs implements AutoCloseable {
         long count = store().replace(ref, records);
         catchUp();
         return count;
+    }
+
+    /**
+     * Applies a write's own changes, as its transaction returned them, without reading them back: when they follow
+     * the last applied change with no gap, nothing else can come before them. Otherwise (another writer's changes
+     * in between, or a gap in the sequence) reads the change log as {@link #catchUp()} does.
+     */
+    private void catchUp(List<CatalogStore.Change> written) {
+        if (written.isEmpty()) {
+            return;
+        }
+        long first = written.getFirst().sequence();
+        long last = written.getLast().sequence();
+        applying.lock();
+        try {
+            if (last <= applied) {
+                return;
+            }
+            if (first == applied + 1 && last - first + 1 == written.size()) {
+                apply(store(), written);
+                applied = last;
+                directlyApplied++;
+                return;
+            }
+        } finally {
+            applying.unlock();
+        }
+        catchUp();
+    }
+
+    /** How many writes were applied from their own changes, without reading the change log (for tests). */
+    long directlyApplied() {
+        applying.lock();
+        try {
+            return directlyApplied;
+        } finally {
+            applying.unlock();
+        }
     }
 
     /** Applies the store's changes not applied yet, in order. */

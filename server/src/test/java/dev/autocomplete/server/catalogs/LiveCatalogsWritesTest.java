@@ -1,0 +1,57 @@
+package dev.autocomplete.server.catalogs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.autocomplete.index.LiveOptions;
+import dev.autocomplete.server.store.CatalogRef;
+import dev.autocomplete.server.store.CatalogStore;
+import dev.autocomplete.server.store.JdbcCatalogStore;
+import dev.autocomplete.server.store.OptionPatch;
+import dev.autocomplete.server.store.OptionRecord;
+import dev.autocomplete.spi.toolkit.TextFolding;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A write through {@link LiveCatalogs} is applied from the changes its own transaction returned, not read back from
+ * the change log; a change another writer put in between is not skipped (on a real SQLite store).
+ */
+class LiveCatalogsWritesTest {
+
+    private static final CatalogRef CITIES = new CatalogRef("t", "cities");
+
+    private static OptionRecord city(String id, String text) {
+        return new OptionRecord(id, text, List.of(), 1, Map.of(), Map.of());
+    }
+
+    private static boolean holds(LiveCatalogs catalogs, String text) {
+        LiveOptions options = catalogs.find(CITIES).orElseThrow().options();
+        return options.exactMatch(TextFolding.fold(text), List.of()) >= 0;
+    }
+
+    @Test
+    void writesApplyTheirOwnChangesAndNeverSkipAnotherWritersChange(@TempDir Path dir) {
+        CatalogStore store = JdbcCatalogStore.sqlite(dir.resolve("catalogs.db"));
+        try (LiveCatalogs catalogs = new LiveCatalogs(store)) {
+            catalogs.open(CITIES, new LiveCatalogs.Seed("test", () -> List.of(city("1", "Paris")), null));
+            catalogs.catchUp();
+            long before = catalogs.directlyApplied();
+
+            catalogs.upsert(CITIES, List.of(city("2", "Lyon"), city("3", "Nice")));
+            catalogs.patch(CITIES, List.of(new OptionPatch("3", "Nizza", null, null, null, null)));
+            catalogs.delete(CITIES, "2");
+            assertEquals(before + 3, catalogs.directlyApplied(), "each write applied from its own changes");
+            assertTrue(holds(catalogs, "Nizza") && !holds(catalogs, "Nice") && !holds(catalogs, "Lyon"));
+
+            // Another writer of the same store (a CLI import, another replica): its change comes first.
+            store.upsert(CITIES, List.of(city("4", "Lille")));
+            catalogs.upsert(CITIES, List.of(city("5", "Brest")));
+            assertEquals(before + 3, catalogs.directlyApplied(), "a gap is read from the change log");
+            assertTrue(holds(catalogs, "Lille") && holds(catalogs, "Brest") && holds(catalogs, "Paris"));
+        }
+    }
+}
