@@ -11,7 +11,6 @@ import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
 
 /**
  * Responses of products whose engines are all cacheable ({@link dev.autocomplete.spi.Engine#cacheable()}), keyed
@@ -55,18 +54,13 @@ public final class ResponseCache {
     }
 
     /**
-     * The response for {@code request} on {@code product}, computed by {@code answer} on a miss. The
-     * returned response carries whatever envelope {@code answer} gave the first time: callers set their own.
-     * An answer of null is returned and not cached.
+     * What the cache holds for {@code request} on {@code product}: a hit, or the key a computed answer is filed under
+     * ({@link #put}); neither when the product is not cached. A hit carries whatever envelope its first answer had:
+     * callers set their own.
      */
-    SuggestResponse get(
-            Product product,
-            SuggestRequest request,
-            LocalDate today,
-            long learnedGeneration,
-            Function<Key, SuggestResponse> answer) {
+    Lookup find(Product product, SuggestRequest request, LocalDate today, long learnedGeneration) {
         if (!caches(product)) {
-            return answer.apply(null);
+            return Lookup.UNCACHED;
         }
         Key key = new Key(
                 product,
@@ -79,14 +73,23 @@ public final class ResponseCache {
                 today,
                 product.dataGeneration().getAsLong(),
                 learnedGeneration);
-        SuggestResponse hit = cache.getIfPresent(key);
-        return hit != null ? hit : answer.apply(key);
+        return new Lookup(key, cache.getIfPresent(key));
     }
 
-    /** Keeps a computed answer. */
-    void put(Object key, SuggestResponse response) {
-        if (key instanceof Key typed && cache != null) {
-            cache.put(typed, response);
+    /**
+     * One look in the cache.
+     *
+     * @param key where an answer computed for the request is filed; null when the product is not cached
+     * @param hit the kept answer; null on a miss
+     */
+    record Lookup(Key key, SuggestResponse hit) {
+        static final Lookup UNCACHED = new Lookup(null, null);
+    }
+
+    /** Keeps an answer computed on a miss of {@code lookup}. */
+    void put(Lookup lookup, SuggestResponse response) {
+        if (lookup.key() != null) {
+            cache.put(lookup.key(), response);
         }
     }
 

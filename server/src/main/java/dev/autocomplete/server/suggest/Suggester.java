@@ -103,23 +103,18 @@ public final class Suggester {
     public Outcome suggest(Caller caller, SuggestRequest request) {
         Product product = caller.product();
         LocalDate today = LocalDate.now(clock.withZone(product.zone()));
-        // Caffeine computes on this thread: a miss leaves its answer here, a hit leaves it null.
-        List<Answer> computed = new ArrayList<>(1);
         Priors priors = learning == null || !caller.tenant().learn()
                 ? Priors.NONE
                 : learning.priors(caller.tenant().id(), product.slug());
-        SuggestResponse response = cache.get(product, request, today, priors.generation(), key -> {
-            Answer fresh = answer(caller, request, today, priors);
-            computed.add(fresh);
-            if (fresh.keep()) {
-                cache.put(key, fresh.response());
-            }
-            return fresh.response();
-        });
+        ResponseCache.Lookup cached = cache.find(product, request, today, priors.generation());
+        Answer fresh = cached.hit() == null ? answer(caller, request, today, priors) : null;
+        if (fresh != null && fresh.keep()) {
+            cache.put(cached, fresh.response());
+        }
+        SuggestResponse response = fresh == null ? cached.hit() : fresh.response();
         CacheLookup lookup =
-                !cache.caches(product) ? CacheLookup.NONE : computed.isEmpty() ? CacheLookup.HIT : CacheLookup.MISS;
-        EngineRunner.Result<Reading> engines =
-                computed.isEmpty() ? null : computed.getFirst().engines();
+                cached.key() == null ? CacheLookup.NONE : fresh == null ? CacheLookup.HIT : CacheLookup.MISS;
+        EngineRunner.Result<Reading> engines = fresh == null ? null : fresh.engines();
         String sessionId = request.sessionId() != null ? request.sessionId() : SessionIds.next();
         if (learning != null) {
             learning.offered(sessionId, response.offered());

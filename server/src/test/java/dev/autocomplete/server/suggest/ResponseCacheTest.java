@@ -89,12 +89,14 @@ class ResponseCacheTest {
 
     private static SuggestResponse lookUp(
             ResponseCache cache, Product product, SuggestRequest request, LocalDate today, AtomicInteger calls) {
-        return cache.get(product, request, today, 0, key -> {
-            calls.incrementAndGet();
-            SuggestResponse answer = new SuggestResponse("", null, List.of(), false, null, null, null);
-            cache.put(key, answer);
-            return answer;
-        });
+        ResponseCache.Lookup lookup = cache.find(product, request, today, 0);
+        if (lookup.hit() != null) {
+            return lookup.hit();
+        }
+        calls.incrementAndGet();
+        SuggestResponse answer = new SuggestResponse("", null, List.of(), false, null, null, null);
+        cache.put(lookup, answer);
+        return answer;
     }
 
     @Test
