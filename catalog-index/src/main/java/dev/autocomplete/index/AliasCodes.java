@@ -4,8 +4,9 @@ import java.util.Optional;
 
 /**
  * Codes: aliases written with a leading {@code =} ({@code =LON}), matched only when a typed span is the whole code
- * (folded), never by prefix, inner word or typo, and offered after the options whose names start with the same
- * span. An airport or city code is a word of its own that often starts other names ({@code LOS} and Los Angeles,
+ * (folded), never by prefix, inner word or typo, and offered after the options whose first word is the span (Los
+ * Angeles for {@code los}), before the other options the span starts (Tokyo before Tyoply Stan for {@code tyo}).
+ * An airport or city code is a word of its own that often starts other names ({@code LOS} and Los Angeles,
  * {@code BOM} and every name in B): as an ordinary alias it would crowd the names being typed. Codes are kept
  * apart from the prefix keys, in a small map from folded code to options. Thread-safe (no state).
  */

@@ -51,6 +51,9 @@ public final class LiveOptions {
 
     private static final int[] NO_OPTIONS = new int[0];
 
+    /** How much lighter a code's option counts against a name whose first word is the typed text. */
+    private static final double CODE_DISCOUNT = 10;
+
     private final OptionTranslations main;
     /** The main's options deleted or replaced since it was built. */
     private final BitSet gone;
@@ -335,16 +338,13 @@ public final class LiveOptions {
             // Among typo matches, an option the whole text names comes first: "Quantm Vault" is Quantum Vault
             // rather than the start of a heavier Quantum Vault Pro. Fetched wider, so a light one is in reach.
             List<OptionCatalog.Match> found = completeWithTypos(folded, 2 * limit + chosen.size(), excluded, requested);
-            // A code the whole text names (LOS, Lagos) comes after the names that start with the text (Los
-            // Angeles), before the names with an inner word that does: it must not hide a name being typed.
+            int[] coded = codeOptions(folded);
+            if (coded.length > 0) {
+                withCodes(folded, coded, limit, excluded, requested, chosen);
+            }
             found.stream()
                     .filter(match -> match.edits() == 0 && match.where() == OptionCatalog.AT_START)
                     .forEach(match -> chosen.add(match.option()));
-            for (int option : codeOptions(folded)) {
-                if (!excluded.test(option)) {
-                    chosen.add(option);
-                }
-            }
             found.stream().filter(match -> match.edits() == 0).forEach(match -> chosen.add(match.option()));
             found.stream()
                     .filter(match -> match.edits() > 0 && wholeWithinTypos(match.option(), folded, requested))
@@ -352,6 +352,36 @@ public final class LiveOptions {
             found.forEach(match -> chosen.add(match.option()));
         }
         return chosen.stream().limit(limit).toList();
+    }
+
+    /**
+     * A code the whole text names (LOS, Lagos) among the names whose first word the text is (Los Angeles), by weight
+     * with the code's weight counted {@link #CODE_DISCOUNT} times lighter: it must not hide a name being typed unless
+     * it far outweighs it (PAR is Paris before Pār Naogaon). All of them come before the names the text only starts
+     * (TYO is Tokyo before Tyoply Stan, BOM Mumbai before Boma): typed whole, a code means its option.
+     */
+    private void withCodes(
+            String folded, int[] coded, int limit, IntPredicate excluded, List<String> requested, Set<Integer> chosen) {
+        List<Integer> codes = new ArrayList<>();
+        for (int option : coded) {
+            if (!excluded.test(option)) {
+                codes.add(option);
+            }
+        }
+        codes.sort(Comparator.comparingDouble((Integer option) -> catalog.weight(option))
+                .reversed());
+        int next = 0;
+        for (OptionCatalog.Match match : completeWithTypos(folded + " ", limit, excluded, requested)) {
+            if (match.edits() != 0 || match.where() != OptionCatalog.AT_START) {
+                continue;
+            }
+            double named = catalog.weight(match.option());
+            while (next < codes.size() && catalog.weight(codes.get(next)) / CODE_DISCOUNT > named) {
+                chosen.add(codes.get(next++));
+            }
+            chosen.add(match.option());
+        }
+        chosen.addAll(codes.subList(next, codes.size()));
     }
 
     /** Whether a whole text (in a requested language or the default) or alias of the option is within typos. */

@@ -24,7 +24,9 @@ class AliasCodesTest {
             new CatalogEntry("Boma", 160_000),
             new CatalogEntry("Berlin", 3_500_000),
             new CatalogEntry("Long Beach", 450_000),
-            new CatalogEntry("Hong Kong", List.of("=HKG"), 7_000_000, Map.of()));
+            new CatalogEntry("Hong Kong", List.of("=HKG"), 7_000_000, Map.of()),
+            new CatalogEntry("Paris", List.of("=PAR"), 2_100_000, Map.of()),
+            new CatalogEntry("Pār Naogaon", 20_000));
 
     private static List<String> offer(LiveOptions options, String typed) {
         return OptionLookup.offer(options, new OptionLookup.Offer(typed, 10), List.of()).stream()
@@ -37,10 +39,15 @@ class AliasCodesTest {
     }
 
     @Test
-    void a_code_matches_only_the_whole_span_and_after_the_names_that_start_with_it() {
+    void a_code_matches_only_the_whole_span_after_the_names_whose_first_word_it_is() {
         LiveOptions cities = LiveOptions.of(CITIES);
-        assertEquals(List.of("Los Angeles", "Los Mochis", "Lagos", "San Nicolás de los Garza"), offer(cities, "Los"));
-        assertEquals(List.of("Boma", "Mumbai"), offer(cities, "BOM"));
+        // Lagos weighs 2.3 times Los Angeles: not enough for a code to go before a name being typed (10 times).
+        assertEquals(List.of("Los Angeles", "Lagos", "Los Mochis", "San Nicolás de los Garza"), offer(cities, "Los"));
+        // Typed whole, a code comes before the names the span only starts.
+        assertEquals(List.of("Mumbai", "Boma"), offer(cities, "BOM"));
+        assertEquals(List.of("London", "Long Beach"), offer(cities, "lon"));
+        // A code far heavier than a name whose first word the span is comes first.
+        assertEquals(List.of("Paris", "Pār Naogaon"), offer(cities, "PAR"));
         assertFalse(offer(cities, "B").contains("Mumbai"));
         assertFalse(offer(cities, "BO").contains("Mumbai"));
         // No typo and no longer span: "HKGX", "HGK" and "HK" name nothing through the code.
@@ -79,7 +86,7 @@ class AliasCodesTest {
         // Folded into one main index, the codes stay whole-only.
         LiveOptions folded = written.folded();
         assertEquals(List.of("Xylo"), offer(folded, "XYZ"));
-        assertEquals(List.of("Los Angeles", "Los Mochis", "Lagos", "San Nicolás de los Garza"), offer(folded, "los"));
+        assertEquals(List.of("Los Angeles", "Lagos", "Los Mochis", "San Nicolás de los Garza"), offer(folded, "los"));
         assertEquals(List.of("=LON", "Londinium"), folded.aliases(folded.exactMatch("london", List.of()), List.of()));
     }
 

@@ -82,11 +82,13 @@ class CityCodesJourneysTest {
     }
 
     @Test
-    void a_code_that_is_the_start_of_names_comes_after_them() {
+    void a_code_never_hides_the_name_being_typed() {
+        // Lagos (LOS) weighs more than Los Angeles, but not ten times more: the name being typed comes first.
         List<String> origins = travel("Book a flight from Los").options("origin");
         assertEquals("Los Angeles", origins.getFirst(), origins.toString());
         assertTrue(origins.contains("Lagos"), origins.toString());
-        assertTrue(origins.indexOf("Los Mochis") < origins.indexOf("Lagos"), origins.toString());
+        // Paris (PAR) far outweighs Pār Naogaon, whose first word is "Par".
+        assertEquals("Paris", travel("Book a flight from PAR").options("origin").getFirst());
         // Followed by more text, "Los" is a name being typed, not Lagos: to confirm, Los Angeles first.
         ApiClient.Reply read =
                 travel("Book a flight from Los to {{DESTINATION_1}}", "{{DESTINATION_1}}=destination=Lima");
@@ -96,7 +98,11 @@ class CityCodesJourneysTest {
 
     @Test
     void a_code_is_offered_for_its_whole_span_only() {
-        assertTrue(destinations("BOM").contains("Mumbai"), destinations("BOM").toString());
+        // Typed whole, a code means its city, before the names it only starts (Boma, Tyoply Stan).
+        assertEquals(
+                "Mumbai", destinations("BOM").getFirst(), destinations("BOM").toString());
+        assertEquals(
+                "Tokyo", destinations("TYO").getFirst(), destinations("TYO").toString());
         assertFalse(destinations("B").contains("Mumbai"), destinations("B").toString());
         assertFalse(destinations("BO").contains("Mumbai"), destinations("BO").toString());
         // No typo of a code: "BMO" is nothing of Mumbai's.
