@@ -121,6 +121,26 @@ class ConsoleTest {
     }
 
     @Test
+    void the_page_and_its_files_are_served_with_a_policy_that_lets_the_try_it_client_reach_the_api_port() {
+        ApiClient.Reply page = admin().get("/admin/");
+        assertEquals(200, page.status(), page.raw());
+        assertTrue(page.header("Content-Type").startsWith("text/html; charset=UTF-8"), page.header("Content-Type"));
+        assertTrue(
+                page.header("Content-Security-Policy")
+                        .contains("connect-src 'self' http://*:" + demo.server().port()),
+                page.header("Content-Security-Policy"));
+        assertEquals("no-cache", page.header("Cache-Control"));
+        ApiClient.Reply script = admin().get("/admin/assets/console.js");
+        assertEquals(200, script.status());
+        assertTrue(script.header("Content-Type").startsWith("text/javascript"), script.header("Content-Type"));
+        ApiClient.Reply missing = admin().get("/admin/assets/nothing.js");
+        assertEquals(404, missing.status());
+        assertEquals("NOT_FOUND", missing.errorCode());
+        assertEquals(404, demo.api().get("/admin/").status(), "never on the API's port");
+        assertEquals(404, demo.api().get("/admin/assets/console.js").status(), "never on the API's port");
+    }
+
+    @Test
     void a_page_elsewhere_cannot_read_the_loopback_console_through_a_rebound_name() throws Exception {
         try (RawConnection connection = new RawConnection(demo.server().managementPort())) {
             connection.send("GET /admin/api/keys HTTP/1.1\r\nHost: evil.example:8081\r\n\r\n");

@@ -8,6 +8,8 @@ import dev.autocomplete.server.wiring.AutocompleteServer;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
@@ -69,6 +71,75 @@ class DemoPageTest {
         for (String path : List.of("/assets/nothing.js", "/assets/..%2Findex.html", "/assets/.hidden")) {
             ApiClient.Reply reply = get(path);
             assertEquals(404, reply.status(), path);
+            assertEquals("NOT_FOUND", reply.errorCode(), path);
+        }
+    }
+
+    private static ApiClient.Reply send(String method, String path, String... headers) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(api.base() + path))
+                .method(method, HttpRequest.BodyPublishers.noBody());
+        for (int i = 0; i < headers.length; i += 2) {
+            request.header(headers[i], headers[i + 1]);
+        }
+        return api.send(request.build());
+    }
+
+    @Test
+    void files_go_with_their_charset_no_cache_and_nosniff_and_head_answers_the_same_headers_without_a_body() {
+        for (String path : List.of("/", "/index.html", "/assets/demo.js", "/assets/demo.css")) {
+            ApiClient.Reply file = get(path);
+            assertEquals(200, file.status(), path);
+            assertTrue(
+                    file.header("Content-Type").endsWith("; charset=UTF-8"), path + ": " + file.header("Content-Type"));
+            assertEquals("no-cache", file.header("Cache-Control"), path);
+            assertEquals("nosniff", file.header("X-Content-Type-Options"), path);
+            ApiClient.Reply head = send("HEAD", path);
+            assertEquals(200, head.status(), path);
+            assertEquals("", head.raw(), path);
+            assertEquals(file.header("Content-Type"), head.header("Content-Type"), path);
+            assertEquals(file.header("Content-Security-Policy"), head.header("Content-Security-Policy"), path);
+        }
+    }
+
+    @Test
+    void a_browser_revalidating_an_unchanged_file_gets_304_without_a_body() {
+        for (String path : List.of("/", "/assets/demo.js")) {
+            ApiClient.Reply file = get(path);
+            String lastModified = file.header("Last-Modified");
+            assertTrue(lastModified != null, path + " has no Last-Modified: " + file.headers());
+            // Helidon compares with the file's time to the millisecond, which a date in seconds rounds down: a date
+            // one second later is certainly not before it. (Served from the JAR, files carry an ETag as well.)
+            String later = DateTimeFormatter.RFC_1123_DATE_TIME.format(
+                    ZonedDateTime.parse(lastModified, DateTimeFormatter.RFC_1123_DATE_TIME)
+                            .plusSeconds(1));
+            ApiClient.Reply since = send("GET", path, "If-Modified-Since", later);
+            assertEquals(304, since.status(), path + " since " + later);
+            assertEquals("", since.raw(), path);
+            String etag = file.header("ETag");
+            if (etag != null) {
+                assertEquals(304, send("GET", path, "If-None-Match", etag).status(), path);
+            }
+            assertEquals(
+                    200,
+                    send("GET", path, "If-Modified-Since", "Mon, 01 Jan 2001 00:00:00 GMT")
+                            .status(),
+                    path + " changed since 2001");
+        }
+    }
+
+    @Test
+    void the_console_directories_and_dot_files_are_no_files_of_the_public_page() {
+        for (String path : List.of(
+                "/console/index.html",
+                "/console/assets/console.js",
+                "/assets/..%2Fconsole%2Findex.html",
+                "/assets",
+                "/assets/",
+                "/index.html/",
+                "/console/",
+                "/admin/")) {
+            ApiClient.Reply reply = get(path);
+            assertEquals(404, reply.status(), path + ": " + reply.raw());
             assertEquals("NOT_FOUND", reply.errorCode(), path);
         }
     }

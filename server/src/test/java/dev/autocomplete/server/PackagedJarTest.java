@@ -32,6 +32,17 @@ class PackagedJarTest {
             ApiClient.Reply reply = api.suggest(server.demoKey("travel"), envelope("Book a flight from Par"));
             assertEquals(200, reply.status(), reply.raw());
             assertTrue(reply.options("origin").contains("Paris"), reply.raw());
+            // The bundled files come from inside the JAR, each with an ETag a browser revalidates with.
+            ApiClient.Reply script = api.get("/assets/demo.js");
+            assertEquals(200, script.status());
+            String etag = script.header("ETag");
+            assertTrue(etag != null && !etag.isEmpty(), script.headers().toString());
+            ApiClient.Reply unchanged =
+                    api.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(api.base() + "/assets/demo.js"))
+                            .header("If-None-Match", etag)
+                            .build());
+            assertEquals(304, unchanged.status());
+            assertEquals("", unchanged.raw());
         }
         try (var files = Files.list(temp)) {
             // data/ holds the token signing secret the first start generated, beside the tenants.

@@ -1,75 +1,102 @@
 package dev.autocomplete.server.http;
 
+import io.helidon.common.media.type.MediaType;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
-import io.helidon.http.Status;
-import io.helidon.webserver.http.ServerResponse;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.util.Locale;
+import io.helidon.http.HttpMediaType;
+import io.helidon.http.Method;
+import io.helidon.http.PathMatchers;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
+import io.helidon.webserver.staticcontent.ClasspathHandlerConfig;
+import io.helidon.webserver.staticcontent.StaticContentFeature;
+import java.net.URL;
 import java.util.Map;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
  * Files the web build bundled into the class path under {@code web/} (web/build.mjs): the demo page and the operator
- * console. HTML pages go with a strict Content-Security-Policy: everything from this server only.
+ * console, each a page ({@code index.html}) and its {@code assets/}. Helidon's static content handler serves them
+ * (GET and HEAD, {@code Last-Modified} and {@code ETag} with their 304 answers, ranges, path traversal refused); this
+ * class adds our headers in a step before it: {@code Cache-Control: no-cache} (a browser revalidates, so a new build
+ * shows at once), {@code X-Content-Type-Options: nosniff} and the page's Content-Security-Policy. A file the build does
+ * not have goes on to our JSON 404.
  */
 final class BundledFiles {
 
     /** Where the web build puts the pages on the class path. */
-    static final String ROOT = "web/";
+    static final String ROOT = "web";
 
-    private static final Pattern ASSET_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,100}");
-    private static final Map<String, String> MEDIA_TYPES = Map.of(
-            "html", "text/html; charset=UTF-8",
-            "js", "text/javascript; charset=UTF-8",
-            "css", "text/css; charset=UTF-8",
-            "map", "application/json",
-            "json", "application/json",
-            "svg", "image/svg+xml",
-            "png", "image/png",
-            "txt", "text/plain; charset=UTF-8");
+    /** Our types, with the charset Helidon's own table leaves out. */
+    private static final Map<String, MediaType> MEDIA_TYPES = Map.of(
+            "html", HttpMediaType.create("text/html; charset=UTF-8"),
+            "js", HttpMediaType.create("text/javascript; charset=UTF-8"),
+            "css", HttpMediaType.create("text/css; charset=UTF-8"),
+            "map", HttpMediaType.create("application/json"),
+            "json", HttpMediaType.create("application/json"),
+            "svg", HttpMediaType.create("image/svg+xml"),
+            "png", HttpMediaType.create("image/png"),
+            "txt", HttpMediaType.create("text/plain; charset=UTF-8"));
+    /** A plain file name with an extension: no directory, no dot file. */
+    private static final Pattern FILE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]*(\\.[A-Za-z0-9_-]+)+");
+
     private static final HeaderName CSP = HeaderNames.create("Content-Security-Policy");
 
-    private final ErrorResponses errors;
-    private final ClassLoader resources = BundledFiles.class.getClassLoader();
-
-    BundledFiles(ErrorResponses errors) {
-        this.errors = errors;
-    }
-
-    /** Whether {@code name} may name an asset: one plain file name, no path. */
-    static boolean assetName(String name) {
-        return ASSET_NAME.matcher(name).matches() && !name.contains("..");
-    }
+    private BundledFiles() {}
 
     /**
-     * Sends the file at {@code path} below {@link #ROOT}, or 404 with {@code missing} as the message when the build
-     * has no such file; an HTML page gets {@code contentSecurityPolicy}.
+     * Serves the page {@code web/<location>/index.html} at {@code <context>/} and {@code <context>/index.html}, and
+     * its files at {@code <context>/assets/*}, with {@code contentSecurityPolicy} (read per request); {@code hidden}
+     * names class path resources below {@code web/<location>} that this context must not serve. Without the page,
+     * its paths answer 404 with {@code missingPage} as the message; a missing asset, with "No such file.".
      */
-    void send(ServerResponse response, String path, String contentSecurityPolicy, String missing) {
-        byte[] bytes = read(ROOT + path);
-        if (bytes == null) {
-            errors.send(response, 404, "NOT_FOUND", missing);
-            return;
+    static void serve(
+            HttpRules rules,
+            String context,
+            String location,
+            Supplier<String> contentSecurityPolicy,
+            Predicate<String> hidden,
+            ErrorResponses errors,
+            String missingPage) {
+        String root = location.isEmpty() ? ROOT : ROOT + "/" + location;
+        Predicate<Method> read = Method.predicate(Method.GET, Method.HEAD);
+        String[] pages = {context + "/", context + "/index.html"};
+        String assets = context + "/assets/*";
+        for (String path : new String[] {pages[0], pages[1], assets}) {
+            rules.route(read, PathMatchers.create(path), (req, res) -> {
+                res.header(HeaderNames.CACHE_CONTROL, "no-cache");
+                res.header(Headers.NOSNIFF);
+                res.header(CSP, contentSecurityPolicy.get());
+                res.next();
+            });
         }
-        String extension = path.substring(path.lastIndexOf('.') + 1).toLowerCase(Locale.ROOT);
-        response.status(Status.OK_200);
-        response.header(HeaderNames.CONTENT_TYPE, MEDIA_TYPES.getOrDefault(extension, "application/octet-stream"));
-        response.header(HeaderNames.CACHE_CONTROL, "no-cache");
-        response.header(HeaderNames.X_CONTENT_TYPE_OPTIONS, "nosniff");
-        if (extension.equals("html")) {
-            response.header(CSP, contentSecurityPolicy);
+        ClassLoader server = BundledFiles.class.getClassLoader();
+        // Helidon's handler resolves and normalizes the path first, then asks this loader: a directory, a dot file or
+        // what this context hides is not there, whichever path named it.
+        ClassLoader files = new ClassLoader(null) {
+            @Override
+            public URL getResource(String name) {
+                boolean served = name.startsWith(root + "/")
+                        && FILE_NAME
+                                .matcher(name.substring(name.lastIndexOf('/') + 1))
+                                .matches()
+                        && !hidden.test(name);
+                return served ? server.getResource(name) : null;
+            }
+        };
+        HttpService handler = StaticContentFeature.createService(ClasspathHandlerConfig.builder()
+                .location(root)
+                .welcome("index.html")
+                .classLoader(files)
+                .contentTypes(MEDIA_TYPES)
+                .build());
+        rules.register(context.isEmpty() ? "/" : context, handler);
+        for (String page : pages) {
+            rules.route(read, PathMatchers.create(page), (req, res) -> errors.send(res, 404, "NOT_FOUND", missingPage));
         }
-        response.send(bytes);
-    }
-
-    private byte[] read(String resource) {
-        try (InputStream in = resources.getResourceAsStream(resource)) {
-            return in == null ? null : in.readAllBytes();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        rules.route(
+                read, PathMatchers.create(assets), (req, res) -> errors.send(res, 404, "NOT_FOUND", "No such file."));
     }
 }

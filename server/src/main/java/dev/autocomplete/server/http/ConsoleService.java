@@ -63,7 +63,6 @@ public final class ConsoleService implements HttpService {
     private final ConsoleKeys consoleKeys;
     private final ObjectMapper json;
     private final ErrorResponses errors;
-    private final BundledFiles files;
     private final IntSupplier publicPort;
     private final boolean publicTls;
     private final boolean loopbackOnly;
@@ -94,7 +93,6 @@ public final class ConsoleService implements HttpService {
         this.consoleKeys = new ConsoleKeys(keys, clock);
         this.json = json;
         this.errors = errors;
-        this.files = new BundledFiles(errors);
         this.publicPort = publicPort;
         this.publicTls = publicTls;
         this.loopbackOnly = loopbackListener;
@@ -113,13 +111,18 @@ public final class ConsoleService implements HttpService {
                     res.header(HeaderNames.LOCATION, PATH + "/");
                     res.send();
                 })
-                .get(PATH + "/", (req, res) -> page(res))
-                .get(PATH + "/index.html", (req, res) -> page(res))
-                .get(PATH + "/assets/{name}", this::asset)
                 .get(PATH + "/api/overview", (req, res) -> send(res, overview()))
                 .get(PATH + "/api/keys", (req, res) -> send(res, Map.of("keys", keyList())))
                 .get(PATH + "/api/analytics", this::analytics)
                 .post(PATH + "/api/try-key", this::tryKey);
+        BundledFiles.serve(
+                rules,
+                PATH,
+                "console",
+                () -> contentSecurityPolicy.formatted(publicPort.getAsInt()),
+                name -> false,
+                errors,
+                "The console is not in this build; build with `./autocomplete package`.");
     }
 
     private void checkHost(ServerRequest request, ServerResponse response) {
@@ -140,27 +143,6 @@ public final class ConsoleService implements HttpService {
             }
         }
         response.next();
-    }
-
-    private void page(ServerResponse response) {
-        files.send(
-                response,
-                "console/index.html",
-                contentSecurityPolicy.formatted(publicPort.getAsInt()),
-                "The console is not in this build; build with `./autocomplete package`.");
-    }
-
-    private void asset(ServerRequest request, ServerResponse response) {
-        String name = request.path().pathParameters().get("name");
-        if (!BundledFiles.assetName(name)) {
-            errors.send(response, 404, "NOT_FOUND", "No such file.");
-            return;
-        }
-        files.send(
-                response,
-                "console/assets/" + name,
-                contentSecurityPolicy.formatted(publicPort.getAsInt()),
-                "No such file.");
     }
 
     private Map<String, Object> overview() {

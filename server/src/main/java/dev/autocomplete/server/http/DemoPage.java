@@ -21,10 +21,8 @@ import java.util.UUID;
  * The demo page at {@code /}: the files the web build bundled into the class path under {@code web/} (the
  * official vanilla client and the page around it), and {@code /demo/config.json}, which hands the page the
  * process's demo public keys. That route answers 404 until {@link #publish} was called, which only
- * {@code serve} does.
- *
- * <p>Helidon's {@code StaticContentFeature} would serve the files, but its artifact is not in the Maven
- * repositories this project builds from, so this class reads the handful of files itself.
+ * {@code serve} does. The files are served by Helidon's static content handler ({@link BundledFiles}); the
+ * console's, below {@code web/console/}, are not served here (only on the management listener).
  */
 public final class DemoPage implements HttpService {
 
@@ -46,13 +44,11 @@ public final class DemoPage implements HttpService {
 
     private final ObjectMapper json;
     private final ErrorResponses errors;
-    private final BundledFiles files;
     private volatile List<DemoProduct> products = List.of();
 
     public DemoPage(ObjectMapper json, ErrorResponses errors) {
         this.json = json;
         this.errors = errors;
-        this.files = new BundledFiles(errors);
     }
 
     /** Makes {@code /demo/config.json} answer with these products and their keys. */
@@ -62,19 +58,15 @@ public final class DemoPage implements HttpService {
 
     @Override
     public void routing(HttpRules rules) {
-        rules.get("/", (req, res) -> sendFile(res, "index.html"))
-                .get("/index.html", (req, res) -> sendFile(res, "index.html"))
-                .get("/assets/{name}", this::asset)
-                .get("/demo/config.json", this::config);
-    }
-
-    private void asset(ServerRequest request, ServerResponse response) {
-        String name = request.path().pathParameters().get("name");
-        if (!BundledFiles.assetName(name)) {
-            errors.send(response, 404, "NOT_FOUND", "No such file.");
-            return;
-        }
-        sendFile(response, "assets/" + name);
+        rules.get("/demo/config.json", this::config);
+        BundledFiles.serve(
+                rules,
+                "",
+                "",
+                () -> CONTENT_SECURITY_POLICY,
+                name -> name.startsWith(BundledFiles.ROOT + "/console/"),
+                errors,
+                "The demo page is not in this build; build with `./autocomplete package`.");
     }
 
     private void config(ServerRequest request, ServerResponse response) {
@@ -106,15 +98,5 @@ public final class DemoPage implements HttpService {
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    private void sendFile(ServerResponse response, String path) {
-        files.send(
-                response,
-                path,
-                CONTENT_SECURITY_POLICY,
-                path.equals("index.html")
-                        ? "The demo page is not in this build; build with `./autocomplete package`."
-                        : "No such file.");
     }
 }

@@ -5,6 +5,7 @@ import dev.autocomplete.server.protocol.JsonBodies;
 import io.helidon.http.DirectHandler;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
+import io.helidon.http.HttpException;
 import io.helidon.http.Status;
 import io.helidon.webserver.ServerConnectionException;
 import io.helidon.webserver.http.DirectHandlers;
@@ -70,6 +71,41 @@ public final class ErrorResponses {
         } catch (UncheckedIOException | ServerConnectionException e) {
             // The client is gone: there is nobody to tell.
         }
+    }
+
+    /**
+     * An {@link HttpException} a Helidon handler threw inside a route: the static files' revalidation answers
+     * {@code 304 Not Modified} that way (with its {@code ETag}), sent as it is, with no body; other client errors
+     * (a failed {@code If-Match}, a range past the end, a malformed request) leave in our error shape. Returns false
+     * for a server error, which is the caller's to log and answer.
+     */
+    public boolean httpException(ServerResponse response, HttpException error) {
+        int status = error.status().code();
+        if (status == 304) {
+            response.status(Status.NOT_MODIFIED_304);
+            error.headers().forEach(response::header);
+            response.send();
+            return true;
+        }
+        if (status < 400 || status >= 500) {
+            return false;
+        }
+        String code =
+                switch (status) {
+                    case 404 -> "NOT_FOUND";
+                    case 412 -> "PRECONDITION_FAILED";
+                    case 416 -> "RANGE_NOT_SATISFIABLE";
+                    default -> "INVALID_REQUEST";
+                };
+        String message =
+                switch (status) {
+                    case 404 -> "No such endpoint.";
+                    case 412 -> "The file changed since the version the request names (If-Match, If-Unmodified-Since).";
+                    case 416 -> "The range the request names is not in the file.";
+                    default -> "The HTTP request is malformed.";
+                };
+        send(response, status, code, message);
+        return true;
     }
 
     /** JSON bodies for the errors Helidon handles before a request reaches the routes. */

@@ -23,8 +23,10 @@ import java.util.Map;
  * {@code /observe/health} (and {@code /observe/health/ready}: 200 when every check is up, else 503;
  * {@code /observe/health/live}: 200 while the process serves) in the shape of Helidon's health reports, and
  * {@code /observe/metrics} in the Prometheus text format, on the management listener only: they show tenant
- * problems, file paths, the Redis address and traffic per tenant. Written here because Helidon's observe modules
- * are not on Maven Central for 4.5.0.
+ * problems, file paths, the Redis address and traffic per tenant. Health is written here rather than with Helidon's
+ * health observer, which has a fixed set of checks and answers 503 when any is down: tenants come and go, and a broken
+ * one is down in its own check only (docs/architecture.md). Helidon's metrics observer is not on Maven Central for
+ * 4.5.0.
  */
 public final class ObserveService implements HttpService {
 

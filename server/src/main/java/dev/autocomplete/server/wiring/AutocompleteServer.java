@@ -55,10 +55,14 @@ import dev.autocomplete.server.tenant.TenantRegistry;
 import dev.autocomplete.server.tenant.TenantWatcher;
 import io.helidon.common.configurable.Resource;
 import io.helidon.common.socket.SocketOptions;
+import io.helidon.http.HttpException;
 import io.helidon.webserver.ListenerConfig;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
+import io.helidon.webserver.http.ErrorHandler;
 import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
 import io.helidon.webserver.http1.Http1Config;
 import java.io.IOException;
 import java.net.URI;
@@ -246,15 +250,8 @@ public final class AutocompleteServer implements AutoCloseable {
                 .any((req, res) -> errors.send(res, 404, "NOT_FOUND", "No such endpoint."))
                 .error(ApiException.class, (req, res, e) -> errors.send(res, e))
                 .error(JsonRequests.ClientAborted.class, (req, res, e) -> errors.clientAborted(res))
-                .error(Throwable.class, (req, res, e) -> {
-                    LOG.log(
-                            System.Logger.Level.ERROR,
-                            "Unhandled error on " + req.path().path(),
-                            e);
-                    if (!res.isSent()) {
-                        errors.send(res, 500, "INTERNAL", "The server could not handle the request.");
-                    }
-                });
+                .error(HttpException.class, httpErrors(errors))
+                .error(Throwable.class, (req, res, e) -> unexpected(errors, req, res, e));
         WebServerConfig.Builder server = WebServer.builder()
                 .host(settings.host())
                 .port(settings.port())
@@ -346,6 +343,26 @@ public final class AutocompleteServer implements AutoCloseable {
         return new HealthCheck.Status("keys", status.loaded(), data);
     }
 
+    /** Helidon's own HTTP errors inside a route (a static file's 304, a bad range): see ErrorResponses. */
+    private static ErrorHandler<HttpException> httpErrors(ErrorResponses errors) {
+        return (req, res, e) -> {
+            if (!errors.httpException(res, e)) {
+                unexpected(errors, req, res, e);
+            }
+        };
+    }
+
+    /** An error no handler expected: logged with its stack trace, answered 500 INTERNAL if nothing was sent. */
+    private static void unexpected(ErrorResponses errors, ServerRequest request, ServerResponse response, Throwable e) {
+        LOG.log(
+                System.Logger.Level.ERROR,
+                "Unhandled error on " + request.path().path(),
+                e);
+        if (!response.isSent()) {
+            errors.send(response, 500, "INTERNAL", "The server could not handle the request.");
+        }
+    }
+
     /** The management listener: plain HTTP, its own connections, so a busy API port does not hide health. */
     private static ListenerConfig management(
             ServerSettings settings,
@@ -369,7 +386,8 @@ public final class AutocompleteServer implements AutoCloseable {
                         .addFilter(SecurityHeaders.everywhere())
                         .register(new ObserveService(health, metrics, json))
                         .register(console)
-                        .any((req, res) -> errors.send(res, 404, "NOT_FOUND", "No such endpoint.")))
+                        .any((req, res) -> errors.send(res, 404, "NOT_FOUND", "No such endpoint."))
+                        .error(HttpException.class, httpErrors(errors)))
                 .build();
     }
 

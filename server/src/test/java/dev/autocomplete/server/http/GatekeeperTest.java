@@ -21,31 +21,39 @@ import dev.autocomplete.server.ratelimit.RateLimit;
 import dev.autocomplete.server.ratelimit.RateLimiter;
 import dev.autocomplete.server.tenant.TenantLoader;
 import dev.autocomplete.server.tenant.TenantRegistry;
-import io.helidon.webserver.WebServer;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import io.helidon.http.ClientResponseHeaders;
+import io.helidon.http.HeaderNames;
+import io.helidon.webclient.http1.Http1Client;
+import io.helidon.webclient.http1.Http1ClientRequest;
+import io.helidon.webclient.http1.Http1ClientResponse;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import io.helidon.webserver.testing.junit5.ServerTest;
+import io.helidon.webserver.testing.junit5.SetUpRoute;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What {@link Gatekeeper} lets through and how it refuses, observed over HTTP on a loopback port: a route that
  * admits the request answers {@code tenant/product/kind}, or the refusal's status and code, with the headers the
  * gatekeeper set. Real tenant registry (a tenant with two products in a temporary directory), real key registry,
- * tokens and in-memory rate limiter.
+ * tokens and in-memory rate limiter; the server and its client are Helidon's test extension's ({@code @ServerTest}).
+ * Every test makes keys of its own; the failed authentications of one address are counted on a route of their own,
+ * {@code /strict/browser}, so that no other test's failures count against them.
  */
+@ServerTest
 class GatekeeperTest {
 
     private static final UUID SHOP = UUID.fromString("1b2c3d4e-5f60-4172-8394-a5b6c7d8e9f0");
@@ -60,22 +68,25 @@ class GatekeeperTest {
                 slug: outlet
                 intents: [{name: buy, phrases: [Buy], params: [{type: item, options: [Socks]}]}]
             """.formatted(SHOP, OUTLET);
-    /** Failed authentications one address may make at once. */
+    /** Failed authentications one address may make at once, on {@code /strict/browser}. */
     private static final RateLimit FAILURES = new RateLimit(1, 3);
 
-    @TempDir
-    Path temp;
+    private static Path temp;
+    private static TenantRegistry tenants;
+    private static KeyRegistry keys;
+    private static AccessTokens tokens;
+    private static RateLimiter limiter;
+    private static RateLimiter strictLimiter;
 
-    private final HttpClient http =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private TenantRegistry tenants;
-    private KeyRegistry keys;
-    private AccessTokens tokens;
-    private RateLimiter limiter;
-    private WebServer server;
+    private final Http1Client http;
 
-    @BeforeEach
-    void start() throws Exception {
+    GatekeeperTest(Http1Client http) {
+        this.http = http;
+    }
+
+    @SetUpRoute
+    static void routing(HttpRouting.Builder routing) throws Exception {
+        temp = Files.createTempDirectory("gatekeeper");
         Files.createDirectories(temp.resolve("tenants/store"));
         Files.writeString(temp.resolve("tenants/store/tenant.yaml"), TENANT);
         tenants = TenantRegistry.load(temp.resolve("tenants"), new TenantLoader());
@@ -84,46 +95,53 @@ class GatekeeperTest {
         tokens = new AccessTokens(
                 "a test signing secret of thirty-two bytes".getBytes(StandardCharsets.UTF_8), Clock.systemUTC());
         limiter = RateLimiter.local();
-        Gatekeeper gatekeeper = new Gatekeeper(new Authenticator(keys, tenants, tokens), limiter, FAILURES);
-        server = WebServer.builder()
-                .host("127.0.0.1")
-                .port(0)
-                .routing(routing -> routing.post("/browser", (request, response) -> {
-                            try (Admitted admitted = gatekeeper.admit(request, response)) {
-                                Caller caller = admitted.caller();
-                                response.send(caller.tenant().id() + "/"
-                                        + caller.product().slug() + "/" + caller.kind());
-                            } catch (ApiException e) {
-                                response.status(e.status()).send(e.code());
-                            }
-                        })
-                        .post("/catalogs", (request, response) -> {
-                            try (Admitted admitted = gatekeeper.admitSecret(request, response, KeyUse.CATALOGS)) {
-                                Caller caller = admitted.caller();
-                                response.send(caller.tenant().id() + "/"
-                                        + caller.product().slug() + "/" + caller.kind());
-                            } catch (ApiException e) {
-                                response.status(e.status()).send(e.code());
-                            }
-                        })
-                        .post("/token", (request, response) -> {
-                            try {
-                                response.send(gatekeeper
-                                        .admitSecretKey(request, response)
-                                        .id());
-                            } catch (ApiException e) {
-                                response.status(e.status()).send(e.code());
-                            }
-                        }))
-                .build()
-                .start();
+        strictLimiter = RateLimiter.local();
+        Authenticator authenticator = new Authenticator(keys, tenants, tokens);
+        Gatekeeper gatekeeper = new Gatekeeper(authenticator, limiter, new RateLimit(1000, 1000));
+        Gatekeeper strict = new Gatekeeper(authenticator, strictLimiter, FAILURES);
+        routing.post("/browser", (request, response) -> browser(gatekeeper, request, response))
+                .post("/strict/browser", (request, response) -> browser(strict, request, response))
+                .post("/catalogs", (request, response) -> {
+                    try (Admitted admitted = gatekeeper.admitSecret(request, response, KeyUse.CATALOGS)) {
+                        answer(admitted, response);
+                    } catch (ApiException e) {
+                        response.status(e.status()).send(e.code());
+                    }
+                })
+                .post("/token", (request, response) -> {
+                    try {
+                        response.send(
+                                gatekeeper.admitSecretKey(request, response).id());
+                    } catch (ApiException e) {
+                        response.status(e.status()).send(e.code());
+                    }
+                });
     }
 
-    @AfterEach
-    void stop() {
-        server.stop();
+    private static void browser(Gatekeeper gatekeeper, ServerRequest request, ServerResponse response) {
+        try (Admitted admitted = gatekeeper.admit(request, response)) {
+            answer(admitted, response);
+        } catch (ApiException e) {
+            response.status(e.status()).send(e.code());
+        }
+    }
+
+    private static void answer(Admitted admitted, ServerResponse response) {
+        Caller caller = admitted.caller();
+        response.send(caller.tenant().id() + "/" + caller.product().slug() + "/" + caller.kind());
+    }
+
+    @AfterAll
+    static void stop() {
         limiter.close();
+        strictLimiter.close();
         tenants.close();
+        try (Stream<Path> files = Files.walk(temp)) {
+            files.sorted(Comparator.reverseOrder())
+                    .forEach(path -> path.toFile().delete());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** A key of the store tenant, known to the key registry. */
@@ -139,27 +157,38 @@ class GatekeeperTest {
         return key(type, product, KeyScope.DEFAULT);
     }
 
-    private HttpResponse<String> post(String path, String... headers) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
-                .timeout(Duration.ofSeconds(10))
-                .POST(HttpRequest.BodyPublishers.noBody());
-        for (int i = 0; i < headers.length; i += 2) {
-            request.header(headers[i], headers[i + 1]);
+    /** A response: status, body and headers. */
+    private record Reply(int status, String body, ClientResponseHeaders headers) {
+        String header(String name) {
+            return headers.first(HeaderNames.create(name)).orElse("");
         }
-        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+
+        boolean has(String name) {
+            return headers.contains(HeaderNames.create(name));
+        }
     }
 
-    private static void assertRefused(int status, String code, HttpResponse<String> response) {
-        assertEquals(status + " " + code, response.statusCode() + " " + response.body());
+    private Reply post(String path, String... headers) {
+        Http1ClientRequest request = http.post(path);
+        for (int i = 0; i < headers.length; i += 2) {
+            request.headers().add(HeaderNames.create(headers[i]), headers[i + 1]);
+        }
+        try (Http1ClientResponse response = request.request()) {
+            return new Reply(response.status().code(), response.as(String.class), response.headers());
+        }
+    }
+
+    private static void assertRefused(int status, String code, Reply response) {
+        assertEquals(status + " " + code, response.status() + " " + response.body());
     }
 
     @Test
     void a_public_key_admits_its_own_product_with_its_rate_limit_headers() throws Exception {
-        HttpResponse<String> response = post("/browser", "Authorization", "Bearer " + key(KeyType.PUBLIC, SHOP));
+        Reply response = post("/browser", "Authorization", "Bearer " + key(KeyType.PUBLIC, SHOP));
 
         assertEquals("store/shop/PUBLIC_KEY", response.body());
-        assertEquals("40", response.headers().firstValue("RateLimit-Limit").orElse(""));
-        assertEquals("39", response.headers().firstValue("RateLimit-Remaining").orElse(""));
+        assertEquals("40", response.header("RateLimit-Limit"));
+        assertEquals("39", response.header("RateLimit-Remaining"));
     }
 
     @Test
@@ -193,10 +222,10 @@ class GatekeeperTest {
         KeyRecord secret = keys.find(key(KeyType.SECRET, null)).orElseThrow();
         String token = tokens.mint(secret, OUTLET, Duration.ofMinutes(5)).token();
 
-        HttpResponse<String> response = post("/browser", "Authorization", "Bearer " + token);
+        Reply response = post("/browser", "Authorization", "Bearer " + token);
 
         assertEquals("store/outlet/ACCESS_TOKEN", response.body());
-        assertEquals("40", response.headers().firstValue("RateLimit-Limit").orElse(""));
+        assertEquals("40", response.header("RateLimit-Limit"));
         assertRefused(
                 401,
                 "INVALID_CREDENTIALS",
@@ -227,16 +256,14 @@ class GatekeeperTest {
                                 null,
                                 KeyUse.ALL));
 
-        HttpResponse<String> allowed = post("/browser", "Authorization", key, "Origin", "https://app.example.com");
+        Reply allowed = post("/browser", "Authorization", key, "Origin", "https://app.example.com");
         assertEquals("store/shop/PUBLIC_KEY", allowed.body());
-        assertEquals(
-                "https://app.example.com",
-                allowed.headers().firstValue("Access-Control-Allow-Origin").orElse(""));
+        assertEquals("https://app.example.com", allowed.header("Access-Control-Allow-Origin"));
 
-        HttpResponse<String> evil = post("/browser", "Authorization", key, "Origin", "https://evil.example");
+        Reply evil = post("/browser", "Authorization", key, "Origin", "https://evil.example");
         assertRefused(403, "ORIGIN_NOT_ALLOWED", evil);
-        assertFalse(evil.headers().firstValue("Access-Control-Allow-Origin").isPresent());
-        assertEquals("38", evil.headers().firstValue("RateLimit-Remaining").orElse(""), "a refusal is counted");
+        assertFalse(evil.has("Access-Control-Allow-Origin"));
+        assertEquals("38", evil.header("RateLimit-Remaining"), "a refusal is counted");
         assertRefused(403, "ORIGIN_NOT_ALLOWED", post("/browser", "Authorization", key));
     }
 
@@ -247,24 +274,24 @@ class GatekeeperTest {
 
         assertEquals(
                 "store/shop/PUBLIC_KEY", post("/browser", "Authorization", key).body());
-        HttpResponse<String> limited = post("/browser", "Authorization", key);
+        Reply limited = post("/browser", "Authorization", key);
 
         assertRefused(429, "RATE_LIMITED", limited);
-        assertEquals("1", limited.headers().firstValue("Retry-After").orElse(""));
-        assertEquals("0", limited.headers().firstValue("RateLimit-Remaining").orElse(""));
+        assertEquals("1", limited.header("Retry-After"));
+        assertEquals("0", limited.header("RateLimit-Remaining"));
     }
 
     @Test
     void an_address_that_failed_too_often_is_refused_before_its_credential_is_checked() throws Exception {
         String wrong = "Bearer " + new ApiKeys().generate(KeyType.PUBLIC);
         for (int i = 0; i < FAILURES.burst(); i++) {
-            assertRefused(401, "INVALID_CREDENTIALS", post("/browser", "Authorization", wrong));
+            assertRefused(401, "INVALID_CREDENTIALS", post("/strict/browser", "Authorization", wrong));
         }
 
-        assertRefused(429, "RATE_LIMITED", post("/browser", "Authorization", wrong));
-        HttpResponse<String> good = post("/browser", "Authorization", "Bearer " + key(KeyType.PUBLIC, SHOP));
+        assertRefused(429, "RATE_LIMITED", post("/strict/browser", "Authorization", wrong));
+        Reply good = post("/strict/browser", "Authorization", "Bearer " + key(KeyType.PUBLIC, SHOP));
         assertRefused(429, "RATE_LIMITED", good);
-        assertTrue(good.headers().firstValue("Retry-After").isPresent());
+        assertTrue(good.has("Retry-After"));
     }
 
     @Test
@@ -302,12 +329,9 @@ class GatekeeperTest {
         assertEquals(
                 "store/shop/SECRET_KEY",
                 post("/browser", "Authorization", suggestOnly).body());
-        HttpResponse<String> noSuggest = post("/browser", "Authorization", catalogsOnly);
+        Reply noSuggest = post("/browser", "Authorization", catalogsOnly);
         assertRefused(403, "KEY_SCOPE", noSuggest);
-        assertEquals(
-                "39",
-                noSuggest.headers().firstValue("RateLimit-Remaining").orElse(""),
-                "a refusal is counted against the key");
+        assertEquals("39", noSuggest.header("RateLimit-Remaining"), "a refusal is counted against the key");
         assertRefused(403, "KEY_SCOPE", post("/browser", "Authorization", tokensOnly));
 
         assertEquals(
@@ -343,11 +367,10 @@ class GatekeeperTest {
                         .body(),
                 "the routes are the tenant's: no product is chosen");
 
-        HttpResponse<String> publicKey = post("/catalogs", "Authorization", "Bearer " + key(KeyType.PUBLIC, SHOP));
+        Reply publicKey = post("/catalogs", "Authorization", "Bearer " + key(KeyType.PUBLIC, SHOP));
         assertRefused(403, "SECRET_KEY_REQUIRED", publicKey);
-        assertEquals("39", publicKey.headers().firstValue("RateLimit-Remaining").orElse(""));
-        assertFalse(
-                publicKey.headers().firstValue("Access-Control-Allow-Origin").isPresent());
+        assertEquals("39", publicKey.header("RateLimit-Remaining"));
+        assertFalse(publicKey.has("Access-Control-Allow-Origin"));
         String token = tokens.mint(keys.find(secret).orElseThrow(), SHOP, Duration.ofMinutes(5))
                 .token();
         assertRefused(
