@@ -22,8 +22,8 @@ import java.util.Map;
  * The server's own settings, from {@code autocomplete.yaml}, each overridable by an environment variable
  * named {@code AUTOCOMPLETE_} plus the key upper-cased with dots and dashes as underscores
  * ({@code server.port} is {@code AUTOCOMPLETE_SERVER_PORT}). Read through Helidon config: the YAML file
- * (parsed with Jackson, since helidon-config-yaml is not on Maven Central for 4.5.0) and the environment are
- * two config sources, the environment first. Unknown keys in the file are errors, so typos do not pass.
+ * (parsed with Jackson, as the tenants' YAML is, so one parser reports every file's errors alike) and the
+ * environment are two config sources, the environment first. Unknown keys in the file are errors, so typos do not pass.
  *
  * @param tls the certificate chain and private key (PEM files), or null to serve plain HTTP
  * @param redisUrl the Redis URL for shared state, or empty for none
