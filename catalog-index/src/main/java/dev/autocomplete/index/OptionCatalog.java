@@ -59,7 +59,11 @@ final class OptionCatalog {
     private final Map<Integer, String[]> aliases;
     private final byte[] names;
     private final int[] nameStarts;
+    /** The first name of each option, then the number of names; null when option {@code i} has name {@code i} only. */
     private final int[] firstName;
+    /** The option of each name; null when name {@code i} is option {@code i}'s. */
+    private final int[] nameOwners;
+
     private final int[] byWeight;
     private final KeyIndex starts;
     private final KeyIndex words;
@@ -68,7 +72,7 @@ final class OptionCatalog {
         int n = entries.size();
         weights = new float[n];
         textStarts = new int[n + 1];
-        firstName = new int[n + 1];
+        int[] firstNames = new int[n + 1];
         Map<Integer, String[]> aliasMap = new HashMap<>();
         ByteBuffer textBytes = new ByteBuffer();
         ByteBuffer nameBytes = new ByteBuffer();
@@ -80,7 +84,7 @@ final class OptionCatalog {
             weights[i] = (float) entry.weight();
             textStarts[i] = textBytes.size();
             textBytes.add(entry.text().getBytes(StandardCharsets.UTF_8));
-            firstName[i] = nameStartList.size();
+            firstNames[i] = nameStartList.size();
             List<String> folded = new ArrayList<>();
             folded.add(Folding.fold(entry.text()));
             List<String> kept = new ArrayList<>();
@@ -101,23 +105,28 @@ final class OptionCatalog {
                 nameBytes.add(bytes);
                 nameBytes.add(new byte[] {0});
                 if (bytes.length > 0) {
-                    startKeys.add(start);
+                    startKeys.add(nameStartList.size() - 1);
                 }
                 for (int b = 0; b < bytes.length; b++) {
                     if (bytes[b] == ' ') {
-                        wordKeys.add(start + b + 1);
+                        // The name and the offset, packed once the longest name is known.
+                        wordKeys.add(nameStartList.size() - 1);
+                        wordKeys.add(b + 1);
                     }
                 }
             }
         }
         textStarts[n] = textBytes.size();
-        firstName[n] = nameStartList.size();
+        firstNames[n] = nameStartList.size();
         texts = textBytes.toArray();
         names = nameBytes.toArray();
         nameStarts = nameStartList.toArray();
         aliases = Map.copyOf(aliasMap);
-        starts = new KeyIndex(names, startKeys.toArray(), this::ownerOf, weights);
-        words = new KeyIndex(names, wordKeys.toArray(), this::ownerOf, weights);
+        boolean oneNameEach = nameStarts.length == n;
+        firstName = oneNameEach ? null : firstNames;
+        nameOwners = oneNameEach ? null : owners(firstNames, nameStarts.length);
+        starts = new KeyIndex(names, nameStarts, nameOwners, startKeys.toArray(), 0, weights);
+        words = wordIndex(wordKeys);
         byWeight = sortedByWeight(n);
     }
 
@@ -135,7 +144,7 @@ final class OptionCatalog {
     }
 
     String foldedText(int option) {
-        return name(firstName[option]);
+        return name(firstName(option));
     }
 
     List<String> aliases(int option) {
@@ -147,8 +156,25 @@ final class OptionCatalog {
     long heapBytes() {
         long bytes = texts.length
                 + names.length
-                + 4L * (textStarts.length + weights.length + nameStarts.length + firstName.length + byWeight.length);
+                + 4L * (textStarts.length + weights.length + nameStarts.length + byWeight.length)
+                + (firstName == null ? 0 : 4L * (firstName.length + nameOwners.length));
         return bytes + starts.heapBytes() + words.heapBytes();
+    }
+
+    /** {@link #heapBytes} array by array, for the benchmarks' breakdown (name to bytes, in a fixed order). */
+    Map<String, Long> heapBreakdown() {
+        Map<String, Long> parts = new java.util.LinkedHashMap<>();
+        parts.put("display texts (UTF-8 blob)", (long) texts.length);
+        parts.put("display text offsets", 4L * textStarts.length);
+        parts.put("folded names (blob)", (long) names.length);
+        parts.put("folded name offsets", 4L * nameStarts.length);
+        parts.put(
+                "names per option (aliases only)", firstName == null ? 0 : 4L * (firstName.length + nameOwners.length));
+        parts.put("weights", 4L * weights.length);
+        parts.put("options by weight", 4L * byWeight.length);
+        starts.heapBreakdown("start keys", parts);
+        words.heapBreakdown("inner-word keys", parts);
+        return parts;
     }
 
     /**
@@ -211,7 +237,7 @@ final class OptionCatalog {
 
     /** Whether the option's text or one of its aliases, whole, is within the typos {@code folded} allows. */
     boolean nameWithinTypos(int option, String folded) {
-        for (int name = firstName[option]; name < firstName[option + 1]; name++) {
+        for (int name = firstName(option); name < firstName(option + 1); name++) {
             if (TypoRules.distance(folded, name(name)) < TypoRules.NEVER) {
                 return true;
             }
@@ -512,14 +538,48 @@ final class OptionCatalog {
         return new String(names, start, end - start, StandardCharsets.UTF_8);
     }
 
+    private int firstName(int option) {
+        return firstName == null ? option : firstName[option];
+    }
+
+    private static int[] owners(int[] firstNames, int count) {
+        int[] owners = new int[count];
+        for (int option = 0; option + 1 < firstNames.length; option++) {
+            Arrays.fill(owners, firstNames[option], firstNames[option + 1], option);
+        }
+        return owners;
+    }
+
+    /**
+     * The inner-word keys from (name, offset) pairs: packed in one int each, the offset in as few low bits as the
+     * longest name needs; when the names are too many or too long for that, as positions in the blob.
+     */
+    private KeyIndex wordIndex(IntBuffer pairs) {
+        int longest = 0;
+        for (int i = 1; i < pairs.size(); i += 2) {
+            longest = Math.max(longest, pairs.ints[i]);
+        }
+        int shift = 32 - Integer.numberOfLeadingZeros(longest);
+        int[] keys = new int[pairs.size() / 2];
+        if ((long) nameStarts.length << shift > Integer.MAX_VALUE) {
+            for (int i = 0; i < keys.length; i++) {
+                keys[i] = nameStarts[pairs.ints[2 * i]] + pairs.ints[2 * i + 1];
+            }
+            return new KeyIndex(names, keys, this::ownerOf, weights);
+        }
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = pairs.ints[2 * i] << shift | pairs.ints[2 * i + 1];
+        }
+        return new KeyIndex(names, nameStarts, nameOwners, keys, shift, weights);
+    }
+
     /** The option whose names hold the blob position. */
     private int ownerOf(int position) {
         int name = Arrays.binarySearch(nameStarts, position);
         if (name < 0) {
             name = -name - 2;
         }
-        int option = Arrays.binarySearch(firstName, 0, firstName.length - 1, name);
-        return option >= 0 ? option : -option - 2;
+        return nameOwners == null ? name : nameOwners[name];
     }
 
     private static byte[] bytes(String folded) {

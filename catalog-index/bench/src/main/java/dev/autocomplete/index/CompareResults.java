@@ -47,7 +47,12 @@ public final class CompareResults {
             answers.add(answer(options, query(entries, random), random));
         }
         LiveOptions pending = LiveLookupBenchmark.withPending(
-                options, entries.stream().map(e -> new CatalogEntry(e.text(), e.weight())).toList(), 10_000, random);
+                options,
+                entries.stream()
+                        .map(e -> new CatalogEntry(e.text(), e.weight()))
+                        .toList(),
+                10_000,
+                random);
         for (int q = 0; q < PENDING_QUERIES; q++) {
             answers.add("pending " + answer(pending, query(entries, random), random));
         }
@@ -71,10 +76,7 @@ public final class CompareResults {
         }
         System.out.printf(
                 "%,d of %,d answers (%,d queries, %,d with 1%% pending) the same as the fingerprint%n",
-                hashes.size() - differ,
-                expected.size(),
-                QUERIES,
-                PENDING_QUERIES);
+                hashes.size() - differ, expected.size(), QUERIES, PENDING_QUERIES);
         if (differ > 0) {
             System.exit(1);
         }
@@ -82,8 +84,7 @@ public final class CompareResults {
 
     /** The synthesized options, every 16th with an alias (its words reversed), every 32nd with a French text. */
     static List<CatalogEntry> entries(Path repo) throws IOException {
-        List<SyntheticCatalog.Option> options =
-                SyntheticCatalog.distinct(SyntheticCatalog.generate(repo, 1_000_000));
+        List<SyntheticCatalog.Option> options = SyntheticCatalog.distinct(SyntheticCatalog.generate(repo, 1_000_000));
         List<CatalogEntry> entries = new ArrayList<>(options.size());
         for (int i = 0; i < options.size(); i++) {
             SyntheticCatalog.Option o = options.get(i);
@@ -126,7 +127,8 @@ public final class CompareResults {
         int at = 1 + random.nextInt(prefix.length() - 1);
         char letter = (char) ('a' + random.nextInt(26));
         return switch (random.nextInt(4)) {
-            case 0 -> prefix.substring(0, at - 1) + prefix.charAt(at) + prefix.charAt(at - 1) + prefix.substring(at + 1);
+            case 0 ->
+                prefix.substring(0, at - 1) + prefix.charAt(at) + prefix.charAt(at - 1) + prefix.substring(at + 1);
             case 1 -> prefix.substring(0, at) + letter + prefix.substring(at + 1);
             case 2 -> prefix.substring(0, at) + prefix.substring(at + 1);
             default -> prefix.substring(0, at) + letter + prefix.substring(at);
@@ -158,8 +160,7 @@ public final class CompareResults {
 
     private static String hash(String answer) {
         try {
-            byte[] digest =
-                    MessageDigest.getInstance("SHA-256").digest(answer.getBytes(StandardCharsets.UTF_8));
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(answer.getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(digest, 0, 8);
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
