@@ -15,8 +15,9 @@ import java.util.function.IntPredicate;
  * aliases, so that {@code lon} finds London and {@code york} finds New York, give or take the typos
  * {@link TypoRules} allows. Thread-safe.
  *
- * <p>Built for millions of options: texts and folded names live in two byte blobs, and the index is two
- * sorted arrays of positions into the folded blob ({@link KeyIndex}): keys at the start of a text or alias,
+ * <p>Built for millions of options: folded names live in a byte blob, display texts in another as the few edits
+ * that make them of their folded names ({@link TextPatches}), and the index is two sorted arrays of keys, each a
+ * name and an offset into the folded blob ({@link KeyIndex}): keys at the start of a text or alias,
  * and keys at an inner word. A match at the start ranks above a match at an inner word, then by weight.
  */
 final class OptionCatalog {
@@ -83,10 +84,10 @@ final class OptionCatalog {
             CatalogEntry entry = entries.get(i);
             weights[i] = (float) entry.weight();
             textStarts[i] = textBytes.size();
-            textBytes.add(entry.text().getBytes(StandardCharsets.UTF_8));
             firstNames[i] = nameStartList.size();
             List<String> folded = new ArrayList<>();
             folded.add(Folding.fold(entry.text()));
+            textBytes.add(TextPatches.encode(entry.text().getBytes(StandardCharsets.UTF_8), bytes(folded.get(0))));
             List<String> kept = new ArrayList<>();
             for (String alias : entry.aliases()) {
                 String f = Folding.fold(alias);
@@ -135,8 +136,9 @@ final class OptionCatalog {
     }
 
     String text(int option) {
-        return new String(
-                texts, textStarts[option], textStarts[option + 1] - textStarts[option], StandardCharsets.UTF_8);
+        byte[] text = TextPatches.decode(
+                texts, textStarts[option], textStarts[option + 1], names, nameStarts[firstName(option)]);
+        return new String(text, StandardCharsets.UTF_8);
     }
 
     double weight(int option) {
@@ -164,7 +166,7 @@ final class OptionCatalog {
     /** {@link #heapBytes} array by array, for the benchmarks' breakdown (name to bytes, in a fixed order). */
     Map<String, Long> heapBreakdown() {
         Map<String, Long> parts = new java.util.LinkedHashMap<>();
-        parts.put("display texts (UTF-8 blob)", (long) texts.length);
+        parts.put("display texts (patches over folded)", (long) texts.length);
         parts.put("display text offsets", 4L * textStarts.length);
         parts.put("folded names (blob)", (long) names.length);
         parts.put("folded name offsets", 4L * nameStarts.length);
