@@ -15,8 +15,8 @@ import java.util.function.IntPredicate;
  * aliases, so that {@code lon} finds London and {@code york} finds New York, give or take the typos
  * {@link TypoRules} allows. Thread-safe.
  *
- * <p>Built for millions of options: folded names live in a byte blob, display texts in another as the few edits
- * that make them of their folded names ({@link TextPatches}), and the index is two sorted arrays of keys, each a
+ * <p>Built for millions of options: folded names live in a byte blob, each text's name followed by the few edits
+ * that make the display text of it ({@link TextPatches}), and the index is two sorted arrays of keys, each a
  * name and an offset into the folded blob ({@link KeyIndex}): keys at the start of a text or alias,
  * and keys at an inner word. A match at the start ranks above a match at an inner word, then by weight.
  */
@@ -54,8 +54,9 @@ final class OptionCatalog {
     /** A catalog of no options. */
     static final OptionCatalog EMPTY = new OptionCatalog(List.of());
 
-    private final byte[] texts;
-    private final int[] textStarts;
+    /** What of {@link #names} the display texts' patches take, for the breakdown. */
+    private final long patchBytes;
+
     private final float[] weights;
     private final Map<Integer, String[]> aliases;
     private final byte[] names;
@@ -72,22 +73,20 @@ final class OptionCatalog {
     OptionCatalog(List<CatalogEntry> entries) {
         int n = entries.size();
         weights = new float[n];
-        textStarts = new int[n + 1];
         int[] firstNames = new int[n + 1];
         Map<Integer, String[]> aliasMap = new HashMap<>();
-        ByteBuffer textBytes = new ByteBuffer();
         ByteBuffer nameBytes = new ByteBuffer();
         IntBuffer nameStartList = new IntBuffer();
         IntBuffer startKeys = new IntBuffer();
         IntBuffer wordKeys = new IntBuffer();
+        long patches = 0;
         for (int i = 0; i < n; i++) {
             CatalogEntry entry = entries.get(i);
             weights[i] = (float) entry.weight();
-            textStarts[i] = textBytes.size();
             firstNames[i] = nameStartList.size();
             List<String> folded = new ArrayList<>();
             folded.add(Folding.fold(entry.text()));
-            textBytes.add(TextPatches.encode(entry.text().getBytes(StandardCharsets.UTF_8), bytes(folded.get(0))));
+            byte[] patch = TextPatches.encode(entry.text().getBytes(StandardCharsets.UTF_8), bytes(folded.get(0)));
             List<String> kept = new ArrayList<>();
             for (String alias : entry.aliases()) {
                 String f = Folding.fold(alias);
@@ -105,6 +104,12 @@ final class OptionCatalog {
                 byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
                 nameBytes.add(bytes);
                 nameBytes.add(new byte[] {0});
+                if (nameStartList.size() - 1 == firstNames[i]) {
+                    // The display text's patch follows its folded name, after the terminator: no offset of its own.
+                    nameBytes.addLength(patch.length);
+                    nameBytes.add(patch);
+                    patches += nameBytes.size() - start - bytes.length - 1;
+                }
                 if (bytes.length > 0) {
                     startKeys.add(nameStartList.size() - 1);
                 }
@@ -117,9 +122,8 @@ final class OptionCatalog {
                 }
             }
         }
-        textStarts[n] = textBytes.size();
         firstNames[n] = nameStartList.size();
-        texts = textBytes.toArray();
+        patchBytes = patches;
         names = nameBytes.toArray();
         nameStarts = nameStartList.toArray();
         aliases = Map.copyOf(aliasMap);
@@ -136,9 +140,21 @@ final class OptionCatalog {
     }
 
     String text(int option) {
-        byte[] text = TextPatches.decode(
-                texts, textStarts[option], textStarts[option + 1], names, nameStarts[firstName(option)]);
-        return new String(text, StandardCharsets.UTF_8);
+        int start = nameStarts[firstName(option)];
+        int p = start;
+        while (names[p] != 0) {
+            p++;
+        }
+        int length = 0;
+        for (int shift = 0; ; shift += 7) {
+            int b = names[++p];
+            length |= (b & 0x7f) << shift;
+            if (b >= 0) {
+                break;
+            }
+        }
+        p++;
+        return new String(TextPatches.decode(names, p, p + length, names, start), StandardCharsets.UTF_8);
     }
 
     double weight(int option) {
@@ -156,9 +172,8 @@ final class OptionCatalog {
 
     /** Roughly how many bytes the catalog holds on the heap (its arrays), for capacity planning. */
     long heapBytes() {
-        long bytes = texts.length
-                + names.length
-                + 4L * (textStarts.length + weights.length + nameStarts.length + byWeight.length)
+        long bytes = names.length
+                + 4L * (weights.length + nameStarts.length + byWeight.length)
                 + (firstName == null ? 0 : 4L * (firstName.length + nameOwners.length));
         return bytes + starts.heapBytes() + words.heapBytes();
     }
@@ -166,9 +181,8 @@ final class OptionCatalog {
     /** {@link #heapBytes} array by array, for the benchmarks' breakdown (name to bytes, in a fixed order). */
     Map<String, Long> heapBreakdown() {
         Map<String, Long> parts = new java.util.LinkedHashMap<>();
-        parts.put("display texts (patches over folded)", (long) texts.length);
-        parts.put("display text offsets", 4L * textStarts.length);
-        parts.put("folded names (blob)", (long) names.length);
+        parts.put("display texts (patches after folded names)", patchBytes);
+        parts.put("folded names (blob)", names.length - patchBytes);
         parts.put("folded name offsets", 4L * nameStarts.length);
         parts.put(
                 "names per option (aliases only)", firstName == null ? 0 : 4L * (firstName.length + nameOwners.length));
@@ -608,6 +622,15 @@ final class OptionCatalog {
     private static final class ByteBuffer {
         private byte[] bytes = new byte[1024];
         private int size;
+
+        /** A length in 7-bit groups, low first, the high bit set on all but the last. */
+        void addLength(int length) {
+            while (length >= 0x80) {
+                add(new byte[] {(byte) (length | 0x80)});
+                length >>>= 7;
+            }
+            add(new byte[] {(byte) length});
+        }
 
         void add(byte[] more) {
             if (size + more.length > bytes.length) {

@@ -42,7 +42,7 @@ class TextPatchesTest {
         byte[] text = "Paris Airport, FR".getBytes(java.nio.charset.StandardCharsets.UTF_8);
         byte[] folded = Folding.fold("Paris Airport, FR").getBytes(java.nio.charset.StandardCharsets.UTF_8);
         byte[] patch = TextPatches.encode(text, folded);
-        assertTrue(patch.length <= 9, "patch of " + patch.length + " bytes");
+        assertTrue(patch.length <= 7, "patch of " + patch.length + " bytes");
         assertEquals(
                 "Paris Airport, FR",
                 new String(
