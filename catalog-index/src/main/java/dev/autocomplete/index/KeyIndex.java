@@ -7,8 +7,8 @@ import java.util.Arrays;
 import java.util.function.IntPredicate;
 
 /**
- * A sorted array of keys, each a suffix of a zero-terminated folded name in a shared byte blob, with the
- * option each key belongs to and the maximum weight of every block of 64 keys, so that the heaviest options
+ * A sorted array of keys, each a suffix of a zero-terminated folded name in a shared byte blob, held as the name
+ * and the offset in one int (the name gives the key's option), and the maximum weight of every block of 64 keys, so that the heaviest options
  * under a prefix are found without visiting every key under it. Immutable, so thread-safe.
  */
 final class KeyIndex {
@@ -26,8 +26,20 @@ final class KeyIndex {
     private static final VarHandle LONG_VIEW = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
     private final byte[] blob;
-    private final int[] positions;
-    private final int[] options;
+    /**
+     * The keys in order, each a name and an offset into it packed in one int ({@code name << shift | offset}): the
+     * key starts at {@code nameStarts[name] + offset} and belongs to the option {@code owners[name]} (the name
+     * itself when {@code owners} is null). Four bytes a key where a position and an option took eight.
+     */
+    private final int[] keys;
+
+    private final int[] nameStarts;
+    private final int[] owners;
+    private final int shift;
+    private final int mask;
+    /** Whether {@code nameStarts} and {@code owners} are this index's own (else the catalog's, counted there). */
+    private final boolean ownsNames;
+
     private final float[] blockMax;
     private final float[] superMax;
     private final float[] weights;
@@ -39,36 +51,63 @@ final class KeyIndex {
 
     /**
      * @param blob folded names, each followed by a 0 byte
-     * @param positions where each key starts in {@code blob}; sorted here in place
+     * @param positions where each key starts in {@code blob}
      * @param ownerOf the option of the key starting at a position
      * @param weights every option's weight
      */
     KeyIndex(byte[] blob, int[] positions, java.util.function.IntUnaryOperator ownerOf, float[] weights) {
+        this(
+                blob,
+                sortedCopy(positions),
+                ownersOf(sortedCopy(positions), ownerOf),
+                identity(positions.length),
+                0,
+                weights,
+                true);
+    }
+
+    /**
+     * @param blob folded names, each followed by a 0 byte
+     * @param nameStarts where each name starts in {@code blob}, ascending (shared, not copied)
+     * @param owners the option of each name, or null when name {@code i} is option {@code i} (shared, not copied)
+     * @param keys the keys as {@code name << shift | offset}, {@code name << shift} below 2^31; sorted here in place
+     * @param shift how many low bits of a key hold its offset in its name
+     * @param weights every option's weight
+     */
+    KeyIndex(byte[] blob, int[] nameStarts, int[] owners, int[] keys, int shift, float[] weights) {
+        this(blob, nameStarts, owners, keys, shift, weights, false);
+    }
+
+    private KeyIndex(
+            byte[] blob, int[] nameStarts, int[] owners, int[] keys, int shift, float[] weights, boolean ownsNames) {
         this.blob = blob;
         this.weights = weights;
-        sort(positions, 0, positions.length, 0);
-        this.positions = positions;
-        this.options = new int[positions.length];
+        this.nameStarts = nameStarts;
+        this.owners = owners;
+        this.shift = shift;
+        this.mask = (1 << shift) - 1;
+        this.ownsNames = ownsNames;
+        this.keys = keys;
+        sort(keys, 0, keys.length, 0);
         int longest = 0;
         TrieTop.Builder topLevels = new TrieTop.Builder();
-        for (int k = 0; k < positions.length; k++) {
-            options[k] = ownerOf.applyAsInt(positions[k]);
+        for (int k = 0; k < keys.length; k++) {
             longest = Math.max(longest, length(k));
             topLevels.add(head(k));
         }
         this.maxLength = longest;
         this.top = topLevels.build();
-        this.blockMax = new float[(positions.length >> BLOCK_SHIFT) + 1];
+        this.blockMax = new float[(keys.length >> BLOCK_SHIFT) + 1];
         Arrays.fill(blockMax, Float.NEGATIVE_INFINITY);
-        for (int k = 0; k < positions.length; k++) {
+        for (int k = 0; k < keys.length; k++) {
             int b = k >> BLOCK_SHIFT;
-            blockMax[b] = Math.max(blockMax[b], weights[options[k]]);
+            blockMax[b] = Math.max(blockMax[b], weights[option(k)]);
         }
-        this.heads = new long[((positions.length - 1) >> SAMPLE_SHIFT) + 1];
+        this.heads = new long[((keys.length - 1) >> SAMPLE_SHIFT) + 1];
         for (int s = 0; s < heads.length; s++) {
             heads[s] = head(s << SAMPLE_SHIFT);
         }
-        this.superMax = new float[(positions.length >> SUPER_SHIFT) + 1];
+        this.superMax = new float[(keys.length >> SUPER_SHIFT) + 1];
         Arrays.fill(superMax, Float.NEGATIVE_INFINITY);
         for (int b = 0; b < blockMax.length; b++) {
             int sb = b >> (SUPER_SHIFT - BLOCK_SHIFT);
@@ -76,20 +115,59 @@ final class KeyIndex {
         }
     }
 
+    private static int[] sortedCopy(int[] positions) {
+        int[] sorted = positions.clone();
+        Arrays.sort(sorted);
+        return sorted;
+    }
+
+    private static int[] ownersOf(int[] positions, java.util.function.IntUnaryOperator ownerOf) {
+        int[] owners = new int[positions.length];
+        for (int i = 0; i < positions.length; i++) {
+            owners[i] = ownerOf.applyAsInt(positions[i]);
+        }
+        return owners;
+    }
+
+    private static int[] identity(int n) {
+        int[] keys = new int[n];
+        Arrays.setAll(keys, i -> i);
+        return keys;
+    }
+
     int size() {
-        return positions.length;
+        return keys.length;
     }
 
     long heapBytes() {
-        return 8L * positions.length + 4L * (blockMax.length + superMax.length) + 8L * heads.length + top.heapBytes();
+        long names = ownsNames ? 4L * nameStarts.length + (owners == null ? 0 : 4L * owners.length) : 0;
+        return 4L * keys.length
+                + names
+                + 4L * (blockMax.length + superMax.length)
+                + 8L * heads.length
+                + top.heapBytes();
+    }
+
+    /** {@link #heapBytes} array by array, each named after {@code what}. */
+    void heapBreakdown(String what, java.util.Map<String, Long> parts) {
+        parts.put(what + ": keys (name and offset)", 4L * keys.length);
+        if (ownsNames) {
+            parts.put(what + ": names", 4L * nameStarts.length + (owners == null ? 0 : 4L * owners.length));
+        }
+        parts.put(what + ": block maxima", 4L * (blockMax.length + superMax.length));
+        parts.put(what + ": sampled heads", 8L * heads.length);
+        parts.put(what + ": trie top", top.heapBytes());
     }
 
     int option(int k) {
-        return options[k];
+        int name = keys[k] >>> shift;
+        return owners == null ? name : owners[name];
     }
 
+    /** Where key {@code k} starts in the blob. */
     int position(int k) {
-        return positions[k];
+        int key = keys[k];
+        return nameStarts[key >>> shift] + (key & mask);
     }
 
     int maxLength() {
@@ -98,12 +176,12 @@ final class KeyIndex {
 
     /** The key's byte at {@code i} (0 to 255), or -1 past its end. */
     int byteAt(int k, int i) {
-        int b = blob[positions[k] + i] & 0xff;
+        int b = blob[position(k) + i] & 0xff;
         return b == 0 ? -1 : b;
     }
 
     int length(int k) {
-        int p = positions[k];
+        int p = position(k);
         int i = p;
         while (blob[i] != 0) {
             i++;
@@ -117,7 +195,7 @@ final class KeyIndex {
             return firstWithHead(headOf(prefix), prefix.length);
         }
         int lo = 0;
-        int hi = positions.length;
+        int hi = keys.length;
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
             if (compare(mid, prefix, false) < 0) {
@@ -135,7 +213,7 @@ final class KeyIndex {
             return firstWithHead(headOf(prefix) + (1L << (8 * (HEAD - prefix.length))), prefix.length);
         }
         int lo = 0;
-        int hi = positions.length;
+        int hi = keys.length;
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
             if (compare(mid, prefix, true) <= 0) {
@@ -239,14 +317,12 @@ final class KeyIndex {
 
     /** The first key whose head is at least {@code target}, which is zero past its first {@code length} bytes. */
     private int firstWithHead(long target, int length) {
-        return length <= TrieTop.DEPTH
-                ? top.firstAtLeast(length, target, null)
-                : firstAtLeast(target, 0, positions.length);
+        return length <= TrieTop.DEPTH ? top.firstAtLeast(length, target, null) : firstAtLeast(target, 0, keys.length);
     }
 
     /** The key's first 8 bytes, big-endian, zero after its end: ordered like the keys (unsigned). */
     private long head(int k) {
-        int p = positions[k];
+        int p = position(k);
         if (p + HEAD > blob.length) {
             return headByBytes(p);
         }
@@ -318,8 +394,8 @@ final class KeyIndex {
     }
 
     private boolean samePrefix(int a, int b, int length) {
-        int p = positions[a];
-        int q = positions[b];
+        int p = position(a);
+        int q = position(b);
         for (int i = 0; i < length; i++) {
             byte x = blob[p + i];
             if (x != blob[q + i]) {
@@ -334,7 +410,7 @@ final class KeyIndex {
 
     /** Compares key {@code k} with {@code prefix}; with {@code asPrefix}, a key that starts with it is equal. */
     private int compare(int k, byte[] prefix, boolean asPrefix) {
-        int p = positions[k];
+        int p = position(k);
         for (int i = 0; i < prefix.length; i++) {
             int a = blob[p + i] & 0xff;
             int b = prefix[i] & 0xff;
@@ -374,7 +450,7 @@ final class KeyIndex {
                 heap.add(entry(blockMax[k >> BLOCK_SHIFT], k >> BLOCK_SHIFT, BLOCK_LEVEL));
                 k += BLOCK;
             } else {
-                heap.add(entry(weights[options[k]], k, KEY_LEVEL));
+                heap.add(entry(weights[option(k)], k, KEY_LEVEL));
                 k++;
             }
         }
@@ -396,7 +472,7 @@ final class KeyIndex {
                 }
             } else if (level == BLOCK_LEVEL) {
                 for (int key = index << BLOCK_SHIFT; key < (index + 1) << BLOCK_SHIFT; key++) {
-                    heap.add(entry(weights[options[key]], key, KEY_LEVEL));
+                    heap.add(entry(weights[option(key)], key, KEY_LEVEL));
                 }
             } else if (accept.test(index)) {
                 taken++;
@@ -471,7 +547,7 @@ final class KeyIndex {
         }
     }
 
-    /** Multikey quicksort (Bentley and Sedgewick) of key positions by their bytes from {@code depth}. */
+    /** Multikey quicksort (Bentley and Sedgewick) of packed keys by their bytes from {@code depth}. */
     private void sort(int[] a, int lo, int hi, int depth) {
         while (hi - lo > 1) {
             if (hi - lo < 12) {
@@ -495,7 +571,7 @@ final class KeyIndex {
             sort(a, lo, lt, depth);
             sort(a, gt + 1, hi, depth);
             if (pivot == 0) {
-                // Equal keys keep the order of their positions, which is the options' order: ties then rank
+                // Equal keys keep the order of their names and offsets, which is the options' order: ties then rank
                 // the same in one catalog as in a main catalog and a delta merged.
                 Arrays.sort(a, lt, gt + 1);
                 return;
@@ -527,8 +603,8 @@ final class KeyIndex {
         }
     }
 
-    private int at(int position, int depth) {
-        return blob[position + depth] & 0xff;
+    private int at(int key, int depth) {
+        return blob[nameStarts[key >>> shift] + (key & mask) + depth] & 0xff;
     }
 
     private static void swap(int[] a, int i, int j) {

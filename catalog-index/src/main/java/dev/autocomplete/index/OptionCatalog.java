@@ -15,8 +15,9 @@ import java.util.function.IntPredicate;
  * aliases, so that {@code lon} finds London and {@code york} finds New York, give or take the typos
  * {@link TypoRules} allows. Thread-safe.
  *
- * <p>Built for millions of options: texts and folded names live in two byte blobs, and the index is two
- * sorted arrays of positions into the folded blob ({@link KeyIndex}): keys at the start of a text or alias,
+ * <p>Built for millions of options: folded names live in a byte blob, each text's name followed by the few edits
+ * that make the display text of it ({@link TextPatches}), and the index is two sorted arrays of keys, each a
+ * name and an offset into the folded blob ({@link KeyIndex}): keys at the start of a text or alias,
  * and keys at an inner word. A match at the start ranks above a match at an inner word, then by weight.
  */
 final class OptionCatalog {
@@ -55,13 +56,18 @@ final class OptionCatalog {
     /** A catalog of no options. */
     static final OptionCatalog EMPTY = new OptionCatalog(List.of());
 
-    private final byte[] texts;
-    private final int[] textStarts;
+    /** What of {@link #names} the display texts' patches take, for the breakdown. */
+    private final long patchBytes;
+
     private final float[] weights;
     private final Map<Integer, String[]> aliases;
     private final byte[] names;
     private final int[] nameStarts;
+    /** The first name of each option, then the number of names; null when option {@code i} has name {@code i} only. */
     private final int[] firstName;
+    /** The option of each name; null when name {@code i} is option {@code i}'s. */
+    private final int[] nameOwners;
+
     private final int[] byWeight;
     private final KeyIndex starts;
     private final KeyIndex words;
@@ -71,23 +77,21 @@ final class OptionCatalog {
     OptionCatalog(List<CatalogEntry> entries) {
         int n = entries.size();
         weights = new float[n];
-        textStarts = new int[n + 1];
-        firstName = new int[n + 1];
+        int[] firstNames = new int[n + 1];
         Map<Integer, String[]> aliasMap = new HashMap<>();
-        ByteBuffer textBytes = new ByteBuffer();
         ByteBuffer nameBytes = new ByteBuffer();
         IntBuffer nameStartList = new IntBuffer();
         IntBuffer startKeys = new IntBuffer();
         IntBuffer wordKeys = new IntBuffer();
         Map<String, IntBuffer> codeOptions = new HashMap<>();
+        long patches = 0;
         for (int i = 0; i < n; i++) {
             CatalogEntry entry = entries.get(i);
             weights[i] = (float) entry.weight();
-            textStarts[i] = textBytes.size();
-            textBytes.add(entry.text().getBytes(StandardCharsets.UTF_8));
-            firstName[i] = nameStartList.size();
+            firstNames[i] = nameStartList.size();
             List<String> folded = new ArrayList<>();
             folded.add(Folding.fold(entry.text()));
+            byte[] patch = TextPatches.encode(entry.text().getBytes(StandardCharsets.UTF_8), bytes(folded.get(0)));
             List<String> kept = new ArrayList<>();
             for (String alias : entry.aliases()) {
                 String code = AliasCodes.folded(alias);
@@ -117,27 +121,37 @@ final class OptionCatalog {
                 byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
                 nameBytes.add(bytes);
                 nameBytes.add(new byte[] {0});
+                if (nameStartList.size() - 1 == firstNames[i]) {
+                    // The display text's patch follows its folded name, after the terminator: no offset of its own.
+                    nameBytes.addLength(patch.length);
+                    nameBytes.add(patch);
+                    patches += nameBytes.size() - start - bytes.length - 1;
+                }
                 if (bytes.length > 0) {
-                    startKeys.add(start);
+                    startKeys.add(nameStartList.size() - 1);
                 }
                 for (int b = 0; b < bytes.length; b++) {
                     if (bytes[b] == ' ') {
-                        wordKeys.add(start + b + 1);
+                        // The name and the offset, packed once the longest name is known.
+                        wordKeys.add(nameStartList.size() - 1);
+                        wordKeys.add(b + 1);
                     }
                 }
             }
         }
-        textStarts[n] = textBytes.size();
-        firstName[n] = nameStartList.size();
-        texts = textBytes.toArray();
+        firstNames[n] = nameStartList.size();
+        patchBytes = patches;
         names = nameBytes.toArray();
         nameStarts = nameStartList.toArray();
         aliases = Map.copyOf(aliasMap);
         Map<String, int[]> codeMap = new HashMap<>();
         codeOptions.forEach((code, owners) -> codeMap.put(code, owners.toArray()));
         codes = Map.copyOf(codeMap);
-        starts = new KeyIndex(names, startKeys.toArray(), this::ownerOf, weights);
-        words = new KeyIndex(names, wordKeys.toArray(), this::ownerOf, weights);
+        boolean oneNameEach = nameStarts.length == n;
+        firstName = oneNameEach ? null : firstNames;
+        nameOwners = oneNameEach ? null : owners(firstNames, nameStarts.length);
+        starts = new KeyIndex(names, nameStarts, nameOwners, startKeys.toArray(), 0, weights);
+        words = wordIndex(wordKeys);
         byWeight = sortedByWeight(n);
     }
 
@@ -146,8 +160,21 @@ final class OptionCatalog {
     }
 
     String text(int option) {
-        return new String(
-                texts, textStarts[option], textStarts[option + 1] - textStarts[option], StandardCharsets.UTF_8);
+        int start = nameStarts[firstName(option)];
+        int p = start;
+        while (names[p] != 0) {
+            p++;
+        }
+        int length = 0;
+        for (int shift = 0; ; shift += 7) {
+            int b = names[++p];
+            length |= (b & 0x7f) << shift;
+            if (b >= 0) {
+                break;
+            }
+        }
+        p++;
+        return new String(TextPatches.decode(names, p, p + length, names, start), StandardCharsets.UTF_8);
     }
 
     double weight(int option) {
@@ -155,7 +182,7 @@ final class OptionCatalog {
     }
 
     String foldedText(int option) {
-        return name(firstName[option]);
+        return name(firstName(option));
     }
 
     List<String> aliases(int option) {
@@ -165,9 +192,9 @@ final class OptionCatalog {
 
     /** Roughly how many bytes the catalog holds on the heap (its arrays), for capacity planning. */
     long heapBytes() {
-        long bytes = texts.length
-                + names.length
-                + 4L * (textStarts.length + weights.length + nameStarts.length + firstName.length + byWeight.length);
+        long bytes = names.length
+                + 4L * (weights.length + nameStarts.length + byWeight.length)
+                + (firstName == null ? 0 : 4L * (firstName.length + nameOwners.length));
         return bytes + starts.heapBytes() + words.heapBytes() + codesHeapBytes();
     }
 
@@ -192,6 +219,21 @@ final class OptionCatalog {
         return gone == null
                 ? owners.clone()
                 : Arrays.stream(owners).filter(option -> !gone.test(option)).toArray();
+    }
+
+    /** {@link #heapBytes} array by array, for the benchmarks' breakdown (name to bytes, in a fixed order). */
+    Map<String, Long> heapBreakdown() {
+        Map<String, Long> parts = new java.util.LinkedHashMap<>();
+        parts.put("display texts (patches after folded names)", patchBytes);
+        parts.put("folded names (blob)", names.length - patchBytes);
+        parts.put("folded name offsets", 4L * nameStarts.length);
+        parts.put(
+                "names per option (aliases only)", firstName == null ? 0 : 4L * (firstName.length + nameOwners.length));
+        parts.put("weights", 4L * weights.length);
+        parts.put("options by weight", 4L * byWeight.length);
+        starts.heapBreakdown("start keys", parts);
+        words.heapBreakdown("inner-word keys", parts);
+        return parts;
     }
 
     /**
@@ -254,7 +296,7 @@ final class OptionCatalog {
 
     /** Whether the option's text or one of its aliases, whole, is within the typos {@code folded} allows. */
     boolean nameWithinTypos(int option, String folded) {
-        for (int name = firstName[option]; name < firstName[option + 1]; name++) {
+        for (int name = firstName(option); name < firstName(option + 1); name++) {
             if (TypoRules.distance(folded, name(name)) < TypoRules.NEVER) {
                 return true;
             }
@@ -555,14 +597,48 @@ final class OptionCatalog {
         return new String(names, start, end - start, StandardCharsets.UTF_8);
     }
 
+    private int firstName(int option) {
+        return firstName == null ? option : firstName[option];
+    }
+
+    private static int[] owners(int[] firstNames, int count) {
+        int[] owners = new int[count];
+        for (int option = 0; option + 1 < firstNames.length; option++) {
+            Arrays.fill(owners, firstNames[option], firstNames[option + 1], option);
+        }
+        return owners;
+    }
+
+    /**
+     * The inner-word keys from (name, offset) pairs: packed in one int each, the offset in as few low bits as the
+     * longest name needs; when the names are too many or too long for that, as positions in the blob.
+     */
+    private KeyIndex wordIndex(IntBuffer pairs) {
+        int longest = 0;
+        for (int i = 1; i < pairs.size(); i += 2) {
+            longest = Math.max(longest, pairs.ints[i]);
+        }
+        int shift = 32 - Integer.numberOfLeadingZeros(longest);
+        int[] keys = new int[pairs.size() / 2];
+        if ((long) nameStarts.length << shift > Integer.MAX_VALUE) {
+            for (int i = 0; i < keys.length; i++) {
+                keys[i] = nameStarts[pairs.ints[2 * i]] + pairs.ints[2 * i + 1];
+            }
+            return new KeyIndex(names, keys, this::ownerOf, weights);
+        }
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = pairs.ints[2 * i] << shift | pairs.ints[2 * i + 1];
+        }
+        return new KeyIndex(names, nameStarts, nameOwners, keys, shift, weights);
+    }
+
     /** The option whose names hold the blob position. */
     private int ownerOf(int position) {
         int name = Arrays.binarySearch(nameStarts, position);
         if (name < 0) {
             name = -name - 2;
         }
-        int option = Arrays.binarySearch(firstName, 0, firstName.length - 1, name);
-        return option >= 0 ? option : -option - 2;
+        return nameOwners == null ? name : nameOwners[name];
     }
 
     private static byte[] bytes(String folded) {
@@ -589,6 +665,15 @@ final class OptionCatalog {
     private static final class ByteBuffer {
         private byte[] bytes = new byte[1024];
         private int size;
+
+        /** A length in 7-bit groups, low first, the high bit set on all but the last. */
+        void addLength(int length) {
+            while (length >= 0x80) {
+                add(new byte[] {(byte) (length | 0x80)});
+                length >>>= 7;
+            }
+            add(new byte[] {(byte) length});
+        }
 
         void add(byte[] more) {
             if (size + more.length > bytes.length) {

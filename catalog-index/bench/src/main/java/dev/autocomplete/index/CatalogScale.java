@@ -88,6 +88,12 @@ public final class CatalogScale {
                     "       of which building the index from parsed entries: %,d ms (%d)%n",
                     (System.nanoTime() - start) / 1_000_000,
                     direct.size());
+            if (run == 1) {
+                System.out.println("       where the index's arrays go (bytes/option):");
+                direct.heapBreakdown()
+                        .forEach((part, bytes) ->
+                                System.out.printf(Locale.ROOT, "         %-36s %6.2f%n", part, (double) bytes / size));
+            }
         }
         attributesHeap(options, memory);
         Files.delete(csv);
