@@ -5,6 +5,7 @@ import dev.autocomplete.server.auth.Caller;
 import dev.autocomplete.server.observe.Metrics;
 import dev.autocomplete.server.protocol.SuggestRequest;
 import dev.autocomplete.server.suggest.Suggester;
+import io.helidon.common.context.Contexts;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.webserver.http.Filter;
@@ -16,10 +17,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Wraps every request: times it, and once answered records it in the metrics and the access log. Services
- * put what they learn in the request's {@link RequestFacts} ({@link Caller} once authenticated, the
+ * put what they learn in the request's {@link RequestFacts}, kept on the request's context ({@link Caller} once authenticated, the
  * {@link SuggestRequest} once read, the {@link Suggester.Outcome} the suggester returned), and
- * {@link ErrorResponses} the code of the error sent. All of it runs on the request's own thread (each request runs on one virtual
- * thread, filter and handler alike).
+ * {@link ErrorResponses} the code of the error sent.
  */
 public final class RequestTracker implements Filter, AutoCloseable {
 
@@ -67,7 +67,7 @@ public final class RequestTracker implements Filter, AutoCloseable {
     @Override
     public void filter(FilterChain chain, RoutingRequest request, RoutingResponse response) {
         long start = System.nanoTime();
-        RequestFacts facts = RequestFacts.start();
+        RequestFacts facts = RequestFacts.start(request);
         int running = inFlight.incrementAndGet();
         try {
             if (draining) {
@@ -84,11 +84,11 @@ public final class RequestTracker implements Filter, AutoCloseable {
                         "OVERLOADED",
                         "The server is handling as many requests as it can; retry" + " in a second.");
             } else {
-                chain.proceed();
+                // The request's context is bound while the routes run, for ErrorResponses (given only a response).
+                Contexts.runInContext(request.context(), chain::proceed);
             }
         } finally {
             inFlight.decrementAndGet();
-            RequestFacts.end();
             long nanos = System.nanoTime() - start;
             Caller caller = facts.caller;
             String tenant = caller == null ? "" : caller.tenant().id();
