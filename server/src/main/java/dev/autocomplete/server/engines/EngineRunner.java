@@ -58,7 +58,7 @@ public final class EngineRunner {
             }
         });
         // An untimed wait, the budget kept by the one watchdog: a timed wait scheduled and cancelled a timer task per
-        // request, a sixth of an uncached request's CPU (docs/benchmarks.md).
+        // request, about a tenth of an uncached request's CPU (docs/benchmarks.md).
         Deadlines.Run run = DEADLINES.watch(future, deadline);
         try {
             T value = future.get();

@@ -70,23 +70,8 @@ public final class RequestTracker implements Filter, AutoCloseable {
         RequestFacts facts = RequestFacts.start(request);
         int running = inFlight.incrementAndGet();
         try {
-            if (draining) {
-                response.header(HeaderValues.CONNECTION_CLOSE);
-                response.header(HeaderNames.RETRY_AFTER, "1");
-                errors.send(response, 503, "SHUTTING_DOWN", "The server is shutting down; try again.");
-            } else if (running > maxConcurrent) {
-                // Refused at once rather than queued: a queue would hold the client's connection and our memory
-                // while it waits, and the client can retry as well as we can wait.
-                response.header(HeaderNames.RETRY_AFTER, "1");
-                errors.send(
-                        response,
-                        503,
-                        "OVERLOADED",
-                        "The server is handling as many requests as it can; retry" + " in a second.");
-            } else {
-                // The request's context is bound while the routes run, for ErrorResponses (given only a response).
-                Contexts.runInContext(request.context(), chain::proceed);
-            }
+            // The request's context is bound while it is handled, for ErrorResponses (given only a response).
+            Contexts.runInContext(request.context(), () -> admit(chain, response, running));
         } finally {
             inFlight.decrementAndGet();
             long nanos = System.nanoTime() - start;
@@ -123,6 +108,26 @@ public final class RequestTracker implements Filter, AutoCloseable {
                         suggested == null ? null : suggested.fallback(),
                         caller != null && caller.tenant().logQueries()));
             }
+        }
+    }
+
+    /** Refuses the request while draining or when too many run, else hands it on. */
+    private void admit(FilterChain chain, RoutingResponse response, int running) {
+        if (draining) {
+            response.header(HeaderValues.CONNECTION_CLOSE);
+            response.header(HeaderNames.RETRY_AFTER, "1");
+            errors.send(response, 503, "SHUTTING_DOWN", "The server is shutting down; try again.");
+        } else if (running > maxConcurrent) {
+            // Refused at once rather than queued: a queue would hold the client's connection and our memory
+            // while it waits, and the client can retry as well as we can wait.
+            response.header(HeaderNames.RETRY_AFTER, "1");
+            errors.send(
+                    response,
+                    503,
+                    "OVERLOADED",
+                    "The server is handling as many requests as it can; retry" + " in a second.");
+        } else {
+            chain.proceed();
         }
     }
 
