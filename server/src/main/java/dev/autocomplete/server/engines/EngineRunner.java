@@ -3,8 +3,6 @@ package dev.autocomplete.server.engines;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Runs work that asks engines so that their faults stay theirs: the work (a reading: the core's reader and every
@@ -16,6 +14,7 @@ import java.util.concurrent.TimeoutException;
 public final class EngineRunner {
 
     private static final System.Logger LOG = System.getLogger(EngineRunner.class.getName());
+    private static final Deadlines DEADLINES = new Deadlines();
 
     /** Work that asks engines through {@code calls}, to finish by {@code deadlineNanos} ({@link System#nanoTime}). */
     @FunctionalInterface
@@ -58,10 +57,16 @@ public final class EngineRunner {
                 future.completeExceptionally(e);
             }
         });
+        // An untimed wait, the budget kept by the one watchdog: a timed wait scheduled and cancelled a timer task per
+        // request, about a tenth of an uncached request's CPU (docs/benchmarks.md).
+        Deadlines.Run run = DEADLINES.watch(future, deadline);
         try {
-            T value = future.get(budget.toNanos(), TimeUnit.NANOSECONDS);
+            T value = future.get();
             return done(value, EngineOutcome.OK, System.nanoTime() - start, calls);
-        } catch (TimeoutException e) {
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof Deadlines.Overdue)) {
+                return failed(name, e, start, calls);
+            }
             thread.interrupt();
             GuardedEngine late = calls.blame(System.nanoTime());
             if (late != null) {
@@ -76,18 +81,21 @@ public final class EngineRunner {
                                     : "; blamed on engine " + late.name() + " (" + timeByEngine(calls.summary())
                                             + ")"));
             return done(null, EngineOutcome.TIMEOUT, System.nanoTime() - start, calls);
-        } catch (ExecutionException e) {
-            // Only the class name: a message might quote the query.
-            LOG.log(
-                    System.Logger.Level.WARNING,
-                    "Reading for " + name + " failed: "
-                            + e.getCause().getClass().getName());
-            return done(null, EngineOutcome.ERROR, System.nanoTime() - start, calls);
         } catch (InterruptedException e) {
             thread.interrupt();
             Thread.currentThread().interrupt();
             return done(null, EngineOutcome.TIMEOUT, System.nanoTime() - start, calls);
+        } finally {
+            DEADLINES.forget(run);
         }
+    }
+
+    private static <T> Result<T> failed(String name, ExecutionException e, long start, EngineCalls calls) {
+        // Only the class name: a message might quote the query.
+        LOG.log(
+                System.Logger.Level.WARNING,
+                "Reading for " + name + " failed: " + e.getCause().getClass().getName());
+        return done(null, EngineOutcome.ERROR, System.nanoTime() - start, calls);
     }
 
     /** Where the time went, engine by engine: {@code faulty 998 ms, catalogs 0.1 ms}. */

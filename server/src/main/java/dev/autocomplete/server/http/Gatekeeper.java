@@ -66,7 +66,7 @@ public final class Gatekeeper {
             throw e;
         }
         // Known from here on: refusals below are counted and logged for this tenant and product.
-        RequestFacts.current().caller = admitted.caller();
+        RequestFacts.of(request).caller = admitted.caller();
         try {
             checkOriginAndRate(admitted.caller(), origin, response);
             if (admitted.caller().kind() == Caller.Kind.SECRET_KEY) {
@@ -91,7 +91,7 @@ public final class Gatekeeper {
         Optional<String> authorization = authorization(request);
         Admitted admitted =
                 authenticated(request, response, () -> authenticator.authenticate(authorization, Optional.empty()));
-        RequestFacts.current().caller = admitted.caller();
+        RequestFacts.of(request).caller = admitted.caller();
         try {
             Caller caller = admitted.caller();
             limit(response, caller);

@@ -3,16 +3,18 @@ package dev.autocomplete.server.http;
 import dev.autocomplete.server.auth.Caller;
 import dev.autocomplete.server.protocol.SuggestRequest;
 import dev.autocomplete.server.suggest.Suggester;
+import io.helidon.common.context.Context;
+import io.helidon.common.context.Contexts;
+import io.helidon.webserver.http.ServerRequest;
 
 /**
  * What is learned about a request while it is handled, for the {@link RequestTracker} around it (metrics and
- * the access log): one per request, kept in a thread local from the tracker's start to its end, since filter
- * and handler run on the request's one virtual thread. Cheaper than Helidon's request context, which made a
- * context per request and a registry lookup per fact.
+ * the access log): one per request, registered on the request's own {@link ServerRequest#context() context} by
+ * the tracker. Code that has the request reads them from there ({@link #of}); {@link ErrorResponses}, which is
+ * handed only the response, finds the same context through Helidon's {@link Contexts}, which the tracker binds
+ * to the request's handling ({@link #current}).
  */
 final class RequestFacts {
-
-    private static final ThreadLocal<RequestFacts> CURRENT = new ThreadLocal<>();
 
     Caller caller;
     SuggestRequest body;
@@ -21,20 +23,24 @@ final class RequestFacts {
 
     private RequestFacts() {}
 
-    /** Starts tracking the request this thread runs. */
-    static RequestFacts start() {
+    /** Starts tracking {@code request}: its facts, on its context. */
+    static RequestFacts start(ServerRequest request) {
         RequestFacts facts = new RequestFacts();
-        CURRENT.set(facts);
+        request.context().register(facts);
         return facts;
     }
 
-    static void end() {
-        CURRENT.remove();
+    /** The facts of {@code request}, or a throwaway when no tracker started them. */
+    static RequestFacts of(ServerRequest request) {
+        return of(request.context());
     }
 
-    /** The facts of the request this thread runs, or a throwaway when no tracker started one. */
+    /** The facts of the request whose context Helidon has bound to this handling, or a throwaway. */
     static RequestFacts current() {
-        RequestFacts facts = CURRENT.get();
-        return facts != null ? facts : new RequestFacts();
+        return Contexts.context().map(RequestFacts::of).orElseGet(RequestFacts::new);
+    }
+
+    private static RequestFacts of(Context context) {
+        return context.get(RequestFacts.class).orElseGet(RequestFacts::new);
     }
 }

@@ -5,6 +5,7 @@ import dev.autocomplete.server.auth.Caller;
 import dev.autocomplete.server.observe.Metrics;
 import dev.autocomplete.server.protocol.SuggestRequest;
 import dev.autocomplete.server.suggest.Suggester;
+import io.helidon.common.context.Contexts;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.webserver.http.Filter;
@@ -16,10 +17,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Wraps every request: times it, and once answered records it in the metrics and the access log. Services
- * put what they learn in the request's {@link RequestFacts} ({@link Caller} once authenticated, the
+ * put what they learn in the request's {@link RequestFacts}, kept on the request's context ({@link Caller} once authenticated, the
  * {@link SuggestRequest} once read, the {@link Suggester.Outcome} the suggester returned), and
- * {@link ErrorResponses} the code of the error sent. All of it runs on the request's own thread (each request runs on one virtual
- * thread, filter and handler alike).
+ * {@link ErrorResponses} the code of the error sent.
  */
 public final class RequestTracker implements Filter, AutoCloseable {
 
@@ -67,28 +67,13 @@ public final class RequestTracker implements Filter, AutoCloseable {
     @Override
     public void filter(FilterChain chain, RoutingRequest request, RoutingResponse response) {
         long start = System.nanoTime();
-        RequestFacts facts = RequestFacts.start();
+        RequestFacts facts = RequestFacts.start(request);
         int running = inFlight.incrementAndGet();
         try {
-            if (draining) {
-                response.header(HeaderValues.CONNECTION_CLOSE);
-                response.header(HeaderNames.RETRY_AFTER, "1");
-                errors.send(response, 503, "SHUTTING_DOWN", "The server is shutting down; try again.");
-            } else if (running > maxConcurrent) {
-                // Refused at once rather than queued: a queue would hold the client's connection and our memory
-                // while it waits, and the client can retry as well as we can wait.
-                response.header(HeaderNames.RETRY_AFTER, "1");
-                errors.send(
-                        response,
-                        503,
-                        "OVERLOADED",
-                        "The server is handling as many requests as it can; retry" + " in a second.");
-            } else {
-                chain.proceed();
-            }
+            // The request's context is bound while it is handled, for ErrorResponses (given only a response).
+            Contexts.runInContext(request.context(), () -> admit(chain, response, running));
         } finally {
             inFlight.decrementAndGet();
-            RequestFacts.end();
             long nanos = System.nanoTime() - start;
             Caller caller = facts.caller;
             String tenant = caller == null ? "" : caller.tenant().id();
@@ -123,6 +108,26 @@ public final class RequestTracker implements Filter, AutoCloseable {
                         suggested == null ? null : suggested.fallback(),
                         caller != null && caller.tenant().logQueries()));
             }
+        }
+    }
+
+    /** Refuses the request while draining or when too many run, else hands it on. */
+    private void admit(FilterChain chain, RoutingResponse response, int running) {
+        if (draining) {
+            response.header(HeaderValues.CONNECTION_CLOSE);
+            response.header(HeaderNames.RETRY_AFTER, "1");
+            errors.send(response, 503, "SHUTTING_DOWN", "The server is shutting down; try again.");
+        } else if (running > maxConcurrent) {
+            // Refused at once rather than queued: a queue would hold the client's connection and our memory
+            // while it waits, and the client can retry as well as we can wait.
+            response.header(HeaderNames.RETRY_AFTER, "1");
+            errors.send(
+                    response,
+                    503,
+                    "OVERLOADED",
+                    "The server is handling as many requests as it can; retry" + " in a second.");
+        } else {
+            chain.proceed();
         }
     }
 

@@ -56,7 +56,7 @@ public final class SuggestService implements HttpService {
             Caller caller = admitted.caller();
             JsonRequests.requireJson(request);
             SuggestRequest body = reader.read(requests.body(request));
-            RequestFacts facts = RequestFacts.current();
+            RequestFacts facts = RequestFacts.of(request);
             facts.body = body;
             Suggester.Outcome outcome = suggester.suggest(caller, body);
             facts.suggested = outcome;
