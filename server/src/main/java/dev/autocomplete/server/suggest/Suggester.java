@@ -146,11 +146,13 @@ public final class Suggester {
                 picked.putIfAbsent(param.type(), param.text());
             }
         }
-        EngineRunner.Result<Reading> result = runner.run(
-                caller.tenant().id() + "/" + product.slug(),
-                product.limits().budget(),
-                (calls, deadline) ->
-                        QueryReader.read(product.model(), query, product.enginesByType(), calls, deadline, picked));
+        EngineRunner.Work<Reading> read = (calls, deadline) ->
+                QueryReader.read(product.model(), query, product.enginesByType(), calls, deadline, picked);
+        String name = caller.tenant().id() + "/" + product.slug();
+        // The core's own option lists alone are read on this thread; a plug-in engine's reading gets one of its own.
+        EngineRunner.Result<Reading> result = product.coreOnly()
+                ? runner.runHere(name, product.limits().budget(), read)
+                : runner.run(name, product.limits().budget(), read);
         if (result.failed()) {
             return new Answer(fallback(request, segments, product), false, result);
         }

@@ -2,6 +2,7 @@ package dev.autocomplete.server.tenant;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.autocomplete.server.catalogs.TenantCatalogs;
 import dev.autocomplete.server.engines.GuardedEngine;
 import dev.autocomplete.server.reading.ProductModel;
 import java.time.ZoneId;
@@ -53,6 +54,20 @@ public record Product(
         enginesByType = Map.copyOf(enginesByType);
         requireNonNull(limits, "limits is null");
         requireNonNull(dataGeneration, "dataGeneration is null");
+    }
+
+    /**
+     * Whether every param is served by the core's own option lists ({@link TenantCatalogs#SOURCE_NAME}), no
+     * plug-in engine: its readings run on the request's thread ({@link
+     * dev.autocomplete.server.engines.EngineRunner#runHere}).
+     */
+    public boolean coreOnly() {
+        for (GuardedEngine engine : engines) {
+            if (!engine.name().equals(TenantCatalogs.SOURCE_NAME)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Whether every engine's answers depend on the question alone, so whole responses may be cached. */
