@@ -46,6 +46,17 @@ public final class WrkBenchmark {
 
     private WrkBenchmark() {}
 
+    private static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (var paths = Files.walk(root)) {
+            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         Path repo = Path.of(args.length > 0 ? args[0] : ".").toAbsolutePath().normalize();
         int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 20;
@@ -56,6 +67,9 @@ public final class WrkBenchmark {
         boolean control = args.length > 6 && args[6].equals("control");
         Path work = repo.resolve("benchmarks/target/wrk");
         Path tenant = work.resolve("tenants/bench");
+        // Each run starts from an empty store: picks credited by an earlier `events` run would otherwise be learned
+        // priors here, and every later run would read them.
+        deleteTree(work.resolve("data"));
         Files.createDirectories(tenant.resolve("data"));
         // The catalog engine refuses two options that fold to one text.
         List<SyntheticCatalog.Option> places = SyntheticCatalog.distinct(SyntheticCatalog.generate(repo, 1_000_000));
