@@ -12,7 +12,8 @@ import java.util.function.IntPredicate;
  * How one option list is read and offered, for the core's catalogs and inline lists and for engines (through
  * the SPI toolkit's {@code Lookup}) alike: a typed span reads as an option's text or alias (in the requested
  * languages or the default one), its prefix, or a typo of one, or as a whole code ({@link AliasCodes}); offers are
- * ranked by the match, then weight, narrowed by attribute filters and reordered by attribute boosts. Each call reads one snapshot. Thread-safe.
+ * ranked by the match, then weight, narrowed by attribute filters and reordered by attribute boosts. Each call
+ * reads one snapshot. Thread-safe.
  */
 public final class OptionLookup {
 

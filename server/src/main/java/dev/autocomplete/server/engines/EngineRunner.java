@@ -65,7 +65,7 @@ public final class EngineRunner {
             return done(value, EngineOutcome.OK, System.nanoTime() - start, calls);
         } catch (ExecutionException e) {
             if (!(e.getCause() instanceof Deadlines.Overdue)) {
-                return failed(name, e, start, calls);
+                return failed(name, e.getCause(), start, calls);
             }
             thread.interrupt();
             GuardedEngine late = calls.blame(System.nanoTime());
@@ -92,8 +92,8 @@ public final class EngineRunner {
 
     /**
      * Runs {@code work} that asks only the core's own code (its option lists: no plug-in) on the caller's thread:
-     * no hand-off to a thread of its own, which cost about a fifth of an uncached request's CPU (park and unpark,
-     * docs/benchmarks.md). The work gets the same deadline to check, but is not given up when it overruns: what
+     * no hand-off to a thread of its own, whose park and unpark cost 8 % of an uncached request's CPU
+     * (docs/benchmarks.md). The work gets the same deadline to check, but is not given up when it overruns: what
      * the budget guards against, a plug-in that hangs, is not there. Faults are handled as {@link #run}'s are.
      */
     public <T> Result<T> runHere(String name, Duration budget, Work<T> work) {
@@ -105,10 +105,6 @@ public final class EngineRunner {
         } catch (Exception | LinkageError | AssertionError e) {
             return failed(name, e, start, calls);
         }
-    }
-
-    private static <T> Result<T> failed(String name, ExecutionException e, long start, EngineCalls calls) {
-        return failed(name, e.getCause(), start, calls);
     }
 
     private static <T> Result<T> failed(String name, Throwable cause, long start, EngineCalls calls) {

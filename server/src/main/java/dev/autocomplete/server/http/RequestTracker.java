@@ -17,8 +17,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Wraps every request: times it, and once answered records it in the metrics and the access log. Services
- * put what they learn in the request's {@link RequestFacts}, kept on the request's context ({@link Caller} once authenticated, the
- * {@link SuggestRequest} once read, the {@link Suggester.Outcome} the suggester returned), and
+ * put what they learn in the request's {@link RequestFacts}, kept on the request's context ({@link Caller} once
+ * authenticated, the {@link SuggestRequest} once read, the {@link Suggester.Outcome} the suggester returned), and
  * {@link ErrorResponses} the code of the error sent.
  */
 public final class RequestTracker implements Filter, AutoCloseable {

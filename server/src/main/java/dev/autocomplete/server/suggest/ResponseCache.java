@@ -94,7 +94,7 @@ public final class ResponseCache {
     }
 
     /** Whether responses of this product are cached at all. */
-    boolean caches(Product product) {
+    private boolean caches(Product product) {
         return cache != null && product.cacheable();
     }
 
