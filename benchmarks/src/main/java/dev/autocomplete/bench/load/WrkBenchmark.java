@@ -320,18 +320,26 @@ public final class WrkBenchmark {
         lua.append("""
                 local i = 0
                 local gap = tonumber(os.getenv("WRK_DELAY_MS") or "0")
+                local owed = 0
                 setup = function(thread) thread:set("offset", math.random(#bodies)) end
                 request = function()
                   i = i + 1
                   return wrk.format("POST", "PATH", headers, bodies[(i + (offset or 0)) % #bodies + 1])
                 end
-                delay = function() return gap end
+                -- wrk waits whole milliseconds: a fractional gap is paid as whole ones, the rest carried over
+                delay = function() owed = owed + gap; local whole = math.floor(owed); owed = owed - whole; return whole end
                 """.replace("PATH", path));
         Files.writeString(script, lua.toString());
     }
 
     /** Runs wrk; a positive {@code rate} paces every connection to offer that many requests per second. */
     static String wrk(int port, Path script, int seconds, int connections, double rate)
+            throws IOException, InterruptedException {
+        return wrkWithGap(port, script, seconds, connections, rate > 0 ? connections * 1000 / rate : 0);
+    }
+
+    /** Runs wrk; each connection waits {@code gapMillis} (fractional: carried over) after each answer. */
+    static String wrkWithGap(int port, Path script, int seconds, int connections, double gapMillis)
             throws IOException, InterruptedException {
         ProcessBuilder builder = new ProcessBuilder(
                 "wrk",
@@ -342,8 +350,7 @@ public final class WrkBenchmark {
                 "-s",
                 script.toString(),
                 "http://127.0.0.1:" + port + "/api/suggest");
-        builder.environment()
-                .put("WRK_DELAY_MS", rate > 0 ? Long.toString(Math.round(connections * 1000 / rate)) : "0");
+        builder.environment().put("WRK_DELAY_MS", String.format(Locale.ROOT, "%.3f", Math.max(0, gapMillis)));
         builder.redirectErrorStream(true);
         Process process = builder.start();
         String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
