@@ -313,7 +313,11 @@ public final class AccessLog implements AutoCloseable {
                 && value.charAt(plain) != '\\') {
             plain++;
         }
-        line.append(value, 0, plain); // ids, names and codes: the whole value at once
+        if (plain == value.length()) {
+            // ids, names and codes: the whole value at once (append(CharSequence, start, end) copies char by char)
+            return line.append(value).append('"');
+        }
+        line.append(value, 0, plain);
         for (int i = plain; i < value.length(); i++) {
             char c = value.charAt(i);
             switch (c) {
