@@ -48,7 +48,16 @@ final class Latency {
 
     /** The counter name of a bucket in the store. */
     static String name(int bucket) {
-        return String.format(java.util.Locale.ROOT, "latency_%02d", bucket);
+        return NAMES[bucket];
+    }
+
+    /** The names, made once: formatting one per answered request cost 0.5 % of a cached answer's CPU. */
+    private static final String[] NAMES = new String[BOUNDS_MS.length];
+
+    static {
+        for (int i = 0; i < NAMES.length; i++) {
+            NAMES[i] = String.format(java.util.Locale.ROOT, "latency_%02d", i);
+        }
     }
 
     /** The bucket of a counter name, or -1 when it is not a latency counter. */

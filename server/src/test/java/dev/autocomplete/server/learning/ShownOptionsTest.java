@@ -1,0 +1,60 @@
+package dev.autocomplete.server.learning;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.autocomplete.server.protocol.Offered;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The session memory of the honest-pick check: bounded, the least recently seen forgotten first, 48 offers each. */
+class ShownOptionsTest {
+
+    private static final long NOW = 1_800_000_000L;
+
+    private static Offered offer(long... options) {
+        return new Offered(List.of(new Offered.Offer("city", true, options)));
+    }
+
+    @Test
+    void remembers_at_most_max_sessions() {
+        ShownOptions shown = new ShownOptions(100);
+        for (int i = 0; i < 10_000; i++) {
+            shown.record("session-" + i, offer(i), NOW);
+        }
+        assertTrue(shown.size() <= 100, "remembered " + shown.size());
+        assertEquals("city", shown.attribute("session-9999", 9999, type -> false, NOW));
+        assertNull(shown.attribute("session-0", 0, type -> false, NOW));
+    }
+
+    @Test
+    void a_session_seen_again_outlives_newer_ones_seen_once() {
+        ShownOptions shown = new ShownOptions(100);
+        shown.record("kept", offer(7), NOW);
+        for (int i = 0; i < 1_000; i++) {
+            shown.record("other-" + i, offer(i), NOW);
+            assertEquals("city", shown.attribute("kept", 7, type -> false, NOW), "after " + i + " others");
+        }
+        assertTrue(shown.size() <= 100, "remembered " + shown.size());
+    }
+
+    @Test
+    void a_session_keeps_its_last_48_offers() {
+        ShownOptions shown = new ShownOptions(100);
+        for (long option = 1; option <= 60; option++) {
+            shown.record("s", offer(option), NOW + option);
+        }
+        // Each answer also notes its suggestion (a pill), one offer renewed each time: 61 in all, the last 48 kept.
+        for (long option = 1; option <= 13; option++) {
+            assertNull(shown.attribute("s", option, type -> false, NOW + 60), "option " + option);
+        }
+        for (long option = 14; option <= 60; option++) {
+            assertEquals("city", shown.attribute("s", option, type -> false, NOW + 60), "option " + option);
+        }
+        assertTrue(shown.offeredType("s", "city", NOW + 60));
+        assertTrue(shown.creditOnce("s", "city", 60));
+        assertFalse(shown.creditOnce("s", "city", 60));
+    }
+}
