@@ -190,6 +190,65 @@ final class KeyIndex {
         return i - p;
     }
 
+    /** The first levels of the trie the keys form, for a walk that reads its shallow nodes without the keys. */
+    TrieTop top() {
+        return top;
+    }
+
+    /**
+     * Copies key {@code k}'s bytes from {@code from} into {@code into} (at the same indexes), up to its terminator
+     * (copied as 0) or {@code limit}; returns the index of the terminator, or {@code limit}. One read of the key
+     * where {@link #byteAt} reads it again for every byte.
+     */
+    int copy(int k, int from, byte[] into, int limit) {
+        int p = position(k);
+        for (int i = from; i < limit; i++) {
+            byte b = blob[p + i];
+            into[i] = b;
+            if (b == 0) {
+                return i;
+            }
+        }
+        return limit;
+    }
+
+    /**
+     * At least the heaviest weight of the keys in {@code [from, to)}: the maxima of the blocks they touch, so
+     * possibly more. A few reads for a range of up to a few blocks.
+     */
+    float weightBound(int from, int to) {
+        if (from >= to) {
+            return Float.NEGATIVE_INFINITY;
+        }
+        float max = Float.NEGATIVE_INFINITY;
+        int b = from >> BLOCK_SHIFT;
+        int last = (to - 1) >> BLOCK_SHIFT;
+        while (b <= last) {
+            if ((b & ((SUPER >> BLOCK_SHIFT) - 1)) == 0 && ((b + (SUPER >> BLOCK_SHIFT)) - 1) <= last) {
+                max = Math.max(max, superMax[b >> (SUPER_SHIFT - BLOCK_SHIFT)]);
+                b += SUPER >> BLOCK_SHIFT;
+            } else {
+                max = Math.max(max, blockMax[b]);
+                b++;
+            }
+        }
+        return max;
+    }
+
+    /** The first key in {@code [k, to)} of an option weighing at least {@code floor}, or {@code to}: whole blocks lighter are skipped. */
+    int nextAtLeast(int k, int to, float floor) {
+        while (k < to) {
+            if (blockMax[k >> BLOCK_SHIFT] < floor) {
+                k = ((k >> BLOCK_SHIFT) + 1) << BLOCK_SHIFT;
+            } else if (weights[option(k)] < floor) {
+                k++;
+            } else {
+                return k;
+            }
+        }
+        return to;
+    }
+
     /** The first key not below {@code prefix} (unsigned byte order). */
     int lowerBound(byte[] prefix) {
         if (prefix.length > 0 && prefix.length <= HEAD) {

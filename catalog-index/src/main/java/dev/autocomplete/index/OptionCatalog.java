@@ -403,12 +403,14 @@ final class OptionCatalog {
             return ranked.matches;
         }
         String typed = new String(prefix, StandardCharsets.ISO_8859_1);
-        IntBuffer[] startRanges = walk(starts, typed, budget, walkFloor(bound, AT_START));
-        IntBuffer[] wordRanges = null;
+        TypoWalk.Ranges[] startRanges = TypoWalk.walk(starts, typed, budget, walkFloor(bound, AT_START));
+        TypoWalk.Ranges[] wordRanges = null;
         for (int edits = 1; edits <= last && !ranked.full(); edits++) {
             ranked.take(starts, startRanges[edits], AT_START, edits);
             if (!ranked.full() && ranked.admits(edits, AT_WORD)) {
-                wordRanges = wordRanges == null ? walk(words, typed, budget, walkFloor(bound, AT_WORD)) : wordRanges;
+                wordRanges = wordRanges == null
+                        ? TypoWalk.walk(words, typed, budget, walkFloor(bound, AT_WORD))
+                        : wordRanges;
                 ranked.take(words, wordRanges[edits], AT_WORD, edits);
             }
         }
@@ -438,7 +440,7 @@ final class OptionCatalog {
             return matches.size() >= limit;
         }
 
-        void take(KeyIndex index, IntBuffer ranges, int where, int edits) {
+        void take(KeyIndex index, TypoWalk.Ranges ranges, int where, int edits) {
             if (ranges != null) {
                 take(index, ranges.ints, ranges.size, where, edits);
             }
@@ -470,111 +472,6 @@ final class OptionCatalog {
         return bound != null && bound.edits() == 1 && bound.where() == where
                 ? (float) bound.weight()
                 : Float.NEGATIVE_INFINITY;
-    }
-
-    /**
-     * The key ranges under a prefix within budget, by its typos ({@code [edits]}, null for none). Walks the
-     * sorted keys like a trie, aligning a shared prefix once, skipping every key under a prefix that is
-     * already over budget, and from a prefix that spent the whole budget seeking only the bytes that can
-     * still align. Keys lighter than {@code floor} are read past one by one (their typos are not counted, and
-     * the ranges leave out those before a range's first heavy key): for a small index under a high floor only.
-     */
-    private IntBuffer[] walk(KeyIndex index, String typed, int budget, float floor) {
-        IntBuffer[] ranges = new IntBuffer[budget + 1];
-        byte[] first = {(byte) typed.charAt(0)};
-        int k = index.lowerBound(first);
-        int to = index.upperBound(first);
-        int m = typed.length();
-        // A row's minimum grows by one per byte past the typed length: no walk goes deeper than this.
-        int maxDepth = Math.min(index.maxLength(), m + budget + 1);
-        int[][] rows = new int[maxDepth + 1][m + 1];
-        int[] bestEnd = new int[maxDepth + 1];
-        int[] rowMin = new int[maxDepth + 1];
-        rows[0] = TypoRules.firstRow(typed);
-        bestEnd[0] = rows[0][m];
-        int[] hints = TrieTop.newHints();
-        int previous = -1;
-        int valid = 0;
-        while (k < to) {
-            if (weights[index.option(k)] < floor) {
-                k++;
-                continue;
-            }
-            int depth = previous < 0 ? 0 : commonPrefix(index, previous, k, valid);
-            int length = -1;
-            int matchedAt = -1;
-            int failedAt = -1;
-            for (int i = depth + 1; ; i++) {
-                int c = index.byteAt(k, i - 1);
-                if (c < 0) {
-                    length = i - 1;
-                    break;
-                }
-                int min = TypoRules.nextRow(
-                        typed,
-                        (char) c,
-                        i >= 2 ? (char) index.byteAt(k, i - 2) : 0,
-                        rows[i - 1],
-                        i >= 2 ? rows[i - 2] : null,
-                        rows[i]);
-                bestEnd[i] = Math.min(bestEnd[i - 1], rows[i][m]);
-                rowMin[i] = min;
-                valid = i;
-                if (bestEnd[i] <= budget) {
-                    matchedAt = i;
-                    break;
-                }
-                if (min > budget) {
-                    failedAt = i;
-                    break;
-                }
-            }
-            previous = k;
-            if (matchedAt < 0) {
-                if (failedAt > 1 && rowMin[failedAt - 1] >= budget) {
-                    int d = failedAt - 1;
-                    k = index.seek(
-                            k,
-                            d,
-                            TypoRules.nextWithin(
-                                    typed,
-                                    budget,
-                                    rows[d],
-                                    rows[d - 1],
-                                    (char) index.byteAt(k, d - 1),
-                                    index.byteAt(k, d)),
-                            to,
-                            hints);
-                } else {
-                    k = index.endOfPrefix(k, failedAt < 0 ? length + 1 : failedAt, to, hints);
-                }
-                continue;
-            }
-            int end = index.endOfPrefix(k, matchedAt, to, hints);
-            int edits = bestEnd[matchedAt];
-            if (ranges[edits] == null) {
-                ranges[edits] = new IntBuffer();
-            }
-            ranges[edits].add(k);
-            ranges[edits].add(end);
-            previous = end - 1;
-            valid = Math.min(valid, matchedAt);
-            k = end;
-        }
-        return ranges;
-    }
-
-    /** How many leading bytes keys {@code a} and {@code b} share, up to {@code most}. */
-    private static int commonPrefix(KeyIndex index, int a, int b, int most) {
-        int i = 0;
-        while (i < most) {
-            int x = index.byteAt(a, i);
-            if (x < 0 || x != index.byteAt(b, i)) {
-                return i;
-            }
-            i++;
-        }
-        return most;
     }
 
     private void forExact(String folded, java.util.function.IntConsumer each) {
