@@ -28,10 +28,6 @@ final class TypoWalk {
         }
     }
 
-    private static final int MATCHED = 0;
-    private static final int FAILED = 1;
-    private static final int OTHER = 2;
-
     private final KeyIndex index;
     private final TrieTop top;
     private final String typed;
@@ -69,6 +65,9 @@ final class TypoWalk {
         this.path = new byte[maxDepth + 2];
         this.key = new byte[maxDepth + 2];
         this.ranges = new Ranges[budget + 1];
+        for (int[] row : rows) {
+            java.util.Arrays.fill(row, budget + 1);
+        }
         rows[0] = TypoRules.firstRow(typed);
         bestEnd[0] = rows[0][m];
     }
@@ -95,8 +94,8 @@ final class TypoWalk {
         return (int) (head >>> (8 * (7 - i))) & 0xff;
     }
 
-    /** Walks node {@code node} at {@code depth} of the table, its parent's rows computed; tells how it ended. */
-    private int node(int depth, int node) {
+    /** Walks node {@code node} at {@code depth} of the table, its parent's rows computed. */
+    private void node(int depth, int node) {
         long prefix = top.prefix(depth, node);
         int c = byteOf(prefix, depth - 1);
         int from = top.start(depth, node);
@@ -104,26 +103,25 @@ final class TypoWalk {
         cursors[depth] = node;
         if (c == 0) {
             // Keys that end above this depth: no prefix of them was within budget.
-            return OTHER;
+            return;
         }
         if (floored && index.weightBound(from, to) < floor) {
-            return OTHER;
+            return;
         }
         path[depth - 1] = (byte) c;
         int min = row(depth, c, depth >= 2 ? path[depth - 2] & 0xff : 0);
         if (bestEnd[depth] <= budget) {
             add(bestEnd[depth], from, to);
-            return MATCHED;
+            return;
         }
         if (min > budget) {
-            return FAILED;
+            return;
         }
         if (depth == TrieTop.DEPTH) {
             keys(from, to, depth);
         } else {
             children(depth, prefix);
         }
-        return OTHER;
     }
 
     /** Walks the children of the node of {@code prefix} at {@code depth}, whose rows are computed. */
@@ -131,23 +129,22 @@ final class TypoWalk {
         int level = depth + 1;
         int child = top.nodeAtLeast(level, prefix, cursors[level]);
         int end = top.nodeAtLeast(level, prefix + (1L << (8 * (8 - depth))), child);
-        boolean spent = rowMin[depth] >= budget;
-        while (child < end) {
-            if (node(level, child) == FAILED && spent) {
-                // Over budget after the whole budget was spent here: only the bytes that still align can follow.
-                int next = TypoRules.nextWithin(
-                        typed,
-                        budget,
-                        rows[depth],
-                        rows[depth - 1],
-                        (char) (path[depth - 1] & 0xff),
-                        byteOf(top.prefix(level, child), depth));
-                if (next > 255) {
-                    return;
-                }
-                long target = TrieTop.keep(top.prefix(level, child), depth) | ((long) next << (8 * (7 - depth)));
-                child = top.nodeAtLeast(level, target, child + 1);
-            } else {
+        if (rowMin[depth] < budget) {
+            for (; child < end; child++) {
+                node(level, child);
+            }
+            return;
+        }
+        // The whole budget is spent here: only the bytes that still align can follow (exactly those), so the
+        // walk visits the children of those bytes and no other.
+        int shift = 8 * (7 - depth);
+        char last = (char) (path[depth - 1] & 0xff);
+        for (int c = TypoRules.nextWithin(typed, budget, rows[depth], rows[depth - 1], last, -1);
+                c < 256 && child < end;
+                c = TypoRules.nextWithin(typed, budget, rows[depth], rows[depth - 1], last, c)) {
+            child = top.nodeAtLeast(level, prefix | ((long) c << shift), child);
+            if (child < end && byteOf(top.prefix(level, child), depth) == c) {
+                node(level, child);
                 child++;
             }
         }
@@ -209,8 +206,15 @@ final class TypoWalk {
 
     /** Computes the row of {@code depth} for its byte {@code c} after {@code before}; returns its minimum. */
     private int row(int depth, int c, int before) {
-        int min = TypoRules.nextRow(
-                typed, (char) c, (char) before, rows[depth - 1], depth >= 2 ? rows[depth - 2] : null, rows[depth]);
+        int min = TypoRules.nextRowWithin(
+                typed,
+                (char) c,
+                (char) before,
+                rows[depth - 1],
+                depth >= 2 ? rows[depth - 2] : null,
+                rows[depth],
+                depth,
+                budget);
         bestEnd[depth] = Math.min(bestEnd[depth - 1], rows[depth][m]);
         rowMin[depth] = min;
         return min;
