@@ -121,8 +121,29 @@ public final class TypoRules {
      * typed character diagonally, or complete a transposition.
      */
     public static int nextWithin(String typed, int budget, int[] row, int[] above, char last, int after) {
+        return nextWithin(typed, budget, row, above, last, after, 1, row.length - 1);
+    }
+
+    /**
+     * {@link #nextWithin(String, int, int[], int[], char, int)} for the row of {@code depth}: only the cells near
+     * the diagonal can be within budget ({@link #nextRowWithin}), so only their typed characters are looked at.
+     */
+    public static int nextWithin(String typed, int budget, int[] row, int[] above, char last, int after, int depth) {
+        return nextWithin(
+                typed,
+                budget,
+                row,
+                above,
+                last,
+                after,
+                Math.max(1, depth - budget + 1),
+                Math.min(row.length - 1, depth + budget + 1));
+    }
+
+    private static int nextWithin(
+            String typed, int budget, int[] row, int[] above, char last, int after, int from, int to) {
         int next = 256;
-        for (int j = 1; j < row.length; j++) {
+        for (int j = from; j <= to; j++) {
             char t = typed.charAt(j - 1);
             if (t > after && t < next && row[j - 1] <= budget) {
                 next = t;

@@ -124,13 +124,17 @@ final class TypoWalk {
         }
     }
 
-    /** Walks the children of the node of {@code prefix} at {@code depth}, whose rows are computed. */
+    /**
+     * Walks the children of the node of {@code prefix} at {@code depth}, whose rows are computed: the nodes of the
+     * next level whose prefix starts with it, found by galloping forward from the node visited last there.
+     */
     private void children(int depth, long prefix) {
         int level = depth + 1;
-        int child = top.nodeAtLeast(level, prefix, cursors[level]);
-        int end = top.nodeAtLeast(level, prefix + (1L << (8 * (8 - depth))), child);
+        int nodes = top.nodes(level);
         if (rowMin[depth] < budget) {
-            for (; child < end; child++) {
+            for (int child = top.nodeAtLeast(level, prefix, cursors[level]);
+                    child < nodes && TrieTop.keep(top.prefix(level, child), depth) == prefix;
+                    child++) {
                 node(level, child);
             }
             return;
@@ -139,13 +143,21 @@ final class TypoWalk {
         // walk visits the children of those bytes and no other.
         int shift = 8 * (7 - depth);
         char last = (char) (path[depth - 1] & 0xff);
-        for (int c = TypoRules.nextWithin(typed, budget, rows[depth], rows[depth - 1], last, -1);
-                c < 256 && child < end;
-                c = TypoRules.nextWithin(typed, budget, rows[depth], rows[depth - 1], last, c)) {
-            child = top.nodeAtLeast(level, prefix | ((long) c << shift), child);
-            if (child < end && byteOf(top.prefix(level, child), depth) == c) {
+        int child = cursors[level];
+        for (int c = TypoRules.nextWithin(typed, budget, rows[depth], rows[depth - 1], last, -1, depth);
+                c < 256;
+                c = TypoRules.nextWithin(typed, budget, rows[depth], rows[depth - 1], last, c, depth)) {
+            long target = prefix | ((long) c << shift);
+            child = top.nodeAtLeast(level, target, child);
+            if (child >= nodes) {
+                return;
+            }
+            long found = top.prefix(level, child);
+            if (TrieTop.keep(found, level) == target) {
                 node(level, child);
                 child++;
+            } else if (TrieTop.keep(found, depth) != prefix) {
+                return;
             }
         }
     }
@@ -196,7 +208,7 @@ final class TypoWalk {
             } else if (failedAt > 1 && rowMin[failedAt - 1] >= budget) {
                 int d = failedAt - 1;
                 int next = TypoRules.nextWithin(
-                        typed, budget, rows[d], rows[d - 1], (char) (path[d - 1] & 0xff), path[d] & 0xff);
+                        typed, budget, rows[d], rows[d - 1], (char) (path[d - 1] & 0xff), path[d] & 0xff, d);
                 k = index.seek(k, d, next, to, hints);
             } else {
                 k = index.endOfPrefix(k, failedAt < 0 ? length + 1 : failedAt, to, hints);

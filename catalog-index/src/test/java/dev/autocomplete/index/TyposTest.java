@@ -91,7 +91,7 @@ class TyposTest {
                     int after = random.nextInt(120);
                     assertEquals(
                             TypoRules.nextWithin(typed, budget, full[i], full[i - 1], c, after),
-                            TypoRules.nextWithin(typed, budget, band[i], band[i - 1], c, after),
+                            TypoRules.nextWithin(typed, budget, band[i], band[i - 1], c, after, i),
                             where);
                 }
             }
