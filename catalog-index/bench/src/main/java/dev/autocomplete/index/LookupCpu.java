@@ -14,6 +14,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.LongBinaryOperator;
 import java.util.stream.IntStream;
+import org.apache.lucene.analysis.core.KeywordAnalyzer;
+import org.apache.lucene.search.suggest.analyzing.FuzzySuggester;
+import org.apache.lucene.search.suggest.fst.WFSTCompletionLookup;
+import org.apache.lucene.store.ByteBuffersDirectory;
 
 /**
  * {@link LookupBenchmark}'s catalog lookups (top 10, the static index, the same query mix) timed per query in CPU
@@ -21,8 +25,9 @@ import java.util.stream.IntStream;
  * the percentiles over the 1,000 queries of each kind and the slowest queries. Given the JAR of another build of
  * {@code catalog-index} (say main's, copied aside), runs both builds in this one JVM, each in a class loader of its
  * own, alternating round by round, and prints their ratios: on a shared machine two builds compare fairly only
- * under the same load. Usage: {@code LookupCpu repoRoot [rounds] [slowest] [baseline.jar]}
- * ({@code benchmarks/run lookup-cpu ...}).
+ * under the same load. {@code lucene} instead of a JAR times Lucene's suggesters of {@link LookupBenchmark}
+ * ({@link FuzzySuggester} for one typo, {@link WFSTCompletionLookup} for prefixes) the same way. Usage:
+ * {@code LookupCpu repoRoot [rounds] [slowest] [baseline.jar|lucene]...} ({@code benchmarks/run lookup-cpu ...}).
  */
 public final class LookupCpu {
 
@@ -37,9 +42,9 @@ public final class LookupCpu {
         int slowest = args.length > 2 ? Integer.parseInt(args[2]) : 10;
         List<String> builds = new ArrayList<>(List.of("this build"));
         List<LongBinaryOperator> timers = new ArrayList<>(List.of(new Timer(repo)));
-        if (args.length > 3) {
-            builds.add(args[3]);
-            timers.add(baseline(Path.of(args[3]), repo));
+        for (int a = 3; a < args.length; a++) {
+            builds.add(args[a]);
+            timers.add(args[a].equals("lucene") ? new LuceneTimer(repo) : baseline(Path.of(args[a]), repo));
         }
         LiveLookupCpu.header(rounds);
         for (int kind = 0; kind < 2; kind++) {
@@ -124,6 +129,37 @@ public final class LookupCpu {
         return (LongBinaryOperator) loader.loadClass(Timer.class.getName())
                 .getConstructor(String.class)
                 .newInstance(repo);
+    }
+
+    /** Lucene's suggesters over the same options and queries, as {@link LookupBenchmark} builds them. */
+    private static final class LuceneTimer implements LongBinaryOperator {
+        private final WFSTCompletionLookup prefix;
+        private final FuzzySuggester fuzzy;
+        private final QueryMix mix;
+        private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+
+        LuceneTimer(String repo) throws IOException {
+            List<SyntheticCatalog.Option> options = SyntheticCatalog.generate(Path.of(repo), 1_000_000);
+            prefix = new WFSTCompletionLookup(new ByteBuffersDirectory(), "wfst");
+            prefix.build(LookupBenchmark.inputs(options));
+            fuzzy = new FuzzySuggester(new ByteBuffersDirectory(), "fuzzy", new KeywordAnalyzer());
+            fuzzy.build(LookupBenchmark.inputs(options));
+            mix = QueryMix.of(options);
+        }
+
+        @Override
+        public long applyAsLong(long kind, long q) {
+            String query = kind == 0 ? mix.prefixes()[(int) q] : mix.typos()[(int) q];
+            long start = threads.getCurrentThreadCpuTime();
+            try {
+                for (int r = 0; r < LiveLookupCpu.REPEATS; r++) {
+                    (kind == 0 ? prefix : fuzzy).lookup(query, false, 10);
+                }
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            return threads.getCurrentThreadCpuTime() - start;
+        }
     }
 
     /** One build's catalog and the query mix: {@code applyAsLong(kind, q)} times query q, kind 0 prefix, 1 typo. */
