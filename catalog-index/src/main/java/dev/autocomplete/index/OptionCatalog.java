@@ -355,7 +355,7 @@ final class OptionCatalog {
      * or alias first, then at an inner word, each by weight.
      */
     List<Match> complete(String foldedPrefix, int limit, IntPredicate excluded) {
-        return search(foldedPrefix, 0, limit, excluded, null);
+        return search(foldedPrefix, 0, limit, excluded, null, null);
     }
 
     /**
@@ -364,7 +364,7 @@ final class OptionCatalog {
      */
     List<Match> typoComplete(String foldedPrefix, int limit, IntPredicate excluded) {
         int budget = TypoRules.budget(foldedPrefix);
-        return budget == 0 ? List.of() : search(foldedPrefix, budget, limit, excluded, null);
+        return budget == 0 ? List.of() : search(foldedPrefix, budget, limit, excluded, null, null);
     }
 
     /**
@@ -373,7 +373,7 @@ final class OptionCatalog {
      * then weight, up to {@code limit}.
      */
     List<Match> completeWithTypos(String foldedPrefix, int limit, IntPredicate excluded) {
-        return search(foldedPrefix, TypoRules.budget(foldedPrefix), limit, excluded, null);
+        return search(foldedPrefix, TypoRules.budget(foldedPrefix), limit, excluded, null, null);
     }
 
     /**
@@ -382,7 +382,46 @@ final class OptionCatalog {
      * bound's own rank stops at its weight, so a small catalog merged into a large one's list costs little.
      */
     List<Match> completeWithTypos(String foldedPrefix, int limit, IntPredicate excluded, Bound bound) {
-        return search(foldedPrefix, TypoRules.budget(foldedPrefix), limit, excluded, bound);
+        return search(foldedPrefix, TypoRules.budget(foldedPrefix), limit, excluded, bound, null);
+    }
+
+    /**
+     * {@link #completeWithTypos(String, int, IntPredicate, Bound)} (a null bound for none), for a main catalog or
+     * its delta searched for the same prefix, the main first: the main's typo walks also walk the delta's indexes
+     * ({@link SharedWalks}), and the delta's search takes what they found.
+     */
+    List<Match> completeWithTypos(
+            String foldedPrefix, int limit, IntPredicate excluded, Bound bound, SharedWalks walks) {
+        return search(foldedPrefix, TypoRules.budget(foldedPrefix), limit, excluded, bound, walks);
+    }
+
+    /**
+     * The typo walks of one prefix over a main catalog and its delta: a walk of the main's index walks the delta's
+     * with it ({@link TypoWalk#walk(KeyIndex, KeyIndex, String, int)}: a prefix both hold is aligned once) and keeps
+     * what it found there for the delta's search, which walks alone only an index the main's search did not walk.
+     * The delta's ranges are then found without the weight floor of a bound: more keys, the same matches taken.
+     * One query, one thread.
+     */
+    static final class SharedWalks {
+        private final OptionCatalog main;
+        private final OptionCatalog delta;
+        private final TypoWalk.Ranges[][] kept = new TypoWalk.Ranges[2][];
+
+        SharedWalks(OptionCatalog main, OptionCatalog delta) {
+            this.main = main;
+            this.delta = delta;
+        }
+
+        TypoWalk.Ranges[] walk(OptionCatalog catalog, boolean words, String typed, int budget, float floor) {
+            KeyIndex index = words ? catalog.words : catalog.starts;
+            int which = words ? 1 : 0;
+            if (catalog == main) {
+                TypoWalk.Ranges[][] both = TypoWalk.walk(index, words ? delta.words : delta.starts, typed, budget);
+                kept[which] = both[1];
+                return both[0];
+            }
+            return catalog == delta && kept[which] != null ? kept[which] : TypoWalk.walk(index, typed, budget, floor);
+        }
     }
 
     /**
@@ -393,7 +432,8 @@ final class OptionCatalog {
      * words are never walked. With a {@code bound} (or null), no rank after it is searched; the walk still
      * gathers ranges within the whole budget, so that a match counts the typos it counts without the bound.
      */
-    private List<Match> search(String foldedPrefix, int budget, int limit, IntPredicate excluded, Bound bound) {
+    private List<Match> search(
+            String foldedPrefix, int budget, int limit, IntPredicate excluded, Bound bound, SharedWalks walks) {
         byte[] prefix = bytes(foldedPrefix);
         Ranked ranked = new Ranked(limit, excluded, bound);
         ranked.take(starts, new int[] {starts.lowerBound(prefix), starts.upperBound(prefix)}, 2, AT_START, 0);
@@ -403,7 +443,9 @@ final class OptionCatalog {
             return ranked.matches;
         }
         String typed = new String(prefix, StandardCharsets.ISO_8859_1);
-        TypoWalk.Ranges[] startRanges = TypoWalk.walk(starts, typed, budget, walkFloor(bound, AT_START));
+        TypoWalk.Ranges[] startRanges = walks == null
+                ? TypoWalk.walk(starts, typed, budget, walkFloor(bound, AT_START))
+                : walks.walk(this, false, typed, budget, walkFloor(bound, AT_START));
         TypoWalk.Ranges[] wordRanges = null;
         for (int edits = 1; edits <= last && !ranked.full(); edits++) {
             ranked.take(starts, startRanges[edits], AT_START, edits);

@@ -69,6 +69,29 @@ class TypoWalkTest {
         assertEquals(true, checked > 500, "bounds checked: " + checked);
     }
 
+    @Test
+    void a_main_catalog_and_its_delta_walked_together_give_the_top_ten_of_an_exhaustive_search_of_both() {
+        for (int seed = 31; seed <= 33; seed++) {
+            Random random = new Random(seed);
+            List<CatalogEntry> all = entries(random, 1_600);
+            List<CatalogEntry> mainEntries = all.subList(0, 1_500);
+            OptionCatalog main = new OptionCatalog(mainEntries);
+            OptionCatalog delta = new OptionCatalog(all.subList(1_500, all.size()));
+            IntPredicate gone = option -> option < 1_500 && option % 13 == 0;
+            LayeredCatalog layered = new LayeredCatalog(main, gone, delta);
+            IntPredicate excluded = option -> option % 11 == 0;
+            for (int q = 0; q < 120; q++) {
+                String typed = query(random, all);
+                List<String> expected =
+                        exhaustive(all, typed, option -> gone.test(option) || excluded.test(option)).stream()
+                                .limit(10)
+                                .map(Found::toString)
+                                .toList();
+                assertEquals(expected, shown(null, layered.completeWithTypos(typed, 10, excluded)), typed);
+            }
+        }
+    }
+
     /** One option's best match: fewest typos, then the start before an inner word. */
     private record Found(int option, int edits, int where, double weight) {
         @Override
