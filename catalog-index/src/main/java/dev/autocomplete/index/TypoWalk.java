@@ -182,9 +182,12 @@ final class TypoWalk {
      */
     private void children(int depth, long prefix, boolean inA, boolean inB) {
         int level = depth + 1;
-        int a = inA ? tops[0].nodeAtLeast(level, prefix, cursors[0][level]) : -1;
-        int b = inB ? tops[1].nodeAtLeast(level, prefix, cursors[1][level]) : -1;
+        // Galloping starts at the node visited last at that level: before this node's children.
+        int a = inA ? cursors[0][level] : -1;
+        int b = inB ? cursors[1][level] : -1;
         if (rowMin[depth] < budget) {
+            a = inA ? tops[0].nodeAtLeast(level, prefix, a) : -1;
+            b = inB ? tops[1].nodeAtLeast(level, prefix, b) : -1;
             while (true) {
                 long pa = under(0, level, a, depth, prefix);
                 long pb = under(1, level, b, depth, prefix);
