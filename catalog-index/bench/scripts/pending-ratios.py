@@ -3,7 +3,11 @@
 percentiles of every measurement iteration with and without pending changes, the median over iterations of each
 percentile, and the ratio pending / none of those medians. On a shared machine a burst of other work inflates the
 tail of a whole iteration; the median over iterations keeps one such burst from deciding the ratio. Usage:
-catalog-index/bench/scripts/pending-ratios.py catalog-index/bench/target/jmh.json"""
+catalog-index/bench/scripts/pending-ratios.py catalog-index/bench/target/jmh.json
+
+For LookupBenchmark results in the same file it prints the ratios catalog / Lucene (one typo against
+FuzzySuggester, prefix against WFSTCompletionLookup), both of JMH's percentiles over the whole run and of the
+medians over iterations."""
 import json
 import statistics
 import sys
@@ -25,8 +29,15 @@ def percentile(histogram, p):
 
 
 results = {}
+static = {}
 for run in json.load(open(sys.argv[1])):
     name = run["benchmark"].rsplit(".", 1)[1]
+    if "params" not in run or "pending" not in run["params"]:
+        histograms = [h for fork in run["primaryMetric"]["rawDataHistogram"] for h in fork]
+        whole = run["primaryMetric"]["scorePercentiles"]
+        static[name] = ([whole[f"{p * 100:.1f}"] for p in PERCENTILES],
+                        [statistics.median(percentile(h, p) for h in histograms) for p in PERCENTILES])
+        continue
     pending = run["params"]["pending"]
     iterations = [percentile_set for fork in run["primaryMetric"]["rawDataHistogram"]
                   for percentile_set in [[percentile(h, p) for p in PERCENTILES] for h in fork]]
@@ -46,3 +57,14 @@ for name in sorted({name for name, _ in results}):
     if len(medians) == 2:
         print(f"{name} ratio pending/none p50/p90/p99: "
               + " / ".join(f"{a / b:.2f}" for a, b in zip(medians["1"], medians["0"])))
+
+for kind, lucene in (("OneTypo", "luceneOneTypo"), ("Prefix", "lucenePrefix")):
+    ours = static.get("catalog" + kind)
+    theirs = static.get(lucene)
+    if ours is None or theirs is None:
+        continue
+    for label, index in (("whole run", 0), ("median over iterations", 1)):
+        print(f"catalog{kind} / {lucene} p50/p90/p99, {label}: "
+              + " / ".join(f"{a:.1f}" for a in ours[index]) + " us against "
+              + " / ".join(f"{b:.1f}" for b in theirs[index]) + " us, ratio "
+              + " / ".join(f"{a / b:.2f}" for a, b in zip(ours[index], theirs[index])))

@@ -21,6 +21,11 @@ final class KeyIndex {
     private static final int KEY_LEVEL = 0;
     private static final int BLOCK_LEVEL = 1;
     private static final int SUPER_LEVEL = 2;
+    /** Part of a block: its keys {@code [from, to)} are kept beside the heap. Above the others, so read first. */
+    private static final int PART_LEVEL = 3;
+    /** A range's end holding more keys of a block than this is one entry at the block's maximum. */
+    private static final int PART = 4;
+
     private static final long INDEX_MASK = (1L << 30) - 1;
     private static final int SAMPLE_SHIFT = 4;
     private static final int HEAD = 8;
@@ -188,6 +193,65 @@ final class KeyIndex {
             i++;
         }
         return i - p;
+    }
+
+    /** The first levels of the trie the keys form, for a walk that reads its shallow nodes without the keys. */
+    TrieTop top() {
+        return top;
+    }
+
+    /**
+     * Copies key {@code k}'s bytes from {@code from} into {@code into} (at the same indexes), up to its terminator
+     * (copied as 0) or {@code limit}; returns the index of the terminator, or {@code limit}. One read of the key
+     * where {@link #byteAt} reads it again for every byte.
+     */
+    int copy(int k, int from, byte[] into, int limit) {
+        int p = position(k);
+        for (int i = from; i < limit; i++) {
+            byte b = blob[p + i];
+            into[i] = b;
+            if (b == 0) {
+                return i;
+            }
+        }
+        return limit;
+    }
+
+    /**
+     * At least the heaviest weight of the keys in {@code [from, to)}: the maxima of the blocks they touch, so
+     * possibly more. A few reads for a range of up to a few blocks.
+     */
+    float weightBound(int from, int to) {
+        if (from >= to) {
+            return Float.NEGATIVE_INFINITY;
+        }
+        float max = Float.NEGATIVE_INFINITY;
+        int b = from >> BLOCK_SHIFT;
+        int last = (to - 1) >> BLOCK_SHIFT;
+        while (b <= last) {
+            if ((b & ((SUPER >> BLOCK_SHIFT) - 1)) == 0 && ((b + (SUPER >> BLOCK_SHIFT)) - 1) <= last) {
+                max = Math.max(max, superMax[b >> (SUPER_SHIFT - BLOCK_SHIFT)]);
+                b += SUPER >> BLOCK_SHIFT;
+            } else {
+                max = Math.max(max, blockMax[b]);
+                b++;
+            }
+        }
+        return max;
+    }
+
+    /** The first key in {@code [k, to)} of an option weighing at least {@code floor}, or {@code to}: whole blocks lighter are skipped. */
+    int nextAtLeast(int k, int to, float floor) {
+        while (k < to) {
+            if (blockMax[k >> BLOCK_SHIFT] < floor) {
+                k = ((k >> BLOCK_SHIFT) + 1) << BLOCK_SHIFT;
+            } else if (weights[option(k)] < floor) {
+                k++;
+            } else {
+                return k;
+            }
+        }
+        return to;
     }
 
     /** The first key not below {@code prefix} (unsigned byte order). */
@@ -440,7 +504,11 @@ final class KeyIndex {
         drain(heap, wanted, sortable(floor), accept);
     }
 
-    /** Covers {@code [from, to)} with keys, blocks of 64 keys and super blocks of 4,096, largest where aligned. */
+    /**
+     * Covers {@code [from, to)} with keys, blocks of 64 keys and super blocks of 4,096, largest where aligned; the
+     * part of a block a range holds, when more than a few keys, as one entry at the block's maximum, read only when
+     * it comes first (a range's ends cost one entry each, not up to 63).
+     */
     private void cover(int from, int to, LongHeap heap) {
         int k = from;
         while (k < to) {
@@ -451,8 +519,15 @@ final class KeyIndex {
                 heap.add(entry(blockMax[k >> BLOCK_SHIFT], k >> BLOCK_SHIFT, BLOCK_LEVEL));
                 k += BLOCK;
             } else {
-                heap.add(entry(weights[option(k)], k, KEY_LEVEL));
-                k++;
+                int end = Math.min(to, ((k >> BLOCK_SHIFT) + 1) << BLOCK_SHIFT);
+                if (end - k > PART) {
+                    heap.add(entry(blockMax[k >> BLOCK_SHIFT], heap.part(k, end), PART_LEVEL));
+                } else {
+                    for (; k < end; k++) {
+                        heap.add(entry(weights[option(k)], k, KEY_LEVEL));
+                    }
+                }
+                k = end;
             }
         }
     }
@@ -473,6 +548,10 @@ final class KeyIndex {
                 }
             } else if (level == BLOCK_LEVEL) {
                 for (int key = index << BLOCK_SHIFT; key < (index + 1) << BLOCK_SHIFT; key++) {
+                    heap.add(entry(weights[option(key)], key, KEY_LEVEL));
+                }
+            } else if (level == PART_LEVEL) {
+                for (int key = heap.partFrom(index); key < heap.partTo(index); key++) {
                     heap.add(entry(weights[option(key)], key, KEY_LEVEL));
                 }
             } else if (accept.test(index)) {
@@ -496,10 +575,30 @@ final class KeyIndex {
         return bits ^ ((bits >> 31) & 0x7fffffff);
     }
 
-    /** A max-heap of longs, without boxing. */
+    /** A max-heap of longs, without boxing; and the key ranges of the parts of blocks it holds. */
     private static final class LongHeap {
         private long[] items = new long[64];
         private int size;
+        private int[] parts = new int[16];
+        private int partCount;
+
+        /** Keeps the part {@code [from, to)} of a block; returns its number. */
+        int part(int from, int to) {
+            if (2 * partCount + 2 > parts.length) {
+                parts = Arrays.copyOf(parts, parts.length * 2);
+            }
+            parts[2 * partCount] = from;
+            parts[2 * partCount + 1] = to;
+            return partCount++;
+        }
+
+        int partFrom(int part) {
+            return parts[2 * part];
+        }
+
+        int partTo(int part) {
+            return parts[2 * part + 1];
+        }
 
         int size() {
             return size;

@@ -355,7 +355,7 @@ final class OptionCatalog {
      * or alias first, then at an inner word, each by weight.
      */
     List<Match> complete(String foldedPrefix, int limit, IntPredicate excluded) {
-        return search(foldedPrefix, 0, limit, excluded, null);
+        return search(foldedPrefix, 0, limit, excluded, null, null);
     }
 
     /**
@@ -364,7 +364,7 @@ final class OptionCatalog {
      */
     List<Match> typoComplete(String foldedPrefix, int limit, IntPredicate excluded) {
         int budget = TypoRules.budget(foldedPrefix);
-        return budget == 0 ? List.of() : search(foldedPrefix, budget, limit, excluded, null);
+        return budget == 0 ? List.of() : search(foldedPrefix, budget, limit, excluded, null, null);
     }
 
     /**
@@ -373,7 +373,7 @@ final class OptionCatalog {
      * then weight, up to {@code limit}.
      */
     List<Match> completeWithTypos(String foldedPrefix, int limit, IntPredicate excluded) {
-        return search(foldedPrefix, TypoRules.budget(foldedPrefix), limit, excluded, null);
+        return search(foldedPrefix, TypoRules.budget(foldedPrefix), limit, excluded, null, null);
     }
 
     /**
@@ -382,7 +382,46 @@ final class OptionCatalog {
      * bound's own rank stops at its weight, so a small catalog merged into a large one's list costs little.
      */
     List<Match> completeWithTypos(String foldedPrefix, int limit, IntPredicate excluded, Bound bound) {
-        return search(foldedPrefix, TypoRules.budget(foldedPrefix), limit, excluded, bound);
+        return search(foldedPrefix, TypoRules.budget(foldedPrefix), limit, excluded, bound, null);
+    }
+
+    /**
+     * {@link #completeWithTypos(String, int, IntPredicate, Bound)} (a null bound for none), for a main catalog or
+     * its delta searched for the same prefix, the main first: the main's typo walks also walk the delta's indexes
+     * ({@link SharedWalks}), and the delta's search takes what they found.
+     */
+    List<Match> completeWithTypos(
+            String foldedPrefix, int limit, IntPredicate excluded, Bound bound, SharedWalks walks) {
+        return search(foldedPrefix, TypoRules.budget(foldedPrefix), limit, excluded, bound, walks);
+    }
+
+    /**
+     * The typo walks of one prefix over a main catalog and its delta: a walk of the main's index walks the delta's
+     * with it ({@link TypoWalk#walk(KeyIndex, KeyIndex, String, int)}: a prefix both hold is aligned once) and keeps
+     * what it found there for the delta's search, which walks alone only an index the main's search did not walk.
+     * The delta's ranges are then found without the weight floor of a bound: more keys, the same matches taken.
+     * One query, one thread.
+     */
+    static final class SharedWalks {
+        private final OptionCatalog main;
+        private final OptionCatalog delta;
+        private final TypoWalk.Ranges[][] kept = new TypoWalk.Ranges[2][];
+
+        SharedWalks(OptionCatalog main, OptionCatalog delta) {
+            this.main = main;
+            this.delta = delta;
+        }
+
+        TypoWalk.Ranges[] walk(OptionCatalog catalog, boolean words, String typed, int budget, float floor) {
+            KeyIndex index = words ? catalog.words : catalog.starts;
+            int which = words ? 1 : 0;
+            if (catalog == main) {
+                TypoWalk.Ranges[][] both = TypoWalk.walk(index, words ? delta.words : delta.starts, typed, budget);
+                kept[which] = both[1];
+                return both[0];
+            }
+            return catalog == delta && kept[which] != null ? kept[which] : TypoWalk.walk(index, typed, budget, floor);
+        }
     }
 
     /**
@@ -393,7 +432,8 @@ final class OptionCatalog {
      * words are never walked. With a {@code bound} (or null), no rank after it is searched; the walk still
      * gathers ranges within the whole budget, so that a match counts the typos it counts without the bound.
      */
-    private List<Match> search(String foldedPrefix, int budget, int limit, IntPredicate excluded, Bound bound) {
+    private List<Match> search(
+            String foldedPrefix, int budget, int limit, IntPredicate excluded, Bound bound, SharedWalks walks) {
         byte[] prefix = bytes(foldedPrefix);
         Ranked ranked = new Ranked(limit, excluded, bound);
         ranked.take(starts, new int[] {starts.lowerBound(prefix), starts.upperBound(prefix)}, 2, AT_START, 0);
@@ -403,12 +443,16 @@ final class OptionCatalog {
             return ranked.matches;
         }
         String typed = new String(prefix, StandardCharsets.ISO_8859_1);
-        IntBuffer[] startRanges = walk(starts, typed, budget, walkFloor(bound, AT_START));
-        IntBuffer[] wordRanges = null;
+        TypoWalk.Ranges[] startRanges = walks == null
+                ? TypoWalk.walk(starts, typed, budget, walkFloor(bound, AT_START))
+                : walks.walk(this, false, typed, budget, walkFloor(bound, AT_START));
+        TypoWalk.Ranges[] wordRanges = null;
         for (int edits = 1; edits <= last && !ranked.full(); edits++) {
             ranked.take(starts, startRanges[edits], AT_START, edits);
             if (!ranked.full() && ranked.admits(edits, AT_WORD)) {
-                wordRanges = wordRanges == null ? walk(words, typed, budget, walkFloor(bound, AT_WORD)) : wordRanges;
+                wordRanges = wordRanges == null
+                        ? TypoWalk.walk(words, typed, budget, walkFloor(bound, AT_WORD))
+                        : wordRanges;
                 ranked.take(words, wordRanges[edits], AT_WORD, edits);
             }
         }
@@ -438,7 +482,7 @@ final class OptionCatalog {
             return matches.size() >= limit;
         }
 
-        void take(KeyIndex index, IntBuffer ranges, int where, int edits) {
+        void take(KeyIndex index, TypoWalk.Ranges ranges, int where, int edits) {
             if (ranges != null) {
                 take(index, ranges.ints, ranges.size, where, edits);
             }
@@ -470,111 +514,6 @@ final class OptionCatalog {
         return bound != null && bound.edits() == 1 && bound.where() == where
                 ? (float) bound.weight()
                 : Float.NEGATIVE_INFINITY;
-    }
-
-    /**
-     * The key ranges under a prefix within budget, by its typos ({@code [edits]}, null for none). Walks the
-     * sorted keys like a trie, aligning a shared prefix once, skipping every key under a prefix that is
-     * already over budget, and from a prefix that spent the whole budget seeking only the bytes that can
-     * still align. Keys lighter than {@code floor} are read past one by one (their typos are not counted, and
-     * the ranges leave out those before a range's first heavy key): for a small index under a high floor only.
-     */
-    private IntBuffer[] walk(KeyIndex index, String typed, int budget, float floor) {
-        IntBuffer[] ranges = new IntBuffer[budget + 1];
-        byte[] first = {(byte) typed.charAt(0)};
-        int k = index.lowerBound(first);
-        int to = index.upperBound(first);
-        int m = typed.length();
-        // A row's minimum grows by one per byte past the typed length: no walk goes deeper than this.
-        int maxDepth = Math.min(index.maxLength(), m + budget + 1);
-        int[][] rows = new int[maxDepth + 1][m + 1];
-        int[] bestEnd = new int[maxDepth + 1];
-        int[] rowMin = new int[maxDepth + 1];
-        rows[0] = TypoRules.firstRow(typed);
-        bestEnd[0] = rows[0][m];
-        int[] hints = TrieTop.newHints();
-        int previous = -1;
-        int valid = 0;
-        while (k < to) {
-            if (weights[index.option(k)] < floor) {
-                k++;
-                continue;
-            }
-            int depth = previous < 0 ? 0 : commonPrefix(index, previous, k, valid);
-            int length = -1;
-            int matchedAt = -1;
-            int failedAt = -1;
-            for (int i = depth + 1; ; i++) {
-                int c = index.byteAt(k, i - 1);
-                if (c < 0) {
-                    length = i - 1;
-                    break;
-                }
-                int min = TypoRules.nextRow(
-                        typed,
-                        (char) c,
-                        i >= 2 ? (char) index.byteAt(k, i - 2) : 0,
-                        rows[i - 1],
-                        i >= 2 ? rows[i - 2] : null,
-                        rows[i]);
-                bestEnd[i] = Math.min(bestEnd[i - 1], rows[i][m]);
-                rowMin[i] = min;
-                valid = i;
-                if (bestEnd[i] <= budget) {
-                    matchedAt = i;
-                    break;
-                }
-                if (min > budget) {
-                    failedAt = i;
-                    break;
-                }
-            }
-            previous = k;
-            if (matchedAt < 0) {
-                if (failedAt > 1 && rowMin[failedAt - 1] >= budget) {
-                    int d = failedAt - 1;
-                    k = index.seek(
-                            k,
-                            d,
-                            TypoRules.nextWithin(
-                                    typed,
-                                    budget,
-                                    rows[d],
-                                    rows[d - 1],
-                                    (char) index.byteAt(k, d - 1),
-                                    index.byteAt(k, d)),
-                            to,
-                            hints);
-                } else {
-                    k = index.endOfPrefix(k, failedAt < 0 ? length + 1 : failedAt, to, hints);
-                }
-                continue;
-            }
-            int end = index.endOfPrefix(k, matchedAt, to, hints);
-            int edits = bestEnd[matchedAt];
-            if (ranges[edits] == null) {
-                ranges[edits] = new IntBuffer();
-            }
-            ranges[edits].add(k);
-            ranges[edits].add(end);
-            previous = end - 1;
-            valid = Math.min(valid, matchedAt);
-            k = end;
-        }
-        return ranges;
-    }
-
-    /** How many leading bytes keys {@code a} and {@code b} share, up to {@code most}. */
-    private static int commonPrefix(KeyIndex index, int a, int b, int most) {
-        int i = 0;
-        while (i < most) {
-            int x = index.byteAt(a, i);
-            if (x < 0 || x != index.byteAt(b, i)) {
-                return i;
-            }
-            i++;
-        }
-        return most;
     }
 
     private void forExact(String folded, java.util.function.IntConsumer each) {

@@ -78,18 +78,50 @@ final class TrieTop {
      */
     int firstAtLeast(int depth, long target, int[] hints) {
         long[] level = prefixes[depth];
-        long flipped = target ^ Long.MIN_VALUE;
-        int lo = 0;
-        int hi = level.length;
         int hint = hints == null ? level.length : hints[depth];
-        if (hint < level.length && level[hint] < flipped) {
-            int bound = 1;
-            while (hint + bound < level.length && level[hint + bound] < flipped) {
-                bound <<= 1;
-            }
-            lo = hint + (bound >> 1) + 1;
-            hi = Math.min(hint + bound, level.length);
+        int node = hint < level.length && level[hint] < (target ^ Long.MIN_VALUE)
+                ? nodeAtLeast(depth, target, hint)
+                : lowerBound(level, target ^ Long.MIN_VALUE, 0, level.length);
+        if (hints != null) {
+            hints[depth] = node;
         }
+        return starts[depth][node];
+    }
+
+    /** How many nodes the level of {@code depth} holds. */
+    int nodes(int depth) {
+        return prefixes[depth].length;
+    }
+
+    /** The first {@code depth} bytes of node {@code node} at that depth, as a head (zero after them). */
+    long prefix(int depth, int node) {
+        return prefixes[depth][node] ^ Long.MIN_VALUE;
+    }
+
+    /** The first key of node {@code node} at {@code depth}; for {@code nodes(depth)}, the number of keys. */
+    int start(int depth, int node) {
+        return starts[depth][node];
+    }
+
+    /**
+     * The first node at {@code depth}, from node {@code from} on, whose prefix is at least {@code target} (a head),
+     * or {@code nodes(depth)}: gallops from {@code from}, so a walk that goes forward pays for the distance only.
+     */
+    int nodeAtLeast(int depth, long target, int from) {
+        long[] level = prefixes[depth];
+        long flipped = target ^ Long.MIN_VALUE;
+        if (from >= level.length || level[from] >= flipped) {
+            return from;
+        }
+        int bound = 1;
+        while (from + bound < level.length && level[from + bound] < flipped) {
+            bound <<= 1;
+        }
+        return lowerBound(level, flipped, from + (bound >> 1) + 1, Math.min(from + bound, level.length));
+    }
+
+    /** The first index in {@code [lo, hi)} of the sorted {@code level} holding at least {@code flipped}, or {@code hi}. */
+    private static int lowerBound(long[] level, long flipped, int lo, int hi) {
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
             if (level[mid] < flipped) {
@@ -98,10 +130,7 @@ final class TrieTop {
                 hi = mid;
             }
         }
-        if (hints != null) {
-            hints[depth] = lo;
-        }
-        return starts[depth][lo];
+        return lo;
     }
 
     /** The first {@code bytes} bytes of a head, zero after them. */

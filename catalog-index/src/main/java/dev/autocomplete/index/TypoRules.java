@@ -68,27 +68,50 @@ public final class TypoRules {
         row[0] = Math.min(NEVER, above[0] + cost(c));
         int min = row[0];
         for (int j = 1; j < row.length; j++) {
-            char t = typed.charAt(j - 1);
-            int best;
-            if (t == c) {
-                best = above[j - 1];
-            } else {
-                best = above[j - 1] + (isDigit(t) || isDigit(c) ? NEVER : 1);
-                best = Math.min(best, above[j] + cost(c));
-                best = Math.min(best, row[j - 1] + cost(t));
-                if (twoAbove != null
-                        && j >= 2
-                        && t == before
-                        && typed.charAt(j - 2) == c
-                        && !isDigit(c)
-                        && !isDigit(t)) {
-                    best = Math.min(best, twoAbove[j - 2] + 1);
-                }
-            }
-            row[j] = Math.min(NEVER, best);
+            row[j] = Math.min(NEVER, cell(typed, j, c, before, above, twoAbove, row));
             min = Math.min(min, row[j]);
         }
         return min;
+    }
+
+    /**
+     * {@link #nextRow} for the row of {@code depth}, exact only up to {@code budget + 1}: a cell farther than
+     * {@code budget} from the diagonal ({@code |depth - j| > budget}) is over budget whatever the texts, so it is
+     * not computed and keeps the {@code budget + 1} the caller filled every row with first; the others hold their
+     * value or {@code budget + 1}, whichever is smaller. Every comparison with the budget (the minimum, the last
+     * cell, {@link #nextWithin}) comes out as with {@link #nextRow}, for {@code 2 * budget + 1} cells a row instead
+     * of the typed length.
+     */
+    public static int nextRowWithin(
+            String typed, char c, char before, int[] above, int[] twoAbove, int[] row, int depth, int budget) {
+        int cap = budget + 1;
+        int lo = Math.max(1, depth - budget);
+        int hi = Math.min(row.length - 1, depth + budget);
+        int min = cap;
+        if (lo == 1) {
+            row[0] = Math.min(cap, above[0] + cost(c));
+            min = row[0];
+        }
+        for (int j = lo; j <= hi; j++) {
+            row[j] = Math.min(cap, cell(typed, j, c, before, above, twoAbove, row));
+            min = Math.min(min, row[j]);
+        }
+        return min;
+    }
+
+    /** Cell {@code j} of the row for {@code c}: a match, a substitution, an insertion, a deletion or a swap. */
+    private static int cell(String typed, int j, char c, char before, int[] above, int[] twoAbove, int[] row) {
+        char t = typed.charAt(j - 1);
+        if (t == c) {
+            return above[j - 1];
+        }
+        int best = above[j - 1] + (isDigit(t) || isDigit(c) ? NEVER : 1);
+        best = Math.min(best, above[j] + cost(c));
+        best = Math.min(best, row[j - 1] + cost(t));
+        if (twoAbove != null && j >= 2 && t == before && typed.charAt(j - 2) == c && !isDigit(c) && !isDigit(t)) {
+            best = Math.min(best, twoAbove[j - 2] + 1);
+        }
+        return best;
     }
 
     /**
@@ -98,8 +121,29 @@ public final class TypoRules {
      * typed character diagonally, or complete a transposition.
      */
     public static int nextWithin(String typed, int budget, int[] row, int[] above, char last, int after) {
+        return nextWithin(typed, budget, row, above, last, after, 1, row.length - 1);
+    }
+
+    /**
+     * {@link #nextWithin(String, int, int[], int[], char, int)} for the row of {@code depth}: only the cells near
+     * the diagonal can be within budget ({@link #nextRowWithin}), so only their typed characters are looked at.
+     */
+    public static int nextWithin(String typed, int budget, int[] row, int[] above, char last, int after, int depth) {
+        return nextWithin(
+                typed,
+                budget,
+                row,
+                above,
+                last,
+                after,
+                Math.max(1, depth - budget + 1),
+                Math.min(row.length - 1, depth + budget + 1));
+    }
+
+    private static int nextWithin(
+            String typed, int budget, int[] row, int[] above, char last, int after, int from, int to) {
         int next = 256;
-        for (int j = 1; j < row.length; j++) {
+        for (int j = from; j <= to; j++) {
             char t = typed.charAt(j - 1);
             if (t > after && t < next && row[j - 1] <= budget) {
                 next = t;

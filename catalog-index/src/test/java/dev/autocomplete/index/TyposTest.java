@@ -59,6 +59,45 @@ class TyposTest {
         assertTrue(checked > 1_000, "rows that spent the budget: " + checked);
     }
 
+    @Test
+    void a_row_computed_near_the_diagonal_only_agrees_with_the_full_row_up_to_the_budget() {
+        Random random = new Random(23);
+        String alphabet = "abcde1 ";
+        for (int q = 0; q < 3_000; q++) {
+            String typed = text(random, alphabet, 4 + random.nextInt(8));
+            int budget = TypoRules.budget(typed);
+            String target = typed.charAt(0) + text(random, alphabet, 1 + random.nextInt(12));
+            int m = typed.length();
+            int[][] full = new int[target.length() + 1][m + 1];
+            int[][] band = new int[target.length() + 1][m + 1];
+            for (int[] row : band) {
+                java.util.Arrays.fill(row, budget + 1);
+            }
+            full[0] = TypoRules.firstRow(typed);
+            band[0] = TypoRules.firstRow(typed);
+            for (int i = 1; i <= target.length(); i++) {
+                char c = target.charAt(i - 1);
+                char before = i >= 2 ? target.charAt(i - 2) : 0;
+                int fullMin = TypoRules.nextRow(typed, c, before, full[i - 1], i >= 2 ? full[i - 2] : null, full[i]);
+                int bandMin = TypoRules.nextRowWithin(
+                        typed, c, before, band[i - 1], i >= 2 ? band[i - 2] : null, band[i], i, budget);
+                String where = typed + " against " + target.substring(0, i);
+                assertEquals(Math.min(fullMin, budget + 1), Math.min(bandMin, budget + 1), where);
+                for (int j = 0; j <= m; j++) {
+                    assertEquals(
+                            Math.min(full[i][j], budget + 1), Math.min(band[i][j], budget + 1), where + " at " + j);
+                }
+                if (fullMin >= budget && i >= 1) {
+                    int after = random.nextInt(120);
+                    assertEquals(
+                            TypoRules.nextWithin(typed, budget, full[i], full[i - 1], c, after),
+                            TypoRules.nextWithin(typed, budget, band[i], band[i - 1], c, after, i),
+                            where);
+                }
+            }
+        }
+    }
+
     private static String text(Random random, String alphabet, int length) {
         StringBuilder text = new StringBuilder();
         for (int i = 0; i < length; i++) {

@@ -19,9 +19,9 @@ import java.util.Random;
  */
 public final class LiveLookupCpu {
 
-    private static final int WARMUP_ROUNDS = 3;
+    static final int WARMUP_ROUNDS = 3;
     /** Each timing covers this many runs of the query: the clock read costs about a microsecond. */
-    private static final int REPEATS = 3;
+    static final int REPEATS = 3;
 
     private LiveLookupCpu() {}
 
@@ -35,14 +35,7 @@ public final class LiveLookupCpu {
         LiveOptions none = LiveOptions.of(entries);
         LiveOptions pending = LiveLookupBenchmark.withPending(none, entries, 10_000, new Random(11));
         QueryMix mix = QueryMix.of(synthesized);
-        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        System.out.printf(
-                Locale.ROOT,
-                "%d rounds after %d of warmup, %d runs per timing; load average %.1f%n",
-                rounds,
-                WARMUP_ROUNDS,
-                REPEATS,
-                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        ThreadMXBean threads = header(rounds);
         for (String kind : List.of("prefix", "oneTypo")) {
             String[] queries = kind.equals("prefix") ? mix.prefixes() : mix.typos();
             long[][] nanos = new long[2][queries.length];
@@ -82,8 +75,20 @@ public final class LiveLookupCpu {
         }
     }
 
+    /** Prints the rounds and the load; returns the clock of the querying thread. */
+    static ThreadMXBean header(int rounds) {
+        System.out.printf(
+                Locale.ROOT,
+                "%d rounds after %d of warmup, %d runs per timing; load average %.1f%n",
+                rounds,
+                WARMUP_ROUNDS,
+                REPEATS,
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        return ManagementFactory.getThreadMXBean();
+    }
+
     /** Each query's CPU time per run, sorted. */
-    private static long[] perRun(long[] totals, int rounds) {
+    static long[] perRun(long[] totals, int rounds) {
         long[] each = new long[totals.length];
         for (int q = 0; q < totals.length; q++) {
             each[q] = totals[q] / ((long) rounds * REPEATS);
@@ -92,7 +97,7 @@ public final class LiveLookupCpu {
         return each;
     }
 
-    private static double at(long[] sorted, double quantile) {
+    static double at(long[] sorted, double quantile) {
         return sorted[Math.min(sorted.length - 1, (int) Math.ceil(quantile * sorted.length) - 1)] / 1_000.0;
     }
 }

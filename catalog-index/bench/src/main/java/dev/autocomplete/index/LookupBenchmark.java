@@ -129,7 +129,7 @@ public class LookupBenchmark {
         return fuzzy.lookup.lookup(cursor.of(data.typos), false, LIMIT);
     }
 
-    private static InputIterator inputs(List<SyntheticCatalog.Option> options) {
+    static InputIterator inputs(List<SyntheticCatalog.Option> options) {
         Iterator<SyntheticCatalog.Option> it = options.iterator();
         return new InputIterator() {
             private long weight;

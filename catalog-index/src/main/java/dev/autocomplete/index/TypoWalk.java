@@ -1,0 +1,317 @@
+package dev.autocomplete.index;
+
+/**
+ * The typo walk of a {@link KeyIndex}: the key ranges under a prefix within the typos a typed prefix allows, by
+ * their typos. Walks the sorted keys like a trie, aligning a shared prefix once ({@link TypoRules#nextRow}),
+ * skipping every key under a prefix that is already over budget, and from a prefix that spent the whole budget
+ * visiting only the bytes that can still align ({@link TypoRules#nextWithin}).
+ *
+ * <p>The first {@link TrieTop#DEPTH} levels are walked in the index's {@link TrieTop} table alone: a node's bytes,
+ * its first key and its children are there, so the walk reads no key there (most nodes a typo walk visits are
+ * that shallow, and each key read is a cache miss or two). Below them it lands on keys, reading each one's bytes
+ * once. A key's typos are those of its first prefix within budget, so every key under a node within budget is a
+ * match of that count. One walk, one thread.
+ */
+final class TypoWalk {
+
+    /** Key ranges {@code [from, to)} as pairs, in key order. */
+    static final class Ranges {
+        int[] ints = new int[8];
+        int size;
+
+        void add(int from, int to) {
+            if (size + 2 > ints.length) {
+                ints = java.util.Arrays.copyOf(ints, ints.length * 2);
+            }
+            ints[size++] = from;
+            ints[size++] = to;
+        }
+    }
+
+    /** The indexes walked together (one, or a main index and a delta), and what each one's walk found. */
+    private final KeyIndex[] indexes;
+
+    private final TrieTop[] tops;
+    private final Ranges[][] found;
+    private final String typed;
+    private final int m;
+    private final int budget;
+    private final float floor;
+    private final boolean floored;
+    private final int maxDepth;
+    private final int[][] rows;
+    private final int[] bestEnd;
+    private final int[] rowMin;
+    /** The bytes of the path walked (byte {@code i} at depth {@code i + 1}), and a key being read. */
+    private byte[] path;
+
+    private byte[] key;
+    /** Per index and level of the table, the node the walk reached last: children are found by galloping from it. */
+    private final int[][] cursors;
+
+    private final int[][] hints;
+
+    private TypoWalk(KeyIndex[] indexes, String typed, int budget, float floor) {
+        this.indexes = indexes;
+        this.tops = new TrieTop[indexes.length];
+        this.found = new Ranges[indexes.length][budget + 1];
+        this.cursors = new int[indexes.length][TrieTop.DEPTH + 1];
+        this.hints = new int[indexes.length][];
+        int longest = 0;
+        for (int i = 0; i < indexes.length; i++) {
+            tops[i] = indexes[i].top();
+            hints[i] = TrieTop.newHints();
+            longest = Math.max(longest, indexes[i].maxLength());
+        }
+        this.typed = typed;
+        this.m = typed.length();
+        this.budget = budget;
+        this.floor = floor;
+        this.floored = floor > Float.NEGATIVE_INFINITY;
+        // A row's minimum grows by one per byte past the typed length: no walk goes deeper than this.
+        this.maxDepth = Math.max(TrieTop.DEPTH, Math.min(longest, m + budget + 1));
+        this.rows = new int[maxDepth + 2][m + 1];
+        this.bestEnd = new int[maxDepth + 2];
+        this.rowMin = new int[maxDepth + 2];
+        this.path = new byte[maxDepth + 2];
+        this.key = new byte[maxDepth + 2];
+        for (int[] row : rows) {
+            java.util.Arrays.fill(row, budget + 1);
+        }
+        rows[0] = TypoRules.firstRow(typed);
+        bestEnd[0] = rows[0][m];
+    }
+
+    /**
+     * The key ranges under a prefix within budget, by its typos ({@code [edits]}, null for none). Keys lighter
+     * than {@code floor} are left out (the ranges may still hold some, but never a subtree of only such keys): for
+     * an index whose lighter keys could not be taken anyway.
+     */
+    static Ranges[] walk(KeyIndex index, String typed, int budget, float floor) {
+        return new TypoWalk(new KeyIndex[] {index}, typed, budget, floor).run()[0];
+    }
+
+    /**
+     * {@link #walk} of two indexes at once (a main index and a delta): one walk over their tables merged, so that a
+     * prefix both hold is aligned once and the smaller index's nodes are found from the walk of both.
+     */
+    static Ranges[][] walk(KeyIndex main, KeyIndex delta, String typed, int budget) {
+        return new TypoWalk(new KeyIndex[] {main, delta}, typed, budget, Float.NEGATIVE_INFINITY).run();
+    }
+
+    private Ranges[][] run() {
+        if (typed.isEmpty()) {
+            return found;
+        }
+        long first = (long) (typed.charAt(0) & 0xff) << 56;
+        int[] nodes = new int[indexes.length];
+        boolean any = false;
+        for (int i = 0; i < indexes.length; i++) {
+            nodes[i] = -1;
+            if (indexes[i].size() > 0) {
+                int node = tops[i].nodeAtLeast(1, first, 0);
+                if (node < tops[i].nodes(1) && tops[i].prefix(1, node) == first) {
+                    nodes[i] = node;
+                    any = true;
+                }
+            }
+        }
+        if (any) {
+            node(1, nodes[0], nodes.length > 1 ? nodes[1] : -1);
+        }
+        return found;
+    }
+
+    private static int byteOf(long head, int i) {
+        return (int) (head >>> (8 * (7 - i))) & 0xff;
+    }
+
+    /**
+     * Walks the node of {@code depth} that is node {@code a} of the first index and node {@code b} of the second
+     * (-1 where an index has none), its parent's rows computed.
+     */
+    private void node(int depth, int a, int b) {
+        long prefix = a >= 0 ? tops[0].prefix(depth, a) : tops[1].prefix(depth, b);
+        int c = byteOf(prefix, depth - 1);
+        if (a >= 0) {
+            cursors[0][depth] = a;
+        }
+        if (b >= 0) {
+            cursors[1][depth] = b;
+        }
+        if (c == 0) {
+            // Keys that end above this depth: no prefix of them was within budget.
+            return;
+        }
+        if (floored && indexes[0].weightBound(tops[0].start(depth, a), tops[0].start(depth, a + 1)) < floor) {
+            return;
+        }
+        path[depth - 1] = (byte) c;
+        int min = row(depth, c, depth >= 2 ? path[depth - 2] & 0xff : 0);
+        if (bestEnd[depth] <= budget) {
+            addNode(0, a, depth, bestEnd[depth]);
+            addNode(1, b, depth, bestEnd[depth]);
+            return;
+        }
+        if (min > budget) {
+            return;
+        }
+        if (depth == TrieTop.DEPTH) {
+            if (a >= 0) {
+                keys(0, tops[0].start(depth, a), tops[0].start(depth, a + 1), depth);
+            }
+            if (b >= 0) {
+                keys(1, tops[1].start(depth, b), tops[1].start(depth, b + 1), depth);
+            }
+        } else {
+            children(depth, prefix, a >= 0, b >= 0);
+        }
+    }
+
+    /** Adds the keys of node {@code node} (if not -1) of index {@code side} at {@code depth} as a match. */
+    private void addNode(int side, int node, int depth, int edits) {
+        if (node >= 0) {
+            add(side, edits, tops[side].start(depth, node), tops[side].start(depth, node + 1));
+        }
+    }
+
+    /**
+     * Walks the children of the node of {@code prefix} at {@code depth}, whose rows are computed, in the indexes
+     * that hold it: the nodes of the next level whose prefix starts with it, found by galloping forward from the
+     * node visited last there, both indexes' in byte order.
+     */
+    private void children(int depth, long prefix, boolean inA, boolean inB) {
+        int level = depth + 1;
+        // Galloping starts at the node visited last at that level: before this node's children.
+        int a = inA ? cursors[0][level] : -1;
+        int b = inB ? cursors[1][level] : -1;
+        if (rowMin[depth] < budget) {
+            a = inA ? tops[0].nodeAtLeast(level, prefix, a) : -1;
+            b = inB ? tops[1].nodeAtLeast(level, prefix, b) : -1;
+            while (true) {
+                long pa = under(0, level, a, depth, prefix);
+                long pb = under(1, level, b, depth, prefix);
+                if (pa == NONE && pb == NONE) {
+                    return;
+                }
+                int order = pa == NONE ? 1 : pb == NONE ? -1 : Long.compareUnsigned(pa, pb);
+                node(level, order <= 0 ? a : -1, order >= 0 ? b : -1);
+                a += order <= 0 ? 1 : 0;
+                b += order >= 0 ? 1 : 0;
+            }
+        }
+        // The whole budget is spent here: only the bytes that still align can follow (exactly those), so the
+        // walk visits the children of those bytes and no other.
+        int shift = 8 * (7 - depth);
+        char last = (char) (path[depth - 1] & 0xff);
+        for (int c = TypoRules.nextWithin(typed, budget, rows[depth], rows[depth - 1], last, -1, depth);
+                c < 256 && (a >= 0 || b >= 0);
+                c = TypoRules.nextWithin(typed, budget, rows[depth], rows[depth - 1], last, c, depth)) {
+            long target = prefix | ((long) c << shift);
+            a = a >= 0 ? seekChild(0, level, a, target, depth, prefix) : -1;
+            b = b >= 0 ? seekChild(1, level, b, target, depth, prefix) : -1;
+            boolean hitA = a >= 0 && TrieTop.keep(tops[0].prefix(level, a), level) == target;
+            boolean hitB = b >= 0 && TrieTop.keep(tops[1].prefix(level, b), level) == target;
+            if (hitA || hitB) {
+                node(level, hitA ? a : -1, hitB ? b : -1);
+                a += hitA ? 1 : 0;
+                b += hitB ? 1 : 0;
+            }
+        }
+    }
+
+    private static final long NONE = -1;
+
+    /** The prefix of node {@code node} of index {@code side} at {@code level} if it is a child of {@code prefix}. */
+    private long under(int side, int level, int node, int depth, long prefix) {
+        if (node < 0 || node >= tops[side].nodes(level)) {
+            return NONE;
+        }
+        long child = tops[side].prefix(level, node);
+        return TrieTop.keep(child, depth) == prefix ? child : NONE;
+    }
+
+    /** The first node from {@code from} at {@code level} not below {@code target}, or -1 past the parent's children. */
+    private int seekChild(int side, int level, int from, long target, int depth, long prefix) {
+        int node = tops[side].nodeAtLeast(level, target, from);
+        return under(side, level, node, depth, prefix) == NONE ? -1 : node;
+    }
+
+    /**
+     * Walks the keys {@code [from, to)} of index {@code side} below the table, which share their first {@code base}
+     * bytes (the path), by landing on keys: a key's bytes past what it shares with the key before are aligned, then
+     * the walk skips the subtree that decided, or seeks the next byte that can still align.
+     */
+    private void keys(int side, int from, int to, int base) {
+        KeyIndex index = indexes[side];
+        System.arraycopy(path, 0, key, 0, base);
+        int k = from;
+        int valid = base;
+        while (k < to) {
+            if (floored) {
+                k = index.nextAtLeast(k, to, floor);
+                if (k >= to) {
+                    return;
+                }
+            }
+            int length = index.copy(k, base, key, maxDepth + 1);
+            int depth = base;
+            while (depth < valid && key[depth] == path[depth]) {
+                depth++;
+            }
+            byte[] read = key;
+            key = path;
+            path = read;
+            int matchedAt = -1;
+            int failedAt = -1;
+            for (int i = depth + 1; i <= length; i++) {
+                int min = row(i, path[i - 1] & 0xff, i >= 2 ? path[i - 2] & 0xff : 0);
+                valid = i;
+                if (bestEnd[i] <= budget) {
+                    matchedAt = i;
+                    break;
+                }
+                if (min > budget) {
+                    failedAt = i;
+                    break;
+                }
+            }
+            if (matchedAt >= 0) {
+                int end = index.endOfPrefix(k, matchedAt, to, hints[side]);
+                add(side, bestEnd[matchedAt], k, end);
+                valid = Math.min(valid, matchedAt);
+                k = end;
+            } else if (failedAt > 1 && rowMin[failedAt - 1] >= budget) {
+                int d = failedAt - 1;
+                int next = TypoRules.nextWithin(
+                        typed, budget, rows[d], rows[d - 1], (char) (path[d - 1] & 0xff), path[d] & 0xff, d);
+                k = index.seek(k, d, next, to, hints[side]);
+            } else {
+                k = index.endOfPrefix(k, failedAt < 0 ? length + 1 : failedAt, to, hints[side]);
+            }
+        }
+    }
+
+    /** Computes the row of {@code depth} for its byte {@code c} after {@code before}; returns its minimum. */
+    private int row(int depth, int c, int before) {
+        int min = TypoRules.nextRowWithin(
+                typed,
+                (char) c,
+                (char) before,
+                rows[depth - 1],
+                depth >= 2 ? rows[depth - 2] : null,
+                rows[depth],
+                depth,
+                budget);
+        bestEnd[depth] = Math.min(bestEnd[depth - 1], rows[depth][m]);
+        rowMin[depth] = min;
+        return min;
+    }
+
+    private void add(int side, int edits, int from, int to) {
+        if (found[side][edits] == null) {
+            found[side][edits] = new Ranges();
+        }
+        found[side][edits].add(from, to);
+    }
+}
