@@ -68,7 +68,8 @@ final class OptionCatalog {
 
     private final Map<Integer, String[]> aliases;
     private final byte[] names;
-    private final int[] nameStarts;
+    /** Where each name starts in {@link #names}: two levels, about 1.6 bytes a name ({@link Positions}). */
+    private final Positions nameStarts;
     /** The first name of each option, then the number of names; null when option {@code i} has name {@code i} only. */
     private final int[] firstName;
     /** The option of each name; null when name {@code i} is option {@code i}'s. */
@@ -157,16 +158,17 @@ final class OptionCatalog {
         firstNames[n] = nameStartList.size();
         patchBytes = patches;
         names = nameBytes.toArray();
-        nameStarts = nameStartList.toArray();
+        int[] starts = nameStartList.toArray();
+        nameStarts = new Positions(starts);
         aliases = Map.copyOf(aliasMap);
         Map<String, int[]> codeMap = new HashMap<>();
         codeOptions.forEach((code, owners) -> codeMap.put(code, owners.toArray()));
         codes = Map.copyOf(codeMap);
-        boolean oneNameEach = nameStarts.length == n;
+        boolean oneNameEach = starts.length == n;
         firstName = oneNameEach ? null : firstNames;
-        nameOwners = oneNameEach ? null : owners(firstNames, nameStarts.length);
-        starts = new KeyIndex(names, nameStarts, nameOwners, startKeys.toArray(), 0, weights);
-        words = wordIndex(wordKeys);
+        nameOwners = oneNameEach ? null : owners(firstNames, starts.length);
+        this.starts = new KeyIndex(names, starts, nameStarts, nameOwners, startKeys.toArray(), 0, weights);
+        words = wordIndex(wordKeys, starts);
         byWeight = heaviestFirst(Math.min(n, FIRST_RANKS));
     }
 
@@ -176,12 +178,12 @@ final class OptionCatalog {
 
     String text(int option) {
         int name = firstName(option);
-        int start = nameStarts[name];
+        int start = nameStarts.get(name);
         int end = start;
         while (names[end] != 0) {
             end++;
         }
-        int patchEnd = name + 1 < nameStarts.length ? nameStarts[name + 1] : names.length;
+        int patchEnd = name + 1 < nameStarts.size() ? nameStarts.get(name + 1) : names.length;
         return new String(
                 TextPatches.decode(names, end + 1, patchEnd, names, start, end, tails), StandardCharsets.UTF_8);
     }
@@ -203,7 +205,8 @@ final class OptionCatalog {
     long heapBytes() {
         long bytes = names.length
                 + tails.heapBytes()
-                + 4L * (weights.length + nameStarts.length + byWeight.length)
+                + nameStarts.heapBytes()
+                + 4L * (weights.length + byWeight.length)
                 + (firstName == null ? 0 : 4L * (firstName.length + nameOwners.length));
         return bytes + starts.heapBytes() + words.heapBytes() + codesHeapBytes();
     }
@@ -236,7 +239,7 @@ final class OptionCatalog {
         Map<String, Long> parts = new java.util.LinkedHashMap<>();
         parts.put("display texts (patches after folded names)", patchBytes + tails.heapBytes());
         parts.put("folded names (blob)", names.length - patchBytes);
-        parts.put("folded name offsets", 4L * nameStarts.length);
+        parts.put("folded name offsets", nameStarts.heapBytes());
         parts.put(
                 "names per option (aliases only)", firstName == null ? 0 : 4L * (firstName.length + nameOwners.length));
         parts.put("weights", 4L * weights.length);
@@ -608,7 +611,7 @@ final class OptionCatalog {
     }
 
     private String name(int name) {
-        int start = nameStarts[name];
+        int start = nameStarts.get(name);
         int end = start;
         while (names[end] != 0) {
             end++;
@@ -632,31 +635,28 @@ final class OptionCatalog {
      * The inner-word keys from (name, offset) pairs: packed in one int each, the offset in as few low bits as the
      * longest name needs; when the names are too many or too long for that, as positions in the blob.
      */
-    private KeyIndex wordIndex(IntBuffer pairs) {
+    private KeyIndex wordIndex(IntBuffer pairs, int[] starts) {
         int longest = 0;
         for (int i = 1; i < pairs.size(); i += 2) {
             longest = Math.max(longest, pairs.ints[i]);
         }
         int shift = 32 - Integer.numberOfLeadingZeros(longest);
         int[] keys = new int[pairs.size() / 2];
-        if ((long) nameStarts.length << shift > Integer.MAX_VALUE) {
+        if ((long) starts.length << shift > Integer.MAX_VALUE) {
             for (int i = 0; i < keys.length; i++) {
-                keys[i] = nameStarts[pairs.ints[2 * i]] + pairs.ints[2 * i + 1];
+                keys[i] = starts[pairs.ints[2 * i]] + pairs.ints[2 * i + 1];
             }
             return new KeyIndex(names, keys, this::ownerOf, weights);
         }
         for (int i = 0; i < keys.length; i++) {
             keys[i] = pairs.ints[2 * i] << shift | pairs.ints[2 * i + 1];
         }
-        return new KeyIndex(names, nameStarts, nameOwners, keys, shift, weights);
+        return new KeyIndex(names, starts, nameStarts, nameOwners, keys, shift, weights);
     }
 
     /** The option whose names hold the blob position. */
     private int ownerOf(int position) {
-        int name = Arrays.binarySearch(nameStarts, position);
-        if (name < 0) {
-            name = -name - 2;
-        }
+        int name = nameStarts.floor(position);
         return nameOwners == null ? name : nameOwners[name];
     }
 
