@@ -1,6 +1,5 @@
 package dev.autocomplete.index;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -125,7 +124,9 @@ final class TextPatches {
         boolean title = first == TITLE || first == TITLE_TAIL;
         int tail = first == TAIL || first == TITLE_TAIL ? patch[from + 1] & 0xff : -1;
         int headEnd = tail < 0 ? end : end - tails.folded[tail].length;
-        ByteArrayOutputStream out = new ByteArrayOutputStream(2 * (end - at) + 8);
+        // Each op's bytes come from the folded text or the patch, one for one: the text is at most this long.
+        byte[] out = new byte[(end - at) + (to - from) + (tail < 0 ? 0 : tails.texts[tail].length)];
+        int n = 0;
         int j = at;
         for (int p = from + (tail >= 0 ? 2 : title ? 1 : 0); p < to; p++) {
             int op = patch[p] & 0xff;
@@ -133,17 +134,18 @@ final class TextPatches {
             switch (op & LITERAL) {
                 case COPY -> {
                     for (int c = 0; c < count; c++) {
-                        out.write(base(folded, at, j + c, title));
+                        out[n++] = (byte) base(folded, at, j + c, title);
                     }
                 }
                 case UPPER -> {
                     for (int c = 0; c < count; c++) {
-                        out.write(upper(folded[j + c]));
+                        out[n++] = (byte) upper(folded[j + c]);
                     }
                 }
                 case SKIP -> {}
                 default -> {
-                    out.write(patch, p + 1, count);
+                    System.arraycopy(patch, p + 1, out, n, count);
+                    n += count;
                     p += count;
                     continue;
                 }
@@ -151,12 +153,13 @@ final class TextPatches {
             j += count;
         }
         for (; j < headEnd; j++) {
-            out.write(base(folded, at, j, title));
+            out[n++] = (byte) base(folded, at, j, title);
         }
         if (tail >= 0) {
-            out.writeBytes(tails.texts[tail]);
+            System.arraycopy(tails.texts[tail], 0, out, n, tails.texts[tail].length);
+            n += tails.texts[tail].length;
         }
-        return out.toByteArray();
+        return n == out.length ? out : Arrays.copyOf(out, n);
     }
 
     /** {@link #decode(byte[], int, int, byte[], int, int, Tails)} of a whole folded text, without tails (for tests). */
@@ -170,15 +173,17 @@ final class TextPatches {
 
     /** The ops being written: runs of one kind are merged, literal bytes gathered. */
     private static final class Ops {
-        private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        private final ByteArrayOutputStream literal = new ByteArrayOutputStream();
+        private byte[] out = new byte[32];
+        private int size;
         private int kind = -1;
         private int count;
+        /** Where the open literal's op byte is in {@code out}, or -1. */
+        private int literalAt = -1;
         /** Where the copies that end the ops so far start in {@code out}, or -1 when they end otherwise. */
         private int trailingCopies = -1;
 
         void run(int next) {
-            flushLiteral();
+            closeLiteral();
             if (kind == next && count < MOST) {
                 count++;
                 return;
@@ -190,10 +195,22 @@ final class TextPatches {
 
         void literal(byte b) {
             flushRun();
-            if (literal.size() == MOST) {
-                flushLiteral();
+            if (literalAt >= 0 && size - literalAt - 1 == MOST) {
+                closeLiteral();
             }
-            literal.write(b);
+            if (literalAt < 0) {
+                trailingCopies = -1;
+                literalAt = size;
+                put(0);
+            }
+            put(b);
+        }
+
+        private void put(int b) {
+            if (size == out.length) {
+                out = Arrays.copyOf(out, 2 * size);
+            }
+            out[size++] = (byte) b;
         }
 
         private void flushRun() {
@@ -201,28 +218,25 @@ final class TextPatches {
                 if (kind != COPY) {
                     trailingCopies = -1;
                 } else if (trailingCopies < 0) {
-                    trailingCopies = out.size();
+                    trailingCopies = size;
                 }
-                out.write(kind | count);
+                put(kind | count);
                 kind = -1;
             }
         }
 
-        private void flushLiteral() {
-            if (literal.size() > 0) {
-                trailingCopies = -1;
-                out.write(LITERAL | literal.size());
-                out.writeBytes(literal.toByteArray());
-                literal.reset();
+        private void closeLiteral() {
+            if (literalAt >= 0) {
+                out[literalAt] = (byte) (LITERAL | (size - literalAt - 1));
+                literalAt = -1;
             }
         }
 
         /** The ops without the copies that end them. */
         byte[] toArray() {
             flushRun();
-            flushLiteral();
-            byte[] bytes = out.toByteArray();
-            return trailingCopies < 0 ? bytes : Arrays.copyOf(bytes, trailingCopies);
+            closeLiteral();
+            return Arrays.copyOf(out, trailingCopies < 0 ? size : trailingCopies);
         }
     }
 
