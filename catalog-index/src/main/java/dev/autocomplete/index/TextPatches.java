@@ -39,18 +39,20 @@ final class TextPatches {
     private TextPatches() {}
 
     /**
-     * The patch that turns {@code folded} back into {@code text}: the shortest of the patches over the folded bytes,
-     * plain or in title case (after a {@code TITLE} byte), each also with the tail numbered {@code tail} of
-     * {@code tails} when it ends both ({@link Tails#find}, or -1), or the text itself after a 0 byte.
+     * The patch that turns {@code folded} back into {@code text}: the shorter of the patches over the folded bytes,
+     * plain or in title case (after a {@code TITLE} byte), both with the tail numbered {@code tail} of {@code tails}
+     * when it ends both ({@link Tails#find}, else -1), or the text itself after a 0 byte.
      */
     static byte[] encode(byte[] text, byte[] folded, Tails tails, int tail) {
-        byte[] chosen = encode(text, folded, false);
-        chosen = shorter(chosen, prefixed(new byte[] {TITLE}, encode(text, folded, true)));
-        if (tail >= 0) {
+        byte[] chosen;
+        if (tail < 0) {
+            chosen = encode(text, folded, false);
+            chosen = shorter(chosen, prefixed(new byte[] {TITLE}, encode(text, folded, true)));
+        } else {
+            // Two bytes for the tail where its letters would take at least two ops: the tail's patches only.
             byte[] headText = Arrays.copyOf(text, text.length - tails.texts[tail].length);
             byte[] headFolded = Arrays.copyOf(folded, folded.length - tails.folded[tail].length);
-            chosen = shorter(
-                    chosen, prefixed(new byte[] {(byte) TAIL, (byte) tail}, encode(headText, headFolded, false)));
+            chosen = prefixed(new byte[] {(byte) TAIL, (byte) tail}, encode(headText, headFolded, false));
             chosen = shorter(
                     chosen, prefixed(new byte[] {(byte) TITLE_TAIL, (byte) tail}, encode(headText, headFolded, true)));
         }
