@@ -8,9 +8,9 @@ import java.util.function.IntPredicate;
 
 /**
  * A sorted array of keys, each a suffix of a zero-terminated folded name in a shared byte blob, held as the name
- * and the offset in one int (the name gives the key's option), and the maximum weight of every block of 64 keys,
- * so that the heaviest options under a prefix are found without visiting every key under it. Immutable, so
- * thread-safe.
+ * and the offset packed in as few bits as they need (the name gives the key's option), and the maximum weight of
+ * every block of 64 keys, so that the heaviest options under a prefix are found without visiting every key under
+ * it. Immutable, so thread-safe.
  */
 final class KeyIndex {
 
