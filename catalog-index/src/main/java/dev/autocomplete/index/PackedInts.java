@@ -13,8 +13,10 @@ import java.nio.ByteOrder;
 final class PackedInts {
 
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final int PAGE_SHIFT = 16;
-    private static final int PAGE_MASK = (1 << PAGE_SHIFT) - 1;
+    /** Values a page holds (as a shift), here and in {@link Positions}. */
+    static final int PAGE_SHIFT = 16;
+
+    static final int PAGE_MASK = (1 << PAGE_SHIFT) - 1;
 
     private final byte[][] pages;
     private final int bits;
@@ -66,6 +68,11 @@ final class PackedInts {
     }
 
     long heapBytes() {
+        return heapBytes(pages);
+    }
+
+    /** What pages take on the heap, with their headers and the array of them. */
+    static long heapBytes(byte[][] pages) {
         long bytes = 16L + 8L * pages.length;
         for (byte[] page : pages) {
             bytes += 16 + page.length;

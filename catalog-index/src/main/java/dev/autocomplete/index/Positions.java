@@ -16,8 +16,8 @@ final class Positions {
     private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
     private static final int BLOCK_SHIFT = 6;
     private static final int BLOCK = 1 << BLOCK_SHIFT;
-    private static final int PAGE_SHIFT = 16;
-    private static final int PAGE_MASK = (1 << PAGE_SHIFT) - 1;
+    private static final int PAGE_SHIFT = PackedInts.PAGE_SHIFT;
+    private static final int PAGE_MASK = PackedInts.PAGE_MASK;
 
     private final byte[][] pages;
     /** Bytes a distance takes, 1 to 4. */
@@ -87,10 +87,6 @@ final class Positions {
     }
 
     long heapBytes() {
-        long bytes = 16L + 8L * pages.length;
-        for (byte[] page : pages) {
-            bytes += 16 + page.length;
-        }
-        return bytes;
+        return PackedInts.heapBytes(pages);
     }
 }
