@@ -2,7 +2,6 @@ package dev.autocomplete.index;
 
 import java.text.Normalizer;
 import java.util.Locale;
-import java.util.regex.Pattern;
 
 /**
  * The one text normalization the server and engines share, so that "São Paulo", "sao  paulo" and
@@ -10,9 +9,6 @@ import java.util.regex.Pattern;
  * collapsed, trimmed. Thread-safe.
  */
 public final class Folding {
-
-    private static final Pattern MARKS = Pattern.compile("\\p{M}+");
-    private static final Pattern NOT_WORD = Pattern.compile("[^\\p{L}\\p{N}]+");
 
     private Folding() {}
 
@@ -23,8 +19,42 @@ public final class Folding {
             return ascii;
         }
         String decomposed = Normalizer.normalize(text, Normalizer.Form.NFKD);
-        String plain = MARKS.matcher(decomposed).replaceAll("").toLowerCase(Locale.ROOT);
-        return NOT_WORD.matcher(plain).replaceAll(" ").strip();
+        // Marks removed, then lower case, then runs of what is not a letter or a number as one space, trimmed: the
+        // regular expressions \p{M}+ and [^\p{L}\p{N}]+ by code point, without their cost (a tenth of a load).
+        StringBuilder plain = new StringBuilder(decomposed.length());
+        for (int i = 0; i < decomposed.length(); ) {
+            int c = decomposed.codePointAt(i);
+            i += Character.charCount(c);
+            int type = Character.getType(c);
+            if (type != Character.NON_SPACING_MARK
+                    && type != Character.ENCLOSING_MARK
+                    && type != Character.COMBINING_SPACING_MARK) {
+                plain.appendCodePoint(c);
+            }
+        }
+        String lower = plain.toString().toLowerCase(Locale.ROOT);
+        StringBuilder folded = new StringBuilder(lower.length());
+        boolean gap = false;
+        for (int i = 0; i < lower.length(); ) {
+            int c = lower.codePointAt(i);
+            i += Character.charCount(c);
+            if (Character.isLetter(c) || isNumber(Character.getType(c))) {
+                if (gap && folded.length() > 0) {
+                    folded.append(' ');
+                }
+                gap = false;
+                folded.appendCodePoint(c);
+            } else {
+                gap = true;
+            }
+        }
+        return folded.toString();
+    }
+
+    private static boolean isNumber(int type) {
+        return type == Character.DECIMAL_DIGIT_NUMBER
+                || type == Character.LETTER_NUMBER
+                || type == Character.OTHER_NUMBER;
     }
 
     /** The same folding for pure ASCII text without regular expressions (catalog loading is dominated by it). */

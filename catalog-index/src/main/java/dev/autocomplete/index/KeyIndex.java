@@ -8,9 +8,9 @@ import java.util.function.IntPredicate;
 
 /**
  * A sorted array of keys, each a suffix of a zero-terminated folded name in a shared byte blob, held as the name
- * and the offset in one int (the name gives the key's option), and the maximum weight of every block of 64 keys,
- * so that the heaviest options under a prefix are found without visiting every key under it. Immutable, so
- * thread-safe.
+ * and the offset packed in as few bits as they need (the name gives the key's option), and the maximum weight of
+ * every block of 64 keys, so that the heaviest options under a prefix are found without visiting every key under
+ * it. Immutable, so thread-safe.
  */
 final class KeyIndex {
 
@@ -34,12 +34,13 @@ final class KeyIndex {
     private final byte[] blob;
     /**
      * The keys in order, each a name and an offset into it packed in one int ({@code name << shift | offset}): the
-     * key starts at {@code nameStarts[name] + offset} and belongs to the option {@code owners[name]} (the name
-     * itself when {@code owners} is null). Four bytes a key where a position and an option took eight.
+     * key starts at {@code nameStarts.get(name) + offset} and belongs to the option {@code owners[name]} (the name
+     * itself when {@code owners} is null). In as few bits as the largest key needs ({@link PackedInts}): 20 for a
+     * million names, where a position and an option took 64.
      */
-    private final int[] keys;
+    private final PackedInts keys;
 
-    private final int[] nameStarts;
+    private final Positions nameStarts;
     private final int[] owners;
     private final int shift;
     private final int mask;
@@ -65,6 +66,7 @@ final class KeyIndex {
         this(
                 blob,
                 sortedCopy(positions),
+                null,
                 ownersOf(sortedCopy(positions), ownerOf),
                 identity(positions.length),
                 0,
@@ -74,27 +76,35 @@ final class KeyIndex {
 
     /**
      * @param blob folded names, each followed by a 0 byte
-     * @param nameStarts where each name starts in {@code blob}, ascending (shared, not copied)
+     * @param nameStarts where each name starts in {@code blob}, ascending (read while building only)
+     * @param names the same, as kept (shared, not copied)
      * @param owners the option of each name, or null when name {@code i} is option {@code i} (shared, not copied)
      * @param keys the keys as {@code name << shift | offset}, {@code name << shift} below 2^31; sorted here in place
      * @param shift how many low bits of a key hold its offset in its name
      * @param weights every option's weight
      */
-    KeyIndex(byte[] blob, int[] nameStarts, int[] owners, int[] keys, int shift, float[] weights) {
-        this(blob, nameStarts, owners, keys, shift, weights, false);
+    KeyIndex(byte[] blob, int[] nameStarts, Positions names, int[] owners, int[] keys, int shift, float[] weights) {
+        this(blob, nameStarts, names, owners, keys, shift, weights, false);
     }
 
     private KeyIndex(
-            byte[] blob, int[] nameStarts, int[] owners, int[] keys, int shift, float[] weights, boolean ownsNames) {
+            byte[] blob,
+            int[] nameStarts,
+            Positions names,
+            int[] owners,
+            int[] keys,
+            int shift,
+            float[] weights,
+            boolean ownsNames) {
         this.blob = blob;
         this.weights = weights;
-        this.nameStarts = nameStarts;
+        this.nameStarts = names != null ? names : new Positions(nameStarts);
         this.owners = owners;
         this.shift = shift;
         this.mask = (1 << shift) - 1;
         this.ownsNames = ownsNames;
-        this.keys = keys;
-        sort(keys, 0, keys.length, 0);
+        sort(keys, 0, keys.length, 0, nameStarts);
+        this.keys = new PackedInts(keys);
         int longest = 0;
         TrieTop.Builder topLevels = new TrieTop.Builder();
         for (int k = 0; k < keys.length; k++) {
@@ -142,12 +152,12 @@ final class KeyIndex {
     }
 
     int size() {
-        return keys.length;
+        return keys.size();
     }
 
     long heapBytes() {
-        long names = ownsNames ? 4L * nameStarts.length + (owners == null ? 0 : 4L * owners.length) : 0;
-        return 4L * keys.length
+        long names = ownsNames ? nameStarts.heapBytes() + (owners == null ? 0 : 4L * owners.length) : 0;
+        return keys.heapBytes()
                 + names
                 + 4L * (blockMax.length + superMax.length)
                 + 8L * heads.length
@@ -156,9 +166,9 @@ final class KeyIndex {
 
     /** {@link #heapBytes} array by array, each named after {@code what}. */
     void heapBreakdown(String what, java.util.Map<String, Long> parts) {
-        parts.put(what + ": keys (name and offset)", 4L * keys.length);
+        parts.put(what + ": keys (name and offset, " + keys.bits() + " bits)", keys.heapBytes());
         if (ownsNames) {
-            parts.put(what + ": names", 4L * nameStarts.length + (owners == null ? 0 : 4L * owners.length));
+            parts.put(what + ": names", nameStarts.heapBytes() + (owners == null ? 0 : 4L * owners.length));
         }
         parts.put(what + ": block maxima", 4L * (blockMax.length + superMax.length));
         parts.put(what + ": sampled heads", 8L * heads.length);
@@ -166,14 +176,14 @@ final class KeyIndex {
     }
 
     int option(int k) {
-        int name = keys[k] >>> shift;
+        int name = keys.get(k) >>> shift;
         return owners == null ? name : owners[name];
     }
 
     /** Where key {@code k} starts in the blob. */
     int position(int k) {
-        int key = keys[k];
-        return nameStarts[key >>> shift] + (key & mask);
+        int key = keys.get(k);
+        return nameStarts.get(key >>> shift) + (key & mask);
     }
 
     int maxLength() {
@@ -260,7 +270,7 @@ final class KeyIndex {
             return firstWithHead(headOf(prefix), prefix.length);
         }
         int lo = 0;
-        int hi = keys.length;
+        int hi = keys.size();
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
             if (compare(mid, prefix, false) < 0) {
@@ -278,7 +288,7 @@ final class KeyIndex {
             return firstWithHead(headOf(prefix) + (1L << (8 * (HEAD - prefix.length))), prefix.length);
         }
         int lo = 0;
-        int hi = keys.length;
+        int hi = keys.size();
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
             if (compare(mid, prefix, true) <= 0) {
@@ -382,7 +392,7 @@ final class KeyIndex {
 
     /** The first key whose head is at least {@code target}, which is zero past its first {@code length} bytes. */
     private int firstWithHead(long target, int length) {
-        return length <= TrieTop.DEPTH ? top.firstAtLeast(length, target, null) : firstAtLeast(target, 0, keys.length);
+        return length <= TrieTop.DEPTH ? top.firstAtLeast(length, target, null) : firstAtLeast(target, 0, keys.size());
     }
 
     /** The key's first 8 bytes, big-endian, zero after its end: ordered like the keys (unsigned). */
@@ -648,18 +658,18 @@ final class KeyIndex {
     }
 
     /** Multikey quicksort (Bentley and Sedgewick) of packed keys by their bytes from {@code depth}. */
-    private void sort(int[] a, int lo, int hi, int depth) {
+    private void sort(int[] a, int lo, int hi, int depth, int[] starts) {
         while (hi - lo > 1) {
             if (hi - lo < 12) {
-                insertionSort(a, lo, hi, depth);
+                insertionSort(a, lo, hi, depth, starts);
                 return;
             }
-            int pivot = at(a[lo + (hi - lo) / 2], depth);
+            int pivot = at(a[lo + (hi - lo) / 2], depth, starts);
             int lt = lo;
             int gt = hi - 1;
             int i = lo;
             while (i <= gt) {
-                int c = at(a[i], depth);
+                int c = at(a[i], depth, starts);
                 if (c < pivot) {
                     swap(a, lt++, i++);
                 } else if (c > pivot) {
@@ -668,8 +678,8 @@ final class KeyIndex {
                     i++;
                 }
             }
-            sort(a, lo, lt, depth);
-            sort(a, gt + 1, hi, depth);
+            sort(a, lo, lt, depth, starts);
+            sort(a, gt + 1, hi, depth, starts);
             if (pivot == 0) {
                 // Equal keys keep the order of their names and offsets, which is the options' order: ties then rank
                 // the same in one catalog as in a main catalog and a delta merged.
@@ -682,18 +692,18 @@ final class KeyIndex {
         }
     }
 
-    private void insertionSort(int[] a, int lo, int hi, int depth) {
+    private void insertionSort(int[] a, int lo, int hi, int depth, int[] starts) {
         for (int i = lo + 1; i < hi; i++) {
-            for (int j = i; j > lo && less(a[j], a[j - 1], depth); j--) {
+            for (int j = i; j > lo && less(a[j], a[j - 1], depth, starts); j--) {
                 swap(a, j, j - 1);
             }
         }
     }
 
-    private boolean less(int p, int q, int depth) {
+    private boolean less(int p, int q, int depth, int[] starts) {
         for (int i = depth; ; i++) {
-            int a = at(p, i);
-            int b = at(q, i);
+            int a = at(p, i, starts);
+            int b = at(q, i, starts);
             if (a != b) {
                 return a < b;
             }
@@ -703,8 +713,9 @@ final class KeyIndex {
         }
     }
 
-    private int at(int key, int depth) {
-        return blob[nameStarts[key >>> shift] + (key & mask) + depth] & 0xff;
+    /** The byte at {@code depth} of a key being sorted, its name's start read from the build's plain array. */
+    private int at(int key, int depth, int[] starts) {
+        return blob[starts[key >>> shift] + (key & mask) + depth] & 0xff;
     }
 
     private static void swap(int[] a, int i, int j) {

@@ -53,6 +53,9 @@ final class OptionCatalog {
 
     private static final int[] EMPTY_OPTIONS = new int[0];
 
+    /** How many of the heaviest options a catalog orders when built; further ranks are ordered when first read. */
+    private static final int FIRST_RANKS = 1024;
+
     /** A catalog of no options. */
     static final OptionCatalog EMPTY = new OptionCatalog(List.of());
 
@@ -60,15 +63,24 @@ final class OptionCatalog {
     private final long patchBytes;
 
     private final float[] weights;
+    /** The texts' frequent tails the patches name by number. */
+    private final TextPatches.Tails tails;
+
     private final Map<Integer, String[]> aliases;
     private final byte[] names;
-    private final int[] nameStarts;
+    /** Where each name starts in {@link #names}: two levels, about 1.6 bytes a name ({@link Positions}). */
+    private final Positions nameStarts;
     /** The first name of each option, then the number of names; null when option {@code i} has name {@code i} only. */
     private final int[] firstName;
     /** The option of each name; null when name {@code i} is option {@code i}'s. */
     private final int[] nameOwners;
 
-    private final int[] byWeight;
+    /**
+     * The heaviest options in order, as far as a lookup asked ({@link #byWeight}): most ask for the first few, so
+     * the full order of a million options (4 bytes each) is never kept unless something reads that far.
+     */
+    private volatile int[] byWeight;
+
     private final KeyIndex starts;
     private final KeyIndex words;
     /** Folded code to the options holding it, ascending ({@link AliasCodes}): matched whole only, not in the keys. */
@@ -85,13 +97,17 @@ final class OptionCatalog {
         IntBuffer wordKeys = new IntBuffer();
         Map<String, IntBuffer> codeOptions = new HashMap<>();
         long patches = 0;
+        tails = TextPatches.Tails.of(entries);
         for (int i = 0; i < n; i++) {
             CatalogEntry entry = entries.get(i);
             weights[i] = (float) entry.weight();
             firstNames[i] = nameStartList.size();
             List<String> folded = new ArrayList<>();
             folded.add(Folding.fold(entry.text()));
-            byte[] patch = TextPatches.encode(entry.text().getBytes(StandardCharsets.UTF_8), bytes(folded.get(0)));
+            byte[] foldedText = bytes(folded.get(0));
+            byte[] textBytes = entry.text().getBytes(StandardCharsets.UTF_8);
+            byte[] patch =
+                    TextPatches.encode(textBytes, foldedText, tails, tails.find(entry.text(), textBytes, foldedText));
             List<String> kept = new ArrayList<>();
             for (String alias : entry.aliases()) {
                 String code = AliasCodes.folded(alias);
@@ -122,8 +138,8 @@ final class OptionCatalog {
                 nameBytes.add(bytes);
                 nameBytes.add(new byte[] {0});
                 if (nameStartList.size() - 1 == firstNames[i]) {
-                    // The display text's patch follows its folded name, after the terminator: no offset of its own.
-                    nameBytes.addLength(patch.length);
+                    // The display text's patch follows its folded name, after the terminator, and ends where the next
+                    // name starts: no offset or length of its own.
                     nameBytes.add(patch);
                     patches += nameBytes.size() - start - bytes.length - 1;
                 }
@@ -142,17 +158,18 @@ final class OptionCatalog {
         firstNames[n] = nameStartList.size();
         patchBytes = patches;
         names = nameBytes.toArray();
-        nameStarts = nameStartList.toArray();
+        int[] starts = nameStartList.toArray();
+        nameStarts = new Positions(starts);
         aliases = Map.copyOf(aliasMap);
         Map<String, int[]> codeMap = new HashMap<>();
         codeOptions.forEach((code, owners) -> codeMap.put(code, owners.toArray()));
         codes = Map.copyOf(codeMap);
-        boolean oneNameEach = nameStarts.length == n;
+        boolean oneNameEach = starts.length == n;
         firstName = oneNameEach ? null : firstNames;
-        nameOwners = oneNameEach ? null : owners(firstNames, nameStarts.length);
-        starts = new KeyIndex(names, nameStarts, nameOwners, startKeys.toArray(), 0, weights);
-        words = wordIndex(wordKeys);
-        byWeight = sortedByWeight(n);
+        nameOwners = oneNameEach ? null : owners(firstNames, starts.length);
+        this.starts = new KeyIndex(names, starts, nameStarts, nameOwners, startKeys.toArray(), 0, weights);
+        words = wordIndex(wordKeys, starts);
+        byWeight = heaviestFirst(Math.min(n, FIRST_RANKS));
     }
 
     int size() {
@@ -160,21 +177,15 @@ final class OptionCatalog {
     }
 
     String text(int option) {
-        int start = nameStarts[firstName(option)];
-        int p = start;
-        while (names[p] != 0) {
-            p++;
+        int name = firstName(option);
+        int start = nameStarts.get(name);
+        int end = start;
+        while (names[end] != 0) {
+            end++;
         }
-        int length = 0;
-        for (int shift = 0; ; shift += 7) {
-            int b = names[++p];
-            length |= (b & 0x7f) << shift;
-            if (b >= 0) {
-                break;
-            }
-        }
-        p++;
-        return new String(TextPatches.decode(names, p, p + length, names, start), StandardCharsets.UTF_8);
+        int patchEnd = name + 1 < nameStarts.size() ? nameStarts.get(name + 1) : names.length;
+        return new String(
+                TextPatches.decode(names, end + 1, patchEnd, names, start, end, tails), StandardCharsets.UTF_8);
     }
 
     double weight(int option) {
@@ -193,7 +204,9 @@ final class OptionCatalog {
     /** Roughly how many bytes the catalog holds on the heap (its arrays), for capacity planning. */
     long heapBytes() {
         long bytes = names.length
-                + 4L * (weights.length + nameStarts.length + byWeight.length)
+                + tails.heapBytes()
+                + nameStarts.heapBytes()
+                + 4L * (weights.length + byWeight.length)
                 + (firstName == null ? 0 : 4L * (firstName.length + nameOwners.length));
         return bytes + starts.heapBytes() + words.heapBytes() + codesHeapBytes();
     }
@@ -224,9 +237,9 @@ final class OptionCatalog {
     /** {@link #heapBytes} array by array, for the benchmarks' breakdown (name to bytes, in a fixed order). */
     Map<String, Long> heapBreakdown() {
         Map<String, Long> parts = new java.util.LinkedHashMap<>();
-        parts.put("display texts (patches after folded names)", patchBytes);
+        parts.put("display texts (patches after folded names)", patchBytes + tails.heapBytes());
         parts.put("folded names (blob)", names.length - patchBytes);
-        parts.put("folded name offsets", 4L * nameStarts.length);
+        parts.put("folded name offsets", nameStarts.heapBytes());
         parts.put(
                 "names per option (aliases only)", firstName == null ? 0 : 4L * (firstName.length + nameOwners.length));
         parts.put("weights", 4L * weights.length);
@@ -328,7 +341,16 @@ final class OptionCatalog {
 
     /** The option of rank {@code rank} by weight: heaviest first, then in catalog order. */
     int byWeight(int rank) {
-        return byWeight[rank];
+        int[] order = byWeight;
+        return rank < order.length ? order[rank] : moreByWeight(rank)[rank];
+    }
+
+    /** The order by weight to at least {@code rank}, twice as far as before: rarely read past the first ranks. */
+    private synchronized int[] moreByWeight(int rank) {
+        if (rank >= byWeight.length) {
+            byWeight = heaviestFirst(Math.min(size(), Math.max(rank + 1, 2 * byWeight.length)));
+        }
+        return byWeight;
     }
 
     /**
@@ -528,7 +550,7 @@ final class OptionCatalog {
     }
 
     private String name(int name) {
-        int start = nameStarts[name];
+        int start = nameStarts.get(name);
         int end = start;
         while (names[end] != 0) {
             end++;
@@ -552,31 +574,28 @@ final class OptionCatalog {
      * The inner-word keys from (name, offset) pairs: packed in one int each, the offset in as few low bits as the
      * longest name needs; when the names are too many or too long for that, as positions in the blob.
      */
-    private KeyIndex wordIndex(IntBuffer pairs) {
+    private KeyIndex wordIndex(IntBuffer pairs, int[] starts) {
         int longest = 0;
         for (int i = 1; i < pairs.size(); i += 2) {
             longest = Math.max(longest, pairs.ints[i]);
         }
         int shift = 32 - Integer.numberOfLeadingZeros(longest);
         int[] keys = new int[pairs.size() / 2];
-        if ((long) nameStarts.length << shift > Integer.MAX_VALUE) {
+        if ((long) starts.length << shift > Integer.MAX_VALUE) {
             for (int i = 0; i < keys.length; i++) {
-                keys[i] = nameStarts[pairs.ints[2 * i]] + pairs.ints[2 * i + 1];
+                keys[i] = starts[pairs.ints[2 * i]] + pairs.ints[2 * i + 1];
             }
             return new KeyIndex(names, keys, this::ownerOf, weights);
         }
         for (int i = 0; i < keys.length; i++) {
             keys[i] = pairs.ints[2 * i] << shift | pairs.ints[2 * i + 1];
         }
-        return new KeyIndex(names, nameStarts, nameOwners, keys, shift, weights);
+        return new KeyIndex(names, starts, nameStarts, nameOwners, keys, shift, weights);
     }
 
     /** The option whose names hold the blob position. */
     private int ownerOf(int position) {
-        int name = Arrays.binarySearch(nameStarts, position);
-        if (name < 0) {
-            name = -name - 2;
-        }
+        int name = nameStarts.floor(position);
         return nameOwners == null ? name : nameOwners[name];
     }
 
@@ -584,35 +603,48 @@ final class OptionCatalog {
         return folded.getBytes(StandardCharsets.UTF_8);
     }
 
-    private int[] sortedByWeight(int n) {
-        long[] packed = new long[n];
-        for (int i = 0; i < n; i++) {
-            // Descending weight, then ascending index: flip the sortable bits of the weight.
-            int bits = Float.floatToIntBits(weights[i]);
-            int sortable = bits ^ ((bits >> 31) & 0x7fffffff);
-            packed[i] = ((long) ~sortable << 32) | i;
+    /**
+     * The first {@code count} options by weight (descending, then ascending index), without sorting the whole
+     * catalog: candidates gather in a buffer of twice the count, which is sorted and cut to the best when full.
+     */
+    private int[] heaviestFirst(int count) {
+        if (count == 0) {
+            return EMPTY_OPTIONS;
         }
-        Arrays.sort(packed);
-        int[] order = new int[n];
-        for (int i = 0; i < n; i++) {
-            order[i] = (int) packed[i];
+        long[] buffer = new long[2 * count];
+        int size = 0;
+        // Keys are distinct (the index is in them); a key not below the count-th best so far can never be kept.
+        long cutoff = Long.MAX_VALUE;
+        for (int i = 0; i < weights.length; i++) {
+            long key = weightKey(i);
+            if (key < cutoff) {
+                buffer[size++] = key;
+                if (size == buffer.length) {
+                    Arrays.sort(buffer);
+                    size = count;
+                    cutoff = buffer[count - 1];
+                }
+            }
+        }
+        Arrays.sort(buffer, 0, size);
+        int[] order = new int[count];
+        for (int i = 0; i < count; i++) {
+            order[i] = (int) buffer[i];
         }
         return order;
+    }
+
+    /** Descending weight, then ascending index, as ascending longs: the weight's sortable bits flipped. */
+    private long weightKey(int option) {
+        int bits = Float.floatToIntBits(weights[option]);
+        int sortable = bits ^ ((bits >> 31) & 0x7fffffff);
+        return ((long) ~sortable << 32) | option;
     }
 
     /** A growable byte array. */
     private static final class ByteBuffer {
         private byte[] bytes = new byte[1024];
         private int size;
-
-        /** A length in 7-bit groups, low first, the high bit set on all but the last. */
-        void addLength(int length) {
-            while (length >= 0x80) {
-                add(new byte[] {(byte) (length | 0x80)});
-                length >>>= 7;
-            }
-            add(new byte[] {(byte) length});
-        }
 
         void add(byte[] more) {
             if (size + more.length > bytes.length) {

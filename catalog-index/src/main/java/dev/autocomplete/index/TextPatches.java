@@ -1,7 +1,11 @@
 package dev.autocomplete.index;
 
-import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * A display text stored as the few edits that turn its folded form (which the index keeps anyway) back into it:
@@ -12,6 +16,11 @@ import java.util.Arrays;
  * (upper case at each word's start) when that makes the patch shorter: {@code Paris Airport, FR} is then "13
  * copied, a comma, two copied, one upper": 6 bytes. A patch that would not be shorter than the text is stored as
  * the text, after a 0 byte. Both sides are UTF-8; decoding gives the text's exact bytes.
+ *
+ * <p>The folded text's bytes left after the last op are copied (so a title-cased {@code Paris Airport} costs one
+ * byte), and a patch may end the text with one of the catalog's frequent tails ({@link Tails}: {@code ", FR"} over
+ * the folded {@code " fr"}), named by one byte after a {@code TAIL} or {@code TITLE_TAIL} first byte: {@code Paris
+ * Airport, FR} is then 2 bytes. The patch's end is where the next name starts: it stores no length.
  */
 final class TextPatches {
 
@@ -22,32 +31,58 @@ final class TextPatches {
     private static final int MOST = 63;
     /** A first byte that no op starts with (an upper-case run of none): the ops copy the folded text title-cased. */
     private static final int TITLE = UPPER;
+    /** First bytes no op starts with (a skip or a literal of none): a tail's number follows, then the ops. */
+    private static final int TAIL = SKIP;
+
+    private static final int TITLE_TAIL = LITERAL;
 
     private TextPatches() {}
 
     /**
-     * The patch that turns {@code folded} back into {@code text}: the shorter of the patch over the folded bytes
-     * and the patch over them in title case (after a {@code TITLE} byte), or the text itself after a 0 byte.
+     * The patch that turns {@code folded} back into {@code text}: the shorter of the patches over the folded bytes,
+     * plain or in title case (after a {@code TITLE} byte), both with the tail numbered {@code tail} of {@code tails}
+     * when it ends both ({@link Tails#find}, else -1), or the text itself after a 0 byte.
      */
-    static byte[] encode(byte[] text, byte[] folded) {
-        byte[] plain = encode(text, folded, false);
-        byte[] title = encode(text, folded, true);
-        byte[] patch = title.length + 1 < plain.length ? title : plain;
-        byte[] chosen = patch == title ? prefixed(TITLE, title) : plain;
-        if (chosen.length >= text.length + 1 || !Arrays.equals(decode(chosen, 0, chosen.length, folded, 0), text)) {
-            return prefixed(0, text);
+    static byte[] encode(byte[] text, byte[] folded, Tails tails, int tail) {
+        byte[] chosen;
+        if (tail < 0) {
+            chosen = encode(text, folded, false);
+            chosen = shorter(chosen, prefixed(new byte[] {TITLE}, encode(text, folded, true)));
+        } else {
+            // Two bytes for the tail where its letters would take at least two ops: the tail's patches only.
+            byte[] headText = Arrays.copyOf(text, text.length - tails.texts[tail].length);
+            byte[] headFolded = Arrays.copyOf(folded, folded.length - tails.folded[tail].length);
+            chosen = prefixed(new byte[] {(byte) TAIL, (byte) tail}, encode(headText, headFolded, false));
+            chosen = shorter(
+                    chosen, prefixed(new byte[] {(byte) TITLE_TAIL, (byte) tail}, encode(headText, headFolded, true)));
+        }
+        if (chosen.length >= text.length + 1
+                || !Arrays.equals(decode(chosen, 0, chosen.length, folded, 0, folded.length, tails), text)) {
+            return prefixed(new byte[] {0}, text);
         }
         return chosen;
     }
 
-    private static byte[] prefixed(int first, byte[] rest) {
-        byte[] bytes = new byte[rest.length + 1];
-        bytes[0] = (byte) first;
-        System.arraycopy(rest, 0, bytes, 1, rest.length);
+    /** The patch without tails (for tests). */
+    static byte[] encode(byte[] text, byte[] folded) {
+        return encode(text, folded, Tails.NONE, -1);
+    }
+
+    /** {@code b} when it is shorter than {@code a}, else {@code a}. */
+    private static byte[] shorter(byte[] a, byte[] b) {
+        return b.length < a.length ? b : a;
+    }
+
+    private static byte[] prefixed(byte[] first, byte[] rest) {
+        byte[] bytes = Arrays.copyOf(first, first.length + rest.length);
+        System.arraycopy(rest, 0, bytes, first.length, rest.length);
         return bytes;
     }
 
-    /** The ops over the folded bytes, in title case when {@code title}. */
+    /**
+     * The ops over the folded bytes, in title case when {@code title}; the folded bytes left at the end are
+     * skipped, and a copy that runs to the end is left out (decoding copies what is left).
+     */
     private static byte[] encode(byte[] text, byte[] folded, boolean title) {
         Ops ops = new Ops();
         int j = 0;
@@ -68,6 +103,9 @@ final class TextPatches {
                 ops.literal((byte) d);
             }
         }
+        for (; j < folded.length; j++) {
+            ops.run(SKIP);
+        }
         return ops.toArray();
     }
 
@@ -76,38 +114,59 @@ final class TextPatches {
         return title && (j == at || folded[j - 1] == ' ') ? upper(folded[j]) : folded[j];
     }
 
-    /** The text that the patch {@code patch[from, to)} makes of the folded text that starts at {@code folded[at]}. */
-    static byte[] decode(byte[] patch, int from, int to, byte[] folded, int at) {
+    /**
+     * The text that the patch {@code patch[from, to)} makes of the folded text {@code folded[at, end)}, with the
+     * catalog's {@code tails}.
+     */
+    static byte[] decode(byte[] patch, int from, int to, byte[] folded, int at, int end, Tails tails) {
         if (from < to && patch[from] == 0) {
             return Arrays.copyOfRange(patch, from + 1, to);
         }
-        boolean title = from < to && patch[from] == TITLE;
-        ByteArrayOutputStream out = new ByteArrayOutputStream(2 * (to - from));
+        int first = from < to ? patch[from] & 0xff : -1;
+        boolean title = first == TITLE || first == TITLE_TAIL;
+        int tail = first == TAIL || first == TITLE_TAIL ? patch[from + 1] & 0xff : -1;
+        int headEnd = tail < 0 ? end : end - tails.folded[tail].length;
+        // Each op's bytes come from the folded text or the patch, one for one: the text is at most this long.
+        byte[] out = new byte[(end - at) + (to - from) + (tail < 0 ? 0 : tails.texts[tail].length)];
+        int n = 0;
         int j = at;
-        for (int p = title ? from + 1 : from; p < to; p++) {
+        for (int p = from + (tail >= 0 ? 2 : title ? 1 : 0); p < to; p++) {
             int op = patch[p] & 0xff;
             int count = op & MOST;
             switch (op & LITERAL) {
                 case COPY -> {
                     for (int c = 0; c < count; c++) {
-                        out.write(base(folded, at, j + c, title));
+                        out[n++] = (byte) base(folded, at, j + c, title);
                     }
                 }
                 case UPPER -> {
                     for (int c = 0; c < count; c++) {
-                        out.write(upper(folded[j + c]));
+                        out[n++] = (byte) upper(folded[j + c]);
                     }
                 }
                 case SKIP -> {}
                 default -> {
-                    out.write(patch, p + 1, count);
+                    System.arraycopy(patch, p + 1, out, n, count);
+                    n += count;
                     p += count;
                     continue;
                 }
             }
             j += count;
         }
-        return out.toByteArray();
+        for (; j < headEnd; j++) {
+            out[n++] = (byte) base(folded, at, j, title);
+        }
+        if (tail >= 0) {
+            System.arraycopy(tails.texts[tail], 0, out, n, tails.texts[tail].length);
+            n += tails.texts[tail].length;
+        }
+        return n == out.length ? out : Arrays.copyOf(out, n);
+    }
+
+    /** {@link #decode(byte[], int, int, byte[], int, int, Tails)} of a whole folded text, without tails (for tests). */
+    static byte[] decode(byte[] patch, int from, int to, byte[] folded, int at) {
+        return decode(patch, from, to, folded, at, folded.length, Tails.NONE);
     }
 
     private static int upper(byte b) {
@@ -116,13 +175,17 @@ final class TextPatches {
 
     /** The ops being written: runs of one kind are merged, literal bytes gathered. */
     private static final class Ops {
-        private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        private final ByteArrayOutputStream literal = new ByteArrayOutputStream();
+        private byte[] out = new byte[32];
+        private int size;
         private int kind = -1;
         private int count;
+        /** Where the open literal's op byte is in {@code out}, or -1. */
+        private int literalAt = -1;
+        /** Where the copies that end the ops so far start in {@code out}, or -1 when they end otherwise. */
+        private int trailingCopies = -1;
 
         void run(int next) {
-            flushLiteral();
+            closeLiteral();
             if (kind == next && count < MOST) {
                 count++;
                 return;
@@ -134,31 +197,157 @@ final class TextPatches {
 
         void literal(byte b) {
             flushRun();
-            if (literal.size() == MOST) {
-                flushLiteral();
+            if (literalAt >= 0 && size - literalAt - 1 == MOST) {
+                closeLiteral();
             }
-            literal.write(b);
+            if (literalAt < 0) {
+                trailingCopies = -1;
+                literalAt = size;
+                put(0);
+            }
+            put(b);
+        }
+
+        private void put(int b) {
+            if (size == out.length) {
+                out = Arrays.copyOf(out, 2 * size);
+            }
+            out[size++] = (byte) b;
         }
 
         private void flushRun() {
             if (kind >= 0) {
-                out.write(kind | count);
+                if (kind != COPY) {
+                    trailingCopies = -1;
+                } else if (trailingCopies < 0) {
+                    trailingCopies = size;
+                }
+                put(kind | count);
                 kind = -1;
             }
         }
 
-        private void flushLiteral() {
-            if (literal.size() > 0) {
-                out.write(LITERAL | literal.size());
-                out.writeBytes(literal.toByteArray());
-                literal.reset();
+        private void closeLiteral() {
+            if (literalAt >= 0) {
+                out[literalAt] = (byte) (LITERAL | (size - literalAt - 1));
+                literalAt = -1;
             }
         }
 
+        /** The ops without the copies that end them. */
         byte[] toArray() {
             flushRun();
-            flushLiteral();
-            return out.toByteArray();
+            closeLiteral();
+            return Arrays.copyOf(out, trailingCopies < 0 ? size : trailingCopies);
+        }
+    }
+
+    /**
+     * A catalog's frequent tails: a text's last word of ASCII letters and digits with the ASCII separators before it
+     * ({@code ", FR"}), and the folded bytes it stands for ({@code " fr"}), unless it is one space and the word in
+     * title or lower case (a copy gives those). At most 256, each ending at least {@link #LEAST} texts, the most
+     * frequent first: cities' country codes, or any catalog's shared last word written apart.
+     */
+    static final class Tails {
+
+        static final Tails NONE = new Tails(List.of());
+
+        private static final int LEAST = 8;
+        private static final int MOST_TAILS = 256;
+        private static final int LONGEST = 16;
+
+        final byte[][] texts;
+        final byte[][] folded;
+        private final Map<String, Integer> numbers = new HashMap<>();
+
+        private Tails(List<String> tails) {
+            texts = new byte[tails.size()][];
+            folded = new byte[tails.size()][];
+            for (int i = 0; i < tails.size(); i++) {
+                String tail = tails.get(i);
+                texts[i] = tail.getBytes(StandardCharsets.US_ASCII);
+                folded[i] = (" " + Folding.fold(tail)).getBytes(StandardCharsets.US_ASCII);
+                numbers.put(tail, i);
+            }
+        }
+
+        /** The tails that end at least {@link #LEAST} of the texts. */
+        static Tails of(List<CatalogEntry> entries) {
+            if (entries.size() < LEAST) {
+                return NONE;
+            }
+            Map<String, int[]> counts = new HashMap<>();
+            for (CatalogEntry entry : entries) {
+                String tail = candidate(entry.text());
+                if (tail != null) {
+                    counts.computeIfAbsent(tail, t -> new int[1])[0]++;
+                }
+            }
+            List<String> frequent = counts.entrySet().stream()
+                    .filter(e -> e.getValue()[0] >= LEAST)
+                    .sorted(Comparator.comparingInt((Map.Entry<String, int[]> e) -> -e.getValue()[0])
+                            .thenComparing(Map.Entry::getKey))
+                    .limit(MOST_TAILS)
+                    .map(Map.Entry::getKey)
+                    .toList();
+            return frequent.isEmpty() ? NONE : new Tails(frequent);
+        }
+
+        /** The number of the tail that ends both the text (its string and bytes) and its folded bytes, or -1. */
+        int find(String text, byte[] textBytes, byte[] foldedBytes) {
+            if (texts.length == 0) {
+                return -1;
+            }
+            String tail = candidate(text);
+            Integer number = tail == null ? null : numbers.get(tail);
+            if (number == null) {
+                return -1;
+            }
+            byte[] f = folded[number];
+            int from = foldedBytes.length - f.length;
+            return from > 0 && Arrays.equals(foldedBytes, from, foldedBytes.length, f, 0, f.length) ? number : -1;
+        }
+
+        /** The text's tail, or null: a last word after separators, not the whole text, at most 16 characters. */
+        static String candidate(String text) {
+            int n = text.length();
+            int word = n;
+            while (word > 0 && n - word <= LONGEST && isWord(text.charAt(word - 1))) {
+                word--;
+            }
+            int start = word;
+            while (start > 0 && n - start <= LONGEST && isSeparator(text.charAt(start - 1))) {
+                start--;
+            }
+            if (word == n || start == word || start == 0 || n - start > LONGEST) {
+                return null;
+            }
+            boolean upperInside = false;
+            for (int i = word + 1; i < n; i++) {
+                upperInside |= text.charAt(i) >= 'A' && text.charAt(i) <= 'Z';
+            }
+            return word - start == 1 && text.charAt(start) == ' ' && !upperInside ? null : text.substring(start);
+        }
+
+        private static boolean isWord(char c) {
+            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+        }
+
+        private static boolean isSeparator(char c) {
+            return c < 0x80 && !isWord(c);
+        }
+
+        int size() {
+            return texts.length;
+        }
+
+        /** Roughly what the table takes: per tail its two arrays and a map entry with its string. */
+        long heapBytes() {
+            long bytes = 0;
+            for (int i = 0; i < texts.length; i++) {
+                bytes += 120 + 3L * texts[i].length;
+            }
+            return bytes;
         }
     }
 }

@@ -19,4 +19,34 @@ class FoldingTest {
         assertEquals(Folding.fold("Sao Paulo, BR"), Folding.fold("São Paulo, BR"));
         assertEquals("sant julia de loria", Folding.fold("Sant Julià de Lòria"));
     }
+
+    @Test
+    void any_text_folds_as_the_regular_expressions_of_the_definition_fold_it() {
+        java.util.List<String> texts = new java.util.ArrayList<>(java.util.List.of(
+                "İstanbul",
+                "ΣΊΣΥΦΟΣ ΣΑΣ",
+                "ǅemal",
+                "ﬁne ½ ²",
+                "Straße",
+                "東京都 Tokyo",
+                "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 \uD800 x",
+                "a\u0301\u20DD b",
+                "Ⅻ th",
+                "  ¡¿Qué?!  ",
+                "e\u0903x",
+                ""));
+        java.util.Random random = new java.util.Random(19);
+        for (int t = 0; t < 20_000; t++) {
+            StringBuilder text = new StringBuilder();
+            for (int c = random.nextInt(12); c > 0; c--) {
+                text.appendCodePoint(random.nextInt(4) == 0 ? random.nextInt(0x80) : random.nextInt(0x30000));
+            }
+            texts.add(text.toString());
+        }
+        for (String text : texts) {
+            String decomposed = java.text.Normalizer.normalize(text, java.text.Normalizer.Form.NFKD);
+            String plain = decomposed.replaceAll("\\p{M}+", "").toLowerCase(java.util.Locale.ROOT);
+            assertEquals(plain.replaceAll("[^\\p{L}\\p{N}]+", " ").strip(), Folding.fold(text), text);
+        }
+    }
 }

@@ -208,4 +208,27 @@ class OptionCatalogTest {
         }
         return word.toString();
     }
+
+    @Test
+    void the_order_by_weight_holds_past_the_ranks_ordered_at_build_time() {
+        // More options than the ranks a catalog orders when built, with many ties and negative weights.
+        List<CatalogEntry> entries = new java.util.ArrayList<>();
+        java.util.Random random = new java.util.Random(7);
+        for (int i = 0; i < 5000; i++) {
+            entries.add(new CatalogEntry("option " + i, random.nextInt(300) - 100));
+        }
+        OptionCatalog catalog = new OptionCatalog(entries);
+        List<Integer> expected = java.util.stream.IntStream.range(0, entries.size())
+                .boxed()
+                .sorted(java.util.Comparator.comparingDouble(
+                                (Integer i) -> -entries.get(i).weight())
+                        .thenComparingInt(i -> i))
+                .toList();
+        for (int rank = entries.size() - 1; rank >= 0; rank -= 997) {
+            assertEquals(expected.get(rank), catalog.byWeight(rank), "rank " + rank);
+        }
+        for (int rank = 0; rank < entries.size(); rank++) {
+            assertEquals(expected.get(rank), catalog.byWeight(rank), "rank " + rank);
+        }
+    }
 }

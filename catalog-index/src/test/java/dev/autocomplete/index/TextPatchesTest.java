@@ -42,11 +42,61 @@ class TextPatchesTest {
         byte[] text = "Paris Airport, FR".getBytes(java.nio.charset.StandardCharsets.UTF_8);
         byte[] folded = Folding.fold("Paris Airport, FR").getBytes(java.nio.charset.StandardCharsets.UTF_8);
         byte[] patch = TextPatches.encode(text, folded);
-        assertTrue(patch.length <= 7, "patch of " + patch.length + " bytes");
+        assertTrue(patch.length <= 6, "patch of " + patch.length + " bytes");
         assertEquals(
                 "Paris Airport, FR",
                 new String(
                         TextPatches.decode(patch, 0, patch.length, folded, 0),
                         java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aFrequentTailCostsOneByteAndEveryTextStillComesBack() {
+        List<CatalogEntry> entries = new ArrayList<>();
+        List<String> texts = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            texts.add("City " + (char) ('A' + i) + ", FR");
+            texts.add("Ville-" + i + " sur Mer, FR");
+            texts.add("Zürich " + i + ", CH");
+        }
+        // Edge cases next to the frequent tails: a tail alone, lower and title case, a tail-like text not
+        // folding like it, non-ASCII before the tail, a very long name.
+        texts.addAll(List.of(
+                ", FR",
+                "x, fr",
+                "Y, Fr",
+                "--, FR",
+                "Ærø, FR",
+                "東京, CH",
+                "Paris (FR)",
+                "Paris, FR ",
+                "a".repeat(300) + ", FR"));
+        for (String text : texts) {
+            entries.add(new CatalogEntry(text, entries.size()));
+        }
+        TextPatches.Tails tails = TextPatches.Tails.of(entries);
+        assertEquals(2, tails.size(), "the two tails used by at least 8 texts");
+        byte[] city = "City A, FR".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] folded = Folding.fold("City A, FR").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] patch = TextPatches.encode(city, folded, tails, tails.find("City A, FR", city, folded));
+        assertEquals(2, patch.length, "a title-cased text with a known tail: the tail's number only");
+        OptionCatalog catalog = new OptionCatalog(entries);
+        for (int option = 0; option < texts.size(); option++) {
+            assertEquals(texts.get(option), catalog.text(option));
+        }
+    }
+
+    @Test
+    void theFoldedBytesLeftOverAreSkippedNotCopied() {
+        for (String text : List.of("Ærø", "ﬁ", "½", "Straße", "ǅ")) {
+            byte[] bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            byte[] folded = Folding.fold(text).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            byte[] patch = TextPatches.encode(bytes, folded);
+            assertEquals(
+                    text,
+                    new String(
+                            TextPatches.decode(patch, 0, patch.length, folded, 0),
+                            java.nio.charset.StandardCharsets.UTF_8));
+        }
     }
 }
