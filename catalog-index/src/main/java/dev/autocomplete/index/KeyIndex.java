@@ -320,9 +320,10 @@ final class KeyIndex {
         if (length <= HEAD) {
             return firstAtLeast(keep(head(k), length) + (1L << (8 * (HEAD - length))), k + 1, to);
         }
+        int p = position(k); // decoded once for the whole search, not at every probe
         int step = 1;
         int lo = k;
-        while (k + step < to && samePrefix(k, k + step, length)) {
+        while (k + step < to && samePrefix(p, k + step, length)) {
             lo = k + step;
             step <<= 1;
         }
@@ -330,7 +331,7 @@ final class KeyIndex {
         // Invariant: lo shares the prefix, hi does not (or is the end).
         while (hi - lo > 1) {
             int mid = (lo + hi) >>> 1;
-            if (samePrefix(k, mid, length)) {
+            if (samePrefix(p, mid, length)) {
                 lo = mid;
             } else {
                 hi = mid;
@@ -350,7 +351,8 @@ final class KeyIndex {
     /** {@link #seek(int, int, int, int)} with the hints of a walk that goes forward ({@link TrieTop#newHints}). */
     int seek(int k, int depth, int b, int to, int[] hints) {
         // Keys below the target share the prefix and hold a smaller byte at depth; gallop over them from k.
-        if (!below(k, k, depth, b)) {
+        int p = position(k); // decoded once for the whole search, not at every probe
+        if (!below(p, k, depth, b)) {
             return k;
         }
         if (depth < HEAD) {
@@ -365,14 +367,14 @@ final class KeyIndex {
         }
         int step = 1;
         int lo = k;
-        while (k + step < to && below(k, k + step, depth, b)) {
+        while (k + step < to && below(p, k + step, depth, b)) {
             lo = k + step;
             step <<= 1;
         }
         int hi = Math.min(k + step, to);
         while (hi - lo > 1) {
             int mid = (lo + hi) >>> 1;
-            if (below(k, mid, depth, b)) {
+            if (below(p, mid, depth, b)) {
                 lo = mid;
             } else {
                 hi = mid;
@@ -464,13 +466,25 @@ final class KeyIndex {
         return left;
     }
 
-    private boolean below(int k, int j, int depth, int b) {
-        return samePrefix(k, j, depth) && byteAt(j, depth) < b;
+    /**
+     * Whether key {@code j} shares the {@code depth} bytes at blob position {@code p} (a key's start) and holds a
+     * smaller byte at {@code depth} (its terminator counts as smaller than any byte).
+     */
+    private boolean below(int p, int j, int depth, int b) {
+        int q = position(j);
+        if (!samePrefixAt(p, q, depth)) {
+            return false;
+        }
+        int at = blob[q + depth] & 0xff;
+        return (at == 0 ? -1 : at) < b;
     }
 
-    private boolean samePrefix(int a, int b, int length) {
-        int p = position(a);
-        int q = position(b);
+    /** Whether key {@code j} shares the first {@code length} bytes at blob position {@code p} (a key's start). */
+    private boolean samePrefix(int p, int j, int length) {
+        return samePrefixAt(p, position(j), length);
+    }
+
+    private boolean samePrefixAt(int p, int q, int length) {
         for (int i = 0; i < length; i++) {
             byte x = blob[p + i];
             if (x != blob[q + i]) {
