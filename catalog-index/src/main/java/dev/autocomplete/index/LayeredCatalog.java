@@ -110,20 +110,19 @@ final class LayeredCatalog {
 
     /** {@link OptionCatalog#completeWithTypos}. */
     List<OptionCatalog.Match> completeWithTypos(String foldedPrefix, int limit, IntPredicate excluded) {
-        IntPredicate left = gone == null ? excluded : option -> gone.test(option) || excluded.test(option);
         if (delta.size() == 0) {
-            return main.completeWithTypos(foldedPrefix, limit, left);
+            return main.completeWithTypos(foldedPrefix, limit, gone, excluded, 0, null, null);
         }
         // The main's typo walks walk the delta's keys with them: its search then takes what they found.
         OptionCatalog.SharedWalks walks = new OptionCatalog.SharedWalks(main, delta);
-        List<OptionCatalog.Match> own = main.completeWithTypos(foldedPrefix, limit, left, null, walks);
+        List<OptionCatalog.Match> own = main.completeWithTypos(foldedPrefix, limit, gone, excluded, 0, null, walks);
         // When the main's matches fill the list, only the delta's matches that rank before its last can join: the
         // delta's search stops there, so a delta of thousands costs a few bound lookups more on most queries.
         OptionCatalog.Match last = own.size() == limit ? own.getLast() : null;
         OptionCatalog.Bound bound =
                 last == null ? null : new OptionCatalog.Bound(last.edits(), last.where(), main.weight(last.option()));
         List<OptionCatalog.Match> more =
-                delta.completeWithTypos(foldedPrefix, limit, option -> excluded.test(option + offset), bound, walks);
+                delta.completeWithTypos(foldedPrefix, limit, null, excluded, offset, bound, walks);
         if (more.isEmpty()) {
             return own;
         }

@@ -377,7 +377,7 @@ final class OptionCatalog {
      * or alias first, then at an inner word, each by weight.
      */
     List<Match> complete(String foldedPrefix, int limit, IntPredicate excluded) {
-        return search(foldedPrefix, 0, limit, excluded, null, null);
+        return search(foldedPrefix, 0, limit, new Exclusion(null, excluded, 0), null, null);
     }
 
     /**
@@ -386,7 +386,9 @@ final class OptionCatalog {
      */
     List<Match> typoComplete(String foldedPrefix, int limit, IntPredicate excluded) {
         int budget = TypoRules.budget(foldedPrefix);
-        return budget == 0 ? List.of() : search(foldedPrefix, budget, limit, excluded, null, null);
+        return budget == 0
+                ? List.of()
+                : search(foldedPrefix, budget, limit, new Exclusion(null, excluded, 0), null, null);
     }
 
     /**
@@ -395,7 +397,8 @@ final class OptionCatalog {
      * then weight, up to {@code limit}.
      */
     List<Match> completeWithTypos(String foldedPrefix, int limit, IntPredicate excluded) {
-        return search(foldedPrefix, TypoRules.budget(foldedPrefix), limit, excluded, null, null);
+        return search(
+                foldedPrefix, TypoRules.budget(foldedPrefix), limit, new Exclusion(null, excluded, 0), null, null);
     }
 
     /**
@@ -404,17 +407,43 @@ final class OptionCatalog {
      * bound's own rank stops at its weight, so a small catalog merged into a large one's list costs little.
      */
     List<Match> completeWithTypos(String foldedPrefix, int limit, IntPredicate excluded, Bound bound) {
-        return search(foldedPrefix, TypoRules.budget(foldedPrefix), limit, excluded, bound, null);
+        return search(
+                foldedPrefix, TypoRules.budget(foldedPrefix), limit, new Exclusion(null, excluded, 0), bound, null);
     }
 
     /**
-     * {@link #completeWithTypos(String, int, IntPredicate, Bound)} (a null bound for none), for a main catalog or
-     * its delta searched for the same prefix, the main first: the main's typo walks also walk the delta's indexes
-     * ({@link SharedWalks}), and the delta's search takes what they found.
+     * {@link #completeWithTypos(String, int, IntPredicate, Bound)} (a null bound for none) for one segment of a
+     * layered catalog, a main catalog or its delta searched for the same prefix, the main first: the main's typo
+     * walks also walk the delta's indexes ({@link SharedWalks}), and the delta's search takes what they found.
+     * Options {@code gone} (or null) are left out, and {@code excluded} is asked of an option's id in the layered
+     * catalog, its own plus {@code offset}.
      */
     List<Match> completeWithTypos(
-            String foldedPrefix, int limit, IntPredicate excluded, Bound bound, SharedWalks walks) {
-        return search(foldedPrefix, TypoRules.budget(foldedPrefix), limit, excluded, bound, walks);
+            String foldedPrefix,
+            int limit,
+            IntPredicate gone,
+            IntPredicate excluded,
+            int offset,
+            Bound bound,
+            SharedWalks walks) {
+        return search(
+                foldedPrefix,
+                TypoRules.budget(foldedPrefix),
+                limit,
+                new Exclusion(gone, excluded, offset),
+                bound,
+                walks);
+    }
+
+    /**
+     * The options a search leaves out: those {@code gone} from a segment (or null), and those the caller excludes
+     * by their id in the layered catalog, the option's own plus {@code offset}. Checked as plain fields, not as
+     * predicates wrapping each other, so that the search's check stays a direct call whatever the layers.
+     */
+    private record Exclusion(IntPredicate gone, IntPredicate excluded, int offset) {
+        boolean test(int option) {
+            return (gone != null && gone.test(option)) || excluded.test(option + offset);
+        }
     }
 
     /**
@@ -455,7 +484,7 @@ final class OptionCatalog {
      * gathers ranges within the whole budget, so that a match counts the typos it counts without the bound.
      */
     private List<Match> search(
-            String foldedPrefix, int budget, int limit, IntPredicate excluded, Bound bound, SharedWalks walks) {
+            String foldedPrefix, int budget, int limit, Exclusion excluded, Bound bound, SharedWalks walks) {
         byte[] prefix = bytes(foldedPrefix);
         Ranked ranked = new Ranked(limit, excluded, bound);
         ranked.take(starts, new int[] {starts.lowerBound(prefix), starts.upperBound(prefix)}, 2, AT_START, 0);
@@ -485,11 +514,11 @@ final class OptionCatalog {
     private static final class Ranked {
         final List<Match> matches;
         private final int limit;
-        private final IntPredicate excluded;
+        private final Exclusion excluded;
         private final Bound bound;
         private final Set<Integer> seen = new HashSet<>();
 
-        Ranked(int limit, IntPredicate excluded, Bound bound) {
+        Ranked(int limit, Exclusion excluded, Bound bound) {
             this.matches = new ArrayList<>(limit);
             this.limit = limit;
             this.excluded = excluded;
