@@ -28,26 +28,33 @@ public final class TypoRules {
         return budget;
     }
 
-    /** The edits between folded {@code typed} and folded {@code target}, or {@link #NEVER} when over budget. */
+    /**
+     * The edits between folded {@code typed} and folded {@code target}, or {@link #NEVER} when over budget. Three
+     * rows in turn, each exact near the diagonal only ({@link #nextRowWithin}); a row whose minimum is over budget
+     * ends it, as every row after it is over too: a long name costs the rows of the typed length and its budget.
+     */
     public static int distance(String typed, String target) {
         int budget = budget(typed);
         if (typed.isEmpty() || target.isEmpty() || typed.charAt(0) != target.charAt(0)) {
             return typed.equals(target) ? 0 : NEVER;
         }
         int m = typed.length();
-        int[][] rows = new int[target.length() + 1][];
-        rows[0] = firstRow(typed);
+        int[] twoAbove = null;
+        int[] above = firstRow(typed);
+        int[] row = new int[m + 1];
         for (int i = 1; i <= target.length(); i++) {
-            rows[i] = new int[m + 1];
-            nextRow(
-                    typed,
-                    target.charAt(i - 1),
-                    i >= 2 ? target.charAt(i - 2) : 0,
-                    rows[i - 1],
-                    i >= 2 ? rows[i - 2] : null,
-                    rows[i]);
+            java.util.Arrays.fill(row, budget + 1);
+            int min = nextRowWithin(
+                    typed, target.charAt(i - 1), i >= 2 ? target.charAt(i - 2) : 0, above, twoAbove, row, i, budget);
+            if (min > budget) {
+                return NEVER;
+            }
+            int[] free = twoAbove == null ? new int[m + 1] : twoAbove;
+            twoAbove = above;
+            above = row;
+            row = free;
         }
-        int edits = rows[target.length()][m];
+        int edits = above[m];
         return edits <= budget ? edits : NEVER;
     }
 

@@ -98,6 +98,64 @@ class TyposTest {
         }
     }
 
+    @Test
+    void the_distance_is_that_of_the_whole_alignment_table_within_the_budget_and_never_beyond_it() {
+        Random random = new Random(31);
+        String alphabet = "abcde1 ";
+        int within = 0;
+        for (int q = 0; q < 20_000; q++) {
+            String typed = text(random, alphabet, 1 + random.nextInt(12));
+            String target = random.nextBoolean()
+                    ? typed.charAt(0) + text(random, alphabet, random.nextInt(16))
+                    : edited(random, alphabet, typed) + text(random, alphabet, random.nextInt(6));
+            int expected = wholeTable(typed, target);
+            assertEquals(expected, TypoRules.distance(typed, target), typed + " against " + target);
+            within += expected < TypoRules.NEVER ? 1 : 0;
+        }
+        assertTrue(within > 1_000, "pairs within budget: " + within);
+    }
+
+    /** The edits of the whole alignment table, every row in full: the reference for {@link TypoRules#distance}. */
+    private static int wholeTable(String typed, String target) {
+        if (typed.isEmpty() || target.isEmpty() || typed.charAt(0) != target.charAt(0)) {
+            return typed.equals(target) ? 0 : TypoRules.NEVER;
+        }
+        int m = typed.length();
+        int[][] rows = new int[target.length() + 1][m + 1];
+        rows[0] = TypoRules.firstRow(typed);
+        for (int i = 1; i <= target.length(); i++) {
+            TypoRules.nextRow(
+                    typed,
+                    target.charAt(i - 1),
+                    i >= 2 ? target.charAt(i - 2) : 0,
+                    rows[i - 1],
+                    i >= 2 ? rows[i - 2] : null,
+                    rows[i]);
+        }
+        int edits = rows[target.length()][m];
+        return edits <= TypoRules.budget(typed) ? edits : TypoRules.NEVER;
+    }
+
+    /** The text with up to three random edits after its first character: a substitution, an insertion, a deletion or a swap. */
+    private static String edited(Random random, String alphabet, String text) {
+        StringBuilder edited = new StringBuilder(text);
+        for (int edits = random.nextInt(4); edits > 0 && edited.length() > 2; edits--) {
+            int at = 1 + random.nextInt(edited.length() - 2);
+            char c = alphabet.charAt(random.nextInt(alphabet.length()));
+            switch (random.nextInt(4)) {
+                case 0 -> edited.setCharAt(at, c);
+                case 1 -> edited.insert(at, c);
+                case 2 -> edited.deleteCharAt(at);
+                default -> {
+                    char t = edited.charAt(at);
+                    edited.setCharAt(at, edited.charAt(at + 1));
+                    edited.setCharAt(at + 1, t);
+                }
+            }
+        }
+        return edited.toString();
+    }
+
     private static String text(Random random, String alphabet, int length) {
         StringBuilder text = new StringBuilder();
         for (int i = 0; i < length; i++) {

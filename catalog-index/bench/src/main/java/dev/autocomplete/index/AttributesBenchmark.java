@@ -30,7 +30,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 2)
 @Fork(
         value = 1,
-        jvmArgsAppend = {"-Xmx6g"})
+        jvmArgsAppend = {"-Xms6g", "-Xmx6g", "-XX:+AlwaysPreTouch"})
 public class AttributesBenchmark {
 
     static final String[] TEAMS = {"Sales", "Support", "Engineering", "Finance", "Legal", "Design", "Ops", "People"};
