@@ -72,9 +72,30 @@ class LearningTest {
     private static ApiClient.Reply destination(DemoServer server, String session, String typed) {
         ObjectNode body = fill(envelope(ORIGIN + typed), "{{ORIGIN_1}}", "origin", "Paris");
         ((ObjectNode) body.path("meta")).put("session_id", session);
-        ApiClient.Reply reply = server.api().suggest(server.key("travel"), body);
-        assertEquals(200, reply.status(), reply.raw());
-        return reply;
+        return answered(() -> server.api().suggest(server.key("travel"), body));
+    }
+
+    /**
+     * A 200 that is the product's reading, not its fallback: on a loaded machine a reading can run past the travel
+     * product's 200 ms budget (a cold first request, a collection), and the fallback offers no option, which these
+     * tests would read as "nothing offered" or "the ranking changed". Asked again, within 15 s.
+     */
+    private static ApiClient.Reply answered(java.util.function.Supplier<ApiClient.Reply> ask) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        while (true) {
+            ApiClient.Reply reply = ask.get();
+            assertEquals(200, reply.status(), reply.raw());
+            boolean fallback = reply.suggestionTypes().equals(List.of("placeholder"))
+                    && reply.data()
+                            .path("suggestions")
+                            .path(0)
+                            .path("text")
+                            .asText()
+                            .equals(dev.autocomplete.server.tenant.EngineLimits.DEFAULT_FALLBACK_PROMPT);
+            if (!fallback || System.nanoTime() > deadline) {
+                return reply;
+            }
+        }
     }
 
     /** Posts the official client's event for a pick of {@code option} after {@code typed}; asserts the 204. */
@@ -100,9 +121,7 @@ class LearningTest {
 
     private static ApiClient.Reply suggest(DemoServer server, String key, String session, ObjectNode body) {
         ((ObjectNode) body.path("meta")).put("session_id", session);
-        ApiClient.Reply reply = server.api().suggest(server.key(key), body);
-        assertEquals(200, reply.status(), reply.raw());
-        return reply;
+        return answered(() -> server.api().suggest(server.key(key), body));
     }
 
     private static String session() {
@@ -116,6 +135,28 @@ class LearningTest {
                 throw new AssertionError("not within 15 s: " + what);
             }
             Thread.sleep(100);
+        }
+    }
+
+    /**
+     * Waits until the honest picks other tests of this class posted are written and applied: no pick queued, and the
+     * travel priors unchanged across more than two apply intervals. Without it, a pick that lands one batch after the
+     * test that posted it stopped waiting would look learned from this test's forged events.
+     */
+    private static void settle(DemoServer server) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (true) {
+            boolean empty = server.server().learning().queued() == 0;
+            long generation = priors(server).generation();
+            Thread.sleep(2_500); // more than two apply intervals, and a flush between them
+            if (empty
+                    && server.server().learning().queued() == 0
+                    && priors(server).generation() == generation) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("learning did not settle within 20 s");
+            }
         }
     }
 
@@ -170,8 +211,10 @@ class LearningTest {
 
     @Test
     void forged_events_for_options_never_shown_change_nothing() throws Exception {
+        settle(demo);
         long generation = priors(demo).generation();
         List<String> empty = destination(demo, session(), "").options("destination");
+        assertFalse(empty.isEmpty(), "destinations with nothing typed");
         // One session that was shown the destinations for "Zu", and picks among the ones it was not shown.
         String shown = session();
         destination(demo, shown, " to Zu");
@@ -193,8 +236,8 @@ class LearningTest {
         }
         Thread.sleep(2_500); // more than two apply intervals
         assertEquals(generation, priors(demo).generation(), "nothing was learned");
-        assertEquals(0.0, priors(demo).credit("destination", "", "london"));
-        assertEquals(empty, destination(demo, session(), "").options("destination"));
+        assertEquals(0.0, priors(demo).credit("destination", "", "london"), "London was not credited");
+        assertEquals(empty, destination(demo, session(), "").options("destination"), "the ranking is the same");
     }
 
     @Test
