@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -21,17 +22,9 @@ class TyposTest {
             int budget = TypoRules.budget(typed);
             String target = typed.charAt(0) + text(random, alphabet, 1 + random.nextInt(8));
             int m = typed.length();
-            int[][] rows = new int[target.length() + 1][];
-            rows[0] = TypoRules.firstRow(typed);
+            int[][] rows = wholeTable(typed, target);
             for (int i = 1; i <= target.length(); i++) {
-                rows[i] = new int[m + 1];
-                int min = TypoRules.nextRow(
-                        typed,
-                        target.charAt(i - 1),
-                        i >= 2 ? target.charAt(i - 2) : 0,
-                        rows[i - 1],
-                        i >= 2 ? rows[i - 2] : null,
-                        rows[i]);
+                int min = Arrays.stream(rows[i]).min().orElseThrow();
                 if (min > budget) {
                     break;
                 }
@@ -108,7 +101,7 @@ class TyposTest {
             String target = random.nextBoolean()
                     ? typed.charAt(0) + text(random, alphabet, random.nextInt(16))
                     : edited(random, alphabet, typed) + text(random, alphabet, random.nextInt(6));
-            int expected = wholeTable(typed, target);
+            int expected = wholeDistance(typed, target);
             assertEquals(expected, TypoRules.distance(typed, target), typed + " against " + target);
             within += expected < TypoRules.NEVER ? 1 : 0;
         }
@@ -116,12 +109,17 @@ class TyposTest {
     }
 
     /** The edits of the whole alignment table, every row in full: the reference for {@link TypoRules#distance}. */
-    private static int wholeTable(String typed, String target) {
+    private static int wholeDistance(String typed, String target) {
         if (typed.isEmpty() || target.isEmpty() || typed.charAt(0) != target.charAt(0)) {
             return typed.equals(target) ? 0 : TypoRules.NEVER;
         }
-        int m = typed.length();
-        int[][] rows = new int[target.length() + 1][m + 1];
+        int edits = wholeTable(typed, target)[target.length()][typed.length()];
+        return edits <= TypoRules.budget(typed) ? edits : TypoRules.NEVER;
+    }
+
+    /** Every row of the alignment of {@code target} against {@code typed}, each in full ({@link TypoRules#nextRow}). */
+    private static int[][] wholeTable(String typed, String target) {
+        int[][] rows = new int[target.length() + 1][typed.length() + 1];
         rows[0] = TypoRules.firstRow(typed);
         for (int i = 1; i <= target.length(); i++) {
             TypoRules.nextRow(
@@ -132,8 +130,7 @@ class TyposTest {
                     i >= 2 ? rows[i - 2] : null,
                     rows[i]);
         }
-        int edits = rows[target.length()][m];
-        return edits <= TypoRules.budget(typed) ? edits : TypoRules.NEVER;
+        return rows;
     }
 
     /** The text with up to three random edits after its first character: a substitution, an insertion, a deletion or a swap. */
