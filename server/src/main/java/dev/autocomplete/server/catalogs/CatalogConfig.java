@@ -300,6 +300,9 @@ final class CatalogConfig {
                     } catch (NumberFormatException e) {
                         throw tree.error(key, where + "weight is not a number");
                     }
+                    if (!Double.isFinite(weight)) {
+                        throw tree.error(key, where + "weight is not a finite number");
+                    }
                 }
                 List<String> aliases =
                         aliased && row.isSet("aliases") && !row.get("aliases").isBlank()
@@ -407,11 +410,17 @@ final class CatalogConfig {
     }
 
     private static double number(ConfigTree tree, String key, String value) throws EngineConfigException {
+        double number;
         try {
-            return Double.parseDouble(value);
+            number = Double.parseDouble(value);
         } catch (NumberFormatException e) {
             throw tree.error(key, "must be a number");
         }
+        if (!Double.isFinite(number)) {
+            // NaN or Infinity would rank nowhere sensible; the records API refuses them too.
+            throw tree.error(key, "must be a finite number");
+        }
+        return number;
     }
 
     private static void rejectUnknownKeys(ConfigTree tree, Set<String> known) throws EngineConfigException {

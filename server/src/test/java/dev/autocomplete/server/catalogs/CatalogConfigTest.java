@@ -101,6 +101,19 @@ class CatalogConfigTest {
     }
 
     @Test
+    void a_weight_that_is_not_finite_is_refused_in_a_csv_and_inline() throws Exception {
+        for (String weight : List.of("NaN", "Infinity", "-Infinity", "1e999")) {
+            EngineConfigException csv = refusedFile("text,weight\nParis,3\nLyon," + weight + "\n");
+            assertEquals("data/c.csv line 3: weight is not a finite number", csv.getMessage(), weight);
+        }
+        EngineConfigException inline = refused(
+                Map.of("c", Map.of("options", List.of(Map.of("text", "Paris", "weight", "NaN")))),
+                "item",
+                Map.of("catalog", "c"));
+        assertTrue(inline.getMessage().contains("must be a finite number"), inline.getMessage());
+    }
+
+    @Test
     void a_code_alias_with_nothing_after_its_mark_is_refused_in_a_csv_and_inline() throws Exception {
         EngineConfigException csv = refusedFile("text,aliases\nParis,=PAR\nLyon,LYS|=\n");
         assertEquals("catalogs.c.file", csv.key());
