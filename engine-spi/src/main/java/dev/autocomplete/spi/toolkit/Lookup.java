@@ -161,8 +161,8 @@ public final class Lookup {
          *     span ({@link TextFolding#isCode})
          * @param translations language tag to its text in that language ({@code fr: Londres})
          * @param attributes what {@link Conditions} filter or boost by: name to values ({@code team: [Sales]})
-         * @throws IllegalArgumentException a blank text, or one that folds like an earlier option's, or a code with no
-         *     letter or digit ({@code =})
+         * @throws IllegalArgumentException a blank text, or one that folds like an earlier option's, a weight that is
+         *     NaN or infinite, or a code with no letter or digit ({@code =})
          */
         public Builder add(
                 String text,
@@ -172,6 +172,9 @@ public final class Lookup {
                 Map<String, List<String>> attributes) {
             if (text == null || text.isBlank()) {
                 throw new IllegalArgumentException("an option's text is blank");
+            }
+            if (!Double.isFinite(weight)) {
+                throw new IllegalArgumentException("the weight of '" + text + "' is not a finite number: " + weight);
             }
             String earlier = folded.putIfAbsent(TextFolding.fold(text), text);
             if (earlier != null) {

@@ -35,4 +35,13 @@ class LookupCodesTest {
                 .add("Mumbai", 1, List.of("="), Map.of(), Map.of()));
         assertTrue(e.getMessage().contains("alias '=' of 'Mumbai' is a code"), e.getMessage());
     }
+
+    @Test
+    void a_weight_that_is_not_finite_is_refused() {
+        for (double weight : new double[] {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}) {
+            IllegalArgumentException e = assertThrows(
+                    IllegalArgumentException.class, () -> Lookup.builder().add("Mumbai", weight));
+            assertTrue(e.getMessage().contains("weight of 'Mumbai' is not a finite number"), e.getMessage());
+        }
+    }
 }
