@@ -49,12 +49,9 @@ final class KeyIndex {
 
     /** Per block of 64 keys: its heaviest weight, where that key is, and bounds on the rest by quarters. */
     private final Maxima blocks;
-
-    private final float[] blockMax;
     /** Per super block of 64 blocks, the same of its blocks. */
     private final Maxima supers;
 
-    private final float[] superMax;
     private final float[] weights;
     private final int maxLength;
     /** The first 8 bytes of every 16th key, big-endian: most searches for a short prefix stay in this array. */
@@ -124,9 +121,7 @@ final class KeyIndex {
             keyWeights[k] = weights[option(k)];
         }
         this.blocks = new Maxima(keyWeights);
-        this.blockMax = blocks.max;
-        this.supers = new Maxima(blockMax);
-        this.superMax = supers.max;
+        this.supers = new Maxima(blocks.max);
         this.heads = new long[((keys.length - 1) >> SAMPLE_SHIFT) + 1];
         for (int s = 0; s < heads.length; s++) {
             heads[s] = head(s << SAMPLE_SHIFT);
@@ -238,10 +233,10 @@ final class KeyIndex {
         int last = (to - 1) >> BLOCK_SHIFT;
         while (b <= last) {
             if ((b & ((SUPER >> BLOCK_SHIFT) - 1)) == 0 && ((b + (SUPER >> BLOCK_SHIFT)) - 1) <= last) {
-                max = Math.max(max, superMax[b >> (SUPER_SHIFT - BLOCK_SHIFT)]);
+                max = Math.max(max, supers.max[b >> (SUPER_SHIFT - BLOCK_SHIFT)]);
                 b += SUPER >> BLOCK_SHIFT;
             } else {
-                max = Math.max(max, blockMax[b]);
+                max = Math.max(max, blocks.max[b]);
                 b++;
             }
         }
@@ -251,7 +246,7 @@ final class KeyIndex {
     /** The first key in {@code [k, to)} of an option weighing at least {@code floor}, or {@code to}: whole blocks lighter are skipped. */
     int nextAtLeast(int k, int to, float floor) {
         while (k < to) {
-            if (blockMax[k >> BLOCK_SHIFT] < floor) {
+            if (blocks.max[k >> BLOCK_SHIFT] < floor) {
                 k = ((k >> BLOCK_SHIFT) + 1) << BLOCK_SHIFT;
             } else if (weights[option(k)] < floor) {
                 k++;
@@ -535,15 +530,15 @@ final class KeyIndex {
         int k = from;
         while (k < to) {
             if ((k & (SUPER - 1)) == 0 && k + SUPER <= to) {
-                heap.add(entry(superMax[k >> SUPER_SHIFT], k >> SUPER_SHIFT, SUPER_LEVEL));
+                heap.add(entry(supers.max[k >> SUPER_SHIFT], k >> SUPER_SHIFT, SUPER_LEVEL));
                 k += SUPER;
             } else if ((k & (BLOCK - 1)) == 0 && k + BLOCK <= to) {
-                heap.add(entry(blockMax[k >> BLOCK_SHIFT], k >> BLOCK_SHIFT, BLOCK_LEVEL));
+                heap.add(entry(blocks.max[k >> BLOCK_SHIFT], k >> BLOCK_SHIFT, BLOCK_LEVEL));
                 k += BLOCK;
             } else {
                 int end = Math.min(to, ((k >> BLOCK_SHIFT) + 1) << BLOCK_SHIFT);
                 if (end - k > PART) {
-                    heap.add(entry(blockMax[k >> BLOCK_SHIFT], heap.part(k, end), PART_LEVEL));
+                    heap.add(entry(blocks.max[k >> BLOCK_SHIFT], heap.part(k, end), PART_LEVEL));
                 } else {
                     for (; k < end; k++) {
                         heap.add(entry(weights[option(k)], k, KEY_LEVEL));
@@ -576,7 +571,7 @@ final class KeyIndex {
                 if (to - from >= BLOCK) {
                     // Whole blocks of a super block (a part of keys lies within one block, so holds fewer).
                     for (int b = from >> BLOCK_SHIFT; b < to >> BLOCK_SHIFT; b++) {
-                        heap.add(entry(blockMax[b], b, BLOCK_LEVEL));
+                        heap.add(entry(blocks.max[b], b, BLOCK_LEVEL));
                     }
                 } else {
                     for (int key = from; key < to; key++) {
@@ -624,7 +619,7 @@ final class KeyIndex {
          * What a sub-group's code takes off its group's maximum, in {@link #sortable} units (2^23 to an octave of
          * weight): nothing, then 2^16 (1/128 of an octave), each code 2^(1/16) times the one before. A code is the
          * largest drop not past the sub-group's maximum, so its bound is never below it, and short of the true drop
-         * by at most 4.2% of it.
+         * by at most 4.2% of it (a drop under 2^16 by all of it).
          */
         private static final long[] DROPS = new long[256];
 
