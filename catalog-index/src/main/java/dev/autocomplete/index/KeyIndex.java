@@ -490,6 +490,11 @@ final class KeyIndex {
         return true;
     }
 
+    /** Whether key {@code k} is {@code key}, byte for byte. */
+    boolean isKey(int k, byte[] key) {
+        return compare(k, key, false) == 0;
+    }
+
     /** Compares key {@code k} with {@code prefix}; with {@code asPrefix}, a key that starts with it is equal. */
     private int compare(int k, byte[] prefix, boolean asPrefix) {
         int p = position(k);

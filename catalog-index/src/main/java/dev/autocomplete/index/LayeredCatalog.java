@@ -21,12 +21,20 @@ final class LayeredCatalog {
 
     private final OptionCatalog delta;
     private final int offset;
+    /** The two segments' trie tables merged for their shared typo walks, or null without a delta. */
+    private final TrieTop[][] tops;
 
     LayeredCatalog(OptionCatalog main, IntPredicate gone, OptionCatalog delta) {
         this.main = main;
         this.gone = gone;
         this.delta = delta;
         this.offset = main.size();
+        this.tops = delta.size() == 0 ? null : OptionCatalog.mergedTops(main, delta);
+    }
+
+    /** What this adds to its two segments' arrays: their trie tables merged. */
+    long heapBytes() {
+        return tops == null ? 0 : OptionCatalog.mergedTopsBytes(main, tops);
     }
 
     private boolean inMain(int id) {
@@ -114,7 +122,7 @@ final class LayeredCatalog {
             return main.completeWithTypos(foldedPrefix, limit, gone, excluded, 0, null, null);
         }
         // The main's typo walks walk the delta's keys with them: its search then takes what they found.
-        OptionCatalog.SharedWalks walks = new OptionCatalog.SharedWalks(main, delta);
+        OptionCatalog.SharedWalks walks = new OptionCatalog.SharedWalks(main, delta, tops);
         List<OptionCatalog.Match> own = main.completeWithTypos(foldedPrefix, limit, gone, excluded, 0, null, walks);
         // When the main's matches fill the list, only the delta's matches that rank before its last can join: the
         // delta's search stops there, so a delta of thousands costs a few bound lookups more on most queries.

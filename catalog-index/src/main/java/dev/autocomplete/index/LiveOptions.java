@@ -201,7 +201,11 @@ public final class LiveOptions {
 
     /** Roughly how many bytes the snapshot holds on the heap (its indexes' arrays), for capacity planning. */
     public long heapBytes() {
-        return main.heapBytes() + delta.heapBytes() + gone.size() / 8;
+        long merged = catalog.heapBytes();
+        for (Language language : languages.values()) {
+            merged += language.texts().heapBytes();
+        }
+        return main.heapBytes() + delta.heapBytes() + gone.size() / 8 + merged;
     }
 
     /** The option's text in the first of {@code requested} languages that translates it, else the default text. */

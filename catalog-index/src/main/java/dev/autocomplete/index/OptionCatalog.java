@@ -448,31 +448,53 @@ final class OptionCatalog {
 
     /**
      * The typo walks of one prefix over a main catalog and its delta: a walk of the main's index walks the delta's
-     * with it ({@link TypoWalk#walk(KeyIndex, KeyIndex, String, int)}: a prefix both hold is aligned once) and keeps
-     * what it found there for the delta's search, which walks alone only an index the main's search did not walk.
-     * The delta's ranges are then found without the weight floor of a bound: more keys, the same matches taken.
-     * One query, one thread.
+     * with it ({@link TypoWalk#walk(KeyIndex, KeyIndex, TrieTop[], String, int)}, over the two indexes' tables
+     * merged once per pair: {@link #mergedTops}) and keeps what it found there for the delta's search, which walks
+     * alone only an index the main's search did not walk. The delta's ranges are then found without the weight floor
+     * of a bound: more keys, the same matches taken. One query, one thread.
      */
     static final class SharedWalks {
         private final OptionCatalog main;
         private final OptionCatalog delta;
+        private final TrieTop[][] tops;
         private final TypoWalk.Ranges[][] kept = new TypoWalk.Ranges[2][];
 
-        SharedWalks(OptionCatalog main, OptionCatalog delta) {
+        /** @param tops {@link #mergedTops} of the two */
+        SharedWalks(OptionCatalog main, OptionCatalog delta, TrieTop[][] tops) {
             this.main = main;
             this.delta = delta;
+            this.tops = tops;
         }
 
         TypoWalk.Ranges[] walk(OptionCatalog catalog, boolean words, String typed, int budget, float floor) {
             KeyIndex index = words ? catalog.words : catalog.starts;
             int which = words ? 1 : 0;
             if (catalog == main) {
-                TypoWalk.Ranges[][] both = TypoWalk.walk(index, words ? delta.words : delta.starts, typed, budget);
+                TypoWalk.Ranges[][] both =
+                        TypoWalk.walk(index, words ? delta.words : delta.starts, tops[which], typed, budget);
                 kept[which] = both[1];
                 return both[0];
             }
             return catalog == delta && kept[which] != null ? kept[which] : TypoWalk.walk(index, typed, budget, floor);
         }
+    }
+
+    /**
+     * The tables of a main catalog's two indexes merged with a delta's ({@link TrieTop#merge}), for their
+     * {@link SharedWalks}: the start keys' pair, then the inner words'. Built once per pair of catalogs.
+     */
+    static TrieTop[][] mergedTops(OptionCatalog main, OptionCatalog delta) {
+        return new TrieTop[][] {
+            TrieTop.merge(main.starts.top(), delta.starts.top()), TrieTop.merge(main.words.top(), delta.words.top())
+        };
+    }
+
+    /** What {@link #mergedTops} of {@code main} and a delta hold beyond the main's own tables. */
+    static long mergedTopsBytes(OptionCatalog main, TrieTop[][] tops) {
+        return tops[0][0].heapBytesBeyond(main.starts.top())
+                + tops[0][1].heapBytesBeyond(tops[0][0])
+                + tops[1][0].heapBytesBeyond(main.words.top())
+                + tops[1][1].heapBytesBeyond(tops[1][0]);
     }
 
     /**
@@ -487,8 +509,8 @@ final class OptionCatalog {
             String foldedPrefix, int budget, int limit, Exclusion excluded, Bound bound, SharedWalks walks) {
         byte[] prefix = bytes(foldedPrefix);
         Ranked ranked = new Ranked(limit, excluded, bound);
-        ranked.take(starts, new int[] {starts.lowerBound(prefix), starts.upperBound(prefix)}, 2, AT_START, 0);
-        ranked.take(words, new int[] {words.lowerBound(prefix), words.upperBound(prefix)}, 2, AT_WORD, 0);
+        ranked.takePrefix(starts, prefix, AT_START);
+        ranked.takePrefix(words, prefix, AT_WORD);
         int last = bound == null ? budget : Math.min(budget, bound.edits());
         if (ranked.full() || last == 0 || prefix.length == 0) {
             return ranked.matches;
@@ -533,6 +555,13 @@ final class OptionCatalog {
             return matches.size() >= limit;
         }
 
+        /** Takes the keys that start with {@code prefix}, when the list has room at that rank: else reads none. */
+        void takePrefix(KeyIndex index, byte[] prefix, int where) {
+            if (!full() && admits(0, where)) {
+                take(index, new int[] {index.lowerBound(prefix), index.upperBound(prefix)}, 2, where, 0);
+            }
+        }
+
         void take(KeyIndex index, TypoWalk.Ranges ranges, int where, int edits) {
             if (ranges != null) {
                 take(index, ranges.ints, ranges.size, where, edits);
@@ -572,8 +601,8 @@ final class OptionCatalog {
         if (key.length == 0) {
             return;
         }
-        int to = starts.upperBound(key);
-        for (int k = starts.lowerBound(key); k < to && starts.byteAt(k, key.length) < 0; k++) {
+        // The keys equal to it come first among those it starts: no search for the end of those.
+        for (int k = starts.lowerBound(key); k < starts.size() && starts.isKey(k, key); k++) {
             each.accept(starts.option(k));
         }
     }

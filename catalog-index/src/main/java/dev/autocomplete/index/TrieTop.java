@@ -14,16 +14,88 @@ final class TrieTop {
     static final int DEPTH = 5;
 
     /** Per depth, the nodes' first bytes as heads with the sign bit flipped, so that signed order is key order. */
-    private final long[][] prefixes = new long[DEPTH + 1][];
-    /** Per depth, the first key of each node, then the number of keys. */
-    private final int[][] starts = new int[DEPTH + 1][];
+    private final long[][] prefixes;
+    /**
+     * Per depth, the first key of each node, then the number of keys; in a {@link #merge merged} table, the first key
+     * at least the node's prefix (a node this index does not hold has no keys: it starts where the next one does).
+     */
+    private final int[][] starts;
 
     private TrieTop(long[][] prefixList, int[][] startList, int[] count, int size) {
+        prefixes = new long[DEPTH + 1][];
+        starts = new int[DEPTH + 1][];
         for (int d = 1; d <= DEPTH; d++) {
             prefixes[d] = Arrays.copyOf(prefixList[d], count[d]);
             starts[d] = Arrays.copyOf(startList[d], count[d] + 1);
             starts[d][count[d]] = size;
         }
+    }
+
+    private TrieTop(long[][] prefixes, int[][] starts) {
+        this.prefixes = prefixes;
+        this.starts = starts;
+    }
+
+    /**
+     * The tables of two indexes (a main index and its delta) over the same nodes: every prefix either holds, each
+     * table with its own index's keys under it (none where it holds no such key). A walk of both then steps through
+     * one table and reads each index's keys from the same node number, instead of seeking the same prefixes twice.
+     * The two share their prefixes; a level where the second index holds no prefix the first does not also shares
+     * the first's arrays (only the second's starts are new there).
+     */
+    static TrieTop[] merge(TrieTop a, TrieTop b) {
+        long[][] prefixes = new long[DEPTH + 1][];
+        int[][] aStarts = new int[DEPTH + 1][];
+        int[][] bStarts = new int[DEPTH + 1][];
+        for (int d = 1; d <= DEPTH; d++) {
+            long[] x = a.prefixes[d];
+            long[] y = b.prefixes[d];
+            int n = merged(x, y, null, null, null, null, null);
+            boolean shared = n == x.length;
+            prefixes[d] = shared ? x : new long[n];
+            aStarts[d] = shared ? a.starts[d] : new int[n + 1];
+            bStarts[d] = new int[n + 1];
+            merged(x, y, a.starts[d], b.starts[d], shared ? null : prefixes[d], shared ? null : aStarts[d], bStarts[d]);
+            aStarts[d][n] = a.starts[d][x.length];
+            bStarts[d][n] = b.starts[d][y.length];
+        }
+        return new TrieTop[] {new TrieTop(prefixes, aStarts), new TrieTop(prefixes, bStarts)};
+    }
+
+    /**
+     * Merges two levels' sorted prefixes, each distinct, into {@code both} (or nowhere, for null), with each one's
+     * first key at least each merged prefix ({@code fromX}, {@code fromY}, null for none); returns how many there are.
+     */
+    private static int merged(long[] x, long[] y, int[] xStarts, int[] yStarts, long[] both, int[] fromX, int[] fromY) {
+        int i = 0;
+        int j = 0;
+        int n = 0;
+        while (i < x.length || j < y.length) {
+            long next = j == y.length || (i < x.length && x[i] <= y[j]) ? x[i] : y[j];
+            if (both != null) {
+                both[n] = next;
+            }
+            if (fromX != null) {
+                fromX[n] = xStarts[i];
+            }
+            if (fromY != null) {
+                fromY[n] = yStarts[j];
+            }
+            i += i < x.length && x[i] == next ? 1 : 0;
+            j += j < y.length && y[j] == next ? 1 : 0;
+            n++;
+        }
+        return n;
+    }
+
+    /** The bytes {@link #merge} added to the first table's: the arrays that are not the first's own. */
+    long heapBytesBeyond(TrieTop first) {
+        long bytes = 0;
+        for (int d = 1; d <= DEPTH; d++) {
+            bytes += (prefixes[d] == first.prefixes[d] ? 0 : 8L * prefixes[d].length)
+                    + (starts[d] == first.starts[d] ? 0 : 4L * starts[d].length);
+        }
+        return bytes;
     }
 
     /** Collects the nodes from the keys' heads, given in key order (while a key's bytes are in cache anyway). */

@@ -6,7 +6,8 @@ package dev.autocomplete.index;
  * skipping every key under a prefix that is already over budget, and from a prefix that spent the whole budget
  * visiting only the bytes that can still align ({@link TypoRules#nextWithin}).
  *
- * <p>The first {@link TrieTop#DEPTH} levels are walked in the index's {@link TrieTop} table alone: a node's bytes,
+ * <p>The first {@link TrieTop#DEPTH} levels are walked in the index's {@link TrieTop} table alone (a main index and
+ * its delta in their tables merged): a node's bytes,
  * its first key and its children are there, so the walk reads no key there (most nodes a typo walk visits are
  * that shallow, and each key read is a cache miss or two). Below them it lands on keys, reading each one's bytes
  * once. A key's typos are those of its first prefix within budget, so every key under a node within budget is a
@@ -31,7 +32,10 @@ final class TypoWalk {
     /** The indexes walked together (one, or a main index and a delta), and what each one's walk found. */
     private final KeyIndex[] indexes;
 
+    /** Per index, its table: the first one's nodes are walked, and each index's keys are read from the same node. */
     private final TrieTop[] tops;
+
+    private final TrieTop top;
     private final Ranges[][] found;
     private final String typed;
     private final int m;
@@ -46,20 +50,19 @@ final class TypoWalk {
     private byte[] path;
 
     private byte[] key;
-    /** Per index and level of the table, the node the walk reached last: children are found by galloping from it. */
-    private final int[][] cursors;
+    /** Per level of the table, the node the walk reached last: children are found by galloping from it. */
+    private final int[] cursors = new int[TrieTop.DEPTH + 1];
 
     private final int[][] hints;
 
-    private TypoWalk(KeyIndex[] indexes, String typed, int budget, float floor) {
+    private TypoWalk(KeyIndex[] indexes, TrieTop[] tops, String typed, int budget, float floor) {
         this.indexes = indexes;
-        this.tops = new TrieTop[indexes.length];
+        this.tops = tops;
+        this.top = tops[0];
         this.found = new Ranges[indexes.length][budget + 1];
-        this.cursors = new int[indexes.length][TrieTop.DEPTH + 1];
         this.hints = new int[indexes.length][];
         int longest = 0;
         for (int i = 0; i < indexes.length; i++) {
-            tops[i] = indexes[i].top();
             hints[i] = TrieTop.newHints();
             longest = Math.max(longest, indexes[i].maxLength());
         }
@@ -88,36 +91,26 @@ final class TypoWalk {
      * an index whose lighter keys could not be taken anyway.
      */
     static Ranges[] walk(KeyIndex index, String typed, int budget, float floor) {
-        return new TypoWalk(new KeyIndex[] {index}, typed, budget, floor).run()[0];
+        return new TypoWalk(new KeyIndex[] {index}, new TrieTop[] {index.top()}, typed, budget, floor).run()[0];
     }
 
     /**
-     * {@link #walk} of two indexes at once (a main index and a delta): one walk over their tables merged, so that a
-     * prefix both hold is aligned once and the smaller index's nodes are found from the walk of both.
+     * {@link #walk} of two indexes at once (a main index and a delta) over their tables {@link TrieTop#merge merged}
+     * ({@code tops}): a prefix both hold is aligned once, and the delta's keys under a node are found from the walk
+     * of both without a search of its own.
      */
-    static Ranges[][] walk(KeyIndex main, KeyIndex delta, String typed, int budget) {
-        return new TypoWalk(new KeyIndex[] {main, delta}, typed, budget, Float.NEGATIVE_INFINITY).run();
+    static Ranges[][] walk(KeyIndex main, KeyIndex delta, TrieTop[] tops, String typed, int budget) {
+        return new TypoWalk(new KeyIndex[] {main, delta}, tops, typed, budget, Float.NEGATIVE_INFINITY).run();
     }
 
     private Ranges[][] run() {
-        if (typed.isEmpty()) {
+        if (typed.isEmpty() || top.nodes(1) == 0) {
             return found;
         }
         long first = (long) (typed.charAt(0) & 0xff) << 56;
-        int[] nodes = new int[indexes.length];
-        boolean any = false;
-        for (int i = 0; i < indexes.length; i++) {
-            nodes[i] = -1;
-            if (indexes[i].size() > 0) {
-                int node = tops[i].nodeAtLeast(1, first, 0);
-                if (node < tops[i].nodes(1) && tops[i].prefix(1, node) == first) {
-                    nodes[i] = node;
-                    any = true;
-                }
-            }
-        }
-        if (any) {
-            node(1, nodes[0], nodes.length > 1 ? nodes[1] : -1);
+        int node = top.nodeAtLeast(1, first, 0);
+        if (node < top.nodes(1) && top.prefix(1, node) == first) {
+            node(1, node);
         }
         return found;
     }
@@ -126,115 +119,74 @@ final class TypoWalk {
         return (int) (head >>> (8 * (7 - i))) & 0xff;
     }
 
-    /**
-     * Walks the node of {@code depth} that is node {@code a} of the first index and node {@code b} of the second
-     * (-1 where an index has none), its parent's rows computed.
-     */
-    private void node(int depth, int a, int b) {
-        long prefix = a >= 0 ? tops[0].prefix(depth, a) : tops[1].prefix(depth, b);
+    /** Walks node {@code node} of {@code depth}, its parent's rows computed. */
+    private void node(int depth, int node) {
+        long prefix = top.prefix(depth, node);
         int c = byteOf(prefix, depth - 1);
-        if (a >= 0) {
-            cursors[0][depth] = a;
-        }
-        if (b >= 0) {
-            cursors[1][depth] = b;
-        }
+        cursors[depth] = node;
         if (c == 0) {
             // Keys that end above this depth: no prefix of them was within budget.
             return;
         }
-        if (floored && indexes[0].weightBound(tops[0].start(depth, a), tops[0].start(depth, a + 1)) < floor) {
+        if (floored && indexes[0].weightBound(top.start(depth, node), top.start(depth, node + 1)) < floor) {
             return;
         }
         path[depth - 1] = (byte) c;
         int min = row(depth, c, depth >= 2 ? path[depth - 2] & 0xff : 0);
         if (bestEnd[depth] <= budget) {
-            addNode(0, a, depth, bestEnd[depth]);
-            addNode(1, b, depth, bestEnd[depth]);
+            for (int side = 0; side < tops.length; side++) {
+                add(side, bestEnd[depth], tops[side].start(depth, node), tops[side].start(depth, node + 1));
+            }
             return;
         }
         if (min > budget) {
             return;
         }
         if (depth == TrieTop.DEPTH) {
-            if (a >= 0) {
-                keys(0, tops[0].start(depth, a), tops[0].start(depth, a + 1), depth);
-            }
-            if (b >= 0) {
-                keys(1, tops[1].start(depth, b), tops[1].start(depth, b + 1), depth);
+            for (int side = 0; side < tops.length; side++) {
+                keys(side, tops[side].start(depth, node), tops[side].start(depth, node + 1), depth);
             }
         } else {
-            children(depth, prefix, a >= 0, b >= 0);
-        }
-    }
-
-    /** Adds the keys of node {@code node} (if not -1) of index {@code side} at {@code depth} as a match. */
-    private void addNode(int side, int node, int depth, int edits) {
-        if (node >= 0) {
-            add(side, edits, tops[side].start(depth, node), tops[side].start(depth, node + 1));
+            children(depth, prefix);
         }
     }
 
     /**
-     * Walks the children of the node of {@code prefix} at {@code depth}, whose rows are computed, in the indexes
-     * that hold it: the nodes of the next level whose prefix starts with it, found by galloping forward from the
-     * node visited last there, both indexes' in byte order.
+     * Walks the children of the node of {@code prefix} at {@code depth}, whose rows are computed: the nodes of the
+     * next level whose prefix starts with it, found by galloping forward from the node visited last there.
      */
-    private void children(int depth, long prefix, boolean inA, boolean inB) {
+    private void children(int depth, long prefix) {
         int level = depth + 1;
         // Galloping starts at the node visited last at that level: before this node's children.
-        int a = inA ? cursors[0][level] : -1;
-        int b = inB ? cursors[1][level] : -1;
+        int node = cursors[level];
         if (rowMin[depth] < budget) {
-            a = inA ? tops[0].nodeAtLeast(level, prefix, a) : -1;
-            b = inB ? tops[1].nodeAtLeast(level, prefix, b) : -1;
-            while (true) {
-                long pa = under(0, level, a, depth, prefix);
-                long pb = under(1, level, b, depth, prefix);
-                if (pa == NONE && pb == NONE) {
-                    return;
-                }
-                int order = pa == NONE ? 1 : pb == NONE ? -1 : Long.compareUnsigned(pa, pb);
-                node(level, order <= 0 ? a : -1, order >= 0 ? b : -1);
-                a += order <= 0 ? 1 : 0;
-                b += order >= 0 ? 1 : 0;
+            for (node = top.nodeAtLeast(level, prefix, node); under(level, node, depth, prefix); node++) {
+                node(level, node);
             }
+            return;
         }
         // The whole budget is spent here: only the bytes that still align can follow (exactly those), so the
         // walk visits the children of those bytes and no other.
         int shift = 8 * (7 - depth);
         char last = (char) (path[depth - 1] & 0xff);
         for (int c = TypoRules.nextWithin(typed, budget, rows[depth], rows[depth - 1], last, -1, depth);
-                c < 256 && (a >= 0 || b >= 0);
+                c < 256;
                 c = TypoRules.nextWithin(typed, budget, rows[depth], rows[depth - 1], last, c, depth)) {
             long target = prefix | ((long) c << shift);
-            a = a >= 0 ? seekChild(0, level, a, target, depth, prefix) : -1;
-            b = b >= 0 ? seekChild(1, level, b, target, depth, prefix) : -1;
-            boolean hitA = a >= 0 && TrieTop.keep(tops[0].prefix(level, a), level) == target;
-            boolean hitB = b >= 0 && TrieTop.keep(tops[1].prefix(level, b), level) == target;
-            if (hitA || hitB) {
-                node(level, hitA ? a : -1, hitB ? b : -1);
-                a += hitA ? 1 : 0;
-                b += hitB ? 1 : 0;
+            node = top.nodeAtLeast(level, target, node);
+            if (!under(level, node, depth, prefix)) {
+                return;
+            }
+            if (TrieTop.keep(top.prefix(level, node), level) == target) {
+                node(level, node);
+                node++;
             }
         }
     }
 
-    private static final long NONE = -1;
-
-    /** The prefix of node {@code node} of index {@code side} at {@code level} if it is a child of {@code prefix}. */
-    private long under(int side, int level, int node, int depth, long prefix) {
-        if (node < 0 || node >= tops[side].nodes(level)) {
-            return NONE;
-        }
-        long child = tops[side].prefix(level, node);
-        return TrieTop.keep(child, depth) == prefix ? child : NONE;
-    }
-
-    /** The first node from {@code from} at {@code level} not below {@code target}, or -1 past the parent's children. */
-    private int seekChild(int side, int level, int from, long target, int depth, long prefix) {
-        int node = tops[side].nodeAtLeast(level, target, from);
-        return under(side, level, node, depth, prefix) == NONE ? -1 : node;
+    /** Whether node {@code node} at {@code level} is a child of {@code prefix}. */
+    private boolean under(int level, int node, int depth, long prefix) {
+        return node < top.nodes(level) && TrieTop.keep(top.prefix(level, node), depth) == prefix;
     }
 
     /**
@@ -243,6 +195,9 @@ final class TypoWalk {
      * the walk skips the subtree that decided, or seeks the next byte that can still align.
      */
     private void keys(int side, int from, int to, int base) {
+        if (from >= to) {
+            return;
+        }
         KeyIndex index = indexes[side];
         System.arraycopy(path, 0, key, 0, base);
         int k = from;
@@ -309,6 +264,10 @@ final class TypoWalk {
     }
 
     private void add(int side, int edits, int from, int to) {
+        if (from >= to) {
+            // A node of a merged table that this index does not hold.
+            return;
+        }
         if (found[side][edits] == null) {
             found[side][edits] = new Ranges();
         }
