@@ -30,6 +30,24 @@ class OptionCatalogTest {
     }
 
     @Test
+    void a_long_list_holds_each_option_once_at_its_best_rank() {
+        // Each option matches twice (its text and an inner word): asked for more than a thousand, every one comes
+        // once, at the start, heaviest first.
+        List<CatalogEntry> entries = new java.util.ArrayList<>();
+        for (int i = 0; i < 3_000; i++) {
+            entries.add(new CatalogEntry("Alpha " + i + " alpha", List.of("Alpha Street " + i), 3_000 - i, Map.of()));
+        }
+        OptionCatalog catalog = new OptionCatalog(entries);
+        List<OptionCatalog.Match> found = catalog.completeWithTypos("alpha", 5_000, option -> option % 7 == 0);
+        List<Integer> expected = java.util.stream.IntStream.range(0, 3_000)
+                .filter(option -> option % 7 != 0)
+                .boxed()
+                .toList();
+        assertEquals(expected, found.stream().map(OptionCatalog.Match::option).toList());
+        assertTrue(found.stream().allMatch(match -> match.where() == OptionCatalog.AT_START && match.edits() == 0));
+    }
+
+    @Test
     void a_prefix_of_any_word_matches_and_a_match_at_the_start_ranks_first() {
         assertEquals(List.of("York", "New York"), find("york"));
     }
