@@ -7,9 +7,9 @@ package dev.autocomplete.index;
  * visiting only the bytes that can still align ({@link TypoRules#nextWithin}).
  *
  * <p>The first {@link TrieTop#DEPTH} levels are walked in the index's {@link TrieTop} table alone (a main index and
- * its delta in their tables merged): a node's bytes,
- * its first key and its children are there, so the walk reads no key there (most nodes a typo walk visits are
- * that shallow, and each key read is a cache miss or two). Below them it lands on keys, reading each one's bytes
+ * its delta in their tables {@link TrieTop#merge merged}): a node's bytes, its first key and its children are
+ * there, so the walk reads no key there (most nodes a typo walk visits are that shallow, and each key read is a
+ * cache miss or two). Below them it lands on keys, reading each one's bytes
  * once. A key's typos are those of its first prefix within budget, so every key under a node within budget is a
  * match of that count. One walk, one thread.
  */
@@ -35,7 +35,9 @@ final class TypoWalk {
     /** Per index, its table: the first one's nodes are walked, and each index's keys are read from the same node. */
     private final TrieTop[] tops;
 
+    /** The table walked, {@code tops[0]}. */
     private final TrieTop top;
+
     private final Ranges[][] found;
     private final String typed;
     private final int m;
