@@ -229,7 +229,7 @@ final class CatalogConfig {
                 entries.add(new CatalogEntry(
                         nonBlank(item, "text"),
                         codesChecked(item, "aliases", "", item.strings("aliases")),
-                        number(item, "weight", weight),
+                        number(item, "weight", weight, "must be "),
                         texts,
                         attributes(item)));
             } else {
@@ -295,14 +295,7 @@ final class CatalogConfig {
                 }
                 double weight = 0;
                 if (weighted && row.isSet("weight") && !row.get("weight").isBlank()) {
-                    try {
-                        weight = Double.parseDouble(row.get("weight").strip());
-                    } catch (NumberFormatException e) {
-                        throw tree.error(key, where + "weight is not a number");
-                    }
-                    if (!Double.isFinite(weight)) {
-                        throw tree.error(key, where + "weight is not a finite number");
-                    }
+                    weight = number(tree, key, row.get("weight").strip(), where + "weight is not ");
                 }
                 List<String> aliases =
                         aliased && row.isSet("aliases") && !row.get("aliases").isBlank()
@@ -409,16 +402,20 @@ final class CatalogConfig {
         return value;
     }
 
-    private static double number(ConfigTree tree, String key, String value) throws EngineConfigException {
+    /**
+     * The value as a finite number, else an error of {@code key} saying {@code problem} then "a number" or "a finite
+     * number": NaN or Infinity would rank nowhere sensible, and the records API refuses them too.
+     */
+    private static double number(ConfigTree tree, String key, String value, String problem)
+            throws EngineConfigException {
         double number;
         try {
             number = Double.parseDouble(value);
         } catch (NumberFormatException e) {
-            throw tree.error(key, "must be a number");
+            throw tree.error(key, problem + "a number");
         }
         if (!Double.isFinite(number)) {
-            // NaN or Infinity would rank nowhere sensible; the records API refuses them too.
-            throw tree.error(key, "must be a finite number");
+            throw tree.error(key, problem + "a finite number");
         }
         return number;
     }
