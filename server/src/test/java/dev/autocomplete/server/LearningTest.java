@@ -190,6 +190,24 @@ class LearningTest {
         assertTrue(after.containsAll(before.subList(0, before.size() - 1)), "the others stay: " + after);
     }
 
+    /**
+     * A client that sends no session id gets one made up for the answer; sent back with a pick, it is that answer's
+     * session: what the answer offered is credited, and nothing else is.
+     */
+    @Test
+    void a_session_the_server_made_up_is_honest_when_the_client_sends_it_back() throws Exception {
+        ObjectNode body = fill(envelope(ORIGIN + " to Ka"), "{{ORIGIN_1}}", "origin", "Paris");
+        ApiClient.Reply reply = answered(() -> demo.api().suggest(demo.key("travel"), body));
+        String session = reply.json().path("meta").path("session_id").asText();
+        assertTrue(session.matches("[0-9a-f-]{36}"), reply.raw());
+        String offered = reply.options("destination").getLast();
+        String folded = dev.autocomplete.spi.toolkit.TextFolding.fold(offered);
+        pick(demo, session, " to Ka", "Zürich"); // not offered to it
+        pick(demo, session, " to Ka", offered);
+        waitFor(offered + " credited", () -> priors(demo).credit("destination", "", folded) > 0);
+        assertEquals(0.0, priors(demo).credit("destination", "", "zurich"), "Zürich was not offered");
+    }
+
     @Test
     void options_picked_often_appear_with_nothing_typed_and_after_one_letter() throws Exception {
         List<String> withY = destination(demo, session(), " to Yo").options("destination");

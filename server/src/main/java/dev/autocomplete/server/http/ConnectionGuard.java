@@ -362,6 +362,36 @@ public final class ConnectionGuard implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether the headers carry {@code Connection: close}, as {@code Headers.containsToken} answers it (a token of any
+     * value, case aside), without the stream it splits every value through, on every request and every answer.
+     */
+    static boolean asksClose(Headers headers) {
+        if (!headers.contains(HeaderNames.CONNECTION)) {
+            return false;
+        }
+        for (String value : headers.get(HeaderNames.CONNECTION).allValues()) {
+            int start = 0;
+            while (start <= value.length()) {
+                int comma = value.indexOf(',', start);
+                int end = comma < 0 ? value.length() : comma;
+                int from = start;
+                int to = end;
+                while (from < to && Character.isWhitespace(value.charAt(from))) {
+                    from++;
+                }
+                while (to > from && Character.isWhitespace(value.charAt(to - 1))) {
+                    to--;
+                }
+                if (to - from == 5 && value.regionMatches(true, from, "close", 0, 5)) {
+                    return true;
+                }
+                start = end + 1;
+            }
+        }
+        return false;
+    }
+
     /** Sees each request line and request headers: the deadlines of the head and the body. */
     private final class RequestListener implements Http1ConnectionListener {
         @Override
@@ -382,7 +412,7 @@ public final class ConnectionGuard implements AutoCloseable {
         public void headers(ConnectionContext ctx, Headers headers) {
             Tracked tracked = byContext.get(ctx);
             if (tracked != null) {
-                tracked.clientAskedClose = headers.containsToken(HeaderValues.CONNECTION_CLOSE);
+                tracked.clientAskedClose = asksClose(headers);
                 boolean body = hasBody(headers);
                 tracked.enter(body ? Phase.BODY : Phase.HANDLER, body ? bodyNanos : Long.MAX_VALUE);
             }
@@ -412,10 +442,7 @@ public final class ConnectionGuard implements AutoCloseable {
             // malformed line) and ends the connection after this answer on its own. Closing here would interrupt its
             // thread, still marked as reading the request line, and the write of the answer: a reset instead of it.
             boolean requestLineRefused = tracked.phase == Phase.REQUEST;
-            if (!requestLineRefused
-                    && (tracked.clientAskedClose
-                            || tracked.bodyTimedOut
-                            || headers.containsToken(HeaderValues.CONNECTION_CLOSE))) {
+            if (!requestLineRefused && (tracked.clientAskedClose || tracked.bodyTimedOut || asksClose(headers))) {
                 // Ends Helidon's loop once this answer is written (it would read the next request otherwise).
                 ServerConnection connection = tracked.connection;
                 if (connection != null) {

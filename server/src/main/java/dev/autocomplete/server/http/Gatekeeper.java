@@ -153,10 +153,13 @@ public final class Gatekeeper {
      * a comma.
      */
     private static Optional<String> authorization(ServerRequest request) {
-        List<String> values = request.headers().values(HeaderNames.AUTHORIZATION);
-        if (values.size() > 1) {
-            throw ApiException.badRequest(
-                    "INVALID_REQUEST", "Send one Authorization header, not " + values.size() + ".");
+        // The lines as sent, each looked at for a comma: Helidon's split (Headers.values, a stream per request) cost
+        // 1.3 % of a cached answer's CPU, so it only counts the values of a header refused.
+        List<String> values = request.headers().all(HeaderNames.AUTHORIZATION, List::of);
+        if (values.size() > 1 || (values.size() == 1 && values.getFirst().indexOf(',') >= 0)) {
+            int count = Math.max(
+                    2, request.headers().values(HeaderNames.AUTHORIZATION).size());
+            throw ApiException.badRequest("INVALID_REQUEST", "Send one Authorization header, not " + count + ".");
         }
         return values.isEmpty() ? Optional.empty() : Optional.of(values.getFirst());
     }

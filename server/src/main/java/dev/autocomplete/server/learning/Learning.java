@@ -122,6 +122,11 @@ public final class Learning implements AutoCloseable {
         shown.record(sessionId, offered, clock.instant().getEpochSecond());
     }
 
+    /** As {@link #offered}, for a session id the server has just generated for the answer. */
+    public void offeredToNewSession(String sessionId, Offered offered) {
+        shown.recordNew(sessionId, offered, clock.instant().getEpochSecond());
+    }
+
     /**
      * Takes one telemetry event of a product (the gate passed it already): attributes, checks and queues a pick.
      *

@@ -115,8 +115,13 @@ public final class Suggester {
         CacheLookup lookup =
                 cached.key() == null ? CacheLookup.NONE : fresh == null ? CacheLookup.HIT : CacheLookup.MISS;
         EngineRunner.Result<Reading> engines = fresh == null ? null : fresh.engines();
-        String sessionId = request.sessionId() != null ? request.sessionId() : SessionIds.next();
-        if (learning != null) {
+        String sessionId = request.sessionId();
+        if (sessionId == null) {
+            sessionId = SessionIds.next();
+            if (learning != null) {
+                learning.offeredToNewSession(sessionId, response.offered());
+            }
+        } else if (learning != null) {
             learning.offered(sessionId, response.offered());
         }
         return new Outcome(

@@ -57,4 +57,22 @@ class ShownOptionsTest {
         assertTrue(shown.creditOnce("s", "city", 60));
         assertFalse(shown.creditOnce("s", "city", 60));
     }
+
+    @Test
+    void a_session_made_up_for_an_answer_is_remembered_and_bounded_as_any() {
+        ShownOptions shown = new ShownOptions(100);
+        shown.recordNew("new-0", offer(5), NOW);
+        assertEquals("city", shown.attribute("new-0", 5, type -> false, NOW));
+        shown.record("new-0", offer(6), NOW + 1); // the client sends it back with its next request
+        assertEquals("city", shown.attribute("new-0", 5, type -> false, NOW + 1));
+        assertEquals("city", shown.attribute("new-0", 6, type -> false, NOW + 1));
+        for (int i = 1; i < 10_000; i++) {
+            shown.recordNew("new-" + i, offer(i), NOW);
+        }
+        assertTrue(shown.size() <= 100, "remembered " + shown.size());
+        assertEquals("city", shown.attribute("new-9999", 9999, type -> false, NOW));
+        assertNull(shown.attribute("new-0", 5, type -> false, NOW));
+        shown.recordNew("nothing", new Offered(List.of()), NOW);
+        assertNull(shown.attribute("nothing", Offered.hash(""), type -> false, NOW));
+    }
 }
