@@ -165,6 +165,52 @@ public final class TypoRules {
         return next;
     }
 
+    /**
+     * Every byte {@link #nextWithin(String, int, int[], int[], char, int, int)} gives in turn from {@code -1} (and the
+     * characters past a byte's range, which it would give last), ascending and each once, written to {@code out} from
+     * {@code at}; returns how many. A node's bytes are found once instead of once per byte: a typo walk visits many
+     * nodes whose budget is spent. {@code out} has room for {@link #withinRoom} values from {@code at}.
+     */
+    static int allWithin(String typed, int budget, int[] row, int[] above, char last, int depth, int[] out, int at) {
+        int from = Math.max(1, depth - budget + 1);
+        int to = Math.min(row.length - 1, depth + budget + 1);
+        int count = 0;
+        for (int j = from; j <= to; j++) {
+            char t = typed.charAt(j - 1);
+            if (row[j - 1] <= budget) {
+                count = insert(out, at, count, t);
+            }
+            if (j >= 2 && t == last && above[j - 2] + 1 <= budget && !isDigit(t)) {
+                char c = typed.charAt(j - 2);
+                if (c != t && !isDigit(c)) {
+                    count = insert(out, at, count, c);
+                }
+            }
+        }
+        return count;
+    }
+
+    /** The room {@link #allWithin} needs: two characters for each cell near the diagonal. */
+    static int withinRoom(int budget) {
+        return 2 * (2 * budget + 1);
+    }
+
+    /** Inserts {@code c} into the ascending {@code count} values from {@code at}, unless there; returns the count. */
+    private static int insert(int[] out, int at, int count, int c) {
+        int i = at + count;
+        while (i > at && out[i - 1] > c) {
+            i--;
+        }
+        if (i > at && out[i - 1] == c) {
+            return count;
+        }
+        for (int k = at + count; k > i; k--) {
+            out[k] = out[k - 1]; // a handful at most: a loop, not a call to arraycopy
+        }
+        out[i] = c;
+        return count + 1;
+    }
+
     private static int cost(char c) {
         return isDigit(c) ? NEVER : 1;
     }

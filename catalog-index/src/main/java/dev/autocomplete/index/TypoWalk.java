@@ -57,6 +57,14 @@ final class TypoWalk {
 
     private final int[][] hints;
 
+    /** Per depth, the bytes that can still align below a node whose budget is spent ({@link TypoRules#allWithin}). */
+    private final int[] within;
+
+    private final int withinRoom;
+
+    /** Per depth, how many of {@link #within} are found for its current row; -1 before they are. */
+    private final int[] withinCount;
+
     private TypoWalk(KeyIndex[] indexes, TrieTop[] tops, String typed, int budget, float floor) {
         this.indexes = indexes;
         this.tops = tops;
@@ -76,6 +84,10 @@ final class TypoWalk {
         // A row's minimum grows by one per byte past the typed length: no walk goes deeper than this.
         this.maxDepth = Math.max(TrieTop.DEPTH, Math.min(longest, m + budget + 1));
         this.rows = new int[maxDepth + 2][m + 1];
+        this.withinRoom = TypoRules.withinRoom(budget);
+        this.within = new int[(maxDepth + 2) * withinRoom];
+        this.withinCount = new int[maxDepth + 2];
+        java.util.Arrays.fill(withinCount, -1);
         this.bestEnd = new int[maxDepth + 2];
         this.rowMin = new int[maxDepth + 2];
         this.path = new byte[maxDepth + 2];
@@ -168,13 +180,14 @@ final class TypoWalk {
             return;
         }
         // The whole budget is spent here: only the bytes that still align can follow (exactly those), so the
-        // walk visits the children of those bytes and no other.
+        // walk visits the children of those bytes and no other. They are found once, before any child is walked
+        // (which changes neither this row nor the one above it).
         int shift = 8 * (7 - depth);
         char last = (char) (path[depth - 1] & 0xff);
-        for (int c = TypoRules.nextWithin(typed, budget, rows[depth], rows[depth - 1], last, -1, depth);
-                c < 256;
-                c = TypoRules.nextWithin(typed, budget, rows[depth], rows[depth - 1], last, c, depth)) {
-            long target = prefix | ((long) c << shift);
+        int at = depth * withinRoom;
+        int count = within(depth);
+        for (int i = 0; i < count && within[at + i] < 256; i++) {
+            long target = prefix | ((long) within[at + i] << shift);
             node = top.nodeAtLeast(level, target, node);
             if (!under(level, node, depth, prefix)) {
                 return;
@@ -240,13 +253,46 @@ final class TypoWalk {
                 k = end;
             } else if (failedAt > 1 && rowMin[failedAt - 1] >= budget) {
                 int d = failedAt - 1;
-                int next = TypoRules.nextWithin(
-                        typed, budget, rows[d], rows[d - 1], (char) (path[d - 1] & 0xff), path[d] & 0xff, d);
-                k = index.seek(k, d, next, to, hints[side]);
+                k = index.seek(k, d, nextWithin(d, path[d] & 0xff), to, hints[side]);
             } else {
                 k = index.endOfPrefix(k, failedAt < 0 ? length + 1 : failedAt, to, hints[side]);
             }
         }
+    }
+
+    /**
+     * How many bytes can still align after the path to {@code depth}, whose row spent the budget; they are
+     * {@code within[depth * withinRoom ...]}, ascending. Found once per row: the keys below a node ask again for
+     * each key that fails there.
+     */
+    private int within(int depth) {
+        if (withinCount[depth] < 0) {
+            withinCount[depth] = TypoRules.allWithin(
+                    typed,
+                    budget,
+                    rows[depth],
+                    rows[depth - 1],
+                    (char) (path[depth - 1] & 0xff),
+                    depth,
+                    within,
+                    depth * withinRoom);
+        }
+        return withinCount[depth];
+    }
+
+    /**
+     * The smallest byte above {@code after} that can still align after the path to {@code depth}, or 256: {@link
+     * TypoRules#nextWithin} from the bytes found once.
+     */
+    private int nextWithin(int depth, int after) {
+        int at = depth * withinRoom;
+        int count = within(depth);
+        for (int i = 0; i < count; i++) {
+            if (within[at + i] > after) {
+                return within[at + i];
+            }
+        }
+        return 256;
     }
 
     /** Computes the row of {@code depth} for its byte {@code c} after {@code before}; returns its minimum. */
@@ -262,6 +308,7 @@ final class TypoWalk {
                 budget);
         bestEnd[depth] = Math.min(bestEnd[depth - 1], rows[depth][m]);
         rowMin[depth] = min;
+        withinCount[depth] = -1;
         return min;
     }
 

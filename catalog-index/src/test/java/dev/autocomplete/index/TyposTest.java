@@ -55,6 +55,7 @@ class TyposTest {
     @Test
     void a_row_computed_near_the_diagonal_only_agrees_with_the_full_row_up_to_the_budget() {
         Random random = new Random(23);
+        int allAtOnce = 0;
         String alphabet = "abcde1 ";
         for (int q = 0; q < 3_000; q++) {
             String typed = text(random, alphabet, 4 + random.nextInt(8));
@@ -86,9 +87,25 @@ class TyposTest {
                             TypoRules.nextWithin(typed, budget, full[i], full[i - 1], c, after),
                             TypoRules.nextWithin(typed, budget, band[i], band[i - 1], c, after, i),
                             where);
+                    // All of a node's bytes at once, as the walk takes them: what nextWithin gives in turn.
+                    List<Integer> inTurn = new ArrayList<>();
+                    for (int next = TypoRules.nextWithin(typed, budget, band[i], band[i - 1], c, -1, i);
+                            next < 256;
+                            next = TypoRules.nextWithin(typed, budget, band[i], band[i - 1], c, next, i)) {
+                        inTurn.add(next);
+                    }
+                    int[] out = new int[3 + TypoRules.withinRoom(budget)];
+                    int count = TypoRules.allWithin(typed, budget, band[i], band[i - 1], c, i, out, 3);
+                    List<Integer> atOnce = new ArrayList<>();
+                    for (int k = 0; k < count; k++) {
+                        atOnce.add(out[3 + k]);
+                    }
+                    assertEquals(inTurn, atOnce, where);
+                    allAtOnce++;
                 }
             }
         }
+        assertTrue(allAtOnce > 1_000, "rows that spent the budget: " + allAtOnce);
     }
 
     @Test
