@@ -166,49 +166,48 @@ public final class TypoRules {
     }
 
     /**
-     * Every byte {@link #nextWithin(String, int, int[], int[], char, int, int)} gives in turn from {@code -1} (and the
-     * characters past a byte's range, which it would give last), ascending and each once, written to {@code out} from
-     * {@code at}; returns how many. A node's bytes are found once instead of once per byte: a typo walk visits many
-     * nodes whose budget is spent. {@code out} has room for {@link #withinRoom} values from {@code at}.
+     * Every byte {@link #nextWithin(String, int, int[], int[], char, int, int)} gives in turn from {@code -1}, as a
+     * set: bit {@code c % 64} of {@code bits[at + c / 64]}, the four words cleared first. A node's bytes are found
+     * once instead of once per byte (a typo walk visits many nodes whose budget is spent), and a set keeps them in
+     * order without sorting them. Typed text is bytes ({@code ISO_8859_1}): every character is below 256.
      */
-    static int allWithin(String typed, int budget, int[] row, int[] above, char last, int depth, int[] out, int at) {
+    static void bitsWithin(
+            String typed, int budget, int[] row, int[] above, char last, int depth, long[] bits, int at) {
+        bits[at] = 0;
+        bits[at + 1] = 0;
+        bits[at + 2] = 0;
+        bits[at + 3] = 0;
         int from = Math.max(1, depth - budget + 1);
         int to = Math.min(row.length - 1, depth + budget + 1);
-        int count = 0;
         for (int j = from; j <= to; j++) {
             char t = typed.charAt(j - 1);
             if (row[j - 1] <= budget) {
-                count = insert(out, at, count, t);
+                bits[at + (t >>> 6)] |= 1L << t;
             }
             if (j >= 2 && t == last && above[j - 2] + 1 <= budget && !isDigit(t)) {
                 char c = typed.charAt(j - 2);
                 if (c != t && !isDigit(c)) {
-                    count = insert(out, at, count, c);
+                    bits[at + (c >>> 6)] |= 1L << c;
                 }
             }
         }
-        return count;
     }
 
-    /** The room {@link #allWithin} needs: two characters for each cell near the diagonal. */
-    static int withinRoom(int budget) {
-        return 2 * (2 * budget + 1);
-    }
-
-    /** Inserts {@code c} into the ascending {@code count} values from {@code at}, unless there; returns the count. */
-    private static int insert(int[] out, int at, int count, int c) {
-        int i = at + count;
-        while (i > at && out[i - 1] > c) {
-            i--;
+    /** The smallest byte above {@code after} in a set of {@link #bitsWithin}, or 256. */
+    static int nextIn(long[] bits, int at, int after) {
+        int from = after + 1;
+        if (from >= 256) {
+            return 256;
         }
-        if (i > at && out[i - 1] == c) {
-            return count;
+        int word = from >>> 6;
+        long rest = bits[at + word] & (-1L << from);
+        while (rest == 0) {
+            if (++word == 4) {
+                return 256;
+            }
+            rest = bits[at + word];
         }
-        for (int k = at + count; k > i; k--) {
-            out[k] = out[k - 1]; // a handful at most: a loop, not a call to arraycopy
-        }
-        out[i] = c;
-        return count + 1;
+        return (word << 6) + Long.numberOfTrailingZeros(rest);
     }
 
     private static int cost(char c) {

@@ -57,13 +57,14 @@ final class TypoWalk {
 
     private final int[][] hints;
 
-    /** Per depth, the bytes that can still align below a node whose budget is spent ({@link TypoRules#allWithin}). */
-    private final int[] within;
+    /**
+     * Per depth, four words: the set of bytes that can still align below a node whose budget is spent ({@link
+     * TypoRules#bitsWithin}).
+     */
+    private final long[] within;
 
-    private final int withinRoom;
-
-    /** Per depth, how many of {@link #within} are found for its current row; -1 before they are. */
-    private final int[] withinCount;
+    /** Per depth, whether {@link #within} holds the set of its current row. */
+    private final boolean[] withinKnown;
 
     private TypoWalk(KeyIndex[] indexes, TrieTop[] tops, String typed, int budget, float floor) {
         this.indexes = indexes;
@@ -84,10 +85,8 @@ final class TypoWalk {
         // A row's minimum grows by one per byte past the typed length: no walk goes deeper than this.
         this.maxDepth = Math.max(TrieTop.DEPTH, Math.min(longest, m + budget + 1));
         this.rows = new int[maxDepth + 2][m + 1];
-        this.withinRoom = TypoRules.withinRoom(budget);
-        this.within = new int[(maxDepth + 2) * withinRoom];
-        this.withinCount = new int[maxDepth + 2];
-        java.util.Arrays.fill(withinCount, -1);
+        this.within = new long[(maxDepth + 2) * 4];
+        this.withinKnown = new boolean[maxDepth + 2];
         this.bestEnd = new int[maxDepth + 2];
         this.rowMin = new int[maxDepth + 2];
         this.path = new byte[maxDepth + 2];
@@ -184,10 +183,9 @@ final class TypoWalk {
         // (which changes neither this row nor the one above it).
         int shift = 8 * (7 - depth);
         char last = (char) (path[depth - 1] & 0xff);
-        int at = depth * withinRoom;
-        int count = within(depth);
-        for (int i = 0; i < count && within[at + i] < 256; i++) {
-            long target = prefix | ((long) within[at + i] << shift);
+        int at = within(depth);
+        for (int c = TypoRules.nextIn(within, at, -1); c < 256; c = TypoRules.nextIn(within, at, c)) {
+            long target = prefix | ((long) c << shift);
             node = top.nodeAtLeast(level, target, node);
             if (!under(level, node, depth, prefix)) {
                 return;
@@ -261,23 +259,18 @@ final class TypoWalk {
     }
 
     /**
-     * How many bytes can still align after the path to {@code depth}, whose row spent the budget; they are
-     * {@code within[depth * withinRoom ...]}, ascending. Found once per row: the keys below a node ask again for
-     * each key that fails there.
+     * Where in {@link #within} the bytes that can still align after the path to {@code depth} are, its row having
+     * spent the budget ({@link TypoRules#bitsWithin}). Found once per row: the keys below a node ask again for each
+     * key that fails there.
      */
     private int within(int depth) {
-        if (withinCount[depth] < 0) {
-            withinCount[depth] = TypoRules.allWithin(
-                    typed,
-                    budget,
-                    rows[depth],
-                    rows[depth - 1],
-                    (char) (path[depth - 1] & 0xff),
-                    depth,
-                    within,
-                    depth * withinRoom);
+        int at = depth * 4;
+        if (!withinKnown[depth]) {
+            TypoRules.bitsWithin(
+                    typed, budget, rows[depth], rows[depth - 1], (char) (path[depth - 1] & 0xff), depth, within, at);
+            withinKnown[depth] = true;
         }
-        return withinCount[depth];
+        return at;
     }
 
     /**
@@ -285,14 +278,7 @@ final class TypoWalk {
      * TypoRules#nextWithin} from the bytes found once.
      */
     private int nextWithin(int depth, int after) {
-        int at = depth * withinRoom;
-        int count = within(depth);
-        for (int i = 0; i < count; i++) {
-            if (within[at + i] > after) {
-                return within[at + i];
-            }
-        }
-        return 256;
+        return TypoRules.nextIn(within, within(depth), after);
     }
 
     /** Computes the row of {@code depth} for its byte {@code c} after {@code before}; returns its minimum. */
@@ -308,7 +294,7 @@ final class TypoWalk {
                 budget);
         bestEnd[depth] = Math.min(bestEnd[depth - 1], rows[depth][m]);
         rowMin[depth] = min;
-        withinCount[depth] = -1;
+        withinKnown[depth] = false;
         return min;
     }
 

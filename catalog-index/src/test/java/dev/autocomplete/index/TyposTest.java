@@ -94,12 +94,17 @@ class TyposTest {
                             next = TypoRules.nextWithin(typed, budget, band[i], band[i - 1], c, next, i)) {
                         inTurn.add(next);
                     }
-                    int[] out = new int[3 + TypoRules.withinRoom(budget)];
-                    int count = TypoRules.allWithin(typed, budget, band[i], band[i - 1], c, i, out, 3);
+                    long[] bits = new long[3 + 4];
+                    java.util.Arrays.fill(bits, -1L); // cleared by bitsWithin
+                    TypoRules.bitsWithin(typed, budget, band[i], band[i - 1], c, i, bits, 3);
                     List<Integer> atOnce = new ArrayList<>();
-                    for (int k = 0; k < count; k++) {
-                        atOnce.add(out[3 + k]);
+                    for (int next = TypoRules.nextIn(bits, 3, -1); next < 256; next = TypoRules.nextIn(bits, 3, next)) {
+                        atOnce.add(next);
                     }
+                    assertEquals(
+                            TypoRules.nextWithin(typed, budget, band[i], band[i - 1], c, after, i),
+                            TypoRules.nextIn(bits, 3, after),
+                            where + " after " + after);
                     assertEquals(inTurn, atOnce, where);
                     allAtOnce++;
                 }
