@@ -182,7 +182,6 @@ final class TypoWalk {
         // walk visits the children of those bytes and no other. They are found once, before any child is walked
         // (which changes neither this row nor the one above it).
         int shift = 8 * (7 - depth);
-        char last = (char) (path[depth - 1] & 0xff);
         int at = within(depth);
         for (int c = TypoRules.nextIn(within, at, -1); c < 256; c = TypoRules.nextIn(within, at, c)) {
             long target = prefix | ((long) c << shift);
