@@ -128,57 +128,42 @@ public final class TypoRules {
      * typed character diagonally, or complete a transposition.
      */
     public static int nextWithin(String typed, int budget, int[] row, int[] above, char last, int after) {
-        return nextWithin(typed, budget, row, above, last, after, 1, row.length - 1);
+        long[] bits = new long[4];
+        bitsWithin(typed, budget, row, above, last, 1, row.length - 1, bits, 0);
+        return nextIn(bits, 0, after);
     }
 
     /**
-     * {@link #nextWithin(String, int, int[], int[], char, int)} for the row of {@code depth}: only the cells near
-     * the diagonal can be within budget ({@link #nextRowWithin}), so only their typed characters are looked at.
+     * Every byte {@link #nextWithin} gives in turn, for the row of {@code depth}, as a set: bit {@code c % 64} of
+     * {@code bits[at + c / 64]}. Only the cells near the diagonal can be within budget ({@link #nextRowWithin}), so
+     * only their typed characters are looked at. A walk finds a node's bytes once instead of once per byte (it visits
+     * many nodes whose budget is spent), and a set keeps them in order without sorting them.
      */
-    public static int nextWithin(String typed, int budget, int[] row, int[] above, char last, int after, int depth) {
-        return nextWithin(
+    static void bitsWithin(
+            String typed, int budget, int[] row, int[] above, char last, int depth, long[] bits, int at) {
+        bitsWithin(
                 typed,
                 budget,
                 row,
                 above,
                 last,
-                after,
                 Math.max(1, depth - budget + 1),
-                Math.min(row.length - 1, depth + budget + 1));
-    }
-
-    private static int nextWithin(
-            String typed, int budget, int[] row, int[] above, char last, int after, int from, int to) {
-        int next = 256;
-        for (int j = from; j <= to; j++) {
-            char t = typed.charAt(j - 1);
-            if (t > after && t < next && row[j - 1] <= budget) {
-                next = t;
-            }
-            if (j >= 2 && t == last && !isDigit(t) && above[j - 2] + 1 <= budget) {
-                char c = typed.charAt(j - 2);
-                if (c != t && c > after && c < next && !isDigit(c)) {
-                    next = c;
-                }
-            }
-        }
-        return next;
+                Math.min(row.length - 1, depth + budget + 1),
+                bits,
+                at);
     }
 
     /**
-     * Every byte {@link #nextWithin(String, int, int[], int[], char, int, int)} gives in turn from {@code -1}, as a
-     * set: bit {@code c % 64} of {@code bits[at + c / 64]}, the four words cleared first. A node's bytes are found
-     * once instead of once per byte (a typo walk visits many nodes whose budget is spent), and a set keeps them in
-     * order without sorting them. Typed text is bytes ({@code ISO_8859_1}): every character is below 256.
+     * The bytes of cells {@code from} to {@code to} that can follow within budget: a diagonal match, or the end of a
+     * transposition. Typed text is bytes ({@code ISO_8859_1}): every character is below 256. The four words are
+     * cleared first.
      */
-    static void bitsWithin(
-            String typed, int budget, int[] row, int[] above, char last, int depth, long[] bits, int at) {
+    private static void bitsWithin(
+            String typed, int budget, int[] row, int[] above, char last, int from, int to, long[] bits, int at) {
         bits[at] = 0;
         bits[at + 1] = 0;
         bits[at + 2] = 0;
         bits[at + 3] = 0;
-        int from = Math.max(1, depth - budget + 1);
-        int to = Math.min(row.length - 1, depth + budget + 1);
         for (int j = from; j <= to; j++) {
             char t = typed.charAt(j - 1);
             if (row[j - 1] <= budget) {

@@ -4,7 +4,7 @@ package dev.autocomplete.index;
  * The typo walk of a {@link KeyIndex}: the key ranges under a prefix within the typos a typed prefix allows, by
  * their typos. Walks the sorted keys like a trie, aligning a shared prefix once ({@link TypoRules#nextRow}),
  * skipping every key under a prefix that is already over budget, and from a prefix that spent the whole budget
- * visiting only the bytes that can still align ({@link TypoRules#nextWithin}).
+ * visiting only the bytes that can still align ({@link TypoRules#bitsWithin}).
  *
  * <p>The first {@link TrieTop#DEPTH} levels are walked in the index's {@link TrieTop} table alone (a main index and
  * its delta in their tables {@link TrieTop#merge merged}): a node's bytes, its first key and its children are
@@ -273,8 +273,8 @@ final class TypoWalk {
     }
 
     /**
-     * The smallest byte above {@code after} that can still align after the path to {@code depth}, or 256: {@link
-     * TypoRules#nextWithin} from the bytes found once.
+     * The smallest byte above {@code after} that can still align after the path to {@code depth}, or 256, from the
+     * bytes found once.
      */
     private int nextWithin(int depth, int after) {
         return TypoRules.nextIn(within, within(depth), after);

@@ -82,29 +82,26 @@ class TyposTest {
                             Math.min(full[i][j], budget + 1), Math.min(band[i][j], budget + 1), where + " at " + j);
                 }
                 if (fullMin >= budget && i >= 1) {
+                    // A node's bytes as the walk takes them, from the cells near the diagonal only: those of the
+                    // whole row, in turn and after any byte.
                     int after = random.nextInt(120);
-                    assertEquals(
-                            TypoRules.nextWithin(typed, budget, full[i], full[i - 1], c, after),
-                            TypoRules.nextWithin(typed, budget, band[i], band[i - 1], c, after, i),
-                            where);
-                    // All of a node's bytes at once, as the walk takes them: what nextWithin gives in turn.
-                    List<Integer> inTurn = new ArrayList<>();
-                    for (int next = TypoRules.nextWithin(typed, budget, band[i], band[i - 1], c, -1, i);
-                            next < 256;
-                            next = TypoRules.nextWithin(typed, budget, band[i], band[i - 1], c, next, i)) {
-                        inTurn.add(next);
-                    }
                     long[] bits = new long[3 + 4];
                     java.util.Arrays.fill(bits, -1L); // cleared by bitsWithin
                     TypoRules.bitsWithin(typed, budget, band[i], band[i - 1], c, i, bits, 3);
+                    assertEquals(
+                            TypoRules.nextWithin(typed, budget, full[i], full[i - 1], c, after),
+                            TypoRules.nextIn(bits, 3, after),
+                            where + " after " + after);
+                    List<Integer> inTurn = new ArrayList<>();
+                    for (int next = TypoRules.nextWithin(typed, budget, full[i], full[i - 1], c, -1);
+                            next < 256;
+                            next = TypoRules.nextWithin(typed, budget, full[i], full[i - 1], c, next)) {
+                        inTurn.add(next);
+                    }
                     List<Integer> atOnce = new ArrayList<>();
                     for (int next = TypoRules.nextIn(bits, 3, -1); next < 256; next = TypoRules.nextIn(bits, 3, next)) {
                         atOnce.add(next);
                     }
-                    assertEquals(
-                            TypoRules.nextWithin(typed, budget, band[i], band[i - 1], c, after, i),
-                            TypoRules.nextIn(bits, 3, after),
-                            where + " after " + after);
                     assertEquals(inTurn, atOnce, where);
                     allAtOnce++;
                 }
