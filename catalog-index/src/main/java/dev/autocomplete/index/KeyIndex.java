@@ -299,16 +299,11 @@ final class KeyIndex {
      * Gallops from {@code k}, so skipping a small subtree costs a few comparisons.
      */
     int endOfPrefix(int k, int length, int to) {
-        return endOfPrefix(k, length, to, null);
-    }
-
-    /** {@link #endOfPrefix(int, int, int)} with the hints of a walk that goes forward ({@link TrieTop#newHints}). */
-    int endOfPrefix(int k, int length, int to, int[] hints) {
         if (length == 0) {
             return to;
         }
         if (length <= TrieTop.DEPTH) {
-            return Math.min(to, top.firstAtLeast(length, keep(head(k), length) + (1L << (8 * (HEAD - length))), hints));
+            return Math.min(to, top.firstAtLeast(length, keep(head(k), length) + (1L << (8 * (HEAD - length)))));
         }
         if (length <= HEAD) {
             return firstAtLeast(keep(head(k), length) + (1L << (8 * (HEAD - length))), k + 1, to);
@@ -338,11 +333,6 @@ final class KeyIndex {
      * of at least {@code b} at {@code depth}; or the first key past that shared prefix.
      */
     int seek(int k, int depth, int b, int to) {
-        return seek(k, depth, b, to, null);
-    }
-
-    /** {@link #seek(int, int, int, int)} with the hints of a walk that goes forward ({@link TrieTop#newHints}). */
-    int seek(int k, int depth, int b, int to, int[] hints) {
         // Keys below the target share the prefix and hold a smaller byte at depth; gallop over them from k.
         int p = position(k); // decoded once for the whole search, not at every probe
         if (!below(p, k, depth, b)) {
@@ -350,11 +340,11 @@ final class KeyIndex {
         }
         if (depth < HEAD) {
             if (b > 255) {
-                return endOfPrefix(k, depth, to, hints);
+                return endOfPrefix(k, depth, to);
             }
             long target = keep(head(k), depth) | ((long) b << (8 * (HEAD - 1 - depth)));
             if (depth < TrieTop.DEPTH) {
-                return Math.min(to, top.firstAtLeast(depth + 1, target, hints));
+                return Math.min(to, top.firstAtLeast(depth + 1, target));
             }
             return firstAtLeast(target, k + 1, to);
         }
@@ -387,7 +377,7 @@ final class KeyIndex {
 
     /** The first key whose head is at least {@code target}, which is zero past its first {@code length} bytes. */
     private int firstWithHead(long target, int length) {
-        return length <= TrieTop.DEPTH ? top.firstAtLeast(length, target, null) : firstAtLeast(target, 0, keys.size());
+        return length <= TrieTop.DEPTH ? top.firstAtLeast(length, target) : firstAtLeast(target, 0, keys.size());
     }
 
     /** The key's first 8 bytes, big-endian, zero after its end: ordered like the keys (unsigned). */

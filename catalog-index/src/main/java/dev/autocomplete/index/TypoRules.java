@@ -178,6 +178,11 @@ public final class TypoRules {
         }
     }
 
+    /** Whether byte {@code b} is in a set of {@link #bitsWithin}. */
+    static boolean isIn(long[] bits, int at, int b) {
+        return (bits[at + (b >>> 6)] & (1L << b)) != 0;
+    }
+
     /** The smallest byte above {@code after} in a set of {@link #bitsWithin}, or 256. */
     static int nextIn(long[] bits, int at, int after) {
         int from = after + 1;

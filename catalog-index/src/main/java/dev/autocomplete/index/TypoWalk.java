@@ -52,11 +52,6 @@ final class TypoWalk {
     private byte[] path;
 
     private byte[] key;
-    /** Per level of the table, the node the walk reached last: children are found by galloping from it. */
-    private final int[] cursors = new int[TrieTop.DEPTH + 1];
-
-    private final int[][] hints;
-
     /**
      * Per depth, four words: the set of bytes that can still align below a node whose budget is spent ({@link
      * TypoRules#bitsWithin}).
@@ -71,10 +66,8 @@ final class TypoWalk {
         this.tops = tops;
         this.top = tops[0];
         this.found = new Ranges[indexes.length][budget + 1];
-        this.hints = new int[indexes.length][];
         int longest = 0;
         for (int i = 0; i < indexes.length; i++) {
-            hints[i] = TrieTop.newHints();
             longest = Math.max(longest, indexes[i].maxLength());
         }
         this.typed = typed;
@@ -120,23 +113,18 @@ final class TypoWalk {
         if (typed.isEmpty() || top.nodes(1) == 0) {
             return found;
         }
-        long first = (long) (typed.charAt(0) & 0xff) << 56;
-        int node = top.nodeAtLeast(1, first, 0);
-        if (node < top.nodes(1) && top.prefix(1, node) == first) {
-            node(1, node);
+        int first = typed.charAt(0) & 0xff;
+        for (int node = 0; node < top.nodes(1) && top.byteAt(1, node) <= first; node++) {
+            if (top.byteAt(1, node) == first) {
+                node(1, node);
+            }
         }
         return found;
     }
 
-    private static int byteOf(long head, int i) {
-        return (int) (head >>> (8 * (7 - i))) & 0xff;
-    }
-
     /** Walks node {@code node} of {@code depth}, its parent's rows computed. */
     private void node(int depth, int node) {
-        long prefix = top.prefix(depth, node);
-        int c = byteOf(prefix, depth - 1);
-        cursors[depth] = node;
+        int c = top.byteAt(depth, node);
         if (c == 0) {
             // Keys that end above this depth: no prefix of them was within budget.
             return;
@@ -160,45 +148,33 @@ final class TypoWalk {
                 keys(side, tops[side].start(depth, node), tops[side].start(depth, node + 1), depth);
             }
         } else {
-            children(depth, prefix);
+            children(depth, node);
         }
     }
 
     /**
-     * Walks the children of the node of {@code prefix} at {@code depth}, whose rows are computed: the nodes of the
-     * next level whose prefix starts with it, found by galloping forward from the node visited last there.
+     * Walks the children of node {@code node} at {@code depth}, whose rows are computed: a run of the next level,
+     * sorted by their byte.
      */
-    private void children(int depth, long prefix) {
+    private void children(int depth, int node) {
         int level = depth + 1;
-        // Galloping starts at the node visited last at that level: before this node's children.
-        int node = cursors[level];
+        int from = top.firstChild(depth, node);
+        int to = top.firstChild(depth, node + 1);
         if (rowMin[depth] < budget) {
-            for (node = top.nodeAtLeast(level, prefix, node); under(level, node, depth, prefix); node++) {
-                node(level, node);
+            for (int child = from; child < to; child++) {
+                node(level, child);
             }
             return;
         }
         // The whole budget is spent here: only the bytes that still align can follow (exactly those), so the
         // walk visits the children of those bytes and no other. They are found once, before any child is walked
         // (which changes neither this row nor the one above it).
-        int shift = 8 * (7 - depth);
         int at = within(depth);
-        for (int c = TypoRules.nextIn(within, at, -1); c < 256; c = TypoRules.nextIn(within, at, c)) {
-            long target = prefix | ((long) c << shift);
-            node = top.nodeAtLeast(level, target, node);
-            if (!under(level, node, depth, prefix)) {
-                return;
-            }
-            if (TrieTop.keep(top.prefix(level, node), level) == target) {
-                node(level, node);
-                node++;
+        for (int child = from; child < to; child++) {
+            if (TypoRules.isIn(within, at, top.byteAt(level, child))) {
+                node(level, child);
             }
         }
-    }
-
-    /** Whether node {@code node} at {@code level} is a child of {@code prefix}. */
-    private boolean under(int level, int node, int depth, long prefix) {
-        return node < top.nodes(level) && TrieTop.keep(top.prefix(level, node), depth) == prefix;
     }
 
     /**
@@ -244,15 +220,15 @@ final class TypoWalk {
                 }
             }
             if (matchedAt >= 0) {
-                int end = index.endOfPrefix(k, matchedAt, to, hints[side]);
+                int end = index.endOfPrefix(k, matchedAt, to);
                 add(side, bestEnd[matchedAt], k, end);
                 valid = Math.min(valid, matchedAt);
                 k = end;
             } else if (failedAt > 1 && rowMin[failedAt - 1] >= budget) {
                 int d = failedAt - 1;
-                k = index.seek(k, d, nextWithin(d, path[d] & 0xff), to, hints[side]);
+                k = index.seek(k, d, nextWithin(d, path[d] & 0xff), to);
             } else {
-                k = index.endOfPrefix(k, failedAt < 0 ? length + 1 : failedAt, to, hints[side]);
+                k = index.endOfPrefix(k, failedAt < 0 ? length + 1 : failedAt, to);
             }
         }
     }

@@ -52,9 +52,7 @@ class KeyIndexTest {
     }
 
     @Test
-    void skipping_a_subtree_and_seeking_a_child_byte_match_a_scan_of_the_sorted_keys_with_or_without_hints() {
-        // Hints left by earlier searches, here in random order, only ever speed a search up.
-        int[] hints = TrieTop.newHints();
+    void skipping_a_subtree_and_seeking_a_child_byte_match_a_scan_of_the_sorted_keys() {
         for (int q = 0; q < 5_000; q++) {
             int k = random.nextInt(keys.size());
             int length = 1 + random.nextInt(10);
@@ -63,7 +61,6 @@ class KeyIndexTest {
                 end++;
             }
             assertEquals(end, index.endOfPrefix(k, length, keys.size()), k + "/" + length);
-            assertEquals(end, index.endOfPrefix(k, length, keys.size(), hints), k + "/" + length);
             if (keys.get(k).length < 2) {
                 continue;
             }
@@ -76,7 +73,6 @@ class KeyIndexTest {
                 found++;
             }
             assertEquals(found, index.seek(k, depth, b, keys.size()), k + "/" + depth + "/" + b);
-            assertEquals(found, index.seek(k, depth, b, keys.size(), hints), k + "/" + depth + "/" + b);
         }
     }
 

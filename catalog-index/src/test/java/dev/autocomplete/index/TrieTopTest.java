@@ -31,10 +31,12 @@ class TrieTopTest {
                 }
                 List<Long> expected = new ArrayList<>(prefixes);
                 assertEquals(expected.size(), merged[0].nodes(depth), "seed " + seed + " depth " + depth);
+                long[] mainSide = merged[0].prefixes()[depth];
+                long[] deltaSide = merged[1].prefixes()[depth];
                 for (int node = 0; node < expected.size(); node++) {
                     long prefix = expected.get(node);
-                    assertEquals(prefix, merged[0].prefix(depth, node));
-                    assertEquals(prefix, merged[1].prefix(depth, node));
+                    assertEquals(prefix, mainSide[node]);
+                    assertEquals(prefix, deltaSide[node]);
                     assertKeysUnder(main, merged[0], depth, node, prefix);
                     assertKeysUnder(delta, merged[1], depth, node, prefix);
                 }
@@ -50,6 +52,29 @@ class TrieTopTest {
                 assertEquals(true, merged[0].heapBytesBeyond(a) > 0, "seed " + seed);
             }
             assertEquals(4 * nodes, merged[1].heapBytesBeyond(merged[0]), "seed " + seed);
+        }
+    }
+
+    @Test
+    void the_first_key_at_least_a_target_is_found_by_descending_as_by_a_scan() {
+        Random random = new Random(3);
+        // Bytes of either half, so that unsigned order matters; keys of 1 to 8 bytes.
+        long[] heads = heads(random, 5_000, "ab\u00e9\u00ff1");
+        TrieTop table = table(heads);
+        for (int q = 0; q < 20_000; q++) {
+            int depth = 1 + random.nextInt(TrieTop.DEPTH);
+            long target =
+                    TrieTop.keep(random.nextBoolean() ? heads[random.nextInt(heads.length)] : random.nextLong(), depth);
+            if (random.nextInt(4) == 0) {
+                // The next prefix after a node's: a carry into the bytes before, as a subtree skip asks.
+                target += 1L << (8 * (8 - depth));
+                target = TrieTop.keep(target, depth);
+            }
+            int first = 0;
+            while (first < heads.length && Long.compareUnsigned(TrieTop.keep(heads[first], depth), target) < 0) {
+                first++;
+            }
+            assertEquals(first, table.firstAtLeast(depth, target), Long.toHexString(target) + " at " + depth);
         }
     }
 
