@@ -464,6 +464,24 @@ final class OptionCatalog {
             this.tops = tops;
         }
 
+        /**
+         * Whether the main's walk of the delta's index (of inner {@code words}, or of starts) found no key of the delta
+         * within the budget: then none starts with the typed prefix either, and the delta's search skips that prefix
+         * search (most queries, for a delta of a few thousand options). False when that walk has not run.
+         */
+        boolean holdsNothing(OptionCatalog catalog, boolean words) {
+            TypoWalk.Ranges[] found = catalog == delta ? kept[words ? 1 : 0] : null;
+            if (found == null) {
+                return false;
+            }
+            for (TypoWalk.Ranges ranges : found) {
+                if (ranges != null) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
         TypoWalk.Ranges[] walk(OptionCatalog catalog, boolean words, String typed, int budget, float floor) {
             KeyIndex index = words ? catalog.words : catalog.starts;
             int which = words ? 1 : 0;
@@ -507,8 +525,12 @@ final class OptionCatalog {
             String foldedPrefix, int budget, int limit, Exclusion excluded, Bound bound, SharedWalks walks) {
         byte[] prefix = bytes(foldedPrefix);
         Ranked ranked = new Ranked(limit, excluded, bound);
-        ranked.takePrefix(starts, prefix, AT_START);
-        ranked.takePrefix(words, prefix, AT_WORD);
+        if (walks == null || !walks.holdsNothing(this, false)) {
+            ranked.takePrefix(starts, prefix, AT_START);
+        }
+        if (walks == null || !walks.holdsNothing(this, true)) {
+            ranked.takePrefix(words, prefix, AT_WORD);
+        }
         int last = bound == null ? budget : Math.min(budget, bound.edits());
         if (ranked.full() || last == 0 || prefix.length == 0) {
             return ranked.matches;
