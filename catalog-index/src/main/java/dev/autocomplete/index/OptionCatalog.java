@@ -467,7 +467,7 @@ final class OptionCatalog {
         /**
          * Whether the main's walk of the delta's index (of inner {@code words}, or of starts) found no key of the delta
          * within the budget: then none starts with the typed prefix either, and the delta's search skips that prefix
-         * search (most queries, for a delta of a few thousand options). False when that walk has not run.
+         * search. False when that walk has not run.
          */
         boolean holdsNothing(OptionCatalog catalog, boolean words) {
             TypoWalk.Ranges[] found = catalog == delta ? kept[words ? 1 : 0] : null;

@@ -114,10 +114,9 @@ final class TypoWalk {
             return found;
         }
         int first = typed.charAt(0) & 0xff;
-        for (int node = 0; node < top.nodes(1) && top.byteAt(1, node) <= first; node++) {
-            if (top.byteAt(1, node) == first) {
-                node(1, node);
-            }
+        int node = top.nodeAtLeast(1, (long) first << 56);
+        if (node < top.nodes(1) && top.byteAt(1, node) == first) {
+            node(1, node);
         }
         return found;
     }
