@@ -58,6 +58,8 @@ final class KeyIndex {
     private final long[] heads;
     /** The first levels of the trie, where most seeks of the typo walk land. */
     private final TrieTop top;
+    /** The heaviest keys of the largest prefixes' ranges (null while they are computed, by a search without them). */
+    private final RangeTops tops;
 
     /**
      * @param blob folded names, each followed by a 0 byte
@@ -126,6 +128,7 @@ final class KeyIndex {
         for (int s = 0; s < heads.length; s++) {
             heads[s] = head(s << SAMPLE_SHIFT);
         }
+        this.tops = RangeTops.of(this);
     }
 
     private static int[] sortedCopy(int[] positions) {
@@ -154,7 +157,13 @@ final class KeyIndex {
 
     long heapBytes() {
         long names = ownsNames ? nameStarts.heapBytes() + (owners == null ? 0 : 4L * owners.length) : 0;
-        return keys.heapBytes() + names + blocks.heapBytes() + supers.heapBytes() + 8L * heads.length + top.heapBytes();
+        return keys.heapBytes()
+                + names
+                + blocks.heapBytes()
+                + supers.heapBytes()
+                + 8L * heads.length
+                + top.heapBytes()
+                + tops.heapBytes();
     }
 
     /** {@link #heapBytes} array by array, each named after {@code what}. */
@@ -166,6 +175,7 @@ final class KeyIndex {
         parts.put(what + ": block maxima", blocks.heapBytes() + supers.heapBytes());
         parts.put(what + ": sampled heads", 8L * heads.length);
         parts.put(what + ": trie top", top.heapBytes());
+        parts.put(what + ": heaviest of " + tops.count() + " large prefixes", tops.heapBytes());
     }
 
     int option(int k) {
@@ -506,14 +516,30 @@ final class KeyIndex {
      * taken are never read.
      */
     void heaviest(int[] ranges, int length, int wanted, float floor, IntPredicate accept) {
-        if (length == 2 && ranges[0] >= ranges[1]) {
+        if (wanted <= 0 || (length == 2 && ranges[0] >= ranges[1])) {
             return;
+        }
+        int skip = 0;
+        int kept = length == 2 && tops != null ? tops.find(ranges[0], ranges[1]) : -1;
+        if (kept >= 0) {
+            // A large prefix's first keys are kept in this order: read them, and search only past them.
+            int least = sortable(floor);
+            for (int i = 0; i < RangeTops.KEYS; i++) {
+                int key = tops.key(kept, i);
+                if (sortable(weights[option(key)]) < least) {
+                    return;
+                }
+                if (accept.test(key) && --wanted == 0) {
+                    return;
+                }
+            }
+            skip = RangeTops.KEYS;
         }
         LongHeap heap = new LongHeap();
         for (int r = 0; r < length; r += 2) {
             cover(ranges[r], ranges[r + 1], heap);
         }
-        drain(heap, wanted, sortable(floor), accept);
+        drain(heap, wanted, sortable(floor), skip, accept);
     }
 
     /**
@@ -544,7 +570,8 @@ final class KeyIndex {
         }
     }
 
-    private void drain(LongHeap heap, int wanted, int floor, IntPredicate accept) {
+    /** Feeds the heap's keys to {@code accept} in order, the first {@code skip} of them left out (fed already). */
+    private void drain(LongHeap heap, int wanted, int floor, int skip, IntPredicate accept) {
         int taken = 0;
         while (heap.size() > 0 && taken < wanted) {
             if ((int) (heap.peek() >>> 32) < floor) {
@@ -573,6 +600,8 @@ final class KeyIndex {
                         heap.add(entry(weights[option(key)], key, KEY_LEVEL));
                     }
                 }
+            } else if (skip > 0) {
+                skip--;
             } else if (accept.test(index)) {
                 taken++;
             }

@@ -13,8 +13,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link KeyIndex#heaviest}, which reads a block for its heaviest key alone and the rest of it by sub-groups at a
- * rounded bound, against a sort of every key in the ranges: the keys it offers, in order, whatever the weights
- * (ties, heavy keys side by side, weights of every magnitude and sign), ranges, floors and refusals.
+ * rounded bound, and reads the first keys of a large prefix's range from a list ({@link RangeTops}), against a sort
+ * of every key in the ranges: the keys it offers, in order, whatever the weights (ties, heavy keys side by side,
+ * weights of every magnitude and sign), ranges, floors and refusals.
  */
 class HeaviestTest {
 
@@ -92,8 +93,15 @@ class HeaviestTest {
         }
     }
 
-    /** One to four disjoint ranges in key order, from a few keys to most of the index. */
+    /**
+     * One to four disjoint ranges in key order, from a few keys to most of the index; or, one time in four, the range of
+     * a prefix of two digits or none, which {@link RangeTops} keeps the first keys of.
+     */
     private int[] ranges() {
+        if (random.nextInt(4) == 0) {
+            int prefix = random.nextInt(4); // 00, 01, 02 or the whole index
+            return prefix == 3 ? new int[] {0, KEYS} : new int[] {prefix * 10_000, (prefix + 1) * 10_000};
+        }
         int count = 1 + random.nextInt(4);
         int[] ends = random.ints(2 * count, 0, KEYS + 1).sorted().toArray();
         if (random.nextInt(4) == 0) {
