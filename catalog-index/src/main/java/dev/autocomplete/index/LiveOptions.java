@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -373,16 +374,34 @@ public final class LiveOptions {
             if (coded.length > 0) {
                 withCodes(folded, coded, limit, excluded, requested, chosen);
             }
-            found.stream()
-                    .filter(match -> match.edits() == 0 && match.where() == OptionCatalog.AT_START)
-                    .forEach(match -> chosen.add(match.option()));
-            found.stream().filter(match -> match.edits() == 0).forEach(match -> chosen.add(match.option()));
-            found.stream()
-                    .filter(match -> match.edits() > 0 && wholeWithinTypos(match.option(), folded, requested))
-                    .forEach(match -> chosen.add(match.option()));
-            found.forEach(match -> chosen.add(match.option()));
+            // Plain matches at the start, then other plain matches, then typos of a whole text, then the rest.
+            for (OptionCatalog.Match match : found) {
+                if (match.edits() == 0 && match.where() == OptionCatalog.AT_START) {
+                    chosen.add(match.option());
+                }
+            }
+            for (OptionCatalog.Match match : found) {
+                if (match.edits() == 0) {
+                    chosen.add(match.option());
+                }
+            }
+            for (OptionCatalog.Match match : found) {
+                if (match.edits() > 0 && wholeWithinTypos(match.option(), folded, requested)) {
+                    chosen.add(match.option());
+                }
+            }
+            for (OptionCatalog.Match match : found) {
+                chosen.add(match.option());
+            }
         }
-        return chosen.stream().limit(limit).toList();
+        List<Integer> best = new ArrayList<>(Math.min(limit, chosen.size()));
+        for (Integer option : chosen) {
+            if (best.size() == limit) {
+                break;
+            }
+            best.add(option);
+        }
+        return Collections.unmodifiableList(best);
     }
 
     /**

@@ -17,10 +17,10 @@ import dev.autocomplete.server.reading.ReadingState;
 import dev.autocomplete.server.reading.Segment;
 import dev.autocomplete.server.tenant.Product;
 import dev.autocomplete.spi.Option;
-import dev.autocomplete.spi.toolkit.TextFolding;
 import java.time.Clock;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -339,10 +339,14 @@ public final class Suggester {
                 continue;
             }
             Set<String> excluded = fromContext.getOrDefault(suggestion.type(), Set.of());
-            long[] hashes = suggestion.options().stream()
-                    .filter(option -> option.tappable() && !excluded.contains(option.text()))
-                    .mapToLong(option -> Offered.hash(TextFolding.fold(option.text())))
-                    .toArray();
+            long[] hashes = new long[suggestion.options().size()];
+            int count = 0;
+            for (SuggestResponse.Option option : suggestion.options()) {
+                if (option.tappable() && !excluded.contains(option.text())) {
+                    hashes[count++] = Offered.hashFolded(option.text());
+                }
+            }
+            hashes = count == hashes.length ? hashes : Arrays.copyOf(hashes, count);
             offers.add(new Offered.Offer(suggestion.type(), first && hashes.length > 0, hashes));
             first &= hashes.length == 0;
         }
