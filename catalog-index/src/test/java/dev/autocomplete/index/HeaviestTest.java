@@ -94,13 +94,23 @@ class HeaviestTest {
     }
 
     /**
-     * One to four disjoint ranges in key order, from a few keys to most of the index; or, one time in four, the range of
-     * a prefix of two digits or none, which {@link RangeTops} keeps the first keys of.
+     * One to four disjoint ranges in key order, from a few keys to most of the index; or, one time in three, the range
+     * of a prefix of three digits, two or none, which {@link RangeTops} keeps the first keys of.
      */
     private int[] ranges() {
-        if (random.nextInt(4) == 0) {
-            int prefix = random.nextInt(4); // 00, 01, 02 or the whole index
-            return prefix == 3 ? new int[] {0, KEYS} : new int[] {prefix * 10_000, (prefix + 1) * 10_000};
+        switch (random.nextInt(9)) {
+            case 0 -> {
+                return new int[] {0, KEYS};
+            }
+            case 1 -> {
+                int prefix = random.nextInt(3); // 00, 01 or 02
+                return new int[] {prefix * 10_000, (prefix + 1) * 10_000};
+            }
+            case 2 -> {
+                int prefix = random.nextInt(30); // 000 to 029
+                return new int[] {prefix * 1_000, (prefix + 1) * 1_000};
+            }
+            default -> {}
         }
         int count = 1 + random.nextInt(4);
         int[] ends = random.ints(2 * count, 0, KEYS + 1).sorted().toArray();
