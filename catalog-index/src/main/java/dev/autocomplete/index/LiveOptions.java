@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -356,15 +355,17 @@ public final class LiveOptions {
      * ({@code San Jose} before {@code Santiago}); then {@link #completeWithTypos}.
      */
     List<Integer> complete(String folded, boolean wordEnded, int limit, IntPredicate excluded, List<String> requested) {
-        Set<Integer> chosen = new LinkedHashSet<>();
+        OrderedInts chosen = new OrderedInts(2 * limit);
         for (int option : exactOptions(folded, requested)) {
             if (!excluded.test(option)) {
                 chosen.add(option);
             }
         }
         if (wordEnded && chosen.size() < limit) {
-            completeWithTypos(folded + " ", limit + chosen.size(), excluded, requested)
-                    .forEach(match -> chosen.add(match.option()));
+            for (OptionCatalog.Match match :
+                    completeWithTypos(folded + " ", limit + chosen.size(), excluded, requested)) {
+                chosen.add(match.option());
+            }
         }
         if (chosen.size() < limit) {
             // Among typo matches, an option the whole text names comes first: "Quantm Vault" is Quantum Vault
@@ -394,14 +395,7 @@ public final class LiveOptions {
                 chosen.add(match.option());
             }
         }
-        List<Integer> best = new ArrayList<>(Math.min(limit, chosen.size()));
-        for (Integer option : chosen) {
-            if (best.size() == limit) {
-                break;
-            }
-            best.add(option);
-        }
-        return Collections.unmodifiableList(best);
+        return chosen.first(limit);
     }
 
     /**
@@ -411,7 +405,7 @@ public final class LiveOptions {
      * (TYO is Tokyo before Tyoply Stan, BOM Mumbai before Boma): typed whole, a code means its option.
      */
     private void withCodes(
-            String folded, int[] coded, int limit, IntPredicate excluded, List<String> requested, Set<Integer> chosen) {
+            String folded, int[] coded, int limit, IntPredicate excluded, List<String> requested, OrderedInts chosen) {
         List<Integer> codes = new ArrayList<>();
         for (int option : coded) {
             if (!excluded.test(option)) {
@@ -431,7 +425,9 @@ public final class LiveOptions {
             }
             chosen.add(match.option());
         }
-        chosen.addAll(codes.subList(next, codes.size()));
+        for (int option : codes.subList(next, codes.size())) {
+            chosen.add(option);
+        }
     }
 
     /** Whether a whole text (in a requested language or the default) or alias of the option is within typos. */

@@ -558,17 +558,13 @@ final class OptionCatalog {
         private final int limit;
         private final Exclusion excluded;
         private final Bound bound;
-        /** The options taken, as an open-addressed set (-1 for an empty slot), kept at most half full. */
-        private int[] seen;
-
-        private int taken;
+        /** The options taken. */
+        private final OrderedInts seen;
 
         Ranked(int limit, Exclusion excluded, Bound bound) {
             this.matches = new ArrayList<>(limit);
             this.limit = limit;
-            // Room for the whole limit at half full, up to a thousand; more grows it.
-            this.seen = new int[Integer.highestOneBit(Math.max(4, Math.min(limit, 1024)) * 2 - 1) << 1];
-            Arrays.fill(seen, -1);
+            this.seen = new OrderedInts(limit);
             this.excluded = excluded;
             this.bound = bound;
         }
@@ -579,38 +575,6 @@ final class OptionCatalog {
 
         boolean full() {
             return matches.size() >= limit;
-        }
-
-        /** Adds the option to those taken: whether it was not yet. */
-        private boolean firstTime(int option) {
-            if (!insert(seen, option)) {
-                return false;
-            }
-            if (2 * ++taken > seen.length) {
-                int[] more = new int[2 * seen.length];
-                Arrays.fill(more, -1);
-                for (int each : seen) {
-                    if (each >= 0) {
-                        insert(more, each);
-                    }
-                }
-                seen = more;
-            }
-            return true;
-        }
-
-        /** Adds a non-negative value to an open-addressed set with a free slot: whether it was not there yet. */
-        private static boolean insert(int[] set, int value) {
-            int mask = set.length - 1;
-            for (int slot = (value * 0x9E3779B9) >>> (Integer.numberOfLeadingZeros(mask)); ; slot = (slot + 1) & mask) {
-                if (set[slot] == value) {
-                    return false;
-                }
-                if (set[slot] < 0) {
-                    set[slot] = value;
-                    return true;
-                }
-            }
         }
 
         /** Takes the keys that start with {@code prefix}, when the list has room at that rank: else reads none. */
@@ -634,7 +598,7 @@ final class OptionCatalog {
             float floor = bound == null ? Float.NEGATIVE_INFINITY : bound.floor(edits, where);
             index.heaviest(ranges, length, wanted, floor, key -> {
                 int option = index.option(key);
-                if (excluded.test(option) || !firstTime(option)) {
+                if (excluded.test(option) || !seen.add(option)) {
                     return false;
                 }
                 matches.add(new Match(option, where, edits, index.position(key)));
