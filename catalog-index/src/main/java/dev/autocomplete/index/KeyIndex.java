@@ -387,7 +387,16 @@ final class KeyIndex {
 
     /** The first key whose head is at least {@code target}, which is zero past its first {@code length} bytes. */
     private int firstWithHead(long target, int length) {
-        return length <= TrieTop.DEPTH ? top.firstAtLeast(length, target) : firstAtLeast(target, 0, keys.size());
+        if (length <= TrieTop.DEPTH) {
+            return top.firstAtLeast(length, target);
+        }
+        // The keys sharing the target's first DEPTH bytes, from the table; the sampled heads are searched only there
+        // (from the whole array, a gallop and a search over 1.2 MB of samples on the million: mostly cache misses).
+        long node = keep(target, TrieTop.DEPTH);
+        long next = node + (1L << (8 * (HEAD - TrieTop.DEPTH)));
+        int from = top.firstAtLeast(TrieTop.DEPTH, node);
+        int to = Long.compareUnsigned(next, node) > 0 ? top.firstAtLeast(TrieTop.DEPTH, next) : keys.size();
+        return firstAtLeast(target, from, to);
     }
 
     /** The key's first 8 bytes, big-endian, zero after its end: ordered like the keys (unsigned). */

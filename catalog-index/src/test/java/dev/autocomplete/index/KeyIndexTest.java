@@ -35,8 +35,15 @@ class KeyIndexTest {
 
     @Test
     void prefix_bounds_match_a_scan_of_the_sorted_keys() {
-        for (int q = 0; q < 2_000; q++) {
+        for (int q = 0; q < 4_000; q++) {
             byte[] prefix = text(1 + random.nextInt(10)).getBytes(StandardCharsets.UTF_8);
+            byte[] key = keys.get(random.nextInt(keys.size()));
+            if (q % 2 == 0 && key.length > TrieTop.DEPTH) {
+                // A key's first six to eight bytes, past the trie table's depth; one time in three its last byte one
+                // more or one less, so that it lands between keys sharing the table's bytes.
+                prefix = Arrays.copyOf(key, Math.min(key.length, TrieTop.DEPTH + 1 + random.nextInt(3)));
+                prefix[prefix.length - 1] += (byte) (q % 3 == 0 ? (random.nextBoolean() ? 1 : -1) : 0);
+            }
             int lower = 0;
             while (lower < keys.size() && Arrays.compareUnsigned(keys.get(lower), prefix) < 0) {
                 lower++;
