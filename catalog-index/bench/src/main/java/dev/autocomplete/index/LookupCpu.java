@@ -25,7 +25,9 @@ import org.apache.lucene.store.ByteBuffersDirectory;
  * the percentiles over the 1,000 queries of each kind and the slowest queries. Given the JAR of another build of
  * {@code catalog-index} (say main's, copied aside), runs both builds in this one JVM, each in a class loader of its
  * own, alternating round by round, and prints their ratios: on a shared machine two builds compare fairly only
- * under the same load. {@code lucene} instead of a JAR times Lucene's suggesters of {@link LookupBenchmark}
+ * under the same load. Prefix ratios hold (0.96 to 0.97 for a build against its own JAR); one-typo ratios do not
+ * (1.81 against its own JAR: the two copies of the typo walk are not compiled alike), so compare one-typo lookups
+ * of two builds with JMH, each in its own fork. {@code lucene} instead of a JAR times Lucene's suggesters of {@link LookupBenchmark}
  * ({@link FuzzySuggester} for one typo, {@link WFSTCompletionLookup} for prefixes) the same way. Usage:
  * {@code LookupCpu repoRoot [rounds] [slowest] [baseline.jar|lucene]...} ({@code benchmarks/run lookup-cpu ...}).
  */
