@@ -72,13 +72,10 @@ final class RangeTops {
             if (to - from < LARGE) {
                 return;
             }
-            long range = ((long) from << 32) | to;
-            if (count == 0 || ranges[count - 1] != range) { // a prefix with one child has that child's range
-                if (count == ranges.length) {
-                    ranges = Arrays.copyOf(ranges, 2 * count);
-                }
-                ranges[count++] = range;
+            if (count == ranges.length) {
+                ranges = Arrays.copyOf(ranges, 2 * count);
             }
+            ranges[count++] = ((long) from << 32) | to;
             for (int k = from; k < to; ) {
                 int end = index.endOfPrefix(k, depth + 1, to);
                 if (index.byteAt(k, depth) >= 0) {
@@ -88,6 +85,7 @@ final class RangeTops {
             }
         }
 
+        /** The lists of the ranges kept, each once (a prefix with one child has that child's range). */
         RangeTops build() {
             long[] sorted = Arrays.copyOf(ranges, count);
             Arrays.sort(sorted);
