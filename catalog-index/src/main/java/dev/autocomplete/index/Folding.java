@@ -57,6 +57,47 @@ public final class Folding {
                 || type == Character.OTHER_NUMBER;
     }
 
+    private static final long FNV_OFFSET = 0xcbf29ce484222325L;
+    private static final long FNV_PRIME = 0x100000001b3L;
+
+    /** A 64-bit FNV-1a hash of a folded text, by its chars. */
+    public static long hash(String folded) {
+        long hash = FNV_OFFSET;
+        for (int i = 0; i < folded.length(); i++) {
+            hash ^= folded.charAt(i);
+            hash *= FNV_PRIME;
+        }
+        return hash;
+    }
+
+    /**
+     * {@code hash(fold(text))}, without making the folded string when the text is ASCII (most texts): folded as
+     * {@link #foldAscii} folds, hashed as it goes.
+     */
+    public static long foldedHash(String text) {
+        long hash = FNV_OFFSET;
+        boolean gap = false;
+        boolean any = false;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c >= 0x80) {
+                return hash(fold(text));
+            }
+            boolean word = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z');
+            if (!word) {
+                gap = true;
+                continue;
+            }
+            if (gap && any) {
+                hash = (hash ^ ' ') * FNV_PRIME;
+            }
+            gap = false;
+            any = true;
+            hash = (hash ^ (c <= 'Z' && c >= 'A' ? c + 32 : c)) * FNV_PRIME;
+        }
+        return hash;
+    }
+
     /** The same folding for pure ASCII text without regular expressions (catalog loading is dominated by it). */
     private static String foldAscii(String text) {
         StringBuilder folded = new StringBuilder(text.length());

@@ -1,6 +1,7 @@
 package dev.autocomplete.server.catalogs;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.autocomplete.index.Folding;
 import dev.autocomplete.server.store.InvalidRecordsException;
 import dev.autocomplete.server.store.OptionRecord;
 import dev.autocomplete.server.store.OptionRecords;
@@ -12,7 +13,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
@@ -112,14 +112,14 @@ public final class CheckedRecords implements AutoCloseable {
 
     /** Reads the file's records; returns how many are refused, and adds them (the first ones) to {@code found}. */
     private long check(List<InvalidRecordsException.Problem> found) {
-        Hashes ids = new Hashes();
-        Hashes texts = new Hashes();
+        RepeatedHashes ids = new RepeatedHashes(1024);
+        RepeatedHashes texts = new RepeatedHashes(1024);
         long refused;
         try (RecordReader reader = open()) {
             while (reader.hasNext()) {
                 OptionRecord record = reader.next();
                 ids.add(hash(record.id()));
-                texts.add(hash(TextFolding.fold(record.text())));
+                texts.add(Folding.foldedHash(record.text()));
             }
             found.addAll(reader.problems());
             refused = reader.invalid();
@@ -139,7 +139,7 @@ public final class CheckedRecords implements AutoCloseable {
                     reason = OptionRecords.repeatedId(record.id());
                 } else {
                     String folded = TextFolding.fold(record.text());
-                    if (repeatedTexts.contains(hash(folded)) && !seenTexts.add(folded)) {
+                    if (repeatedTexts.contains(Folding.hash(folded)) && !seenTexts.add(folded)) {
                         reason = OptionRecords.repeatedText(record.text());
                     }
                 }
@@ -182,32 +182,6 @@ public final class CheckedRecords implements AutoCloseable {
         h = (h ^ (h >>> 30)) * 0xbf58476d1ce4e5b9L;
         h = (h ^ (h >>> 27)) * 0x94d049bb133111ebL;
         return h ^ (h >>> 31);
-    }
-
-    /** A growing array of hashes. */
-    private static final class Hashes {
-        private long[] values = new long[1024];
-        private int size;
-
-        void add(long value) {
-            if (size == values.length) {
-                values = Arrays.copyOf(values, size * 2);
-            }
-            values[size++] = value;
-        }
-
-        /** The hashes that occur more than once. */
-        Set<Long> repeated() {
-            long[] sorted = Arrays.copyOf(values, size);
-            Arrays.sort(sorted);
-            Set<Long> repeated = new HashSet<>();
-            for (int i = 1; i < sorted.length; i++) {
-                if (sorted[i] == sorted[i - 1]) {
-                    repeated.add(sorted[i]);
-                }
-            }
-            return repeated;
-        }
     }
 
     /** Closes the readers and deletes the file when it was a spooled copy. */

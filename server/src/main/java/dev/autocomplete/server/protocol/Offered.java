@@ -1,6 +1,6 @@
 package dev.autocomplete.server.protocol;
 
-import dev.autocomplete.spi.toolkit.TextFolding;
+import dev.autocomplete.index.Folding;
 import java.util.List;
 
 /**
@@ -33,46 +33,17 @@ public final class Offered {
         return offers;
     }
 
-    private static final long FNV_OFFSET = 0xcbf29ce484222325L;
-    private static final long FNV_PRIME = 0x100000001b3L;
-
     /** A 64-bit FNV-1a hash of a folded text: what the session memory keeps instead of the text. */
     public static long hash(String folded) {
-        long hash = FNV_OFFSET;
-        for (int i = 0; i < folded.length(); i++) {
-            hash ^= folded.charAt(i);
-            hash *= FNV_PRIME;
-        }
-        return hash;
+        return Folding.hash(folded);
     }
 
     /**
      * {@code hash(TextFolding.fold(text))}, without making the folded string when the text is ASCII (most option
-     * texts): folded as {@link TextFolding#fold} folds ASCII, lower case with runs of other characters as one space,
-     * trimmed, and hashed as it goes. Every option an uncached answer offers is hashed so.
+     * texts). Every option an uncached answer offers is hashed so.
      */
     public static long hashFolded(String text) {
-        long hash = FNV_OFFSET;
-        boolean gap = false;
-        boolean any = false;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c >= 0x80) {
-                return hash(TextFolding.fold(text));
-            }
-            boolean word = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z');
-            if (!word) {
-                gap = true;
-                continue;
-            }
-            if (gap && any) {
-                hash = (hash ^ ' ') * FNV_PRIME;
-            }
-            gap = false;
-            any = true;
-            hash = (hash ^ (c <= 'Z' && c >= 'A' ? c + 32 : c)) * FNV_PRIME;
-        }
-        return hash;
+        return Folding.foldedHash(text);
     }
 
     @Override
