@@ -96,17 +96,20 @@ final class OptionCatalog {
         Map<String, IntBuffer> codeOptions = new HashMap<>();
         long patches = 0;
         tails = TextPatches.Tails.of(entries);
+        TextPatches.Encoder encoder = new TextPatches.Encoder();
+        List<byte[]> folded = new ArrayList<>();
+        List<String> kept = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             CatalogEntry entry = entries.get(i);
             weights[i] = (float) entry.weight();
             firstNames[i] = nameStartList.size();
-            List<String> folded = new ArrayList<>();
-            folded.add(Folding.fold(entry.text()));
-            byte[] foldedText = bytes(folded.get(0));
+            folded.clear();
+            kept.clear();
+            byte[] foldedText = bytes(Folding.fold(entry.text()));
+            folded.add(foldedText);
             byte[] textBytes = entry.text().getBytes(StandardCharsets.UTF_8);
             byte[] patch =
-                    TextPatches.encode(textBytes, foldedText, tails, tails.find(entry.text(), textBytes, foldedText));
-            List<String> kept = new ArrayList<>();
+                    encoder.encode(textBytes, foldedText, tails, tails.find(entry.text(), textBytes, foldedText));
             for (String alias : entry.aliases()) {
                 String code = AliasCodes.folded(alias);
                 if (code != null) {
@@ -122,19 +125,18 @@ final class OptionCatalog {
                 }
                 String f = Folding.fold(alias);
                 if (!f.isEmpty()) {
-                    folded.add(f);
+                    folded.add(bytes(f));
                     kept.add(alias);
                 }
             }
             if (!kept.isEmpty()) {
                 aliasMap.put(i, kept.toArray(String[]::new));
             }
-            for (String name : folded) {
+            for (byte[] bytes : folded) {
                 int start = nameBytes.size();
                 nameStartList.add(start);
-                byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
                 nameBytes.add(bytes);
-                nameBytes.add(new byte[] {0});
+                nameBytes.add((byte) 0);
                 if (nameStartList.size() - 1 == firstNames[i]) {
                     // The display text's patch follows its folded name, after the terminator, and ends where the next
                     // name starts: no offset or length of its own.
@@ -732,6 +734,13 @@ final class OptionCatalog {
             }
             System.arraycopy(more, 0, bytes, size, more.length);
             size += more.length;
+        }
+
+        void add(byte one) {
+            if (size == bytes.length) {
+                bytes = Arrays.copyOf(bytes, bytes.length * 2);
+            }
+            bytes[size++] = one;
         }
 
         int size() {

@@ -44,23 +44,7 @@ final class TextPatches {
      * when it ends both ({@link Tails#find}, else -1), or the text itself after a 0 byte.
      */
     static byte[] encode(byte[] text, byte[] folded, Tails tails, int tail) {
-        byte[] chosen;
-        if (tail < 0) {
-            chosen = encode(text, folded, false);
-            chosen = shorter(chosen, prefixed(new byte[] {TITLE}, encode(text, folded, true)));
-        } else {
-            // Two bytes for the tail where its letters would take at least two ops: the tail's patches only.
-            byte[] headText = Arrays.copyOf(text, text.length - tails.texts[tail].length);
-            byte[] headFolded = Arrays.copyOf(folded, folded.length - tails.folded[tail].length);
-            chosen = prefixed(new byte[] {(byte) TAIL, (byte) tail}, encode(headText, headFolded, false));
-            chosen = shorter(
-                    chosen, prefixed(new byte[] {(byte) TITLE_TAIL, (byte) tail}, encode(headText, headFolded, true)));
-        }
-        if (chosen.length >= text.length + 1
-                || !Arrays.equals(decode(chosen, 0, chosen.length, folded, 0, folded.length, tails), text)) {
-            return prefixed(new byte[] {0}, text);
-        }
-        return chosen;
+        return new Encoder().encode(text, folded, tails, tail);
     }
 
     /** The patch without tails (for tests). */
@@ -68,33 +52,71 @@ final class TextPatches {
         return encode(text, folded, Tails.NONE, -1);
     }
 
-    /** {@code b} when it is shorter than {@code a}, else {@code a}. */
-    private static byte[] shorter(byte[] a, byte[] b) {
-        return b.length < a.length ? b : a;
-    }
+    /**
+     * Encodes patches one after another in buffers it reuses: a catalog's build encodes a million, and the copies of
+     * the heads, of each candidate's ops and of the check's decoded text took a fifth of the build. Not thread-safe.
+     */
+    static final class Encoder {
+        private final Ops plain = new Ops();
+        private final Ops title = new Ops();
+        private byte[] decoded = new byte[64];
 
-    private static byte[] prefixed(byte[] first, byte[] rest) {
-        byte[] bytes = Arrays.copyOf(first, first.length + rest.length);
-        System.arraycopy(rest, 0, bytes, first.length, rest.length);
-        return bytes;
+        /** As {@link TextPatches#encode(byte[], byte[], Tails, int)}. */
+        byte[] encode(byte[] text, byte[] folded, Tails tails, int tail) {
+            // Two bytes for the tail where its letters would take at least two ops: the tail's patches only.
+            int textEnd = tail < 0 ? text.length : text.length - tails.texts[tail].length;
+            int foldedEnd = tail < 0 ? folded.length : folded.length - tails.folded[tail].length;
+            ops(plain, text, textEnd, folded, foldedEnd, false);
+            ops(title, text, textEnd, folded, foldedEnd, true);
+            int plainLength = plain.length() + (tail < 0 ? 0 : 2);
+            int titleLength = title.length() + (tail < 0 ? 1 : 2);
+            boolean titled = titleLength < plainLength;
+            Ops chosen = titled ? title : plain;
+            int length = titled ? titleLength : plainLength;
+            if (length >= text.length + 1) {
+                return verbatim(text);
+            }
+            byte[] patch = new byte[length];
+            int at = 0;
+            if (tail >= 0) {
+                patch[at++] = (byte) (titled ? TITLE_TAIL : TAIL);
+                patch[at++] = (byte) tail;
+            } else if (titled) {
+                patch[at++] = (byte) TITLE;
+            }
+            System.arraycopy(chosen.out, 0, patch, at, length - at);
+            int most = folded.length + patch.length + (tail < 0 ? 0 : tails.texts[tail].length);
+            if (decoded.length < most) {
+                decoded = new byte[Math.max(most, 2 * decoded.length)];
+            }
+            int n = decode(patch, 0, patch.length, folded, 0, folded.length, tails, decoded);
+            return Arrays.equals(decoded, 0, n, text, 0, text.length) ? patch : verbatim(text);
+        }
+
+        private static byte[] verbatim(byte[] text) {
+            byte[] bytes = new byte[text.length + 1];
+            System.arraycopy(text, 0, bytes, 1, text.length);
+            return bytes;
+        }
     }
 
     /**
-     * The ops over the folded bytes, in title case when {@code title}; the folded bytes left at the end are
-     * skipped, and a copy that runs to the end is left out (decoding copies what is left).
+     * Writes into {@code ops} the ops over {@code folded[0, foldedEnd)} that give {@code text[0, textEnd)}, in title
+     * case when {@code title}; the folded bytes left at the end are skipped, and a copy that runs to the end is left
+     * out (decoding copies what is left).
      */
-    private static byte[] encode(byte[] text, byte[] folded, boolean title) {
-        Ops ops = new Ops();
+    private static void ops(Ops ops, byte[] text, int textEnd, byte[] folded, int foldedEnd, boolean title) {
+        ops.reset();
         int j = 0;
-        for (int i = 0; i < text.length; i++) {
+        for (int i = 0; i < textEnd; i++) {
             int d = text[i];
-            if (j < folded.length && d == base(folded, 0, j, title)) {
+            if (j < foldedEnd && d == base(folded, 0, j, title)) {
                 ops.run(COPY);
                 j++;
-            } else if (j < folded.length && d == upper(folded[j])) {
+            } else if (j < foldedEnd && d == upper(folded[j])) {
                 ops.run(UPPER);
                 j++;
-            } else if (j + 1 < folded.length && (d == base(folded, 0, j + 1, title) || upper(folded[j + 1]) == d)) {
+            } else if (j + 1 < foldedEnd && (d == base(folded, 0, j + 1, title) || upper(folded[j + 1]) == d)) {
                 // The folded byte has no counterpart here (an accent's base letter, a space for a hyphen).
                 ops.run(SKIP);
                 j++;
@@ -103,10 +125,9 @@ final class TextPatches {
                 ops.literal((byte) d);
             }
         }
-        for (; j < folded.length; j++) {
+        for (; j < foldedEnd; j++) {
             ops.run(SKIP);
         }
-        return ops.toArray();
     }
 
     /** The folded byte at {@code j} as a copy gives it: in title case, upper case at the start of a word. */
@@ -123,11 +144,26 @@ final class TextPatches {
             return Arrays.copyOfRange(patch, from + 1, to);
         }
         int first = from < to ? patch[from] & 0xff : -1;
+        int tail = first == TAIL || first == TITLE_TAIL ? patch[from + 1] & 0xff : -1;
+        // Each op's bytes come from the folded text or the patch, one for one: the text is at most this long.
+        byte[] out = new byte[(end - at) + (to - from) + (tail < 0 ? 0 : tails.texts[tail].length)];
+        int n = decode(patch, from, to, folded, at, end, tails, out);
+        return n == out.length ? out : Arrays.copyOf(out, n);
+    }
+
+    /**
+     * Writes the text that the patch makes into {@code out} (at least {@code (end - at) + (to - from)} bytes and the
+     * tail's text long), and returns its length.
+     */
+    private static int decode(byte[] patch, int from, int to, byte[] folded, int at, int end, Tails tails, byte[] out) {
+        if (from < to && patch[from] == 0) {
+            System.arraycopy(patch, from + 1, out, 0, to - from - 1);
+            return to - from - 1;
+        }
+        int first = from < to ? patch[from] & 0xff : -1;
         boolean title = first == TITLE || first == TITLE_TAIL;
         int tail = first == TAIL || first == TITLE_TAIL ? patch[from + 1] & 0xff : -1;
         int headEnd = tail < 0 ? end : end - tails.folded[tail].length;
-        // Each op's bytes come from the folded text or the patch, one for one: the text is at most this long.
-        byte[] out = new byte[(end - at) + (to - from) + (tail < 0 ? 0 : tails.texts[tail].length)];
         int n = 0;
         int j = at;
         for (int p = from + (tail >= 0 ? 2 : title ? 1 : 0); p < to; p++) {
@@ -161,7 +197,7 @@ final class TextPatches {
             System.arraycopy(tails.texts[tail], 0, out, n, tails.texts[tail].length);
             n += tails.texts[tail].length;
         }
-        return n == out.length ? out : Arrays.copyOf(out, n);
+        return n;
     }
 
     /** {@link #decode(byte[], int, int, byte[], int, int, Tails)} of a whole folded text, without tails (for tests). */
@@ -234,11 +270,19 @@ final class TextPatches {
             }
         }
 
-        /** The ops without the copies that end them. */
-        byte[] toArray() {
+        void reset() {
+            size = 0;
+            kind = -1;
+            count = 0;
+            literalAt = -1;
+            trailingCopies = -1;
+        }
+
+        /** How many bytes of {@code out} the ops take, without the copies that end them. */
+        int length() {
             flushRun();
             closeLiteral();
-            return Arrays.copyOf(out, trailingCopies < 0 ? size : trailingCopies);
+            return trailingCopies < 0 ? size : trailingCopies;
         }
     }
 
