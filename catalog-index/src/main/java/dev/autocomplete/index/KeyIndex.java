@@ -108,12 +108,20 @@ final class KeyIndex {
         this.shift = shift;
         this.mask = (1 << shift) - 1;
         this.ownsNames = ownsNames;
-        sort(keys, 0, keys.length, 0, nameStarts);
-        this.keys = new PackedInts(keys);
+        // The longest key, read in the keys' given order, which is mostly the blob's, before they are sorted.
         int longest = 0;
+        for (int key : keys) {
+            int p = nameStarts[key >>> shift] + (key & mask);
+            int end = p;
+            while (blob[end] != 0) {
+                end++;
+            }
+            longest = Math.max(longest, end - p);
+        }
+        sort(keys, nameStarts);
+        this.keys = new PackedInts(keys);
         TrieTop.Builder topLevels = new TrieTop.Builder();
         for (int k = 0; k < keys.length; k++) {
-            longest = Math.max(longest, length(k));
             topLevels.add(head(k));
         }
         this.maxLength = longest;
@@ -401,7 +409,11 @@ final class KeyIndex {
 
     /** The key's first 8 bytes, big-endian, zero after its end: ordered like the keys (unsigned). */
     private long head(int k) {
-        int p = position(k);
+        return headAt(position(k));
+    }
+
+    /** The first 8 bytes of the key (or of its tail) starting at blob position {@code p}, as {@link #head}. */
+    private long headAt(int p) {
         if (p + HEAD > blob.length) {
             return headByBytes(p);
         }
@@ -800,30 +812,55 @@ final class KeyIndex {
         }
     }
 
-    /** Multikey quicksort (Bentley and Sedgewick) of packed keys by their bytes from {@code depth}. */
-    private void sort(int[] a, int lo, int hi, int depth, int[] starts) {
+    /**
+     * Sorts packed keys by their bytes, then (equal keys) by their value: a multikey quicksort (Bentley and
+     * Sedgewick) over eight bytes at a time. Each key's next eight bytes are read from the blob once into {@code
+     * chunks} and the partitions compare those, where comparing byte by byte read the blob at random for every
+     * comparison (a tenth of a catalog's build).
+     */
+    private void sort(int[] a, int[] starts) {
+        long[] chunks = new long[a.length];
+        fill(a, chunks, 0, a.length, 0, starts);
+        sort(a, chunks, 0, a.length, 0, starts);
+    }
+
+    private void fill(int[] a, long[] chunks, int lo, int hi, int depth, int[] starts) {
+        for (int i = lo; i < hi; i++) {
+            chunks[i] = chunk(a[i], depth, starts);
+        }
+    }
+
+    /**
+     * The key's eight bytes from {@code depth}, big-endian, zeros after its end, with the sign bit flipped so that
+     * signed order is the bytes' order. Its lowest byte is 0 when the key ends within them.
+     */
+    private long chunk(int key, int depth, int[] starts) {
+        return headAt(starts[key >>> shift] + (key & mask) + depth) ^ Long.MIN_VALUE;
+    }
+
+    private void sort(int[] a, long[] chunks, int lo, int hi, int depth, int[] starts) {
         while (hi - lo > 1) {
             if (hi - lo < 12) {
-                insertionSort(a, lo, hi, depth, starts);
+                insertionSort(a, chunks, lo, hi, depth, starts);
                 return;
             }
-            int pivot = at(a[lo + (hi - lo) / 2], depth, starts);
+            long pivot = median(chunks[lo], chunks[lo + (hi - lo) / 2], chunks[hi - 1]);
             int lt = lo;
             int gt = hi - 1;
             int i = lo;
             while (i <= gt) {
-                int c = at(a[i], depth, starts);
+                long c = chunks[i];
                 if (c < pivot) {
-                    swap(a, lt++, i++);
+                    swap(a, chunks, lt++, i++);
                 } else if (c > pivot) {
-                    swap(a, i, gt--);
+                    swap(a, chunks, i, gt--);
                 } else {
                     i++;
                 }
             }
-            sort(a, lo, lt, depth, starts);
-            sort(a, gt + 1, hi, depth, starts);
-            if (pivot == 0) {
+            sort(a, chunks, lo, lt, depth, starts);
+            sort(a, chunks, gt + 1, hi, depth, starts);
+            if ((pivot & 0xff) == 0) {
                 // Equal keys keep the order of their names and offsets, which is the options' order: ties then rank
                 // the same in one catalog as in a main catalog and a delta merged.
                 Arrays.sort(a, lt, gt + 1);
@@ -831,26 +868,38 @@ final class KeyIndex {
             }
             lo = lt;
             hi = gt + 1;
-            depth++;
+            depth += Long.BYTES;
+            fill(a, chunks, lo, hi, depth, starts);
         }
     }
 
-    private void insertionSort(int[] a, int lo, int hi, int depth, int[] starts) {
+    private static long median(long x, long y, long z) {
+        return Math.max(Math.min(x, y), Math.min(Math.max(x, y), z));
+    }
+
+    private void insertionSort(int[] a, long[] chunks, int lo, int hi, int depth, int[] starts) {
         for (int i = lo + 1; i < hi; i++) {
-            for (int j = i; j > lo && less(a[j], a[j - 1], depth, starts); j--) {
-                swap(a, j, j - 1);
+            for (int j = i; j > lo && less(a[j], chunks[j], a[j - 1], chunks[j - 1], depth, starts); j--) {
+                swap(a, chunks, j, j - 1);
             }
         }
     }
 
-    private boolean less(int p, int q, int depth, int[] starts) {
-        for (int i = depth; ; i++) {
-            int a = at(p, i, starts);
-            int b = at(q, i, starts);
-            if (a != b) {
-                return a < b;
+    /** Whether key {@code p} sorts before {@code q}, given their chunks at {@code depth}. */
+    private boolean less(int p, long pChunk, int q, long qChunk, int depth, int[] starts) {
+        if (pChunk != qChunk) {
+            return pChunk < qChunk;
+        }
+        if ((pChunk & 0xff) == 0) {
+            return p < q;
+        }
+        for (int i = depth + Long.BYTES; ; i++) {
+            int x = at(p, i, starts);
+            int y = at(q, i, starts);
+            if (x != y) {
+                return x < y;
             }
-            if (a == 0) {
+            if (x == 0) {
                 return p < q;
             }
         }
@@ -861,9 +910,12 @@ final class KeyIndex {
         return blob[starts[key >>> shift] + (key & mask) + depth] & 0xff;
     }
 
-    private static void swap(int[] a, int i, int j) {
+    private static void swap(int[] a, long[] chunks, int i, int j) {
         int t = a[i];
         a[i] = a[j];
         a[j] = t;
+        long c = chunks[i];
+        chunks[i] = chunks[j];
+        chunks[j] = c;
     }
 }
