@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
 
-/** The folding the index is built on: the ASCII fast path agrees with the general one. */
+/** The folding the index is built on: the ASCII and Latin fast paths agree with the general one. */
 class FoldingTest {
 
     @Test
@@ -40,6 +40,17 @@ class FoldingTest {
             StringBuilder text = new StringBuilder();
             for (int c = random.nextInt(12); c > 0; c--) {
                 text.appendCodePoint(random.nextInt(4) == 0 ? random.nextInt(0x80) : random.nextInt(0x30000));
+            }
+            texts.add(text.toString());
+        }
+        // The Latin scripts and the combining marks, which fold char by char: each char alone, and mixed.
+        for (char c = 0; c < 0x400; c++) {
+            texts.add("a" + c + "b " + c + c);
+        }
+        for (int t = 0; t < 20_000; t++) {
+            StringBuilder text = new StringBuilder();
+            for (int c = random.nextInt(12); c > 0; c--) {
+                text.append((char) (random.nextInt(3) == 0 ? random.nextInt(0x80) : 0x80 + random.nextInt(0x2f0)));
             }
             texts.add(text.toString());
         }
