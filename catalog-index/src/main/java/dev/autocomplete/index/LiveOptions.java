@@ -369,8 +369,13 @@ public final class LiveOptions {
         }
         if (chosen.size() < limit) {
             // Among typo matches, an option the whole text names comes first: "Quantm Vault" is Quantum Vault
-            // rather than the start of a heavier Quantum Vault Pro. Fetched wider, so a light one is in reach.
-            List<OptionCatalog.Match> found = completeWithTypos(folded, 2 * limit + chosen.size(), excluded, requested);
+            // rather than the start of a heavier Quantum Vault Pro. Fetched wider, so a light one is in reach. A text
+            // that allows no typo (words of one to three letters) finds plain matches only, in rank order, so its
+            // first ones are the list; not so with translations, whose lists are merged by each option's best match.
+            int wanted = TypoRules.budget(folded) == 0 && in(requested).isEmpty()
+                    ? limit + chosen.size()
+                    : 2 * limit + chosen.size();
+            List<OptionCatalog.Match> found = completeWithTypos(folded, wanted, excluded, requested);
             int[] coded = codeOptions(folded);
             if (coded.length > 0) {
                 withCodes(folded, coded, limit, excluded, requested, chosen);
