@@ -111,12 +111,7 @@ final class KeyIndex {
         // The longest key, read in the keys' given order, which is mostly the blob's, before they are sorted.
         int longest = 0;
         for (int key : keys) {
-            int p = nameStarts[key >>> shift] + (key & mask);
-            int end = p;
-            while (blob[end] != 0) {
-                end++;
-            }
-            longest = Math.max(longest, end - p);
+            longest = Math.max(longest, lengthAt(nameStarts[key >>> shift] + (key & mask)));
         }
         sort(keys, nameStarts);
         this.keys = new PackedInts(keys);
@@ -207,8 +202,8 @@ final class KeyIndex {
         return b == 0 ? -1 : b;
     }
 
-    int length(int k) {
-        int p = position(k);
+    /** The length of the key (or of its tail) starting at blob position {@code p}. */
+    private int lengthAt(int p) {
         int i = p;
         while (blob[i] != 0) {
             i++;
@@ -313,7 +308,7 @@ final class KeyIndex {
 
     /**
      * The first key in {@code (k, to)} whose first {@code length} bytes differ from key {@code k}'s, or
-     * {@code to}; {@code length} may count the key's terminator, so {@code length(k) + 1} skips equal keys.
+     * {@code to}; {@code length} may count the key's terminator, so the key's length + 1 skips equal keys.
      * Gallops from {@code k}, so skipping a small subtree costs a few comparisons.
      */
     int endOfPrefix(int k, int length, int to) {

@@ -41,7 +41,8 @@ final class TextPatches {
     /**
      * The patch that turns {@code folded} back into {@code text}: the shorter of the patches over the folded bytes,
      * plain or in title case (after a {@code TITLE} byte), both with the tail numbered {@code tail} of {@code tails}
-     * when it ends both ({@link Tails#find}, else -1), or the text itself after a 0 byte.
+     * when it ends both ({@link Tails#find}, else -1), or the text itself after a 0 byte. One patch (for tests): a
+     * catalog's build reuses an {@link Encoder}.
      */
     static byte[] encode(byte[] text, byte[] folded, Tails tails, int tail) {
         return new Encoder().encode(text, folded, tails, tail);
