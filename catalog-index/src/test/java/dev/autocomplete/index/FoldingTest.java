@@ -60,4 +60,29 @@ class FoldingTest {
             assertEquals(plain.replaceAll("[^\\p{L}\\p{N}]+", " ").strip(), Folding.fold(text), text);
         }
     }
+
+    @Test
+    void folded_hash_is_the_hash_of_the_folded_text_without_folding_ascii_first() {
+        java.util.List<String> texts = new java.util.ArrayList<>(java.util.List.of(
+                "", "?!", "  New-York,  NY! ", "Route\t66", "a", "A-", "-a", "São Paulo, BR", "Zürich", "東京都 Tokyo"));
+        java.util.Random random = new java.util.Random(23);
+        String ascii = "aZ09 -,.!\t_~";
+        for (int t = 0; t < 20_000; t++) {
+            StringBuilder text = new StringBuilder();
+            for (int c = random.nextInt(14); c > 0; c--) {
+                text.append(
+                        random.nextInt(20) == 0
+                                ? (char) (0x80 + random.nextInt(0x300))
+                                : random.nextBoolean()
+                                        ? ascii.charAt(random.nextInt(ascii.length()))
+                                        : (char) random.nextInt(0x80));
+            }
+            texts.add(text.toString());
+        }
+        for (String text : texts) {
+            assertEquals(Folding.hash(Folding.fold(text)), Folding.foldedHash(text), text);
+        }
+        // Not a constant: texts that fold apart hash apart.
+        org.junit.jupiter.api.Assertions.assertNotEquals(Folding.foldedHash("Porto"), Folding.foldedHash("Poznan"));
+    }
 }
