@@ -35,34 +35,52 @@ final class Attributes {
         this.wide = wide;
     }
 
-    static Attributes of(List<CatalogEntry> entries) {
-        if (entries.stream().allMatch(entry -> entry.attributes().isEmpty())) {
-            return NONE;
+    /** Attributes taken option by option, in order, every option once; {@link #NONE} when no option has any. */
+    static final class Builder {
+        private final int size;
+        private final Map<String, Integer> pairs = new HashMap<>();
+        /** Null until an option has attributes: the options before it hold none (their starts are all 0). */
+        private int[] starts;
+
+        private int[] numbers = new int[16];
+        private int count;
+
+        Builder(int size) {
+            this.size = size;
         }
-        Map<String, Integer> pairs = new HashMap<>();
-        int[] starts = new int[entries.size() + 1];
-        List<Integer> numbers = new ArrayList<>();
-        for (int option = 0; option < entries.size(); option++) {
-            starts[option] = numbers.size();
-            entries.get(option).attributes().forEach((name, values) -> {
+
+        void add(int option, Map<String, List<String>> attributes) {
+            if (starts == null) {
+                if (attributes.isEmpty()) {
+                    return;
+                }
+                starts = new int[size + 1];
+            }
+            starts[option] = count;
+            attributes.forEach((name, values) -> {
                 for (String value : values) {
-                    numbers.add(pairs.computeIfAbsent(key(name, value), k -> pairs.size()));
+                    if (count == numbers.length) {
+                        numbers = Arrays.copyOf(numbers, count * 2);
+                    }
+                    numbers[count++] = pairs.computeIfAbsent(key(name, value), k -> pairs.size());
                 }
             });
         }
-        starts[entries.size()] = numbers.size();
-        if (pairs.size() <= Character.MAX_VALUE) {
-            char[] narrow = new char[numbers.size()];
-            for (int i = 0; i < narrow.length; i++) {
-                narrow[i] = (char) numbers.get(i).intValue();
+
+        Attributes build() {
+            if (starts == null) {
+                return NONE;
             }
-            return new Attributes(Map.copyOf(pairs), starts, narrow, null);
+            starts[size] = count;
+            if (pairs.size() <= Character.MAX_VALUE) {
+                char[] narrow = new char[count];
+                for (int i = 0; i < count; i++) {
+                    narrow[i] = (char) numbers[i];
+                }
+                return new Attributes(Map.copyOf(pairs), starts, narrow, null);
+            }
+            return new Attributes(Map.copyOf(pairs), starts, null, Arrays.copyOf(numbers, count));
         }
-        return new Attributes(
-                Map.copyOf(pairs),
-                starts,
-                null,
-                numbers.stream().mapToInt(Integer::intValue).toArray());
     }
 
     private static String key(String name, String value) {

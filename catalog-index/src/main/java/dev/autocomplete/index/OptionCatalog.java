@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntPredicate;
+import java.util.function.ObjIntConsumer;
 
 /**
  * An immutable, weighted list of options with a prefix index over every word of each option's text and
@@ -85,6 +86,15 @@ final class OptionCatalog {
     private final Map<String, int[]> codes;
 
     OptionCatalog(List<CatalogEntry> entries) {
+        this(entries, (entry, option) -> {});
+    }
+
+    /**
+     * Indexes the entries, handing each one to {@code each} as the build reads it, in order, with its option number:
+     * for what else a segment keeps of an entry ({@link OptionTranslations}), without reading the entries again (a
+     * fold's entries are decoded on every read).
+     */
+    OptionCatalog(List<CatalogEntry> entries, ObjIntConsumer<CatalogEntry> each) {
         int n = entries.size();
         weights = new float[n];
         int[] firstNames = new int[n + 1];
@@ -101,6 +111,7 @@ final class OptionCatalog {
         List<String> kept = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             CatalogEntry entry = entries.get(i);
+            each.accept(entry, i);
             weights[i] = (float) entry.weight();
             firstNames[i] = nameStartList.size();
             folded.clear();

@@ -38,22 +38,26 @@ final class OptionTranslations {
         this.attributes = attributes;
     }
 
-    /** Indexes the entries in order: option {@code i} is entry {@code i}. */
+    /**
+     * Indexes the entries in order: option {@code i} is entry {@code i}. Reads each entry once more than the texts'
+     * tails need ({@link OptionCatalog}): the translations and attributes are taken in the catalog's own pass.
+     */
     static OptionTranslations of(List<CatalogEntry> entries) {
         if (entries.isEmpty()) {
             return EMPTY;
         }
-        OptionCatalog catalog = new OptionCatalog(entries);
         Map<String, List<CatalogEntry>> texts = new HashMap<>();
         Map<String, List<Integer>> owners = new HashMap<>();
-        for (int option = 0; option < entries.size(); option++) {
-            for (Map.Entry<String, String> text :
-                    entries.get(option).translations().entrySet()) {
+        Attributes.Builder attributes = new Attributes.Builder(entries.size());
+        OptionCatalog catalog = new OptionCatalog(entries, (entry, option) -> {
+            for (Map.Entry<String, String> text : entry.translations().entrySet()) {
+                // The weight as the catalog keeps it (a float).
                 texts.computeIfAbsent(text.getKey(), l -> new ArrayList<>())
-                        .add(new CatalogEntry(text.getValue(), catalog.weight(option)));
+                        .add(new CatalogEntry(text.getValue(), (float) entry.weight()));
                 owners.computeIfAbsent(text.getKey(), l -> new ArrayList<>()).add(option);
             }
-        }
+            attributes.add(option, entry.attributes());
+        });
         Map<String, Language> languages = new HashMap<>();
         texts.forEach((language, list) -> languages.put(
                 language,
@@ -62,7 +66,7 @@ final class OptionTranslations {
                         owners.get(language).stream()
                                 .mapToInt(Integer::intValue)
                                 .toArray())));
-        return new OptionTranslations(catalog, Map.copyOf(languages), Attributes.of(entries));
+        return new OptionTranslations(catalog, Map.copyOf(languages), attributes.build());
     }
 
     /** The options in the default language. */
