@@ -71,7 +71,7 @@ public final class CatalogScale {
                     Locale.ROOT,
                     "       with 1%% pending (%,d updated, so in the delta, and %,d deleted): "
                             + "heap retained %.1f bytes/option (GC-measured: the run's figure plus what the pending snapshot "
-                            + "adds), %.1f bytes/option (arrays); folding it: %,d ms%n",
+                            + "adds), %.1f bytes/option (arrays); folding it: %s%n",
                     size / 200,
                     size / 200,
                     (double) (after - before + withPending - withoutPending) / size,
@@ -138,14 +138,18 @@ public final class CatalogScale {
         }
     }
 
-    private static long foldMillis(LiveOptions options) {
+    /** A fold's wall time and the folding thread's CPU time, as "W ms wall, C ms CPU". */
+    private static String foldMillis(LiveOptions options) {
+        var threads = ManagementFactory.getThreadMXBean();
         long start = System.nanoTime();
+        long cpuStart = threads.getCurrentThreadCpuTime();
         LiveOptions folded = options.folded();
+        long cpuMillis = (threads.getCurrentThreadCpuTime() - cpuStart) / 1_000_000;
         long millis = (System.nanoTime() - start) / 1_000_000;
         if (folded.size() != options.size()) {
             throw new IllegalStateException("a fold changed the options");
         }
-        return millis;
+        return String.format(Locale.ROOT, "%,d ms wall, %,d ms CPU", millis, cpuMillis);
     }
 
     private static long usedAfterGc(MemoryMXBean memory) throws InterruptedException {
