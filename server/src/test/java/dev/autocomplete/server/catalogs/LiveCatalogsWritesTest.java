@@ -1,6 +1,7 @@
 package dev.autocomplete.server.catalogs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.autocomplete.index.LiveOptions;
@@ -52,6 +53,52 @@ class LiveCatalogsWritesTest {
             catalogs.upsert(CITIES, List.of(city("5", "Brest")));
             assertEquals(before + 3, catalogs.directlyApplied(), "a gap is read from the change log");
             assertTrue(holds(catalogs, "Lille") && holds(catalogs, "Brest") && holds(catalogs, "Paris"));
+        }
+    }
+
+    @Test
+    void pendingChangesPastAThousandAreFoldedInTheBackgroundAndTheFoldIsLogged(@TempDir Path dir) throws Exception {
+        java.util.logging.Logger logger = java.util.logging.Logger.getLogger(LiveCatalog.class.getName());
+        List<String> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord record) {
+                logged.add(new java.util.logging.SimpleFormatter().formatMessage(record));
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        logger.addHandler(handler);
+        CatalogStore store = JdbcCatalogStore.sqlite(dir.resolve("catalogs.db"));
+        try (LiveCatalogs catalogs = new LiveCatalogs(store)) {
+            catalogs.open(CITIES, new LiveCatalogs.Seed("test", () -> List.of(city("1", "Paris")), null));
+            catalogs.catchUp();
+            catalogs.upsert(
+                    CITIES,
+                    java.util.stream.IntStream.range(0, 1_200)
+                            .mapToObj(i -> city("c" + i, "City " + i))
+                            .toList());
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+            while (logged.isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertEquals(1, logged.size(), "one fold, logged: " + logged);
+            // The count is formatted in the JVM's locale (1,201 or 1.201).
+            assertTrue(
+                    logged.get(0)
+                            .matches("catalog t/cities: pending changes folded into one index of 1\\D?201 options"
+                                    + " in .+ ms \\(\\d+ writes arrived meanwhile, applied again\\)"),
+                    logged.get(0));
+            LiveOptions options = catalogs.find(CITIES).orElseThrow().options();
+            assertFalse(options.wantsFold(), "nothing pending after the fold");
+            assertEquals(1_201, options.size());
+            assertTrue(holds(catalogs, "City 1199") && holds(catalogs, "Paris"));
+        } finally {
+            logger.removeHandler(handler);
         }
     }
 }
