@@ -1,6 +1,7 @@
 package dev.autocomplete.index;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -54,8 +55,8 @@ class LiveOptionsFoldTest {
         // Not a view of nothing: translations and both kinds of attribute values are there.
         Map<String, String> view = view(folded);
         assertEquals(options.size(), view.size());
-        assertEquals(true, view.values().stream().anyMatch(v -> v.contains("fr=Lieu") && v.contains("sales=true")));
-        assertEquals(true, view.values().stream().anyMatch(v -> v.contains("pt=true")));
+        assertTrue(view.values().stream().anyMatch(v -> v.contains("fr=Lieu") && v.contains("sales=true")));
+        assertTrue(view.values().stream().anyMatch(v -> v.contains("pt=true")));
     }
 
     private static CatalogEntry entry(int i, Random random) {

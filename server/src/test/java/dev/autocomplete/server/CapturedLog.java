@@ -5,16 +5,20 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
+import java.util.logging.SimpleFormatter;
 
-/** The messages a logger of the in-process server writes while this is open, for tests of what it logs. */
-final class CapturedLog implements AutoCloseable {
+/**
+ * The messages a logger of the in-process server writes while this is open, for tests of what it logs; formatted
+ * with their parameters ({@code {0}}) as the log shows them.
+ */
+public final class CapturedLog implements AutoCloseable {
 
     private final Logger logger;
     private final List<String> messages = new CopyOnWriteArrayList<>();
     private final Handler handler = new Handler() {
         @Override
         public void publish(LogRecord record) {
-            messages.add(record.getMessage());
+            messages.add(new SimpleFormatter().formatMessage(record));
         }
 
         @Override
@@ -30,11 +34,11 @@ final class CapturedLog implements AutoCloseable {
     }
 
     /** Captures what the logger {@code name} (a class name) writes from now on. */
-    static CapturedLog of(String name) {
+    public static CapturedLog of(String name) {
         return new CapturedLog(name);
     }
 
-    List<String> messages() {
+    public List<String> messages() {
         return List.copyOf(messages);
     }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.autocomplete.index.LiveOptions;
+import dev.autocomplete.server.CapturedLog;
 import dev.autocomplete.server.store.CatalogRef;
 import dev.autocomplete.server.store.CatalogStore;
 import dev.autocomplete.server.store.JdbcCatalogStore;
@@ -58,23 +59,9 @@ class LiveCatalogsWritesTest {
 
     @Test
     void pendingChangesPastAThousandAreFoldedInTheBackgroundAndTheFoldIsLogged(@TempDir Path dir) throws Exception {
-        java.util.logging.Logger logger = java.util.logging.Logger.getLogger(LiveCatalog.class.getName());
-        List<String> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
-        java.util.logging.Handler handler = new java.util.logging.Handler() {
-            @Override
-            public void publish(java.util.logging.LogRecord record) {
-                logged.add(new java.util.logging.SimpleFormatter().formatMessage(record));
-            }
-
-            @Override
-            public void flush() {}
-
-            @Override
-            public void close() {}
-        };
-        logger.addHandler(handler);
         CatalogStore store = JdbcCatalogStore.sqlite(dir.resolve("catalogs.db"));
-        try (LiveCatalogs catalogs = new LiveCatalogs(store)) {
+        try (CapturedLog log = CapturedLog.of(LiveCatalog.class.getName());
+                LiveCatalogs catalogs = new LiveCatalogs(store)) {
             catalogs.open(CITIES, new LiveCatalogs.Seed("test", () -> List.of(city("1", "Paris")), null));
             catalogs.catchUp();
             catalogs.upsert(
@@ -83,9 +70,10 @@ class LiveCatalogsWritesTest {
                             .mapToObj(i -> city("c" + i, "City " + i))
                             .toList());
             long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
-            while (logged.isEmpty() && System.nanoTime() < deadline) {
+            while (log.messages().isEmpty() && System.nanoTime() < deadline) {
                 Thread.sleep(20);
             }
+            List<String> logged = log.messages();
             assertEquals(1, logged.size(), "one fold, logged: " + logged);
             // The count is formatted in the JVM's locale (1,201 or 1.201).
             assertTrue(
@@ -97,8 +85,6 @@ class LiveCatalogsWritesTest {
             assertFalse(options.wantsFold(), "nothing pending after the fold");
             assertEquals(1_201, options.size());
             assertTrue(holds(catalogs, "City 1199") && holds(catalogs, "Paris"));
-        } finally {
-            logger.removeHandler(handler);
         }
     }
 }
