@@ -318,6 +318,45 @@ class CatalogWritePathTest {
         }
     }
 
+    /**
+     * Past a thousand pending changes a live catalog folds them into one index in the background; the management
+     * port's metrics count each catalog's folds and their seconds, so that an operator sees what writes cost.
+     */
+    @Test
+    void folds_of_a_live_catalog_are_counted_in_the_metrics_per_catalog() throws Exception {
+        Tenants tenants = Tenants.create(temp);
+        try (AutocompleteServer server = sqlite(tenants, temp.resolve("data"))) {
+            ApiClient api = new ApiClient(server.port());
+            ApiClient management = ApiClient.management(server.managementPort());
+            String folds = "autocomplete_catalog_folds_total{catalog=\"cities\",tenant=\"beta\"}";
+            String seconds = "autocomplete_catalog_fold_seconds_total{catalog=\"cities\",tenant=\"beta\"}";
+            assertEquals(0.0, metric(management, folds), "no fold before any write");
+            // Batches of 400 until a fold: past 1,000 pending changes (the store's first catch-up may build the first
+            // batch into the main index, so the count of records written before it varies).
+            int written = 0;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (metric(management, folds) < 1 && System.nanoTime() < deadline) {
+                if (written < 4000) {
+                    ApiClient.Reply reply = api.call("POST", CITIES, tenants.beta(), batch("c" + written, 400), JSON);
+                    assertEquals(200, reply.status(), reply.raw());
+                    written += 400;
+                }
+                Thread.sleep(50);
+            }
+            // Writes sent while the fold ran may reach the threshold again: one fold at least.
+            assertTrue(metric(management, folds) >= 1, "a fold after " + written + " records");
+            assertTrue(written > 1000, "no fold before a thousand pending changes: " + written);
+            assertTrue(metric(management, seconds) > 0, "the fold's time is counted");
+            assertEquals(0.0, metric(management, folds.replace("beta", "alpha").replace("cities", "contacts")));
+            assertEquals(written, count(api, tenants.beta(), CITIES));
+        }
+    }
+
+    /** The value of one series in the management port's metrics, -1 when it is missing. */
+    private static double metric(ApiClient management, String series) {
+        return EngineMetricsTest.value(management.get("/observe/metrics").raw(), series);
+    }
+
     /** The refused records as {@code position: reason}. */
     private static List<String> details(ApiClient.Reply reply, String at) {
         List<String> details = new ArrayList<>();

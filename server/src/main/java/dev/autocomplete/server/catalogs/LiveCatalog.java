@@ -22,6 +22,10 @@ public final class LiveCatalog {
     private final AtomicLong generation = new AtomicLong();
     /** Batches applied since a fold started, to re-apply on the folded index; null when no fold runs. */
     private List<Batch> sinceFold;
+    /** Folds finished, and the wall time they took: counters an operator scrapes. */
+    private final AtomicLong folds = new AtomicLong();
+
+    private final AtomicLong foldNanos = new AtomicLong();
 
     /** Changes applied as one batch, kept while a fold runs to be applied again to the folded index. */
     private record Batch(Collection<CatalogEntry> upserts, Collection<String> removed) {}
@@ -43,6 +47,16 @@ public final class LiveCatalog {
     /** Grows with every change the index takes. */
     public long generation() {
         return generation.get();
+    }
+
+    /** Folds of pending changes into one index this catalog finished since the server started. */
+    public long folds() {
+        return folds.get();
+    }
+
+    /** The wall time those folds took, in nanoseconds. */
+    public long foldNanos() {
+        return foldNanos.get();
     }
 
     synchronized void apply(Collection<CatalogEntry> upserts, Collection<String> removed) {
@@ -93,6 +107,9 @@ public final class LiveCatalog {
             sinceFold = null;
             options = folded;
             generation.incrementAndGet();
+            long nanos = System.nanoTime() - started;
+            folds.incrementAndGet();
+            foldNanos.addAndGet(nanos);
             // Seconds of CPU at a million options: an operator sees when and how often a catalog pays for one.
             LOG.log(
                     System.Logger.Level.INFO,
@@ -100,7 +117,7 @@ public final class LiveCatalog {
                             + " ({3} writes arrived meanwhile, applied again)",
                     ref,
                     start.size(),
-                    (System.nanoTime() - started) / 1_000_000,
+                    nanos / 1_000_000,
                     meanwhile);
         }
     }

@@ -1,5 +1,6 @@
 package dev.autocomplete.server.observe;
 
+import dev.autocomplete.server.catalogs.LiveCatalog;
 import dev.autocomplete.server.engines.EngineCalls;
 import dev.autocomplete.server.engines.EngineOutcome;
 import dev.autocomplete.server.engines.EngineRunner;
@@ -23,12 +24,14 @@ import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * The service's metrics, per tenant and product, written at {@code /observe/metrics} in the Prometheus text
@@ -198,6 +201,28 @@ public final class Metrics {
                 .name("autocomplete_learning_sessions")
                 .help("Sessions whose offered options are remembered for the honest-pick check")
                 .callback(callback -> callback.call(sessions.getAsLong()))
+                .register(registry);
+    }
+
+    /** Adds the folds of live catalogs (their count and the seconds they took), per catalog, read at scrape time. */
+    public void reportFolds(Supplier<? extends Collection<LiveCatalog>> catalogs) {
+        CounterWithCallback.builder()
+                .name("autocomplete_catalog_folds_total")
+                .help("Folds of a live catalog's pending changes into one index (off the request path)")
+                .labelNames("tenant", "catalog")
+                .callback(callback -> catalogs.get()
+                        .forEach(live -> callback.call(
+                                live.folds(), live.ref().tenant(), live.ref().catalog())))
+                .register(registry);
+        CounterWithCallback.builder()
+                .name("autocomplete_catalog_fold_seconds_total")
+                .help("Wall time those folds took")
+                .labelNames("tenant", "catalog")
+                .callback(callback -> catalogs.get()
+                        .forEach(live -> callback.call(
+                                live.foldNanos() / 1e9,
+                                live.ref().tenant(),
+                                live.ref().catalog())))
                 .register(registry);
     }
 

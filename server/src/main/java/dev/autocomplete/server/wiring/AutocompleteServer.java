@@ -187,6 +187,7 @@ public final class AutocompleteServer implements AutoCloseable {
                 limits.headerTimeout(), limits.bodyTimeout(), limits.readTimeout(), 0, java.util.List.of());
         EngineRunner engines = new EngineRunner();
         metrics.reportCircuits(tenants, engines);
+        metrics.reportFolds(catalogs::opened);
         Health health = new Health(tenants, engines);
         // Rate limits keep working per process while Redis is away, so a degraded mode is reported, not DOWN.
         health.add(() -> new HealthCheck.Status(
