@@ -157,6 +157,10 @@ class CatalogWritePathTest {
                 .header("Authorization", "Bearer " + tenants.alpha())
                 .PUT(HttpRequest.BodyPublishers.ofInputStream(() -> body))
                 .build();
+        // One write to beta first: its catalog's first open and the store's first statements are not what is timed.
+        ApiClient.Reply first =
+                api.call("POST", CITIES, tenants.beta(), "[{\"id\": \"c-0\", \"text\": \"City number 0\"}]", JSON);
+        assertEquals(200, first.status(), first.raw());
         long started = System.nanoTime();
         // Threads of their own: the common pool may have one thread on a small machine, and these two block.
         ExecutorService threads = Executors.newFixedThreadPool(2);
