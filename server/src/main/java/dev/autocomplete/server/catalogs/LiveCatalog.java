@@ -20,6 +20,8 @@ public final class LiveCatalog {
     private final CatalogRef ref;
     private volatile LiveOptions options;
     private final AtomicLong generation = new AtomicLong();
+    /** The store's last change when the first index was built from it: changes up to it are in that index. */
+    private final long builtThrough;
     /** Batches applied since a fold started, to re-apply on the folded index; null when no fold runs. */
     private List<Batch> sinceFold;
     /** Folds finished, and the wall time they took: counters an operator scrapes. */
@@ -30,9 +32,10 @@ public final class LiveCatalog {
     /** Changes applied as one batch, kept while a fold runs to be applied again to the folded index. */
     private record Batch(Collection<CatalogEntry> upserts, Collection<String> removed) {}
 
-    LiveCatalog(CatalogRef ref, LiveOptions options) {
+    LiveCatalog(CatalogRef ref, LiveOptions options, long builtThrough) {
         this.ref = ref;
         this.options = options;
+        this.builtThrough = builtThrough;
     }
 
     public CatalogRef ref() {
@@ -42,6 +45,10 @@ public final class LiveCatalog {
     /** The current snapshot. */
     public LiveOptions options() {
         return options;
+    }
+
+    long builtThrough() {
+        return builtThrough;
     }
 
     /** Grows with every change the index takes. */

@@ -2,6 +2,7 @@ package dev.autocomplete.server.catalogs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.autocomplete.index.LiveOptions;
@@ -33,6 +34,26 @@ class LiveCatalogsWritesTest {
     private static boolean holds(LiveCatalogs catalogs, String text) {
         LiveOptions options = catalogs.find(CITIES).orElseThrow().options();
         return options.exactMatch(TextFolding.fold(text), List.of()) >= 0;
+    }
+
+    @Test
+    void aSeededCatalogIsBuiltOnceNotAgainForItsSeedsOwnChange(@TempDir Path dir) {
+        CatalogStore store = JdbcCatalogStore.sqlite(dir.resolve("catalogs.db"));
+        try (LiveCatalogs catalogs = new LiveCatalogs(store)) {
+            LiveCatalog live = catalogs.open(
+                    CITIES, new LiveCatalogs.Seed("test", () -> List.of(city("1", "Paris"), city("2", "Lyon")), null));
+            LiveOptions built = live.options();
+            catalogs.catchUp(); // reads the seed's replace from the change log
+            assertSame(built, live.options(), "the index built at the open is kept");
+            assertEquals(0, live.generation());
+
+            // Changes after the open are applied, the next replace too.
+            catalogs.upsert(CITIES, List.of(city("3", "Nice")));
+            store.replace(CITIES, List.of(city("4", "Lille")).iterator());
+            catalogs.catchUp();
+            assertTrue(holds(catalogs, "Lille") && !holds(catalogs, "Paris") && !holds(catalogs, "Nice"));
+            assertEquals(2, live.generation());
+        }
     }
 
     @Test
