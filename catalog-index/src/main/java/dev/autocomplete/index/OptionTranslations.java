@@ -39,8 +39,9 @@ final class OptionTranslations {
     }
 
     /**
-     * Indexes the entries in order: option {@code i} is entry {@code i}. Reads each entry once more than the texts'
-     * tails need ({@link OptionCatalog}): the translations and attributes are taken in the catalog's own pass.
+     * Indexes the entries in order: option {@code i} is entry {@code i}. The translations and attributes are taken
+     * in the {@link OptionCatalog}'s indexing pass, not in passes of their own (a fold's entries are decoded on every
+     * read).
      */
     static OptionTranslations of(List<CatalogEntry> entries) {
         if (entries.isEmpty()) {

@@ -32,6 +32,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The service's metrics, per tenant and product, written at {@code /observe/metrics} in the Prometheus text
@@ -206,21 +207,30 @@ public final class Metrics {
 
     /** Adds the folds of live catalogs (their count and the seconds they took), per catalog, read at scrape time. */
     public void reportFolds(Supplier<? extends Collection<LiveCatalog>> catalogs) {
+        perCatalog(
+                catalogs,
+                "autocomplete_catalog_folds_total",
+                "Folds of a live catalog's pending changes into one index (off the request path)",
+                LiveCatalog::folds);
+        perCatalog(
+                catalogs,
+                "autocomplete_catalog_fold_seconds_total",
+                "Wall time those folds took",
+                live -> live.foldNanos() / 1e9);
+    }
+
+    private void perCatalog(
+            Supplier<? extends Collection<LiveCatalog>> catalogs,
+            String name,
+            String help,
+            ToDoubleFunction<LiveCatalog> value) {
         CounterWithCallback.builder()
-                .name("autocomplete_catalog_folds_total")
-                .help("Folds of a live catalog's pending changes into one index (off the request path)")
+                .name(name)
+                .help(help)
                 .labelNames("tenant", "catalog")
                 .callback(callback -> catalogs.get()
                         .forEach(live -> callback.call(
-                                live.folds(), live.ref().tenant(), live.ref().catalog())))
-                .register(registry);
-        CounterWithCallback.builder()
-                .name("autocomplete_catalog_fold_seconds_total")
-                .help("Wall time those folds took")
-                .labelNames("tenant", "catalog")
-                .callback(callback -> catalogs.get()
-                        .forEach(live -> callback.call(
-                                live.foldNanos() / 1e9,
+                                value.applyAsDouble(live),
                                 live.ref().tenant(),
                                 live.ref().catalog())))
                 .register(registry);
