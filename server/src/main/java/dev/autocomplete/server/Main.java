@@ -33,6 +33,10 @@ public final class Main implements Runnable {
 
     public static void main(String[] args) {
         System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tFT%1$tT.%1$tLZ %4$s %3$s: %5$s%6$s%n");
+        // Logging is configured here and by java.util.logging's own properties (java.util.logging.config.file), read
+        // before the access log chooses its handler; Helidon's provider would read a logging.properties from the
+        // working directory later, resetting every handler, the access log's among them.
+        System.setProperty("io.helidon.logging.config.disabled", "true");
         PrintStream out = System.out;
         PrintStream err = System.err;
         PrintedOutput.install(); // engines' System.out and System.err become prefixed lines, apart from the access log

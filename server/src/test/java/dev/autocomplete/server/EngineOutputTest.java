@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -57,6 +58,30 @@ class EngineOutputTest {
             assertTrue(access >= 20, access + " access log lines in:\n" + server.log());
             assertTrue(
                     lines.stream().anyMatch(l -> l.matches("\\S+ PRINTED System\\.out: \\{.*/forged.*")), server.log());
+        }
+    }
+
+    /**
+     * Nothing a plain start prints bypasses the log: no library line wrapped as printed output (Helidon's "There is
+     * no Helidon logging implementation on classpath" was one, at every start). A {@code logging.properties} in the
+     * working directory is not read: read late, it would reset every handler and lose the access log.
+     */
+    @Test
+    void a_plain_start_prints_only_log_lines_and_keeps_the_access_log() throws Exception {
+        Path tenants = TestTenants.copyOfDemo(temp);
+        String key = TestTenants.createKey(tenants, "demo", "public", "travel");
+        Path directory = Files.createDirectories(temp.resolve("cwd"));
+        Files.writeString(
+                directory.resolve("logging.properties"), "handlers=java.util.logging.ConsoleHandler\n.level=INFO\n");
+        try (ServerProcess server = ServerProcess.startIn(directory, tenants, temp.resolve("server.log"), Map.of())) {
+            server.awaitServing();
+            assertEquals(
+                    200,
+                    new ApiClient(server.port())
+                            .suggest(key, envelope("Book a flight from P"))
+                            .status());
+            assertTrue(server.awaitLog("\"path\":\"/api/suggest\"", 10), server.log());
+            assertTrue(server.log().lines().noneMatch(line -> line.contains(" PRINTED ")), server.log());
         }
     }
 }

@@ -33,6 +33,11 @@ final class ServerProcess implements AutoCloseable {
 
     /** Starts {@code serve --port 0 --management-port 0 --tenants DIR} plus {@code args}, without waiting for it. */
     static ServerProcess start(Path tenants, Path output, Map<String, String> env, String... args) {
+        return startIn(null, tenants, output, env, args);
+    }
+
+    /** {@link #start} with {@code directory} (or null: this JVM's) as the working directory. */
+    static ServerProcess startIn(Path directory, Path tenants, Path output, Map<String, String> env, String... args) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = new ArrayList<>(List.of(
                 java,
@@ -49,6 +54,9 @@ final class ServerProcess implements AutoCloseable {
         command.addAll(List.of(args));
         ProcessBuilder builder =
                 new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
+        if (directory != null) {
+            builder.directory(directory.toFile());
+        }
         builder.environment().keySet().removeIf(name -> name.startsWith("AUTOCOMPLETE_"));
         builder.environment().putAll(env);
         try {
