@@ -64,7 +64,12 @@ public final class EngineCalls {
 
         /** Whether an engine failed a question. */
         public boolean failed() {
-            return byEngine.values().stream().anyMatch(tally -> tally.failures() > 0);
+            for (Tally tally : byEngine.values()) {
+                if (tally.failures() > 0) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         /** Whether a response built from these answers may be cached: every engine answered, all cacheable. */

@@ -45,6 +45,9 @@ public final class QueryReader {
     private final Set<String> allTypes;
     private final List<String> languages;
     private final List<List<Word>> blocks = new ArrayList<>();
+    /** The query's filled params ({@link Query#params()}), gathered once: the reading asks for them per param. */
+    private final List<Segment.Param> tokens = new ArrayList<>();
+
     private final boolean endsWithText;
     private final boolean leadingIsText;
     private final Map<Param, Set<String>> contextValues = new java.util.IdentityHashMap<>();
@@ -76,6 +79,8 @@ public final class QueryReader {
         for (Segment segment : segments) {
             if (segment instanceof Segment.Text text) {
                 blocks.add(Words.of(text.text(), text.start()));
+            } else if (segment instanceof Segment.Param token) {
+                tokens.add(token);
             }
         }
         endsWithText = !segments.isEmpty() && segments.getLast() instanceof Segment.Text;
@@ -120,7 +125,7 @@ public final class QueryReader {
             }
         }
         String typed = Words.join(leading, 0, leading.size());
-        if (query.params().isEmpty() && typed.indexOf(' ') > 0) {
+        if (tokens.isEmpty() && typed.indexOf(' ') > 0) {
             // Several words that start a phrase: the user is typing the intent, not a value.
             for (Intent intent : model.intents()) {
                 if (intent.phrasesIn(languages).stream().anyMatch(p -> p.startsWith(typed))) {
@@ -164,11 +169,12 @@ public final class QueryReader {
 
     /** docs/protocol.md §4.7: an intent fits when every token is one of its params and something was read or filled. */
     private boolean fits(IntentReading reading) {
-        Set<String> types = new HashSet<>();
-        reading.intent().params().forEach(p -> types.add(p.type()));
-        List<Segment.Param> tokens = query.params();
-        boolean allTokensFit = tokens.stream().allMatch(t -> types.contains(t.type()));
-        return allTokensFit && (!tokens.isEmpty() || !reading.reads().isEmpty());
+        for (Segment.Param token : tokens) {
+            if (reading.intent().param(token.type()) == null) {
+                return false;
+            }
+        }
+        return !tokens.isEmpty() || !reading.reads().isEmpty();
     }
 
     /** How many leading words an intent phrase covers, or -1 when the text does not start with one. */
@@ -846,7 +852,7 @@ public final class QueryReader {
     }
 
     private boolean filled(Param param, List<Read> reads) {
-        for (Segment.Param token : query.params()) {
+        for (Segment.Param token : tokens) {
             if (token.type().equals(param.type())) {
                 return true;
             }
@@ -873,7 +879,7 @@ public final class QueryReader {
      * of {@code courriel}): the engine's option for the text lists its default text among its aliases.
      */
     private Set<String> valueNames(String type, IntentReading reading) {
-        for (Segment.Param token : query.params()) {
+        for (Segment.Param token : tokens) {
             if (token.type().equals(type) && !token.masked()) {
                 Set<String> names = new HashSet<>();
                 String folded = TextFolding.fold(token.text());
