@@ -57,14 +57,6 @@ public record Query(
         requireNonNull(priors, "priors is null");
     }
 
-    /** The filled params, in query order. */
-    public List<Segment.Param> params() {
-        return segments.stream()
-                .filter(Segment.Param.class::isInstance)
-                .map(Segment.Param.class::cast)
-                .toList();
-    }
-
     /**
      * The languages to try for labels and texts, most specific first: {@code fr-CA} gives {@code [fr-ca, fr]}.
      * Lower case. Empty when no language was requested.

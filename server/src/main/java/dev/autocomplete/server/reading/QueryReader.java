@@ -45,7 +45,7 @@ public final class QueryReader {
     private final Set<String> allTypes;
     private final List<String> languages;
     private final List<List<Word>> blocks = new ArrayList<>();
-    /** The query's filled params ({@link Query#params()}), gathered once: the reading asks for them per param. */
+    /** The query's filled params (its placeholders), in query order: gathered once, asked for per param. */
     private final List<Segment.Param> tokens = new ArrayList<>();
 
     private final boolean endsWithText;
