@@ -155,7 +155,7 @@ public record ProductModel(Localized prompt, List<Intent> intents) {
     /** Words of the requested languages and of the default one, longest first. */
     private static List<String> inLanguages(
             List<String> byDefault, Map<String, List<String>> translated, List<String> languages) {
-        if (translated.isEmpty() || languages.isEmpty()) {
+        if (translated.isEmpty() || languages.isEmpty() || addsNothing(byDefault, translated, languages)) {
             return byDefault;
         }
         Set<String> all = new LinkedHashSet<>();
@@ -164,5 +164,22 @@ public record ProductModel(Localized prompt, List<Intent> intents) {
         return all.stream()
                 .sorted(Comparator.comparingInt(String::length).reversed())
                 .toList();
+    }
+
+    /**
+     * Whether the requested languages have no words but the default ones, as when a request names the default
+     * language ({@code en-US} for an English product): its list is the default list itself, so the merge would
+     * give that list back (every list is distinct and longest first already: {@code ProductConfig} folds it so).
+     * Checked per request; the merge is not.
+     */
+    private static boolean addsNothing(
+            List<String> byDefault, Map<String, List<String>> translated, List<String> languages) {
+        for (String language : languages) {
+            List<String> words = translated.get(language);
+            if (words != null && !words.equals(byDefault)) {
+                return false;
+            }
+        }
+        return true;
     }
 }
