@@ -4,10 +4,13 @@ import static dev.autocomplete.server.ApiClient.envelope;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.jar.JarFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,6 +52,28 @@ class PackagedJarTest {
             assertEquals(
                     List.of("autocomplete.jar", "data", "tenants"),
                     files.map(p -> p.getFileName().toString()).sorted().toList());
+        }
+    }
+
+    @Test
+    void the_single_jar_keeps_the_notices_and_licences_of_the_libraries_it_bundles() throws Exception {
+        // Each library ships META-INF/NOTICE(.txt) and LICENSE(.txt) under the same names: all of them are merged,
+        // not only the first one found (PostgreSQL's BSD licence and the Checker Framework's MIT licence among them).
+        try (JarFile jar = new JarFile(PackagedServer.serverJar().toFile())) {
+            String notices = entry(jar, "META-INF/NOTICE");
+            for (String library : List.of("Project Helidon", "Jackson JSON processor", "Apache Commons CSV")) {
+                assertTrue(notices.contains(library), library + " is missing from META-INF/NOTICE");
+            }
+            assertTrue(entry(jar, "META-INF/LICENSE").contains("PostgreSQL Global Development Group"));
+            assertTrue(entry(jar, "META-INF/LICENSE.txt").contains("Checker Framework"));
+        }
+    }
+
+    private static String entry(JarFile jar, String name) throws IOException {
+        var entry = jar.getJarEntry(name);
+        assertTrue(entry != null, name + " is missing from the JAR");
+        try (var in = jar.getInputStream(entry)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
     }
 
