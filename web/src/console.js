@@ -102,7 +102,9 @@ function setReady(ready) {
   $("ready").textContent = ready ? "ready to submit" : "not yet";
 }
 
-async function mountTryIt() {
+// The client focuses its input on mount by default, which would scroll the console down to "Try it" on every
+// visit: it takes the focus only when the operator has just picked a product to try.
+async function mountTryIt({ focus }) {
   const [tenant, product] = $("try-product").value.split("/");
   const minted = await getJson("api/try-key", {
     method: "POST",
@@ -120,6 +122,7 @@ async function mountTryIt() {
   state.widget = new AIAutocomplete($("autocomplete"), {
     apiConfig: { endpoint: state.tryIt.endpoint, apiKey: minted.public_key },
     mode: "auto",
+    autoFocus: focus,
     onError: (error) => showProblem(`The client reported: ${error.message}`),
   });
   state.widget.on("stateChange", (s) => setReady(s.isReady));
@@ -213,11 +216,11 @@ async function start() {
   }
   if (params.get("days")) $("an-days").value = params.get("days");
   $("context").addEventListener("input", readContext);
-  $("try-product").addEventListener("change", () => mountTryIt().catch((e) => showProblem(e.message)));
+  $("try-product").addEventListener("change", () => mountTryIt({ focus: true }).catch((e) => showProblem(e.message)));
   $("an-product").addEventListener("change", () => renderAnalytics().catch((e) => showProblem(e.message)));
   $("an-days").addEventListener("change", () => renderAnalytics().catch((e) => showProblem(e.message)));
   $("an-refresh").addEventListener("click", () => renderAnalytics().catch((e) => showProblem(e.message)));
-  if ($("try-product").value) await mountTryIt();
+  if ($("try-product").value) await mountTryIt({ focus: false });
   if ($("an-product").value) await renderAnalytics();
   document.body.dataset.loaded = "true";
 }

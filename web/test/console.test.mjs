@@ -64,6 +64,9 @@ describe("the console", () => {
     assert.doesNotMatch(keys, /pk_v1_/, "never a key itself");
     assert.match(await page.locator("#server-line").textContent(), new RegExp(`port ${port}`));
     assert.deepEqual(foreign, [], "nothing from another host");
+    // The official client focuses its input on mount unless told not to, which scrolled the console to "Try it".
+    assert.equal(await page.evaluate(() => window.scrollY), 0, "the console opens at its top");
+    assert.equal(await page.evaluate(() => document.activeElement === document.body), true, "nothing took the focus");
     await screenshot(page, "console-tenants");
   });
 
@@ -104,5 +107,14 @@ describe("the console", () => {
     assert.equal(await page.locator("[data-figure=ready_sessions] .value").textContent(), "1");
     await page.locator("#analytics").scrollIntoViewIfNeeded();
     await screenshot(page, "console-analytics");
+  });
+
+  it("gives the client the focus when the operator picks another product to try", async () => {
+    await page.locator("#try-product").selectOption("demo/workspace");
+    await page.waitForFunction(() => document.activeElement?.matches("#autocomplete [data-aia-input]"), null, {
+      timeout: 10_000,
+    });
+    await page.keyboard.type("Create an em", { delay: 70 });
+    await option(page, "email").waitFor();
   });
 });
