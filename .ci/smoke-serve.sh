@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Starts `./autocomplete serve` as a newcomer would (on free ports), takes the URLs and demo key it prints,
-# checks one real suggestion over HTTP, health on the management port only, and the bare readiness answer.
+# checks one real suggestion over HTTP, health on the management port only, the bare readiness answer, and that a
+# rebuild of the JAR while it runs leaves the running server whole.
 # Stops the server whatever happens.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,4 +39,17 @@ fi
 if grep -q "$key" "$out" && [ -f tenants/demo/keys.yaml ] && grep -q "$key" tenants/demo/keys.yaml; then
   echo "smoke: the demo key was written to disk"; exit 1
 fi
-echo "smoke: 3 passed, 0 failed"
+# A rebuild while the server runs (./autocomplete test or package in another terminal) replaces the JAR by a new
+# file: the running server keeps the one it opened, and classes it loads later still load (a field of the wrong type
+# reads through a Jackson class no earlier request needed). Rewriting the JAR in place made that request a 500.
+touch web/src/console.css
+./autocomplete package >/dev/null
+if ! ls -l "/proc/$pid/fd" | grep -q 'autocomplete.jar (deleted)$'; then
+  echo "smoke: the rebuild wrote into the JAR the running server reads"; exit 1
+fi
+typed="$(curl -sS -w ' %{http_code}' "$url/api/suggest" -H "Authorization: Bearer $key" -H 'Content-Type: application/json' \
+  -d '{"data":{"raw_query":1.5},"meta":{"request_id":"0b1e4c9a-7d2f-4e8b-9c3a-5f6d7e8a9b0d","request_at":"2026-11-22T10:00:00Z"}}')"
+if [[ "$typed" != *'"code":"INVALID_REQUEST"'*' 400' ]] || [ "$(curl -sS "$url/ready")" != '{"status":"UP"}' ]; then
+  echo "smoke: after a rebuild the running server answered: $typed"; exit 1
+fi
+echo "smoke: 4 passed, 0 failed"
