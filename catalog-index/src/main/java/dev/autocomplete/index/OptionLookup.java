@@ -17,7 +17,6 @@ import java.util.function.IntPredicate;
  */
 public final class OptionLookup {
 
-    private static final System.Logger LOG = System.getLogger(OptionLookup.class.getName());
     /** How much wider than the limit the matches a boost reorders are fetched. */
     private static final int BOOST_WIDTH = 2;
 
@@ -56,16 +55,29 @@ public final class OptionLookup {
      * @param filters attribute name to the values an option must hold one of; empty for none. A filter that
      *     leaves nothing falls back to the unfiltered list.
      * @param boosts attribute name to values: options holding one come first among the best matches
+     * @param unfiltered run when the filters left nothing and the unfiltered list is offered instead
      */
     public record Offer(
             String typed,
             int limit,
             IntPredicate excluded,
             Map<String, ? extends Collection<String>> filters,
-            Map<String, ? extends Collection<String>> boosts) {
+            Map<String, ? extends Collection<String>> boosts,
+            Runnable unfiltered) {
+
+        private static final Runnable NOTHING = () -> {};
 
         public Offer(String typed, int limit) {
-            this(typed, limit, option -> false, Map.of(), Map.of());
+            this(typed, limit, option -> false, Map.of(), Map.of(), NOTHING);
+        }
+
+        public Offer(
+                String typed,
+                int limit,
+                IntPredicate excluded,
+                Map<String, ? extends Collection<String>> filters,
+                Map<String, ? extends Collection<String>> boosts) {
+            this(typed, limit, excluded, filters, boosts, NOTHING);
         }
     }
 
@@ -127,7 +139,7 @@ public final class OptionLookup {
             IntPredicate kept = options.holding(offer.filters());
             found = lookUp(options, folded, wordEnded, limit, excluded.or(kept.negate()), languages);
             if (found.isEmpty()) {
-                LOG.log(System.Logger.Level.DEBUG, "a context filter left no option; offering the unfiltered list");
+                offer.unfiltered().run();
                 found = null;
             } else {
                 excluded = excluded.or(kept.negate());

@@ -154,23 +154,8 @@ class ConnectionDefencesTest {
 
     @Test
     void refusals_over_the_cap_are_counted_and_summarized_in_one_log_line_not_one_each() throws Exception {
-        List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
-        java.util.logging.Logger logger =
-                java.util.logging.Logger.getLogger(dev.autocomplete.server.http.ConnectionGuard.class.getName());
-        java.util.logging.Handler capture = new java.util.logging.Handler() {
-            @Override
-            public void publish(java.util.logging.LogRecord record) {
-                lines.add(record.getMessage());
-            }
-
-            @Override
-            public void flush() {}
-
-            @Override
-            public void close() {}
-        };
-        logger.addHandler(capture);
-        try (AutocompleteServer server = start("AUTOCOMPLETE_LIMITS_CONNECTIONS_PER_ADDRESS", "2");
+        try (LogLines log = LogLines.of(dev.autocomplete.server.http.ConnectionGuard.class);
+                AutocompleteServer server = start("AUTOCOMPLETE_LIMITS_CONNECTIONS_PER_ADDRESS", "2");
                 RawConnection first = new RawConnection("127.0.0.4", server.port());
                 RawConnection second = new RawConnection("127.0.0.4", server.port())) {
             for (int round = 0; round < 2; round++) {
@@ -181,9 +166,10 @@ class ConnectionDefencesTest {
                 }
                 Thread.sleep(1_000); // several ticks of the watchdog
             }
-            List<String> summaries =
-                    lines.stream().filter(line -> line.startsWith("Refused ")).toList();
-            assertEquals(1, summaries.size(), "one summary a minute, not one a refusal: " + lines);
+            List<String> summaries = log.lines().stream()
+                    .filter(line -> line.startsWith("Refused "))
+                    .toList();
+            assertEquals(1, summaries.size(), "one summary a minute, not one a refusal: " + log.lines());
             assertTrue(
                     summaries
                             .getFirst()
@@ -195,8 +181,6 @@ class ConnectionDefencesTest {
                     .get("/observe/metrics")
                     .raw();
             assertTrue(metrics.contains("\nautocomplete_connections_refused_total 50.0\n"), metrics);
-        } finally {
-            logger.removeHandler(capture);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.autocomplete.server;
 
 import static dev.autocomplete.server.ApiClient.envelope;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -70,8 +71,18 @@ class ContextAttributesTest {
     }
 
     @Test
-    void a_filter_that_leaves_nothing_offers_the_whole_list() throws Exception {
-        assertEquals(5, people("{\"country\": \"JP\"}").size());
+    void a_filter_that_leaves_nothing_offers_the_whole_list_and_the_log_says_so_without_the_contexts_value()
+            throws Exception {
+        List<String> lines;
+        try (LogLines log = LogLines.of("dev.autocomplete.server.catalogs.CatalogEngine")) {
+            assertEquals(5, people("{\"country\": \"JP\"}").size());
+            assertEquals(5, people("{\"country\": \"BR\"}").size());
+            lines = log.lines();
+        }
+        assertEquals(1, lines.size(), "one line a minute at most: " + lines);
+        String line = lines.getFirst();
+        assertTrue(line.contains("lab/desk") && line.contains("by country") && line.contains("'person'"), line);
+        assertFalse(line.contains("JP") || line.contains("jp"), "never the context's value: " + line);
     }
 
     @Test

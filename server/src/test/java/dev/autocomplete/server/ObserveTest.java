@@ -13,10 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,29 +27,16 @@ class ObserveTest {
     @TempDir
     Path temp;
 
-    private final List<String> accessLines = new CopyOnWriteArrayList<>();
-    private final Logger accessLogger = Logger.getLogger("dev.autocomplete.access");
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            accessLines.add(record.getMessage());
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {}
-    };
+    private LogLines accessLog;
 
     @BeforeEach
     void captureAccessLog() {
-        accessLogger.addHandler(capture);
+        accessLog = LogLines.of("dev.autocomplete.access");
     }
 
     @AfterEach
     void releaseAccessLog() {
-        accessLogger.removeHandler(capture);
+        accessLog.close();
     }
 
     /** Serves the copy of the demo tenant made in {@code temp}. */
@@ -201,9 +184,9 @@ class ObserveTest {
             ((ObjectNode) body.path("meta")).put("session_id", "9b2f6c1e-4d3a-4f5b-8c7d-2e1f0a9b8c7d");
             assertEquals(200, api.get("/ready").status()); // load balancers' probes stay out of the log
             assertEquals(200, api.suggest(key, body).status());
-            HotReloadTest.await(() -> !accessLines.isEmpty(), "an access log line");
-            assertEquals(1, accessLines.size(), accessLines.toString());
-            JsonNode line = ApiClient.JSON.readTree(accessLines.getFirst());
+            HotReloadTest.await(() -> !accessLog.lines().isEmpty(), "an access log line");
+            assertEquals(1, accessLog.lines().size(), accessLog.lines().toString());
+            JsonNode line = ApiClient.JSON.readTree(accessLog.lines().getFirst());
             assertEquals(
                     body.path("meta").path("request_id").asText(),
                     line.path("request_id").asText());
@@ -220,7 +203,9 @@ class ObserveTest {
             assertTrue(line.path("engine_ms").asDouble() > 0, line.toString());
             assertFalse(line.path("time").asText().isEmpty());
             for (String secret : List.of(key, "Secretville", "private-context-value", "Lon", "raw_query")) {
-                assertFalse(accessLines.getFirst().contains(secret), secret + " leaked: " + accessLines.getFirst());
+                assertFalse(
+                        accessLog.lines().getFirst().contains(secret),
+                        secret + " leaked: " + accessLog.lines().getFirst());
             }
         }
     }
@@ -235,11 +220,11 @@ class ObserveTest {
             ApiClient api = new ApiClient(server.port());
             assertEquals(
                     200, api.suggest(key, envelope("Book a flight from Par")).status());
-            HotReloadTest.await(() -> !accessLines.isEmpty(), "an access log line");
-            JsonNode line = ApiClient.JSON.readTree(accessLines.getFirst());
+            HotReloadTest.await(() -> !accessLog.lines().isEmpty(), "an access log line");
+            JsonNode line = ApiClient.JSON.readTree(accessLog.lines().getFirst());
             assertEquals("Book a flight from Par", line.path("raw_query").asText());
             assertEquals(36, line.path("session_id").asText().length(), "the generated session id: " + line);
-            assertFalse(accessLines.getFirst().contains(key));
+            assertFalse(accessLog.lines().getFirst().contains(key));
             java.time.Instant answered =
                     java.time.Instant.parse(line.path("time").asText());
             assertTrue(
@@ -251,12 +236,13 @@ class ObserveTest {
             // Quotes, backslashes, control characters and non-ASCII text stay one valid JSON line.
             String awkward = "Book a flight from \"São\" \\ Paulo\n\t\u0001 to";
             assertEquals(200, api.suggest(key, envelope(awkward)).status());
-            HotReloadTest.await(() -> accessLines.size() >= 2, "a second access log line");
-            assertFalse(accessLines.get(1).contains("\n"), accessLines.get(1));
+            HotReloadTest.await(() -> accessLog.lines().size() >= 2, "a second access log line");
+            assertFalse(
+                    accessLog.lines().get(1).contains("\n"), accessLog.lines().get(1));
             assertEquals(
                     awkward,
                     ApiClient.JSON
-                            .readTree(accessLines.get(1))
+                            .readTree(accessLog.lines().get(1))
                             .path("raw_query")
                             .asText());
         }
@@ -281,7 +267,7 @@ class ObserveTest {
             ApiClient.Reply tooBig = telemetry(api, key, big);
             assertEquals(413, tooBig.status(), tooBig.raw());
             assertEquals("PAYLOAD_TOO_LARGE", tooBig.errorCode());
-            assertNull(accessLines.stream()
+            assertNull(accessLog.lines().stream()
                     .filter(l -> l.contains("suggestion_selected"))
                     .findFirst()
                     .orElse(null));

@@ -1,5 +1,7 @@
 package dev.autocomplete.spi.toolkit;
 
+import static java.util.Objects.requireNonNull;
+
 import dev.autocomplete.index.AliasCodes;
 import dev.autocomplete.index.CatalogEntry;
 import dev.autocomplete.index.LiveOptions;
@@ -107,7 +109,13 @@ public final class Lookup {
         }
         List<Integer> found = OptionLookup.offer(
                 options,
-                new OptionLookup.Offer(typed, ask.limit(), excluded, conditions.filters(), conditions.boosts()),
+                new OptionLookup.Offer(
+                        typed,
+                        ask.limit(),
+                        excluded,
+                        conditions.filters(),
+                        conditions.boosts(),
+                        conditions.unfiltered()),
                 languages);
         List<Option> offered = new ArrayList<>(found.size());
         for (int option : found) {
@@ -123,9 +131,14 @@ public final class Lookup {
      *     that leaves none, the unfiltered list is offered instead, never an empty one)
      * @param boosts attribute name to values: options holding one come first among the best matches
      * @param excluded option texts (or aliases) never offered, e.g. the value already picked for another param
+     * @param unfiltered run (on the calling thread) when the filters left no option and the unfiltered list was
+     *     offered instead: to count or log it
      */
     public record Conditions(
-            Map<String, List<String>> filters, Map<String, List<String>> boosts, Collection<String> excluded) {
+            Map<String, List<String>> filters,
+            Map<String, List<String>> boosts,
+            Collection<String> excluded,
+            Runnable unfiltered) {
 
         public static final Conditions NONE = new Conditions(Map.of(), Map.of(), List.of());
 
@@ -133,6 +146,13 @@ public final class Lookup {
             filters = Map.copyOf(filters);
             boosts = Map.copyOf(boosts);
             excluded = List.copyOf(excluded);
+            requireNonNull(unfiltered, "unfiltered is null");
+        }
+
+        /** Conditions that note nothing when the filters leave no option. */
+        public Conditions(
+                Map<String, List<String>> filters, Map<String, List<String>> boosts, Collection<String> excluded) {
+            this(filters, boosts, excluded, () -> {});
         }
     }
 

@@ -1,6 +1,9 @@
 package dev.autocomplete.server.catalogs;
 
+import static java.util.Objects.requireNonNull;
+
 import dev.autocomplete.index.LiveOptions;
+import dev.autocomplete.server.engines.LogThrottle;
 import dev.autocomplete.spi.AdditionalContext;
 import dev.autocomplete.spi.Ask;
 import dev.autocomplete.spi.Engine;
@@ -8,6 +11,7 @@ import dev.autocomplete.spi.Option;
 import dev.autocomplete.spi.SpanMatch;
 import dev.autocomplete.spi.toolkit.Lookup;
 import dev.autocomplete.spi.toolkit.TextFolding;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,9 +25,18 @@ import java.util.Set;
  */
 final class CatalogEngine implements Engine {
 
-    private final Map<String, CatalogSources.Source> sources;
+    private static final System.Logger LOG = System.getLogger(CatalogEngine.class.getName());
 
-    CatalogEngine(Map<String, CatalogSources.Source> sources) {
+    /** At most one line this often about filters that left no option, with a count of the ones held back. */
+    static final Duration UNFILTERED_LOG_INTERVAL = Duration.ofMinutes(1);
+
+    private final String where;
+    private final Map<String, CatalogSources.Source> sources;
+    private final LogThrottle unfilteredLog = new LogThrottle(UNFILTERED_LOG_INTERVAL);
+
+    /** @param where the product it serves, for the log: {@code tenant/product} */
+    CatalogEngine(String where, Map<String, CatalogSources.Source> sources) {
+        this.where = requireNonNull(where, "where is null");
         this.sources = Map.copyOf(sources);
     }
 
@@ -52,14 +65,33 @@ final class CatalogEngine implements Engine {
         if (source == null) {
             return List.of();
         }
+        Map<String, List<String>> filters = wanted(source, ask.context(), true);
         return Lookup.of(source.options().get())
                 .options(
                         ask,
                         typed,
                         new Lookup.Conditions(
-                                wanted(source, ask.context(), true),
+                                filters,
                                 wanted(source, ask.context(), false),
-                                taken(ask, source)));
+                                taken(ask, source),
+                                filters.isEmpty() ? NOTHING : () -> unfiltered(ask.type(), filters.keySet())));
+    }
+
+    private static final Runnable NOTHING = () -> {};
+
+    /**
+     * Says that a filter left no option and the whole list was offered, once a minute at most: the param and the
+     * attributes, never the context's values (additional_context is never logged).
+     */
+    private void unfiltered(String type, Set<String> attributes) {
+        int heldBack = unfilteredLog.admit(System.nanoTime());
+        if (heldBack >= 0) {
+            LOG.log(
+                    System.Logger.Level.INFO,
+                    "Catalogs of " + where + ": the context's filter by " + String.join(", ", attributes)
+                            + " left no option of param '" + type + "'; the unfiltered list was offered"
+                            + (heldBack == 0 ? "" : " (and " + heldBack + " more like it since the last line)"));
+        }
     }
 
     /**

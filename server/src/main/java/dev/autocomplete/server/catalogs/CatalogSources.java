@@ -103,8 +103,10 @@ public final class CatalogSources {
     /**
      * An engine serving each param type from its source. Its answers are cacheable as long as the cache key
      * tells the snapshots apart (a catalog's generation).
+     *
+     * @param where the product it serves, for its log lines: {@code tenant/product}
      */
-    public static Engine engine(Map<String, Source> byParamType) {
-        return new CatalogEngine(byParamType);
+    public static Engine engine(String where, Map<String, Source> byParamType) {
+        return new CatalogEngine(where, byParamType);
     }
 }

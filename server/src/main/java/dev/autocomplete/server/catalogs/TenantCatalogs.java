@@ -156,9 +156,10 @@ public final class TenantCatalogs {
      * ({@code catalog: cities}, served live) and those that list their options inline ({@code options: [...]}). Their
      * keys are checked apart ({@link #keyProblems}), so that a load reports every one.
      *
+     * @param where the product, for log lines: {@code tenant/product}
      * @throws EngineConfigException a param naming no declared catalog, or whose inline list is not valid
      */
-    public Engine source(List<ParamSpec> params) throws EngineConfigException {
+    public Engine source(String where, List<ParamSpec> params) throws EngineConfigException {
         Map<String, CatalogSources.Source> sources = new LinkedHashMap<>();
         Map<String, Object> declared = new LinkedHashMap<>();
         for (ParamSpec param : params) {
@@ -179,7 +180,7 @@ public final class TenantCatalogs {
                                         + " product");
             }
         }
-        return CatalogSources.engine(sources);
+        return CatalogSources.engine(where, sources);
     }
 
     private CatalogSources.Source catalogSource(ParamSpec param) throws EngineConfigException {

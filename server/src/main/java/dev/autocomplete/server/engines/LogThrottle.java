@@ -8,14 +8,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * At most one log line per interval for one kind of event, counting the ones it held back: an engine that
  * fails on every request must not write a line per request. Thread-safe.
  */
-final class LogThrottle {
+public final class LogThrottle {
 
     private final long intervalNanos;
     private final AtomicLong next = new AtomicLong(Long.MIN_VALUE);
     private final AtomicInteger suppressed = new AtomicInteger();
     private final AtomicInteger[] suppressedByKind;
 
-    LogThrottle(Duration interval) {
+    public LogThrottle(Duration interval) {
         this(interval, 0);
     }
 
@@ -32,7 +32,7 @@ final class LogThrottle {
      * Whether to log this event now: then how many were held back since the last line (0 or more); -1 when
      * this one is held back.
      */
-    int admit(long now) {
+    public int admit(long now) {
         if (due(now)) {
             return suppressed.getAndSet(0);
         }

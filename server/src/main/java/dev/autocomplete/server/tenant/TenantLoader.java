@@ -426,7 +426,8 @@ public final class TenantLoader {
                     sound.add(spec);
                 }
             }
-            Engine source = checks.read(() -> settings.tenantCatalogs().source(sound), null);
+            Engine source =
+                    checks.read(() -> settings.tenantCatalogs().source(settings.tenantId() + "/" + slug, sound), null);
             return source == null
                     ? null
                     : new GuardedEngine(

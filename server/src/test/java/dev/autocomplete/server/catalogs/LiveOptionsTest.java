@@ -38,11 +38,13 @@ class LiveOptionsTest {
 
     /** An engine with two params on one list, so that a pick of one is not offered for the other. */
     private static Engine engine(Supplier<LiveOptions> options) {
-        return CatalogSources.engine(Map.of(
-                "origin",
-                new CatalogSources.Source("catalog:cities", options),
-                "destination",
-                new CatalogSources.Source("catalog:cities", options)));
+        return CatalogSources.engine(
+                "test/travel",
+                Map.of(
+                        "origin",
+                        new CatalogSources.Source("catalog:cities", options),
+                        "destination",
+                        new CatalogSources.Source("catalog:cities", options)));
     }
 
     private static Ask ask(String type, List<String> languages, int limit, Map<String, String> filled) {

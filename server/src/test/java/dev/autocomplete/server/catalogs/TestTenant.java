@@ -60,7 +60,7 @@ final class TestTenant {
                 throw problems.getFirst();
             }
         }
-        return opened.source(params);
+        return opened.source("test/product", params);
     }
 
     /** A question about {@code type} in {@code languages}, with params already filled (type, text, ...). */

@@ -1,0 +1,51 @@
+package dev.autocomplete.server;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+/** The messages one logger writes while it is open, for tests of what the server logs. */
+final class LogLines implements AutoCloseable {
+
+    private final Logger logger;
+    private final List<String> lines = new CopyOnWriteArrayList<>();
+    private final Handler capture = new Handler() {
+        @Override
+        public void publish(LogRecord record) {
+            lines.add(record.getMessage());
+        }
+
+        @Override
+        public void flush() {}
+
+        @Override
+        public void close() {}
+    };
+
+    private LogLines(String loggerName) {
+        this.logger = Logger.getLogger(loggerName);
+        logger.addHandler(capture);
+    }
+
+    /** Starts capturing what the logger of {@code type} (named after the class) writes. */
+    static LogLines of(Class<?> type) {
+        return new LogLines(type.getName());
+    }
+
+    /** Starts capturing what the logger {@code loggerName} writes (for a class this package cannot see). */
+    static LogLines of(String loggerName) {
+        return new LogLines(loggerName);
+    }
+
+    /** The messages so far, in order. */
+    List<String> lines() {
+        return List.copyOf(lines);
+    }
+
+    @Override
+    public void close() {
+        logger.removeHandler(capture);
+    }
+}
