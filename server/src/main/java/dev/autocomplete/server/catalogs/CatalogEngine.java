@@ -30,6 +30,8 @@ final class CatalogEngine implements Engine {
     /** At most one line this often about filters that left no option, with a count of the ones held back. */
     static final Duration UNFILTERED_LOG_INTERVAL = Duration.ofMinutes(1);
 
+    private static final Runnable NOTHING = () -> {};
+
     private final String where;
     private final Map<String, CatalogSources.Source> sources;
     private final LogThrottle unfilteredLog = new LogThrottle(UNFILTERED_LOG_INTERVAL);
@@ -76,8 +78,6 @@ final class CatalogEngine implements Engine {
                                 taken(ask, source),
                                 filters.isEmpty() ? NOTHING : () -> unfiltered(ask.type(), filters.keySet())));
     }
-
-    private static final Runnable NOTHING = () -> {};
 
     /**
      * Says that a filter left no option and the whole list was offered, once a minute at most: the param and the
