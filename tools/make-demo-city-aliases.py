@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Gives the demo's cities the aliases people type: a few everyday short names (NYC, LA, SF, Rio, CDMX: ordinary
+"""Gives the demo's cities the aliases people type: a few everyday short names (NYC, New York, LA, SF, Rio, CDMX: ordinary
 aliases, matched by prefix like names), and the IATA city codes of the 200 largest cities as codes (`=LON`: matched
 only when a typed span is the whole code, and offered after the names that start with it, so a code never hides a
 name being typed; docs/configuration.md).
@@ -30,7 +30,7 @@ WITHOUT = "tools/data/demo-cities-without-code.csv"
 LARGEST = 200
 NEAR = 0.1
 # Everyday short names (not IATA codes), by the demo city's text.
-SHORT_NAMES = {"New York City": ["NYC"], "Los Angeles": ["LA"], "San Francisco": ["SF"],
+SHORT_NAMES = {"New York City": ["NYC", "New York"], "Los Angeles": ["LA"], "San Francisco": ["SF"],
                "Rio de Janeiro": ["Rio"], "Mexico City": ["CDMX"]}
 
 
