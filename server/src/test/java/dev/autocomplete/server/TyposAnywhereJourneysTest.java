@@ -133,6 +133,24 @@ class TyposAnywhereJourneysTest {
     }
 
     @Test
+    void a_contact_typed_in_full_then_the_first_letter_of_the_next_word_stays_the_contact() {
+        // "Ada Lovelace a" is within the typos of "Ada Lovelace" (two from its eight-letter word), but "a" is too
+        // short to hold a typo: it starts the next word (about), and the contact stays settled.
+        for (String tail : List.of(" a", " ab")) {
+            ApiClient.Reply reply = demo.suggestOk(
+                    "lab/mail",
+                    fill(envelope("Create an {{TYPE_1}} to Ada Lovelace" + tail), "{{TYPE_1}}", "type", "email"));
+            assertIdentified(reply, "contact", "Ada Lovelace", "completed");
+            assertTrue(ready(reply), tail + ": " + reply.raw());
+            assertEquals("topic", reply.suggestionTypes().getFirst(), reply.raw());
+        }
+        // A longer misspelt value is still read by its typos.
+        ApiClient.Reply misspelt = demo.suggestOk(
+                "lab/mail", fill(envelope("Create an {{TYPE_1}} to Greta Fisher"), "{{TYPE_1}}", "type", "email"));
+        assertIdentified(misspelt, "contact", "Greta Fisher", "need_confirmation");
+    }
+
+    @Test
     void the_start_of_a_city_closed_by_the_next_cue_stays_the_origin_to_confirm() {
         String[][] journeys = {
             {"en", "Book a flight from Quezon to"},

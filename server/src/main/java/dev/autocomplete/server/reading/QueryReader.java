@@ -283,9 +283,10 @@ public final class QueryReader {
                             && (kind.isValue()
                                     || (reachesEnd
                                             && (kind == SpanMatch.Kind.PREFIX || kind == SpanMatch.Kind.LOOSE)))) {
+                        int settled = kind == SpanMatch.Kind.LOOSE ? exactBefore(words, pos, k, matches) : -1;
                         bestParam = param;
-                        bestEnd = pos + k + 1;
-                        bestMatch = matches[k];
+                        bestEnd = pos + (settled >= 0 ? settled : k) + 1;
+                        bestMatch = matches[settled >= 0 ? settled : k];
                         break;
                     }
                 }
@@ -351,6 +352,32 @@ public final class QueryReader {
             }
         }
         return typing;
+    }
+
+    /**
+     * The span of a value typed in full, shorter than the typo-level span {@code [pos, pos + k]}, when every word
+     * after it is too short to hold a typo (under 4 letters): the span is a value's own text (folded) and the start
+     * of no other value, so the longer span reads as that value only by dropping those words, which start something
+     * new ({@code Ada Lovelace a} is the contact, then the start of {@code about}). Not an alias or the start of
+     * longer values ({@code Rio de Jn} may still be Rio de Janeiro misspelt), and not when the longer span is no
+     * typo of that value ({@code Satna C} is Santa Clara misspelt, though Satna is a city). Its last word's index
+     * from {@code pos}, or -1.
+     */
+    private static int exactBefore(List<Word> words, int pos, int k, SpanMatch[] matches) {
+        for (int shorter = k - 1; shorter >= 0; shorter--) {
+            if (Typos.budget(words.get(pos + shorter + 1).folded()) > 0) {
+                return -1;
+            }
+            SpanMatch match = matches[shorter];
+            if (match.kind() == SpanMatch.Kind.EXACT) {
+                String value = TextFolding.fold(match.value());
+                boolean typedInFull = Words.join(words, pos, pos + shorter + 1).equals(value);
+                // The longer span is that value with the words dropped, not a misspelling of another one.
+                boolean sameValue = Typos.distance(Words.join(words, pos, pos + k + 1), value) < Typos.NEVER;
+                return typedInFull && sameValue ? shorter : -1;
+            }
+        }
+        return -1;
     }
 
     /** Params an uncued value may belong to: the ones on screen first, then the next to fill, then the rest. */
