@@ -284,9 +284,10 @@ public final class QueryReader {
                                     || (reachesEnd
                                             && (kind == SpanMatch.Kind.PREFIX || kind == SpanMatch.Kind.LOOSE)))) {
                         int settled = kind == SpanMatch.Kind.LOOSE ? exactBefore(words, pos, k, matches) : -1;
+                        int last = settled >= 0 ? settled : k;
                         bestParam = param;
-                        bestEnd = pos + (settled >= 0 ? settled : k) + 1;
-                        bestMatch = matches[settled >= 0 ? settled : k];
+                        bestEnd = pos + last + 1;
+                        bestMatch = matches[last];
                         break;
                     }
                 }

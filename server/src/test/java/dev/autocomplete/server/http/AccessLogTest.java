@@ -6,16 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.autocomplete.server.LogLines;
 import dev.autocomplete.server.protocol.SuggestRequest;
 import dev.autocomplete.server.protocol.SuggestResponse;
 import dev.autocomplete.spi.AdditionalContext;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,35 +25,17 @@ class AccessLogTest {
     private static final String CONTEXT_SECRET = "context-secret-4711";
 
     private final ObjectMapper json = new ObjectMapper();
-    private final List<String> lines = new CopyOnWriteArrayList<>();
-    private final Logger logger = Logger.getLogger(AccessLog.LOGGER);
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            lines.add(record.getMessage());
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {}
-    };
-
-    private boolean parentHandlers;
+    private LogLines captured;
 
     /** Lines reach this test only, not the console: one test writes eighteen thousand. */
     @BeforeEach
     void captureLines() {
-        parentHandlers = logger.getUseParentHandlers();
-        logger.setUseParentHandlers(false);
-        logger.addHandler(capture);
+        captured = LogLines.quiet(AccessLog.LOGGER);
     }
 
     @AfterEach
     void releaseLines() {
-        logger.removeHandler(capture);
-        logger.setUseParentHandlers(parentHandlers);
+        captured.close();
     }
 
     private static SuggestRequest body(String rawQuery) {
@@ -98,7 +77,7 @@ class AccessLogTest {
             }
         }
         List<JsonNode> parsed = new java.util.ArrayList<>();
-        for (String line : lines) {
+        for (String line : captured.lines()) {
             assertFalse(line.contains("\n"), "one line: " + line);
             parsed.add(json.readTree(line));
         }
@@ -137,7 +116,9 @@ class AccessLogTest {
                 "Fly \"from\"\n{{CITY_1}}\u0001", lines.get(1).path("raw_query").asText(), "escaped, read back");
         assertEquals(
                 "Paris \"Nord\"", lines.get(1).path("params").path("{{CITY_1}}").asText());
-        assertTrue(this.lines.stream().noneMatch(line -> line.contains(CONTEXT_SECRET)), this.lines.toString());
+        assertTrue(
+                captured.lines().stream().noneMatch(line -> line.contains(CONTEXT_SECRET)),
+                captured.lines().toString());
     }
 
     @Test
