@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.autocomplete.server.config.ServerSettings;
+import dev.autocomplete.server.http.CatalogService;
 import dev.autocomplete.server.store.Database;
 import dev.autocomplete.server.store.PostgresServer;
 import dev.autocomplete.server.wiring.AutocompleteServer;
@@ -14,9 +15,11 @@ import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
 import java.net.URI;
 import java.net.http.HttpRequest;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -372,6 +375,11 @@ class CatalogWritePathTest {
         return details;
     }
 
+    /**
+     * A full data directory: first with room for a write's body in the spool but not for the store's pages
+     * ({@code SQLITE_FULL}), then with no room for the body either. Each is a 503 with {@code Retry-After}, said once
+     * in the log, not once per write; writes resume once there is room.
+     */
     @Test
     void a_full_disk_is_a_logged_503_with_retry_after_and_writes_resume_once_there_is_room() throws Exception {
         Path data = Files.createDirectories(temp.resolve("small-disk"));
@@ -393,8 +401,9 @@ class CatalogWritePathTest {
             @Override
             public void close() {}
         };
-        Logger logger = Logger.getLogger(Database.class.getName());
-        logger.addHandler(capture);
+        List<Logger> loggers =
+                List.of(Logger.getLogger(Database.class.getName()), Logger.getLogger(CatalogService.class.getName()));
+        loggers.forEach(logger -> logger.addHandler(capture));
         try {
             Tenants tenants = Tenants.create(temp);
             try (AutocompleteServer server = sqlite(tenants, data)) {
@@ -405,28 +414,41 @@ class CatalogWritePathTest {
                                 .status());
                 Path filler = data.resolve("filler");
                 fill(filler);
-
-                for (int i = 0; i < 3; i++) {
-                    ApiClient.Reply full = api.call("POST", CITIES, tenants.beta(), batch("full" + i, 2000), JSON);
-                    assertEquals(503, full.status(), full.raw());
-                    assertEquals("STORAGE_UNAVAILABLE", full.errorCode());
-                    assertEquals("2", full.header("Retry-After"), full.headers().toString());
+                // Room for a body of 2,000 records in the spool, not for the store's pages of them.
+                int bodyBytes = batch("full0", 2000).getBytes(StandardCharsets.UTF_8).length;
+                try (FileChannel channel = FileChannel.open(filler, StandardOpenOption.WRITE)) {
+                    channel.truncate(channel.size() - bodyBytes - 64 * 1024);
                 }
-                List<String> diskWarnings = warnings.stream()
-                        .filter(w -> w.contains("the disk is full"))
-                        .toList();
-                assertEquals(1, diskWarnings.size(), "one warning, not one per failure: " + warnings);
-                assertTrue(diskWarnings.getFirst().contains("SQLITE_FULL"), diskWarnings.getFirst());
+                assertFullDisk(api, tenants, warnings, "SQLITE_FULL");
+
+                warnings.clear();
+                fill(data.resolve("filler-2"));
+                assertFullDisk(api, tenants, warnings, "could not be copied to " + data.resolve("spool"));
 
                 Files.delete(filler);
+                Files.delete(data.resolve("filler-2"));
                 ApiClient.Reply again = api.call("POST", CITIES, tenants.beta(), batch("after", 2000), JSON);
                 assertEquals(200, again.status(), again.raw());
                 assertEquals(2010, count(api, tenants.beta(), CITIES));
             }
         } finally {
-            logger.removeHandler(capture);
+            loggers.forEach(logger -> logger.removeHandler(capture));
             run("umount", data.toString());
         }
+    }
+
+    /** Three writes of 2,000 records answer 503 with {@code Retry-After}, and the log has one disk-full warning. */
+    private static void assertFullDisk(ApiClient api, Tenants tenants, List<String> warnings, String saying) {
+        for (int i = 0; i < 3; i++) {
+            ApiClient.Reply full = api.call("POST", CITIES, tenants.beta(), batch("full" + i, 2000), JSON);
+            assertEquals(503, full.status(), full.raw());
+            assertEquals("STORAGE_UNAVAILABLE", full.errorCode());
+            assertEquals("2", full.header("Retry-After"), full.headers().toString());
+        }
+        List<String> diskWarnings =
+                warnings.stream().filter(w -> w.contains("the disk is full")).toList();
+        assertEquals(1, diskWarnings.size(), "one warning, not one per failure: " + warnings);
+        assertTrue(diskWarnings.getFirst().contains(saying), diskWarnings.getFirst());
     }
 
     /** A JSON array of {@code size} records with long texts, ids starting with {@code prefix}. */

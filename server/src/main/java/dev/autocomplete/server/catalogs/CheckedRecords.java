@@ -52,16 +52,15 @@ public final class CheckedRecords implements AutoCloseable {
     }
 
     /**
-     * Copies {@code body} to a temporary file (in {@code java.io.tmpdir}, readable by this user only, deleted by
-     * {@link #close}) and checks its records.
+     * Copies {@code body} to a file of {@code spool} (readable by this user only, deleted by {@link #close}) and
+     * checks its records.
      *
      * @throws IOException when the file cannot be written (the disk is full)
      * @throws RecordReader.MalformedBody when the body cannot be read as records at all
      */
-    public static CheckedRecords spool(RecordReader.Format format, ObjectMapper json, InputStream body)
-            throws IOException {
-        // On POSIX file systems a temporary file is created with permissions rw------- (Files.createTempFile).
-        Path file = Files.createTempFile("autocomplete-write-", ".body");
+    public static CheckedRecords spool(
+            WriteSpool spool, RecordReader.Format format, ObjectMapper json, InputStream body) throws IOException {
+        Path file = spool.newFile();
         try {
             try (OutputStream out = Files.newOutputStream(file)) {
                 body.transferTo(out);

@@ -12,6 +12,8 @@ import dev.autocomplete.server.catalogs.LiveCatalogs;
 import dev.autocomplete.server.catalogs.PatchReader;
 import dev.autocomplete.server.catalogs.RecordReader;
 import dev.autocomplete.server.catalogs.RecordWriter;
+import dev.autocomplete.server.catalogs.WriteSpool;
+import dev.autocomplete.server.engines.LogThrottle;
 import dev.autocomplete.server.protocol.ApiException;
 import dev.autocomplete.server.store.CatalogRef;
 import dev.autocomplete.server.store.InvalidRecordsException;
@@ -68,6 +70,8 @@ public final class CatalogService implements HttpService {
 
     private final Gatekeeper gatekeeper;
     private final LiveCatalogs catalogs;
+    private final WriteSpool spool;
+    private final LogThrottle spoolWarnings = new LogThrottle(Duration.ofMinutes(1));
     private final ObjectMapper json;
     private final ErrorResponses errors;
     private final ConnectionGuard guard;
@@ -81,6 +85,7 @@ public final class CatalogService implements HttpService {
     public CatalogService(
             Gatekeeper gatekeeper,
             LiveCatalogs catalogs,
+            WriteSpool spool,
             ObjectMapper json,
             ErrorResponses errors,
             ConnectionGuard guard,
@@ -88,6 +93,7 @@ public final class CatalogService implements HttpService {
             Duration bodyTimeout) {
         this.gatekeeper = gatekeeper;
         this.catalogs = catalogs;
+        this.spool = spool;
         this.json = json;
         this.errors = errors;
         this.guard = guard;
@@ -432,16 +438,31 @@ public final class CatalogService implements HttpService {
         RecordReader.Format format = format(request);
         InputStream body = requestBody(request, "send records as a JSON array or NDJSON");
         try {
-            return CheckedRecords.spool(format, json, body);
+            return CheckedRecords.spool(spool, format, json, body);
         } catch (RecordReader.MalformedBody e) {
             throw ApiException.badRequest("INVALID_JSON", e.getMessage() + " Nothing was applied.");
         } catch (IOException | UncheckedIOException e) {
-            LOG.log(
-                    System.Logger.Level.WARNING,
-                    "A catalog write was refused: its body could not be copied to "
-                            + System.getProperty("java.io.tmpdir") + " (" + e.getMessage() + "); is the disk full?");
+            warnOfSpool(e);
             throw storageUnavailable();
         }
+    }
+
+    /**
+     * Logs a body that could not be copied to the spool: every write answers 503 until an operator frees space, so it
+     * is said at once, at most once a minute, as the store says a full disk.
+     */
+    private void warnOfSpool(Exception e) {
+        int heldBack = spoolWarnings.admit(System.nanoTime());
+        if (heldBack < 0) {
+            return;
+        }
+        String problem = String.valueOf(e.getMessage());
+        LOG.log(
+                System.Logger.Level.WARNING,
+                "A catalog write failed: its body could not be copied to " + spool.directory() + " ("
+                        + (problem.contains("No space left") ? "the disk is full: " : "") + problem
+                        + "). Writes of catalogs answer 503 STORAGE_UNAVAILABLE until it can be written"
+                        + (heldBack > 0 ? "; " + heldBack + " more such failures since the last warning" : ""));
     }
 
     private static RecordReader.Format format(ServerRequest request) {

@@ -19,6 +19,7 @@ import dev.autocomplete.server.auth.SigningSecret;
 import dev.autocomplete.server.auth.SnapshotKeyStore;
 import dev.autocomplete.server.catalogs.CatalogStores;
 import dev.autocomplete.server.catalogs.LiveCatalogs;
+import dev.autocomplete.server.catalogs.WriteSpool;
 import dev.autocomplete.server.config.ServerSettings;
 import dev.autocomplete.server.engines.EngineRunner;
 import dev.autocomplete.server.files.FileWatcher;
@@ -241,6 +242,7 @@ public final class AutocompleteServer implements AutoCloseable {
                 .register(new CatalogService(
                         gatekeeper,
                         catalogs,
+                        WriteSpool.open(settings.data()),
                         json,
                         errors,
                         guard,
