@@ -18,9 +18,15 @@ const CHROMIUM_FLAGS = [
   "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ];
 
+/** The temporary directories this test file made, removed when its process exits (the servers are stopped by then). */
+const made = [];
+process.once("exit", () => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
 /** A fresh tenants directory with the bundled demo tenant, without its per-machine keys (data/ goes beside it). */
 export function demoTenants() {
-  const dir = path.join(mkdtempSync(path.join(tmpdir(), "autocomplete-web-")), "tenants");
+  const root = mkdtempSync(path.join(tmpdir(), "autocomplete-web-"));
+  made.push(root);
+  const dir = path.join(root, "tenants");
   cpSync(path.join(REPO, "tenants/demo"), path.join(dir, "demo"), { recursive: true });
   rmSync(path.join(dir, "demo/keys.yaml"), { force: true });
   return dir;

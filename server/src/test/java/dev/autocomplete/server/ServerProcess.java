@@ -41,6 +41,8 @@ final class ServerProcess implements AutoCloseable {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = new ArrayList<>(List.of(
                 java,
+                // sqlite-jdbc unpacks its native library here (the test's directory); a kill -9 leaves it behind.
+                "-Dorg.sqlite.tmpdir=" + output.toAbsolutePath().getParent(),
                 "-cp",
                 System.getProperty("java.class.path"),
                 Main.class.getName(),

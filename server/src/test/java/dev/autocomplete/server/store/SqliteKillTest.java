@@ -45,6 +45,8 @@ class SqliteKillTest {
             Process writer = new ProcessBuilder(
                             Path.of(System.getProperty("java.home"), "bin", "java")
                                     .toString(),
+                            // sqlite-jdbc unpacks its native library into this directory; a kill -9 leaves it.
+                            "-Dorg.sqlite.tmpdir=" + directory,
                             "-cp",
                             System.getProperty("java.class.path"),
                             Writer.class.getName(),
