@@ -133,6 +133,36 @@ class TyposAnywhereJourneysTest {
     }
 
     @Test
+    void a_value_to_confirm_mid_text_is_offered_alone_when_nothing_else_is_open() {
+        // Every other param is filled: the contact to confirm is the one suggestion left, with its candidates,
+        // not an empty list that leaves the query unready with nothing to tap (a pick is appended at the end and
+        // fills it: the query is then ready).
+        for (String topic : List.of("Invoice", "{{TOPIC_1}}")) {
+            ObjectNode body = fill(
+                    envelope("Create an {{TYPE_1}} to Greta Fisher about " + topic), "{{TYPE_1}}", "type", "email");
+            if (topic.startsWith("{{")) {
+                fill(body, topic, "topic", "Invoice");
+            }
+            ApiClient.Reply reply = demo.suggestOk("lab/mail", body);
+            assertIdentified(reply, "contact", "Greta Fisher", "need_confirmation");
+            assertFalse(ready(reply), reply.raw());
+            assertEquals(List.of("contact"), reply.suggestionTypes(), reply.raw());
+            assertEquals("Greta Fischer", reply.options("contact").getFirst(), reply.raw());
+            ObjectNode picked = fill(
+                    envelope("Create an {{TYPE_1}} to Greta Fisher about " + topic + " {{CONTACT_1}}"),
+                    "{{TYPE_1}}",
+                    "type",
+                    "email");
+            fill(picked, "{{CONTACT_1}}", "contact", "Greta Fischer");
+            if (topic.startsWith("{{")) {
+                fill(picked, topic, "topic", "Invoice");
+            }
+            ApiClient.Reply after = demo.suggestOk("lab/mail", picked);
+            assertTrue(ready(after), after.raw());
+        }
+    }
+
+    @Test
     void a_contact_typed_in_full_then_the_first_letter_of_the_next_word_stays_the_contact() {
         // "Ada Lovelace a" is within the typos of "Ada Lovelace" (two from its eight-letter word), but "a" is too
         // short to hold a typo: it starts the next word (about), and the contact stays settled.

@@ -554,8 +554,8 @@ public final class QueryReader {
      * optional ones wait (the official client asks again only when it runs out of cached suggestions, so listing
      * them would hide {@code is_ready} after the last required pick). The first suggestion has its options; the
      * later ones only those of {@link #laterOptions}. A param read before the end of the text to confirm (a typo,
-     * the start of a value) comes last with what it may be as options, and never first: the client appends a pick
-     * at the end of the text, not where the span is.
+     * the start of a value) comes last with what it may be as options, and first only when no other param is
+     * left: the client appends a pick at the end of the text, not where the span is.
      */
     private List<Reading.ParamSuggestion> suggestions(IntentReading reading) {
         Set<Param> order = new LinkedHashSet<>();
@@ -572,9 +572,9 @@ public final class QueryReader {
         open.removeAll(toConfirm.keySet());
         boolean requiredOpen = open.stream().anyMatch(Param::required);
         open.stream().filter(p -> p.required() || !requiredOpen).forEach(order::add);
-        if (!order.isEmpty()) {
-            order.addAll(toConfirm.keySet());
-        }
+        // First only when nothing else is left: then it is what the user has to settle, and an empty list would
+        // leave the query unready with nothing to tap.
+        order.addAll(toConfirm.keySet());
         Map<String, String> filled = sources.filledWith(readValues(reading));
         List<Reading.ParamSuggestion> suggestions = new ArrayList<>();
         for (Param param : order) {
