@@ -63,6 +63,22 @@ class ValidateEveryProblemTest {
                         params:
                           - type: item
                             engine: nonesuch
+                          - type: size
+                            options: [Small, {text: Large}]
+                """);
+        // One list problem per product is said: the other order in a product of its own.
+        Path paint = Files.createDirectories(tenants.resolve("paint"));
+        Files.writeString(paint.resolve("tenant.yaml"), """
+                display_name: Paint
+                products:
+                  - id: 4c6d8e0f-3a5b-4c7d-9e1f-2a3b4c5d6e70
+                    slug: paint
+                    intents:
+                      - name: paint
+                        phrases: [Paint]
+                        params:
+                          - type: colour
+                            options: [{text: Red}, Blue]
                 """);
 
         TestTenants.Cli result = TestTenants.cli("validate", "--tenants", tenants.toString());
@@ -96,11 +112,17 @@ class ValidateEveryProblemTest {
                 ":28: products[0].intents[0].params[1].cues.en: must be a single value, not a map",
                 ":29: products[0].intents[1].name: is required",
                 ":30: products[0].intents[1].params: needs at least one param",
-                ":39: products[1].intents[0].params[0].engine: names no engine 'nonesuch'");
+                ":39: products[1].intents[0].params[0].engine: names no engine 'nonesuch'; available: date (the"
+                        + " built-in engines and those of the JARs in " + shop.resolve("engines") + ")",
+                ":41: products[1].intents[0].params[1].options[1]: is a map in a list of texts: give every option");
         for (String problem : expected) {
             assertTrue(result.err().contains(file + problem), "missing '" + problem + "' in:\n" + result.err());
         }
-        assertTrue(result.err().contains(expected.size() + " problem(s)"), result.err());
+        String reversed = paint.resolve("tenant.yaml") + ":10: products[0].intents[0].params[0].options[1]: is a text"
+                + " in a list of maps: give every option of the list as a text, or every one as a map {text: ...,"
+                + " weight: ...}";
+        assertTrue(result.err().contains(reversed), "missing '" + reversed + "' in:\n" + result.err());
+        assertTrue(result.err().contains(expected.size() + 1 + " problem(s)"), result.err());
     }
 
     @Test

@@ -223,6 +223,16 @@ final class CatalogConfig {
         if (!(raw instanceof List<?> items) || items.isEmpty()) {
             throw tree.error(key, "must be a non-empty list");
         }
+        boolean maps = items.getFirst() instanceof Map<?, ?>;
+        for (int i = 1; i < items.size(); i++) {
+            if (items.get(i) instanceof Map<?, ?> != maps) {
+                throw tree.error(
+                        key + "[" + i + "]",
+                        "is " + (maps ? "a text" : "a map") + " in a list of " + (maps ? "maps" : "texts")
+                                + ": give every option of the list as a text, or every one as a map {text: ...,"
+                                + " weight: ...}");
+            }
+        }
         List<CatalogEntry> entries = new ArrayList<>();
         List<String> places = new ArrayList<>();
         for (int i = 0; i < items.size(); i++) {

@@ -298,25 +298,31 @@ public final class KeysCommand implements Runnable {
         }
     }
 
-    /** The id of a product named by slug or id in the tenant's {@code tenant.yaml}. */
+    /**
+     * The id of a product named by slug or id in the tenant's {@code tenant.yaml}. An unknown name is an error that
+     * lists the products there is (not the usage: the command line was right, the name was not).
+     */
     private static UUID productId(CommandLine.Model.CommandSpec spec, Path directory, String product)
             throws IOException {
+        List<String> slugs = new ArrayList<>();
         try {
             YamlDocument yaml = YamlDocument.read(directory.resolve(TenantLoader.TENANT_FILE));
             if (yaml.root() instanceof Map<?, ?> root && root.get("products") instanceof List<?> products) {
                 for (Object item : products) {
-                    if (item instanceof Map<?, ?> map
-                            && map.get("id") != null
-                            && (product.equals(String.valueOf(map.get("slug")))
-                                    || product.equalsIgnoreCase(String.valueOf(map.get("id"))))) {
-                        return Uuids.require(String.valueOf(map.get("id")), "the product's id");
+                    if (item instanceof Map<?, ?> map && map.get("id") != null) {
+                        if (product.equals(String.valueOf(map.get("slug")))
+                                || product.equalsIgnoreCase(String.valueOf(map.get("id")))) {
+                            return Uuids.require(String.valueOf(map.get("id")), "the product's id");
+                        }
+                        slugs.add(String.valueOf(map.get("slug")));
                     }
                 }
             }
         } catch (TenantException | IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "Cannot read the tenant: " + e.getMessage());
         }
-        throw new CommandLine.ParameterException(
-                spec.commandLine(), "No product '" + product + "' in " + directory.resolve(TenantLoader.TENANT_FILE));
+        throw new IllegalArgumentException("No product '" + product + "' in "
+                + directory.resolve(TenantLoader.TENANT_FILE)
+                + (slugs.isEmpty() ? " (it has no products)" : "; its products: " + String.join(", ", slugs)));
     }
 }

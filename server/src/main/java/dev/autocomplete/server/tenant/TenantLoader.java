@@ -455,7 +455,10 @@ public final class TenantLoader {
                                                         ", ",
                                                         settings.factories().keySet().stream()
                                                                 .sorted()
-                                                                .toList()))));
+                                                                .toList())
+                                                + " (the built-in engines and those of the JARs in "
+                                                + settings.directory().resolve("engines")
+                                                + ")")));
             }
             return null;
         }
@@ -519,12 +522,25 @@ public final class TenantLoader {
             checks.add(e.key().isEmpty() ? new EngineConfigException(at, e.getMessage()) : e);
             return null;
         } catch (RuntimeException | LinkageError e) {
-            checks.add(
-                    new EngineConfigException(at + ".engine", "engine '" + factory.name() + "' failed to start: " + e));
+            checks.add(new EngineConfigException(
+                    at + ".engine", "engine '" + factory.name() + "' failed to start: " + thrown(e)));
             return null;
         } finally {
             thread.setContextClassLoader(previous);
         }
+    }
+
+    /**
+     * What a factory threw, with its first frames: a bare {@code java.lang.NullPointerException} (a resource missing
+     * from the JAR) says nothing of where. The message is the engine's own, at load time, not a user's query.
+     */
+    private static String thrown(Throwable e) {
+        StringBuilder text = new StringBuilder(e.toString().replaceAll("\\p{Cntrl}", " "));
+        StackTraceElement[] frames = e.getStackTrace();
+        for (int i = 0; i < Math.min(3, frames.length); i++) {
+            text.append(i == 0 ? " at " : " < ").append(frames[i]);
+        }
+        return text.toString();
     }
 
     /** {@link EngineContext.Shared} for one tenant load. */

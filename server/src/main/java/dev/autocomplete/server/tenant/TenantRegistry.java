@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 
 /**
  * Every tenant under a tenants directory: one sub-directory with a {@code tenant.yaml} per tenant. Tenants
@@ -191,7 +192,8 @@ public final class TenantRegistry implements AutoCloseable {
         LOG.log(
                 System.Logger.Level.WARNING,
                 "Tenant " + id + " not (re)loaded"
-                        + (tenants.containsKey(id) ? "; its previous version keeps serving" : "") + ": " + found);
+                        + (tenants.containsKey(id) ? "; its previous version keeps serving" : "") + ": "
+                        + found.stream().map(Problem::toString).collect(Collectors.joining("; ")));
     }
 
     /** Unloads the tenant of a directory that is gone or no longer has a {@code tenant.yaml}. */

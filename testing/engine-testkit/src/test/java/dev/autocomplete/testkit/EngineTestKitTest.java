@@ -5,12 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.autocomplete.spi.Engine;
+import dev.autocomplete.spi.EngineContext;
+import dev.autocomplete.spi.EngineFactory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -156,6 +160,32 @@ class EngineTestKitTest {
                     kit.problems().toString());
             TenantLoadException thrown = assertThrows(TenantLoadException.class, () -> kit.product("paint"));
             assertEquals(kit.problems(), thrown.problems());
+        }
+    }
+
+    @Test
+    void a_factory_that_throws_is_reported_with_where_it_threw() throws IOException {
+        // A resource missing from the JAR: a bare NullPointerException, which alone says nothing of where.
+        EngineFactory throwing = new EngineFactory() {
+            @Override
+            public String name() {
+                return "colors";
+            }
+
+            @Override
+            public Engine create(EngineContext context) {
+                return Objects.requireNonNull(null);
+            }
+        };
+        try (EngineTestKit kit = EngineTestKit.tenant(tenant("throwing", PAINT)).withEngine(throwing)) {
+            assertEquals(1, kit.problems().size(), kit.problems().toString());
+            String problem = kit.problems().getFirst();
+            assertTrue(
+                    problem.matches(
+                            ".*tenant\\.yaml:9: .*engine: engine 'colors' failed to start:"
+                                    + " java\\.lang\\.NullPointerException at java\\.base/java\\.util\\.Objects\\.requireNonNull"
+                                    + ".* < dev\\.autocomplete\\.testkit\\.EngineTestKitTest\\$\\d+\\.create\\(EngineTestKitTest\\.java:\\d+\\).*"),
+                    problem);
         }
     }
 
