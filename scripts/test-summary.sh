@@ -31,7 +31,7 @@ echo "$reports" | while IFS= read -r report; do
   kind="${dir##*/}"
   module="${dir%/target/*}"
   module="${module#"$root"/}"
-  [ "$module" = "$root" ] && module="."
+  [ "$module" = "$root" ] && module="${root##*/}"
   [ "$kind" = failsafe-reports ] && module="$module (after packaging)"
   sed -n 's/^Tests run: \([0-9]*\), Failures: \([0-9]*\), Errors: \([0-9]*\), Skipped: \([0-9]*\).*/\1 \2 \3 \4/p' \
     "$report" | head -n1 | sed "s|^|$module\t|"
