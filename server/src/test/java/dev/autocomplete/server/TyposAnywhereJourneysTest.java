@@ -133,6 +133,22 @@ class TyposAnywhereJourneysTest {
     }
 
     @Test
+    void the_first_letter_of_a_cue_offers_its_params_list_as_the_whole_cue_does() {
+        // A client asking at every keystroke: `i` of `in` is not a cabin typed, so the cabin is not offered empty.
+        String[][] journeys = {{"en", "Friday i", "Friday in"}, {"de", "Freitag i", "Freitag in"}};
+        for (String[] journey : journeys) {
+            String query = toAfterOrigin(journey[0], "{{DESTINATION_1}} ");
+            ApiClient.Reply started = travel(
+                    journey[0], query + journey[1], "{{ORIGIN_1}}=origin=Paris", "{{DESTINATION_1}}=destination=Rome");
+            ApiClient.Reply whole = travel(
+                    journey[0], query + journey[2], "{{ORIGIN_1}}=origin=Paris", "{{DESTINATION_1}}=destination=Rome");
+            assertEquals("cabin", started.suggestionTypes().getFirst(), started.raw());
+            assertEquals(4, whole.options("cabin").size(), whole.raw());
+            assertEquals(whole.options("cabin"), started.options("cabin"), started.raw());
+        }
+    }
+
+    @Test
     void a_value_to_confirm_mid_text_is_offered_alone_when_nothing_else_is_open() {
         // Every other param is filled: the contact to confirm is the one suggestion left, with its candidates,
         // not an empty list that leaves the query unready with nothing to tap (a pick is appended at the end and

@@ -583,10 +583,28 @@ public final class QueryReader {
             List<Option> options = suggestions.isEmpty() || toConfirm.containsKey(param)
                     ? options(param, typed, filled)
                     : laterOptions(param, filled);
+            if (options.isEmpty() && param == reading.active() && startsACue(param, typed)) {
+                // `… on Friday i`: the start of the cabin's cue `in`, not a cabin; the list it will have at `in`.
+                options = options(param, "", filled);
+            }
             suggestions.add(new Reading.ParamSuggestion(
                     param.type(), param.label().in(languages), param.required(), options, fromContext));
         }
         return suggestions;
+    }
+
+    /** Whether {@code typed} is the start of one of {@code param}'s cues, not the whole of one. */
+    private boolean startsACue(Param param, String typed) {
+        String folded = TextFolding.fold(typed).strip();
+        if (folded.isEmpty()) {
+            return false;
+        }
+        for (String cue : param.cuesIn(languages)) {
+            if (cue.length() > folded.length() && cue.startsWith(folded)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
