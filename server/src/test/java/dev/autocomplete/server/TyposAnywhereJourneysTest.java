@@ -149,6 +149,16 @@ class TyposAnywhereJourneysTest {
     }
 
     @Test
+    void a_city_typed_in_full_then_the_first_letter_of_a_cue_stays_that_city() {
+        // `London o` is one letter from `London C(anada)`, but `o` starts the date's cue `on`: London stays settled.
+        ApiClient.Reply reply = travel("en", toAfterOrigin("en", "London o"), "{{ORIGIN_1}}=origin=Paris");
+        assertIdentified(reply, "destination", "London", "completed");
+        assertTrue(ready(reply), reply.raw());
+        assertEquals("date", reply.suggestionTypes().getFirst(), reply.raw());
+        assertFalse(reply.options("date").isEmpty(), reply.raw());
+    }
+
+    @Test
     void a_value_to_confirm_mid_text_is_offered_alone_when_nothing_else_is_open() {
         // Every other param is filled: the contact to confirm is the one suggestion left, with its candidates,
         // not an empty list that leaves the query unready with nothing to tap (a pick is appended at the end and

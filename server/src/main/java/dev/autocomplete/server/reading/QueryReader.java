@@ -283,7 +283,7 @@ public final class QueryReader {
                             && (kind.isValue()
                                     || (reachesEnd
                                             && (kind == SpanMatch.Kind.PREFIX || kind == SpanMatch.Kind.LOOSE)))) {
-                        int settled = kind == SpanMatch.Kind.LOOSE ? exactBefore(words, pos, k, matches) : -1;
+                        int settled = kind == SpanMatch.Kind.LOOSE ? exactBefore(intent, words, pos, k, matches) : -1;
                         int last = settled >= 0 ? settled : k;
                         bestParam = param;
                         bestEnd = pos + last + 1;
@@ -364,7 +364,7 @@ public final class QueryReader {
      * typo of that value ({@code Satna C} is Santa Clara misspelt, though Satna is a city). Its last word's index
      * from {@code pos}, or -1.
      */
-    private static int exactBefore(List<Word> words, int pos, int k, SpanMatch[] matches) {
+    private int exactBefore(Intent intent, List<Word> words, int pos, int k, SpanMatch[] matches) {
         for (int shorter = k - 1; shorter >= 0; shorter--) {
             if (Typos.budget(words.get(pos + shorter + 1).folded()) > 0) {
                 return -1;
@@ -373,12 +373,24 @@ public final class QueryReader {
             if (match.kind() == SpanMatch.Kind.EXACT) {
                 String value = TextFolding.fold(match.value());
                 boolean typedInFull = Words.join(words, pos, pos + shorter + 1).equals(value);
-                // The longer span is that value with the words dropped, not a misspelling of another one.
+                // The longer span is that value with the words dropped, not a misspelling of another one; or the
+                // words dropped start a cue (`London o`, before `on`: not `London, Canada` misspelt).
                 boolean sameValue = Typos.distance(Words.join(words, pos, pos + k + 1), value) < Typos.NEVER;
-                return typedInFull && sameValue ? shorter : -1;
+                boolean cueStarts = startsACue(intent, Words.join(words, pos + shorter + 1, pos + k + 1));
+                return typedInFull && (sameValue || cueStarts) ? shorter : -1;
             }
         }
         return -1;
+    }
+
+    /** Whether {@code folded} is the start of a cue of one of the intent's params, not the whole of one. */
+    private boolean startsACue(Intent intent, String folded) {
+        for (Param param : intent.params()) {
+            if (startsACue(param, folded)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Params an uncued value may belong to: the ones on screen first, then the next to fill, then the rest. */
