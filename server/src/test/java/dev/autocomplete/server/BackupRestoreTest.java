@@ -45,6 +45,21 @@ class BackupRestoreTest {
             StorageFixture.delete(api, secret, "kept");
             StorageFixture.upsert(api, secret, "later", "Later Widget");
             assertFalse(StorageFixture.offered(api, publicKey, "Order ").contains("Kept Widget"));
+            // Not under a running server: it would go on serving its memory and index new writes against the old
+            // store (an operator's trial: an option written after such a restore was never offered).
+            ServerProcess.Exit underServer = ServerProcess.run(
+                    fixture.env, concat(List.of("storage", "restore", "--from", backup.toString()), storage));
+            assertEquals(1, underServer.code(), underServer.output());
+            assertTrue(
+                    underServer
+                            .output()
+                            .contains("error: a server is running on the data directory " + data
+                                    + ": stop it first; nothing was restored"),
+                    underServer.output());
+            StorageFixture.upsert(api, secret, "after", "After Widget");
+            List<String> offered = StorageFixture.offered(api, publicKey, "Order ");
+            assertTrue(offered.containsAll(List.of("Later Widget", "After Widget")), offered.toString());
+            StorageFixture.delete(api, secret, "after");
         }
         String restored = ServerProcess.command(
                 fixture.env, concat(List.of("storage", "restore", "--from", backup.toString()), storage));

@@ -2,6 +2,7 @@ package dev.autocomplete.server.cli;
 
 import dev.autocomplete.server.auth.PostgresKeyStore;
 import dev.autocomplete.server.config.ServerSettings;
+import dev.autocomplete.server.config.ServingMark;
 import dev.autocomplete.server.storage.SqliteBackups;
 import dev.autocomplete.server.storage.StorageMigration;
 import dev.autocomplete.server.store.Database;
@@ -97,7 +98,8 @@ public final class StorageCommand implements Runnable {
                     out.println("Catalog change sequence: " + catalogs.lastSequence() + " (replicas continue from it)");
                 }
                 out.println("Next: stop the SQLite server, set storage.url (or AUTOCOMPLETE_STORAGE_URL) to this "
-                        + "database on every replica, and start them. The keys.yaml files are no longer read.");
+                        + "database on every replica, and start them. The keys.yaml files are no longer read: give "
+                        + "every keys and catalog command the same storage URL from now on.");
                 return 0;
             } catch (StorageMigration.TargetNotEmpty e) {
                 spec.commandLine().getErr().println("error: " + e.getMessage());
@@ -150,8 +152,22 @@ public final class StorageCommand implements Runnable {
 
         @Override
         public Integer call() throws IOException {
-            Path file = sqliteFile(settings.settings(), "restore");
-            SqliteBackups.restore(from, file);
+            ServerSettings resolved = settings.settings();
+            Path file = sqliteFile(resolved, "restore");
+            try {
+                ServingMark.exclusively(resolved.data(), () -> {
+                    SqliteBackups.restore(from, file);
+                    return null;
+                });
+            } catch (IllegalStateException e) {
+                // A running server would keep serving what it holds in memory and index new writes against the
+                // old store: acknowledged writes would not be offered.
+                spec.commandLine()
+                        .getErr()
+                        .println("error: " + e.getMessage() + "; nothing was restored (a running server keeps what it"
+                                + " holds in memory and would not serve the restored store)");
+                return 1;
+            }
             spec.commandLine().getOut().println("Restored " + file + " from " + from);
             return 0;
         }

@@ -21,6 +21,7 @@ import dev.autocomplete.server.catalogs.CatalogStores;
 import dev.autocomplete.server.catalogs.LiveCatalogs;
 import dev.autocomplete.server.catalogs.WriteSpool;
 import dev.autocomplete.server.config.ServerSettings;
+import dev.autocomplete.server.config.ServingMark;
 import dev.autocomplete.server.engines.EngineRunner;
 import dev.autocomplete.server.files.FileWatcher;
 import dev.autocomplete.server.http.AccessLog;
@@ -98,6 +99,7 @@ public final class AutocompleteServer implements AutoCloseable {
     private final LiveCatalogs catalogs;
     private final Learning learning;
     private final Analytics analytics;
+    private final ServingMark serving;
 
     private AutocompleteServer(
             TenantRegistry tenants,
@@ -115,8 +117,10 @@ public final class AutocompleteServer implements AutoCloseable {
             DemoPage demoPage,
             LiveCatalogs catalogs,
             Learning learning,
-            Analytics analytics) {
+            Analytics analytics,
+            ServingMark serving) {
         this.analytics = analytics;
+        this.serving = serving;
         this.catalogs = catalogs;
         this.learning = learning;
         this.tracker = tracker;
@@ -141,6 +145,8 @@ public final class AutocompleteServer implements AutoCloseable {
     public static AutocompleteServer start(ServerSettings settings) throws IOException {
         Path tenantsRoot = settings.tenants();
         StoredComponents.refuseNewer(settings); // a store a newer version wrote: refused before anything opens it
+        // Before the store opens: `storage restore` refuses to replace it under a running server.
+        ServingMark serving = ServingMark.hold(settings.data());
         LiveCatalogs catalogs = CatalogStores.live(settings);
         TenantLoader loader = new TenantLoader(catalogs);
         // Before loading, so that a change made while tenants and keys load is reported, not lost.
@@ -323,7 +329,8 @@ public final class AutocompleteServer implements AutoCloseable {
                 demoPage,
                 catalogs,
                 learning,
-                analytics);
+                analytics,
+                serving);
         // Helidon logs (SEVERE, with the address) a listener that cannot bind, stops the others and returns.
         if (webServer.port() < 0 || webServer.port(MANAGEMENT_SOCKET) < 0) {
             started.close();
@@ -487,6 +494,11 @@ public final class AutocompleteServer implements AutoCloseable {
         learning.close();
         analytics.close();
         catalogs.close();
+        try {
+            serving.close();
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "Could not release " + ServingMark.FILE + ": " + e.getMessage());
+        }
     }
 
     /** What the server learns from picks; tests flush and apply it. */
