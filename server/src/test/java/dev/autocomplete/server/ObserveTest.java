@@ -103,6 +103,34 @@ class ObserveTest {
     }
 
     @Test
+    void keys_a_tenant_cannot_read_make_the_keys_check_degraded_and_say_which() throws Exception {
+        // An operator's trial: keys.yaml written by root, mode 0600, for a server running as another user. Every
+        // key of that tenant is refused; health said UP, degraded false. (Tests run as root: a directory in the
+        // file's place cannot be read either.)
+        Path tenants = TestTenants.copyOfDemo(temp);
+        Files.createDirectories(tenants.resolve("demo/keys.yaml"));
+        try (AutocompleteServer server = TestServers.start(tenants)) {
+            ApiClient.Reply health =
+                    ApiClient.management(server.managementPort()).get("/observe/health");
+            JsonNode keys = null;
+            for (JsonNode check : health.json().path("checks")) {
+                if (check.path("name").asText().equals("keys")) {
+                    keys = check;
+                }
+            }
+            assertTrue(keys != null, health.raw());
+            assertTrue(keys.path("data").path("degraded").asBoolean(), health.raw());
+            assertTrue(
+                    keys.path("data")
+                            .path("unreadable")
+                            .path("demo")
+                            .asText()
+                            .startsWith("Cannot read " + tenants.resolve("demo/keys.yaml")),
+                    health.raw());
+        }
+    }
+
+    @Test
     void metrics_count_requests_latency_errors_engine_time_and_telemetry_per_tenant_and_product() throws Exception {
         String key = TestTenants.createKey(TestTenants.copyOfDemo(temp), "demo", "public", "travel");
         try (AutocompleteServer server = startDemo()) {

@@ -22,6 +22,7 @@ public final class FileKeyStore implements KeyStore {
 
     private final Path tenantsRoot;
     private final FileWatcher files;
+    private volatile Map<String, String> unreadable = Map.of();
 
     /** For the command line: reads and writes, follows nothing. */
     public FileKeyStore(Path tenantsRoot) {
@@ -51,18 +52,25 @@ public final class FileKeyStore implements KeyStore {
     @Override
     public Map<String, List<KeyRecord>> readAll() throws IOException {
         Map<String, List<KeyRecord>> all = new LinkedHashMap<>();
+        Map<String, String> failed = new LinkedHashMap<>();
         for (Path directory : TenantRegistry.tenantDirectories(tenantsRoot)) {
             String tenant = directory.getFileName().toString();
             try {
                 all.put(tenant, new KeysFile(directory).read());
             } catch (IOException | RuntimeException e) {
                 // One tenant's broken file must not cost every other tenant its keys.
-                LOG.log(
-                        System.Logger.Level.WARNING,
-                        "Cannot read " + directory.resolve(KeysFile.FILE_NAME) + ": " + e.getMessage());
+                String problem = "Cannot read " + directory.resolve(KeysFile.FILE_NAME) + ": " + e.getMessage();
+                LOG.log(System.Logger.Level.WARNING, problem);
+                failed.put(tenant, problem);
             }
         }
+        unreadable = Map.copyOf(failed);
         return all;
+    }
+
+    @Override
+    public Map<String, String> unreadable() {
+        return unreadable;
     }
 
     /** Also deletes what a {@code keys} command killed mid-write left beside the file. */

@@ -35,6 +35,8 @@ public final class KeyRegistry implements KeyStore.Listener, AutoCloseable {
     private volatile Instant loadedAt;
     /** The last failed read's message, or null when the last read worked. */
     private volatile String lastFailure;
+    /** Tenants whose keys could not be read (their keys are refused), with why. */
+    private final Map<String, String> unreadable = new java.util.concurrent.ConcurrentHashMap<>();
     /**
      * Presented public key to its digest and id, which never change: saves two SHA-256 and the format check
      * per request. Only public keys (they ship in web pages anyway), only well-formed ones that named a
@@ -54,7 +56,13 @@ public final class KeyRegistry implements KeyStore.Listener, AutoCloseable {
      * @param keys how many stored keys are known, revoked ones included
      * @param following whether changes made elsewhere reach this process now
      */
-    public record Status(String store, Instant loadedAt, String lastFailure, int keys, boolean following) {
+    public record Status(
+            String store,
+            Instant loadedAt,
+            String lastFailure,
+            int keys,
+            boolean following,
+            Map<String, String> unreadable) {
         public boolean loaded() {
             return loadedAt != null;
         }
@@ -83,7 +91,13 @@ public final class KeyRegistry implements KeyStore.Listener, AutoCloseable {
     }
 
     public Status status() {
-        return new Status(store.describe(), loadedAt, lastFailure, stored.size(), store.following());
+        return new Status(
+                store.describe(),
+                loadedAt,
+                lastFailure,
+                stored.size(),
+                store.following(),
+                java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(unreadable)));
     }
 
     /** Adds a key that lives only as long as this process. */
@@ -158,10 +172,13 @@ public final class KeyRegistry implements KeyStore.Listener, AutoCloseable {
         try {
             records = store.read(tenantId);
         } catch (IOException | RuntimeException e) {
-            failed("Cannot read the keys of tenant " + tenantId + " (" + store.describe() + "); keeping its previous"
-                    + " keys: " + e.getMessage());
+            String problem = "Cannot read the keys of tenant " + tenantId + " (" + store.describe()
+                    + "); keeping its previous keys: " + e.getMessage();
+            failed(problem);
+            unreadable.put(tenantId, problem);
             return;
         }
+        unreadable.remove(tenantId);
         synchronized (this) {
             byTenant.put(tenantId, List.copyOf(records));
             index();
@@ -184,6 +201,8 @@ public final class KeyRegistry implements KeyStore.Listener, AutoCloseable {
             all.forEach((tenant, records) -> byTenant.put(tenant, List.copyOf(records)));
             index();
         }
+        unreadable.keySet().removeAll(all.keySet());
+        unreadable.putAll(store.unreadable());
         loadedAt = clock.instant();
         lastFailure = null;
     }

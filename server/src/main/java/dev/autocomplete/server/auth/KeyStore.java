@@ -28,6 +28,14 @@ public interface KeyStore extends AutoCloseable {
     /** Every key record of every tenant, revoked ones included, by tenant id. */
     Map<String, List<KeyRecord>> readAll() throws IOException;
 
+    /**
+     * The tenants whose keys the last {@link #readAll} left out because they could not be read, with why (a
+     * {@code keys.yaml} this user may not read): their keys are refused, so health says so.
+     */
+    default Map<String, String> unreadable() {
+        return Map.of();
+    }
+
     /** The tenant's key records, revoked ones included; empty when it has none. */
     List<KeyRecord> read(String tenantId) throws IOException;
 

@@ -353,7 +353,13 @@ public final class AutocompleteServer implements AutoCloseable {
                 "loaded_at",
                 status.loadedAt() == null ? "never" : status.loadedAt().toString());
         data.put("following", status.following());
-        data.put("degraded", status.lastFailure() != null || !status.following());
+        // A tenant whose keys cannot be read (a keys.yaml this user may not read) has every key refused.
+        data.put("unreadable", status.unreadable());
+        data.put(
+                "degraded",
+                status.lastFailure() != null
+                        || !status.following()
+                        || !status.unreadable().isEmpty());
         return new HealthCheck.Status("keys", status.loaded(), data);
     }
 
