@@ -119,8 +119,10 @@ public final class ServingMark implements AutoCloseable {
             Held held = HELD.get(file);
             if (held != null && --held.servers == 0) {
                 HELD.remove(file);
-                try (FileChannel channel = held.channel) {
+                try {
                     held.lock.release();
+                } finally {
+                    held.channel.close();
                 }
             }
         }
