@@ -159,7 +159,7 @@ public final class StorageCommand implements Runnable {
                     SqliteBackups.restore(from, file);
                     return null;
                 });
-            } catch (IllegalStateException e) {
+            } catch (ServingMark.Busy e) {
                 // A running server would keep serving what it holds in memory and index new writes against the
                 // old store: acknowledged writes would not be offered.
                 spec.commandLine()

@@ -30,6 +30,13 @@ public final class ServingMark implements AutoCloseable {
         this.file = file;
     }
 
+    /** The directory is held the other way: a restore while a server starts, a server while a restore runs. */
+    public static final class Busy extends IOException {
+        Busy(String message) {
+            super(message);
+        }
+    }
+
     /** One process's lock and how many servers of it hold it. */
     private static final class Held {
         private final FileChannel channel;
@@ -45,7 +52,7 @@ public final class ServingMark implements AutoCloseable {
     /**
      * Marks {@code dataDirectory} as served until {@link #close}.
      *
-     * @throws IllegalStateException while a restore holds the directory
+     * @throws Busy while a restore holds the directory
      */
     public static ServingMark hold(Path dataDirectory) throws IOException {
         Path file = file(dataDirectory);
@@ -62,7 +69,7 @@ public final class ServingMark implements AutoCloseable {
                 }
                 if (lock == null) {
                     channel.close();
-                    throw new IllegalStateException("a storage restore is replacing the store in " + dataDirectory
+                    throw new Busy("a storage restore is replacing the store in " + dataDirectory
                             + "; start the server once it has finished");
                 }
                 held = new Held(channel, lock);
@@ -76,7 +83,7 @@ public final class ServingMark implements AutoCloseable {
     /**
      * Runs {@code work} while no server may start on {@code dataDirectory}.
      *
-     * @throws IllegalStateException when a server runs on it
+     * @throws Busy when a server runs on it
      */
     public static <T> T exclusively(Path dataDirectory, Work<T> work) throws IOException {
         Path file = file(dataDirectory);
@@ -91,8 +98,7 @@ public final class ServingMark implements AutoCloseable {
                     }
                 }
                 if (lock == null) {
-                    throw new IllegalStateException(
-                            "a server is running on the data directory " + dataDirectory + ": stop it first");
+                    throw new Busy("a server is running on the data directory " + dataDirectory + ": stop it first");
                 }
                 try {
                     return work.run();

@@ -360,9 +360,10 @@ public final class QueryReader {
      * after it is too short to hold a typo (under 4 letters): the span is a value's own text (folded) and the start
      * of no other value, so the longer span reads as that value only by dropping those words, which start something
      * new ({@code Ada Lovelace a} is the contact, then the start of {@code about}). Not an alias or the start of
-     * longer values ({@code Rio de Jn} may still be Rio de Janeiro misspelt), and not when the longer span is no
-     * typo of that value ({@code Satna C} is Santa Clara misspelt, though Satna is a city). Its last word's index
-     * from {@code pos}, or -1.
+     * longer values ({@code Rio de Jn} may still be Rio de Janeiro misspelt), and only when the longer span is a
+     * typo of that value ({@code Satna C} is Santa Clara misspelt, though Satna is a city) or the words after it
+     * start a cue ({@code London o}, before {@code on}, is not London, Canada misspelt). Its last word's index from
+     * {@code pos}, or -1.
      */
     private int exactBefore(Intent intent, List<Word> words, int pos, int k, SpanMatch[] matches) {
         for (int shorter = k - 1; shorter >= 0; shorter--) {
@@ -372,12 +373,15 @@ public final class QueryReader {
             SpanMatch match = matches[shorter];
             if (match.kind() == SpanMatch.Kind.EXACT) {
                 String value = TextFolding.fold(match.value());
-                boolean typedInFull = Words.join(words, pos, pos + shorter + 1).equals(value);
+                if (!Words.join(words, pos, pos + shorter + 1).equals(value)) {
+                    return -1; // not the value's own text typed in full
+                }
                 // The longer span is that value with the words dropped, not a misspelling of another one; or the
-                // words dropped start a cue (`London o`, before `on`: not `London, Canada` misspelt).
+                // words dropped start a cue.
                 boolean sameValue = Typos.distance(Words.join(words, pos, pos + k + 1), value) < Typos.NEVER;
-                boolean cueStarts = startsACue(intent, Words.join(words, pos + shorter + 1, pos + k + 1));
-                return typedInFull && (sameValue || cueStarts) ? shorter : -1;
+                return sameValue || startsACue(intent, Words.join(words, pos + shorter + 1, pos + k + 1))
+                        ? shorter
+                        : -1;
             }
         }
         return -1;
