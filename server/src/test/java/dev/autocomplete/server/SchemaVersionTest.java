@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.autocomplete.server.store.PostgresServer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -28,14 +29,10 @@ class SchemaVersionTest {
 
     @Test
     void an_older_binary_refuses_an_sqlite_store_a_newer_one_wrote() throws Exception {
-        StorageFixture fixture = new StorageFixture(temp);
-        Path data = temp.resolve("data");
-        String publicKey = fixture.key("public");
-        String secret = fixture.key("secret");
-        try (ServerProcess server = fixture.serve(data, temp.resolve("first.log"))) {
-            StorageFixture.upsert(new ApiClient(server.port()), secret, "qw-1", "Quantum Widget");
-        }
-        String sqlite = "jdbc:sqlite:" + data.resolve("catalogs.db");
+        SqliteStore store = SqliteStore.withOneOption(temp);
+        StorageFixture fixture = store.fixture();
+        Path data = store.data();
+        String sqlite = store.url();
         bump(sqlite, "catalogs");
         List<String> before = contents(sqlite);
 
@@ -72,10 +69,32 @@ class SchemaVersionTest {
 
         // Rolled forward (here: the version put back as the newer binary would have left it), it serves again.
         unbump(sqlite, "catalogs");
-        try (ServerProcess server = fixture.serve(data, temp.resolve("again.log"))) {
-            assertTrue(StorageFixture.offered(new ApiClient(server.port()), publicKey, "Order Qu")
-                    .contains("Quantum Widget"));
+        store.serveOnce(temp.resolve("again.log"));
+    }
+
+    @Test
+    void an_upgrade_of_an_older_store_keeps_its_options_and_says_an_older_binary_now_refuses_it() throws Exception {
+        SqliteStore store = SqliteStore.withOneOption(temp);
+        // The store as version 1 of the catalogs schema left it: no attributes column.
+        try (Connection connection = DriverManager.getConnection(store.url());
+                Statement statement = connection.createStatement()) {
+            statement.executeUpdate("ALTER TABLE catalog_options DROP COLUMN attributes");
+            assertEquals(
+                    1,
+                    statement.executeUpdate("UPDATE schema_version SET version = 1 WHERE component = " + "'catalogs'"));
         }
+        int known = dev.autocomplete.server.store.JdbcCatalogStore.schema(
+                        dev.autocomplete.server.store.Database.Dialect.SQLITE)
+                .size();
+        String upgraded = store.serveOnce(temp.resolve("upgraded.log"));
+        assertTrue(
+                upgraded.contains("upgraded the 'catalogs' tables from schema version 1 to " + known
+                        + "; an older autocomplete now refuses this store. To roll back, restore the backup taken "
+                        + "before this upgrade"),
+                upgraded);
+        // Said once: a start on a store already at this version says nothing about upgrading.
+        String again = store.serveOnce(temp.resolve("again.log"));
+        assertTrue(!again.contains("upgraded the"), again);
     }
 
     @Test
@@ -102,6 +121,34 @@ class SchemaVersionTest {
                     fixture.env, "keys", "list", "--tenants", fixture.tenants.toString(), "--tenant", "shop");
             assertTrue(keys.code() != 0 && keys.output().contains("version 2 of the 'keys' schema"), keys.output());
             assertEquals(before, contents(url), "nothing changed");
+        }
+    }
+
+    /** An SQLite store in {@code data} that a server wrote one option into ("Quantum Widget"), and a public key. */
+    private record SqliteStore(StorageFixture fixture, Path data, String publicKey) {
+
+        static SqliteStore withOneOption(Path temp) throws Exception {
+            StorageFixture fixture = new StorageFixture(temp);
+            Path data = temp.resolve("data");
+            String publicKey = fixture.key("public");
+            String secret = fixture.key("secret");
+            try (ServerProcess server = fixture.serve(data, temp.resolve("first.log"))) {
+                StorageFixture.upsert(new ApiClient(server.port()), secret, "qw-1", "Quantum Widget");
+            }
+            return new SqliteStore(fixture, data, publicKey);
+        }
+
+        String url() {
+            return "jdbc:sqlite:" + data.resolve("catalogs.db");
+        }
+
+        /** Serves the store until the option is offered, then stops; returns the server's log. */
+        String serveOnce(Path log) throws Exception {
+            try (ServerProcess server = fixture.serve(data, log)) {
+                assertTrue(StorageFixture.offered(new ApiClient(server.port()), publicKey, "Order Qu")
+                        .contains("Quantum Widget"));
+            }
+            return Files.readString(log);
         }
     }
 

@@ -387,14 +387,23 @@ public final class Database implements AutoCloseable {
      * @throws NewerSchemaException when the database holds a newer version than this server knows (nothing changed)
      */
     public void migrate(String component, List<List<String>> versions) {
-        write(connection -> {
-            migrate(connection, component, versions);
-            return null;
-        });
+        int before = write(connection -> migrate(connection, component, versions));
+        if (before > 0 && before < versions.size()) {
+            // Said once, when it happens: from now on an older binary refuses this store, which is the step an
+            // operator planning a rollback needs to know about.
+            LOG.warning(description + ": upgraded the '" + component + "' tables from schema version " + before
+                    + " to " + versions.size() + "; an older autocomplete now refuses this store. To roll back, "
+                    + "restore the backup taken before this upgrade (docs/deployment.md, Upgrading and rolling "
+                    + "back).");
+        }
     }
 
-    /** {@link #migrate(String, List)} inside the caller's transaction (as {@code storage migrate} does). */
-    public void migrate(Connection connection, String component, List<List<String>> versions) throws SQLException {
+    /**
+     * {@link #migrate(String, List)} inside the caller's transaction (as {@code storage migrate} does).
+     *
+     * @return the version the database held before (0 for none)
+     */
+    public int migrate(Connection connection, String component, List<List<String>> versions) throws SQLException {
         try (Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE IF NOT EXISTS schema_version (component TEXT PRIMARY KEY, "
                     + "version INTEGER NOT NULL)");
@@ -418,6 +427,7 @@ public final class Database implements AutoCloseable {
                 upsert.executeUpdate();
             }
         }
+        return current;
     }
 
     /** The version of {@code component}'s schema the database holds; 0 when it holds none (or no versions at all). */
