@@ -7,9 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.autocomplete.server.auth.ApiKeys;
+import dev.autocomplete.server.auth.FileKeyStore;
+import dev.autocomplete.server.auth.KeysFile;
 import dev.autocomplete.server.wiring.AutocompleteServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -83,6 +86,76 @@ class KeysCommandTest {
                     200, new ApiClient(server.port()).suggest(key, envelope("")).status());
         }
         assertTrue(Files.exists(unrelated));
+    }
+
+    @Test
+    void a_keys_file_imported_into_postgresql_is_refused_without_the_url_and_still_served_with_a_warning()
+            throws Exception {
+        Path tenants = TestTenants.copyOfDemo(temp);
+        String key = TestTenants.createKey(tenants, "demo", "public", "travel");
+        KeysFile file = new KeysFile(tenants.resolve("demo"));
+        String digest = file.digest();
+        String keyId = TestTenants.cli("keys", "list", "--tenants", tenants.toString(), "--tenant", "demo")
+                .out()
+                .lines()
+                .skip(1)
+                .findFirst()
+                .orElseThrow()
+                .split(" ")[0];
+        // What storage migrate (and a server on PostgreSQL that imports the file) writes into it.
+        file.markImported("PostgreSQL jdbc:postgresql://db.internal:5432/autocomplete on 2026-11-26T10:00:00Z");
+        String marked = Files.readString(file.path());
+        assertTrue(marked.startsWith("imported_into: \"PostgreSQL jdbc:postgresql://db.internal"), marked);
+        assertEquals(digest, file.digest(), "the mark is not a change of the file's keys");
+
+        TestTenants.Cli create = TestTenants.cli(
+                "keys", "create", "--tenants", tenants.toString(), "--tenant", "demo", "--type", "secret");
+        TestTenants.Cli revoke =
+                TestTenants.cli("keys", "revoke", "--tenants", tenants.toString(), "--tenant", "demo", keyId);
+        for (TestTenants.Cli refused : List.of(create, revoke)) {
+            assertEquals(2, refused.exit(), refused.err());
+            assertTrue(
+                    refused.err()
+                            .startsWith("error: " + file.path() + " was imported into PostgreSQL "
+                                    + "jdbc:postgresql://db.internal:5432/autocomplete on 2026-11-26T10:00:00Z"),
+                    refused.err());
+            assertTrue(refused.err().contains("Give this command the servers' storage URL"), refused.err());
+        }
+        assertEquals(marked, Files.readString(file.path()), "nothing written");
+        TestTenants.Cli list = TestTenants.cli("keys", "list", "--tenants", tenants.toString(), "--tenant", "demo");
+        assertEquals(0, list.exit(), list.err());
+        assertTrue(list.out().contains(keyId), list.out());
+        assertTrue(list.err().startsWith("note: " + file.path() + " was imported into PostgreSQL"), list.err());
+
+        // A server without storage.url still serves the file's keys, and says what it serves.
+        List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Logger logger = java.util.logging.Logger.getLogger(FileKeyStore.class.getName());
+        java.util.logging.Handler handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord record) {
+                warnings.add(record.getMessage());
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        logger.addHandler(handler);
+        try (AutocompleteServer server = AutocompleteServer.start(TestServers.settings(tenants))) {
+            assertEquals(
+                    200, new ApiClient(server.port()).suggest(key, envelope("")).status());
+        } finally {
+            logger.removeHandler(handler);
+        }
+        assertTrue(
+                warnings.stream()
+                        .anyMatch(w -> w.equals(file.path() + " was imported into PostgreSQL "
+                                + "jdbc:postgresql://db.internal:5432/autocomplete on 2026-11-26T10:00:00Z, and this "
+                                + "server has no storage.url: it serves the keys the file held then, not those "
+                                + "created or revoked in PostgreSQL since.")),
+                warnings.toString());
     }
 
     @Test

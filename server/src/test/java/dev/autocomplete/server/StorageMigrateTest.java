@@ -9,6 +9,7 @@ import dev.autocomplete.server.store.CatalogRef;
 import dev.autocomplete.server.store.CatalogStore;
 import dev.autocomplete.server.store.JdbcCatalogStore;
 import dev.autocomplete.server.store.PostgresServer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -93,6 +94,43 @@ class StorageMigrateTest {
             assertTrue(moved.contains("Catalog change sequence: " + sequence), moved);
             assertTrue(moved.contains("learning_credits: 2 row(s)"), "the pick, overall and after 'qu': " + moved);
             assertFalse(moved.contains(PostgresServer.PASSWORD), "the password is never printed: " + moved);
+
+            // The keys file says where its keys went: a keys command run without the storage URL refuses it
+            // (before, it wrote a key there that no server reads), and lists it with a note.
+            Path keysFile = sqlite.tenants.resolve("shop/keys.yaml");
+            String marked = Files.readString(keysFile);
+            assertTrue(marked.startsWith("imported_into: \"PostgreSQL jdbc:postgresql://127.0.0.1:"), marked);
+            assertFalse(marked.contains(PostgresServer.PASSWORD), marked);
+            ServerProcess.Exit stray = ServerProcess.run(
+                    sqlite.env,
+                    "keys",
+                    "create",
+                    "--tenants",
+                    sqlite.tenants.toString(),
+                    "--tenant",
+                    "shop",
+                    "--type",
+                    "secret");
+            assertEquals(2, stray.code(), stray.output());
+            assertTrue(
+                    stray.output().contains("was imported into PostgreSQL jdbc:postgresql://")
+                            && stray.output().contains("Give this command the servers' storage URL"),
+                    stray.output());
+            assertEquals(marked, Files.readString(keysFile), "nothing written");
+            ServerProcess.Exit listed = ServerProcess.run(
+                    sqlite.env, "keys", "list", "--tenants", sqlite.tenants.toString(), "--tenant", "shop");
+            assertEquals(0, listed.code(), listed.output());
+            assertTrue(
+                    listed.output().contains("note: ") && listed.output().contains("as they were then"),
+                    listed.output());
+            // With the URL, the file counts as unchanged since the import (its mark is not a change).
+            java.util.Map<String, String> withUrl = new java.util.HashMap<>(sqlite.env);
+            withUrl.put("AUTOCOMPLETE_STORAGE_URL", jdbcUrl);
+            ServerProcess.Exit onPostgres = ServerProcess.run(
+                    withUrl, "keys", "list", "--tenants", sqlite.tenants.toString(), "--tenant", "shop");
+            assertEquals(0, onPostgres.code(), onPostgres.output());
+            assertTrue(onPostgres.output().contains("you may delete it"), onPostgres.output());
+            assertFalse(onPostgres.output().contains("changed since"), onPostgres.output());
 
             ServerProcess.Exit again = ServerProcess.run(
                     sqlite.env,

@@ -56,7 +56,14 @@ public final class FileKeyStore implements KeyStore {
         for (Path directory : TenantRegistry.tenantDirectories(tenantsRoot)) {
             String tenant = directory.getFileName().toString();
             try {
-                all.put(tenant, new KeysFile(directory).read());
+                KeysFile file = new KeysFile(directory);
+                all.put(tenant, file.read());
+                file.importedInto()
+                        .ifPresent(where -> LOG.log(
+                                System.Logger.Level.WARNING,
+                                file.path() + " was imported into " + where + ", and this server has no "
+                                        + "storage.url: it serves the keys the file held then, not those created or "
+                                        + "revoked in PostgreSQL since."));
             } catch (IOException | RuntimeException e) {
                 // One tenant's broken file must not cost every other tenant its keys.
                 String problem = "Cannot read " + directory.resolve(KeysFile.FILE_NAME) + ": " + e.getMessage();

@@ -24,8 +24,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.UnaryOperator;
+import java.util.regex.Pattern;
 
 /**
  * A tenant's {@code keys.yaml}: key ids, types, products, digests and times; never a key. Writes go to a
@@ -39,6 +41,11 @@ public final class KeysFile {
 
     private static final String TEMP_PREFIX = ".keys";
     private static final String TEMP_SUFFIX = ".tmp";
+    private static final String IMPORTED_INTO = "imported_into";
+    /** The line {@link #markImported} writes, with its line break. */
+    private static final Pattern MARK_LINE = Pattern.compile("(?m)^" + IMPORTED_INTO + ":.*(\\R|\\z)");
+
+    private static final ObjectMapper JSON_TEXT = new ObjectMapper();
 
     private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
             .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
@@ -92,11 +99,63 @@ public final class KeysFile {
         return records;
     }
 
-    /** Applies a change to the records and writes them back, under a lock. */
+    /**
+     * Where the file's keys went, when {@code storage migrate} or a server on PostgreSQL imported it (its {@code
+     * imported_into} line, which they write): from then on the file is not read, and writing keys into it would
+     * make keys no server knows.
+     */
+    public Optional<String> importedInto() throws IOException {
+        if (!Files.exists(file)) {
+            return Optional.empty();
+        }
+        JsonNode root = YAML.readTree(file.toFile());
+        return root == null || !root.path(IMPORTED_INTO).isTextual()
+                ? Optional.empty()
+                : Optional.of(root.path(IMPORTED_INTO).asText());
+    }
+
+    /**
+     * Writes the {@code imported_into} line at the top of the file (in place of an earlier one), under the
+     * lock: {@code where} (the database, never its password, and when). The rest of the file stays as it was, and
+     * so does its {@link #digest()}.
+     *
+     * @return false when there is no file
+     */
+    public boolean markImported(String where) throws IOException {
+        try (FileChannel channel = openLock()) {
+            channel.lock();
+            if (!Files.exists(file)) {
+                return false;
+            }
+            String line = IMPORTED_INTO + ": " + JSON_TEXT.writeValueAsString(where) + "\n";
+            replaceWith(line + MARK_LINE.matcher(Files.readString(file)).replaceAll(""));
+            return true;
+        }
+    }
+
+    /**
+     * The digest of the file's content without its {@code imported_into} line: what an import records, to tell
+     * later whether the file changed since.
+     */
+    public String digest() throws IOException {
+        return ApiKeys.digest(MARK_LINE.matcher(Files.readString(file)).replaceAll(""));
+    }
+
+    /**
+     * Applies a change to the records and writes them back, under a lock; refuses a file that was imported into
+     * PostgreSQL ({@link #importedInto()}).
+     */
     public List<KeyRecord> update(UnaryOperator<List<KeyRecord>> change) throws IOException {
         try (FileChannel channel = openLock()) {
             channel.lock(); // held until the channel closes
             deleteTemporaryFiles();
+            Optional<String> importedInto = importedInto();
+            if (importedInto.isPresent()) {
+                throw new IOException(file + " was imported into " + importedInto.get() + ", and its keys are kept "
+                        + "there now: no server reads this file. Give this command the servers' storage URL "
+                        + "(AUTOCOMPLETE_STORAGE_URL, or storage.url in the --config file). To keep keys in this "
+                        + "file again (a deployment back on SQLite), delete its " + IMPORTED_INTO + " line.");
+            }
             List<KeyRecord> updated = change.apply(new ArrayList<>(read()));
             write(updated);
             return updated;
@@ -185,10 +244,15 @@ public final class KeysFile {
                 KeyUse.names(scope.uses()).forEach(uses::add);
             }
         }
+        String header = "# Managed by `./autocomplete keys`. Digests only: the keys themselves are never stored.\n";
+        replaceWith(header + YAML.writeValueAsString(root));
+    }
+
+    /** Only with the lock held: the file's new content, through a temporary file moved over it. */
+    private void replaceWith(String content) throws IOException {
         Path temp = Files.createTempFile(file.getParent(), TEMP_PREFIX, TEMP_SUFFIX);
         try {
-            String header = "# Managed by `./autocomplete keys`. Digests only: the keys themselves are never stored.\n";
-            Files.writeString(temp, header + YAML.writeValueAsString(root));
+            Files.writeString(temp, content);
             try {
                 Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {

@@ -258,7 +258,9 @@ public final class PostgresKeyStore implements KeyStore {
                 return null;
             });
             for (Imported imported : importKeyFiles()) {
-                LOG.log(System.Logger.Level.WARNING, describe(imported));
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        describe(imported) + " The file is " + mark(imported, database.description()) + ".");
             }
             prepared = true;
         }
@@ -279,7 +281,7 @@ public final class PostgresKeyStore implements KeyStore {
                 continue;
             }
             String tenant = directory.getFileName().toString();
-            String digest = ApiKeys.digest(Files.readString(file.path()));
+            String digest = file.digest();
             List<KeyRecord> records;
             try {
                 records = file.read();
@@ -336,6 +338,24 @@ public final class PostgresKeyStore implements KeyStore {
             }
         }
         return imported;
+    }
+
+    /**
+     * Writes where the file's keys went into the file ({@link KeysFile#markImported}), so that a keys command
+     * without the storage URL refuses it instead of making keys no server reads.
+     *
+     * @return what an operator should know of it: that the file is marked, or why it could not be
+     */
+    public static String mark(Imported imported, String database) {
+        try {
+            new KeysFile(imported.file().getParent())
+                    .markImported(database + " on "
+                            + imported.importedAt().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
+            return "marked imported_into, so keys commands without the storage URL refuse it";
+        } catch (IOException e) {
+            return "not marked as imported (" + e.getMessage() + "), so keys commands without the storage URL "
+                    + "would still write it";
+        }
     }
 
     /** The warning an import outcome is worth: the file is not read any more, whatever happened. */

@@ -7,6 +7,7 @@ import dev.autocomplete.server.auth.KeyScope;
 import dev.autocomplete.server.auth.KeyStore;
 import dev.autocomplete.server.auth.KeyType;
 import dev.autocomplete.server.auth.KeyUse;
+import dev.autocomplete.server.auth.KeysFile;
 import dev.autocomplete.server.auth.OriginPattern;
 import dev.autocomplete.server.auth.PostgresKeyStore;
 import dev.autocomplete.server.protocol.Uuids;
@@ -239,6 +240,14 @@ public final class KeysCommand implements Runnable {
             List<KeyRecord> records;
             try (KeyStore store = options.store()) {
                 records = store.read(options.tenant);
+                if (store instanceof FileKeyStore) {
+                    new KeysFile(options.directory()).importedInto().ifPresent(where -> spec.commandLine()
+                            .getErr()
+                            .println("note: " + options.directory().resolve(KeysFile.FILE_NAME)
+                                    + " was imported into " + where + ": these are its keys as they "
+                                    + "were then. The servers' keys are listed with their storage URL "
+                                    + "(AUTOCOMPLETE_STORAGE_URL, or storage.url in the --config file)."));
+                }
             }
             String format = "%-16s %-7s %-36s %-24s %-24s %-24s %-10s %-23s %s%n";
             out.printf(format, "ID", "TYPE", "PRODUCT", "CREATED", "REVOKED", "EXPIRES", "RATE", "USES", "ORIGINS");

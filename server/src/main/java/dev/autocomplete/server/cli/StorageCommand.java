@@ -91,8 +91,8 @@ public final class StorageCommand implements Runnable {
                 out.println("Moved " + source.description() + " into " + target.description() + " (one transaction):");
                 outcome.tables().forEach(t -> out.println("  " + t.table() + ": " + t.rows() + " row(s)"));
                 for (PostgresKeyStore.Imported keys : outcome.keys()) {
-                    out.println(
-                            "  keys of tenant " + keys.tenantId() + ": " + keys.keys() + " (from " + keys.file() + ")");
+                    out.println("  keys of tenant " + keys.tenantId() + ": " + keys.keys() + " (from " + keys.file()
+                            + "; " + PostgresKeyStore.mark(keys, target.description()) + ")");
                 }
                 try (var catalogs = JdbcCatalogStore.in(target)) {
                     out.println("Catalog change sequence: " + catalogs.lastSequence() + " (replicas continue from it)");

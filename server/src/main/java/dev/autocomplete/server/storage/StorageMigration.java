@@ -1,6 +1,5 @@
 package dev.autocomplete.server.storage;
 
-import dev.autocomplete.server.auth.ApiKeys;
 import dev.autocomplete.server.auth.KeyRecord;
 import dev.autocomplete.server.auth.KeysFile;
 import dev.autocomplete.server.auth.PostgresKeyStore;
@@ -125,11 +124,7 @@ public final class StorageMigration {
                 continue;
             }
             try {
-                files.add(new KeyFile(
-                        directory.getFileName().toString(),
-                        file.path(),
-                        ApiKeys.digest(Files.readString(file.path())),
-                        file.read()));
+                files.add(new KeyFile(directory.getFileName().toString(), file.path(), file.digest(), file.read()));
             } catch (IOException | RuntimeException e) {
                 throw new IOException(
                         file.path() + " cannot be read (" + e.getMessage() + "); fix it and migrate "
