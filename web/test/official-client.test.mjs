@@ -296,20 +296,20 @@ describe("travel: tapping Paris then London, nothing typed, then typing a date",
 });
 
 describe("workspace: tapping an option on the empty input", () => {
-  it("builds 'Create a <option>' from the prompt and sends it as a token", async () => {
+  it("builds 'Create an <option>' from the prompt and sends it as a token", async () => {
     const { page, traffic } = await openDemo("workspace");
     const initial = traffic.exchanges[0];
     const placeholder = initial.response.data.suggestions.find((s) => s.type === "placeholder");
-    assert.equal(placeholder.text, "Create a");
+    assert.equal(placeholder.text, "Create an");
     await editor(page).click();
     await option(page, "email").waitFor();
     const from = traffic.exchanges.length;
     await option(page, "email").click();
 
     const text = (await editor(page).textContent()).replace(/\s+/g, " ").trim();
-    assert.equal(text, "Create a email");
+    assert.equal(text, "Create an email");
     const sent = await traffic.waitFor(() => true, { from, what: "the request after the tap" });
-    assert.equal(sent.request.data.raw_query, "Create a {{TYPE_1}} ");
+    assert.equal(sent.request.data.raw_query, "Create an {{TYPE_1}} ");
     assert.deepEqual(params(sent),
       [{ placeholder: "{{TYPE_1}}", type: "type", text: "email" }]);
     assert.equal(sent.status, 200);
@@ -317,7 +317,7 @@ describe("workspace: tapping an option on the empty input", () => {
     assert.deepEqual(await bold(page), ["email"]);
     await page.waitForTimeout(700);
     assert.deepEqual(traffic.foreign, []);
-    await screenshot(page, "workspace-create-a-email");
+    await screenshot(page, "workspace-create-an-email");
   });
 });
 
@@ -366,7 +366,7 @@ describe("the product switcher and the context limit", () => {
       await page.locator('#products button[data-product="workspace"]').click();
       const workspace = await traffic.waitFor(() => true, { from, what: "the workspace's first request" });
       assert.equal(workspace.headers.authorization, `Bearer ${server.keys.workspace}`);
-      assert.equal(workspace.response.data.suggestions[0].text, "Create a");
+      assert.equal(workspace.response.data.suggestions[0].text, "Create an");
 
       // {"k":"xxx…"} compacts to 8 bytes plus the string: 1993 x's make 2001 bytes.
       await page.locator("#context").fill(JSON.stringify({ k: "x".repeat(1993) }, null, 2));

@@ -217,10 +217,11 @@ class DemoJourneysTest {
     }
 
     @Test
-    void workspace_empty_query_prompts_create_a_and_offers_the_three_types() {
+    void workspace_empty_query_prompts_create_an_and_offers_the_three_types() {
         ApiClient.Reply reply = workspace(envelope(""));
         assertEquals(
-                "Create a", reply.data().path("suggestions").get(0).path("text").asText());
+                "Create an",
+                reply.data().path("suggestions").get(0).path("text").asText());
         assertEquals("type", reply.suggestionTypes().get(1));
         assertEquals(List.of("email", "automation", "insight"), reply.options("type"));
     }

@@ -273,7 +273,7 @@ class SuggestProtocolTest {
                 "application/json",
                 Map.of("X-App-Identifier", "workspace"));
         assertEquals(
-                "Create a",
+                "Create an",
                 bySlug.data().path("suggestions").get(0).path("text").asText());
         ApiClient.Reply byId = api.post(
                 "/api/suggest",
@@ -282,7 +282,7 @@ class SuggestProtocolTest {
                 "application/json",
                 Map.of("X-App-Identifier", "0b7e4d2c-5a6f-4c3b-8d9e-2f1a3b4c5d72"));
         assertEquals(
-                "Create a", byId.data().path("suggestions").get(0).path("text").asText());
+                "Create an", byId.data().path("suggestions").get(0).path("text").asText());
         assertError(
                 api.post(
                         "/api/suggest",

@@ -372,8 +372,16 @@ public final class GuardedEngine implements AutoCloseable {
 
     /** The exception's class and top frames; its message only where the tenant allows query text in logs. */
     private String describe(Throwable e) {
+        return describe(e, logQueries);
+    }
+
+    /**
+     * One log line for an engine's exception: its class, its message when {@code withMessage} (an engine's message
+     * may quote what was typed; control characters blanked) and its first {@value #FRAMES} frames.
+     */
+    public static String describe(Throwable e, boolean withMessage) {
         StringBuilder line = new StringBuilder(e.getClass().getName());
-        if (logQueries && e.getMessage() != null) {
+        if (withMessage && e.getMessage() != null) {
             line.append(": ").append(e.getMessage().replaceAll("\\p{Cntrl}", " "));
         }
         StackTraceElement[] frames = e.getStackTrace();

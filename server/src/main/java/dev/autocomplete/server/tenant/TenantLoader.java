@@ -523,7 +523,8 @@ public final class TenantLoader {
             return null;
         } catch (RuntimeException | LinkageError e) {
             checks.add(new EngineConfigException(
-                    at + ".engine", "engine '" + factory.name() + "' failed to start: " + thrown(e)));
+                    at + ".engine",
+                    "engine '" + factory.name() + "' failed to start: " + GuardedEngine.describe(e, true)));
             return null;
         } finally {
             thread.setContextClassLoader(previous);
@@ -534,15 +535,6 @@ public final class TenantLoader {
      * What a factory threw, with its first frames: a bare {@code java.lang.NullPointerException} (a resource missing
      * from the JAR) says nothing of where. The message is the engine's own, at load time, not a user's query.
      */
-    private static String thrown(Throwable e) {
-        StringBuilder text = new StringBuilder(e.toString().replaceAll("\\p{Cntrl}", " "));
-        StackTraceElement[] frames = e.getStackTrace();
-        for (int i = 0; i < Math.min(3, frames.length); i++) {
-            text.append(i == 0 ? " at " : " < ").append(frames[i]);
-        }
-        return text.toString();
-    }
-
     /** {@link EngineContext.Shared} for one tenant load. */
     private static final class SharedValues implements EngineContext.Shared {
         private final Map<String, Object> values = new java.util.concurrent.ConcurrentHashMap<>();
