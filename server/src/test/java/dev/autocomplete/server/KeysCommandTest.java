@@ -107,6 +107,14 @@ class KeysCommandTest {
         String marked = Files.readString(file.path());
         assertTrue(marked.startsWith("imported_into: \"PostgreSQL jdbc:postgresql://db.internal"), marked);
         assertEquals(digest, file.digest(), "the mark is not a change of the file's keys");
+        Object inode = Files.readAttributes(file.path(), java.nio.file.attribute.BasicFileAttributes.class)
+                .fileKey();
+        file.markImported("PostgreSQL jdbc:postgresql://db.internal:5432/autocomplete on 2026-11-26T10:00:00Z");
+        assertEquals(
+                inode,
+                Files.readAttributes(file.path(), java.nio.file.attribute.BasicFileAttributes.class)
+                        .fileKey(),
+                "marked again as it was (each start of a replica): not written again");
 
         TestTenants.Cli create = TestTenants.cli(
                 "keys", "create", "--tenants", tenants.toString(), "--tenant", "demo", "--type", "secret");

@@ -127,8 +127,12 @@ public final class KeysFile {
             if (!Files.exists(file)) {
                 return false;
             }
-            String line = IMPORTED_INTO + ": " + JSON_TEXT.writeValueAsString(where) + "\n";
-            replaceWith(line + MARK_LINE.matcher(Files.readString(file)).replaceAll(""));
+            String content = Files.readString(file);
+            String marked = IMPORTED_INTO + ": " + JSON_TEXT.writeValueAsString(where) + "\n"
+                    + MARK_LINE.matcher(content).replaceAll("");
+            if (!marked.equals(content)) { // a replica's every start marks it again: the file is written once
+                replaceWith(marked);
+            }
             return true;
         }
     }
