@@ -15,7 +15,8 @@ import java.util.Optional;
 /**
  * CORS for the browser-facing paths. Preflights ({@code OPTIONS}) are answered here, for any origin, since a
  * preflight carries no credential; the actual request then gets {@code Access-Control-Allow-Origin} only once
- * its key is known to allow the origin ({@link Gatekeeper}). Paths not listed, such as {@code /api/auth/token},
+ * its key is known to allow the origin, or to refuse it ({@link Gatekeeper}: the refusal is readable, nothing
+ * else is). Paths not listed, such as {@code /api/auth/token},
  * get no CORS headers at all.
  */
 public final class CorsFilter implements Filter {
@@ -68,6 +69,13 @@ public final class CorsFilter implements Filter {
             }
         }
         return false;
+    }
+
+    /** Lets a page of {@code origin} read this refusal (status and error body), and no header besides. */
+    static void allowReadingRefusal(ServerResponse response, String origin) {
+        if (!origin.equals("null")) { // sandboxed and file: documents all send "null": never allowed by name
+            response.header(ALLOW_ORIGIN, origin);
+        }
     }
 
     /** Lets the browser read this response from {@code origin}. */

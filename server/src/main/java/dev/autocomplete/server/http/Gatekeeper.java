@@ -128,6 +128,9 @@ public final class Gatekeeper {
         }
         limit(response, caller);
         if (!originAllowed) {
+            // The page may read why it was refused (its console would otherwise show a CORS failure, and the
+            // client's onError "Failed to fetch"); the key's rate headers stay unexposed to that origin.
+            origin.ifPresent(o -> CorsFilter.allowReadingRefusal(response, o));
             throw new ApiException(
                     403,
                     "ORIGIN_NOT_ALLOWED",
