@@ -155,6 +155,24 @@ class KeyScopesTest {
     }
 
     @Test
+    void a_token_used_from_an_origin_its_minting_key_refuses_is_told_so_as_a_token() throws Exception {
+        Path tenants = TestTenants.copyOfDemo(temp);
+        String secret = TestTenants.createKey(tenants, "demo", "secret", null, "--origins", "https://app.example.com");
+        try (AutocompleteServer server = start(tenants)) {
+            ApiClient api = new ApiClient(server.port());
+            ApiClient.Reply minted = AccessTokenTest.mint(api, secret, AccessTokenTest.TRAVEL_ID);
+            assertEquals(200, minted.status(), "minting checks no origin: " + minted.raw());
+            String token = minted.json().path("access_token").asText();
+            assertEquals(200, fromOrigin(api, token, "https://app.example.com").status());
+            ApiClient.Reply elsewhere = fromOrigin(api, token, "https://elsewhere.example");
+            assertEquals(403, elsewhere.status(), elsewhere.raw());
+            assertEquals(
+                    "The secret key that minted this access token does not accept requests from this origin.",
+                    elsewhere.json().path("error").path("message").asText());
+        }
+    }
+
+    @Test
     void curl_without_origin_and_a_browser_with_one_see_the_rules_of_the_key() throws Exception {
         Path tenants = TestTenants.copyOfDemo(temp);
         String browserOnly = TestTenants.createKey(

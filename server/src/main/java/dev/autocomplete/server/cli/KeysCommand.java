@@ -249,7 +249,7 @@ public final class KeysCommand implements Runnable {
                                     + "(AUTOCOMPLETE_STORAGE_URL, or storage.url in the --config file)."));
                 }
             }
-            String format = "%-16s %-7s %-36s %-24s %-24s %-24s %-10s %-23s %s%n";
+            String format = "%-16s %-7s %-36s %-20s %-20s %-20s %-15s %-23s %s%n";
             out.printf(format, "ID", "TYPE", "PRODUCT", "CREATED", "REVOKED", "EXPIRES", "RATE", "USES", "ORIGINS");
             for (KeyRecord record : records) {
                 KeyScope scope = record.scope();
@@ -266,15 +266,20 @@ public final class KeysCommand implements Runnable {
                         record.id(),
                         record.type().wireName(),
                         record.productId() == null ? "*" : record.productId(),
-                        record.createdAt(),
-                        record.revokedAt() == null ? "-" : record.revokedAt(),
-                        scope.expiresAt() == null ? "-" : scope.expiresAt(),
+                        seconds(record.createdAt()),
+                        record.revokedAt() == null ? "-" : seconds(record.revokedAt()),
+                        scope.expiresAt() == null ? "-" : seconds(scope.expiresAt()),
                         scope.rateOrDefault().perSecond() + "/s:"
                                 + scope.rateOrDefault().burst(),
                         record.type() == KeyType.PUBLIC ? "suggest" : String.join(",", KeyUse.names(scope.uses())),
                         origins);
             }
             return 0;
+        }
+
+        /** To the second, as wide as its column (keys.yaml keeps the full instant). */
+        private static Instant seconds(Instant instant) {
+            return instant.truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
         }
     }
 

@@ -134,9 +134,13 @@ public final class Gatekeeper {
             throw new ApiException(
                     403,
                     "ORIGIN_NOT_ALLOWED",
-                    origin.isPresent()
-                            ? "This key does not accept requests from this origin."
-                            : "This key accepts browser requests only (it refuses requests without an Origin header).");
+                    (caller.kind() == Caller.Kind.ACCESS_TOKEN
+                                    ? "The secret key that minted this access token"
+                                    : "This key")
+                            + (origin.isPresent()
+                                    ? " does not accept requests from this origin."
+                                    : " accepts browser requests only (it refuses requests without an Origin "
+                                            + "header)."));
         }
     }
 

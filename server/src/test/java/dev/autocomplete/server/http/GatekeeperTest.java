@@ -233,6 +233,25 @@ class GatekeeperTest {
     }
 
     @Test
+    void an_access_token_follows_its_minting_keys_origins() throws Exception {
+        KeyRecord secret = keys.find(key(
+                        KeyType.SECRET,
+                        null,
+                        new KeyScope(
+                                List.of(OriginPattern.parse("https://app.example.com")), true, null, null, KeyUse.ALL)))
+                .orElseThrow();
+        String token =
+                "Bearer " + tokens.mint(secret, OUTLET, Duration.ofMinutes(5)).token();
+
+        assertEquals(
+                "store/outlet/ACCESS_TOKEN",
+                post("/browser", "Authorization", token, "Origin", "https://app.example.com")
+                        .body());
+        Reply elsewhere = post("/browser", "Authorization", token, "Origin", "https://evil.example");
+        assertRefused(403, "ORIGIN_NOT_ALLOWED", elsewhere); // its message: KeyScopesTest, on a real server
+    }
+
+    @Test
     void missing_wrong_and_doubled_credentials_are_refused_with_their_own_codes() throws Exception {
         assertRefused(401, "MISSING_CREDENTIALS", post("/browser"));
         assertRefused(
