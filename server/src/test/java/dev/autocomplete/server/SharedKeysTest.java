@@ -262,6 +262,16 @@ class SharedKeysTest {
         }
         assertEquals(List.of("demo"), importedTenants(url));
 
+        // The server marked the file: a keys command without the storage URL refuses it, and writes nothing.
+        Path file = tenants.resolve("demo/keys.yaml");
+        String marked = Files.readString(file);
+        assertTrue(marked.startsWith("imported_into: \"PostgreSQL "), marked);
+        TestTenants.Cli stray = TestTenants.cli(
+                "keys", "create", "--tenants", tenants.toString(), "--tenant", "demo", "--type", "secret");
+        assertEquals(2, stray.exit(), stray.err());
+        assertEquals(marked, Files.readString(file));
+        // Edited anyway (its mark deleted, as the refusal says a deployment back on SQLite would).
+        Files.writeString(file, marked.substring(marked.indexOf('\n') + 1));
         String afterImport = TestTenants.createKey(tenants, "demo", "public", "travel");
         try (AutocompleteServer server = start(tenants, url)) {
             assertEquals(200, status(server, before));
