@@ -522,6 +522,8 @@ public final class TenantLoader {
             checks.add(e.key().isEmpty() ? new EngineConfigException(at, e.getMessage()) : e);
             return null;
         } catch (RuntimeException | LinkageError e) {
+            // With its first frames: a bare NullPointerException (a resource missing from the JAR) says nothing of
+            // where. The message is the engine's own, at load time, not a user's query.
             checks.add(new EngineConfigException(
                     at + ".engine",
                     "engine '" + factory.name() + "' failed to start: " + GuardedEngine.describe(e, true)));
@@ -531,10 +533,6 @@ public final class TenantLoader {
         }
     }
 
-    /**
-     * What a factory threw, with its first frames: a bare {@code java.lang.NullPointerException} (a resource missing
-     * from the JAR) says nothing of where. The message is the engine's own, at load time, not a user's query.
-     */
     /** {@link EngineContext.Shared} for one tenant load. */
     private static final class SharedValues implements EngineContext.Shared {
         private final Map<String, Object> values = new java.util.concurrent.ConcurrentHashMap<>();
