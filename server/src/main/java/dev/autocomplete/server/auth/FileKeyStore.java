@@ -57,8 +57,9 @@ public final class FileKeyStore implements KeyStore {
             String tenant = directory.getFileName().toString();
             try {
                 KeysFile file = new KeysFile(directory);
-                all.put(tenant, file.read());
-                file.importedInto()
+                KeysFile.Contents contents = file.contents();
+                all.put(tenant, contents.records());
+                contents.importedInto()
                         .ifPresent(where -> LOG.log(
                                 System.Logger.Level.WARNING,
                                 file.path() + " was imported into " + where + ", and this server has no "

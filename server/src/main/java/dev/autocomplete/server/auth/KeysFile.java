@@ -64,12 +64,32 @@ public final class KeysFile {
         return file;
     }
 
-    /** Every key record, revoked ones included; empty when the file does not exist. */
-    public List<KeyRecord> read() throws IOException {
+    /**
+     * The file read once: every key record, revoked ones included, and where its keys went when {@code storage
+     * migrate} or a server on PostgreSQL imported it (its {@code imported_into} line, which they write; from then
+     * on no server reads the file, and a key written into it is one no server knows). Empty without a file.
+     */
+    public record Contents(List<KeyRecord> records, Optional<String> importedInto) {}
+
+    /** See {@link Contents}. */
+    public Contents contents() throws IOException {
         if (!Files.exists(file)) {
-            return List.of();
+            return new Contents(List.of(), Optional.empty());
         }
         JsonNode root = YAML.readTree(file.toFile());
+        Optional<String> importedInto =
+                root == null || !root.path(IMPORTED_INTO).isTextual()
+                        ? Optional.empty()
+                        : Optional.of(root.path(IMPORTED_INTO).asText());
+        return new Contents(records(root), importedInto);
+    }
+
+    /** Every key record, revoked ones included; empty when the file does not exist. */
+    public List<KeyRecord> read() throws IOException {
+        return contents().records();
+    }
+
+    private List<KeyRecord> records(JsonNode root) throws IOException {
         List<KeyRecord> records = new ArrayList<>();
         JsonNode keys = root == null ? null : root.get("keys");
         if (keys == null || keys.isNull()) {
@@ -97,21 +117,6 @@ public final class KeysFile {
             }
         }
         return records;
-    }
-
-    /**
-     * Where the file's keys went, when {@code storage migrate} or a server on PostgreSQL imported it (its {@code
-     * imported_into} line, which they write): from then on the file is not read, and writing keys into it would
-     * make keys no server knows.
-     */
-    public Optional<String> importedInto() throws IOException {
-        if (!Files.exists(file)) {
-            return Optional.empty();
-        }
-        JsonNode root = YAML.readTree(file.toFile());
-        return root == null || !root.path(IMPORTED_INTO).isTextual()
-                ? Optional.empty()
-                : Optional.of(root.path(IMPORTED_INTO).asText());
     }
 
     /**
@@ -147,20 +152,21 @@ public final class KeysFile {
 
     /**
      * Applies a change to the records and writes them back, under a lock; refuses a file that was imported into
-     * PostgreSQL ({@link #importedInto()}).
+     * PostgreSQL ({@link Contents#importedInto()}).
      */
     public List<KeyRecord> update(UnaryOperator<List<KeyRecord>> change) throws IOException {
         try (FileChannel channel = openLock()) {
             channel.lock(); // held until the channel closes
             deleteTemporaryFiles();
-            Optional<String> importedInto = importedInto();
-            if (importedInto.isPresent()) {
-                throw new IOException(file + " was imported into " + importedInto.get() + ", and its keys are kept "
-                        + "there now: no server reads this file. Give this command the servers' storage URL "
-                        + "(AUTOCOMPLETE_STORAGE_URL, or storage.url in the --config file). To keep keys in this "
-                        + "file again (a deployment back on SQLite), delete its " + IMPORTED_INTO + " line.");
+            Contents contents = contents();
+            if (contents.importedInto().isPresent()) {
+                throw new IOException(
+                        file + " was imported into " + contents.importedInto().get() + ", and its keys are kept "
+                                + "there now: no server reads this file. Give this command the servers' storage URL "
+                                + "(AUTOCOMPLETE_STORAGE_URL, or storage.url in the --config file). To keep keys in this "
+                                + "file again (a deployment back on SQLite), delete its " + IMPORTED_INTO + " line.");
             }
-            List<KeyRecord> updated = change.apply(new ArrayList<>(read()));
+            List<KeyRecord> updated = change.apply(new ArrayList<>(contents.records()));
             write(updated);
             return updated;
         }

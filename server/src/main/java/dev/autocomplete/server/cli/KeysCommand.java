@@ -241,7 +241,7 @@ public final class KeysCommand implements Runnable {
             try (KeyStore store = options.store()) {
                 records = store.read(options.tenant);
                 if (store instanceof FileKeyStore) {
-                    new KeysFile(options.directory()).importedInto().ifPresent(where -> spec.commandLine()
+                    new KeysFile(options.directory()).contents().importedInto().ifPresent(where -> spec.commandLine()
                             .getErr()
                             .println("note: " + options.directory().resolve(KeysFile.FILE_NAME)
                                     + " was imported into " + where + ": these are its keys as they "
