@@ -4,8 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.autocomplete.server.storage.MigrationMark;
+import dev.autocomplete.server.store.CatalogStore;
+import dev.autocomplete.server.store.Database;
+import dev.autocomplete.server.store.JdbcCatalogStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -111,6 +116,76 @@ class CatalogCommandTest {
                                 + " in CSV; export it as NDJSON instead"),
                 refused.err());
         assertFalse(Files.exists(csv), "no half-written file");
+    }
+
+    @Test
+    void after_a_migration_writes_to_the_old_sqlite_store_are_refused_until_it_is_unmarked() throws Exception {
+        Path tenants = temp.resolve("tenants");
+        Files.createDirectories(tenants.resolve("shop"));
+        Files.writeString(tenants.resolve("shop/tenant.yaml"), TestTenants.paintShop("  colors: {}\n"));
+        Path data = temp.resolve("data");
+        Path file = Files.writeString(temp.resolve("colors.ndjson"), "{\"id\": \"red\", \"text\": \"Red\"}\n");
+        assertEquals(0, cli("import", tenants, data, file.toString()).exit());
+        // What `storage migrate` leaves behind (StorageMigrateTest runs the real one against PostgreSQL).
+        try (Database sqlite = Database.sqlite(data.resolve(Database.SQLITE_FILE))) {
+            MigrationMark.write(sqlite, "PostgreSQL jdbc:postgresql://db.internal:5432/autocomplete", Instant.EPOCH);
+        }
+        Path store = data.resolve(Database.SQLITE_FILE);
+        long sequence = sequence(store);
+
+        Files.writeString(file, "{\"id\": \"blue\", \"text\": \"Blue\"}\n");
+        TestTenants.Cli refused = cli("import", tenants, data, file.toString());
+        assertEquals(2, refused.exit(), refused.out());
+        assertTrue(
+                refused.err()
+                                .contains(store
+                                        + " was migrated into PostgreSQL jdbc:postgresql://db.internal:5432/autocomplete"
+                                        + " on 1970-01-01T00:00:00Z")
+                        && refused.err().contains("Give this command the servers' storage URL")
+                        && refused.err().contains("'storage unmark'"),
+                refused.err());
+        TestTenants.Cli reset = TestTenants.cli(
+                "learning",
+                "reset",
+                "--tenants",
+                tenants.toString(),
+                "--data-dir",
+                data.toString(),
+                "--tenant",
+                "shop");
+        assertEquals(2, reset.exit(), reset.out());
+        assertTrue(reset.err().contains("was migrated into"), reset.err());
+        assertEquals(sequence, sequence(store), "nothing written");
+
+        Path exported = temp.resolve("out.ndjson");
+        TestTenants.Cli export = cli("export", tenants, data, exported.toString());
+        assertEquals(0, export.exit(), export.err());
+        assertTrue(export.err().startsWith("note: " + store + " was migrated into"), export.err());
+        assertTrue(Files.readString(exported).contains("\"Red\""));
+
+        try (ServerProcess server =
+                ServerProcess.start(tenants, temp.resolve("server.log"), Map.of(), "--data-dir", data.toString())) {
+            server.awaitServing();
+            assertTrue(server.awaitLog("do not see what this server writes", 10), server.log());
+        }
+
+        TestTenants.Cli unmarked =
+                TestTenants.cli("storage", "unmark", "--tenants", tenants.toString(), "--data-dir", data.toString());
+        assertEquals(0, unmarked.exit(), unmarked.err());
+        assertTrue(unmarked.out().contains("is no longer marked as migrated"), unmarked.out());
+        TestTenants.Cli imported = cli("import", tenants, data, file.toString());
+        assertEquals(0, imported.exit(), imported.err());
+        assertTrue(sequence(store) > sequence);
+        TestTenants.Cli again =
+                TestTenants.cli("storage", "unmark", "--tenants", tenants.toString(), "--data-dir", data.toString());
+        assertEquals(0, again.exit(), again.err());
+        assertTrue(again.out().contains("was not marked as migrated; nothing was changed"), again.out());
+    }
+
+    private static long sequence(Path store) {
+        try (CatalogStore catalogs = JdbcCatalogStore.sqlite(store)) {
+            return catalogs.lastSequence();
+        }
     }
 
     private static TestTenants.Cli cli(String command, Path tenants, Path data, String file) {

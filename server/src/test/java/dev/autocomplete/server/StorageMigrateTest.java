@@ -94,6 +94,27 @@ class StorageMigrateTest {
             assertTrue(moved.contains("Catalog change sequence: " + sequence), moved);
             assertTrue(moved.contains("learning_credits: 2 row(s)"), "the pick, overall and after 'qu': " + moved);
             assertFalse(moved.contains(PostgresServer.PASSWORD), "the password is never printed: " + moved);
+            // The SQLite store says so too: a catalog import without the URL would write what no replica reads.
+            assertTrue(moved.contains("marked as migrated"), moved);
+            ServerProcess.Exit strayImport = ServerProcess.run(
+                    sqlite.env,
+                    "catalog",
+                    "import",
+                    "--tenants",
+                    sqlite.tenants.toString(),
+                    "--data-dir",
+                    data.toString(),
+                    "--tenant",
+                    "shop",
+                    "--catalog",
+                    "products",
+                    Files.writeString(temp.resolve("stray.ndjson"), "{\"id\": \"s\", \"text\": \"Stray\"}\n")
+                            .toString());
+            assertEquals(2, strayImport.code(), strayImport.output());
+            assertTrue(
+                    strayImport.output().contains("was migrated into PostgreSQL jdbc:postgresql://127.0.0.1:"),
+                    strayImport.output());
+            assertFalse(strayImport.output().contains(PostgresServer.PASSWORD), strayImport.output());
 
             // The keys file says where its keys went: a keys command run without the storage URL refuses it
             // (before, it wrote a key there that no server reads), and lists it with a note.

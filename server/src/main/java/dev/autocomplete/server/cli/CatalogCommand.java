@@ -8,8 +8,10 @@ import dev.autocomplete.server.catalogs.RecordReader;
 import dev.autocomplete.server.catalogs.RecordWriter;
 import dev.autocomplete.server.catalogs.TenantCatalogs;
 import dev.autocomplete.server.config.ServerSettings;
+import dev.autocomplete.server.storage.MigrationMark;
 import dev.autocomplete.server.store.CatalogRef;
 import dev.autocomplete.server.store.CatalogStore;
+import dev.autocomplete.server.store.Database;
 import dev.autocomplete.server.store.InvalidRecordsException;
 import dev.autocomplete.server.store.OptionRecord;
 import dev.autocomplete.server.store.StorageUnavailableException;
@@ -182,6 +184,7 @@ public final class CatalogCommand implements Runnable {
             PrintWriter err = spec.commandLine().getErr();
             ServerSettings settings = options.settings.settings();
             ConfigTree declaration = options.declaration(settings);
+            MigrationMark.refuseWrites(settings);
             try (CatalogStore store = CatalogStores.open(settings)) {
                 long count = chosen == Format.CSV
                         ? importCsv(store, settings, declaration, path)
@@ -291,6 +294,11 @@ public final class CatalogCommand implements Runnable {
             Format chosen = Format.of(file, format, spec);
             ServerSettings settings = options.settings.settings();
             options.declaration(settings);
+            MigrationMark.of(settings).ifPresent(where -> spec.commandLine()
+                    .getErr()
+                    .println("note: " + settings.data().resolve(Database.SQLITE_FILE) + " was migrated into "
+                            + where + ": these are its options as they were then. The servers' options are "
+                            + "there: give this command their storage URL (AUTOCOMPLETE_STORAGE_URL)."));
             PrintWriter stdout = spec.commandLine().getOut();
             boolean toStdout = file.equals("-");
             long count;

@@ -1,6 +1,8 @@
 package dev.autocomplete.server.cli;
 
+import dev.autocomplete.server.config.ServerSettings;
 import dev.autocomplete.server.learning.LearningStore;
+import dev.autocomplete.server.storage.MigrationMark;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -45,7 +47,9 @@ public final class LearningCommand implements Runnable {
 
         @Override
         public Integer call() {
-            try (LearningStore store = LearningStore.open(settings.settings())) {
+            ServerSettings resolved = settings.settings();
+            MigrationMark.refuseWrites(resolved);
+            try (LearningStore store = LearningStore.open(resolved)) {
                 int forgotten = store.reset(tenant, product);
                 spec.commandLine()
                         .getOut()

@@ -3,6 +3,7 @@ package dev.autocomplete.server.cli;
 import dev.autocomplete.server.auth.PostgresKeyStore;
 import dev.autocomplete.server.config.ServerSettings;
 import dev.autocomplete.server.config.ServingMark;
+import dev.autocomplete.server.storage.MigrationMark;
 import dev.autocomplete.server.storage.SqliteBackups;
 import dev.autocomplete.server.storage.StorageMigration;
 import dev.autocomplete.server.store.Database;
@@ -12,20 +13,28 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code storage migrate|backup|restore}: moving the SQLite store into PostgreSQL, and backing the SQLite store up
- * and restoring it (PostgreSQL has {@code pg_dump} and {@code pg_restore}). See docs/deployment.md.
+ * {@code storage migrate|unmark|backup|restore}: moving the SQLite store into PostgreSQL (and marking it so), and backing
+ * the SQLite store up and restoring it (PostgreSQL has {@code pg_dump} and {@code pg_restore}). See docs/deployment.md.
  */
 @Command(
         name = "storage",
         mixinStandardHelpOptions = true,
-        description = "Move the SQLite store into PostgreSQL; back up and restore the SQLite store.",
-        subcommands = {StorageCommand.Migrate.class, StorageCommand.Backup.class, StorageCommand.Restore.class})
+        description =
+                "Move the SQLite store into PostgreSQL (and unmark it after); back up and restore the SQLite store.",
+        subcommands = {
+            StorageCommand.Migrate.class,
+            StorageCommand.Unmark.class,
+            StorageCommand.Backup.class,
+            StorageCommand.Restore.class
+        })
 public final class StorageCommand implements Runnable {
 
     @CommandLine.Spec
@@ -97,9 +106,10 @@ public final class StorageCommand implements Runnable {
                 try (var catalogs = JdbcCatalogStore.in(target)) {
                     out.println("Catalog change sequence: " + catalogs.lastSequence() + " (replicas continue from it)");
                 }
+                out.println("  " + source.description() + ": " + markSource(source, target.description()));
                 out.println("Next: stop the SQLite server, set storage.url (or AUTOCOMPLETE_STORAGE_URL) to this "
                         + "database on every replica, and start them. The keys.yaml files are no longer read: give "
-                        + "every keys and catalog command the same storage URL from now on.");
+                        + "every keys, catalog and learning command the same storage URL from now on.");
                 return 0;
             } catch (StorageMigration.TargetNotEmpty e) {
                 spec.commandLine().getErr().println("error: " + e.getMessage());
@@ -107,6 +117,46 @@ public final class StorageCommand implements Runnable {
             } catch (StorageUnavailableException e) {
                 spec.commandLine().getErr().println("error: " + e.getMessage() + " (nothing was changed)");
                 return 1;
+            }
+        }
+    }
+
+    /** Marks the copied SQLite store ({@link MigrationMark}); what an operator should know of it. */
+    private static String markSource(Database source, String target) {
+        try {
+            MigrationMark.write(source, target, Instant.now());
+            return "marked as migrated, so catalog import and learning reset without the storage URL refuse it "
+                    + "('storage unmark' undoes this)";
+        } catch (StorageUnavailableException e) {
+            return "not marked as migrated (" + e.getMessage() + "), so catalog import and learning reset without "
+                    + "the storage URL would still write it";
+        }
+    }
+
+    @Command(
+            name = "unmark",
+            mixinStandardHelpOptions = true,
+            description = "Forget that the SQLite store was migrated into PostgreSQL, so that catalog import and "
+                    + "learning reset write it again: for a deployment going back to SQLite.")
+    static final class Unmark implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @CommandLine.Mixin
+        SettingsOptions settings;
+
+        @Override
+        public Integer call() {
+            Path file = existing(sqliteFile(settings.settings(), "unmark"));
+            try (Database store = Database.sqlite(file)) {
+                Optional<String> where = MigrationMark.read(store);
+                MigrationMark.clear(store);
+                spec.commandLine()
+                        .getOut()
+                        .println(where.map(w -> file + " is no longer marked as migrated into " + w
+                                        + ": commands without the storage URL write it again.")
+                                .orElse(file + " was not marked as migrated; nothing was changed."));
+                return 0;
             }
         }
     }

@@ -48,6 +48,7 @@ import dev.autocomplete.server.observe.Metrics;
 import dev.autocomplete.server.protocol.ApiException;
 import dev.autocomplete.server.protocol.JsonBodies;
 import dev.autocomplete.server.ratelimit.RateLimiter;
+import dev.autocomplete.server.storage.MigrationMark;
 import dev.autocomplete.server.storage.StoredComponents;
 import dev.autocomplete.server.store.Database;
 import dev.autocomplete.server.suggest.ResponseCache;
@@ -145,6 +146,12 @@ public final class AutocompleteServer implements AutoCloseable {
     public static AutocompleteServer start(ServerSettings settings) throws IOException {
         Path tenantsRoot = settings.tenants();
         StoredComponents.refuseNewer(settings); // a store a newer version wrote: refused before anything opens it
+        MigrationMark.of(settings)
+                .ifPresent(where -> LOG.log(
+                        System.Logger.Level.WARNING,
+                        settings.data().resolve(Database.SQLITE_FILE) + " was migrated into " + where + ": the "
+                                + "replicas on that database do not see what this server writes. Set storage.url to "
+                                + "serve it, or run 'storage unmark' if this deployment is back on SQLite."));
         // Before the store opens: `storage restore` refuses to replace it under a running server.
         ServingMark serving = ServingMark.hold(settings.data());
         LiveCatalogs catalogs = CatalogStores.live(settings);
