@@ -73,6 +73,13 @@ elif [ "$status" -ne 0 ]; then
   echo "Every test that ran passed, but the build failed: see the [ERROR] lines above."
 else
   echo
-  echo "All passed. What each test class printed and logged (warnings of the faults the tests provoke on purpose"
-  echo "included) is kept in target/surefire-reports/CLASS-output.txt and target/failsafe-reports/ of its module."
+  # Where the output went: this repository's build redirects it to files (redirectTestOutputToFile); a project of
+  # its own (an engine's, -f) may print it on the console above instead.
+  if [ -n "$(find "$root" -path "$root/web/node_modules" -prune -o -path '*/target/*-reports/*-output.txt' \
+      -newer "$marker" -print 2>/dev/null | head -n1)" ]; then
+    echo "All passed. What each test class printed and logged (warnings of the faults the tests provoke on purpose"
+    echo "included) is kept in target/surefire-reports/CLASS-output.txt and target/failsafe-reports/ of its module."
+  else
+    echo "All passed. What the tests printed and logged is in the build's output above."
+  fi
 fi

@@ -9,13 +9,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * An immutable map-shaped piece of configuration that knows where it sits, so that every error names the
  * full key. Values are {@link String}, {@link Boolean}, {@link Number}, {@link List} or {@link Map} (with
  * string keys), as read from YAML.
  *
- * <p>Thread-safe and immutable.
+ * <p>Thread-safe. Its values are immutable; it remembers which keys its readers asked for (through any accessor,
+ * {@link #keys()} or {@link #unknownKeys}), so that the server can refuse the keys no reader asked for
+ * ({@link #unread()}): a misspelt key of an engine's param is an error even when the engine checks none itself.
  */
 public final class ConfigTree {
 
@@ -23,6 +26,10 @@ public final class ConfigTree {
     private final Map<String, Object> values;
     /** Keys of this level that another reader reads (a param's core keys, for its engine): offered as suggestions. */
     private final Set<String> readElsewhere;
+    /** Keys asked for, present or not: {@link #unread()} leaves them out, and offers the absent ones as suggestions. */
+    private final Set<String> asked = ConcurrentHashMap.newKeySet();
+    /** Nested maps already handed out: asking again gives the same tree, which remembers what was asked of it. */
+    private final Map<String, ConfigTree> nested = new ConcurrentHashMap<>();
 
     private ConfigTree(String path, Map<String, Object> values) {
         this(path, values, Set.of());
@@ -73,24 +80,31 @@ public final class ConfigTree {
         return path;
     }
 
-    /** The keys present, in file order. */
+    /** The keys present, in file order (each then counts as read: a reader that lists them handles them). */
     public Set<String> keys() {
+        asked.addAll(values.keySet());
         return values.keySet();
     }
 
     /** Whether the key is present with a non-null value. */
     public boolean has(String key) {
-        return values.get(key) != null;
+        return value(key) != null;
     }
 
     /** The raw value of a key (String, Boolean, Number, List or Map), or empty when absent or null. */
     public Optional<Object> raw(String key) {
-        return Optional.ofNullable(values.get(key));
+        return Optional.ofNullable(value(key));
+    }
+
+    /** A key's value, the key remembered as asked for. */
+    private Object value(String key) {
+        asked.add(key);
+        return values.get(key);
     }
 
     /** A required scalar, as text. */
     public String string(String key) throws EngineConfigException {
-        Object value = values.get(key);
+        Object value = value(key);
         if (value == null) {
             throw error(key, "is required");
         }
@@ -99,13 +113,13 @@ public final class ConfigTree {
 
     /** An optional scalar, as text, or the default when absent. */
     public String string(String key, String defaultValue) throws EngineConfigException {
-        Object value = values.get(key);
+        Object value = value(key);
         return value == null ? defaultValue : scalar(key, value);
     }
 
     /** An optional boolean, or the default when absent. */
     public boolean bool(String key, boolean defaultValue) throws EngineConfigException {
-        Object value = values.get(key);
+        Object value = value(key);
         if (value == null) {
             return defaultValue;
         }
@@ -117,7 +131,7 @@ public final class ConfigTree {
 
     /** An optional integer, or the default when absent. */
     public int integer(String key, int defaultValue) throws EngineConfigException {
-        Object value = values.get(key);
+        Object value = value(key);
         if (value == null) {
             return defaultValue;
         }
@@ -153,6 +167,7 @@ public final class ConfigTree {
      * mean 'cues'?", see {@link #nearest}), or else lists the keys this map may have.
      */
     public List<EngineConfigException> unknownKeys(Set<String> known) {
+        asked.addAll(values.keySet());
         List<EngineConfigException> unknown = new ArrayList<>();
         for (String key : values.keySet()) {
             if (!known.contains(key)) {
@@ -160,6 +175,23 @@ public final class ConfigTree {
             }
         }
         return List.copyOf(unknown);
+    }
+
+    /**
+     * One error for each key present that no reader has asked for so far, in file order, as {@link #unknownKeys}
+     * words it: each says which key it probably meant among the keys that were asked for (present or not) and those
+     * read elsewhere. The server calls it on each param's tree and on the engine's own once the engine's factory has
+     * returned; keys of nested maps are their reader's to check.
+     */
+    public List<EngineConfigException> unread() {
+        Set<String> known = Set.copyOf(asked);
+        List<EngineConfigException> unread = new ArrayList<>();
+        for (String key : values.keySet()) {
+            if (!known.contains(key)) {
+                unread.add(error(key, unknownKeyMessage(key, known)));
+            }
+        }
+        return List.copyOf(unread);
     }
 
     /** Refuses the first key present that is not one of {@code known} (see {@link #unknownKeys}). */
@@ -182,8 +214,10 @@ public final class ConfigTree {
         Set<String> all = allKnown(known);
         return nearest(key, all)
                 .map(ConfigTree::didYouMean)
-                .orElseGet(() -> "is not a known key (known: "
-                        + String.join(", ", all.stream().sorted().toList()) + ")");
+                .orElseGet(() -> all.isEmpty()
+                        ? "is not a known key (no key is read here)"
+                        : "is not a known key (known: "
+                                + String.join(", ", all.stream().sorted().toList()) + ")");
     }
 
     /** The problem of an unknown key that probably misspells {@code meant}. */
@@ -249,19 +283,19 @@ public final class ConfigTree {
 
     /** An optional nested map. */
     public Optional<ConfigTree> optionalTree(String key) throws EngineConfigException {
-        Object value = values.get(key);
+        Object value = value(key);
         if (value == null) {
             return Optional.empty();
         }
         if (value instanceof Map<?, ?> map) {
-            return Optional.of(new ConfigTree(child(key), asStringMap(map)));
+            return Optional.of(nested.computeIfAbsent(key, k -> new ConfigTree(child(k), asStringMap(map))));
         }
         throw error(key, "must be a map");
     }
 
     /** A list of maps; empty when absent. */
     public List<ConfigTree> trees(String key) throws EngineConfigException {
-        Object value = values.get(key);
+        Object value = value(key);
         if (value == null) {
             return List.of();
         }
@@ -280,7 +314,7 @@ public final class ConfigTree {
 
     /** A list of scalars as text; a single scalar counts as a list of one; empty when absent. */
     public List<String> strings(String key) throws EngineConfigException {
-        Object value = values.get(key);
+        Object value = value(key);
         if (value == null) {
             return List.of();
         }

@@ -37,11 +37,15 @@ class EngineLogsTest {
                             10),
                     server.log());
 
+            // And its content's digest, which tells two builds of one version apart.
+            String built = digestLogged(server.log());
             EngineJarFiles.withEntry(
                     jar, POM, "groupId=dev.autocomplete\nartifactId=engine-test-faulty\n" + "version=2.3.4\n", jar);
             assertTrue(
                     server.awaitLog("Tenant reloaded: faulty; engine JARs: engine-test-faulty.jar version 2.3.4", 30),
                     server.log());
+            String rebuilt = digestLogged(server.log().substring(server.log().indexOf("version 2.3.4")));
+            assertFalse(built.equals(rebuilt), built + " for two different JARs");
 
             EngineJarFiles.withEntry(jar, POM, "", jar);
             assertTrue(
@@ -56,6 +60,14 @@ class EngineLogsTest {
             assertFalse(
                     server.log().lines().anyMatch(line -> line.startsWith("INFO Tenant loaded: forged")), server.log());
         }
+    }
+
+    /** The first JAR digest logged in {@code log}: {@code (sha256 } and 12 hex digits. */
+    private static String digestLogged(String log) {
+        java.util.regex.Matcher digest =
+                java.util.regex.Pattern.compile("\\(sha256 ([0-9a-f]{12})\\)").matcher(log);
+        assertTrue(digest.find(), log);
+        return digest.group(1);
     }
 
     @Test

@@ -208,4 +208,58 @@ class ValidateEveryProblemTest {
                         "13 problem(s)"),
                 result.err().lines().toList());
     }
+
+    @Test
+    void a_key_an_engine_does_not_read_is_refused_even_when_the_engine_checks_none_itself() throws Exception {
+        Path shop =
+                Files.createDirectories(temp.resolve("tenants/shop/engines")).getParent();
+        // The library probe reads 'values' on each param and nothing else, and never calls allowOnly.
+        Files.copy(EngineIsolationTest.engineJar("autocomplete.test.libAEngineJar"), shop.resolve("engines/probe.jar"));
+        Path file = Files.writeString(shop.resolve("tenant.yaml"), """
+                display_name: Shop
+                engines:
+                  library-probe: {colour: red}
+                products:
+                  - id: 5d6e7f80-1a2b-4c3d-8e9f-0a1b2c3d4e5f
+                    slug: store
+                    prompt: Buy
+                    intents:
+                      - name: buy
+                        phrases: [Buy]
+                        params:
+                          - type: first
+                            engine: library-probe
+                            requird: true
+                            values: a,b
+                          - type: second
+                            engine: library-probe
+                            vales: c,d
+                """);
+
+        TestTenants.Cli result =
+                TestTenants.cli("validate", "--tenants", temp.resolve("tenants").toString());
+
+        assertEquals(1, result.exit(), result.err());
+        assertEquals(
+                List.of(
+                        file + ":3: engines.library-probe.colour: is not a known key (no key is read here) (engine"
+                                + " 'library-probe' did not read it)",
+                        file + ":14: products[0].intents[0].params[0].requird: is not a known key; did you mean"
+                                + " 'required'? (engine 'library-probe' did not read it)",
+                        file + ":18: products[0].intents[0].params[1].vales: is not a known key; did you mean"
+                                + " 'values'? (engine 'library-probe' did not read it)",
+                        "3 problem(s)"),
+                result.err().lines().toList());
+
+        // Without the mistakes, the same tenant is valid: reading 'values' (or a default) is reading it.
+        Files.writeString(
+                file,
+                Files.readString(file)
+                        .replace("  library-probe: {colour: red}\n", "  {}\n")
+                        .replace("requird", "required")
+                        .replace("vales", "values"));
+        TestTenants.Cli fixed =
+                TestTenants.cli("validate", "--tenants", temp.resolve("tenants").toString());
+        assertEquals(0, fixed.exit(), fixed.err());
+    }
 }

@@ -215,7 +215,8 @@ public final class EngineJars {
             }
             Manifest manifest = file.getManifest();
             version = manifest == null ? null : manifest.getMainAttributes().getValue(SpiVersion.MANIFEST_ATTRIBUTE);
-            build = version(file, manifest, original.getFileName().toString());
+            // Two builds of one version (a SNAPSHOT rebuilt) are told apart in the log by their content.
+            build = version(file, manifest, original.getFileName().toString()) + " (sha256 " + shortDigest(copy) + ")";
         } catch (IOException e) {
             problems.add(new Problem(original, 0, "cannot read engine JAR " + original.getFileName() + ": " + e));
             return null;
@@ -229,6 +230,20 @@ public final class EngineJars {
             return null;
         }
         return new Jar(original, copy, List.copyOf(classes), build);
+    }
+
+    /** The first 12 hex digits of the file's SHA-256: enough to tell two builds apart in a log. */
+    private static String shortDigest(Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            java.security.MessageDigest sha256 = java.security.MessageDigest.getInstance("SHA-256");
+            byte[] buffer = new byte[64 * 1024];
+            for (int read = in.read(buffer); read >= 0; read = in.read(buffer)) {
+                sha256.update(buffer, 0, read);
+            }
+            return java.util.HexFormat.of().formatHex(sha256.digest(), 0, 6);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
     }
 
     /**

@@ -77,16 +77,17 @@ public final class TenantLoader {
     private final EngineJars engineJars;
     /** Where catalogs live; null reads each from its file, writing nothing (validate, the engine test kit). */
     private final LiveCatalogs liveCatalogs;
+    /** Whether engines come from a test's class path too (the engine test kit): where a missing one is looked for. */
+    private final boolean testClassPath;
 
     /** A loader whose built-in engines are the {@link EngineFactory}s on the server's class path. */
     public TenantLoader() {
-        this(List.of());
+        this(new EngineJars(List.of()), null, false);
     }
 
     /** A loader that serves catalogs live from {@code catalogs} (the server's). */
     public TenantLoader(LiveCatalogs catalogs) {
-        this.engineJars = new EngineJars(List.of());
-        this.liveCatalogs = catalogs;
+        this(new EngineJars(List.of()), catalogs, false);
     }
 
     /**
@@ -94,8 +95,13 @@ public final class TenantLoader {
      * of the same name: an engine author's test passes the factory it tests (the engine test kit).
      */
     public TenantLoader(java.util.Collection<? extends EngineFactory> engines) {
-        this.engineJars = new EngineJars(engines);
-        this.liveCatalogs = null;
+        this(new EngineJars(engines), null, true);
+    }
+
+    private TenantLoader(EngineJars engineJars, LiveCatalogs liveCatalogs, boolean testClassPath) {
+        this.engineJars = engineJars;
+        this.liveCatalogs = liveCatalogs;
+        this.testClassPath = testClassPath;
     }
 
     /** Names of the engines every tenant can use. */
@@ -177,6 +183,7 @@ public final class TenantLoader {
                     logQueries,
                     found.factories(),
                     !found.problems().isEmpty(),
+                    testClassPath,
                     loader,
                     engines,
                     tenantCatalogs,
@@ -243,6 +250,7 @@ public final class TenantLoader {
             boolean logQueries,
             Map<String, EngineFactory> factories,
             boolean jarsRefused,
+            boolean testClassPath,
             ClassLoader loader,
             ConfigTree engines,
             TenantCatalogs tenantCatalogs,
@@ -456,7 +464,12 @@ public final class TenantLoader {
                                                         settings.factories().keySet().stream()
                                                                 .sorted()
                                                                 .toList())
-                                                + " (the built-in engines and those of the JARs in "
+                                                + (settings.testClassPath()
+                                                        ? " (the built-in engines, those on the test's class path,"
+                                                                + " each found through its META-INF/services/"
+                                                                + EngineFactory.class.getName()
+                                                                + " file, and those of the JARs in "
+                                                        : " (the built-in engines and those of the JARs in ")
                                                 + settings.directory().resolve("engines")
                                                 + ")")));
             }
@@ -480,6 +493,17 @@ public final class TenantLoader {
                         settings.counters().forEngine(name)),
                 checks);
         if (engine == null) {
+            return null;
+        }
+        // Keys the engine's factory did not read are misspelt or misplaced, whether or not the engine checks its keys
+        // itself (allowOnly): "Unknown keys are errors" holds for every param.
+        List<EngineConfigException> unread = new ArrayList<>();
+        specs.forEach(spec -> unread.addAll(spec.config().unread()));
+        unread.addAll(engineConfig.unread());
+        for (EngineConfigException e : unread) {
+            checks.add(new EngineConfigException(e.key(), e.getMessage() + " (engine '" + name + "' did not read it)"));
+        }
+        if (!unread.isEmpty()) {
             return null;
         }
         GuardedEngine guarded = new GuardedEngine(

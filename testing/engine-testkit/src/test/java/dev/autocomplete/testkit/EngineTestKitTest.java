@@ -117,6 +117,17 @@ class EngineTestKitTest {
     }
 
     @Test
+    void a_pick_of_a_type_the_product_does_not_declare_is_a_mistake_in_the_test() {
+        IllegalArgumentException misspelt = assertThrows(
+                IllegalArgumentException.class, () -> trips.product("travel").pick("origins", "Paris"));
+        assertEquals(
+                "product 'travel' has no param of type 'origins' (its types: origin, destination, date)",
+                misspelt.getMessage());
+        assertThrows(
+                IllegalArgumentException.class, () -> trips.product("travel").dismiss("dat"));
+    }
+
+    @Test
     void a_body_the_server_would_refuse_throws_with_the_servers_error_code() {
         RequestRefused refused = assertThrows(RequestRefused.class, () -> trips.product("travel")
                 .pick("{{DESTINATION_1}}", "origin", "Paris")
@@ -156,7 +167,11 @@ class EngineTestKitTest {
         try (EngineTestKit kit = EngineTestKit.tenant(tenant("broken", unknown))) {
             assertEquals(1, kit.problems().size(), kit.problems().toString());
             assertTrue(
-                    kit.problems().getFirst().matches(".*tenant\\.yaml:9: .*names no engine 'paints'.*"),
+                    kit.problems()
+                            .getFirst()
+                            .matches(".*tenant\\.yaml:9: .*names no engine 'paints'; available: .* on the test's class"
+                                    + " path, each found through its META-INF/services/"
+                                    + "dev\\.autocomplete\\.spi\\.EngineFactory file.*"),
                     kit.problems().toString());
             TenantLoadException thrown = assertThrows(TenantLoadException.class, () -> kit.product("paint"));
             assertEquals(kit.problems(), thrown.problems());
