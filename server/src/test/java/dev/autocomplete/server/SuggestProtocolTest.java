@@ -371,6 +371,28 @@ class SuggestProtocolTest {
     }
 
     @Test
+    void an_entry_of_a_type_the_product_lacks_needs_confirmation_and_one_in_another_case_fills_that_type() {
+        ObjectNode unknown = envelope("Book a flight from {{ORIGINS_1}} to ");
+        fill(unknown, "{{ORIGINS_1}}", "origins", "Paris");
+        ApiClient.Reply lacking = travel(unknown);
+        assertEquals(200, lacking.status(), lacking.raw());
+        JsonNode token = lacking.data().path("input").get(1);
+        assertEquals("origins", token.path("type").asText());
+        assertEquals("need_confirmation", token.path("state").asText(), lacking.raw());
+        assertEquals("origin", lacking.suggestionTypes().getFirst(), "nothing filled: origin is still asked");
+
+        ObjectNode cased = envelope("Book a flight from {{ORIGIN_1}} to {{DESTINATION_1}}");
+        fill(cased, "{{ORIGIN_1}}", "Origin", "Paris");
+        fill(cased, "{{DESTINATION_1}}", "destination", "London");
+        ApiClient.Reply filled = travel(cased);
+        assertEquals(200, filled.status(), filled.raw());
+        assertEquals("origin", filled.data().path("input").get(1).path("type").asText(), filled.raw());
+        assertEquals(
+                "completed", filled.data().path("input").get(1).path("state").asText());
+        assertTrue(filled.data().path("is_ready").asBoolean(), filled.raw());
+    }
+
+    @Test
     void treats_malformed_tokens_as_literal_text() {
         ApiClient.Reply reply = travel(envelope("Book a flight from {{city}} {{ORIGIN_0}}"));
         assertEquals(200, reply.status(), reply.raw());

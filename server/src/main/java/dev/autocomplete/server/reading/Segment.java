@@ -39,11 +39,13 @@ public sealed interface Segment {
      *
      * @param start index in {@code raw_query}
      * @param placeholder the token itself; never null
-     * @param type the param type: the {@code completed_params} entry's type, or for a token without an entry
-     *     the engine-known type whose minted name matches, else the token's name in lower case; never null
+     * @param type the param type: the product's type whose minted name matches the token's (the {@code
+     *     completed_params} entry's type, or one the entry wrote in another case); else the entry's type, or for a
+     *     token without an entry the token's name in lower case; never null
      * @param text the picked value as the user sees it; null when the client masked it
-     * @param confirmed true when a {@code completed_params} entry fills the token; false for a token without
-     *     an entry, which the server reports as {@code need_confirmation}
+     * @param confirmed true when a {@code completed_params} entry of one of the product's types fills the token;
+     *     false for a token without an entry or of a type the product does not have, which the server reports as
+     *     {@code need_confirmation}
      */
     public record Param(int start, String placeholder, String type, String text, boolean confirmed) implements Segment {
         public Param {

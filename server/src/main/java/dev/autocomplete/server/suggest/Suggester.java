@@ -208,7 +208,13 @@ public final class Suggester {
             }
             SuggestRequest.Fill fill = request.fills().get(token.token());
             if (fill != null) {
-                segments.add(new Segment.Param(token.start(), token.token(), fill.type(), fill.text(), true));
+                // An entry's type the product has only in another case ('Assignee') fills that type; one it does
+                // not have at all fills nothing and is reported need_confirmation (protocol notes 11: an unknown type).
+                String type =
+                        productTypes.contains(fill.type()) ? fill.type() : typeForName(token.name(), productTypes);
+                boolean known = productTypes.contains(type);
+                segments.add(new Segment.Param(
+                        token.start(), token.token(), known ? type : fill.type(), fill.text(), known));
             } else {
                 segments.add(new Segment.Param(
                         token.start(), token.token(), typeForName(token.name(), productTypes), null, false));
