@@ -63,6 +63,22 @@ class EngineJarsTest {
     }
 
     @Test
+    void a_jar_without_its_service_file_is_a_problem_of_that_jar() throws Exception {
+        Path tenant = tenant();
+        Path jar = EngineJarFiles.withEntry(
+                probeJar(),
+                "META-INF/services/dev.autocomplete.spi.EngineFactory",
+                "",
+                tenant.resolve("engines/probe.jar"));
+
+        assertEquals(
+                List.of(jar + ":1: no dev.autocomplete.spi.EngineFactory found in probe.jar (is"
+                                + " META-INF/services/dev.autocomplete.spi.EngineFactory in the JAR?)")
+                        .toString(),
+                problems(tenant));
+    }
+
+    @Test
     void two_jars_that_provide_one_engine_name_are_a_validate_error_naming_both() throws Exception {
         Path tenant = tenant();
         Files.copy(probeJar(), tenant.resolve("engines/probe.jar"));

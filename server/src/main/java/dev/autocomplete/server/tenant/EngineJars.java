@@ -173,8 +173,9 @@ public final class EngineJars {
                         .toList());
         int found = load(loader, jars, factories, origins, problems);
         if (found == 0 && problems.isEmpty()) {
+            // Said of the JAR when there is one: an editor opens the file a problem names.
             problems.add(new Problem(
-                    enginesDir,
+                    originals.size() == 1 ? originals.getFirst() : enginesDir,
                     0,
                     "no " + EngineFactory.class.getName() + " found in " + names(originals) + " (is " + SERVICE_FILE
                             + " in the JAR?)"));
