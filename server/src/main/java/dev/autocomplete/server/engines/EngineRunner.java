@@ -9,12 +9,16 @@ import java.util.concurrent.ExecutionException;
  * engine question it asks, in-process) runs on one virtual thread and is waited for at most a budget. An engine
  * that throws costs only its params ({@link GuardedEngine}); work that runs out of time gives
  * {@link Result#failed()} (a request answers with the product's fallback) and counts against the engine it was
- * waiting for. The one runner of requests and of a tenant load's warm-up. Thread-safe and stateless.
+ * waiting for. The one runner of requests and of a tenant load's warm-up. Thread-safe.
  */
 public final class EngineRunner {
 
     private static final System.Logger LOG = System.getLogger(EngineRunner.class.getName());
     private static final Deadlines DEADLINES = new Deadlines();
+    /** How often a reading on the request's thread that ran out of its budget is logged. */
+    static final Duration OVERRUN_LOG = Duration.ofSeconds(10);
+
+    private final LogThrottle overruns = new LogThrottle(OVERRUN_LOG);
 
     /** Work that asks engines through {@code calls}, to finish by {@code deadlineNanos} ({@link System#nanoTime}). */
     @FunctionalInterface
@@ -64,7 +68,7 @@ public final class EngineRunner {
             T value = future.get();
             return done(value, EngineOutcome.OK, System.nanoTime() - start, calls);
         } catch (ExecutionException e) {
-            if (!(e.getCause() instanceof Deadlines.Overdue)) {
+            if (!(e.getCause() instanceof Deadlines.Overdue) && !(e.getCause() instanceof BudgetSpent)) {
                 return failed(name, e.getCause(), start, calls);
             }
             thread.interrupt();
@@ -93,8 +97,10 @@ public final class EngineRunner {
     /**
      * Runs {@code work} that asks only the core's own code (its option lists: no plug-in) on the caller's thread:
      * no hand-off to a thread of its own, whose park and unpark cost 8 % of an uncached request's CPU
-     * (docs/benchmarks.md). The work gets the same deadline to check, but is not given up when it overruns: what
-     * the budget guards against, a plug-in that hangs, is not there. Faults are handled as {@link #run}'s are.
+     * (docs/benchmarks.md). The work keeps the budget itself: it stops before its next question once the deadline
+     * has passed ({@link BudgetSpent}), which is a timeout, logged at most once per {@link #OVERRUN_LOG} per runner
+     * (a long query sent on purpose must not write a line each time). No engine is blamed: the core's own catalogs
+     * have no circuit to open. Faults are handled as {@link #run}'s are.
      */
     public <T> Result<T> runHere(String name, Duration budget, Work<T> work) {
         long start = System.nanoTime();
@@ -102,6 +108,16 @@ public final class EngineRunner {
         try {
             T value = work.run(calls, start + budget.toNanos());
             return done(value, EngineOutcome.OK, System.nanoTime() - start, calls);
+        } catch (BudgetSpent e) {
+            int heldBack = overruns.admit(System.nanoTime());
+            if (heldBack >= 0) {
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "Reading for " + name + " did not finish within " + budget.toMillis() + " ms ("
+                                + timeByEngine(calls.summary()) + ")"
+                                + (heldBack > 0 ? "; " + heldBack + " more since the last line" : ""));
+            }
+            return done(null, EngineOutcome.TIMEOUT, System.nanoTime() - start, calls);
         } catch (Exception | LinkageError | AssertionError e) {
             return failed(name, e, start, calls);
         }

@@ -36,6 +36,12 @@ public final class SuggestRequestReader {
     public static final int MAX_CONTEXT_BYTES = 2000;
     /** More entries than this is no real query: refused before any is read. */
     public static final int MAX_COMPLETED_PARAMS = 100;
+    /**
+     * docs/protocol.md §3.6: a longer {@code raw_query} is refused. Reading costs CPU in proportion to the words typed
+     * (every span is a question to an engine), so a 50 KB query sent on purpose cost about a second of CPU, and a
+     * few of them a second stalled every other request; a thousand characters is ten times a long command.
+     */
+    public static final int MAX_QUERY_CHARACTERS = 1000;
 
     /** Tags seen so far and their normalized form ("" when malformed): clients send a handful, on every request. */
     private static final Map<String, String> LANGUAGES = new ConcurrentHashMap<>();
@@ -256,6 +262,12 @@ public final class SuggestRequestReader {
 
         if (!(data.rawQuery instanceof String rawQuery)) {
             throw ApiException.badRequest("INVALID_REQUEST", "data.raw_query must be a string (it may be empty).");
+        }
+        int length = rawQuery.codePointCount(0, rawQuery.length());
+        if (length > MAX_QUERY_CHARACTERS) {
+            throw ApiException.badRequest(
+                    "RAW_QUERY_TOO_LONG",
+                    "data.raw_query is " + length + " characters; at most " + MAX_QUERY_CHARACTERS + " are read.");
         }
         Set<String> tokensInQuery = new HashSet<>();
         Placeholders.find(rawQuery).forEach(token -> tokensInQuery.add(token.token()));

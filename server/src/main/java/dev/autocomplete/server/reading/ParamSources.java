@@ -1,5 +1,6 @@
 package dev.autocomplete.server.reading;
 
+import dev.autocomplete.server.engines.BudgetSpent;
 import dev.autocomplete.server.engines.EngineCalls;
 import dev.autocomplete.server.engines.GuardedEngine;
 import dev.autocomplete.spi.Ask;
@@ -16,7 +17,8 @@ import java.util.Set;
 /**
  * The engines of one product as one request's reader asks them: each param type goes to the engine that serves
  * it; span questions are asked in batches and remembered for the request; what the engines did is noted in
- * {@link EngineCalls}. One instance per request; not thread-safe.
+ * {@link EngineCalls}; no question is asked once the deadline has passed ({@link BudgetSpent}). One instance per
+ * request; not thread-safe.
  */
 final class ParamSources {
 
@@ -64,6 +66,7 @@ final class ParamSources {
         if (unasked.isEmpty()) {
             return answers;
         }
+        BudgetSpent.check(deadlineNanos);
         GuardedEngine engine = engines.get(type);
         List<String> texts = new ArrayList<>(unasked.size());
         unasked.forEach(i -> texts.add(query.rawQuery().substring(start, ends[i])));
@@ -92,6 +95,7 @@ final class ParamSources {
         if (engine == null) {
             return List.of();
         }
+        BudgetSpent.check(deadlineNanos);
         return engine.options(ask(type, filled, limit), typed, calls);
     }
 

@@ -39,6 +39,7 @@ class SuggestRequestFuzzTest {
             "INVALID_REQUEST_ID",
             "INVALID_REQUEST_AT",
             "INVALID_SESSION_ID",
+            "RAW_QUERY_TOO_LONG",
             "INVALID_COMPLETED_PARAMS",
             "ADDITIONAL_CONTEXT_TOO_LARGE");
 

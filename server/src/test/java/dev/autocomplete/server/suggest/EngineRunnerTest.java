@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.autocomplete.server.engines.BudgetSpent;
 import dev.autocomplete.server.engines.EngineCalls;
 import dev.autocomplete.server.engines.EngineOutcome;
 import dev.autocomplete.server.engines.EngineRunner;
@@ -13,6 +14,7 @@ import dev.autocomplete.server.reading.Reading;
 import dev.autocomplete.server.tenant.Product;
 import dev.autocomplete.server.tenant.TenantRegistry;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -79,5 +81,29 @@ class EngineRunnerTest {
         assertNull(result.value());
         assertEquals(EngineOutcome.TIMEOUT, result.outcome());
         assertTrue(millis >= Kitchen.BUDGET_MILLIS && millis < 2_000, "waited " + millis + " ms, not the engine's 3 s");
+    }
+
+    @Test
+    void work_that_finds_its_budget_spent_is_a_timeout_on_the_callers_thread_and_on_its_own() {
+        EngineRunner.Work<String> late = (calls, deadline) -> {
+            while (System.nanoTime() - deadline <= 0) {
+                Thread.onSpinWait();
+            }
+            BudgetSpent.check(deadline); // as the reader does before each question to an engine
+            return "read";
+        };
+        EngineRunner.Result<String> here = runner.runHere("here", Duration.ofMillis(20), late);
+        assertEquals(EngineOutcome.TIMEOUT, here.outcome());
+        assertNull(here.value());
+        assertEquals(
+                EngineOutcome.TIMEOUT,
+                runner.run("own", Duration.ofMillis(20), late).outcome());
+        assertEquals(
+                "read",
+                runner.runHere("in time", Duration.ofSeconds(5), (calls, deadline) -> {
+                            BudgetSpent.check(deadline);
+                            return "read";
+                        })
+                        .value());
     }
 }
