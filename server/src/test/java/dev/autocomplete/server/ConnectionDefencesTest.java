@@ -67,6 +67,34 @@ class ConnectionDefencesTest {
     }
 
     @Test
+    void a_method_that_is_no_http_token_and_an_unknown_transfer_coding_are_each_a_400_in_the_error_shape()
+            throws Exception {
+        try (CapturedLog log = CapturedLog.of("io.helidon.webserver.http1.Http1Connection");
+                AutocompleteServer server = start()) {
+            for (String method : List.of("G\u0000T", "GE(T", "G\u00e9T")) {
+                try (RawConnection client = new RawConnection("127.0.0.1", server.port())) {
+                    client.send((method + " /ready HTTP/1.1\r\nHost: x\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+                    String answer = client.readResponse();
+                    assertTrue(answer.startsWith("HTTP/1.1 400"), method + ": " + answer);
+                    assertTrue(answer.contains("{\"error\":{\"code\":\"INVALID_REQUEST\""), answer);
+                    assertTrue(answer.contains("method is not an HTTP token"), answer);
+                }
+            }
+            try (RawConnection client = new RawConnection("127.0.0.1", server.port())) {
+                client.send("POST /api/suggest HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n"
+                        + "Content-Type: application/json\r\nAuthorization: Bearer " + key + "\r\n\r\n0\r\n\r\n");
+                String answer = client.readResponse();
+                assertTrue(answer.startsWith("HTTP/1.1 400"), answer);
+                assertTrue(answer.contains("\"INVALID_REQUEST\"") && answer.contains("Transfer-Encoding"), answer);
+            }
+            // Still serving.
+            assertEquals(200, new ApiClient(server.port()).get("/ready").status());
+            // Answered 500, Helidon logged each as its internal error with a stack trace: a client's line is no fault.
+            assertEquals(List.of(), log.messages());
+        }
+    }
+
+    @Test
     void a_body_that_stops_arriving_is_answered_408_at_its_deadline() throws Exception {
         try (AutocompleteServer server = start("AUTOCOMPLETE_LIMITS_BODY_TIMEOUT_SECONDS", "1");
                 RawConnection client = new RawConnection("127.0.0.1", server.port())) {

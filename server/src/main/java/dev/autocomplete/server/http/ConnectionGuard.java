@@ -147,6 +147,14 @@ public final class ConnectionGuard implements AutoCloseable {
         return new Selector(http1Selector);
     }
 
+    /**
+     * The tracked connection of a peer; none when the peer's address is gone (a client that closed its socket before
+     * Helidon asked for it: {@code getRemoteAddress} is then null, and a map lookup of null throws).
+     */
+    private Tracked tracked(SocketAddress remote) {
+        return remote == null ? null : connections.get(remote);
+    }
+
     /** The routing filter that marks early answers {@code Connection: close}. */
     public Filter filter() {
         return this::filter;
@@ -154,7 +162,7 @@ public final class ConnectionGuard implements AutoCloseable {
 
     /** Whether the body of this request was cut off at its deadline (then the request deserves a 408). */
     boolean bodyTimedOut(ServerRequest request) {
-        Tracked tracked = connections.get(request.remotePeer().address());
+        Tracked tracked = tracked(request.remotePeer().address());
         return tracked != null && tracked.bodyTimedOut;
     }
 
@@ -163,7 +171,7 @@ public final class ConnectionGuard implements AutoCloseable {
      * bodies are meant to be large (a catalog of a million options). Called by the route before it reads.
      */
     void allowBody(ServerRequest request, Duration timeout) {
-        Tracked tracked = connections.get(request.remotePeer().address());
+        Tracked tracked = tracked(request.remotePeer().address());
         if (tracked != null && tracked.phase == Phase.BODY) {
             tracked.deadline = System.nanoTime() + timeout.toNanos();
         }
@@ -186,7 +194,7 @@ public final class ConnectionGuard implements AutoCloseable {
     }
 
     private void filter(FilterChain chain, RoutingRequest request, RoutingResponse response) {
-        Tracked tracked = connections.get(request.remotePeer().address());
+        Tracked tracked = tracked(request.remotePeer().address());
         if (tracked != null) {
             tracked.request = request;
         }
@@ -480,7 +488,7 @@ public final class ConnectionGuard implements AutoCloseable {
         @Override
         public ServerConnection connection(ConnectionContext ctx) {
             ServerConnection connection = http1.connection(ctx);
-            Tracked tracked = connections.get(ctx.remotePeer().address());
+            Tracked tracked = tracked(ctx.remotePeer().address());
             if (tracked == null) {
                 return connection;
             }

@@ -6,6 +6,7 @@ import io.helidon.http.DirectHandler;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.HttpException;
+import io.helidon.http.ServerResponseHeaders;
 import io.helidon.http.Status;
 import io.helidon.webserver.ServerConnectionException;
 import io.helidon.webserver.http.DirectHandlers;
@@ -110,7 +111,38 @@ public final class ErrorResponses {
 
     /** JSON bodies for the errors Helidon handles before a request reaches the routes. */
     public DirectHandlers directHandlers() {
-        DirectHandler handler = (request, eventType, status, headers, message) -> {
+        DirectHandler handler = new BeforeRouting();
+        DirectHandlers.Builder builder = DirectHandlers.builder();
+        for (DirectHandler.EventType type : DirectHandler.EventType.values()) {
+            builder.addHandler(type, handler);
+        }
+        return builder.build();
+    }
+
+    /** Helidon's answers before routing, in our error shape; a malformed request line is the client's error. */
+    private final class BeforeRouting implements DirectHandler {
+
+        @Override
+        public TransportResponse handle(
+                TransportRequest request,
+                EventType eventType,
+                Status status,
+                ServerResponseHeaders headers,
+                String message) {
+            String problem = null;
+            if (eventType == EventType.INTERNAL_ERROR && request.method().isEmpty()) {
+                // The request line could not be parsed: a method that is no HTTP token ("G\0T", "GE(T") makes
+                // Helidon's parser throw, which it answers as its own internal error (and logs, with a stack trace,
+                // when the answer is a 500: a log a client could fill with one short line). The client sent it.
+                status = Status.BAD_REQUEST_400;
+                problem = "The request line is malformed (its method is not an HTTP token).";
+            } else if (status.code() == 501) {
+                // Helidon's answer to a transfer coding it does not implement (gzip, chunked): the client's to change,
+                // so a 4xx like every other request this server will not read (RFC 9112 suggests 501).
+                status = Status.BAD_REQUEST_400;
+                problem = "The request's Transfer-Encoding is not supported: send the body with a Content-Length,"
+                        + " or chunked alone.";
+            }
             String code =
                     switch (status.code()) {
                         case 413 -> "PAYLOAD_TOO_LARGE";
@@ -119,8 +151,9 @@ public final class ErrorResponses {
                         case 505 -> "HTTP_VERSION_NOT_SUPPORTED";
                         default -> status.code() >= 500 ? "INTERNAL" : "INVALID_REQUEST";
                     };
-            String text =
-                    switch (status.code()) {
+            String text = problem != null
+                    ? problem
+                    : switch (status.code()) {
                         case 413 -> "The request body is larger than this server accepts.";
                         case 414 -> "The request line (path and query) is longer than this server accepts.";
                         case 431 -> "The request headers are too large.";
@@ -129,7 +162,7 @@ public final class ErrorResponses {
                                     ? "The server could not handle the request."
                                     : "The HTTP request is malformed.";
                     };
-            return DirectHandler.TransportResponse.builder()
+            return TransportResponse.builder()
                     .status(status)
                     .headers(headers)
                     .header(HeaderNames.CONTENT_TYPE, "application/json")
@@ -137,11 +170,6 @@ public final class ErrorResponses {
                     .header(Headers.NOSNIFF)
                     .entity(bodies.error(code, text))
                     .build();
-        };
-        DirectHandlers.Builder builder = DirectHandlers.builder();
-        for (DirectHandler.EventType type : DirectHandler.EventType.values()) {
-            builder.addHandler(type, handler);
         }
-        return builder.build();
     }
 }
