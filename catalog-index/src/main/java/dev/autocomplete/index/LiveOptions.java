@@ -319,6 +319,15 @@ public final class LiveOptions {
     }
 
     /**
+     * Whether the option whose text (or alias) folds to {@code folded} holds, for every attribute name of {@code
+     * wanted}, one of its values: whether a context filter keeps it. False when no option has that text.
+     */
+    public boolean holds(String folded, Map<String, ? extends Collection<String>> wanted, List<String> requested) {
+        int option = exactMatch(folded, requested);
+        return option >= 0 && holding(wanted).test(option);
+    }
+
+    /**
      * A test of options: whether one holds, for every attribute name of {@code wanted}, one of its values (compared
      * folded); what a context filter or boost asks of an option. The pairs are looked up once, for a lookup's
      * predicate.

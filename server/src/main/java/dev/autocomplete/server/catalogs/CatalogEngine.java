@@ -3,6 +3,7 @@ package dev.autocomplete.server.catalogs;
 import static java.util.Objects.requireNonNull;
 
 import dev.autocomplete.index.LiveOptions;
+import dev.autocomplete.server.engines.ContextFilters;
 import dev.autocomplete.server.engines.LogThrottle;
 import dev.autocomplete.spi.AdditionalContext;
 import dev.autocomplete.spi.Ask;
@@ -23,7 +24,7 @@ import java.util.Set;
  * options already picked for another param of the same list. Each call reads the current snapshot of a list once.
  * Thread-safe.
  */
-final class CatalogEngine implements Engine {
+final class CatalogEngine implements Engine, ContextFilters {
 
     private static final System.Logger LOG = System.getLogger(CatalogEngine.class.getName());
 
@@ -77,6 +78,22 @@ final class CatalogEngine implements Engine {
                                 wanted(source, ask.context(), false),
                                 taken(ask, source),
                                 filters.isEmpty() ? NOTHING : () -> unfiltered(ask.type(), filters.keySet())));
+    }
+
+    /**
+     * Whether the context's filters for {@code ask.type()} keep the option of this text: true when none applies. The
+     * reader asks before it offers an option it did not get from {@link #options} for the typed text (one users
+     * picked often): {@link #options} offers the unfiltered list when the filters leave nothing, which for a lookup
+     * of one option by its text would let it past the filter.
+     */
+    @Override
+    public boolean keeps(Ask ask, String text) {
+        CatalogSources.Source source = sources.get(ask.type());
+        if (source == null) {
+            return true;
+        }
+        Map<String, List<String>> filters = wanted(source, ask.context(), true);
+        return filters.isEmpty() || source.options().get().holds(TextFolding.fold(text), filters, ask.languages());
     }
 
     /**

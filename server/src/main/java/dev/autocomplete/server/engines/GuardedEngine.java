@@ -165,6 +165,14 @@ public final class GuardedEngine implements AutoCloseable {
     }
 
     /**
+     * Whether the context's filters keep the option of this text ({@link ContextFilters}); true for an engine without
+     * filters of the core's. Not guarded: only the core's own engines answer it.
+     */
+    public boolean keeps(Ask ask, String text) {
+        return !(engine instanceof ContextFilters filters) || filters.keeps(ask, text);
+    }
+
+    /**
      * Calls the engine behind its circuit, with the tenant's class loader; null when the circuit is open, the engine
      * threw, answered null, or answered something {@code invalid} names (null when the answer is usable). The
      * answer is copied within the call: a list of the engine's own class may compute its elements when read (or

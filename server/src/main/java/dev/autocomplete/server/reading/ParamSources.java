@@ -99,6 +99,12 @@ final class ParamSources {
         return engine.options(ask(type, filled, limit), typed, calls);
     }
 
+    /** Whether the context's filters keep the option of this text for {@code type} (true when none applies). */
+    boolean keeps(String type, String text, Map<String, String> filled) {
+        GuardedEngine engine = engines.get(type);
+        return engine == null || engine.keeps(ask(type, filled, 1), text);
+    }
+
     private Ask ask(String type, Map<String, String> filled, int limit) {
         return new Ask(type, languages, query.context(), filled, query.today(), limit, deadlineNanos);
     }

@@ -738,14 +738,17 @@ public final class QueryReader {
         return found;
     }
 
-    /** The engine's option whose folded text is {@code folded}, as the engine shows it now; null when gone or taken. */
+    /**
+     * The engine's option whose folded text is {@code folded}, as the engine shows it now; null when gone, taken, or
+     * left out by the context's filters (a lookup of one option by its text would otherwise get the unfiltered list).
+     */
     private Option lookUp(Param param, String folded, Map<String, String> filled) {
         // Asked for one option first: the exact match fills it, so a catalog skips its typo walk (on a million
         // options ten of those per answer cost milliseconds); three only when the first was another option.
         for (int limit : new int[] {1, 3}) {
             for (Option option : sources.options(param.type(), folded, filled, limit)) {
                 if (TextFolding.fold(option.text()).equals(folded)) {
-                    return option;
+                    return sources.keeps(param.type(), option.text(), filled) ? option : null;
                 }
             }
         }
