@@ -368,6 +368,28 @@ class LearningTest {
                 () -> learningEvents("pill") == pills + 1 && learningEvents("not_offered") == notOffered + 2);
     }
 
+    @Test
+    void a_pick_event_in_another_shape_than_the_clients_is_counted_malformed() throws Exception {
+        String session = session();
+        List<String> offered = destination(demo, session, " to Ka").options("destination");
+        double malformed = learningEvents("malformed");
+        double ignored = learningEvents("ignored");
+        for (String selected : List.of(
+                "{\"text\": \"" + offered.getFirst() + "\"}",
+                "42",
+                "\"  \"",
+                "null",
+                "[\"" + offered.getFirst() + "\"]")) {
+            String event = "{\"source\":\"full-sdk\",\"session_id\":\"" + session + "\",\"type\":\"option\","
+                    + "\"query_data\":{\"raw_query\":\"" + ORIGIN + " to Ka\",\"selected_option\":" + selected + "}}";
+            ApiClient.Reply reply =
+                    demo.api().post("/api/telemetry/events", demo.key("travel"), event, "application/json", Map.of());
+            assertEquals(204, reply.status(), reply.raw());
+        }
+        waitFor("five malformed", () -> learningEvents("malformed") == malformed + 5);
+        assertEquals(ignored, learningEvents("ignored"), "not another kind of event");
+    }
+
     private static void pill(String session, String label) {
         ObjectNode event = ApiClient.JSON
                 .createObjectNode()

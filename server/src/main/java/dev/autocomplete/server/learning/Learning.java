@@ -57,6 +57,8 @@ public final class Learning implements AutoCloseable {
         CAPPED("capped"),
         /** The queue was full: dropped. */
         DROPPED("dropped"),
+        /** An option or pill event whose fields are not the official client's (docs/protocol.md §6.1): no pick. */
+        MALFORMED("malformed"),
         /** Not a pick event the official client sends. */
         IGNORED("ignored"),
         /** Learning is off for the tenant, or the store is not set up. */
@@ -148,16 +150,19 @@ public final class Learning implements AutoCloseable {
         }
         String sessionId = event.path("session_id").asText("");
         JsonNode data = event.path("query_data");
-        String rawQuery = data.path("raw_query").asText(null);
-        String selected = data.path(kind.equals("option") ? "selected_option" : "selected_pill")
-                .asText(null);
+        JsonNode rawQueryField = data.path("raw_query");
+        JsonNode selectedField = data.path(kind.equals("option") ? "selected_option" : "selected_pill");
+        // The official client sends strings: an object, a number or a blank text is another client's mistake, counted
+        // as such so that whoever wrote it can see it in the metrics.
         if (!Uuids.isUuid(sessionId)
-                || rawQuery == null
-                || selected == null
-                || selected.isBlank()
-                || selected.length() > MAX_OPTION_CHARS) {
-            return Outcome.IGNORED;
+                || !rawQueryField.isTextual()
+                || !selectedField.isTextual()
+                || selectedField.asText().isBlank()
+                || selectedField.asText().length() > MAX_OPTION_CHARS) {
+            return Outcome.MALFORMED;
         }
+        String rawQuery = rawQueryField.asText();
+        String selected = selectedField.asText();
         if (!learns) {
             return Outcome.OFF;
         }
