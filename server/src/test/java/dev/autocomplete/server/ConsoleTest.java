@@ -92,6 +92,7 @@ class ConsoleTest {
         }
         assertTrue(listed != null && listed.path("in_memory").asBoolean(), keys.raw());
         assertEquals("shop", listed.path("product").asText());
+        assertEquals("[\"suggest\"]", listed.path("scopes").toString(), "a public key serves suggest requests only");
         assertFalse(listed.path("last_used_at").isNull(), "used just now");
         try (var files = Files.walk(demo.temp())) {
             for (var file : files.filter(Files::isRegularFile).toList()) {

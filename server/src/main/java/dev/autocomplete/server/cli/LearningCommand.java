@@ -55,7 +55,8 @@ public final class LearningCommand implements Runnable {
                         .getOut()
                         .println("Forgot " + forgotten + " learned credit" + (forgotten == 1 ? "" : "s") + " of "
                                 + tenant + (product == null ? "" : "/" + product)
-                                + "; running servers apply it within learning.apply-seconds.");
+                                + " (one per option picked, and one per option and first letters typed before it,"
+                                + " not one per pick); running servers apply it within learning.apply-seconds.");
             }
             return 0;
         }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.autocomplete.server.analytics.Analytics;
 import dev.autocomplete.server.auth.KeyRecord;
 import dev.autocomplete.server.auth.KeyRegistry;
+import dev.autocomplete.server.auth.KeyType;
 import dev.autocomplete.server.auth.KeyUse;
 import dev.autocomplete.server.catalogs.LiveCatalog;
 import dev.autocomplete.server.catalogs.LiveCatalogs;
@@ -224,7 +225,13 @@ public final class ConsoleService implements HttpService {
                                     .flatMap(t -> t.product(record.productId()))
                                     .map(Product::slug)
                                     .orElse(record.productId().toString()));
-            entry.put("scopes", KeyUse.names(record.scope().uses()));
+            // A public key serves suggest requests (and their events) only, whatever its record holds: as keys list
+            // and the console page say.
+            entry.put(
+                    "scopes",
+                    record.type() == KeyType.PUBLIC
+                            ? List.of("suggest")
+                            : KeyUse.names(record.scope().uses()));
             entry.put(
                     "origins",
                     record.scope().origins().stream().map(Object::toString).toList());
