@@ -117,7 +117,7 @@ class LearningMemoryTest {
                 for (int h = 1; h < hashes.length; h++) {
                     hashes[h] = Offered.hash(TextFolding.fold(cities.get(random.nextInt(cities.size()))));
                 }
-                learning.offered(session, new Offered(List.of(new Offered.Offer("destination", true, hashes))));
+                learning.offered(travel, session, new Offered(List.of(new Offered.Offer("destination", true, hashes))));
                 String selected = random.nextInt(10) == 0 ? cities.get(random.nextInt(cities.size())) : city;
                 event = pick(session, DESTINATION + typed, selected);
                 if (random.nextBoolean()) {

@@ -390,6 +390,33 @@ class LearningTest {
         assertEquals(ignored, learningEvents("ignored"), "not another kind of event");
     }
 
+    @Test
+    void a_session_offered_an_option_by_one_product_makes_no_pick_of_it_honest_for_another() throws Exception {
+        String session = session();
+        String offered =
+                destination(demo, session, " to Lo").options("destination").getFirst();
+        double notOffered = learningEvents("not_offered", "workspace");
+        ObjectNode event = ApiClient.JSON
+                .createObjectNode()
+                .put("source", "full-sdk")
+                .put("session_id", session)
+                .put("type", "option");
+        event.putObject("query_data").put("raw_query", "Create an email to Lo").put("selected_option", offered);
+        assertEquals(
+                204,
+                demo.api()
+                        .post(
+                                "/api/telemetry/events",
+                                demo.key("workspace"),
+                                event.toString(),
+                                "application/json",
+                                Map.of())
+                        .status());
+        waitFor(
+                "not offered to the workspace session",
+                () -> learningEvents("not_offered", "workspace") == notOffered + 1);
+    }
+
     private static void pill(String session, String label) {
         ObjectNode event = ApiClient.JSON
                 .createObjectNode()
@@ -408,8 +435,13 @@ class LearningTest {
 
     /** The demo travel product's count of pick events with this outcome, from the metrics. */
     private static double learningEvents(String outcome) {
-        String line =
-                "autocomplete_learning_events_total{outcome=\"" + outcome + "\",product=\"travel\",tenant=\"demo\"} ";
+        return learningEvents(outcome, "travel");
+    }
+
+    /** A demo product's count of pick events with this outcome, from the metrics. */
+    private static double learningEvents(String outcome, String product) {
+        String line = "autocomplete_learning_events_total{outcome=\"" + outcome + "\",product=\"" + product
+                + "\",tenant=\"demo\"} ";
         return ApiClient.management(demo.server().managementPort())
                 .get("/observe/metrics")
                 .raw()

@@ -119,14 +119,22 @@ public final class Learning implements AutoCloseable {
         return learned == null ? Priors.NONE : learned;
     }
 
-    /** Notes what an answer offered the session: what its picks may be credited to. */
-    public void offered(String sessionId, Offered offered) {
-        shown.record(sessionId, offered, clock.instant().getEpochSecond());
+    /** Notes what an answer of the product offered the session: what its picks may be credited to. */
+    public void offered(ProductRef product, String sessionId, Offered offered) {
+        shown.record(scoped(product, sessionId), offered, clock.instant().getEpochSecond());
     }
 
     /** As {@link #offered}, for a session id the server has just generated for the answer. */
-    public void offeredToNewSession(String sessionId, Offered offered) {
-        shown.recordNew(sessionId, offered, clock.instant().getEpochSecond());
+    public void offeredToNewSession(ProductRef product, String sessionId, Offered offered) {
+        shown.recordNew(scoped(product, sessionId), offered, clock.instant().getEpochSecond());
+    }
+
+    /**
+     * A session as the honest-pick memory knows it: within one product. A session id is the client's to choose, so
+     * one offered Paris by a tenant's travel product must not make a pick of Paris honest for another product.
+     */
+    private static String scoped(ProductRef product, String sessionId) {
+        return product.tenant() + '\u0000' + product.product() + '\u0000' + sessionId;
     }
 
     /**
@@ -149,6 +157,7 @@ public final class Learning implements AutoCloseable {
             return Outcome.IGNORED;
         }
         String sessionId = event.path("session_id").asText("");
+        String session = scoped(product, sessionId);
         JsonNode data = event.path("query_data");
         JsonNode rawQueryField = data.path("raw_query");
         JsonNode selectedField = data.path(kind.equals("option") ? "selected_option" : "selected_pill");
@@ -170,21 +179,21 @@ public final class Learning implements AutoCloseable {
         Pick pick;
         if (kind.equals("pill")) {
             String type = typeOfLabel.apply(selected);
-            if (type == null || !shown.offeredType(sessionId, type, now)) {
+            if (type == null || !shown.offeredType(session, type, now)) {
                 return Outcome.NOT_OFFERED;
             }
-            if (!shown.creditOnce(sessionId, type, Offered.hash(""))) {
+            if (!shown.creditOnce(session, type, Offered.hash(""))) {
                 return Outcome.REPEATED;
             }
             pick = new Pick(product.tenant(), product.product(), type, "", "", 0, 0, now);
         } else {
             String folded = TextFolding.fold(selected);
             long hash = Offered.hash(folded);
-            String type = shown.attribute(sessionId, hash, filledIn(rawQuery), now);
+            String type = shown.attribute(session, hash, filledIn(rawQuery), now);
             if (type == null) {
                 return Outcome.NOT_OFFERED;
             }
-            if (!shown.creditOnce(sessionId, type, hash)) {
+            if (!shown.creditOnce(session, type, hash)) {
                 return Outcome.REPEATED;
             }
             String typed = TypedTail.of(rawQuery, selected);

@@ -119,10 +119,12 @@ public final class Suggester {
         if (sessionId == null) {
             sessionId = SessionIds.next();
             if (learning != null) {
-                learning.offeredToNewSession(sessionId, response.offered());
+                learning.offeredToNewSession(
+                        new Learning.ProductRef(caller.tenant().id(), product.slug()), sessionId, response.offered());
             }
         } else if (learning != null) {
-            learning.offered(sessionId, response.offered());
+            learning.offered(
+                    new Learning.ProductRef(caller.tenant().id(), product.slug()), sessionId, response.offered());
         }
         return new Outcome(
                 response.withEnvelope(request.requestId(), request.requestAt(), sessionId),
