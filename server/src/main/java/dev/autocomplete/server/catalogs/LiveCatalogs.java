@@ -152,9 +152,13 @@ public final class LiveCatalogs implements AutoCloseable {
                 List<OptionRecord> first =
                         reached.holds(ref) ? null : seed.records().get();
                 if (first != null && reached.seed(ref, first.iterator(), seed.digest())) {
+                    // A catalog declared without a file or options starts empty: nothing was imported from anywhere.
                     LOG.log(
                             System.Logger.Level.INFO,
-                            "catalog {0}: imported {1} options from {2} into the store",
+                            first.isEmpty()
+                                    ? "catalog {0}: created empty in the store (fill it with the records API or"
+                                            + " catalog import)"
+                                    : "catalog {0}: imported {1} options from {2} into the store",
                             ref,
                             first.size(),
                             seed.source());

@@ -154,7 +154,7 @@ public final class Metrics {
                 .register(registry);
         GaugeWithCallback.builder()
                 .name("autocomplete_tenant_problems")
-                .help("Problems of tenant directories whose files did not load")
+                .help("Problems of tenant directories that did not load, or whose last change did not load")
                 .callback(callback -> callback.call(tenants.problems().size()))
                 .register(registry);
         registry.register(() -> engineCounters(tenants));
