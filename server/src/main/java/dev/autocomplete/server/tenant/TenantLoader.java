@@ -496,15 +496,13 @@ public final class TenantLoader {
             return null;
         }
         // Keys the engine's factory did not read are misspelt or misplaced, whether or not the engine checks its keys
-        // itself (allowOnly): "Unknown keys are errors" holds for every param.
+        // itself (allowOnly): "Unknown keys are errors" holds for every param. The engine is still returned, so that
+        // the failed load closes it with the others.
         List<EngineConfigException> unread = new ArrayList<>();
         specs.forEach(spec -> unread.addAll(spec.config().unread()));
         unread.addAll(engineConfig.unread());
         for (EngineConfigException e : unread) {
             checks.add(new EngineConfigException(e.key(), e.getMessage() + " (engine '" + name + "' did not read it)"));
-        }
-        if (!unread.isEmpty()) {
-            return null;
         }
         GuardedEngine guarded = new GuardedEngine(
                 settings.tenantId(),
