@@ -11,7 +11,6 @@ import dev.autocomplete.server.config.ServerSettings;
 import dev.autocomplete.server.storage.MigrationMark;
 import dev.autocomplete.server.store.CatalogRef;
 import dev.autocomplete.server.store.CatalogStore;
-import dev.autocomplete.server.store.Database;
 import dev.autocomplete.server.store.InvalidRecordsException;
 import dev.autocomplete.server.store.OptionRecord;
 import dev.autocomplete.server.store.StorageUnavailableException;
@@ -294,11 +293,10 @@ public final class CatalogCommand implements Runnable {
             Format chosen = Format.of(file, format, spec);
             ServerSettings settings = options.settings.settings();
             options.declaration(settings);
-            MigrationMark.of(settings).ifPresent(where -> spec.commandLine()
+            MigrationMark.of(settings).ifPresent(migrated -> spec.commandLine()
                     .getErr()
-                    .println("note: " + settings.data().resolve(Database.SQLITE_FILE) + " was migrated into "
-                            + where + ": these are its options as they were then. The servers' options are "
-                            + "there: give this command their storage URL (AUTOCOMPLETE_STORAGE_URL)."));
+                    .println("note: " + migrated + ": these are its options as they were then. The servers' options"
+                            + " are there: give this command their storage URL (AUTOCOMPLETE_STORAGE_URL)."));
             PrintWriter stdout = spec.commandLine().getOut();
             boolean toStdout = file.equals("-");
             long count;

@@ -28,7 +28,8 @@ import picocli.CommandLine.Option;
         name = "storage",
         mixinStandardHelpOptions = true,
         description =
-                "Move the SQLite store into PostgreSQL (and unmark it after); back up and restore the SQLite store.",
+                "Move the SQLite store into PostgreSQL (marking it migrated; unmark undoes that); back up and restore"
+                        + " the SQLite store.",
         subcommands = {
             StorageCommand.Migrate.class,
             StorageCommand.Unmark.class,

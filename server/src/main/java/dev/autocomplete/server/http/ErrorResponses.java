@@ -111,7 +111,7 @@ public final class ErrorResponses {
 
     /** JSON bodies for the errors Helidon handles before a request reaches the routes. */
     public DirectHandlers directHandlers() {
-        DirectHandler handler = new BeforeRouting();
+        DirectHandler handler = this::beforeRouting;
         DirectHandlers.Builder builder = DirectHandlers.builder();
         for (DirectHandler.EventType type : DirectHandler.EventType.values()) {
             builder.addHandler(type, handler);
@@ -120,56 +120,53 @@ public final class ErrorResponses {
     }
 
     /** Helidon's answers before routing, in our error shape; a malformed request line is the client's error. */
-    private final class BeforeRouting implements DirectHandler {
-
-        @Override
-        public TransportResponse handle(
-                TransportRequest request,
-                EventType eventType,
-                Status status,
-                ServerResponseHeaders headers,
-                String message) {
-            String problem = null;
-            if (eventType == EventType.INTERNAL_ERROR && request.method().isEmpty()) {
-                // The request line could not be parsed: a method that is no HTTP token ("G\0T", "GE(T") makes
-                // Helidon's parser throw, which it answers as its own internal error (and logs, with a stack trace,
-                // when the answer is a 500: a log a client could fill with one short line). The client sent it.
-                status = Status.BAD_REQUEST_400;
-                problem = "The request line is malformed (its method is not an HTTP token).";
-            } else if (status.code() == 501) {
-                // Helidon's answer to a transfer coding it does not implement (gzip, chunked): the client's to change,
-                // so a 4xx like every other request this server will not read (RFC 9112 suggests 501).
-                status = Status.BAD_REQUEST_400;
-                problem = "The request's Transfer-Encoding is not supported: send the body with a Content-Length,"
-                        + " or chunked alone.";
-            }
-            String code =
-                    switch (status.code()) {
-                        case 413 -> "PAYLOAD_TOO_LARGE";
-                        case 414 -> "URI_TOO_LONG";
-                        case 431 -> "HEADERS_TOO_LARGE";
-                        case 505 -> "HTTP_VERSION_NOT_SUPPORTED";
-                        default -> status.code() >= 500 ? "INTERNAL" : "INVALID_REQUEST";
-                    };
-            String text = problem != null
-                    ? problem
-                    : switch (status.code()) {
-                        case 413 -> "The request body is larger than this server accepts.";
-                        case 414 -> "The request line (path and query) is longer than this server accepts.";
-                        case 431 -> "The request headers are too large.";
-                        default ->
-                            status.code() >= 500
-                                    ? "The server could not handle the request."
-                                    : "The HTTP request is malformed.";
-                    };
-            return TransportResponse.builder()
-                    .status(status)
-                    .headers(headers)
-                    .header(HeaderNames.CONTENT_TYPE, "application/json")
-                    .header(Headers.NO_STORE)
-                    .header(Headers.NOSNIFF)
-                    .entity(bodies.error(code, text))
-                    .build();
+    private DirectHandler.TransportResponse beforeRouting(
+            DirectHandler.TransportRequest request,
+            DirectHandler.EventType eventType,
+            Status status,
+            ServerResponseHeaders headers,
+            String message) {
+        String problem = null;
+        if (eventType == DirectHandler.EventType.INTERNAL_ERROR
+                && request.method().isEmpty()) {
+            // The request line could not be parsed: a method that is no HTTP token ("G\0T", "GE(T") makes
+            // Helidon's parser throw, which it answers as its own internal error (and logs, with a stack trace,
+            // when the answer is a 500: a log a client could fill with one short line). The client sent it.
+            status = Status.BAD_REQUEST_400;
+            problem = "The request line is malformed (its method is not an HTTP token).";
+        } else if (status.code() == 501) {
+            // Helidon's answer to a transfer coding it does not implement (gzip, chunked): the client's to change,
+            // so a 4xx like every other request this server will not read (RFC 9112 suggests 501).
+            status = Status.BAD_REQUEST_400;
+            problem = "The request's Transfer-Encoding is not supported: send the body with a Content-Length,"
+                    + " or chunked alone.";
         }
+        String code =
+                switch (status.code()) {
+                    case 413 -> "PAYLOAD_TOO_LARGE";
+                    case 414 -> "URI_TOO_LONG";
+                    case 431 -> "HEADERS_TOO_LARGE";
+                    case 505 -> "HTTP_VERSION_NOT_SUPPORTED";
+                    default -> status.code() >= 500 ? "INTERNAL" : "INVALID_REQUEST";
+                };
+        String text = problem != null
+                ? problem
+                : switch (status.code()) {
+                    case 413 -> "The request body is larger than this server accepts.";
+                    case 414 -> "The request line (path and query) is longer than this server accepts.";
+                    case 431 -> "The request headers are too large.";
+                    default ->
+                        status.code() >= 500
+                                ? "The server could not handle the request."
+                                : "The HTTP request is malformed.";
+                };
+        return DirectHandler.TransportResponse.builder()
+                .status(status)
+                .headers(headers)
+                .header(HeaderNames.CONTENT_TYPE, "application/json")
+                .header(Headers.NO_STORE)
+                .header(Headers.NOSNIFF)
+                .entity(bodies.error(code, text))
+                .build();
     }
 }

@@ -37,7 +37,7 @@ public final class SuggestRequestReader {
     /** More entries than this is no real query: refused before any is read. */
     public static final int MAX_COMPLETED_PARAMS = 100;
     /**
-     * docs/protocol.md §3.6: a longer {@code raw_query} is refused. Reading costs CPU in proportion to the words typed
+     * docs/protocol.md §3.7: a longer {@code raw_query} is refused. Reading costs CPU in proportion to the words typed
      * (every span is a question to an engine), so a 50 KB query sent on purpose cost about a second of CPU, and a
      * few of them a second stalled every other request; a thousand characters is ten times a long command.
      */

@@ -56,23 +56,20 @@ public final class MigrationMark {
         });
     }
 
-    /** Removes the mark; whether there was one. */
-    public static boolean clear(Database sqlite) {
-        return sqlite.write(connection -> {
-            if (!Database.hasTable(connection, TABLE)) {
-                return false;
-            }
+    /** Removes the mark, if there is one. */
+    public static void clear(Database sqlite) {
+        sqlite.write(connection -> {
             try (Statement statement = connection.createStatement()) {
-                boolean marked = statement.executeUpdate("DELETE FROM " + TABLE) > 0;
-                statement.executeUpdate("DROP TABLE " + TABLE);
-                return marked;
+                statement.executeUpdate("DROP TABLE IF EXISTS " + TABLE);
             }
+            return null;
         });
     }
 
     /**
-     * The mark of the store these settings name, if they name the SQLite store (no {@code storage.url}) and it exists
-     * and was migrated; a missing store is not created.
+     * When the settings name the SQLite store (no {@code storage.url}) and it exists and was migrated, what every
+     * message about it starts with: {@code data/catalogs.db was migrated into PostgreSQL jdbc:… on <time>}. A missing
+     * store is not created.
      */
     public static Optional<String> of(ServerSettings settings) {
         if (!settings.storageUrl().isEmpty()) {
@@ -83,7 +80,7 @@ public final class MigrationMark {
             return Optional.empty();
         }
         try (Database sqlite = Database.sqlite(file)) {
-            return read(sqlite);
+            return read(sqlite).map(where -> file + " was migrated into " + where);
         }
     }
 
@@ -93,12 +90,11 @@ public final class MigrationMark {
      * @throws IllegalArgumentException saying where the data went and what to do instead
      */
     public static void refuseWrites(ServerSettings settings) {
-        of(settings).ifPresent(where -> {
-            throw new IllegalArgumentException(
-                    settings.data().resolve(Database.SQLITE_FILE) + " was migrated into " + where + ", and the servers "
-                            + "read that database now: nothing written here would reach them. Give this command the servers'"
-                            + " storage URL (AUTOCOMPLETE_STORAGE_URL, or storage.url in the --config file). To write this "
-                            + "SQLite store again (a deployment back on SQLite), run 'storage unmark' first.");
+        of(settings).ifPresent(migrated -> {
+            throw new IllegalArgumentException(migrated + ", and the servers "
+                    + "read that database now: nothing written here would reach them. Give this command the servers'"
+                    + " storage URL (AUTOCOMPLETE_STORAGE_URL, or storage.url in the --config file). To write this "
+                    + "SQLite store again (a deployment back on SQLite), run 'storage unmark' first.");
         });
     }
 }

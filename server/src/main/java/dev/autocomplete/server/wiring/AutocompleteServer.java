@@ -147,10 +147,10 @@ public final class AutocompleteServer implements AutoCloseable {
         Path tenantsRoot = settings.tenants();
         StoredComponents.refuseNewer(settings); // a store a newer version wrote: refused before anything opens it
         MigrationMark.of(settings)
-                .ifPresent(where -> LOG.log(
+                .ifPresent(migrated -> LOG.log(
                         System.Logger.Level.WARNING,
-                        settings.data().resolve(Database.SQLITE_FILE) + " was migrated into " + where + ": the "
-                                + "replicas on that database do not see what this server writes. Set storage.url to "
+                        migrated
+                                + ": the replicas on that database do not see what this server writes. Set storage.url to "
                                 + "serve it, or run 'storage unmark' if this deployment is back on SQLite."));
         // Before the store opens: `storage restore` refuses to replace it under a running server.
         ServingMark serving = ServingMark.hold(settings.data());

@@ -153,20 +153,19 @@ public final class ProductClient {
      * the client put it; an entry whose token is not in the query is ignored, as by the server.
      */
     public ProductClient pick(String type, String text) {
-        return pick(nextPlaceholder(declared(type)), type, requireNonNull(text, "text is null"));
+        return pick(nextPlaceholder(type), type, requireNonNull(text, "text is null"));
     }
 
     /**
-     * The type, when the product declares a param of it: a misspelt type in a test would otherwise be sent as it is
+     * Refuses a type the product declares no param of: a misspelt type in a test would otherwise be sent as it is
      * (the server echoes unknown types) and the test would check nothing. Throws {@link IllegalArgumentException}.
      */
-    private String declared(String type) {
+    private void declared(String type) {
         requireNonNull(type, "type is null");
         if (!product.model().paramTypes().contains(type)) {
             throw new IllegalArgumentException("product '" + product.slug() + "' has no param of type '" + type
                     + "' (its types: " + String.join(", ", product.model().paramTypes()) + ")");
         }
-        return type;
     }
 
     /** A picked option under a placeholder of your choice, e.g. {@code {{ORIGIN_2}}}. */
