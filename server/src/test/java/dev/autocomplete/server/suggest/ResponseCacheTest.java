@@ -1,6 +1,7 @@
 package dev.autocomplete.server.suggest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.autocomplete.server.engines.GuardedEngine;
 import dev.autocomplete.server.protocol.SuggestRequest;
@@ -136,5 +137,27 @@ class ResponseCacheTest {
         lookUp(off, CACHEABLE, request("to", AdditionalContext.NONE, "a", null), TODAY, calls);
         assertEquals(4, calls.get());
         assertEquals(0, off.hitRate());
+    }
+
+    @Test
+    void the_answer_asked_for_least_recently_goes_first_and_the_size_stays_bounded() {
+        ResponseCache cache = new ResponseCache(4);
+        AtomicInteger calls = new AtomicInteger();
+        lookUp(cache, CACHEABLE, request("a", AdditionalContext.NONE, "1", "en"), TODAY, calls);
+        lookUp(cache, CACHEABLE, request("b", AdditionalContext.NONE, "1", "en"), TODAY, calls);
+        lookUp(cache, CACHEABLE, request("a", AdditionalContext.NONE, "2", "en"), TODAY, calls); // a asked again
+        lookUp(cache, CACHEABLE, request("c", AdditionalContext.NONE, "1", "en"), TODAY, calls);
+        lookUp(cache, CACHEABLE, request("d", AdditionalContext.NONE, "1", "en"), TODAY, calls);
+        assertEquals(4, calls.get());
+        lookUp(cache, CACHEABLE, request("a", AdditionalContext.NONE, "3", "en"), TODAY, calls);
+        assertEquals(4, calls.get(), "a, asked lately, is kept");
+        lookUp(cache, CACHEABLE, request("b", AdditionalContext.NONE, "2", "en"), TODAY, calls);
+        assertEquals(5, calls.get(), "b, asked least recently, went first");
+        for (int i = 0; i < 1_000; i++) {
+            lookUp(cache, CACHEABLE, request("q" + i, AdditionalContext.NONE, "1", "en"), TODAY, calls);
+            assertTrue(cache.size() <= 4, "kept " + cache.size());
+        }
+        assertEquals(2, cache.hits());
+        assertEquals(1_005, cache.misses());
     }
 }
