@@ -1,42 +1,56 @@
 package dev.autocomplete.server.suggest;
 
-import java.nio.ByteBuffer;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.security.SecureRandom;
 import java.util.UUID;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Session ids minted for requests that bring none: random UUIDs of version 4, as unguessable as
  * {@link UUID#randomUUID()} (the same {@link SecureRandom}), but drawn 256 at a time: one call per id cost
- * about 2% of a cached answer's CPU.
+ * about 2% of a cached answer's CPU. Callers take ids from the current batch by an atomic counter and only the
+ * caller that finds it spent fills the next one: a lock around the batch, contended by every request thread, cost
+ * about 1 % more.
  */
 final class SessionIds {
 
     private static final int BATCH = 256;
 
     private static final SecureRandom RANDOM = new SecureRandom();
-    private static final ReentrantLock LOCK = new ReentrantLock();
-    private static final ByteBuffer BATCH_BYTES =
-            ByteBuffer.allocate(16 * BATCH).position(16 * BATCH);
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
+    /** 256 ids' random bytes, filled before it is published, and the next id to take from it. */
+    private static final class Batch {
+        final byte[] bytes = new byte[16 * BATCH];
+        final AtomicInteger taken = new AtomicInteger();
+
+        Batch() {
+            RANDOM.nextBytes(bytes);
+        }
+    }
+
+    private static volatile Batch current = new Batch();
 
     private SessionIds() {}
 
     static String next() {
-        long high;
-        long low;
-        LOCK.lock();
-        try {
-            if (!BATCH_BYTES.hasRemaining()) {
-                RANDOM.nextBytes(BATCH_BYTES.array());
-                BATCH_BYTES.clear();
+        while (true) {
+            Batch batch = current;
+            int index = batch.taken.getAndIncrement();
+            if (index < BATCH) {
+                long high = (long) LONGS.get(batch.bytes, 16 * index);
+                long low = (long) LONGS.get(batch.bytes, 16 * index + 8);
+                high = (high & ~0xF000L) | 0x4000L; // version 4
+                low = (low & 0x3FFF_FFFF_FFFF_FFFFL) | 0x8000_0000_0000_0000L; // IETF variant
+                return new UUID(high, low).toString();
             }
-            high = BATCH_BYTES.getLong();
-            low = BATCH_BYTES.getLong();
-        } finally {
-            LOCK.unlock();
+            synchronized (SessionIds.class) {
+                if (current == batch) {
+                    current = new Batch();
+                }
+            }
         }
-        high = (high & ~0xF000L) | 0x4000L; // version 4
-        low = (low & 0x3FFF_FFFF_FFFF_FFFFL) | 0x8000_0000_0000_0000L; // IETF variant
-        return new UUID(high, low).toString();
     }
 }
