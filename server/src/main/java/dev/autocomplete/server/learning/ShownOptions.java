@@ -82,9 +82,7 @@ final class ShownOptions {
         if (offered.offers().isEmpty()) {
             return;
         }
-        Session session = new Session(System.nanoTime());
-        session.record(offered, nowSeconds);
-        recent.put(sessionId, session);
+        recent.put(sessionId, new Session(System.nanoTime(), offered, nowSeconds));
         rotateWhenFull();
     }
 
@@ -156,23 +154,55 @@ final class ShownOptions {
 
     /**
      * One session's recent offers: parallel arrays used as a ring once {@link #PER_SESSION} long (they start
-     * shorter: most sessions see one or two answers).
+     * shorter: most sessions see one or two answers). A session the server made up for an answer keeps that answer's
+     * {@link Offered} (shared with the cached answer) until it is asked anything: many such sessions never come back,
+     * and filling the arrays for each cost 2 % of a cached answer's CPU.
      */
     private static final class Session {
-        private String[] types = new String[4];
+        private String[] types;
         private int typeCount;
-        private long[] options = new long[INITIAL];
-        private byte[] typeOf = new byte[INITIAL];
-        private boolean[] first = new boolean[INITIAL];
+        private long[] options;
+        private byte[] typeOf;
+        private boolean[] first;
         /** Seconds since {@link #BASE}: four bytes an offer. */
-        private int[] at = new int[INITIAL];
+        private int[] at;
         /** When the session was last seen, in {@link System#nanoTime()}. */
         volatile long seen;
+        /** The first answer's offers, not yet in the arrays (then null), and when they were offered. */
+        private Offered pending;
+
+        private long pendingAt;
 
         private static final int INITIAL = 16;
 
         Session(long now) {
             this.seen = now;
+            allocate();
+        }
+
+        /** A new session that was offered {@code offered} at {@code nowSeconds}, kept as is until asked. */
+        Session(long now, Offered offered, long nowSeconds) {
+            this.seen = now;
+            this.pending = offered;
+            this.pendingAt = nowSeconds;
+        }
+
+        private void allocate() {
+            types = new String[4];
+            options = new long[INITIAL];
+            typeOf = new byte[INITIAL];
+            first = new boolean[INITIAL];
+            at = new int[INITIAL];
+        }
+
+        /** Puts the first answer's offers into the arrays, before anything reads or adds to them. */
+        private void settle() {
+            if (options == null) {
+                allocate();
+                Offered offered = pending;
+                pending = null;
+                record(offered, pendingAt);
+            }
         }
 
         boolean expired(long now) {
@@ -181,10 +211,11 @@ final class ShownOptions {
 
         private int size;
         private int next;
-        private long[] credited = new long[4];
+        private long[] credited;
         private int creditedCount;
 
         synchronized void record(Offered offered, long now) {
+            settle();
             for (Offered.Offer offer : offered.offers()) {
                 int type = typeIndex(offer.type());
                 if (type < 0) {
@@ -242,6 +273,7 @@ final class ShownOptions {
         }
 
         synchronized String attribute(long option, Predicate<String> filled, long sinceSeconds) {
+            settle();
             int since = (int) (sinceSeconds - BASE);
             int bestActive = -1;
             int bestAny = -1;
@@ -261,6 +293,7 @@ final class ShownOptions {
         }
 
         synchronized boolean offeredType(String type, long sinceSeconds) {
+            settle();
             int since = (int) (sinceSeconds - BASE);
             long suggestion = Offered.hash("");
             for (int i = 0; i < size; i++) {
@@ -272,6 +305,7 @@ final class ShownOptions {
         }
 
         synchronized boolean creditOnce(String type, long option) {
+            settle();
             long key = option * 31 + type.hashCode();
             for (int i = 0; i < creditedCount; i++) {
                 if (credited[i] == key) {
@@ -281,7 +315,9 @@ final class ShownOptions {
             if (creditedCount == CREDITS_PER_SESSION) {
                 return false;
             }
-            if (creditedCount == credited.length) {
+            if (credited == null) {
+                credited = new long[4];
+            } else if (creditedCount == credited.length) {
                 credited = Arrays.copyOf(credited, credited.length * 2);
             }
             credited[creditedCount++] = key;

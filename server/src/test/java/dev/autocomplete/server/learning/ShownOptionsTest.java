@@ -76,4 +76,21 @@ class ShownOptionsTest {
         shown.recordNew("nothing", new Offered(List.of()), NOW);
         assertEquals(before, shown.size(), "an answer that offered nothing remembers no session");
     }
+
+    @Test
+    void a_made_up_session_answers_every_question_before_and_after_its_next_answer() {
+        ShownOptions shown = new ShownOptions(100);
+        shown.recordNew("a", offer(5), NOW);
+        assertTrue(shown.offeredType("a", "city", NOW), "the first answer's suggestion, asked first");
+        shown.recordNew("b", offer(5), NOW);
+        assertTrue(shown.creditOnce("b", "city", 5), "a credit, asked first");
+        assertFalse(shown.creditOnce("b", "city", 5));
+        shown.recordNew("c", offer(5), NOW);
+        shown.record("c", offer(6), NOW + 1); // its next answer, before anything was asked
+        assertEquals("city", shown.attribute("c", 5, type -> false, NOW + 1));
+        assertEquals("city", shown.attribute("c", 6, type -> false, NOW + 1));
+        shown.recordNew("d", offer(5), NOW);
+        long late = NOW + ShownOptions.WINDOW.toSeconds() + 1;
+        assertNull(shown.attribute("d", 5, type -> false, late), "the first answer keeps its own time");
+    }
 }
