@@ -153,7 +153,11 @@ public final class KeyRegistry implements KeyStore.Listener, AutoCloseable {
         if (record == null || !record.usableAt(now) || !ApiKeys.sameDigest(record.digest(), digested.digest())) {
             return Optional.empty();
         }
-        lastUse.put(record.id(), now);
+        // Kept to the second: a write per request to one shared entry cost more than the rest of this lookup.
+        Instant last = lastUse.get(record.id());
+        if (last == null || last.getEpochSecond() != now.getEpochSecond()) {
+            lastUse.put(record.id(), now);
+        }
         return Optional.of(record);
     }
 
