@@ -33,7 +33,41 @@ public final class JsonBodies {
             data = write(out -> data(out, response));
             response.dataBytes().set(data);
         }
-        byte[] meta = meta(response.requestId(), response.requestAt(), response.sessionId());
+        String requestId = response.requestId();
+        String requestAt = response.requestAt();
+        String sessionId = response.sessionId();
+        if (requestId != null && requestAt != null && sessionId != null) {
+            // The meta values were validated (UUIDs, an ISO timestamp), so they are plain ASCII: written straight into
+            // the body, checked as they are copied, without a builder or a generator.
+            byte[] body = new byte
+                    [DATA_START.length
+                            + data.length
+                            + META_START.length
+                            + META_FIXED
+                            + requestId.length()
+                            + requestAt.length()
+                            + sessionId.length()
+                            + 1];
+            int at = append(body, 0, DATA_START);
+            at = append(body, at, data);
+            at = append(body, at, META_START);
+            at = append(body, at, REQUEST_ID);
+            at = plain(body, at, requestId);
+            at = at < 0 ? at : plain(body, append(body, at, REQUEST_AT), requestAt);
+            at = at < 0 ? at : plain(body, append(body, at, SESSION_ID), sessionId);
+            if (at >= 0) {
+                at = append(body, at, META_END);
+                body[at] = '}';
+                return body;
+            }
+        }
+        byte[] meta = write(out -> {
+            out.writeStartObject();
+            out.writeStringField("request_id", requestId);
+            out.writeStringField("request_at", requestAt);
+            out.writeStringField("session_id", sessionId);
+            out.writeEndObject();
+        });
         byte[] body = new byte[DATA_START.length + data.length + META_START.length + meta.length + 1];
         int at = append(body, 0, DATA_START);
         at = append(body, at, data);
@@ -43,45 +77,26 @@ public final class JsonBodies {
         return body;
     }
 
-    /**
-     * {@code meta}. Its values were validated (UUIDs, an ISO timestamp), so they are plain ASCII and written
-     * as is, without a generator; anything else goes through Jackson.
-     */
-    private byte[] meta(String... values) {
-        if (!plain(values)) {
-            return write(out -> {
-                out.writeStartObject();
-                out.writeStringField("request_id", values[0]);
-                out.writeStringField("request_at", values[1]);
-                out.writeStringField("session_id", values[2]);
-                out.writeEndObject();
-            });
-        }
-        StringBuilder meta = new StringBuilder(128);
-        meta.append("{\"request_id\":\"")
-                .append(values[0])
-                .append("\",\"request_at\":\"")
-                .append(values[1])
-                .append("\",\"session_id\":\"")
-                .append(values[2])
-                .append("\"}");
-        return meta.toString().getBytes(StandardCharsets.US_ASCII);
-    }
+    private static final byte[] REQUEST_ID = "{\"request_id\":\"".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] REQUEST_AT = "\",\"request_at\":\"".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] SESSION_ID = "\",\"session_id\":\"".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] META_END = "\"}".getBytes(StandardCharsets.US_ASCII);
+    private static final int META_FIXED = REQUEST_ID.length + REQUEST_AT.length + SESSION_ID.length + META_END.length;
 
-    /** Whether every value is non-null and made only of characters JSON strings carry unescaped in ASCII. */
-    private static boolean plain(String[] values) {
-        for (String value : values) {
-            if (value == null) {
-                return false;
+    /**
+     * Copies {@code value} into {@code body} at {@code at} when it is made only of characters JSON strings carry
+     * unescaped in ASCII; returns where it ends, or -1 when it is not (the caller then writes {@code meta} with
+     * Jackson).
+     */
+    private static int plain(byte[] body, int at, String value) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+                return -1;
             }
-            for (int i = 0; i < value.length(); i++) {
-                char c = value.charAt(i);
-                if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
-                    return false;
-                }
-            }
+            body[at++] = (byte) c;
         }
-        return true;
+        return at;
     }
 
     private static int append(byte[] body, int at, byte[] part) {
