@@ -4,9 +4,12 @@ import dev.autocomplete.server.observe.PrintedOutput;
 import dev.autocomplete.server.protocol.SuggestRequest;
 import dev.autocomplete.server.protocol.SuggestResponse;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -50,7 +53,7 @@ public final class AccessLog implements AutoCloseable {
 
     private final System.Logger logger = System.getLogger(LOGGER);
     private final Logger julLogger = Logger.getLogger(LOGGER);
-    private final Queue<String> queue = new ConcurrentLinkedQueue<>();
+    private final Queue<byte[]> queue = new ConcurrentLinkedQueue<>();
     private final AtomicInteger queued = new AtomicInteger();
     private final Thread writer;
     private volatile boolean closed;
@@ -70,13 +73,13 @@ public final class AccessLog implements AutoCloseable {
         @Override
         public void publish(LogRecord record) {
             if (isLoggable(record)) {
-                append(record.getMessage());
+                append(record.getMessage().getBytes(StandardCharsets.UTF_8));
             }
         }
 
-        /** Adds one line, without the {@code LogRecord} a logger call makes. */
-        synchronized void append(String line) {
-            buffer.writeBytes(line.getBytes(StandardCharsets.UTF_8));
+        /** Adds one line, its UTF-8 bytes, without the {@code LogRecord} a logger call makes. */
+        synchronized void append(byte[] line) {
+            buffer.writeBytes(line);
             buffer.writeBytes(NEWLINE);
         }
 
@@ -84,7 +87,11 @@ public final class AccessLog implements AutoCloseable {
         public synchronized void flush() {
             if (buffer.size() > 0) {
                 PrintStream err = PrintedOutput.standardError(); // never an engine's System.err
-                err.write(buffer.toByteArray(), 0, buffer.size());
+                try {
+                    buffer.writeTo(err);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e); // a PrintStream does not throw; kept for the signature
+                }
                 err.flush();
                 buffer.reset();
             }
@@ -133,7 +140,7 @@ public final class AccessLog implements AutoCloseable {
         if (!julLogger.isLoggable(Level.INFO)) {
             return;
         }
-        String line = format(entry, Instant.now());
+        byte[] line = format(entry, Instant.now());
         if (!closed) {
             if (queued.incrementAndGet() <= QUEUE_CAPACITY) {
                 queue.add(line);
@@ -160,7 +167,7 @@ public final class AccessLog implements AutoCloseable {
         }
     }
 
-    private synchronized void writeNow(String line) {
+    private synchronized void writeNow(byte[] line) {
         log(line, directHandler());
         flush();
     }
@@ -189,7 +196,7 @@ public final class AccessLog implements AutoCloseable {
     private int writeQueued() {
         int written = 0;
         LineHandler direct = directHandler();
-        for (String line = queue.poll(); line != null; line = queue.poll()) {
+        for (byte[] line = queue.poll(); line != null; line = queue.poll()) {
             queued.decrementAndGet();
             log(line, direct);
             written++;
@@ -218,17 +225,20 @@ public final class AccessLog implements AutoCloseable {
                 : null;
     }
 
-    private void log(String line, LineHandler direct) {
+    private void log(byte[] line, LineHandler direct) {
         if (direct != null) {
             direct.append(line);
         } else {
-            julLogger.log(Level.INFO, line);
+            julLogger.log(Level.INFO, new String(line, StandardCharsets.UTF_8));
         }
     }
 
-    /** The line of an entry answered at {@code time}. */
-    private String format(Entry entry, Instant time) {
-        StringBuilder line = new StringBuilder(320);
+    /**
+     * The line of an entry answered at {@code time}, as UTF-8 bytes: written straight into a byte array (a
+     * {@code StringBuilder}, its {@code String} and that string's bytes made by the writer were three copies).
+     */
+    static byte[] format(Entry entry, Instant time) {
+        Line line = new Line();
         line.append('{');
         time(line, time);
         field(line, "request_id", entry.body() == null ? null : entry.body().requestId());
@@ -242,10 +252,10 @@ public final class AccessLog implements AutoCloseable {
         field(line, "path", entry.path());
         field(line, "tenant", entry.tenant());
         field(line, "product", entry.product());
-        name(line, "status").append(entry.status());
+        name(line, "status").number(entry.status());
         field(line, "error", entry.errorCode());
-        name(line, "duration_ms").append(Math.round(entry.nanos() / 10_000.0) / 100.0);
-        name(line, "engine_ms").append(Math.round(entry.engineNanos() / 10_000.0) / 100.0);
+        name(line, "duration_ms").hundredths(entry.nanos() / 10_000.0);
+        name(line, "engine_ms").hundredths(entry.engineNanos() / 10_000.0);
         field(line, "fallback", entry.fallback());
         if (entry.logQuery() && entry.body() != null) {
             field(line, "raw_query", entry.body().rawQuery());
@@ -255,88 +265,161 @@ public final class AccessLog implements AutoCloseable {
                 if (line.length() > before) {
                     line.append(',');
                 }
-                string(line, fill.getKey()).append(':');
-                string(line, fill.getValue().text());
+                line.string(fill.getKey()).append(':');
+                line.string(fill.getValue().text());
             }
             line.append('}');
         }
         line.append('}');
-        return line.toString();
+        return line.bytes();
+    }
+
+    /** A JSON line being written: UTF-8 bytes in a growing array. */
+    static final class Line {
+        private byte[] bytes = new byte[384];
+        private int length;
+
+        int length() {
+            return length;
+        }
+
+        byte[] bytes() {
+            return Arrays.copyOf(bytes, length);
+        }
+
+        private void room(int more) {
+            if (length + more > bytes.length) {
+                bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, length + more));
+            }
+        }
+
+        Line append(char ascii) {
+            room(1);
+            bytes[length++] = (byte) ascii;
+            return this;
+        }
+
+        /** Text known to be plain ASCII (names, constants, digits). */
+        Line ascii(String text) {
+            room(text.length());
+            for (int i = 0; i < text.length(); i++) {
+                bytes[length++] = (byte) text.charAt(i);
+            }
+            return this;
+        }
+
+        Line number(long value) {
+            return ascii(Long.toString(value));
+        }
+
+        /** {@code Math.round(value) / 100.0} as {@code Double.toString} writes it. */
+        Line hundredths(double value) {
+            return ascii(Double.toString(Math.round(value) / 100.0));
+        }
+
+        /** A JSON string (or null): quotes, backslashes and control characters escaped, the rest as UTF-8. */
+        Line string(String value) {
+            if (value == null) {
+                return ascii("null");
+            }
+            room(value.length() + 2);
+            bytes[length++] = '"';
+            for (int i = 0; i < value.length(); i++) {
+                char c = value.charAt(i);
+                if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+                    room(1);
+                    bytes[length++] = (byte) c;
+                } else {
+                    i = escaped(value, i);
+                }
+            }
+            return append('"');
+        }
+
+        /** Writes the character at {@code i} escaped or encoded; returns the index of its last char. */
+        private int escaped(String value, int i) {
+            char c = value.charAt(i);
+            switch (c) {
+                case '"' -> ascii("\\\"");
+                case '\\' -> ascii("\\\\");
+                case '\n' -> ascii("\\n");
+                case '\r' -> ascii("\\r");
+                case '\t' -> ascii("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        ascii(String.format("\\u%04x", (int) c));
+                    } else {
+                        int codePoint = value.codePointAt(i);
+                        int chars = Character.charCount(codePoint);
+                        if (chars == 1 && Character.isSurrogate(c)) {
+                            codePoint = '?'; // a lone surrogate, as String.getBytes writes it
+                        }
+                        utf8(codePoint);
+                        return i + chars - 1;
+                    }
+                }
+            }
+            return i;
+        }
+
+        private void utf8(int codePoint) {
+            room(4);
+            if (codePoint < 0x80) {
+                bytes[length++] = (byte) codePoint;
+            } else if (codePoint < 0x800) {
+                bytes[length++] = (byte) (0xC0 | codePoint >> 6);
+                bytes[length++] = (byte) (0x80 | codePoint & 0x3F);
+            } else if (codePoint < 0x10000) {
+                bytes[length++] = (byte) (0xE0 | codePoint >> 12);
+                bytes[length++] = (byte) (0x80 | codePoint >> 6 & 0x3F);
+                bytes[length++] = (byte) (0x80 | codePoint & 0x3F);
+            } else {
+                bytes[length++] = (byte) (0xF0 | codePoint >> 18);
+                bytes[length++] = (byte) (0x80 | codePoint >> 12 & 0x3F);
+                bytes[length++] = (byte) (0x80 | codePoint >> 6 & 0x3F);
+                bytes[length++] = (byte) (0x80 | codePoint & 0x3F);
+            }
+        }
     }
 
     /** A second and its text up to the seconds, without the Z. */
     private record Second(long epochSecond, String text) {}
 
     /** The second last formatted: lines mostly share it. */
-    private volatile Second second = new Second(Long.MIN_VALUE, "");
+    private static volatile Second second = new Second(Long.MIN_VALUE, "");
 
     /** {@code "time"} as {@link Instant#toString()} writes it, formatting the date and time once a second. */
-    private void time(StringBuilder line, Instant time) {
+    private static void time(Line line, Instant time) {
         Second last = second;
         if (time.getEpochSecond() != last.epochSecond()) {
             String whole = Instant.ofEpochSecond(time.getEpochSecond()).toString();
             last = new Second(time.getEpochSecond(), whole.substring(0, whole.length() - 1));
             second = last;
         }
-        name(line, "time").append('"').append(last.text());
+        name(line, "time").append('"').ascii(last.text());
         int nanos = time.getNano();
         if (nanos > 0) {
             int digits = nanos % 1_000_000 == 0 ? 3 : nanos % 1_000 == 0 ? 6 : 9;
             int value = digits == 3 ? nanos / 1_000_000 : digits == 6 ? nanos / 1_000 : nanos;
             String text = Integer.toString(value);
-            line.append('.').repeat('0', digits - text.length()).append(text);
+            line.append('.');
+            for (int i = text.length(); i < digits; i++) {
+                line.append('0');
+            }
+            line.ascii(text);
         }
-        line.append("Z\"");
+        line.ascii("Z\"");
     }
 
     /** Starts a member: a comma unless first, the name, a colon. */
-    private static StringBuilder name(StringBuilder line, String name) {
+    private static Line name(Line line, String name) {
         if (line.length() > 1) {
             line.append(',');
         }
-        return line.append('"').append(name).append("\":");
+        return line.append('"').ascii(name).ascii("\":");
     }
 
-    private static void field(StringBuilder line, String name, String value) {
-        name(line, name);
-        string(line, value);
-    }
-
-    /** A JSON string (or null): quotes, backslashes and control characters escaped, the rest as is. */
-    private static StringBuilder string(StringBuilder line, String value) {
-        if (value == null) {
-            return line.append("null");
-        }
-        line.append('"');
-        int plain = 0;
-        while (plain < value.length()
-                && value.charAt(plain) >= 0x20
-                && value.charAt(plain) != '"'
-                && value.charAt(plain) != '\\') {
-            plain++;
-        }
-        if (plain == value.length()) {
-            // ids, names and codes: the whole value at once (append(CharSequence, start, end) copies char by char)
-            return line.append(value).append('"');
-        }
-        line.append(value, 0, plain);
-        for (int i = plain; i < value.length(); i++) {
-            char c = value.charAt(i);
-            switch (c) {
-                case '"' -> line.append("\\\"");
-                case '\\' -> line.append("\\\\");
-                case '\n' -> line.append("\\n");
-                case '\r' -> line.append("\\r");
-                case '\t' -> line.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        line.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        line.append(c);
-                    }
-                }
-            }
-        }
-        return line.append('"');
+    private static void field(Line line, String name, String value) {
+        name(line, name).string(value);
     }
 }
