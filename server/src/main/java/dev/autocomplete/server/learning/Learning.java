@@ -121,12 +121,12 @@ public final class Learning implements AutoCloseable {
 
     /** Notes what an answer of the product offered the session: what its picks may be credited to. */
     public void offered(ProductRef product, String sessionId, Offered offered) {
-        shown.record(scoped(product, sessionId), offered, clock.instant().getEpochSecond());
+        shown.record(scoped(product, sessionId), offered, clock.millis() / 1000);
     }
 
     /** As {@link #offered}, for a session id the server has just generated for the answer. */
     public void offeredToNewSession(ProductRef product, String sessionId, Offered offered) {
-        shown.recordNew(scoped(product, sessionId), offered, clock.instant().getEpochSecond());
+        shown.recordNew(scoped(product, sessionId), offered, clock.millis() / 1000);
     }
 
     /**

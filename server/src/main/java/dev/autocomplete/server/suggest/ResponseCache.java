@@ -65,17 +65,17 @@ public final class ResponseCache {
             this.dataGeneration = dataGeneration;
             this.learnedGeneration = learnedGeneration;
             // The product by identity, as equals compares it: a record whose hash walks its whole model.
-            this.hash = 31 * System.identityHashCode(product)
-                    + Objects.hash(
-                            rawQuery,
-                            fills,
-                            dismissed,
-                            context,
-                            recent,
-                            language,
-                            today,
-                            dataGeneration,
-                            learnedGeneration);
+            // Without Objects.hash's array and boxes: the key is made on every request.
+            int h = System.identityHashCode(product);
+            h = 31 * h + Objects.hashCode(rawQuery);
+            h = 31 * h + Objects.hashCode(fills);
+            h = 31 * h + Objects.hashCode(dismissed);
+            h = 31 * h + Objects.hashCode(context);
+            h = 31 * h + Objects.hashCode(recent);
+            h = 31 * h + Objects.hashCode(language);
+            h = 31 * h + Objects.hashCode(today);
+            h = 31 * h + Long.hashCode(dataGeneration);
+            this.hash = 31 * h + Long.hashCode(learnedGeneration);
         }
 
         @Override
