@@ -1,6 +1,7 @@
 package dev.autocomplete.server.http;
 
 import dev.autocomplete.server.observe.PrintedOutput;
+import dev.autocomplete.server.protocol.JsonText;
 import dev.autocomplete.server.protocol.SuggestRequest;
 import dev.autocomplete.server.protocol.SuggestResponse;
 import java.io.ByteArrayOutputStream;
@@ -9,7 +10,6 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -238,28 +238,27 @@ public final class AccessLog implements AutoCloseable {
      * {@code StringBuilder}, its {@code String} and that string's bytes made by the writer were three copies).
      */
     static byte[] format(Entry entry, Instant time) {
-        Line line = new Line();
+        JsonText line = new JsonText(384);
         line.append('{');
         time(line, time);
-        field(line, "request_id", entry.body() == null ? null : entry.body().requestId());
-        field(
-                line,
+        line.field("request_id", entry.body() == null ? null : entry.body().requestId());
+        line.field(
                 "session_id",
                 entry.answer() != null
                         ? entry.answer().sessionId()
                         : entry.body() == null ? null : entry.body().sessionId());
-        field(line, "method", entry.method());
-        field(line, "path", entry.path());
-        field(line, "tenant", entry.tenant());
-        field(line, "product", entry.product());
-        name(line, "status").number(entry.status());
-        field(line, "error", entry.errorCode());
-        name(line, "duration_ms").hundredths(entry.nanos() / 10_000.0);
-        name(line, "engine_ms").hundredths(entry.engineNanos() / 10_000.0);
-        field(line, "fallback", entry.fallback());
+        line.field("method", entry.method());
+        line.field("path", entry.path());
+        line.field("tenant", entry.tenant());
+        line.field("product", entry.product());
+        line.name("status").number(entry.status());
+        line.field("error", entry.errorCode());
+        line.name("duration_ms").ascii(hundredths(entry.nanos()));
+        line.name("engine_ms").ascii(hundredths(entry.engineNanos()));
+        line.field("fallback", entry.fallback());
         if (entry.logQuery() && entry.body() != null) {
-            field(line, "raw_query", entry.body().rawQuery());
-            name(line, "params").append('{');
+            line.field("raw_query", entry.body().rawQuery());
+            line.name("params").append('{');
             int before = line.length();
             for (var fill : entry.body().fills().entrySet()) {
                 if (line.length() > before) {
@@ -274,114 +273,6 @@ public final class AccessLog implements AutoCloseable {
         return line.bytes();
     }
 
-    /** A JSON line being written: UTF-8 bytes in a growing array. */
-    static final class Line {
-        private byte[] bytes = new byte[384];
-        private int length;
-
-        int length() {
-            return length;
-        }
-
-        byte[] bytes() {
-            return Arrays.copyOf(bytes, length);
-        }
-
-        private void room(int more) {
-            if (length + more > bytes.length) {
-                bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, length + more));
-            }
-        }
-
-        Line append(char ascii) {
-            room(1);
-            bytes[length++] = (byte) ascii;
-            return this;
-        }
-
-        /** Text known to be plain ASCII (names, constants, digits). */
-        Line ascii(String text) {
-            room(text.length());
-            for (int i = 0; i < text.length(); i++) {
-                bytes[length++] = (byte) text.charAt(i);
-            }
-            return this;
-        }
-
-        Line number(long value) {
-            return ascii(Long.toString(value));
-        }
-
-        /** {@code Math.round(value) / 100.0} as {@code Double.toString} writes it. */
-        Line hundredths(double value) {
-            return ascii(Double.toString(Math.round(value) / 100.0));
-        }
-
-        /** A JSON string (or null): quotes, backslashes and control characters escaped, the rest as UTF-8. */
-        Line string(String value) {
-            if (value == null) {
-                return ascii("null");
-            }
-            room(value.length() + 2);
-            bytes[length++] = '"';
-            for (int i = 0; i < value.length(); i++) {
-                char c = value.charAt(i);
-                if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
-                    room(1);
-                    bytes[length++] = (byte) c;
-                } else {
-                    i = escaped(value, i);
-                }
-            }
-            return append('"');
-        }
-
-        /** Writes the character at {@code i} escaped or encoded; returns the index of its last char. */
-        private int escaped(String value, int i) {
-            char c = value.charAt(i);
-            switch (c) {
-                case '"' -> ascii("\\\"");
-                case '\\' -> ascii("\\\\");
-                case '\n' -> ascii("\\n");
-                case '\r' -> ascii("\\r");
-                case '\t' -> ascii("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        ascii(String.format("\\u%04x", (int) c));
-                    } else {
-                        int codePoint = value.codePointAt(i);
-                        int chars = Character.charCount(codePoint);
-                        if (chars == 1 && Character.isSurrogate(c)) {
-                            codePoint = '?'; // a lone surrogate, as String.getBytes writes it
-                        }
-                        utf8(codePoint);
-                        return i + chars - 1;
-                    }
-                }
-            }
-            return i;
-        }
-
-        private void utf8(int codePoint) {
-            room(4);
-            if (codePoint < 0x80) {
-                bytes[length++] = (byte) codePoint;
-            } else if (codePoint < 0x800) {
-                bytes[length++] = (byte) (0xC0 | codePoint >> 6);
-                bytes[length++] = (byte) (0x80 | codePoint & 0x3F);
-            } else if (codePoint < 0x10000) {
-                bytes[length++] = (byte) (0xE0 | codePoint >> 12);
-                bytes[length++] = (byte) (0x80 | codePoint >> 6 & 0x3F);
-                bytes[length++] = (byte) (0x80 | codePoint & 0x3F);
-            } else {
-                bytes[length++] = (byte) (0xF0 | codePoint >> 18);
-                bytes[length++] = (byte) (0x80 | codePoint >> 12 & 0x3F);
-                bytes[length++] = (byte) (0x80 | codePoint >> 6 & 0x3F);
-                bytes[length++] = (byte) (0x80 | codePoint & 0x3F);
-            }
-        }
-    }
-
     /** A second and its text up to the seconds, without the Z. */
     private record Second(long epochSecond, String text) {}
 
@@ -389,14 +280,14 @@ public final class AccessLog implements AutoCloseable {
     private static volatile Second second = new Second(Long.MIN_VALUE, "");
 
     /** {@code "time"} as {@link Instant#toString()} writes it, formatting the date and time once a second. */
-    private static void time(Line line, Instant time) {
+    private static void time(JsonText line, Instant time) {
         Second last = second;
         if (time.getEpochSecond() != last.epochSecond()) {
             String whole = Instant.ofEpochSecond(time.getEpochSecond()).toString();
             last = new Second(time.getEpochSecond(), whole.substring(0, whole.length() - 1));
             second = last;
         }
-        name(line, "time").append('"').ascii(last.text());
+        line.name("time").append('"').ascii(last.text());
         int nanos = time.getNano();
         if (nanos > 0) {
             int digits = nanos % 1_000_000 == 0 ? 3 : nanos % 1_000 == 0 ? 6 : 9;
@@ -411,15 +302,8 @@ public final class AccessLog implements AutoCloseable {
         line.ascii("Z\"");
     }
 
-    /** Starts a member: a comma unless first, the name, a colon. */
-    private static Line name(Line line, String name) {
-        if (line.length() > 1) {
-            line.append(',');
-        }
-        return line.append('"').ascii(name).ascii("\":");
-    }
-
-    private static void field(Line line, String name, String value) {
-        name(line, name).string(value);
+    /** Milliseconds to the hundredth, as {@code Double.toString} writes them. */
+    private static String hundredths(long nanos) {
+        return Double.toString(Math.round(nanos / 10_000.0) / 100.0);
     }
 }

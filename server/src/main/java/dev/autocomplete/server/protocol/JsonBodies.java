@@ -30,7 +30,7 @@ public final class JsonBodies {
     public byte[] suggestResponse(SuggestResponse response) {
         byte[] data = response.dataBytes().get();
         if (data == null) {
-            data = write(out -> data(out, response));
+            data = data(response);
             response.dataBytes().set(data);
         }
         String requestId = response.requestId();
@@ -104,46 +104,46 @@ public final class JsonBodies {
         return at + part.length;
     }
 
-    private static void data(JsonGenerator out, SuggestResponse response) throws IOException {
-        out.writeStartObject();
-        out.writeStringField("raw_query", response.rawQuery());
+    /**
+     * The answer's {@code data}, written by {@link JsonText}: on an uncached answer a generator's per-field work was 3 %
+     * of the request's CPU.
+     */
+    private static byte[] data(SuggestResponse response) {
+        JsonText out = new JsonText(1024);
+        out.object().field("raw_query", response.rawQuery());
         if (response.input() == null) {
-            out.writeNullField("input");
+            out.name("input").ascii("null");
         } else {
-            out.writeArrayFieldStart("input");
+            out.name("input").append('[');
             for (SuggestResponse.InputSegment segment : response.input()) {
-                out.writeStartObject();
-                out.writeStringField("type", segment.type());
-                out.writeStringField("text", segment.text());
-                out.writeStringField("state", segment.state());
+                out.object()
+                        .field("type", segment.type())
+                        .field("text", segment.text())
+                        .field("state", segment.state());
                 if (segment.source() != null) {
-                    out.writeStringField("source", segment.source());
+                    out.field("source", segment.source());
                 }
-                out.writeEndObject();
+                out.append('}');
             }
-            out.writeEndArray();
+            out.append(']');
         }
-        out.writeArrayFieldStart("suggestions");
+        out.name("suggestions").append('[');
         for (SuggestResponse.Suggestion suggestion : response.suggestions()) {
-            out.writeStartObject();
-            out.writeStringField("type", suggestion.type());
-            out.writeStringField("text", suggestion.text());
-            out.writeBooleanField("required", suggestion.required());
+            out.object().field("type", suggestion.type()).field("text", suggestion.text());
+            out.name("required").bool(suggestion.required());
             if (!suggestion.options().isEmpty()) {
-                out.writeArrayFieldStart("options");
+                out.name("options").append('[');
                 for (SuggestResponse.Option option : suggestion.options()) {
-                    out.writeStartObject();
-                    out.writeStringField("text", option.text());
-                    out.writeBooleanField("is_tappable", option.tappable());
-                    out.writeEndObject();
+                    out.object().field("text", option.text());
+                    out.name("is_tappable").bool(option.tappable()).append('}');
                 }
-                out.writeEndArray();
+                out.append(']');
             }
-            out.writeEndObject();
+            out.append('}');
         }
-        out.writeEndArray();
-        out.writeBooleanField("is_ready", response.ready());
-        out.writeEndObject();
+        out.append(']');
+        out.name("is_ready").bool(response.ready());
+        return out.append('}').bytes();
     }
 
     /** {@code {"error": {"code", "message"}}}. */

@@ -55,4 +55,59 @@ class JsonBodiesTest {
         JsonNode meta = meta("0f7dad57-d0ea-422f-b21e-1c48199f1036", "2026-12-01T18:08:50Z", null);
         assertTrue(meta.path("session_id").isNull(), meta.toString());
     }
+
+    @Test
+    void data_holds_every_field_and_text_as_it_was_whatever_characters_it_has() throws Exception {
+        String odd =
+                "a \"quote\", a back\\slash, a tab\t, a newline\n, \u0001, caf\u00e9, \u2708, \ud83d\ude00, lone \ud800!";
+        SuggestResponse rich = new SuggestResponse(
+                odd,
+                List.of(
+                        new SuggestResponse.InputSegment("text", "Book a flight from ", "completed", null),
+                        new SuggestResponse.InputSegment("origin", odd, "identified", "catalog")),
+                List.of(
+                        new SuggestResponse.Suggestion(
+                                "destination",
+                                "To",
+                                true,
+                                List.of(
+                                        new SuggestResponse.Option(odd, true),
+                                        new SuggestResponse.Option("Porto", false))),
+                        new SuggestResponse.Suggestion("date", "On", false, List.of())),
+                true,
+                null,
+                null,
+                null);
+        JsonNode data = json.readTree(bodies.suggestResponse(rich.withEnvelope("r", "t", "s")))
+                .path("data");
+
+        com.fasterxml.jackson.databind.node.ObjectNode expected = json.createObjectNode();
+        expected.put("raw_query", odd);
+        com.fasterxml.jackson.databind.node.ArrayNode input = expected.putArray("input");
+        input.addObject().put("type", "text").put("text", "Book a flight from ").put("state", "completed");
+        input.addObject()
+                .put("type", "origin")
+                .put("text", odd)
+                .put("state", "identified")
+                .put("source", "catalog");
+        com.fasterxml.jackson.databind.node.ArrayNode suggestions = expected.putArray("suggestions");
+        com.fasterxml.jackson.databind.node.ObjectNode destination = suggestions
+                .addObject()
+                .put("type", "destination")
+                .put("text", "To")
+                .put("required", true);
+        destination.putArray("options").addObject().put("text", odd).put("is_tappable", true);
+        ((com.fasterxml.jackson.databind.node.ArrayNode) destination.get("options"))
+                .addObject()
+                .put("text", "Porto")
+                .put("is_tappable", false);
+        suggestions.addObject().put("type", "date").put("text", "On").put("required", false);
+        expected.put("is_ready", true);
+        assertEquals(expected, data);
+
+        JsonNode none = json.readTree(bodies.suggestResponse(
+                        new SuggestResponse("", null, List.of(), false, null, null, null).withEnvelope("r", "t", "s")))
+                .path("data");
+        assertEquals("{\"raw_query\":\"\",\"input\":null,\"suggestions\":[],\"is_ready\":false}", none.toString());
+    }
 }

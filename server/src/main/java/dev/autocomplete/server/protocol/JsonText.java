@@ -1,0 +1,153 @@
+package dev.autocomplete.server.protocol;
+
+import java.util.Arrays;
+
+/**
+ * JSON written straight into a growing byte array as UTF-8, for the bodies and lines written on every request (an
+ * answer's {@code data}, an access log line): a generator, or a {@code StringBuilder} and its {@code String}'s
+ * bytes, cost several copies and a check per character more. Strings are escaped as JSON requires: quotes,
+ * backslashes and control characters ({@code \n}, {@code \r}, {@code \t} short, the others as <code>&#92;u00XX</code>); a
+ * surrogate without its pair (which UTF-8 cannot encode) as its <code>&#92;uXXXX</code> escape, so the text reads back the
+ * same; everything else as UTF-8. Not thread-safe: one per body.
+ */
+public final class JsonText {
+
+    private byte[] bytes;
+    private int length;
+
+    public JsonText(int capacity) {
+        this.bytes = new byte[capacity];
+    }
+
+    public int length() {
+        return length;
+    }
+
+    /** A copy of what was written. */
+    public byte[] bytes() {
+        return Arrays.copyOf(bytes, length);
+    }
+
+    private void room(int more) {
+        if (length + more > bytes.length) {
+            bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, length + more));
+        }
+    }
+
+    /** One ASCII character, as is: punctuation of the document. */
+    public JsonText append(char ascii) {
+        room(1);
+        bytes[length++] = (byte) ascii;
+        return this;
+    }
+
+    /** Text known to be plain ASCII that needs no escape (names, constants, digits), as is. */
+    public JsonText ascii(String text) {
+        room(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            bytes[length++] = (byte) text.charAt(i);
+        }
+        return this;
+    }
+
+    public JsonText number(long value) {
+        return ascii(Long.toString(value));
+    }
+
+    public JsonText bool(boolean value) {
+        return ascii(value ? "true" : "false");
+    }
+
+    /** A JSON string, or {@code null}. */
+    public JsonText string(String value) {
+        if (value == null) {
+            return ascii("null");
+        }
+        room(value.length() + 2);
+        bytes[length++] = '"';
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+                room(1);
+                bytes[length++] = (byte) c;
+            } else {
+                i = escaped(value, i);
+            }
+        }
+        return append('"');
+    }
+
+    /** {@code ,"name":} (no comma right after an opening brace or bracket). */
+    public JsonText name(String name) {
+        if (length > 0 && bytes[length - 1] != '{' && bytes[length - 1] != '[') {
+            append(',');
+        }
+        return append('"').ascii(name).ascii("\":");
+    }
+
+    /** Opens an object: after a comma when it follows another value in an array. */
+    public JsonText object() {
+        if (length > 0 && bytes[length - 1] != '[' && bytes[length - 1] != ':') {
+            append(',');
+        }
+        return append('{');
+    }
+
+    /** A member whose value is a string (or null). */
+    public JsonText field(String name, String value) {
+        return name(name).string(value);
+    }
+
+    /** Writes the character at {@code i} escaped or encoded; returns the index of the last char it took. */
+    private int escaped(String value, int i) {
+        char c = value.charAt(i);
+        switch (c) {
+            case '"' -> ascii("\\\"");
+            case '\\' -> ascii("\\\\");
+            case '\n' -> ascii("\\n");
+            case '\r' -> ascii("\\r");
+            case '\t' -> ascii("\\t");
+            default -> {
+                if (c < 0x20 || c == 0x7f) {
+                    unicodeEscape(c);
+                } else if (Character.isHighSurrogate(c)
+                        && i + 1 < value.length()
+                        && Character.isLowSurrogate(value.charAt(i + 1))) {
+                    utf8(Character.toCodePoint(c, value.charAt(i + 1)));
+                    return i + 1;
+                } else if (Character.isSurrogate(c)) {
+                    unicodeEscape(c);
+                } else {
+                    utf8(c);
+                }
+            }
+        }
+        return i;
+    }
+
+    private void unicodeEscape(char c) {
+        room(6);
+        bytes[length++] = '\\';
+        bytes[length++] = 'u';
+        for (int shift = 12; shift >= 0; shift -= 4) {
+            bytes[length++] = (byte) Character.forDigit((c >> shift) & 0xF, 16);
+        }
+    }
+
+    private void utf8(int codePoint) {
+        room(4);
+        if (codePoint < 0x800) {
+            bytes[length++] = (byte) (0xC0 | codePoint >> 6);
+            bytes[length++] = (byte) (0x80 | codePoint & 0x3F);
+        } else if (codePoint < 0x10000) {
+            bytes[length++] = (byte) (0xE0 | codePoint >> 12);
+            bytes[length++] = (byte) (0x80 | codePoint >> 6 & 0x3F);
+            bytes[length++] = (byte) (0x80 | codePoint & 0x3F);
+        } else {
+            bytes[length++] = (byte) (0xF0 | codePoint >> 18);
+            bytes[length++] = (byte) (0x80 | codePoint >> 12 & 0x3F);
+            bytes[length++] = (byte) (0x80 | codePoint >> 6 & 0x3F);
+            bytes[length++] = (byte) (0x80 | codePoint & 0x3F);
+        }
+    }
+}
