@@ -63,18 +63,26 @@ public final class JsonText {
         if (value == null) {
             return ascii("null");
         }
-        room(value.length() + 2);
-        bytes[length++] = '"';
-        for (int i = 0; i < value.length(); i++) {
+        int n = value.length();
+        room(n + 2); // the quotes and every char as one byte: the plain run below checks no room
+        byte[] out = bytes;
+        int at = length;
+        out[at++] = '"';
+        for (int i = 0; i < n; i++) {
             char c = value.charAt(i);
             if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
-                room(1);
-                bytes[length++] = (byte) c;
+                out[at++] = (byte) c;
             } else {
+                length = at;
                 i = escaped(value, i);
+                room(n - i + 1); // what is left, and the closing quote
+                out = bytes;
+                at = length;
             }
         }
-        return append('"');
+        out[at++] = '"';
+        length = at;
+        return this;
     }
 
     /** {@code ,"name":} (no comma right after an opening brace or bracket). */
