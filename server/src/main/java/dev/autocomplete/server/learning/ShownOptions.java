@@ -1,9 +1,9 @@
 package dev.autocomplete.server.learning;
 
+import dev.autocomplete.server.memory.Generations;
 import dev.autocomplete.server.protocol.Offered;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 
 /**
@@ -12,12 +12,10 @@ import java.util.function.Predicate;
  * option at most once per session. Bounded: at most {@code maxSessions} sessions, each remembering its last
  * {@link #PER_SESSION} offers as hashes, not texts; a session not seen for {@link #WINDOW} is forgotten.
  *
- * <p>Sessions are kept in two generations of at most half of {@code maxSessions} each: new ones join the recent
- * generation, one seen again in the older generation moves back to the recent one, and when the recent one is full
- * it becomes the older one and the older one is dropped whole (so the least recently seen go first, half of them at
- * a time). A request without a session id gets a new one, and so a new session here, on every answer: a bounded
- * Caffeine cache's write path (its upkeep and eviction, run per new entry) cost 5 % of a cached answer's CPU, two
- * plain concurrent maps next to nothing. Thread-safe.
+ * <p>Sessions are kept in {@link Generations} of at most half of {@code maxSessions} each (a session seen again in the
+ * older generation moves back to the recent one; the least recently seen go first, half of them at a time). A request
+ * without a session id gets a new one, and so a new session here, on every answer: a bounded Caffeine cache's write
+ * path (its upkeep and eviction, run per new entry) cost 5 % of a cached answer's CPU. Thread-safe.
  */
 final class ShownOptions {
 
@@ -34,24 +32,11 @@ final class ShownOptions {
 
     private static final long WINDOW_NANOS = WINDOW.toNanos();
 
-    /** Sessions per generation. */
-    private final int generation;
-
-    private volatile ConcurrentHashMap<String, Session> recent;
-    private volatile ConcurrentHashMap<String, Session> older;
+    /** The sessions, in two generations of half of {@code maxSessions} each. */
+    private final Generations<String, Session> sessions;
 
     ShownOptions(int maxSessions) {
-        this.generation = Math.max(1, maxSessions / 2);
-        this.recent = generationMap();
-        this.older = generationMap();
-    }
-
-    /**
-     * A generation's map, sized for a generation (up to 65,536 sessions) from the start: grown from 16 after every
-     * rotation, its resizes cost 1.5 % of a cached answer's CPU when every answer brings a new session.
-     */
-    private ConcurrentHashMap<String, Session> generationMap() {
-        return new ConcurrentHashMap<>(Math.min(generation, 65_536));
+        this.sessions = new Generations<>(Math.max(1, maxSessions / 2), 0);
     }
 
     /** Notes what one answer offered the session, at {@code nowSeconds}. */
@@ -63,13 +48,11 @@ final class ShownOptions {
         Session session = find(sessionId, now);
         if (session == null) {
             Session fresh = new Session(now);
-            Session raced = recent.putIfAbsent(sessionId, fresh);
+            Session raced = sessions.putIfAbsent(sessionId, fresh);
             session = raced == null || raced.expired(now) ? fresh : raced;
             if (session == fresh && raced != null) {
-                recent.put(sessionId, fresh);
+                sessions.put(sessionId, fresh); // the one kept had expired
             }
-            older.remove(sessionId);
-            rotateWhenFull();
         }
         session.record(offered, nowSeconds);
     }
@@ -82,47 +65,20 @@ final class ShownOptions {
         if (offered.offers().isEmpty()) {
             return;
         }
-        recent.put(sessionId, new Session(System.nanoTime(), offered, nowSeconds));
-        rotateWhenFull();
+        sessions.put(sessionId, new Session(System.nanoTime(), offered, nowSeconds));
     }
 
     /**
-     * The session remembered for {@code sessionId}, marked seen at {@code now} (moved to the recent generation if it
-     * was in the older one); null when none is, or it was not seen for {@link #WINDOW}.
+     * The session remembered for {@code sessionId}, marked seen at {@code now}; null when none is, or it was not seen
+     * for {@link #WINDOW}.
      */
     private Session find(String sessionId, long now) {
-        Session session = recent.get(sessionId);
-        if (session == null) {
-            ConcurrentHashMap<String, Session> previous = older;
-            session = previous.get(sessionId);
-            if (session == null || session.expired(now)) {
-                return null;
-            }
-            previous.remove(sessionId, session);
-            Session raced = recent.putIfAbsent(sessionId, session);
-            if (raced != null) {
-                session = raced;
-            } else {
-                rotateWhenFull();
-            }
-        }
-        if (session.expired(now)) {
+        Session session = sessions.get(sessionId);
+        if (session == null || session.expired(now)) {
             return null;
         }
         session.seen = now;
         return session;
-    }
-
-    /** When the recent generation is full, it becomes the older one; the older one is forgotten. */
-    private void rotateWhenFull() {
-        if (recent.size() >= generation) {
-            synchronized (this) {
-                if (recent.size() >= generation) {
-                    older = recent;
-                    recent = generationMap();
-                }
-            }
-        }
     }
 
     /**
@@ -149,7 +105,7 @@ final class ShownOptions {
     }
 
     long size() {
-        return recent.mappingCount() + older.mappingCount();
+        return sessions.size();
     }
 
     /**

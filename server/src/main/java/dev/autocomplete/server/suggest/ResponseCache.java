@@ -1,5 +1,6 @@
 package dev.autocomplete.server.suggest;
 
+import dev.autocomplete.server.memory.Generations;
 import dev.autocomplete.server.protocol.SuggestRequest;
 import dev.autocomplete.server.protocol.SuggestResponse;
 import dev.autocomplete.server.tenant.Product;
@@ -10,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -103,38 +103,22 @@ public final class ResponseCache {
     /** How long an answer nobody asked for is kept at most (a reloaded tenant's old product is released). */
     static final Duration IDLE = Duration.ofMinutes(10);
 
-    private static final long ROTATE_NANOS = IDLE.toNanos() / 2;
+    /** The answers; null when caching is off. */
+    private final Generations<Key, SuggestResponse> answers;
 
-    /** Answers per generation; 0 when caching is off. */
-    private final int generation;
-
-    private volatile Generation recent;
-    private volatile Generation older;
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
 
-    /** One generation: its answers, and when it became the recent one. */
-    private record Generation(ConcurrentHashMap<Key, SuggestResponse> answers, long started) {}
-
     /**
-     * A cache of at most {@code maximumSize} responses (rounded up to an even count); 0 turns caching off.
-     *
-     * <p>Two generations of half the size each: answers join the recent one, an answer found in the older one moves
-     * back to the recent one, and when the recent one is full, or has been the recent one for half of {@link #IDLE},
-     * it becomes the older one and the older one is dropped whole. So the answers asked for least recently go first,
-     * and one not asked for in {@link #IDLE} is gone once answers are added again. A hit is one map lookup: a
-     * Caffeine cache's bookkeeping on every read (its read buffer drained on the caller's thread) cost 2 % of a
-     * cached answer's CPU.
+     * A cache of at most {@code maximumSize} responses (rounded up to an even count); 0 turns caching off. Kept in
+     * {@link Generations} of half the size, the recent one replaced at the latest after half of {@link #IDLE}: so the
+     * answers asked for least recently go first, and one not asked for in {@link #IDLE} is gone once answers are
+     * added again.
      */
     public ResponseCache(long maximumSize) {
-        this.generation = maximumSize <= 0 ? 0 : (int) Math.max(1, (maximumSize + 1) / 2);
-        long now = System.nanoTime();
-        this.recent = newGeneration(now);
-        this.older = newGeneration(now);
-    }
-
-    private Generation newGeneration(long now) {
-        return new Generation(new ConcurrentHashMap<>(Math.min(generation, 65_536)), now);
+        this.answers = maximumSize <= 0
+                ? null
+                : new Generations<>((int) Math.min(Integer.MAX_VALUE, (maximumSize + 1) / 2), IDLE.toNanos() / 2);
     }
 
     /**
@@ -173,47 +157,24 @@ public final class ResponseCache {
     /** Keeps an answer computed on a miss of {@code lookup}. */
     void put(Lookup lookup, SuggestResponse response) {
         if (lookup.key() != null) {
-            recent.answers().put(lookup.key(), response);
-            rotateWhenDue();
+            answers.put(lookup.key(), response);
         }
     }
 
     private SuggestResponse get(Key key) {
-        SuggestResponse answer = recent.answers().get(key);
-        if (answer == null) {
-            Generation previous = older;
-            answer = previous.answers().get(key);
-            if (answer != null && previous.answers().remove(key, answer)) {
-                recent.answers().putIfAbsent(key, answer);
-                rotateWhenDue();
-            }
-        }
+        SuggestResponse answer = answers.get(key);
         (answer == null ? misses : hits).increment();
         return answer;
     }
 
-    /** The recent generation becomes the older one when it is full or old enough; the older one is dropped. */
-    private void rotateWhenDue() {
-        Generation current = recent;
-        long now = System.nanoTime();
-        if (current.answers().size() >= generation || now - current.started() > ROTATE_NANOS) {
-            synchronized (this) {
-                if (recent == current) {
-                    older = current;
-                    recent = newGeneration(now);
-                }
-            }
-        }
-    }
-
     /** Whether responses of this product are cached at all. */
     private boolean caches(Product product) {
-        return generation > 0 && product.cacheable();
+        return answers != null && product.cacheable();
     }
 
     /** Answers kept now (both generations). */
     long size() {
-        return recent.answers().mappingCount() + older.answers().mappingCount();
+        return answers == null ? 0 : answers.size();
     }
 
     /** The share of lookups answered from the cache since start, 0 when none was made or caching is off. */
