@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 
@@ -17,9 +16,6 @@ import java.util.Map;
  * written once per entry, only {@code meta} per request.
  */
 public final class JsonBodies {
-
-    private static final byte[] DATA_START = "{\"data\":".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] META_START = ",\"meta\":".getBytes(StandardCharsets.US_ASCII);
 
     private final ObjectMapper json;
 
@@ -33,75 +29,27 @@ public final class JsonBodies {
             data = data(response);
             response.dataBytes().set(data);
         }
+        // Only meta is written per request. Its values were validated (UUIDs, an ISO timestamp), so they are plain
+        // ASCII: the capacity below is then exact, and the array is the body without a copy.
         String requestId = response.requestId();
         String requestAt = response.requestAt();
         String sessionId = response.sessionId();
-        if (requestId != null && requestAt != null && sessionId != null) {
-            // The meta values were validated (UUIDs, an ISO timestamp), so they are plain ASCII: written straight into
-            // the body, checked as they are copied, without a builder or a generator.
-            byte[] body = new byte
-                    [DATA_START.length
-                            + data.length
-                            + META_START.length
-                            + META_FIXED
-                            + requestId.length()
-                            + requestAt.length()
-                            + sessionId.length()
-                            + 1];
-            int at = append(body, 0, DATA_START);
-            at = append(body, at, data);
-            at = append(body, at, META_START);
-            at = append(body, at, REQUEST_ID);
-            at = plain(body, at, requestId);
-            at = at < 0 ? at : plain(body, append(body, at, REQUEST_AT), requestAt);
-            at = at < 0 ? at : plain(body, append(body, at, SESSION_ID), sessionId);
-            if (at >= 0) {
-                at = append(body, at, META_END);
-                body[at] = '}';
-                return body;
-            }
-        }
-        byte[] meta = write(out -> {
-            out.writeStartObject();
-            out.writeStringField("request_id", requestId);
-            out.writeStringField("request_at", requestAt);
-            out.writeStringField("session_id", sessionId);
-            out.writeEndObject();
-        });
-        byte[] body = new byte[DATA_START.length + data.length + META_START.length + meta.length + 1];
-        int at = append(body, 0, DATA_START);
-        at = append(body, at, data);
-        at = append(body, at, META_START);
-        at = append(body, at, meta);
-        body[at] = '}';
-        return body;
+        JsonText body =
+                new JsonText(ENVELOPE_BYTES + data.length + length(requestId) + length(requestAt) + length(sessionId));
+        body.ascii("{\"data\":").raw(data).ascii(",\"meta\":");
+        body.object()
+                .field("request_id", requestId)
+                .field("request_at", requestAt)
+                .field("session_id", sessionId);
+        return body.append('}').append('}').bytes();
     }
 
-    private static final byte[] REQUEST_ID = "{\"request_id\":\"".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] REQUEST_AT = "\",\"request_at\":\"".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] SESSION_ID = "\",\"session_id\":\"".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] META_END = "\"}".getBytes(StandardCharsets.US_ASCII);
-    private static final int META_FIXED = REQUEST_ID.length + REQUEST_AT.length + SESSION_ID.length + META_END.length;
+    /** The bytes of {@code {"data":,"meta":{"request_id":"","request_at":"","session_id":""}}}. */
+    private static final int ENVELOPE_BYTES =
+            "{\"data\":,\"meta\":{\"request_id\":\"\",\"request_at\":\"\",\"session_id\":\"\"}}".length();
 
-    /**
-     * Copies {@code value} into {@code body} at {@code at} when it is made only of characters JSON strings carry
-     * unescaped in ASCII; returns where it ends, or -1 when it is not (the caller then writes {@code meta} with
-     * Jackson).
-     */
-    private static int plain(byte[] body, int at, String value) {
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
-                return -1;
-            }
-            body[at++] = (byte) c;
-        }
-        return at;
-    }
-
-    private static int append(byte[] body, int at, byte[] part) {
-        System.arraycopy(part, 0, body, at, part.length);
-        return at + part.length;
+    private static int length(String value) {
+        return value == null ? 2 : value.length(); // null: its four letters where the two quotes were
     }
 
     /**

@@ -23,9 +23,9 @@ public final class JsonText {
         return length;
     }
 
-    /** A copy of what was written. */
+    /** What was written: the array itself when the capacity given was exactly filled, else a copy. */
     public byte[] bytes() {
-        return Arrays.copyOf(bytes, length);
+        return length == bytes.length ? bytes : Arrays.copyOf(bytes, length);
     }
 
     private void room(int more) {
@@ -47,6 +47,14 @@ public final class JsonText {
         for (int i = 0; i < text.length(); i++) {
             bytes[length++] = (byte) text.charAt(i);
         }
+        return this;
+    }
+
+    /** JSON written before (a cached answer's {@code data}), as is. */
+    public JsonText raw(byte[] json) {
+        room(json.length);
+        System.arraycopy(json, 0, bytes, length, json.length);
+        length += json.length;
         return this;
     }
 
