@@ -9,7 +9,10 @@ import dev.autocomplete.server.protocol.Offered;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The session memory of the honest-pick check: bounded, the least recently seen forgotten first, 48 offers each. */
+/**
+ * The session memory of the honest-pick check: bounded, the least recently seen forgotten first, 48 offers each, the
+ * sessions made up for answers kept apart from those clients name.
+ */
 class ShownOptionsTest {
 
     private static final long NOW = 1_800_000_000L;
@@ -71,10 +74,29 @@ class ShownOptionsTest {
         }
         assertTrue(shown.size() <= 100, "remembered " + shown.size());
         assertEquals("city", shown.attribute("new-9999", 9999, type -> false, NOW));
-        assertNull(shown.attribute("new-0", 5, type -> false, NOW));
+        assertNull(shown.attribute("new-1", 1, type -> false, NOW), "made up and never asked for: pushed out");
+        assertEquals(
+                "city",
+                shown.attribute("new-0", 5, type -> false, NOW),
+                "made up, then sent back by its client: kept with the sessions clients name");
         long before = shown.size();
         shown.recordNew("nothing", new Offered(List.of()), NOW);
         assertEquals(before, shown.size(), "an answer that offered nothing remembers no session");
+    }
+
+    @Test
+    void answers_to_requests_without_a_session_id_never_push_out_the_sessions_clients_name() {
+        ShownOptions shown = new ShownOptions(100);
+        for (int i = 0; i < 40; i++) {
+            shown.record("named-" + i, offer(i), NOW);
+        }
+        for (int i = 0; i < 100_000; i++) {
+            shown.recordNew(java.util.UUID.randomUUID().toString(), offer(i), NOW);
+        }
+        for (int i = 0; i < 40; i++) {
+            assertEquals("city", shown.attribute("named-" + i, i, type -> false, NOW), "named-" + i);
+        }
+        assertTrue(shown.size() <= 100, "remembered " + shown.size());
     }
 
     @Test
