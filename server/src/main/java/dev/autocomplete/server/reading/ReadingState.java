@@ -9,8 +9,10 @@ public enum ReadingState {
     /** Read with low confidence (a typo-level match, several candidates, an unknown type): worth confirming. */
     NEED_CONFIRMATION;
 
+    private final String wireName = name().toLowerCase(java.util.Locale.ROOT);
+
     /** The wire form, e.g. {@code need_confirmation}. */
     public String wireName() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return wireName;
     }
 }

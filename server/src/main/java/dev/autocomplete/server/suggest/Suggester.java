@@ -260,10 +260,12 @@ public final class Suggester {
     /** docs/protocol.md §4.3: null without tokens; else the intent, then tokens and identified spans in query order. */
     private static List<SuggestResponse.InputSegment> input(
             String raw, List<Segment> segments, Reading reading, List<Reading.Identified> identified) {
-        List<Segment.Param> tokens = segments.stream()
-                .filter(Segment.Param.class::isInstance)
-                .map(Segment.Param.class::cast)
-                .toList();
+        List<Segment.Param> tokens = new ArrayList<>();
+        for (Segment segment : segments) {
+            if (segment instanceof Segment.Param token) {
+                tokens.add(token);
+            }
+        }
         if (tokens.isEmpty()) {
             return null;
         }
@@ -315,10 +317,9 @@ public final class Suggester {
             if (type.equals(PLACEHOLDER_TYPE) || !emitted.add(type)) {
                 continue;
             }
-            Set<String> texts = new HashSet<>();
             List<SuggestResponse.Option> options = new ArrayList<>();
             for (Option option : suggestion.options()) {
-                if (options.size() < product.maxOptions() && texts.add(option.text())) {
+                if (options.size() < product.maxOptions() && !shows(options, option.text())) {
                     options.add(new SuggestResponse.Option(option.text(), option.tappable()));
                 }
             }
@@ -328,18 +329,26 @@ public final class Suggester {
     }
 
     /**
+     * Whether {@code options} has one of that text: a scan, as a list holds at most {@code max_options} (10 unless
+     * configured, 50 at most); a set of the texts hashed every option's new text (1 % of an uncached answer).
+     */
+    private static boolean shows(List<SuggestResponse.Option> options, String text) {
+        for (SuggestResponse.Option option : options) {
+            if (option.text().equals(text)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * What an answer offered that picks may be credited to: each suggestion's tappable options, less those the
      * context supplied (never learned from) and those of params that do not learn.
      */
     private static Offered offered(SuggestResponse response, Reading reading, Product product) {
         Map<String, Set<String>> fromContext = new HashMap<>();
         reading.suggestions().forEach(s -> fromContext.put(s.type(), s.fromContext()));
-        Set<String> learning = new HashSet<>();
-        product.model().intents().forEach(intent -> intent.params().forEach(param -> {
-            if (param.learn()) {
-                learning.add(param.type());
-            }
-        }));
+        Set<String> learning = product.model().learningTypes();
         List<Offered.Offer> offers = new ArrayList<>();
         boolean first = true;
         for (SuggestResponse.Suggestion suggestion : response.suggestions()) {
