@@ -195,8 +195,7 @@ final class OptionCatalog {
             end++;
         }
         int patchEnd = name + 1 < nameStarts.size() ? nameStarts.get(name + 1) : names.length;
-        return new String(
-                TextPatches.decode(names, end + 1, patchEnd, names, start, end, tails), StandardCharsets.UTF_8);
+        return TextPatches.text(names, end + 1, patchEnd, names, start, end, tails);
     }
 
     double weight(int option) {

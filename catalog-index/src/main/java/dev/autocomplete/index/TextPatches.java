@@ -138,18 +138,22 @@ final class TextPatches {
 
     /**
      * The text that the patch {@code patch[from, to)} makes of the folded text {@code folded[at, end)}, with the
-     * catalog's {@code tails}.
+     * catalog's {@code tails}: decoded into an array that has room for it, made a string from there (every text an
+     * answer shows is decoded so; copying the bytes to an array of their exact length first showed in profiles).
      */
-    static byte[] decode(byte[] patch, int from, int to, byte[] folded, int at, int end, Tails tails) {
+    static String text(byte[] patch, int from, int to, byte[] folded, int at, int end, Tails tails) {
         if (from < to && patch[from] == 0) {
-            return Arrays.copyOfRange(patch, from + 1, to);
+            return new String(patch, from + 1, to - from - 1, StandardCharsets.UTF_8);
         }
+        byte[] out = room(patch, from, to, at, end, tails);
+        return new String(out, 0, decode(patch, from, to, folded, at, end, tails, out), StandardCharsets.UTF_8);
+    }
+
+    /** An array that holds what the patch decodes to: each op's bytes come from the folded text or the patch. */
+    private static byte[] room(byte[] patch, int from, int to, int at, int end, Tails tails) {
         int first = from < to ? patch[from] & 0xff : -1;
         int tail = first == TAIL || first == TITLE_TAIL ? patch[from + 1] & 0xff : -1;
-        // Each op's bytes come from the folded text or the patch, one for one: the text is at most this long.
-        byte[] out = new byte[(end - at) + (to - from) + (tail < 0 ? 0 : tails.texts[tail].length)];
-        int n = decode(patch, from, to, folded, at, end, tails, out);
-        return n == out.length ? out : Arrays.copyOf(out, n);
+        return new byte[(end - at) + (to - from) + (tail < 0 ? 0 : tails.texts[tail].length)];
     }
 
     /**
@@ -201,9 +205,9 @@ final class TextPatches {
         return n;
     }
 
-    /** {@link #decode(byte[], int, int, byte[], int, int, Tails)} of a whole folded text, without tails (for tests). */
-    static byte[] decode(byte[] patch, int from, int to, byte[] folded, int at) {
-        return decode(patch, from, to, folded, at, folded.length, Tails.NONE);
+    /** {@link #text} of a whole folded text, without tails (for tests). */
+    static String text(byte[] patch, int from, int to, byte[] folded, int at) {
+        return text(patch, from, to, folded, at, folded.length, Tails.NONE);
     }
 
     private static int upper(byte b) {
