@@ -253,8 +253,8 @@ public final class AccessLog implements AutoCloseable {
         line.field("product", entry.product());
         line.name("status").number(entry.status());
         line.field("error", entry.errorCode());
-        line.name("duration_ms").ascii(hundredths(entry.nanos()));
-        line.name("engine_ms").ascii(hundredths(entry.engineNanos()));
+        hundredths(line.name("duration_ms"), entry.nanos());
+        hundredths(line.name("engine_ms"), entry.engineNanos());
         line.field("fallback", entry.fallback());
         if (entry.logQuery() && entry.body() != null) {
             line.field("raw_query", entry.body().rawQuery());
@@ -303,7 +303,19 @@ public final class AccessLog implements AutoCloseable {
     }
 
     /** Milliseconds to the hundredth, as {@code Double.toString} writes them. */
-    private static String hundredths(long nanos) {
-        return Double.toString(Math.round(nanos / 10_000.0) / 100.0);
+    /**
+     * Milliseconds to two decimals, as {@code Double.toString} writes them ({@code 0.05}, {@code 1.0}, {@code 12.34}),
+     * from the digits: {@code Double.toString} per field was a fifth of the line's cost.
+     */
+    static void hundredths(JsonText line, long nanos) {
+        long hundredths = Math.round(nanos / 10_000.0);
+        if (hundredths < 0 || hundredths >= 1_000_000_000L) {
+            line.ascii(Double.toString(hundredths / 100.0)); // negative, or 10,000 s and over (written with an E)
+            return;
+        }
+        line.number(hundredths / 100).append('.').append((char) ('0' + hundredths / 10 % 10));
+        if (hundredths % 10 != 0) {
+            line.append((char) ('0' + hundredths % 10));
+        }
     }
 }

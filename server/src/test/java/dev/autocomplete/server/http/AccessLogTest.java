@@ -186,4 +186,42 @@ class AccessLogTest {
                     "Paris \"Nord\"", read.path("params").path("{{CITY_1}}").asText());
         }
     }
+
+    @Test
+    void durations_are_written_to_two_decimals_as_a_double_prints_them() {
+        long[] nanos = {
+            0,
+            4_999,
+            5_000,
+            10_000,
+            50_000,
+            100_000,
+            1_000_000,
+            1_230_000,
+            12_345_678,
+            999_999_999,
+            1_000_000_000,
+            86_400_000_000_000L,
+            9_999_999_995_000_000L,
+            10_000_000_000_000_000L,
+            Long.MAX_VALUE,
+            -40_000
+        };
+        java.util.Random random = new java.util.Random(7);
+        List<Long> all = new java.util.ArrayList<>();
+        for (long n : nanos) {
+            all.add(n);
+        }
+        for (int i = 0; i < 20_000; i++) {
+            all.add(random.nextLong(2_000_000_000L));
+        }
+        for (long n : all) {
+            dev.autocomplete.server.protocol.JsonText line = new dev.autocomplete.server.protocol.JsonText(32);
+            AccessLog.hundredths(line, n);
+            assertEquals(
+                    Double.toString(Math.round(n / 10_000.0) / 100.0),
+                    new String(line.bytes(), java.nio.charset.StandardCharsets.US_ASCII),
+                    n + " ns");
+        }
+    }
 }
