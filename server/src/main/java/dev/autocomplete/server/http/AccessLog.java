@@ -302,7 +302,6 @@ public final class AccessLog implements AutoCloseable {
         line.ascii("Z\"");
     }
 
-    /** Milliseconds to the hundredth, as {@code Double.toString} writes them. */
     /**
      * Milliseconds to two decimals, as {@code Double.toString} writes them ({@code 0.05}, {@code 1.0}, {@code 12.34}),
      * from the digits: {@code Double.toString} per field was a fifth of the line's cost.

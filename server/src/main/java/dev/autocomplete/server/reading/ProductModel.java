@@ -17,7 +17,6 @@ public final class ProductModel {
 
     private final Localized prompt;
     private final List<Intent> intents;
-    private final Set<String> paramTypes;
     private final Map<String, Param> paramsByType;
     private final Set<String> learningTypes;
 
@@ -33,7 +32,6 @@ public final class ProductModel {
             }
         }));
         this.paramsByType = Collections.unmodifiableMap(byType);
-        this.paramTypes = Collections.unmodifiableSet(new LinkedHashSet<>(byType.keySet()));
         this.learningTypes = Collections.unmodifiableSet(learning);
     }
 
@@ -47,7 +45,7 @@ public final class ProductModel {
 
     /** Every param type of every intent, in declaration order. */
     public Set<String> paramTypes() {
-        return paramTypes;
+        return paramsByType.keySet();
     }
 
     /** The first declaration of each param type. */
