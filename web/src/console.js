@@ -116,6 +116,9 @@ async function mountTryIt({ focus }) {
     endpoint: `${minted.public_scheme}://${location.hostname}:${minted.public_port}/api/suggest`,
   };
   $("try-key").textContent = `${minted.key_id}, until ${new Date(minted.expires_at).toLocaleTimeString()}`;
+  // What this product's params read in the context (the server's example), else what any product reads.
+  const example = minted.context_example ?? {};
+  $("context").placeholder = JSON.stringify(Object.keys(example).length ? example : GENERIC_CONTEXT);
   state.widget?.destroy();
   $("autocomplete").replaceChildren();
   setReady(false);
@@ -127,6 +130,9 @@ async function mountTryIt({ focus }) {
   });
   state.widget.on("stateChange", (s) => setReady(s.isReady));
 }
+
+// Any string value outside the keys of a product's params names options of any param (docs/protocol.md §4.6).
+const GENERIC_CONTEXT = { recent: ["<an option's text>"] };
 
 function readContext() {
   const text = $("context").value.trim();

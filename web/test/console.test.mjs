@@ -71,6 +71,11 @@ describe("the console", () => {
   });
 
   it("tries acme's travel with the official client until it is ready", async () => {
+    assert.equal(
+      await page.locator("#context").getAttribute("placeholder"),
+      '{"home_city":"<origin>","home_country":"<country>"}',
+      "the context editor shows what travel's params read",
+    );
     await page.locator("#autocomplete [data-aia-input]").click();
     await page.keyboard.type("Book a flight from Par", { delay: 70 });
     await option(page, "Paris").waitFor();
@@ -116,5 +121,6 @@ describe("the console", () => {
     });
     await page.keyboard.type("Create an em", { delay: 70 });
     await option(page, "email").waitFor();
+    assert.equal(await page.locator("#context").getAttribute("placeholder"), '{"team":"<team>","contact":["<contact>"]}');
   });
 });

@@ -34,6 +34,11 @@ class ConsoleTest {
                         label: Colour
                         required: true
                         options: [Red, Green, Blue]
+                        context_keys: [favourite_colour]
+                        context_options: true
+                        context_attributes:
+                          shade: {from: user.taste.shade, mode: boost}
+                          season: filter
             """));
 
     private static ApiClient admin() {
@@ -101,6 +106,23 @@ class ConsoleTest {
                 assertFalse(text.contains(key.substring(6)), "written to " + file);
             }
         }
+    }
+
+    @Test
+    void the_try_key_answer_says_what_the_products_params_read_in_the_context() {
+        assertEquals(
+                "{\"home_city\":\"<origin>\",\"home_country\":\"<country>\"}",
+                tryKey("{\"tenant\":\"demo\",\"product\":\"travel\"}")
+                        .data()
+                        .path("context_example")
+                        .toString());
+        assertEquals(
+                "{\"favourite_colour\":\"<colour>\",\"user\":{\"taste\":{\"shade\":\"<shade>\"}},"
+                        + "\"season\":\"<season>\",\"colour\":[\"<colour>\"]}",
+                tryKey("{\"tenant\":\"lab\",\"product\":\"shop\"}")
+                        .data()
+                        .path("context_example")
+                        .toString());
     }
 
     @Test

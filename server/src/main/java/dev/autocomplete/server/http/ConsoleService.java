@@ -325,6 +325,7 @@ public final class ConsoleService implements HttpService {
         data.put("expires_at", minted.expiresAt().toString());
         data.put("public_port", publicPort.getAsInt());
         data.put("public_scheme", publicTls ? "https" : "http");
+        data.put("context_example", product.get().model().contextExample());
         send(response, data);
     }
 

@@ -56,6 +56,9 @@ public final class ProductConfig {
     private final String defaultLanguage;
     private final ConfigProblems problems;
     private final Map<String, List<ParamSpec>> specs = new LinkedHashMap<>();
+    /** What the product's params read in {@code additional_context}, as an example ({@link ProductModel#contextExample}). */
+    private final Map<String, Object> contextExample = new LinkedHashMap<>();
+
     private final Map<String, ParamDeclaration> declared = new HashMap<>();
     /** Each param's {@code distinct_from}, checked against the product's params once all are read. */
     private final List<DistinctFrom> distinctFroms = new ArrayList<>();
@@ -114,7 +117,7 @@ public final class ProductConfig {
                             : null;
                     Localized prompt =
                             Localized.read(root, "prompt", defaultLanguage, raw == null ? firstPhrase : raw.getFirst());
-                    return intentsRead ? new ProductModel(prompt, intents) : null;
+                    return intentsRead ? new ProductModel(prompt, intents, contextExample) : null;
                 },
                 null);
     }
@@ -193,16 +196,19 @@ public final class ProductConfig {
         if (type != null) {
             earlier.add(type);
         }
-        List<String> contextKeys = problems.read(() -> tree.strings("context_keys"), List.<String>of()).stream()
-                .map(TextFolding::fold)
-                .toList();
+        List<String> rawContextKeys = problems.read(() -> tree.strings("context_keys"), List.<String>of());
+        List<String> contextKeys =
+                rawContextKeys.stream().map(TextFolding::fold).toList();
         boolean contextOptions = problems.read(() -> tree.bool("context_options", false), false);
         int beforeEngine = problems.count();
         String engine = problems.read(() -> tree.string("engine", DEFAULT_ENGINE), DEFAULT_ENGINE);
         boolean engineKnown = problems.count() == beforeEngine;
         boolean learn = problems.read(() -> tree.bool("learn", true), true);
         int beforeAttributes = problems.count();
-        Set<String> attributeKeys = problems.read(() -> attributeKeys(tree), Set.<String>of());
+        Map<String, String> attributeSources = problems.read(() -> attributeSources(tree), Map.<String, String>of());
+        // The top-level keys the attributes read, folded: they name none of the param's option texts.
+        Set<String> attributeKeys = new HashSet<>();
+        attributeSources.values().forEach(from -> attributeKeys.add(TextFolding.fold(from.split("\\.")[0])));
         String distinctFrom =
                 problems.read(() -> tree.has("distinct_from") ? tree.string("distinct_from") : null, null);
         // With problems of its own, the param still goes to its engine when its type, engine and the keys they share
@@ -235,6 +241,7 @@ public final class ProductConfig {
         if (distinctFrom != null) {
             distinctFroms.add(new DistinctFrom(tree, type, distinctFrom));
         }
+        addContextExample(type, rawContextKeys, attributeSources, contextOptions);
         return new ProductModel.Param(
                 type,
                 label,
@@ -272,21 +279,53 @@ public final class ProductConfig {
         return all;
     }
 
-    /** The top-level context keys a param's {@code context_attributes} read (folded); the engine reads the rest. */
-    private static Set<String> attributeKeys(ConfigTree tree) throws EngineConfigException {
+    /**
+     * The attributes a param's {@code context_attributes} name, each with the context key it reads (dots for nested
+     * keys); the engine reads the rest of each declaration.
+     */
+    private static Map<String, String> attributeSources(ConfigTree tree) throws EngineConfigException {
         if (!tree.has("context_attributes")) {
-            return Set.of();
+            return Map.of();
         }
         ConfigTree declared = tree.tree("context_attributes");
-        Set<String> keys = new java.util.HashSet<>();
+        Map<String, String> sources = new LinkedHashMap<>();
         for (String attribute : declared.keys()) {
             String from = attribute;
             if (declared.raw(attribute).orElse(null) instanceof Map<?, ?>) {
                 from = declared.tree(attribute).string("from", attribute);
             }
-            keys.add(TextFolding.fold(from.split("\\.")[0]));
+            sources.put(attribute, from);
         }
-        return keys;
+        return sources;
+    }
+
+    /**
+     * Adds what the param reads in the context to the product's example, each value saying what it stands for: its
+     * {@code context_keys} name options of its type ({@code "home_city": "<origin>"}), the keys its
+     * {@code context_attributes} read hold an attribute's values (nested for dotted keys: {@code "user": {"country":
+     * "<country>"}}), and a param with {@code context_options} takes a list of its own type.
+     */
+    private void addContextExample(
+            String type, List<String> contextKeys, Map<String, String> attributeSources, boolean contextOptions) {
+        String stands = "<" + type + ">";
+        contextKeys.forEach(key -> putExample(List.of(key), stands));
+        attributeSources.forEach((attribute, from) -> putExample(List.of(from.split("\\.")), "<" + attribute + ">"));
+        if (contextOptions) {
+            putExample(List.of(type), List.of(stands));
+        }
+    }
+
+    /** The value at a path of keys, unless an earlier param put something there or on the way. */
+    @SuppressWarnings("unchecked")
+    private void putExample(List<String> path, Object value) {
+        Map<String, Object> at = contextExample;
+        for (String key : path.subList(0, path.size() - 1)) {
+            if (!(at.computeIfAbsent(key, k -> new LinkedHashMap<String, Object>()) instanceof Map<?, ?> inner)) {
+                return;
+            }
+            at = (Map<String, Object>) inner;
+        }
+        at.putIfAbsent(path.getLast(), value);
     }
 
     /** The param's {@code when}, or null when it has none. */

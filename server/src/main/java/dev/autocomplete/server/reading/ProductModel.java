@@ -19,9 +19,16 @@ public final class ProductModel {
     private final List<Intent> intents;
     private final Map<String, Param> paramsByType;
     private final Set<String> learningTypes;
+    private final Map<String, Object> contextExample;
 
     public ProductModel(Localized prompt, List<Intent> intents) {
+        this(prompt, intents, Map.of());
+    }
+
+    /** @param contextExample see {@link #contextExample()} */
+    public ProductModel(Localized prompt, List<Intent> intents, Map<String, Object> contextExample) {
         this.prompt = prompt;
+        this.contextExample = frozen(contextExample);
         this.intents = List.copyOf(intents);
         Map<String, Param> byType = new LinkedHashMap<>();
         Set<String> learning = new LinkedHashSet<>();
@@ -56,6 +63,23 @@ public final class ProductModel {
     /** The param types of which some intent's param learns from picks ({@code learn}, on by default). */
     public Set<String> learningTypes() {
         return learningTypes;
+    }
+
+    /**
+     * What the params read in {@code additional_context}, as a JSON object whose values say what they stand for
+     * ({@code {"home_city": "<origin>", "home_country": "<country>"}}): the console's try-it editor shows it. Any
+     * other string value still names options of any param (docs/protocol.md §4.6).
+     */
+    public Map<String, Object> contextExample() {
+        return contextExample;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> frozen(Map<String, Object> map) {
+        Map<String, Object> copy = new LinkedHashMap<>();
+        map.forEach((key, value) ->
+                copy.put(key, value instanceof Map<?, ?> inner ? frozen((Map<String, Object>) inner) : value));
+        return Collections.unmodifiableMap(copy);
     }
 
     @Override
