@@ -39,6 +39,16 @@ class ConsoleTest {
                         context_attributes:
                           shade: {from: user.taste.shade, mode: boost}
                           season: filter
+              - id: 5c2d3e4f-6a7b-4c8d-9e0f-1a2b3c4d5e6f
+                slug: plain
+                prompt: Pick
+                intents:
+                  - name: pick
+                    phrases: [Pick]
+                    params:
+                      - type: size
+                        label: Size
+                        options: [Small, Large]
             """));
 
     private static ApiClient admin() {
@@ -123,6 +133,13 @@ class ConsoleTest {
                         .data()
                         .path("context_example")
                         .toString());
+        assertEquals(
+                "{}",
+                tryKey("{\"tenant\":\"lab\",\"product\":\"plain\"}")
+                        .data()
+                        .path("context_example")
+                        .toString(),
+                "a product whose params name no context key");
     }
 
     @Test
