@@ -2,12 +2,14 @@ package dev.autocomplete.server;
 
 import static dev.autocomplete.server.ApiClient.envelope;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.autocomplete.server.config.ServerSettings;
 import dev.autocomplete.server.wiring.AutocompleteServer;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -86,12 +88,25 @@ class LimitsTest {
         }
     }
 
+    /** The head of a suggest request with {@link #key}, up to its body's framing header. */
+    private String suggestHead() {
+        return "POST /api/suggest HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + key
+                + "\r\nContent-Type: application/json\r\n";
+    }
+
+    /** A small request on the same connection gets its 200: the connection is still open and in step. */
+    private static void assertSmallRequestAnswered(RawConnection connection, String head) throws Exception {
+        String small = envelope("").toString();
+        connection.send(head + "Content-Length: " + small.length() + "\r\n\r\n" + small);
+        String ok = connection.readResponse();
+        assertTrue(ok.startsWith("HTTP/1.1 200"), ok);
+    }
+
     @Test
     void a_connection_stays_open_after_a_413_and_a_chunked_body_counts_too() throws Exception {
         try (AutocompleteServer server = startWithSmallBodyLimit();
                 RawConnection connection = new RawConnection(server.port())) {
-            String head = "POST /api/suggest HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + key
-                    + "\r\nContent-Type: application/json\r\n";
+            String head = suggestHead();
             String large = "{\"meta\":{},\"data\":{\"raw_query\":\"" + "x".repeat(5000) + "\"}}";
             connection.send(head + "Content-Length: " + large.length() + "\r\n\r\n" + large);
             assertTrue(connection.readResponse().startsWith("HTTP/1.1 413"));
@@ -108,10 +123,31 @@ class LimitsTest {
             assertTrue(refused.startsWith("HTTP/1.1 413"), refused);
             assertTrue(refused.contains("PAYLOAD_TOO_LARGE"), refused);
 
-            String small = envelope("").toString();
-            connection.send(head + "Content-Length: " + small.length() + "\r\n\r\n" + small);
-            String ok = connection.readResponse();
-            assertTrue(ok.startsWith("HTTP/1.1 200"), ok);
+            assertSmallRequestAnswered(connection, head);
+        }
+    }
+
+    @Test
+    void up_to_a_mebibyte_past_the_limit_is_discarded_on_an_open_connection_and_more_closes_it() throws Exception {
+        try (AutocompleteServer server = startWithSmallBodyLimit();
+                RawConnection connection = new RawConnection(server.port())) {
+            String head = suggestHead();
+            // 1 MiB past the 2,048-byte limit, sent whole: read and discarded after the 413.
+            String body = "{\"data\":{\"raw_query\":\"" + "x".repeat(2048 + 1024 * 1024 - 25) + "\"}}";
+            assertEquals(2048 + 1024 * 1024, body.length());
+            connection.send(head + "Content-Length: " + body.length() + "\r\n\r\n" + body);
+            String refused = connection.readResponse();
+            assertTrue(refused.startsWith("HTTP/1.1 413"), refused);
+            assertFalse(refused.toLowerCase(Locale.ROOT).contains("connection: close"), refused);
+            assertSmallRequestAnswered(connection, head);
+
+            // One byte more is declared (far under Helidon's own cap, the catalog writes' 64 MiB and 1 MiB): the
+            // answer closes the connection rather than reading the body to its end.
+            connection.send(head + "Content-Length: " + (body.length() + 1) + "\r\n\r\n{\"data\":");
+            String closed = connection.readResponse();
+            assertTrue(closed.startsWith("HTTP/1.1 413"), closed);
+            assertTrue(closed.toLowerCase(Locale.ROOT).contains("connection: close"), closed);
+            assertTrue(connection.endsWithin(5_000), "the server ended the connection");
         }
     }
 

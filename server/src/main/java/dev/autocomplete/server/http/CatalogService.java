@@ -397,6 +397,7 @@ public final class CatalogService implements HttpService {
     private InputStream requestBody(ServerRequest request, String what) {
         long length = request.headers().contentLength().orElse(-1);
         if (length > bodyLimit) {
+            guard.refusedLength(request, length, bodyLimit);
             throw tooLarge();
         }
         if (!request.content().hasEntity() || length == 0) {

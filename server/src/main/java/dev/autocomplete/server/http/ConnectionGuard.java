@@ -199,16 +199,33 @@ public final class ConnectionGuard implements AutoCloseable {
             tracked.request = request;
         }
         response.beforeSend(() -> {
-            // A 413 keeps its connection: Helidon reads and discards the rest of the body (up to DRAINED_BYTES,
-            // within the body deadline), so a client still sending gets its answer on an open connection.
+            // A 413 keeps its connection when the rest of the body is at most LINGER_BYTES: Helidon reads and
+            // discards it (within the body deadline), so a client still sending gets its answer on an open
+            // connection. A longer declared body ends the connection after the answer (refusedLength).
             boolean bodyUnread = request.content().hasEntity()
                     && !request.content().consumed()
-                    && response.status().code() != 413;
+                    && (response.status().code() != 413
+                            || request.context().get(BodyTooLong.class).isPresent());
             if (draining || bodyUnread) {
                 response.header(HeaderValues.CONNECTION_CLOSE);
             }
         });
         chain.proceed();
+    }
+
+    /** On a request's context: its declared body is too long to read and discard after its 413. */
+    private record BodyTooLong() {}
+
+    /**
+     * A body refused for its declared length (413). Helidon's own cap on a body is the largest route limit (the
+     * catalog writes') and {@link #LINGER_BYTES}; under it, up to {@link #LINGER_BYTES} past this route's
+     * {@code limit} is read and discarded after the answer so the connection stays open, and a longer declared
+     * body ends the connection after the answer instead of being read to its end.
+     */
+    void refusedLength(ServerRequest request, long declared, long limit) {
+        if (declared > limit + LINGER_BYTES) {
+            request.context().register(new BodyTooLong());
+        }
     }
 
     /** One connection's state, written by its own thread and read by the watchdog. */

@@ -18,7 +18,8 @@ import java.io.UncheckedIOException;
  * Reading JSON request bodies: the media type check, the size limit and the parse, with the protocol's error
  * codes. A body over the limit is refused here, in the route, not by Helidon: the answer then leaves on a
  * connection that stays open, and Helidon reads and discards the rest of the body (up to
- * {@link AutocompleteServer#DRAINED_BYTES} past the limit). Had the connection been closed with the client still
+ * {@link ConnectionGuard#LINGER_BYTES} past the limit; a longer declared body closes the connection after the
+ * answer). Had the connection been closed with the client still
  * sending, the client's TCP stack would have been reset and its 413 lost.
  */
 public final class JsonRequests {
@@ -65,6 +66,7 @@ public final class JsonRequests {
     private byte[] bytes(ServerRequest request) throws IOException {
         long length = request.headers().contentLength().orElse(-1);
         if (length > limit) {
+            guard.refusedLength(request, length, limit);
             throw payloadTooLarge();
         }
         byte[] body = read(request, length < 0 ? (int) limit + 1 : (int) length);
