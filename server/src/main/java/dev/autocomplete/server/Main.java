@@ -7,6 +7,7 @@ import dev.autocomplete.server.cli.ServeCommand;
 import dev.autocomplete.server.cli.StorageCommand;
 import dev.autocomplete.server.cli.ValidateCommand;
 import dev.autocomplete.server.observe.PrintedOutput;
+import dev.autocomplete.server.observe.ServerLogManager;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -32,6 +33,10 @@ public final class Main implements Runnable {
     private CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
+        if (System.getProperty("java.util.logging.manager") == null) {
+            // Before anything logs: keeps the log open while the server stops (ServerLogManager).
+            System.setProperty("java.util.logging.manager", ServerLogManager.class.getName());
+        }
         System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tFT%1$tT.%1$tLZ %4$s %3$s: %5$s%6$s%n");
         // Logging is configured here and by java.util.logging's own properties (java.util.logging.config.file), read
         // before the access log chooses its handler; Helidon's provider would read a logging.properties from the

@@ -120,6 +120,10 @@ class GracefulShutdownTest {
             assertEquals(143, exit, server.output());
             assertTrue(millis < 15_000, "shutdown took " + millis + " ms");
             assertTrue(Files.exists(tenants.resolve("slow/.closed-slow")), "the engine was not closed");
+            // The operator's log says the stop began and ended.
+            String output = server.output();
+            assertTrue(output.contains("Stopping: new requests get 503 SHUTTING_DOWN"), output);
+            assertTrue(output.matches("(?s).*Stopped in \\d+ ms.*"), output);
             try {
                 api.suggest(travelKey, envelope(""));
                 throw new AssertionError("the stopped server still answered");

@@ -11,7 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -25,11 +26,16 @@ final class PackagedServer implements AutoCloseable {
     private static final Pattern SERVING = Pattern.compile("^Serving .* on (http://\\S+)$");
 
     private final Process process;
-    private final List<String> lines = new CopyOnWriteArrayList<>();
+    // Appended in constant time: a server under load prints thousands of access log lines a second, and a list
+    // copied on each write fell seconds behind the process it reads.
+    private final Queue<String> lines = new ConcurrentLinkedQueue<>();
+
+    /** Copies the process's output into {@link #lines} until it ends. */
+    private final Thread reader;
 
     private PackagedServer(Process process) {
         this.process = process;
-        Thread.ofPlatform().daemon().start(() -> {
+        this.reader = Thread.ofPlatform().daemon().start(() -> {
             try (BufferedReader reader =
                     new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String line = reader.readLine(); line != null; line = reader.readLine()) {
@@ -97,9 +103,11 @@ final class PackagedServer implements AutoCloseable {
         return Integer.parseInt(url.substring(url.lastIndexOf(':') + 1));
     }
 
-    /** Sends SIGTERM (what {@link Process#destroy()} does on Unix). */
+    /** Sends SIGTERM. */
     void terminate() {
-        process.destroy();
+        // Through the process's handle: Process.destroy also closes the pipes, and the output the server writes
+        // while it stops (its last access log lines, that it stopped) would be lost.
+        process.toHandle().destroy();
     }
 
     /** Waits for the process to end; returns its exit code. */
@@ -108,6 +116,7 @@ final class PackagedServer implements AutoCloseable {
             process.destroyForcibly();
             fail("the server did not stop within " + seconds + " s:\n" + output());
         }
+        reader.join(10_000); // the output's last lines, still in the pipe when the process ended
         return process.exitValue();
     }
 

@@ -7,6 +7,7 @@ import dev.autocomplete.server.auth.KeyType;
 import dev.autocomplete.server.auth.SigningSecret;
 import dev.autocomplete.server.config.ServerSettings;
 import dev.autocomplete.server.http.DemoPage;
+import dev.autocomplete.server.observe.ServerLogManager;
 import dev.autocomplete.server.tenant.Product;
 import dev.autocomplete.server.tenant.Tenant;
 import dev.autocomplete.server.wiring.AutocompleteServer;
@@ -97,6 +98,7 @@ public final class ServeCommand implements Callable<Integer> {
                 .addShutdownHook(new Thread(
                         () -> {
                             server.close();
+                            ServerLogManager.closeHandlers();
                             stopped.countDown();
                         },
                         "shutdown"));

@@ -486,6 +486,11 @@ public final class AutocompleteServer implements AutoCloseable {
      */
     @Override
     public void close() {
+        long started = System.nanoTime();
+        LOG.log(
+                System.Logger.Level.INFO,
+                "Stopping: new requests get 503 SHUTTING_DOWN; running ones have up to " + shutdownGrace.toSeconds()
+                        + " s to finish");
         guard.drain();
         try {
             if (!tracker.drain(shutdownGrace)) {
@@ -513,6 +518,10 @@ public final class AutocompleteServer implements AutoCloseable {
         } catch (IOException e) {
             LOG.log(System.Logger.Level.WARNING, "Could not release " + ServingMark.FILE + ": " + e.getMessage());
         }
+        LOG.log(
+                System.Logger.Level.INFO,
+                "Stopped in " + (System.nanoTime() - started) / 1_000_000
+                        + " ms: engines closed, learning and analytics" + " written");
     }
 
     /** What the server learns from picks; tests flush and apply it. */
