@@ -376,7 +376,9 @@ public final class EngineJars {
                             file,
                             0,
                             "engine name '" + name + "' in " + origin
-                                    + " is already the name of a built-in engine: rename the engine in " + origin
+                                    + " is already the name of a built-in engine (one on the server's class path:"
+                                    + " under the engine test kit, the engine under test itself, so keep its JAR out"
+                                    + " of the test tenant's engines/): rename the engine in " + origin
                                     + " (EngineFactory.name()) or remove the JAR"));
                 } else if (before != null) {
                     problems.add(new Problem(
