@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The attributes of one segment's options, compact: each distinct (name, folded value) pair is kept once and
@@ -88,6 +89,13 @@ final class Attributes {
     }
 
     /** The pair numbers of a name with any of these values; those no option has are left out. */
+    /** The attribute names some option has, each once, into {@code names}. */
+    void addNames(Set<String> names) {
+        for (String key : keys) {
+            names.add(key.substring(0, key.indexOf('\0')));
+        }
+    }
+
     int[] pairs(String name, Iterable<String> values) {
         List<Integer> found = new ArrayList<>();
         for (String value : values) {

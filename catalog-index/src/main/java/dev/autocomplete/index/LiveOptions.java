@@ -13,6 +13,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.IntPredicate;
 
 /**
@@ -207,6 +208,17 @@ public final class LiveOptions {
     /** How many writes ({@link #with}) led to this snapshot since its first full build. */
     public long version() {
         return version;
+    }
+
+    /**
+     * The attribute names the options carry (removed options' may stay until the next full build): what a
+     * param's context attributes can meet.
+     */
+    public Set<String> attributeNames() {
+        Set<String> names = new TreeSet<>();
+        main.attributes().addNames(names);
+        delta.attributes().addNames(names);
+        return names;
     }
 
     /** How many options the snapshot holds. */

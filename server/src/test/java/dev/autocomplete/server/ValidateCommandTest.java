@@ -22,6 +22,49 @@ class ValidateCommandTest {
                 TestTenants.repoRoot().resolve("tenants").toString());
         assertEquals(0, result.exit(), result.err());
         assertTrue(result.out().startsWith("ok:"), result.out());
+        assertTrue(result.err().isEmpty(), "no warning either: " + result.err());
+    }
+
+    @Test
+    void a_context_attribute_no_option_carries_is_a_warning_that_fails_nothing() throws Exception {
+        Path file = writeShop("""
+                display_name: Shop
+                catalogs:
+                  agents: {file: data/agents.csv}
+                products:
+                  - id: 4c6d8e0f-3a5b-4c7d-9e1f-2a3b4c5d6e7f
+                    slug: desk
+                    intents:
+                      - name: assign
+                        phrases: [Assign to]
+                        params:
+                          - type: agent
+                            catalog: agents
+                            context_attributes:
+                              teem: {from: team, mode: boost}
+                              team: boost
+                          - type: queue
+                            options: [{text: Billing, attributes: {floor: "2"}}, {text: Sales}]
+                            context_attributes: {region: filter}
+                """);
+        Files.createDirectories(file.resolveSibling("data"));
+        Files.writeString(file.resolveSibling("data/agents.csv"), "text,attr.team\nAna Lima,Billing\nBo Chen,Sales\n");
+
+        TestTenants.Cli result = TestTenants.cli(
+                "validate", "--tenants", file.getParent().getParent().toString());
+        assertEquals(0, result.exit(), result.err());
+        assertTrue(result.out().startsWith("ok: 2 tenant(s)") && result.out().contains("2 warning(s)"), result.out());
+        String err = result.err();
+        assertTrue(
+                err.contains(file + ":14: warning: products[0].intents[0].params[0].context_attributes.teem: no option"
+                        + " of catalog 'agents' has the attribute 'teem' (they have: team)"),
+                err);
+        assertTrue(
+                err.contains(file + ":18: warning: products[0].intents[0].params[1].context_attributes.region: no"
+                        + " option of its inline list has the attribute 'region' (they have: floor), so it never boosts"
+                        + " or filters: a typo?"),
+                err);
+        assertEquals(2, err.lines().count(), "the attribute the options carry is no warning: " + err);
     }
 
     @Test

@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 
 /**
@@ -47,6 +48,8 @@ public final class TenantCatalogs {
     private final List<LiveCatalog> live;
     /** Reads inline option lists: the tenant's directory and default language. */
     private final EngineContext inlineReader;
+    /** What is likely a mistake but keeps nothing from serving, found while the params' sources are built. */
+    private final List<EngineConfigException> warnings = new CopyOnWriteArrayList<>();
 
     private TenantCatalogs(
             Map<String, Supplier<LiveOptions>> byName, List<LiveCatalog> live, EngineContext inlineReader) {
@@ -122,6 +125,15 @@ public final class TenantCatalogs {
         return new TenantCatalogs(byName, live, CatalogSeeds.context(tenantDirectory, defaultLanguage));
     }
 
+    /**
+     * What looks like a mistake in the params served so far and keeps nothing from serving: a context attribute
+     * that no option of its list carries (a typo, or one the records API has not written yet), which then never
+     * boosts or filters anything.
+     */
+    public List<EngineConfigException> warnings() {
+        return List.copyOf(warnings);
+    }
+
     /** The declared catalog names. */
     public Set<String> names() {
         return byName.keySet();
@@ -190,13 +202,43 @@ public final class TenantCatalogs {
             String known = byName.isEmpty() ? "none declared" : "declared: " + String.join(", ", byName.keySet());
             throw param.config().error("catalog", "names no catalog under 'catalogs': '" + name + "' (" + known + ")");
         }
-        return new CatalogSources.Source("catalog:" + name, options, CatalogSources.rules(param.config()));
+        return checkedAttributes(
+                param, new CatalogSources.Source("catalog:" + name, options, CatalogSources.rules(param.config())));
     }
 
     /** An inline list, named by its place: only params of one type share it. */
     private CatalogSources.Source inlineSource(ParamSpec param) throws EngineConfigException {
         LiveOptions inline = CatalogConfig.inline(inlineReader, param.config());
-        return new CatalogSources.Source(param.config().path(), () -> inline, CatalogSources.rules(param.config()));
+        return checkedAttributes(
+                param,
+                new CatalogSources.Source(param.config().path(), () -> inline, CatalogSources.rules(param.config())));
+    }
+
+    /** Warns of each context attribute that no option of the source's list carries now. */
+    private CatalogSources.Source checkedAttributes(ParamSpec param, CatalogSources.Source source) {
+        if (source.rules().isEmpty()) {
+            return source;
+        }
+        Set<String> carried = source.options().get().attributeNames();
+        boolean catalog = source.list().startsWith("catalog:");
+        for (CatalogSources.AttributeRule rule : source.rules()) {
+            if (!carried.contains(rule.attribute())) {
+                warnings.add(param.config()
+                        .error(
+                                CatalogSources.CONTEXT_ATTRIBUTES + "." + rule.attribute(),
+                                "no option of "
+                                        + (catalog
+                                                ? "catalog '" + source.list().substring("catalog:".length()) + "'"
+                                                : "its inline list")
+                                        + " has the attribute '" + rule.attribute() + "'"
+                                        + (carried.isEmpty()
+                                                ? " (none has any)"
+                                                : " (they have: " + String.join(", ", carried) + ")")
+                                        + ", so it never boosts or filters: a typo"
+                                        + (catalog ? ", or one the records API has not written yet?" : "?")));
+            }
+        }
+        return source;
     }
 
     /**

@@ -21,7 +21,8 @@ import picocli.CommandLine.Command;
 @Command(
         name = "validate",
         mixinStandardHelpOptions = true,
-        description = "Check every tenant; print problems as file:line: message; exit 1 when there are any.")
+        description =
+                "Check every tenant; print problems as file:line: message (and warnings as file:line: warning: message); exit 1 when there are problems.")
 public final class ValidateCommand implements Callable<Integer> {
 
     @CommandLine.Spec
@@ -43,11 +44,13 @@ public final class ValidateCommand implements Callable<Integer> {
         }
         TenantLoader loader = new TenantLoader();
         List<Problem> problems = new ArrayList<>();
+        List<Problem> warnings = new ArrayList<>();
         // As the server loads them: in order, a tenant refused when an earlier one has one of its product ids.
         Map<UUID, String> owners = new HashMap<>();
         for (Path directory : directories) {
             TenantLoader.Result result = loader.load(directory, id -> Optional.ofNullable(owners.get(id)));
             problems.addAll(result.problems());
+            warnings.addAll(result.warnings());
             if (result.tenant() != null) {
                 result.tenant()
                         .products()
@@ -63,8 +66,10 @@ public final class ValidateCommand implements Callable<Integer> {
             }
         }
         problems.forEach(err::println);
+        warnings.forEach(err::println);
         if (problems.isEmpty()) {
-            out.println("ok: " + directories.size() + " tenant(s) in " + tenants.directory);
+            out.println("ok: " + directories.size() + " tenant(s) in " + tenants.directory
+                    + (warnings.isEmpty() ? "" : ", " + warnings.size() + " warning(s)"));
             return 0;
         }
         err.println(problems.size() + " problem(s)");

@@ -115,9 +115,21 @@ public final class TenantLoader {
      * @param tenant the loaded tenant, or null when there were problems
      * @param problems each once (two products naming one broken catalog meet its problem twice)
      */
-    public record Result(Tenant tenant, List<Problem> problems) {
+    /**
+     * A load's outcome.
+     *
+     * @param warnings what looks like a mistake but keeps nothing from serving (logged by the server, printed by
+     *     {@code validate}); only for a tenant that loaded
+     */
+    public record Result(Tenant tenant, List<Problem> problems, List<Problem> warnings) {
         public Result {
             problems = List.copyOf(new java.util.LinkedHashSet<>(problems));
+            warnings = List.copyOf(warnings);
+        }
+
+        /** A load without warnings. */
+        public Result(Tenant tenant, List<Problem> problems) {
+            this(tenant, problems, List.of());
         }
     }
 
@@ -234,7 +246,14 @@ public final class TenantLoader {
                 tenant.close();
                 return new Result(null, List.copyOf(problems));
             }
-            return new Result(tenant, List.of());
+            return new Result(
+                    tenant,
+                    List.of(),
+                    tenantCatalogs.warnings().stream()
+                            .map(e -> yaml.problem(e.key(), e.getMessage()))
+                            .map(p -> new Problem(p.file(), p.line(), "warning: " + p.message()))
+                            .sorted(Comparator.comparingInt(Problem::line))
+                            .toList());
         } catch (RuntimeException | LinkageError e) {
             closeQuietly(ownLoader);
             problems.add(new Problem(file, 0, "failed to load: " + e));

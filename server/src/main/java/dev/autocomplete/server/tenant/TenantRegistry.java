@@ -38,6 +38,7 @@ public final class TenantRegistry implements AutoCloseable {
         TenantRegistry registry = new TenantRegistry(root);
         for (Path directory : tenantDirectories(root)) {
             TenantLoader.Result result = loader.load(directory, registry.productsOfOthers(directory));
+            logWarnings(result);
             if (result.tenant() != null) {
                 registry.tenants.put(result.tenant().id(), new TenantUsers(result.tenant()));
                 if (result.tenant().ownLoader() != null) {
@@ -175,6 +176,11 @@ public final class TenantRegistry implements AutoCloseable {
         LOG.log(
                 System.Logger.Level.INFO,
                 (previous == null ? "Tenant loaded: " : "Tenant reloaded: ") + tenant.id() + engineJars(tenant));
+    }
+
+    /** The warnings of a load, one log line each, as {@code validate} prints them. */
+    static void logWarnings(TenantLoader.Result result) {
+        result.warnings().forEach(warning -> LOG.log(System.Logger.Level.WARNING, warning.toString()));
     }
 
     /** Which build of each engine JAR serves now: after replacing engines/x.jar, the line that says it took. */

@@ -53,6 +53,7 @@ public final class TenantWatcher {
 
     private void load(Path directory) {
         TenantLoader.Result result = loader.load(directory, registry.productsOfOthers(directory));
+        TenantRegistry.logWarnings(result);
         if (result.tenant() != null) {
             registry.replace(directory, result.tenant());
         } else {
