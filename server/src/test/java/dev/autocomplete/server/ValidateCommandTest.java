@@ -26,6 +26,35 @@ class ValidateCommandTest {
     }
 
     @Test
+    void a_context_key_path_with_an_empty_name_is_a_problem_of_its_own() throws Exception {
+        Path file = writeShop("""
+                display_name: Shop
+                products:
+                  - id: 4c6d8e0f-3a5b-4c7d-9e1f-2a3b4c5d6e7f
+                    slug: desk
+                    intents:
+                      - name: assign
+                        phrases: [Assign to]
+                        params:
+                          - type: queue
+                            options: [{text: Billing, attributes: {floor: "2"}}]
+                            context_attributes:
+                              floor: {from: "."}
+                          - type: agent
+                            options: [{text: Ana Lima, attributes: {team: Billing}}]
+                            context_attributes:
+                              team: {from: "user..team"}
+                """);
+        TestTenants.Cli result = TestTenants.cli(
+                "validate", "--tenants", file.getParent().getParent().toString());
+        assertEquals(1, result.exit(), result.err());
+        String err = result.err();
+        assertTrue(err.contains("context_attributes.floor: from must name a context key"), err);
+        assertTrue(err.contains("params[1].context_attributes.team: from must name a context key"), err);
+        assertTrue(!err.contains("failed to load"), err);
+    }
+
+    @Test
     void a_context_attribute_no_option_carries_is_a_warning_that_fails_nothing() throws Exception {
         Path file = writeShop("""
                 display_name: Shop

@@ -91,7 +91,7 @@ public final class CatalogSources {
             if (!mode.equals("boost") && !mode.equals("filter")) {
                 throw declared.error(attribute, "mode must be boost or filter, not '" + mode + "'");
             }
-            List<String> path = List.of(from.split("\\."));
+            List<String> path = List.of(from.split("\\.", -1));
             if (from.isBlank() || path.stream().anyMatch(String::isBlank)) {
                 throw declared.error(attribute, "from must name a context key, e.g. team or user.team");
             }

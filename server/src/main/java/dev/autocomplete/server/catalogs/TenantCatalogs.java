@@ -164,6 +164,19 @@ public final class TenantCatalogs {
     }
 
     /**
+     * What is wrong with a param's {@code context_attributes} (a bad mode, a {@code from} with an empty name), apart
+     * from {@link #source}, so that a load reports it for every param, not only the first.
+     */
+    public static List<EngineConfigException> ruleProblems(ConfigTree param) {
+        try {
+            CatalogSources.rules(param);
+            return List.of();
+        } catch (EngineConfigException e) {
+            return List.of(e);
+        }
+    }
+
+    /**
      * The param source of a product's params of the core's option lists: those that name a catalog
      * ({@code catalog: cities}, served live) and those that list their options inline ({@code options: [...]}). Their
      * keys are checked apart ({@link #keyProblems}), so that a load reports every one.

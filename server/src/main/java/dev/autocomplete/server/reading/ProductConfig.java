@@ -208,7 +208,7 @@ public final class ProductConfig {
         Map<String, String> attributeSources = problems.read(() -> attributeSources(tree), Map.<String, String>of());
         // The top-level keys the attributes read, folded: they name none of the param's option texts.
         Set<String> attributeKeys = new HashSet<>();
-        attributeSources.values().forEach(from -> attributeKeys.add(TextFolding.fold(from.split("\\.")[0])));
+        attributeSources.values().forEach(from -> attributeKeys.add(TextFolding.fold(from.split("\\.", -1)[0])));
         String distinctFrom =
                 problems.read(() -> tree.has("distinct_from") ? tree.string("distinct_from") : null, null);
         // With problems of its own, the param still goes to its engine when its type, engine and the keys they share
@@ -309,7 +309,8 @@ public final class ProductConfig {
             String type, List<String> contextKeys, Map<String, String> attributeSources, boolean contextOptions) {
         String stands = "<" + type + ">";
         contextKeys.forEach(key -> putExample(List.of(key), stands));
-        attributeSources.forEach((attribute, from) -> putExample(List.of(from.split("\\.")), "<" + attribute + ">"));
+        attributeSources.forEach(
+                (attribute, from) -> putExample(List.of(from.split("\\.", -1)), "<" + attribute + ">"));
         if (contextOptions) {
             putExample(List.of(type), List.of(stands));
         }
@@ -318,6 +319,9 @@ public final class ProductConfig {
     /** The value at a path of keys, unless an earlier param put something there or on the way. */
     @SuppressWarnings("unchecked")
     private void putExample(List<String> path, Object value) {
+        if (path.stream().anyMatch(String::isBlank)) {
+            return; // "a..b" or ".": the catalog's own check names the problem
+        }
         Map<String, Object> at = contextExample;
         for (String key : path.subList(0, path.size() - 1)) {
             if (!(at.computeIfAbsent(key, k -> new LinkedHashMap<String, Object>()) instanceof Map<?, ?> inner)) {

@@ -448,6 +448,9 @@ public final class TenantLoader {
             List<ParamSpec> sound = new ArrayList<>();
             for (ParamSpec spec : specs) {
                 List<EngineConfigException> problems = TenantCatalogs.keyProblems(spec.config());
+                if (problems.isEmpty()) {
+                    problems = TenantCatalogs.ruleProblems(spec.config());
+                }
                 checks.addAll(problems);
                 if (problems.isEmpty()) {
                     sound.add(spec);
