@@ -216,7 +216,10 @@ public final class TenantCatalogs {
             throw param.config().error("catalog", "names no catalog under 'catalogs': '" + name + "' (" + known + ")");
         }
         return checkedAttributes(
-                param, new CatalogSources.Source("catalog:" + name, options, CatalogSources.rules(param.config())));
+                param,
+                new CatalogSources.Source("catalog:" + name, options, CatalogSources.rules(param.config())),
+                "catalog '" + name + "'",
+                ", or one the records API has not written yet?");
     }
 
     /** An inline list, named by its place: only params of one type share it. */
@@ -224,31 +227,33 @@ public final class TenantCatalogs {
         LiveOptions inline = CatalogConfig.inline(inlineReader, param.config());
         return checkedAttributes(
                 param,
-                new CatalogSources.Source(param.config().path(), () -> inline, CatalogSources.rules(param.config())));
+                new CatalogSources.Source(param.config().path(), () -> inline, CatalogSources.rules(param.config())),
+                "its inline list",
+                "?");
     }
 
-    /** Warns of each context attribute that no option of the source's list carries now. */
-    private CatalogSources.Source checkedAttributes(ParamSpec param, CatalogSources.Source source) {
+    /**
+     * Warns of each context attribute that no option of the source's list carries now.
+     *
+     * @param list how the warning names the list
+     * @param cause the end of the warning's question: why the attribute may be missing
+     */
+    private CatalogSources.Source checkedAttributes(
+            ParamSpec param, CatalogSources.Source source, String list, String cause) {
         if (source.rules().isEmpty()) {
             return source;
         }
         Set<String> carried = source.options().get().attributeNames();
-        boolean catalog = source.list().startsWith("catalog:");
         for (CatalogSources.AttributeRule rule : source.rules()) {
             if (!carried.contains(rule.attribute())) {
                 warnings.add(param.config()
                         .error(
                                 CatalogSources.CONTEXT_ATTRIBUTES + "." + rule.attribute(),
-                                "no option of "
-                                        + (catalog
-                                                ? "catalog '" + source.list().substring("catalog:".length()) + "'"
-                                                : "its inline list")
-                                        + " has the attribute '" + rule.attribute() + "'"
+                                "no option of " + list + " has the attribute '" + rule.attribute() + "'"
                                         + (carried.isEmpty()
                                                 ? " (none has any)"
                                                 : " (they have: " + String.join(", ", carried) + ")")
-                                        + ", so it never boosts or filters: a typo"
-                                        + (catalog ? ", or one the records API has not written yet?" : "?")));
+                                        + ", so it never boosts or filters: a typo" + cause));
             }
         }
         return source;

@@ -114,10 +114,6 @@ public final class TenantLoader {
      *
      * @param tenant the loaded tenant, or null when there were problems
      * @param problems each once (two products naming one broken catalog meet its problem twice)
-     */
-    /**
-     * A load's outcome.
-     *
      * @param warnings what looks like a mistake but keeps nothing from serving (logged by the server, printed by
      *     {@code validate}); only for a tenant that loaded
      */

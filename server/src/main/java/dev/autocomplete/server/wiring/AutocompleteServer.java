@@ -521,7 +521,7 @@ public final class AutocompleteServer implements AutoCloseable {
         LOG.log(
                 System.Logger.Level.INFO,
                 "Stopped in " + (System.nanoTime() - started) / 1_000_000
-                        + " ms: engines closed, learning and analytics" + " written");
+                        + " ms: engines closed, learning and analytics written");
     }
 
     /** What the server learns from picks; tests flush and apply it. */
