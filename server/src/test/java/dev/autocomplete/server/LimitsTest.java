@@ -152,6 +152,44 @@ class LimitsTest {
     }
 
     @Test
+    void a_chunked_body_past_the_limit_is_discarded_for_a_mebibyte_at_most() throws Exception {
+        try (AutocompleteServer server = startWithSmallBodyLimit();
+                RawConnection connection = new RawConnection(server.port())) {
+            String head = suggestHead() + "Transfer-Encoding: chunked\r\n\r\n";
+            // The 2,048-byte limit and 1 MiB more, in chunks: read and discarded after the 413, the connection kept.
+            connection.send(head + chunked(2048 + 1024 * 1024));
+            String refused = connection.readResponse();
+            assertTrue(refused.startsWith("HTTP/1.1 413"), refused);
+            assertFalse(refused.toLowerCase(Locale.ROOT).contains("connection: close"), refused);
+            assertSmallRequestAnswered(connection, suggestHead());
+
+            // A byte more: the answer closes the connection rather than reading on to Helidon's own cap (the
+            // catalog writes' 64 MiB and 1 MiB), which it did before.
+            connection.send(head + chunked(2048 + 1024 * 1024 + 1));
+            String closed = connection.readResponse();
+            assertTrue(closed.startsWith("HTTP/1.1 413"), closed);
+            assertTrue(closed.toLowerCase(Locale.ROOT).contains("connection: close"), closed);
+            assertTrue(connection.endsWithin(5_000), "the server ended the connection");
+        }
+    }
+
+    /** A chunked body of {@code length} bytes (a JSON string's letters past its start), in 4 KiB chunks, ended. */
+    private static String chunked(int length) {
+        String start = "{\"data\":{\"raw_query\":\"";
+        StringBuilder body = new StringBuilder(length + length / 1000 + 64);
+        int left = length;
+        boolean first = true;
+        while (left > 0) {
+            int size = Math.min(4096, left);
+            String text = first ? start + "x".repeat(size - start.length()) : "x".repeat(size);
+            body.append(Integer.toHexString(size)).append("\r\n").append(text).append("\r\n");
+            left -= size;
+            first = false;
+        }
+        return body.append("0\r\n\r\n").toString();
+    }
+
+    @Test
     void a_declared_length_far_over_the_limit_is_refused_before_any_byte_is_read() throws Exception {
         Path tenants = TestTenants.copyOfDemo(temp);
         String key = TestTenants.createKey(tenants, "demo", "public", "travel");

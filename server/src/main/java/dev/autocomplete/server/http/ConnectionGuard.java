@@ -201,12 +201,14 @@ public final class ConnectionGuard implements AutoCloseable {
         response.beforeSend(() -> {
             // A 413 keeps its connection when the rest of the body is at most LINGER_BYTES: Helidon reads and
             // discards it (within the body deadline), so a client still sending gets its answer on an open
-            // connection. A longer declared body ends the connection after the answer (refusedLength).
-            boolean bodyUnread = request.content().hasEntity()
-                    && !request.content().consumed()
-                    && (response.status().code() != 413
-                            || request.context().get(BodyTooLong.class).isPresent());
-            if (draining || bodyUnread) {
+            // connection. A longer body ends the connection after the answer (refusedLength, refusedPastLimit).
+            boolean refused = response.status().code() == 413;
+            boolean bodyUnread = !refused
+                    && request.content().hasEntity()
+                    && !request.content().consumed();
+            boolean tooLong =
+                    refused && request.context().get(BodyTooLong.class).isPresent();
+            if (draining || bodyUnread || tooLong) {
                 response.header(HeaderValues.CONNECTION_CLOSE);
             }
         });
@@ -226,6 +228,26 @@ public final class ConnectionGuard implements AutoCloseable {
         if (declared > limit + LINGER_BYTES) {
             request.context().register(new BodyTooLong());
         }
+    }
+
+    /**
+     * A chunked body read to one byte past its route's {@code limit} (413), whose length nobody declared: what
+     * follows is read from {@code rest} and discarded here while the body stays within {@link #LINGER_BYTES} past
+     * the limit, so such a client keeps its connection, as with a declared length ({@link #refusedLength}); a longer
+     * body ends the connection after the answer. Left to Helidon, the rest would be read to its own cap, the
+     * largest route limit (the catalog writes' 64 MiB) and a mebibyte: a route of a few kilobytes read megabytes.
+     */
+    void refusedPastLimit(ServerRequest request, InputStream rest) throws IOException {
+        byte[] discard = new byte[8192];
+        long read = 0;
+        while (read < LINGER_BYTES) {
+            int n = rest.read(discard, 0, (int) Math.min(discard.length, LINGER_BYTES - read));
+            if (n < 0) {
+                return;
+            }
+            read += n;
+        }
+        request.context().register(new BodyTooLong());
     }
 
     /** One connection's state, written by its own thread and read by the watchdog. */

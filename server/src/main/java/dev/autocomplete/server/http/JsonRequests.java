@@ -18,8 +18,8 @@ import java.io.UncheckedIOException;
  * Reading JSON request bodies: the media type check, the size limit and the parse, with the protocol's error
  * codes. A body over the limit is refused here, in the route, not by Helidon: the answer then leaves on a
  * connection that stays open, and Helidon reads and discards the rest of the body (up to
- * {@link ConnectionGuard#LINGER_BYTES} past the limit; a longer declared body closes the connection after the
- * answer). Had the connection been closed with the client still
+ * {@link ConnectionGuard#LINGER_BYTES} past the limit; a longer body, declared or chunked, closes the connection
+ * after the answer). Had the connection been closed with the client still
  * sending, the client's TCP stack would have been reset and its 413 lost.
  */
 public final class JsonRequests {
@@ -61,7 +61,8 @@ public final class JsonRequests {
     /**
      * The whole body. With a Content-Length over the limit nothing is read; under it, the body is read into an
      * array of exactly that size (reading to the end of the stream allocates a 16 KB buffer per request, most of
-     * a cached answer's allocation, and copies out). A chunked body is read up to one byte past the limit.
+     * a cached answer's allocation, and copies out). A chunked body is read up to one byte past the limit; past
+     * it, the guard reads what follows, within bounds ({@link ConnectionGuard#refusedPastLimit}).
      */
     private byte[] bytes(ServerRequest request) throws IOException {
         long length = request.headers().contentLength().orElse(-1);
@@ -69,20 +70,21 @@ public final class JsonRequests {
             guard.refusedLength(request, length, limit);
             throw payloadTooLarge();
         }
-        byte[] body = read(request, length < 0 ? (int) limit + 1 : (int) length);
-        if (length < 0 && body.length > limit) {
-            throw payloadTooLarge();
-        }
-        if (body.length < length) {
-            throw new IOException("the body ended before its Content-Length");
-        }
-        return body;
-    }
-
-    /** Up to {@code count} bytes of the body; a client that left or went silent past its deadline is an IOException. */
-    private static byte[] read(ServerRequest request, int count) throws IOException {
-        try (InputStream in = request.content().inputStream()) {
-            return in.readNBytes(count);
+        InputStream in = request.content().inputStream();
+        try {
+            byte[] body = in.readNBytes(length < 0 ? (int) limit + 1 : (int) length);
+            if (length < 0 && body.length > limit) {
+                // Left open: closing reads the next chunk, whatever its length.
+                guard.refusedPastLimit(request, in);
+                throw payloadTooLarge();
+            }
+            if (body.length < length) {
+                throw new IOException("the body ended before its Content-Length");
+            }
+            in.close();
+            return body;
+        } catch (ApiException refusal) {
+            throw refusal;
         } catch (RuntimeException e) {
             // Helidon reports the end of the connection's input with its own unchecked exceptions.
             throw new IOException("the body could not be read", e);
