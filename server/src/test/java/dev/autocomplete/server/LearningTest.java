@@ -391,6 +391,34 @@ class LearningTest {
     }
 
     @Test
+    void an_option_picked_for_two_params_of_one_session_counts_once_and_an_overlong_query_not_at_all()
+            throws Exception {
+        String session = session();
+        List<String> origins = suggest(demo, "travel", session, envelope("Book a flight from Ma"))
+                .options("origin");
+        List<String> destinations = destination(demo, session, " to Ma").options("destination");
+        String both = origins.stream()
+                .filter(destinations::contains)
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(origins + " and " + destinations + " share no option"));
+        double credited = learningEvents("credited");
+        double repeated = learningEvents("repeated");
+        pick(demo, "travel", session, "Book a flight from Ma", both);
+        pick(demo, session, " to Ma", both);
+        waitFor(
+                "one credited, one repeated",
+                () -> learningEvents("credited") == credited + 1 && learningEvents("repeated") == repeated + 1);
+
+        // A raw_query longer than a suggest request may send (1,000 characters) was offered nothing: malformed,
+        // and never read (folding each of its tails cost seconds of CPU an event).
+        double malformed = learningEvents("malformed");
+        String another = session();
+        destination(demo, another, " to Ma");
+        pick(demo, "travel", another, ORIGIN + " to " + "a ".repeat(600) + "Ma", both);
+        waitFor("malformed", () -> learningEvents("malformed") == malformed + 1);
+    }
+
+    @Test
     void a_session_offered_an_option_by_one_product_makes_no_pick_of_it_honest_for_another() throws Exception {
         String session = session();
         String offered =

@@ -4,11 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.autocomplete.server.config.LearningSettings;
 import dev.autocomplete.server.protocol.Offered;
 import dev.autocomplete.server.protocol.Placeholders;
+import dev.autocomplete.server.protocol.SuggestRequestReader;
 import dev.autocomplete.server.protocol.Uuids;
 import dev.autocomplete.server.reading.Priors;
 import dev.autocomplete.server.store.LazyStore;
 import dev.autocomplete.server.store.StorageUnavailableException;
 import dev.autocomplete.spi.toolkit.TextFolding;
+import java.text.Normalizer;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -165,6 +167,7 @@ public final class Learning implements AutoCloseable {
         // as such so that whoever wrote it can see it in the metrics.
         if (!Uuids.isUuid(sessionId)
                 || !rawQueryField.isTextual()
+                || tooLong(rawQueryField.asText())
                 || !selectedField.isTextual()
                 || selectedField.asText().isBlank()
                 || selectedField.asText().length() > MAX_OPTION_CHARS) {
@@ -193,7 +196,8 @@ public final class Learning implements AutoCloseable {
             if (type == null) {
                 return Outcome.NOT_OFFERED;
             }
-            if (!shown.creditOnce(session, type, hash)) {
+            // Once per option, whichever param it filled: an option offered as origin and as destination is one.
+            if (!shown.creditOnce(session, "", hash)) {
                 return Outcome.REPEATED;
             }
             String typed = TypedTail.of(rawQuery, selected);
@@ -206,13 +210,52 @@ public final class Learning implements AutoCloseable {
                     typed.length(),
                     selected.length(),
                     now,
-                    selected.strip());
+                    display(selected, folded));
         }
         if (!perAddress.add(address, settings.picksPerAddressHour(), now)
                 || !perKey.add(keyId, settings.picksPerKeyHour(), now)) {
             return Outcome.CAPPED;
         }
         return queue.offer(pick) ? (pick.pill() ? Outcome.PILL : Outcome.CREDITED) : Outcome.DROPPED;
+    }
+
+    /**
+     * Whether a {@code raw_query} is longer than a suggest request may send: no client was offered anything for it,
+     * and reading it would cost what the suggest endpoint refuses to spend.
+     */
+    private static boolean tooLong(String rawQuery) {
+        return rawQuery.length() > SuggestRequestReader.MAX_QUERY_CHARACTERS
+                && rawQuery.codePointCount(0, rawQuery.length()) > SuggestRequestReader.MAX_QUERY_CHARACTERS;
+    }
+
+    /**
+     * The picked text as analytics shows it: the client's own when it is plain text of about the option's length, as
+     * options are offered; else the folded text. The official client sends back the text it was offered, but any
+     * script may send a text that only folds to it: control and format characters (a NUL, which PostgreSQL refuses,
+     * a bidi override, a zero-width space), compatibility forms (fullwidth or mathematical letters), or the option
+     * wrapped in punctuation.
+     */
+    static String display(String selected, String folded) {
+        String text = selected.strip();
+        if (text.length() > 2 * folded.length() + 8 || !Normalizer.isNormalized(text, Normalizer.Form.NFKC)) {
+            return folded;
+        }
+        for (int i = 0; i < text.length(); ) {
+            int point = text.codePointAt(i);
+            switch (Character.getType(point)) {
+                case Character.CONTROL,
+                        Character.FORMAT,
+                        Character.SURROGATE,
+                        Character.PRIVATE_USE,
+                        Character.UNASSIGNED,
+                        Character.LINE_SEPARATOR,
+                        Character.PARAGRAPH_SEPARATOR -> {
+                    return folded;
+                }
+                default -> i += Character.charCount(point);
+            }
+        }
+        return text;
     }
 
     /**

@@ -7,7 +7,9 @@ import dev.autocomplete.spi.toolkit.TextFolding;
  * What the user had typed for a param when they picked an option, read from the pick event's {@code raw_query} as the
  * official client reads it when it places the pick: the longest word-aligned tail of the text after the last
  * placeholder that is a (folded) prefix of the option's text. Empty when the pick replaced nothing (tapped with
- * nothing typed, or after text that does not start the option).
+ * nothing typed, or after text that does not start the option). Only tails of at most twice the option's length
+ * (and a few characters) are folded and compared: a longer one does not fold to a prefix of it in any text people
+ * type, and folding every tail of a long query costs the square of its length.
  */
 final class TypedTail {
 
@@ -20,8 +22,19 @@ final class TypedTail {
         }
         String text = rawQuery.substring(start);
         String folded = TextFolding.fold(option);
+        int longest = 2 * option.length() + 8;
         int at = 0;
         while (at < text.length()) {
+            if (text.length() - at > longest) {
+                // Too long to be typed for this option: on to the next word.
+                while (at < text.length() && !Character.isWhitespace(text.charAt(at))) {
+                    at++;
+                }
+                while (at < text.length() && Character.isWhitespace(text.charAt(at))) {
+                    at++;
+                }
+                continue;
+            }
             while (at < text.length() && Character.isWhitespace(text.charAt(at))) {
                 at++;
             }

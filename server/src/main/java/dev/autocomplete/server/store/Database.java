@@ -197,6 +197,9 @@ public final class Database implements AutoCloseable {
         properties.setProperty("tcpKeepAlive", "true");
         // Batches of inserts go as multi-row statements: several times fewer round trips.
         properties.setProperty("reWriteBatchedInserts", "true");
+        // The driver's messages would otherwise quote a failed statement with its values (a batch's error quotes
+        // the whole statement): what people typed, stored for analytics, must not reach the logs through them.
+        properties.setProperty("logServerErrorDetail", "false");
         if (user != null && !user.isEmpty()) {
             properties.setProperty("user", user);
         }
