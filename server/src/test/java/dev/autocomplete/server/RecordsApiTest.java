@@ -180,6 +180,14 @@ class RecordsApiTest {
     }
 
     @Test
+    void a_text_of_the_longest_length_the_api_takes_is_suggested() {
+        String longest = "Quire " + "q".repeat(1000 - 6);
+        ok("POST", PRODUCTS, "[{\"id\": \"Q-1000\", \"text\": \"" + longest + "\"}]", JSON);
+        // Over the 200 characters a plug-in engine may answer, it was taken, then dropped from every answer.
+        assertEquals(List.of(longest), offered("Order Quire"));
+    }
+
+    @Test
     void a_patch_of_an_unknown_id_or_a_taken_text_is_refused_whole_with_every_position() {
         ok("POST", PRODUCTS, """
                 [{"id": "pt-1", "text": "Patch Table", "weight": 1},

@@ -62,6 +62,8 @@ public final class GuardedEngine implements AutoCloseable {
     private final Circuit circuit;
     private final LogThrottle failureLog;
     private final LogThrottle outputLog;
+    /** Options and values longer than this are dropped: {@link #MAX_TEXT}, or the core catalogs' own limit. */
+    private final int maxText;
 
     /**
      * @param engine the engine, created by its factory for this product
@@ -88,7 +90,34 @@ public final class GuardedEngine implements AutoCloseable {
                 circuitFailures,
                 circuitOpen,
                 logQueries,
-                LOG_INTERVAL);
+                LOG_INTERVAL,
+                MAX_TEXT);
+    }
+
+    /**
+     * The core's own source of catalog options, whose texts the catalogs checked when they were written or loaded
+     * (up to {@code maxText} characters, as the records API accepts them): a text the API took is also shown.
+     */
+    public static GuardedEngine core(
+            String tenantId,
+            String productSlug,
+            String engineName,
+            Engine engine,
+            int circuitFailures,
+            Duration circuitOpen,
+            boolean logQueries,
+            int maxText) {
+        return new GuardedEngine(
+                tenantId,
+                productSlug,
+                engineName,
+                engine,
+                GuardedEngine.class.getClassLoader(),
+                circuitFailures,
+                circuitOpen,
+                logQueries,
+                LOG_INTERVAL,
+                maxText);
     }
 
     GuardedEngine(
@@ -101,6 +130,31 @@ public final class GuardedEngine implements AutoCloseable {
             Duration circuitOpen,
             boolean logQueries,
             Duration logInterval) {
+        this(
+                tenantId,
+                productSlug,
+                engineName,
+                engine,
+                tenantLoader,
+                circuitFailures,
+                circuitOpen,
+                logQueries,
+                logInterval,
+                MAX_TEXT);
+    }
+
+    private GuardedEngine(
+            String tenantId,
+            String productSlug,
+            String engineName,
+            Engine engine,
+            ClassLoader tenantLoader,
+            int circuitFailures,
+            Duration circuitOpen,
+            boolean logQueries,
+            Duration logInterval,
+            int maxText) {
+        this.maxText = maxText;
         this.where = "Engine '" + requireNonNull(engineName, "engineName is null") + "' of "
                 + requireNonNull(tenantId, "tenantId is null") + "/"
                 + requireNonNull(productSlug, "productSlug is null");
@@ -297,7 +351,7 @@ public final class GuardedEngine implements AutoCloseable {
         int dropped = 0;
         for (int i = 0; i < answer.size(); i++) {
             SpanMatch match = answer.get(i);
-            if (match == null || match.value() != null && !showable(match.value())) {
+            if (match == null || match.value() != null && !showable(match.value(), maxText)) {
                 if (kept == null) {
                     kept = new ArrayList<>(answer);
                 }
@@ -307,7 +361,7 @@ public final class GuardedEngine implements AutoCloseable {
         }
         if (dropped > 0) {
             warn(dropped + " span answers for type '" + type + "' were null, or read as values with control"
-                    + " characters or over " + MAX_TEXT + " characters; read as no match");
+                    + " characters or over " + maxText + " characters; read as no match");
         }
         return kept == null ? answer : Collections.unmodifiableList(kept);
     }
@@ -319,7 +373,7 @@ public final class GuardedEngine implements AutoCloseable {
         int dropped = 0;
         for (int i = 0; i < size && kept.size() < MAX_OPTIONS; i++) {
             Option option = answer.get(i);
-            if (option != null && showable(option.text())) {
+            if (option != null && showable(option.text(), maxText)) {
                 kept.add(option);
             } else {
                 dropped++;
@@ -329,7 +383,7 @@ public final class GuardedEngine implements AutoCloseable {
         if (dropped > 0 || cut > 0) {
             warn((dropped > 0
                             ? dropped + " options for type '" + type + "' were null, or had control characters or"
-                                    + " over " + MAX_TEXT + " characters (dropped)"
+                                    + " over " + maxText + " characters (dropped)"
                             : "")
                     + (dropped > 0 && cut > 0 ? "; " : "")
                     + (cut > 0 ? size + " options for type '" + type + "' are over " + MAX_OPTIONS + " (cut)" : ""));
@@ -366,7 +420,11 @@ public final class GuardedEngine implements AutoCloseable {
 
     /** Text that fits on one line of a suggestion. */
     static boolean showable(String text) {
-        if (text.length() > MAX_TEXT) {
+        return showable(text, MAX_TEXT);
+    }
+
+    private static boolean showable(String text, int maxText) {
+        if (text.length() > maxText) {
             return false;
         }
         for (int i = 0; i < text.length(); i++) {

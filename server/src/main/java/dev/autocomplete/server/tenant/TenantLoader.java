@@ -10,6 +10,7 @@ import dev.autocomplete.server.reading.ProductConfig;
 import dev.autocomplete.server.reading.Query;
 import dev.autocomplete.server.reading.QueryReader;
 import dev.autocomplete.server.reading.Segment;
+import dev.autocomplete.server.store.OptionRecords;
 import dev.autocomplete.spi.AdditionalContext;
 import dev.autocomplete.spi.ConfigTree;
 import dev.autocomplete.spi.Engine;
@@ -456,15 +457,15 @@ public final class TenantLoader {
                     checks.read(() -> settings.tenantCatalogs().source(settings.tenantId() + "/" + slug, sound), null);
             return source == null
                     ? null
-                    : new GuardedEngine(
+                    : GuardedEngine.core(
                             settings.tenantId(),
                             slug,
                             name,
                             source,
-                            TenantLoader.class.getClassLoader(),
                             limits.circuitFailures(),
                             limits.circuitOpen(),
-                            settings.logQueries());
+                            settings.logQueries(),
+                            OptionRecords.MAX_TEXT_LENGTH);
         }
         EngineFactory factory = settings.factories().get(name);
         if (factory == null) {
