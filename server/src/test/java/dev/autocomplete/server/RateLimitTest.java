@@ -122,6 +122,25 @@ class RateLimitTest {
     }
 
     @Test
+    void a_query_whose_reading_asks_hundreds_of_questions_costs_more_of_the_rate() throws Exception {
+        Path tenants = TestTenants.copyOfDemo(temp);
+        String key = TestTenants.createKey(tenants, "demo", "public", "travel", "--rate", "1/s", "--burst", "40");
+        try (AutocompleteServer server = start(tenants)) {
+            ApiClient api = new ApiClient(server.port());
+            ApiClient.Reply typed = api.suggest(key, envelope("Book a flight from Paris to London on 12 May"));
+            assertEquals(200, typed.status(), typed.raw());
+            assertEquals("39", typed.header("RateLimit-Remaining"), "a query people type costs one request");
+            // 40 cues, each a span read as an origin: some 350 questions to the engines, seven times the 50 one
+            // request pays for.
+            ApiClient.Reply cues = api.suggest(key, envelope("Book a flight " + "from Paris ".repeat(40)));
+            assertEquals(200, cues.status(), cues.raw());
+            ApiClient.Reply next = api.suggest(key, envelope(""));
+            long remaining = Long.parseLong(next.header("RateLimit-Remaining"));
+            assertTrue(remaining <= 34, "the long reading was charged more than one request: " + remaining + " left");
+        }
+    }
+
+    @Test
     void the_tokens_of_one_product_share_the_rate_the_tenant_sets() throws Exception {
         Path tenants = TestTenants.copyOfDemo(temp);
         Path tenantYaml = tenants.resolve("demo/tenant.yaml");

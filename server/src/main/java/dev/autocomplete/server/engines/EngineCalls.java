@@ -77,6 +77,15 @@ public final class EngineCalls {
             return !uncacheable && !failed();
         }
 
+        /** Questions asked of the engines (calls that reached one; a batch of spans is one). */
+        public int questions() {
+            int questions = 0;
+            for (Tally tally : byEngine.values()) {
+                questions += tally.calls();
+            }
+            return questions;
+        }
+
         /** Time spent in every engine. */
         public long totalNanos() {
             return byEngine.values().stream().mapToLong(Tally::nanos).sum();

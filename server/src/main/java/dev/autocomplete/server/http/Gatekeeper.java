@@ -194,15 +194,36 @@ public final class Gatekeeper {
 
     /** The bucket of the key, or for an access token, of its product. */
     private void limit(ServerResponse response, Caller caller) {
-        if (caller.kind() == Caller.Kind.ACCESS_TOKEN) {
-            limit(
-                    response,
-                    "product:" + caller.tenant().id() + ":" + caller.product().id(),
-                    caller.tenant().accessTokens().rate());
-        } else {
-            limit(response, "key:" + caller.key().id(), caller.key().scope().rateOrDefault());
+        limit(response, bucket(caller), rate(caller));
+    }
+
+    private static String bucket(Caller caller) {
+        return caller.kind() == Caller.Kind.ACCESS_TOKEN
+                ? "product:" + caller.tenant().id() + ":" + caller.product().id()
+                : "key:" + caller.key().id();
+    }
+
+    private static RateLimit rate(Caller caller) {
+        return caller.kind() == Caller.Kind.ACCESS_TOKEN
+                ? caller.tenant().accessTokens().rate()
+                : caller.key().scope().rateOrDefault();
+    }
+
+    /**
+     * Charges a suggest request whose reading asked the engines more than {@link #QUESTIONS_PER_REQUEST} questions
+     * one more request of the caller's rate for each further {@link #QUESTIONS_PER_REQUEST}: a query people type
+     * asks 5 to 30, one of a thousand characters made of cues asks hundreds, and costs that much more CPU. So a
+     * key's rate bounds the CPU it can spend, not only its requests.
+     */
+    void chargeReading(Caller caller, int questions) {
+        int more = (questions - 1) / QUESTIONS_PER_REQUEST;
+        if (more > 0) { // the bucket's name is made only then: not on every answer
+            limiter.charge(bucket(caller), rate(caller), more);
         }
     }
+
+    /** Engine questions one request of a key's rate pays for. */
+    static final int QUESTIONS_PER_REQUEST = 50;
 
     private void limit(ServerResponse response, String bucket, RateLimit limit) {
         RateDecision decision = limiter.tryConsume(bucket, limit);

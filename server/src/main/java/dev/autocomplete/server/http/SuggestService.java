@@ -60,6 +60,7 @@ public final class SuggestService implements HttpService {
             facts.body = body;
             Suggester.Outcome outcome = suggester.suggest(caller, body);
             facts.suggested = outcome;
+            gatekeeper.chargeReading(caller, outcome.engineQuestions());
             // Counted before the answer leaves, so a scrape right after it sees the count.
             String tenant = caller.tenant().id();
             String product = caller.product().slug();

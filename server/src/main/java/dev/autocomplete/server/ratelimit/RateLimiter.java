@@ -102,6 +102,16 @@ public final class RateLimiter implements AutoCloseable {
         return decision(limit, onBucket(name, limit, bucket -> bucket.tryConsumeAndReturnRemaining(1)));
     }
 
+    /**
+     * Takes {@code requests} more from the named bucket whether or not it holds them: a request that cost as much as
+     * that many. A bucket taken below empty refuses the next requests until its refill has paid the debt.
+     */
+    public void charge(String name, RateLimit limit, long requests) {
+        if (requests > 0) {
+            onBucket(name, limit, bucket -> bucket.consumeIgnoringRateLimits(requests));
+        }
+    }
+
     /** Whether the named bucket has a request left, without taking it (nor making a local bucket). */
     public RateDecision peek(String name, RateLimit limit) {
         if (shared == null || status.degraded()) {

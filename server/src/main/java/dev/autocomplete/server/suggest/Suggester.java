@@ -78,13 +78,15 @@ public final class Suggester {
      * @param engineNanos time spent waiting for the engines (0 when none was asked)
      * @param cache how the response cache took part
      * @param engineUses what each engine asked did, for metrics (empty when none was asked)
+     * @param engineQuestions questions the reading asked the engines (0 when none was asked), for the rate limit
      */
     public record Outcome(
             SuggestResponse response,
             EngineOutcome engine,
             long engineNanos,
             CacheLookup cache,
-            List<EngineCalls.Use> engineUses) {
+            List<EngineCalls.Use> engineUses,
+            int engineQuestions) {
 
         /** The engine outcome when it was not {@code OK}: the reason a fallback (or a partial answer) was given. */
         public String fallback() {
@@ -131,7 +133,8 @@ public final class Suggester {
                 engines == null ? null : engines.outcome(),
                 engines == null ? 0 : engines.engineNanos(),
                 lookup,
-                engines == null ? List.of() : engines.calls().uses());
+                engines == null ? List.of() : engines.calls().uses(),
+                engines == null ? 0 : engines.calls().questions());
     }
 
     private Answer answer(Caller caller, SuggestRequest request, LocalDate today, Priors priors) {
