@@ -212,8 +212,8 @@ public final class Gatekeeper {
     /**
      * Charges a suggest request whose reading asked the engines more than {@link #QUESTIONS_PER_REQUEST} questions
      * one more request of the caller's rate for each further {@link #QUESTIONS_PER_REQUEST}: a query people type
-     * asks 5 to 30, one of a thousand characters made of cues asks hundreds, and costs that much more CPU. So a
-     * key's rate bounds the CPU it can spend, not only its requests.
+     * asks 5 to 40, one of a thousand characters of cues each before a word of its own asks 100 to 200, and
+     * costs that much more CPU. So a key's rate bounds the CPU it can spend, not only its requests.
      */
     void chargeReading(Caller caller, int questions) {
         int more = (questions - 1) / QUESTIONS_PER_REQUEST;

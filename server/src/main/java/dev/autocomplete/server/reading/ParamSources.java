@@ -22,7 +22,12 @@ import java.util.Set;
  */
 final class ParamSources {
 
-    private record SpanKey(String type, int start, int end) {}
+    /**
+     * A question asked once per request: by its text, not its place. An engine's answer depends on the span's text
+     * and the request (the same {@link Ask} for every span of a type), so a span repeated in the query (a cue and
+     * its value typed again and again) costs one question, not one per place.
+     */
+    private record SpanKey(String type, String text) {}
 
     private final Map<String, GuardedEngine> engines;
     private final Query query;
@@ -57,10 +62,13 @@ final class ParamSources {
     SpanMatch[] match(String type, int start, int[] ends, Set<String> contextValues) {
         SpanMatch[] answers = new SpanMatch[ends.length];
         List<Integer> unasked = new ArrayList<>();
+        List<String> texts = new ArrayList<>();
         for (int i = 0; i < ends.length; i++) {
-            answers[i] = spans.get(new SpanKey(type, start, ends[i]));
+            String text = query.rawQuery().substring(start, ends[i]);
+            answers[i] = spans.get(new SpanKey(type, text));
             if (answers[i] == null) {
                 unasked.add(i);
+                texts.add(text);
             }
         }
         if (unasked.isEmpty()) {
@@ -68,8 +76,6 @@ final class ParamSources {
         }
         BudgetSpent.check(deadlineNanos);
         GuardedEngine engine = engines.get(type);
-        List<String> texts = new ArrayList<>(unasked.size());
-        unasked.forEach(i -> texts.add(query.rawQuery().substring(start, ends[i])));
         List<SpanMatch> fresh =
                 engine == null ? null : engine.match(ask(type, picked, query.optionLimit()), texts, calls);
         for (int k = 0; k < unasked.size(); k++) {
@@ -79,7 +85,7 @@ final class ParamSources {
                 answer = SpanMatch.exact(texts.get(k).strip());
             }
             answers[i] = answer;
-            spans.put(new SpanKey(type, start, ends[i]), answer);
+            spans.put(new SpanKey(type, texts.get(k)), answer);
         }
         return answers;
     }
