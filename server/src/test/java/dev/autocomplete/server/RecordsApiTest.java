@@ -148,6 +148,9 @@ class RecordsApiTest {
         assertError(400, "INVALID_REQUEST", call("GET", PRODUCTS + "/" + encoded("x".repeat(201)), null, null));
         assertError(400, "INVALID_REQUEST", call("GET", PRODUCTS + "/%20", null, null));
         assertError(400, "INVALID_REQUEST", call("GET", PRODUCTS + "/a%FF", null, null));
+        // A line break ends Helidon's route match on the decoded path: still the bad id it is, not "No such endpoint".
+        assertError(400, "INVALID_REQUEST", call("GET", PRODUCTS + "/a%0Ab", null, null));
+        assertError(400, "INVALID_REQUEST", call("DELETE", PRODUCTS + "/a%0Db", null, null));
         assertError(404, "CATALOG_NOT_FOUND", call("GET", "/api/catalogs/nope/options/get-1", null, null));
     }
 

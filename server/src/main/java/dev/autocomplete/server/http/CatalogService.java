@@ -343,6 +343,24 @@ public final class CatalogService implements HttpService {
         return id;
     }
 
+    /**
+     * The refusal of a path to one option that no route took, or null. Helidon matches routes on the decoded path,
+     * where a line break in the id ({@code %0A}, {@code %0D}) ends the match: such a path would otherwise be "No
+     * such endpoint" instead of the bad id it is, as {@code %00} is.
+     */
+    public static ApiException unroutedOptionId(ServerRequest request) {
+        Matcher raw = OPTION_PATH.matcher(request.path().absolute().rawPath());
+        if (!raw.matches()) {
+            return null;
+        }
+        try {
+            String problem = RecordReader.idProblem(percentDecoded(raw.group(2)));
+            return problem == null ? null : ApiException.badRequest("INVALID_REQUEST", problem + ".");
+        } catch (ApiException refusal) {
+            return refusal;
+        }
+    }
+
     /** A raw path segment decoded: {@code %XX} escapes of UTF-8 bytes ('+' is itself). */
     static String percentDecoded(String raw) {
         if (raw.indexOf('%') < 0) {

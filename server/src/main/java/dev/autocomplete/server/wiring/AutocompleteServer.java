@@ -263,7 +263,14 @@ public final class AutocompleteServer implements AutoCloseable {
                         limits.catalogBodyTimeout()))
                 .register(new ReadinessService(health))
                 .register(demoPage)
-                .any((req, res) -> errors.send(res, 404, "NOT_FOUND", "No such endpoint."))
+                .any((req, res) -> {
+                    ApiException badId = CatalogService.unroutedOptionId(req);
+                    if (badId != null) {
+                        errors.send(res, badId);
+                    } else {
+                        errors.send(res, 404, "NOT_FOUND", "No such endpoint.");
+                    }
+                })
                 .error(ApiException.class, (req, res, e) -> errors.send(res, e))
                 .error(JsonRequests.ClientAborted.class, (req, res, e) -> errors.clientAborted(res))
                 .error(HttpException.class, httpErrors(errors))
