@@ -120,30 +120,8 @@ public final class GuardedEngine implements AutoCloseable {
                 maxText);
     }
 
+    /** @param logInterval at most one log line per engine and kind of trouble in this time (tests shorten it) */
     GuardedEngine(
-            String tenantId,
-            String productSlug,
-            String engineName,
-            Engine engine,
-            ClassLoader tenantLoader,
-            int circuitFailures,
-            Duration circuitOpen,
-            boolean logQueries,
-            Duration logInterval) {
-        this(
-                tenantId,
-                productSlug,
-                engineName,
-                engine,
-                tenantLoader,
-                circuitFailures,
-                circuitOpen,
-                logQueries,
-                logInterval,
-                MAX_TEXT);
-    }
-
-    private GuardedEngine(
             String tenantId,
             String productSlug,
             String engineName,

@@ -25,23 +25,15 @@ final class TypedTail {
         int longest = 2 * option.length() + 8;
         int at = 0;
         while (at < text.length()) {
-            if (text.length() - at > longest) {
-                // Too long to be typed for this option: on to the next word.
-                while (at < text.length() && !Character.isWhitespace(text.charAt(at))) {
-                    at++;
-                }
-                while (at < text.length() && Character.isWhitespace(text.charAt(at))) {
-                    at++;
-                }
-                continue;
-            }
             while (at < text.length() && Character.isWhitespace(text.charAt(at))) {
                 at++;
             }
-            String tail = text.substring(at);
-            String tailFolded = TextFolding.fold(tail);
-            if (!tail.isBlank() && !tailFolded.isEmpty() && folded.startsWith(tailFolded)) {
-                return tail;
+            if (text.length() - at <= longest) { // a longer tail was not typed for this option
+                String tail = text.substring(at);
+                String tailFolded = TextFolding.fold(tail);
+                if (!tail.isBlank() && !tailFolded.isEmpty() && folded.startsWith(tailFolded)) {
+                    return tail;
+                }
             }
             while (at < text.length() && !Character.isWhitespace(text.charAt(at))) {
                 at++;

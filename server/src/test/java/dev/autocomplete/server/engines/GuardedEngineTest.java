@@ -336,7 +336,8 @@ class GuardedEngineTest {
                 1000,
                 Duration.ofMinutes(1),
                 false,
-                Duration.ofMillis(100));
+                Duration.ofMillis(100),
+                GuardedEngine.MAX_TEXT);
         for (int i = 0; i < 5; i++) {
             engine.options(ask("date"), "x", new EngineCalls());
         }
