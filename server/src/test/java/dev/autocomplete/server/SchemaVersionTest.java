@@ -75,10 +75,17 @@ class SchemaVersionTest {
     @Test
     void an_upgrade_of_an_older_store_keeps_its_options_and_says_an_older_binary_now_refuses_it() throws Exception {
         SqliteStore store = SqliteStore.withOneOption(temp);
-        // The store as version 1 of the catalogs schema left it: no attributes column.
+        // The store as version 1 of the catalogs schema left it: no attributes column (version 2), no versions of a
+        // catalog's rows (version 3).
         try (Connection connection = DriverManager.getConnection(store.url());
                 Statement statement = connection.createStatement()) {
             statement.executeUpdate("ALTER TABLE catalog_options DROP COLUMN attributes");
+            // Rows a seed wrote under a version of the catalog go back under its name, as version 1 kept them.
+            statement.executeUpdate("UPDATE catalog_options SET catalog = (SELECT k.catalog FROM catalog_catalogs k "
+                    + "WHERE k.tenant = catalog_options.tenant AND k.rows_key = catalog_options.catalog) "
+                    + "WHERE catalog IN (SELECT rows_key FROM catalog_catalogs)");
+            statement.executeUpdate("ALTER TABLE catalog_catalogs DROP COLUMN rows_key");
+            statement.executeUpdate("DROP TABLE catalog_builds");
             assertEquals(
                     1,
                     statement.executeUpdate("UPDATE schema_version SET version = 1 WHERE component = " + "'catalogs'"));

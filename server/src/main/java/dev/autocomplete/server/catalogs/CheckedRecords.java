@@ -24,7 +24,8 @@ import java.util.Set;
  * SQLite writer, one PostgreSQL advisory lock): a transaction that read the body as it came in held every tenant's
  * writes for as long. So the body is first copied to a local file, then checked there without any transaction
  * (every bad record, each record's shape and the ids and folded texts repeated within the write), and only a
- * valid write is applied, in one short transaction that reads the local file.
+ * valid write reaches the store, which reads the local file: in short transactions for a large one (see
+ * {@code JdbcCatalogStore}).
  *
  * <p>Repeats are found without holding the strings of a million records: a first read keeps a 64-bit hash of each
  * id and folded text (16 bytes a record); a second read, only when some hash repeats, confirms the repeats among

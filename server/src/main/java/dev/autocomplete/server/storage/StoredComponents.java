@@ -44,7 +44,7 @@ public final class StoredComponents {
             new Component(
                     JdbcCatalogStore.COMPONENT,
                     JdbcCatalogStore::schema,
-                    List.of("catalog_catalogs", "catalog_options", "catalog_changes")),
+                    List.of("catalog_catalogs", "catalog_options", "catalog_changes", "catalog_builds")),
             // Kept in PostgreSQL only: with SQLite, keys live in each tenant's keys.yaml (migrate imports them).
             new Component(
                     PostgresKeyStore.COMPONENT,

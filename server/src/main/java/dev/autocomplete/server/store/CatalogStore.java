@@ -40,9 +40,12 @@ public interface CatalogStore extends AutoCloseable {
     void forEach(CatalogRef catalog, Consumer<OptionRecord> each);
 
     /**
-     * Upserts by id, as one transaction.
+     * Upserts by id, all or nothing: a small batch in one transaction; a large one as {@link #replace} writes, a new
+     * version of the catalog (its other records and the batch) written in short transactions and switched to in
+     * one, with the catalog's writes made meanwhile applied again, so that other writes never wait for it long.
      *
-     * @return the changes applied, in order, with the previous text of each replaced record
+     * @return the changes applied, in order, with the previous text of each replaced record; for a large batch,
+     *     one {@link Kind#REPLACE}
      */
     List<Change> upsert(CatalogRef catalog, List<OptionRecord> records);
 
@@ -57,8 +60,10 @@ public interface CatalogStore extends AutoCloseable {
     Optional<Change> delete(CatalogRef catalog, String id);
 
     /**
-     * Replaces every record of the catalog, as one transaction, reading {@code records} as a stream (a million
-     * records need not be in memory at once). A crash leaves the old catalog or the new one, never a mix.
+     * Replaces every record of the catalog atomically, reading {@code records} as a stream (a million records need
+     * not be in memory at once): they are written as a new version of the catalog in short transactions, so that
+     * other writes wait for one of them at most, and the catalog is switched to it in one. Readers see the old
+     * records until the switch; a crash leaves the old catalog or the new one, never a mix.
      *
      * @return how many records the catalog now holds
      */
@@ -100,7 +105,7 @@ public interface CatalogStore extends AutoCloseable {
     Optional<String> seedDigest(CatalogRef catalog);
 
     /**
-     * Imports a seed file's records when the store does not hold the catalog yet, as one transaction; does
+     * Imports a seed file's records when the store does not hold the catalog yet, as {@link #replace} does; does
      * nothing and returns false when it does (another replica may have seeded it first).
      */
     boolean seed(CatalogRef catalog, Iterator<OptionRecord> records, String fileDigest);

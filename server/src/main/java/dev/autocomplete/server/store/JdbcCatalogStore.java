@@ -19,8 +19,10 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.function.Consumer;
 
 /**
@@ -28,6 +30,13 @@ import java.util.function.Consumer;
  * {@code catalog_options} (unique by id and by folded text within a catalog), the catalogs the store holds in
  * {@code catalog_catalogs}, and every write leaves rows in {@code catalog_changes}, the feed other replicas catch up
  * from (kept for a day, at most the last {@value #KEPT_CHANGES} rows).
+ *
+ * <p>Writes are serialized ({@link Database}), so none may be long. A replace, a seed and an upsert of
+ * {@value #VERSIONED_UPSERT} records or more write a new version of the catalog's rows instead, under a key of
+ * {@code catalog_options} of their own ({@code rows_key} of {@code catalog_catalogs} names the version a catalog
+ * reads; null, its own name), {@value #BUILD_CHUNK} records a transaction, and switch to it in one; the old version
+ * is then dropped a chunk a transaction. {@code catalog_builds} lists the versions being written or dropped, so that
+ * what a crash left is dropped when a store next opens.
  *
  * <p>A batch is checked whole before anything is written: it is staged in a temporary table, checked there (ids and
  * folded texts repeated in the batch, folded texts another stored id holds after the batch applies), and then
@@ -43,6 +52,25 @@ public final class JdbcCatalogStore implements CatalogStore {
     static final int MAX_PROBLEMS = 1000;
 
     private static final int STAGING_BATCH = 1000;
+    /** Records a replace writes per transaction: another write waits for one chunk at most (tens of ms). */
+    static final int BUILD_CHUNK = 5000;
+    /**
+     * An upsert of this many records or more is written as a new version of the catalog, a chunk a transaction
+     * ({@link #upsertByVersion}); a smaller one in one transaction (tens of ms).
+     */
+    static final int VERSIONED_UPSERT = 2 * BUILD_CHUNK;
+    /** A build registered this long ago and never switched to was abandoned (its process died). */
+    static final long ABANDONED_BUILD_MILLIS = 60 * 60 * 1000L;
+    /** Between a catalog's name and a random id in the key of a version's rows: no catalog is so named. */
+    private static final String VERSION_MARK = "\u0001";
+
+    private static final System.Logger LOG = System.getLogger(JdbcCatalogStore.class.getName());
+    /**
+     * The rows of one catalog in {@code catalog_options}, in one statement's snapshot: those of the version it reads
+     * now (see {@link #rowsOf}); bound by {@link #bindRows}.
+     */
+    private static final String ROWS = "tenant = ? AND catalog = COALESCE((SELECT k.rows_key FROM catalog_catalogs k "
+            + "WHERE k.tenant = ? AND k.catalog = ?), ?)";
     /** Folded texts looked up at once for {@link #textConflicts}. */
     private static final int CONFLICT_LOOKUPS = 500;
     /** The schema's name in {@code schema_version}. */
@@ -55,11 +83,14 @@ public final class JdbcCatalogStore implements CatalogStore {
 
     private final Database database;
     private final boolean ownsDatabase;
+    /** Tests only: runs when a versioned upsert is written and not switched to yet (other writes come in). */
+    volatile Runnable beforeSwitch;
 
     private JdbcCatalogStore(Database database, boolean ownsDatabase) {
         this.database = database;
         this.ownsDatabase = ownsDatabase;
         database.migrate(COMPONENT, schema(database.dialect()));
+        dropLeftovers();
     }
 
     /** The store in an SQLite file (e.g. {@code <data.dir>/catalogs.db}), created when missing. */
@@ -100,7 +131,15 @@ public final class JdbcCatalogStore implements CatalogStore {
                                 + "catalog TEXT NOT NULL, kind TEXT NOT NULL, id TEXT, previous_text TEXT, "
                                 + "at_millis BIGINT NOT NULL)"),
                 // Version 2: attributes (a JSON object of name to values), null for none.
-                List.of("ALTER TABLE catalog_options ADD COLUMN attributes TEXT"));
+                List.of("ALTER TABLE catalog_options ADD COLUMN attributes TEXT"),
+                // Version 3: a replace writes a new version of the catalog's rows in short transactions and then
+                // switches to it: rows_key names the version read (null: the catalog's own name), and the versions
+                // being built or dropped are registered until they are done.
+                List.of(
+                        "ALTER TABLE catalog_catalogs ADD COLUMN rows_key " + key,
+                        "CREATE TABLE catalog_builds (tenant " + key + " NOT NULL, rows_key " + key + " NOT NULL, "
+                                + "started_millis BIGINT NOT NULL, dropping INTEGER NOT NULL, "
+                                + "PRIMARY KEY (tenant, rows_key))"));
     }
 
     @Override
@@ -133,8 +172,8 @@ public final class JdbcCatalogStore implements CatalogStore {
     public void forEach(CatalogRef catalog, Consumer<OptionRecord> each) {
         database.read(connection -> {
             try (PreparedStatement query = connection.prepareStatement("SELECT id, text, aliases, weight, "
-                    + "translations, attributes FROM catalog_options WHERE tenant = ? AND catalog = ? ORDER BY id")) {
-                bind(query, catalog);
+                    + "translations, attributes FROM catalog_options WHERE " + ROWS + " ORDER BY id")) {
+                bindRows(query, catalog);
                 // PostgreSQL streams in a transaction with a fetch size instead of loading every row first.
                 query.setFetchSize(STAGING_BATCH);
                 try (ResultSet rows = query.executeQuery()) {
@@ -163,11 +202,10 @@ public final class JdbcCatalogStore implements CatalogStore {
         }
         return database.read(connection -> {
             try (PreparedStatement query = connection.prepareStatement("SELECT id, text, aliases, weight, "
-                    + "translations, attributes FROM catalog_options WHERE tenant = ? AND catalog = ? AND id > ? "
+                    + "translations, attributes FROM catalog_options WHERE " + ROWS + " AND id > ? "
                     + (filtered ? "AND (folded LIKE ? OR folded LIKE ?) " : "") + "ORDER BY id LIMIT ?")) {
-                bind(query, catalog);
-                query.setString(3, afterId == null ? "" : afterId);
-                int next = 4;
+                int next = bindRows(query, catalog);
+                query.setString(next++, afterId == null ? "" : afterId);
                 if (filtered) {
                     // Folded text is letters, digits and single spaces: nothing in the patterns needs escaping.
                     query.setString(next++, foldedPrefix + "%");
@@ -199,6 +237,17 @@ public final class JdbcCatalogStore implements CatalogStore {
         if (records.isEmpty()) {
             return List.of();
         }
+        if (valid.size() >= VERSIONED_UPSERT && batch.problems().isEmpty()) {
+            // All the records are valid, so their indexes are the batch's: texts other ids hold are refused now.
+            List<InvalidRecordsException.Problem> taken = textConflicts(catalog, valid);
+            if (!taken.isEmpty()) {
+                throw new InvalidRecordsException(taken.subList(0, Math.min(taken.size(), MAX_PROBLEMS)));
+            }
+            Optional<List<Change>> applied = upsertByVersion(catalog, valid);
+            if (applied.isPresent()) {
+                return applied.get();
+            }
+        }
         return database.write(connection -> {
             try (Staging staging = new Staging(connection, database.dialect())) {
                 for (int i = 0; i < valid.size(); i++) {
@@ -217,9 +266,10 @@ public final class JdbcCatalogStore implements CatalogStore {
     private List<Change> applyUpsert(
             Connection connection, CatalogRef catalog, List<OptionRecord> valid, Staging staging) throws SQLException {
         Map<String, String> previous = new HashMap<>();
+        CatalogRef version = rowsOf(connection, catalog);
         try (PreparedStatement query = connection.prepareStatement("SELECT o.id, o.text FROM catalog_staging s "
                 + "CROSS JOIN catalog_options o WHERE o.tenant = ? AND o.catalog = ? AND o.id = s.id")) {
-            bind(query, catalog);
+            bind(query, version);
             try (ResultSet rows = query.executeQuery()) {
                 while (rows.next()) {
                     previous.put(rows.getString(1), rows.getString(2));
@@ -228,10 +278,10 @@ public final class JdbcCatalogStore implements CatalogStore {
         }
         update(
                 connection,
-                catalog,
+                version,
                 "DELETE FROM catalog_options WHERE tenant = ? AND catalog = ? "
                         + "AND id IN (SELECT id FROM catalog_staging)");
-        insertStaged(connection, catalog);
+        insertStaged(connection, version);
         staging.clear();
         hold(connection, catalog, null);
 
@@ -260,15 +310,21 @@ public final class JdbcCatalogStore implements CatalogStore {
         }
         List<String> texts = new ArrayList<>(byText.keySet());
         return database.read(connection -> {
+            // The version read is named first, and each text looked up from a list of values (CROSS JOIN: SQLite
+            // then looks each one up in the folded texts' index; "folded IN (…)" was planned as a scan of the
+            // catalog, 170 s for 600,000 texts). A replace switching meanwhile is harmless: the write checks again.
+            CatalogRef version = rowsOf(connection, catalog);
             TreeMap<Long, String> problems = new TreeMap<>();
             for (int from = 0; from < texts.size(); from += CONFLICT_LOOKUPS) {
                 List<String> some = texts.subList(from, Math.min(texts.size(), from + CONFLICT_LOOKUPS));
-                try (PreparedStatement query = connection.prepareStatement("SELECT id, folded FROM catalog_options "
-                        + "WHERE tenant = ? AND catalog = ? AND folded IN (" + "?, ".repeat(some.size() - 1) + "?)")) {
-                    bind(query, catalog);
+                try (PreparedStatement query = connection.prepareStatement("SELECT o.id, o.folded FROM (VALUES "
+                        + "(?), ".repeat(some.size() - 1) + "(?)) v CROSS JOIN catalog_options o "
+                        + "WHERE o.tenant = ? AND o.catalog = ? AND o.folded = v.column1")) {
                     for (int i = 0; i < some.size(); i++) {
-                        query.setString(3 + i, some.get(i));
+                        query.setString(1 + i, some.get(i));
                     }
+                    query.setString(some.size() + 1, version.tenant());
+                    query.setString(some.size() + 2, version.catalog());
                     try (ResultSet rows = query.executeQuery()) {
                         while (rows.next()) {
                             int index = byText.get(rows.getString(2));
@@ -308,10 +364,9 @@ public final class JdbcCatalogStore implements CatalogStore {
     /** Removes one record in the current transaction; empty when the catalog had no such id. */
     private Optional<Change> delete(Connection connection, CatalogRef catalog, String id) throws SQLException {
         String previous;
-        try (PreparedStatement query = connection.prepareStatement(
-                "SELECT text FROM catalog_options WHERE tenant = ? AND catalog = ? AND id = ?")) {
-            bind(query, catalog);
-            query.setString(3, id);
+        try (PreparedStatement query =
+                connection.prepareStatement("SELECT text FROM catalog_options WHERE " + ROWS + " AND id = ?")) {
+            query.setString(bindRows(query, catalog), id);
             try (ResultSet row = query.executeQuery()) {
                 if (!row.next()) {
                     return Optional.empty();
@@ -319,10 +374,9 @@ public final class JdbcCatalogStore implements CatalogStore {
                 previous = row.getString(1);
             }
         }
-        try (PreparedStatement delete = connection.prepareStatement(
-                "DELETE FROM catalog_options WHERE tenant = ? AND catalog = ? AND id = ?")) {
-            bind(delete, catalog);
-            delete.setString(3, id);
+        try (PreparedStatement delete =
+                connection.prepareStatement("DELETE FROM catalog_options WHERE " + ROWS + " AND id = ?")) {
+            delete.setString(bindRows(delete, catalog), id);
             delete.executeUpdate();
         }
         return Optional.of(recordChange(connection, catalog, Kind.DELETE, id, previous));
@@ -337,9 +391,8 @@ public final class JdbcCatalogStore implements CatalogStore {
     private static Optional<OptionRecord> stored(Connection connection, CatalogRef catalog, String id)
             throws SQLException {
         try (PreparedStatement query = connection.prepareStatement("SELECT id, text, aliases, weight, translations, "
-                + "attributes FROM catalog_options WHERE tenant = ? AND catalog = ? AND id = ?")) {
-            bind(query, catalog);
-            query.setString(3, id);
+                + "attributes FROM catalog_options WHERE " + ROWS + " AND id = ?")) {
+            query.setString(bindRows(query, catalog), id);
             try (ResultSet row = query.executeQuery()) {
                 return row.next() ? Optional.of(record(row, 1)) : Optional.empty();
             }
@@ -349,9 +402,9 @@ public final class JdbcCatalogStore implements CatalogStore {
     @Override
     public long count(CatalogRef catalog) {
         return database.read(connection -> {
-            try (PreparedStatement query = connection.prepareStatement(
-                    "SELECT COUNT(*) FROM catalog_options WHERE tenant = ? AND catalog = ?")) {
-                bind(query, catalog);
+            try (PreparedStatement query =
+                    connection.prepareStatement("SELECT COUNT(*) FROM catalog_options WHERE " + ROWS)) {
+                bindRows(query, catalog);
                 try (ResultSet row = query.executeQuery()) {
                     row.next();
                     return row.getLong(1);
@@ -409,76 +462,417 @@ public final class JdbcCatalogStore implements CatalogStore {
 
     @Override
     public long replace(CatalogRef catalog, Iterator<OptionRecord> records) {
-        return database.write(connection -> replace(connection, catalog, records, null));
+        return rebuild(catalog, records, null, false).orElseThrow();
     }
 
     @Override
     public long importSeed(CatalogRef catalog, Iterator<OptionRecord> records, String fileDigest) {
-        return database.write(connection -> replace(connection, catalog, records, fileDigest));
+        return rebuild(catalog, records, fileDigest, false).orElseThrow();
     }
 
     @Override
     public boolean seed(CatalogRef catalog, Iterator<OptionRecord> records, String fileDigest) {
+        // Checked again by the switch, serialized with every other write, so two replicas cannot both seed.
+        return !holds(catalog) && rebuild(catalog, records, fileDigest, true).isPresent();
+    }
+
+    /**
+     * Replaces the catalog's records without holding the store's writes for longer than a chunk: the records are
+     * written {@value #BUILD_CHUNK} at a time, each chunk its own short transaction, under a new key of
+     * {@code catalog_options} that nothing reads yet, checked as they go (their shape, and ids and folded texts
+     * repeated); then one short transaction switches the catalog to them and logs the replace, and the old rows
+     * are dropped, again a chunk a transaction. Readers and writers of the catalog see the old records until the
+     * switch and the new ones after it; a crash before the switch leaves the old ones. The build is registered in
+     * {@code catalog_builds}, so that rows a crash left behind are dropped later ({@link #dropLeftovers}).
+     *
+     * @param digest the seed file's digest to keep, or null to keep the one stored
+     * @param onlyIfAbsent switch only when the store does not hold the catalog (a seed)
+     * @return how many records the catalog holds now; empty when it was held and {@code onlyIfAbsent}
+     */
+    private OptionalLong rebuild(
+            CatalogRef catalog, Iterator<OptionRecord> records, String digest, boolean onlyIfAbsent) {
+        VersionBuild build = new VersionBuild(catalog);
+        CatalogRef replaced = build.rows;
+        try {
+            while (records.hasNext() && !build.full()) {
+                build.add(records.next());
+            }
+            build.finish();
+            refuseIf(build.shapes);
+            refuseIf(build.repeats);
+            analyze();
+            Optional<Switched> switched =
+                    database.write(connection -> switchTo(connection, build, digest, onlyIfAbsent, null));
+            if (switched.isEmpty()) {
+                return OptionalLong.empty();
+            }
+            replaced = switched.get().old();
+            return OptionalLong.of(build.count);
+        } finally {
+            drop(replaced);
+        }
+    }
+
+    /**
+     * A large upsert as a new version of the catalog, so that it holds the store's writes for a chunk at most, not
+     * for seconds: the stored records but those it replaces, then its own, written as a replace's are; the switch
+     * applies again the catalog's writes made meanwhile (ids it does not replace), and logs a replace. Empty when it
+     * cannot be done so (a replace meanwhile, or a write meanwhile whose text the upsert also holds): the caller
+     * upserts in one transaction, which reports what is wrong.
+     */
+    private Optional<List<Change>> upsertByVersion(CatalogRef catalog, List<OptionRecord> records) {
+        Set<String> ids = new HashSet<>();
+        records.forEach(record -> ids.add(record.id()));
+        long since = lastSequence();
+        VersionBuild build = new VersionBuild(catalog);
+        CatalogRef replaced = build.rows;
+        try {
+            forEach(catalog, stored -> {
+                if (!ids.contains(stored.id()) && !build.full()) {
+                    build.add(stored);
+                }
+            });
+            for (OptionRecord record : records) {
+                if (!build.full()) {
+                    build.add(record);
+                }
+            }
+            build.finish();
+            if (!build.shapes.isEmpty() || !build.repeats.isEmpty()) {
+                return Optional.empty();
+            }
+            analyze();
+            Runnable hook = beforeSwitch;
+            if (hook != null) {
+                hook.run();
+            }
+            Optional<Switched> switched =
+                    database.write(connection -> switchTo(connection, build, null, false, new Replay(since, ids)));
+            if (switched.isEmpty()) {
+                return Optional.empty();
+            }
+            replaced = switched.get().old();
+            return Optional.of(List.of(switched.get().change()));
+        } finally {
+            drop(replaced);
+        }
+    }
+
+    /** PostgreSQL: fresh statistics for a version about to be switched to (see the comment inside). */
+    private void analyze() {
+        if (database.dialect() == Database.Dialect.POSTGRES) {
+            // Fresh statistics before the switch, not when autovacuum comes by: with a just-filled table taken for
+            // empty, the next upsert's collision check was planned as a scan a record (15 s at 100,000 records).
+            database.read(connection -> {
+                try (Statement statement = connection.createStatement()) {
+                    statement.execute("ANALYZE catalog_options");
+                }
+                return null;
+            });
+        }
+    }
+
+    /**
+     * A new version of a catalog's rows being written, {@value #BUILD_CHUNK} records a transaction, under a key of
+     * {@code catalog_options} nothing reads until a switch; registered in {@code catalog_builds} from the start.
+     * Not thread-safe.
+     */
+    private final class VersionBuild {
+        final CatalogRef catalog;
+        final CatalogRef rows;
+        /** Records of a bad shape, by index: reported alone, as before any repeat is looked for. */
+        final TreeMap<Long, String> shapes = new TreeMap<>();
+
+        final TreeMap<Long, String> repeats = new TreeMap<>();
+        /** Records written. */
+        long count;
+
+        private final List<OptionRecord> chunk = new ArrayList<>();
+        private long index;
+
+        VersionBuild(CatalogRef catalog) {
+            dropLeftovers();
+            this.catalog = catalog;
+            this.rows = new CatalogRef(catalog.tenant(), catalog.catalog() + VERSION_MARK + UUID.randomUUID());
+            database.write(connection -> register(connection, rows, false));
+        }
+
+        /** Whether enough problems are found to stop reading. */
+        boolean full() {
+            return shapes.size() + repeats.size() >= MAX_PROBLEMS;
+        }
+
+        /**
+         * The shape is checked record by record as the stream goes, repeats in SQL chunk by chunk, so that a million
+         * records need no set of their ids in memory.
+         */
+        void add(OptionRecord record) {
+            Optional<String> problem = OptionRecords.problem(record);
+            if (problem.isPresent()) {
+                shapes.put(index, problem.get());
+            } else if (shapes.isEmpty()) {
+                chunk.add(record);
+                if (chunk.size() == BUILD_CHUNK) {
+                    flush(index - chunk.size() + 1);
+                }
+            }
+            index++;
+        }
+
+        void finish() {
+            if (shapes.isEmpty() && !chunk.isEmpty()) {
+                flush(index - chunk.size());
+            }
+        }
+
+        private void flush(long first) {
+            count += writeChunk(rows, first, chunk, repeats);
+            chunk.clear();
+        }
+    }
+
+    /** The writes of a catalog since {@code since} that a versioned upsert of {@code ids} applies again. */
+    private record Replay(long since, Set<String> ids) {}
+
+    /** A switch to a new version: the rows the catalog had, and the replace logged. */
+    private record Switched(CatalogRef old, Change change) {}
+
+    /** Writes one chunk of a build in its own transaction, adding its repeats to {@code problems}; how many went in. */
+    private long writeChunk(CatalogRef build, long first, List<OptionRecord> chunk, TreeMap<Long, String> problems) {
         return database.write(connection -> {
-            // Serialized with every other write (Database.write), so two replicas cannot both seed.
-            try (PreparedStatement query =
-                    connection.prepareStatement("SELECT 1 FROM catalog_catalogs WHERE tenant = ? AND catalog = ?")) {
-                bind(query, catalog);
+            try (Staging staging = new Staging(connection, database.dialect())) {
+                for (int i = 0; i < chunk.size(); i++) {
+                    staging.add(first + i, chunk.get(i));
+                }
+                staging.flush();
+                repeats(connection, "id", problems);
+                repeats(connection, "folded", problems);
+                repeatsOfEarlierChunks(connection, build, "id", problems);
+                repeatsOfEarlierChunks(connection, build, "folded", problems);
+                // Repeats are left out (the build is dropped if there are any): later chunks are still checked
+                // against every record before them.
+                long inserted = update(
+                        connection,
+                        build,
+                        "INSERT INTO catalog_options (tenant, catalog, id, text, folded, aliases, weight, translations, "
+                                + "attributes) SELECT ?, ?, id, text, folded, aliases, weight, translations, attributes "
+                                + "FROM catalog_staging WHERE true ON CONFLICT DO NOTHING");
+                staging.clear();
+                return inserted;
+            }
+        });
+    }
+
+    /** Staged records whose {@code column} a record of an earlier chunk of the build has. */
+    private static void repeatsOfEarlierChunks(
+            Connection connection, CatalogRef build, String column, TreeMap<Long, String> problems)
+            throws SQLException {
+        try (PreparedStatement query = connection.prepareStatement("SELECT s.idx, s.id, s.text FROM catalog_staging s "
+                + "CROSS JOIN catalog_options o WHERE o.tenant = ? AND o.catalog = ? AND o." + column + " = s." + column
+                + " ORDER BY s.idx LIMIT " + MAX_PROBLEMS)) {
+            bind(query, build);
+            try (ResultSet rows = query.executeQuery()) {
+                while (rows.next()) {
+                    problems.putIfAbsent(
+                            rows.getLong(1),
+                            column.equals("id")
+                                    ? OptionRecords.repeatedId(rows.getString(2))
+                                    : OptionRecords.repeatedText(rows.getString(3)));
+                }
+            }
+        }
+    }
+
+    /**
+     * Switches the catalog to a build's rows and logs a replace; marks the rows it had for dropping.
+     *
+     * @param replay the writes to apply again to the build first, or null
+     * @return the rows the catalog had and the replace; empty when {@code onlyIfAbsent} and the catalog is held, or
+     *     when the writes to replay cannot be
+     */
+    private Optional<Switched> switchTo(
+            Connection connection, VersionBuild build, String digest, boolean onlyIfAbsent, Replay replay)
+            throws SQLException {
+        CatalogRef catalog = build.catalog;
+        boolean held;
+        try (PreparedStatement query =
+                connection.prepareStatement("SELECT 1 FROM catalog_catalogs WHERE tenant = ? AND catalog = ?")) {
+            bind(query, catalog);
+            try (ResultSet row = query.executeQuery()) {
+                held = row.next();
+            }
+        }
+        if (held && onlyIfAbsent) {
+            return Optional.empty();
+        }
+        CatalogRef old = rowsOf(connection, catalog);
+        if (replay != null && !replayed(connection, catalog, old, build.rows, replay)) {
+            return Optional.empty();
+        }
+        try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO catalog_catalogs (tenant, catalog, "
+                + "seed_digest, rows_key) VALUES (?, ?, ?, ?) ON CONFLICT (tenant, catalog) DO UPDATE SET "
+                + "seed_digest = COALESCE(excluded.seed_digest, catalog_catalogs.seed_digest), "
+                + "rows_key = excluded.rows_key")) {
+            bind(upsert, catalog);
+            upsert.setString(3, digest);
+            upsert.setString(4, build.rows.catalog());
+            upsert.executeUpdate();
+        }
+        register(connection, old, true);
+        try (PreparedStatement done =
+                connection.prepareStatement("DELETE FROM catalog_builds WHERE tenant = ? AND rows_key = ?")) {
+            bind(done, build.rows);
+            done.executeUpdate();
+        }
+        return Optional.of(new Switched(old, recordChange(connection, catalog, Kind.REPLACE, null, null)));
+    }
+
+    /**
+     * Copies into the build the records, as stored now, of the ids the catalog's writes since {@code replay.since()}
+     * changed and the build does not replace; false when that cannot be: a replace meanwhile, changes pruned from
+     * the log, or a text now stored that the build gives another id.
+     */
+    private static boolean replayed(
+            Connection connection, CatalogRef catalog, CatalogRef old, CatalogRef build, Replay replay)
+            throws SQLException {
+        try (Statement statement = connection.createStatement();
+                ResultSet row = statement.executeQuery("SELECT MIN(sequence) FROM catalog_changes")) {
+            row.next();
+            long oldest = row.getLong(1);
+            if (!row.wasNull() && oldest > replay.since() + 1) {
+                return false;
+            }
+        }
+        Set<String> changed = new LinkedHashSet<>();
+        try (PreparedStatement query = connection.prepareStatement("SELECT kind, id FROM catalog_changes WHERE "
+                + "sequence > ? AND tenant = ? AND catalog = ? ORDER BY sequence")) {
+            query.setLong(1, replay.since());
+            query.setString(2, catalog.tenant());
+            query.setString(3, catalog.catalog());
+            try (ResultSet rows = query.executeQuery()) {
+                while (rows.next()) {
+                    if (Kind.valueOf(rows.getString(1)) == Kind.REPLACE) {
+                        return false;
+                    }
+                    if (!replay.ids().contains(rows.getString(2))) {
+                        changed.add(rows.getString(2));
+                    }
+                }
+            }
+        }
+        for (String id : changed) {
+            try (PreparedStatement delete = connection.prepareStatement(
+                    "DELETE FROM catalog_options WHERE tenant = ? AND catalog = ? AND id = ?")) {
+                bind(delete, build);
+                delete.setString(3, id);
+                delete.executeUpdate();
+            }
+            boolean stored;
+            try (PreparedStatement query = connection.prepareStatement(
+                    "SELECT 1 FROM catalog_options WHERE tenant = ? AND catalog = ? AND id = ?")) {
+                bind(query, old);
+                query.setString(3, id);
                 try (ResultSet row = query.executeQuery()) {
-                    if (row.next()) {
+                    stored = row.next();
+                }
+            }
+            if (stored) {
+                try (PreparedStatement copy = connection.prepareStatement("INSERT INTO catalog_options (tenant, "
+                        + "catalog, id, text, folded, aliases, weight, translations, attributes) SELECT tenant, ?, id, "
+                        + "text, folded, aliases, weight, translations, attributes FROM catalog_options WHERE "
+                        + "tenant = ? AND catalog = ? AND id = ? ON CONFLICT DO NOTHING")) {
+                    copy.setString(1, build.catalog());
+                    copy.setString(2, old.tenant());
+                    copy.setString(3, old.catalog());
+                    copy.setString(4, id);
+                    if (copy.executeUpdate() != 1) {
                         return false;
                     }
                 }
             }
-            replace(connection, catalog, records, fileDigest);
-            return true;
+        }
+        return true;
+    }
+
+    /** Registers rows being built, or rows to drop ({@code dropping}: a crash does not leave them for good). */
+    private static Void register(Connection connection, CatalogRef rows, boolean dropping) throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO catalog_builds (tenant, rows_key, "
+                + "started_millis, dropping) VALUES (?, ?, ?, ?) ON CONFLICT (tenant, rows_key) DO UPDATE SET "
+                + "dropping = excluded.dropping")) {
+            bind(insert, rows);
+            insert.setLong(3, System.currentTimeMillis());
+            insert.setInt(4, dropping ? 1 : 0);
+            insert.executeUpdate();
+        }
+        return null;
+    }
+
+    /**
+     * Drops registered rows a chunk a transaction, then their registration; rows a catalog reads are never dropped.
+     * A store that cannot be reached now leaves them registered for a later {@link #dropLeftovers}.
+     */
+    private void drop(CatalogRef rows) {
+        try {
+            boolean read = database.read(connection -> {
+                try (PreparedStatement query = connection.prepareStatement(
+                        "SELECT 1 FROM catalog_catalogs " + "WHERE tenant = ? AND COALESCE(rows_key, catalog) = ?")) {
+                    bind(query, rows);
+                    try (ResultSet row = query.executeQuery()) {
+                        return row.next();
+                    }
+                }
+            });
+            if (!read) {
+                while (database.write(connection -> dropChunk(connection, rows)) > 0) {
+                    // Another chunk: other writes go in between.
+                }
+            }
+            database.write(connection -> {
+                try (PreparedStatement done =
+                        connection.prepareStatement("DELETE FROM catalog_builds WHERE tenant = ? AND rows_key = ?")) {
+                    bind(done, rows);
+                    return done.executeUpdate();
+                }
+            });
+        } catch (StorageUnavailableException e) {
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "catalog {0}: the rows of a replaced or abandoned version are left for later ({1})",
+                    rows.tenant() + "/" + rows.catalog().split(VERSION_MARK, 2)[0],
+                    e.getMessage());
+        }
+    }
+
+    private static int dropChunk(Connection connection, CatalogRef rows) throws SQLException {
+        try (PreparedStatement delete = connection.prepareStatement("DELETE FROM catalog_options WHERE tenant = ? "
+                + "AND catalog = ? AND id IN (SELECT id FROM catalog_options WHERE tenant = ? AND catalog = ? LIMIT "
+                + BUILD_CHUNK + ")")) {
+            bind(delete, rows);
+            delete.setString(3, rows.tenant());
+            delete.setString(4, rows.catalog());
+            return delete.executeUpdate();
+        }
+    }
+
+    /**
+     * Drops the rows of replaced versions that were not dropped yet, and of builds a crash abandoned (registered
+     * more than {@value #ABANDONED_BUILD_MILLIS} ms ago and never switched to).
+     */
+    private void dropLeftovers() {
+        List<CatalogRef> leftovers = database.read(connection -> {
+            List<CatalogRef> found = new ArrayList<>();
+            try (PreparedStatement query = connection.prepareStatement(
+                    "SELECT tenant, rows_key FROM catalog_builds WHERE dropping = 1 OR started_millis < ?")) {
+                query.setLong(1, System.currentTimeMillis() - ABANDONED_BUILD_MILLIS);
+                try (ResultSet rows = query.executeQuery()) {
+                    while (rows.next()) {
+                        found.add(new CatalogRef(rows.getString(1), rows.getString(2)));
+                    }
+                }
+            }
+            return found;
         });
-    }
-
-    /** Replaces the catalog's records in the current transaction; a null digest keeps the one stored. */
-    private long replace(Connection connection, CatalogRef catalog, Iterator<OptionRecord> records, String digest)
-            throws SQLException {
-        try (Staging staging = new Staging(connection, database.dialect())) {
-            return replace(connection, catalog, records, digest, staging);
-        }
-    }
-
-    private long replace(
-            Connection connection, CatalogRef catalog, Iterator<OptionRecord> records, String digest, Staging staging)
-            throws SQLException {
-        TreeMap<Long, String> problems = new TreeMap<>();
-        long index = 0;
-        // The shape is checked record by record as the stream goes; repeats in SQL once it is staged, so that a
-        // million records need no set of their ids in memory.
-        while (records.hasNext() && problems.size() < MAX_PROBLEMS) {
-            OptionRecord record = records.next();
-            Optional<String> problem = OptionRecords.problem(record);
-            if (problem.isPresent()) {
-                problems.put(index, problem.get());
-            } else if (problems.isEmpty()) {
-                staging.add(index, record);
-            }
-            index++;
-        }
-        refuseIf(problems);
-        staging.flush();
-        repeats(connection, "id", problems);
-        repeats(connection, "folded", problems);
-        refuseIf(problems);
-
-        update(connection, catalog, "DELETE FROM catalog_options WHERE tenant = ? AND catalog = ?");
-        long count = insertStaged(connection, catalog);
-        staging.clear();
-        if (database.dialect() == Database.Dialect.POSTGRES) {
-            // Fresh statistics now, not when autovacuum comes by: with a just-filled table taken for empty, the
-            // next upsert's collision check was planned as a scan a record and took 15 s on 100,000 records.
-            try (Statement statement = connection.createStatement()) {
-                statement.execute("ANALYZE catalog_options");
-            }
-        }
-        hold(connection, catalog, digest);
-        recordChange(connection, catalog, Kind.REPLACE, null, null);
-        return count;
+        leftovers.forEach(this::drop);
     }
 
     /** Records of the batch repeating an earlier record's {@code column}, by index. */
@@ -505,10 +899,11 @@ public final class JdbcCatalogStore implements CatalogStore {
      */
     private static void collisions(Connection connection, CatalogRef catalog, TreeMap<Long, String> problems)
             throws SQLException {
+        CatalogRef version = rowsOf(connection, catalog);
         try (PreparedStatement query = connection.prepareStatement("SELECT s.idx, s.text, o.id FROM catalog_staging s "
                 + "CROSS JOIN catalog_options o WHERE o.tenant = ? AND o.catalog = ? AND o.folded = s.folded "
                 + "AND o.id <> s.id AND NOT EXISTS (SELECT 1 FROM catalog_staging t WHERE t.id = o.id)")) {
-            bind(query, catalog);
+            bind(query, version);
             try (ResultSet rows = query.executeQuery()) {
                 while (rows.next()) {
                     problems.putIfAbsent(
@@ -633,8 +1028,10 @@ public final class JdbcCatalogStore implements CatalogStore {
             List<Change> changes = new ArrayList<>();
             try (PreparedStatement query = connection.prepareStatement("SELECT c.sequence, c.tenant, c.catalog, "
                     + "c.kind, c.id, c.previous_text, o.id, o.text, o.aliases, o.weight, o.translations, o.attributes "
-                    + "FROM catalog_changes c LEFT JOIN catalog_options o ON c.kind = 'UPSERT' AND o.tenant = c.tenant "
-                    + "AND o.catalog = c.catalog AND o.id = c.id WHERE c.sequence > ? ORDER BY c.sequence LIMIT ?")) {
+                    + "FROM catalog_changes c LEFT JOIN catalog_catalogs k ON k.tenant = c.tenant AND k.catalog = c.catalog "
+                    + "LEFT JOIN catalog_options o ON c.kind = 'UPSERT' AND o.tenant = c.tenant "
+                    + "AND o.catalog = COALESCE(k.rows_key, c.catalog) AND o.id = c.id WHERE c.sequence > ? "
+                    + "ORDER BY c.sequence LIMIT ?")) {
                 query.setLong(1, sequence);
                 query.setInt(2, Math.max(0, limit));
                 try (ResultSet rows = query.executeQuery()) {
@@ -682,6 +1079,30 @@ public final class JdbcCatalogStore implements CatalogStore {
     private static void bind(PreparedStatement statement, CatalogRef catalog) throws SQLException {
         statement.setString(1, catalog.tenant());
         statement.setString(2, catalog.catalog());
+    }
+
+    /** Binds {@link #ROWS} to the catalog's rows; returns the index of the next parameter. */
+    private static int bindRows(PreparedStatement statement, CatalogRef catalog) throws SQLException {
+        statement.setString(1, catalog.tenant());
+        statement.setString(2, catalog.tenant());
+        statement.setString(3, catalog.catalog());
+        statement.setString(4, catalog.catalog());
+        return 5;
+    }
+
+    /**
+     * Where the catalog's records are now, as {@code (tenant, catalog)} of {@code catalog_options}: its own name, or
+     * the version a replace switched it to. Stable for the rest of a write transaction (a switch is a write).
+     */
+    private static CatalogRef rowsOf(Connection connection, CatalogRef catalog) throws SQLException {
+        try (PreparedStatement query =
+                connection.prepareStatement("SELECT rows_key FROM catalog_catalogs WHERE tenant = ? AND catalog = ?")) {
+            bind(query, catalog);
+            try (ResultSet row = query.executeQuery()) {
+                String key = row.next() ? row.getString(1) : null;
+                return key == null ? catalog : new CatalogRef(catalog.tenant(), key);
+            }
+        }
     }
 
     /** The record in columns id, text, aliases, weight, translations, attributes from {@code first}. */

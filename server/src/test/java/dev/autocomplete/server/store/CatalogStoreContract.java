@@ -9,6 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.autocomplete.server.store.CatalogStore.Change;
 import dev.autocomplete.server.store.CatalogStore.Kind;
 import dev.autocomplete.server.store.InvalidRecordsException.Problem;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -17,8 +21,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.IntStream;
@@ -28,6 +34,9 @@ import org.junit.jupiter.api.Test;
 
 /** What every {@link CatalogStore} does, run against a real database by each subclass. */
 abstract class CatalogStoreContract {
+
+    /** Runs each task on a thread of its own (the common pool has one thread on two cores). */
+    private static final Executor OWN_THREAD = task -> Thread.ofPlatform().start(task);
 
     static final CatalogRef CITIES = new CatalogRef("acme", "cities");
     static final CatalogRef OTHER = new CatalogRef("acme", "people");
@@ -39,6 +48,9 @@ abstract class CatalogStoreContract {
 
     /** Another store on the same database as the last {@link #openEmpty}, as another process would open it. */
     abstract CatalogStore openAgain() throws Exception;
+
+    /** A plain connection to the database of the last {@link #openEmpty}, to look at its tables. */
+    abstract Connection connect() throws Exception;
 
     @BeforeEach
     void open() throws Exception {
@@ -419,5 +431,176 @@ abstract class CatalogStoreContract {
         assertEquals(List.of("c-1"), ids(store.page(CITIES, null, 1, "s")));
         assertEquals(5, store.page(CITIES, null, 10, null).size());
         assertThrows(IllegalArgumentException.class, () -> store.page(CITIES, null, 10, "50%"));
+    }
+
+    @Test
+    void a_replace_lets_other_writes_through_between_its_chunks_and_readers_see_the_old_records_until_it_switches()
+            throws Exception {
+        store.replace(CITIES, generation("g0", 100));
+        int size = 3 * JdbcCatalogStore.BUILD_CHUNK + 10;
+        Iterator<OptionRecord> g1 = generation("g1", size);
+        List<String> during = new ArrayList<>();
+        Iterator<OptionRecord> watched = new Iterator<>() {
+            int given;
+
+            @Override
+            public boolean hasNext() {
+                return g1.hasNext();
+            }
+
+            @Override
+            public OptionRecord next() {
+                if (given++ == 2 * JdbcCatalogStore.BUILD_CHUNK + 5) {
+                    // Two chunks are written: another catalog's write goes through now, not after the replace
+                    // (one transaction for the whole replace kept it waiting, and this call with it: a deadlock).
+                    try {
+                        CompletableFuture.runAsync(() -> store.upsert(OTHER, List.of(record("z", "Zoe"))), OWN_THREAD)
+                                .get(10, TimeUnit.SECONDS);
+                    } catch (Exception e) {
+                        throw new AssertionError("another catalog's write waited for the replace", e);
+                    }
+                    during.add(store.count(CITIES) + " "
+                            + all(store, CITIES).getFirst().text());
+                }
+                return g1.next();
+            }
+        };
+        assertEquals(size, store.replace(CITIES, watched));
+        assertEquals(List.of("100 g0 item 0"), during, "readers saw the old records while the new were written");
+        assertEquals(size, store.count(CITIES));
+        assertEquals("g1 item 0", all(store, CITIES).getFirst().text());
+        assertEquals(List.of("z"), ids(all(store, OTHER)));
+        assertEquals(size + 1, rows("SELECT COUNT(*) FROM catalog_options"), "the old records were dropped");
+        assertEquals(0, rows("SELECT COUNT(*) FROM catalog_builds"));
+        assertEquals(
+                List.of(Kind.UPSERT, Kind.REPLACE),
+                store.changesSince(store.lastSequence() - 2, 10).stream()
+                        .map(Change::kind)
+                        .toList(),
+                "the replace is logged when it switches, after the write that went in meanwhile");
+    }
+
+    @Test
+    void repeats_across_a_replaces_chunks_are_refused_and_a_failed_replace_leaves_no_rows_behind() throws Exception {
+        store.replace(CITIES, List.of(record("a", "Amsterdam")).iterator());
+        int chunk = JdbcCatalogStore.BUILD_CHUNK;
+        List<OptionRecord> records = new ArrayList<>();
+        generation("g1", 2 * chunk + 10).forEachRemaining(records::add);
+        records.set(chunk + 3, record("id1", "Elsewhere"));
+        records.set(2 * chunk + 7, record("other", "G1 ITEM 2"));
+        InvalidRecordsException refused =
+                assertThrows(InvalidRecordsException.class, () -> store.replace(CITIES, records.iterator()));
+        assertEquals(
+                List.of(
+                        new Problem(chunk + 3, "id 'id1' is also the id of an earlier record of this write"),
+                        new Problem(
+                                2L * chunk + 7,
+                                "text 'G1 ITEM 2' is also the text of an earlier record of this write (texts are"
+                                        + " compared ignoring case and accents)")),
+                refused.problems());
+
+        Iterator<OptionRecord> failing = IntStream.range(0, 2 * chunk)
+                .mapToObj(i -> {
+                    if (i == chunk + 1) {
+                        throw new IllegalStateException("the file went away");
+                    }
+                    return record("f" + i, "F " + i);
+                })
+                .iterator();
+        assertThrows(IllegalStateException.class, () -> store.replace(CITIES, failing));
+
+        assertEquals(List.of("a"), ids(all(store, CITIES)), "nothing of either replace applied");
+        assertEquals(1, rows("SELECT COUNT(*) FROM catalog_options"), "their rows were dropped");
+        assertEquals(0, rows("SELECT COUNT(*) FROM catalog_builds"));
+    }
+
+    @Test
+    void rows_a_crash_left_behind_are_dropped_when_a_store_opens_and_a_build_under_way_is_not() throws Exception {
+        store.replace(CITIES, List.of(record("a", "Amsterdam")).iterator());
+        try (Connection connection = connect()) {
+            for (String key : List.of("cities\u0001dead", "cities\u0001live")) {
+                try (PreparedStatement build = connection.prepareStatement(
+                        "INSERT INTO catalog_builds (tenant, rows_key, started_millis, dropping) VALUES (?, ?, ?, 0)")) {
+                    build.setString(1, CITIES.tenant());
+                    build.setString(2, key);
+                    build.setLong(3, key.endsWith("dead") ? 0 : System.currentTimeMillis());
+                    build.executeUpdate();
+                }
+                try (PreparedStatement row = connection.prepareStatement("INSERT INTO catalog_options (tenant, "
+                        + "catalog, id, text, folded, aliases, weight, translations) VALUES (?, ?, 'x', 'X', 'x', "
+                        + "'[]', 0, '{}')")) {
+                    row.setString(1, CITIES.tenant());
+                    row.setString(2, key);
+                    row.executeUpdate();
+                }
+            }
+        }
+        try (CatalogStore again = openAgain()) {
+            assertEquals(List.of("a"), ids(all(again, CITIES)));
+        }
+        assertEquals(2, rows("SELECT COUNT(*) FROM catalog_options"), "the abandoned build's row is gone");
+        assertEquals(1, rows("SELECT COUNT(*) FROM catalog_builds WHERE rows_key LIKE '%live'"));
+    }
+
+    @Test
+    void a_large_upsert_lets_other_writes_through_and_keeps_those_made_meanwhile() throws Exception {
+        store.replace(CITIES, generation("g0", 100));
+        List<OptionRecord> upsert = new ArrayList<>();
+        for (int i = 0; i < JdbcCatalogStore.VERSIONED_UPSERT; i++) {
+            upsert.add(record("u" + i, "Upserted " + i));
+        }
+        upsert.add(record("id0", "Zero again"));
+        List<String> meanwhile = new ArrayList<>();
+        ((JdbcCatalogStore) store).beforeSwitch = () -> meanwhile.add("written "
+                + runNow(() -> {
+                    store.upsert(CITIES, List.of(record("id1", "Changed one"), record("n", "Newcomer")));
+                    store.delete(CITIES, "id2");
+                    store.upsert(OTHER, List.of(record("z", "Zoe")));
+                }));
+        List<Change> changes = store.upsert(CITIES, upsert);
+        assertEquals(List.of("written true"), meanwhile, "other writes went through while the upsert was written");
+        assertEquals(List.of(Kind.REPLACE), changes.stream().map(Change::kind).toList());
+        assertEquals(100 - 1 + 1 + upsert.size() - 1, store.count(CITIES));
+        assertEquals("Changed one", store.get(CITIES, "id1").orElseThrow().text(), "a write meanwhile is kept");
+        assertEquals(Optional.empty(), store.get(CITIES, "id2"), "so is a delete");
+        assertEquals("Zero again", store.get(CITIES, "id0").orElseThrow().text());
+        assertEquals("Upserted 7", store.get(CITIES, "u7").orElseThrow().text());
+        assertTrue(store.get(CITIES, "n").isPresent());
+        assertEquals(store.count(CITIES) + 1, rows("SELECT COUNT(*) FROM catalog_options"));
+        assertEquals(0, rows("SELECT COUNT(*) FROM catalog_builds"));
+
+        // A write meanwhile that takes a text of the upsert: the upsert is then refused as one transaction would.
+        List<OptionRecord> again =
+                upsert.stream().map(r -> record(r.id(), r.text() + " (2)")).toList();
+        ((JdbcCatalogStore) store).beforeSwitch =
+                () -> runNow(() -> store.upsert(CITIES, List.of(record("x", "Upserted 5 (2)"))));
+        InvalidRecordsException refused =
+                assertThrows(InvalidRecordsException.class, () -> store.upsert(CITIES, again));
+        assertEquals(
+                List.of(5L), refused.problems().stream().map(Problem::index).toList());
+        assertEquals("Upserted 5", store.get(CITIES, "u5").orElseThrow().text(), "nothing of it applied");
+        assertTrue(store.get(CITIES, "x").isPresent());
+        assertEquals(store.count(CITIES) + 1, rows("SELECT COUNT(*) FROM catalog_options"));
+        assertEquals(0, rows("SELECT COUNT(*) FROM catalog_builds"));
+    }
+
+    /** Runs {@code writes} on another thread and waits for them (at most 10 s): true when they are done. */
+    private static boolean runNow(Runnable writes) {
+        try {
+            CompletableFuture.runAsync(writes, OWN_THREAD).get(10, TimeUnit.SECONDS);
+            return true;
+        } catch (Exception e) {
+            throw new AssertionError("a write waited", e);
+        }
+    }
+
+    /** The one number a query of the raw tables answers. */
+    private long rows(String sql) throws Exception {
+        try (Connection connection = connect();
+                Statement statement = connection.createStatement();
+                ResultSet row = statement.executeQuery(sql)) {
+            row.next();
+            return row.getLong(1);
+        }
     }
 }

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.sql.Connection;
+import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Semaphore;
@@ -40,6 +42,11 @@ class PostgresCatalogStoreTest extends CatalogStoreContract {
     @Override
     CatalogStore openAgain() {
         return JdbcCatalogStore.postgres(url, null, null);
+    }
+
+    @Override
+    Connection connect() throws Exception {
+        return DriverManager.getConnection(url);
     }
 
     @Test

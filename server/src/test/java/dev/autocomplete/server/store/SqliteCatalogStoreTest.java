@@ -32,6 +32,11 @@ class SqliteCatalogStoreTest extends CatalogStoreContract {
         return JdbcCatalogStore.sqlite(file);
     }
 
+    @Override
+    Connection connect() throws Exception {
+        return DriverManager.getConnection("jdbc:sqlite:" + file);
+    }
+
     @Test
     void the_file_is_in_write_ahead_log_mode_and_keeps_records_across_a_reopen() throws Exception {
         store.upsert(CITIES, List.of(record("p", "Paris")));
