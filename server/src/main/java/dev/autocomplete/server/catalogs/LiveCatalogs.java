@@ -10,12 +10,15 @@ import dev.autocomplete.server.store.OptionRecord;
 import dev.autocomplete.server.store.StorageUnavailableException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
@@ -23,6 +26,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * The live catalogs of every loaded tenant: one in-memory index ({@link LiveOptions}) per catalog, kept in step
@@ -64,6 +68,8 @@ public final class LiveCatalogs implements AutoCloseable {
     private long applied;
     /** Writes applied from the changes their own transaction returned; guarded by {@link #applying}. */
     private long directlyApplied;
+    /** Catalogs whose replace is being built off the {@link #applying} lock; guarded by it. */
+    private final Map<CatalogRef, Rebuild> rebuilding = new HashMap<>();
 
     private final ScheduledExecutorService background;
 
@@ -286,7 +292,9 @@ public final class LiveCatalogs implements AutoCloseable {
     /** Replaces the whole catalog atomically; the index serves the new one when this returns. */
     public long replace(CatalogRef ref, Iterator<OptionRecord> records) {
         long count = store().replace(ref, records);
-        catchUp();
+        CatalogStore reached = store();
+        applyChanges(reached);
+        finishRebuilds(reached, Set.of(ref));
         return count;
     }
 
@@ -301,21 +309,27 @@ public final class LiveCatalogs implements AutoCloseable {
         }
         long first = written.getFirst().sequence();
         long last = written.getLast().sequence();
+        CatalogStore reached = store();
+        boolean direct = false;
         applying.lock();
         try {
             if (last <= applied) {
-                return;
-            }
-            if (first == applied + 1 && last - first + 1 == written.size()) {
-                apply(store(), written);
+                direct = true; // applied by another thread's catch-up (perhaps into a rebuild, waited for below)
+            } else if (first == applied + 1 && last - first + 1 == written.size()) {
+                apply(reached, written);
                 applied = last;
                 directlyApplied++;
-                return;
+                direct = true;
             }
         } finally {
             applying.unlock();
         }
-        catchUp();
+        if (!direct) {
+            applyChanges(reached);
+        }
+        // Waits only for a catalog of this write being rebuilt: its changes go in after the new index.
+        finishRebuilds(
+                reached, written.stream().map(CatalogStore.Change::catalog).collect(Collectors.toSet()));
     }
 
     /** How many writes were applied from their own changes, without reading the change log (for tests). */
@@ -328,9 +342,19 @@ public final class LiveCatalogs implements AutoCloseable {
         }
     }
 
-    /** Applies the store's changes not applied yet, in order. */
+    /** Applies the store's changes not applied yet, in order; every replace among them is served on return. */
     public void catchUp() {
         CatalogStore reached = store();
+        applyChanges(reached);
+        finishRebuilds(reached, null);
+    }
+
+    /**
+     * Applies the store's changes not applied yet, in order, but for the new index of a replaced catalog, which is
+     * left to {@link #finishRebuilds}: building it takes seconds at a million options, and the lock held here is
+     * every catalog's.
+     */
+    private void applyChanges(CatalogStore reached) {
         applying.lock();
         try {
             while (true) {
@@ -375,7 +399,8 @@ public final class LiveCatalogs implements AutoCloseable {
         try {
             CatalogStore reached = store;
             if (reached != null && reached.lastSequence() > appliedSequence()) {
-                catchUp();
+                applyChanges(reached);
+                finishRebuilds(reached, Set.of());
             }
         } catch (StorageUnavailableException e) {
             // Serve what is held; the store's reconnection or the next safety look catches up.
@@ -436,9 +461,15 @@ public final class LiveCatalogs implements AutoCloseable {
     }
 
     private void apply(CatalogStore from, LiveCatalog live, List<CatalogStore.Change> changes) {
+        Rebuild pending = rebuilding.get(live.ref());
+        if (pending != null) {
+            pending.after.addAll(changes);
+            return;
+        }
         if (changes.stream().anyMatch(change -> change.kind() == CatalogStore.Kind.REPLACE)) {
-            // Everything before the last replace is replaced: build anew from the store, which holds what follows.
-            live.replaceWith(build(from, live.ref()));
+            // Everything before the last replace is replaced: built anew from the store, which holds what follows,
+            // off this lock (finishRebuilds); meanwhile the old index serves.
+            rebuilding.put(live.ref(), new Rebuild());
             return;
         }
         List<CatalogEntry> upserts = new ArrayList<>();
@@ -454,6 +485,134 @@ public final class LiveCatalogs implements AutoCloseable {
         live.apply(upserts, removed);
         if (live.options().wantsFold()) {
             background.execute(live::fold);
+        }
+    }
+
+    /** A replaced catalog whose new index is not in yet; guarded by {@link #applying}. */
+    private static final class Rebuild {
+        /** Changes of the catalog after the replace, applied to the new index once it is in. */
+        final List<CatalogStore.Change> after = new ArrayList<>();
+        /** Completed when the new index is in; failed (and replaced) when building it failed. */
+        CompletableFuture<Void> done = new CompletableFuture<>();
+
+        boolean building;
+        /** Failed attempts so far: only the first is logged (the store may be away for minutes). */
+        int failures;
+    }
+
+    /**
+     * Puts in the new index of every replaced catalog, built outside the lock: those of {@code waitFor} (null: all)
+     * on this thread, or waited for when another thread builds them, the others on the background thread.
+     */
+    private void finishRebuilds(CatalogStore reached, Set<CatalogRef> waitFor) {
+        List<CatalogRef> pending;
+        applying.lock();
+        try {
+            pending = List.copyOf(rebuilding.keySet());
+        } finally {
+            applying.unlock();
+        }
+        for (CatalogRef ref : pending) {
+            if (waitFor == null || waitFor.contains(ref)) {
+                finishRebuild(reached, ref);
+            } else {
+                background.execute(() -> finishRebuildQuietly(reached, ref));
+            }
+        }
+    }
+
+    private void finishRebuildQuietly(CatalogStore reached, CatalogRef ref) {
+        try {
+            finishRebuild(reached, ref);
+        } catch (RuntimeException e) {
+            // Logged and retried by finishRebuild.
+        }
+    }
+
+    /**
+     * Builds the catalog's new index from the store, then, under the lock, puts it in with the changes that came
+     * after it; waits instead when another thread builds it. A failure is retried a second later (the old index
+     * serves until then) and thrown.
+     */
+    private void finishRebuild(CatalogStore reached, CatalogRef ref) {
+        Rebuild rebuild;
+        CompletableFuture<Void> done;
+        applying.lock();
+        try {
+            rebuild = rebuilding.get(ref);
+            if (rebuild == null) {
+                return;
+            }
+            done = rebuild.done;
+            if (!rebuild.building) {
+                rebuild.building = true;
+                done = null;
+            }
+        } finally {
+            applying.unlock();
+        }
+        if (done != null) {
+            try {
+                done.join();
+            } catch (CompletionException e) {
+                throw e.getCause() instanceof RuntimeException cause ? cause : e;
+            }
+            return;
+        }
+        LiveCatalog live = open.get(ref);
+        if (live == null) {
+            return; // only an open catalog is ever rebuilt
+        }
+        try {
+            while (true) {
+                // Changes up to here are in what the build reads; later ones may be too, and are applied again.
+                long through = reached.lastSequence();
+                LiveOptions built = build(reached, ref);
+                applying.lock();
+                try {
+                    List<CatalogStore.Change> after = rebuild.after.stream()
+                            .filter(change -> change.sequence() > through)
+                            .toList();
+                    rebuild.after.clear();
+                    if (after.stream().anyMatch(change -> change.kind() == CatalogStore.Kind.REPLACE)) {
+                        rebuild.after.addAll(after);
+                        continue; // replaced again meanwhile: build again
+                    }
+                    rebuilding.remove(ref);
+                    live.replaceWith(built);
+                    if (!after.isEmpty()) {
+                        apply(reached, live, after);
+                    }
+                    snapshotBehind.add(ref);
+                    rebuild.done.complete(null);
+                    return;
+                } finally {
+                    applying.unlock();
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            CompletableFuture<Void> failed;
+            int failures;
+            applying.lock();
+            try {
+                failed = rebuild.done;
+                rebuild.done = new CompletableFuture<>();
+                rebuild.building = false;
+                failures = ++rebuild.failures;
+            } finally {
+                applying.unlock();
+            }
+            failed.completeExceptionally(e);
+            if (failures == 1) {
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "catalog {0}: building its replaced index failed ({1}); the old one serves until it is"
+                                + " built, tried again every second",
+                        ref,
+                        e.toString());
+            }
+            background.schedule(() -> finishRebuildQuietly(reached, ref), 1, TimeUnit.SECONDS);
+            throw e;
         }
     }
 

@@ -13,9 +13,16 @@ import dev.autocomplete.server.store.JdbcCatalogStore;
 import dev.autocomplete.server.store.OptionPatch;
 import dev.autocomplete.server.store.OptionRecord;
 import dev.autocomplete.spi.toolkit.TextFolding;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
  * the change log; a change another writer put in between is not skipped (on a real SQLite store).
  */
 class LiveCatalogsWritesTest {
+
+    /** Runs each task on a thread of its own (the common pool has one thread on two cores). */
+    private static final Executor OWN_THREAD = task -> Thread.ofPlatform().start(task);
 
     private static final CatalogRef CITIES = new CatalogRef("t", "cities");
 
@@ -106,6 +116,60 @@ class LiveCatalogsWritesTest {
             assertFalse(options.wantsFold(), "nothing pending after the fold");
             assertEquals(1_201, options.size());
             assertTrue(holds(catalogs, "City 1199") && holds(catalogs, "Paris"));
+        }
+    }
+
+    @Test
+    void anotherCatalogsWriteIsServedWhileAReplacedCatalogsIndexIsBuilt(@TempDir Path dir) throws Exception {
+        CatalogRef bulk = new CatalogRef("t", "bulk");
+        CatalogStore store = JdbcCatalogStore.sqlite(dir.resolve("catalogs.db"));
+        // The real store, with the read that builds the replaced catalog's new index held until released.
+        AtomicBoolean armed = new AtomicBoolean();
+        CountDownLatch building = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CatalogStore held = (CatalogStore) Proxy.newProxyInstance(
+                CatalogStore.class.getClassLoader(), new Class<?>[] {CatalogStore.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("forEach") && bulk.equals(args[0]) && armed.get()) {
+                        building.countDown();
+                        assertTrue(release.await(30, TimeUnit.SECONDS));
+                    }
+                    try {
+                        return method.invoke(store, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        try (LiveCatalogs catalogs = new LiveCatalogs(held)) {
+            catalogs.open(CITIES, new LiveCatalogs.Seed("test", () -> List.of(city("1", "Paris")), null));
+            LiveCatalog live =
+                    catalogs.open(bulk, new LiveCatalogs.Seed("test", () -> List.of(city("o", "Old")), null));
+            armed.set(true);
+            CompletableFuture<Long> replace = CompletableFuture.supplyAsync(
+                    () -> catalogs.replace(
+                            bulk,
+                            List.of(city("n1", "New one"), city("n2", "New two"))
+                                    .iterator()),
+                    OWN_THREAD);
+            assertTrue(building.await(30, TimeUnit.SECONDS), "the new index is being built");
+
+            // Another catalog's write is served now, not after the build (which held every catalog's writes).
+            CompletableFuture.runAsync(() -> catalogs.upsert(CITIES, List.of(city("2", "Lyon"))), OWN_THREAD)
+                    .get(10, TimeUnit.SECONDS);
+            assertTrue(holds(catalogs, "Lyon"));
+            // A write to the catalog being rebuilt waits for its new index, and goes in after it.
+            CompletableFuture<Integer> sameCatalog = CompletableFuture.supplyAsync(
+                    () -> catalogs.upsert(bulk, List.of(city("n3", "New three"))), OWN_THREAD);
+            Thread.sleep(300);
+            assertFalse(replace.isDone() || sameCatalog.isDone());
+            assertEquals(1, live.options().size(), "the old index serves meanwhile");
+
+            release.countDown();
+            assertEquals(2, replace.get(30, TimeUnit.SECONDS));
+            assertEquals(1, sameCatalog.get(30, TimeUnit.SECONDS));
+            LiveOptions options = live.options();
+            assertEquals(3, options.size());
+            assertTrue(options.exactMatch(TextFolding.fold("New three"), List.of()) >= 0);
+            assertTrue(options.exactMatch(TextFolding.fold("Old"), List.of()) < 0);
         }
     }
 }
