@@ -89,6 +89,8 @@ public interface CatalogStore extends AutoCloseable {
      * Changes stored records, as one transaction: each patch is applied to the record stored now (read, merged and
      * upserted in the transaction), and the results are checked as an upsert's records are. A patch of an id the
      * catalog does not hold is a refused record, numbered by its place in {@code patches}.
+     * A large batch is read, merged and checked without a transaction, then written as a large upsert is; a write
+     * meanwhile to one of its ids sends it back to one transaction.
      *
      * @return the changes applied, as {@link #upsert} returns them
      */

@@ -31,7 +31,7 @@ import java.util.function.Consumer;
  * {@code catalog_catalogs}, and every write leaves rows in {@code catalog_changes}, the feed other replicas catch up
  * from (kept for a day, at most the last {@value #KEPT_CHANGES} rows).
  *
- * <p>Writes are serialized ({@link Database}), so none may be long. A replace, a seed and an upsert of
+ * <p>Writes are serialized ({@link Database}), so none may be long. A replace, a seed, and an upsert or a patch of
  * {@value #VERSIONED_UPSERT} records or more write a new version of the catalog's rows instead, under a key of
  * {@code catalog_options} of their own ({@code rows_key} of {@code catalog_catalogs} names the version a catalog
  * reads; null, its own name), {@value #BUILD_CHUNK} records a transaction, and switch to it in one; the old version
@@ -144,15 +144,7 @@ public final class JdbcCatalogStore implements CatalogStore {
 
     @Override
     public boolean holds(CatalogRef catalog) {
-        return database.read(connection -> {
-            try (PreparedStatement query =
-                    connection.prepareStatement("SELECT 1 FROM catalog_catalogs WHERE tenant = ? AND catalog = ?")) {
-                bind(query, catalog);
-                try (ResultSet row = query.executeQuery()) {
-                    return row.next();
-                }
-            }
-        });
+        return database.read(connection -> holds(connection, catalog));
     }
 
     @Override
@@ -243,7 +235,7 @@ public final class JdbcCatalogStore implements CatalogStore {
             if (!taken.isEmpty()) {
                 throw new InvalidRecordsException(taken.subList(0, Math.min(taken.size(), MAX_PROBLEMS)));
             }
-            Optional<List<Change>> applied = upsertByVersion(catalog, valid);
+            Optional<List<Change>> applied = upsertByVersion(catalog, valid, lastSequence(), false);
             if (applied.isPresent()) {
                 return applied.get();
             }
@@ -424,23 +416,54 @@ public final class JdbcCatalogStore implements CatalogStore {
         if (patches.isEmpty()) {
             return List.of();
         }
+        if (patches.size() >= VERSIONED_UPSERT) {
+            Optional<List<Change>> applied = patchByVersion(catalog, patches);
+            if (applied.isPresent()) {
+                return applied.get();
+            }
+        }
         return database.write(connection -> {
-            TreeMap<Long, String> problems = new TreeMap<>();
+            Merged merged = new Merged(patches, id -> stored(connection, catalog, id));
+            try (Staging staging = new Staging(connection, database.dialect())) {
+                for (int i = 0; i < merged.valid.size(); i++) {
+                    staging.add(merged.staged.get(i), merged.valid.get(i));
+                }
+                staging.flush();
+                collisions(connection, catalog, merged.problems);
+                refuseIf(merged.problems);
+                return applyUpsert(connection, catalog, merged.valid, staging);
+            }
+        });
+    }
+
+    /** Patches merged into the records they change, checked as an upsert's records are, by patch index. */
+    private static final class Merged {
+        /** The stored record of an id, if any. */
+        @FunctionalInterface
+        interface Stored {
+            Optional<OptionRecord> of(String id) throws SQLException;
+        }
+
+        final TreeMap<Long, String> problems = new TreeMap<>();
+        /** The patch index of each valid record. */
+        final List<Long> staged = new ArrayList<>();
+
+        final List<OptionRecord> valid = new ArrayList<>();
+
+        Merged(List<OptionPatch> patches, Stored stored) throws SQLException {
             OptionRecords.Batch batch = new OptionRecords.Batch();
             List<Long> checked = new ArrayList<>(); // the patch index of each record the batch checked
-            List<Long> staged = new ArrayList<>();
-            List<OptionRecord> valid = new ArrayList<>();
             for (int i = 0; i < patches.size(); i++) {
                 OptionPatch patch = patches.get(i);
-                Optional<OptionRecord> stored = stored(connection, catalog, patch.id());
-                if (stored.isEmpty()) {
+                Optional<OptionRecord> before = stored.of(patch.id());
+                if (before.isEmpty()) {
                     problems.put(
                             (long) i,
                             "no option has id '" + OptionRecords.abbreviate(patch.id())
                                     + "' (a patch changes an option; POST adds one)");
                     continue;
                 }
-                OptionRecord merged = patch.applyTo(stored.get());
+                OptionRecord merged = patch.applyTo(before.get());
                 checked.add((long) i);
                 if (batch.add(merged)) {
                     staged.add((long) i);
@@ -448,16 +471,36 @@ public final class JdbcCatalogStore implements CatalogStore {
                 }
             }
             batch.problems().forEach(p -> problems.put(checked.get((int) p.index()), p.reason()));
-            try (Staging staging = new Staging(connection, database.dialect())) {
-                for (int i = 0; i < valid.size(); i++) {
-                    staging.add(staged.get(i), valid.get(i));
-                }
-                staging.flush();
-                collisions(connection, catalog, problems);
-                refuseIf(problems);
-                return applyUpsert(connection, catalog, valid, staging);
+        }
+    }
+
+    /**
+     * A large patch written as a large upsert is ({@link #upsertByVersion}), so that it holds other writes for a chunk
+     * at most: the stored records are read and merged without a transaction, checked as the one-transaction patch
+     * checks them (and refused here, by patch index), then written as a new version of the catalog. Empty when a
+     * write meanwhile changed a patched id (its merge would be stale) or cannot be replayed: the caller then patches
+     * in one transaction.
+     */
+    private Optional<List<Change>> patchByVersion(CatalogRef catalog, List<OptionPatch> patches) {
+        Set<String> ids = new HashSet<>();
+        patches.forEach(patch -> ids.add(patch.id()));
+        long since = lastSequence();
+        Map<String, OptionRecord> stored = new HashMap<>();
+        forEach(catalog, record -> {
+            if (ids.contains(record.id())) {
+                stored.put(record.id(), record);
             }
         });
+        Merged merged;
+        try {
+            merged = new Merged(patches, id -> Optional.ofNullable(stored.get(id)));
+        } catch (SQLException e) {
+            throw new IllegalStateException("a map is read without SQL", e);
+        }
+        textConflicts(catalog, merged.valid)
+                .forEach(p -> merged.problems.putIfAbsent(merged.staged.get((int) p.index()), p.reason()));
+        refuseIf(merged.problems);
+        return upsertByVersion(catalog, merged.valid, since, true);
     }
 
     @Override
@@ -491,9 +534,19 @@ public final class JdbcCatalogStore implements CatalogStore {
      */
     private OptionalLong rebuild(
             CatalogRef catalog, Iterator<OptionRecord> records, String digest, boolean onlyIfAbsent) {
+        List<OptionRecord> first = new ArrayList<>();
+        while (records.hasNext() && first.size() <= BUILD_CHUNK) {
+            first.add(records.next());
+        }
+        if (first.size() <= BUILD_CHUNK) {
+            // One chunk at most: replaced in place, in one transaction no longer than a chunk's (and one commit, not
+            // six, for each of a thousand tenants' small catalogs seeded at a first start).
+            return database.write(connection -> replaceInPlace(connection, catalog, first, digest, onlyIfAbsent));
+        }
         VersionBuild build = new VersionBuild(catalog);
         CatalogRef replaced = build.rows;
         try {
+            first.forEach(build::add);
             while (records.hasNext() && !build.full()) {
                 build.add(records.next());
             }
@@ -513,17 +566,62 @@ public final class JdbcCatalogStore implements CatalogStore {
         }
     }
 
+    /** Replaces a small catalog's records in the current transaction, as {@link #rebuild} would. */
+    private OptionalLong replaceInPlace(
+            Connection connection, CatalogRef catalog, List<OptionRecord> records, String digest, boolean onlyIfAbsent)
+            throws SQLException {
+        if (onlyIfAbsent && holds(connection, catalog)) {
+            return OptionalLong.empty();
+        }
+        try (Staging staging = new Staging(connection, database.dialect())) {
+            TreeMap<Long, String> problems = new TreeMap<>();
+            for (int i = 0; i < records.size(); i++) {
+                Optional<String> problem = OptionRecords.problem(records.get(i));
+                if (problem.isPresent()) {
+                    problems.put((long) i, problem.get());
+                } else if (problems.isEmpty()) {
+                    staging.add(i, records.get(i));
+                }
+            }
+            refuseIf(problems); // a bad shape is reported alone, as before any repeat is looked for
+            staging.flush();
+            repeats(connection, "id", problems);
+            repeats(connection, "folded", problems);
+            refuseIf(problems);
+            CatalogRef version = rowsOf(connection, catalog);
+            update(connection, version, "DELETE FROM catalog_options WHERE tenant = ? AND catalog = ?");
+            long count = insertStaged(connection, version);
+            staging.clear();
+            hold(connection, catalog, digest);
+            recordChange(connection, catalog, Kind.REPLACE, null, null);
+            return OptionalLong.of(count);
+        }
+    }
+
+    private static boolean holds(Connection connection, CatalogRef catalog) throws SQLException {
+        try (PreparedStatement query =
+                connection.prepareStatement("SELECT 1 FROM catalog_catalogs WHERE tenant = ? AND catalog = ?")) {
+            bind(query, catalog);
+            try (ResultSet row = query.executeQuery()) {
+                return row.next();
+            }
+        }
+    }
+
     /**
      * A large upsert as a new version of the catalog, so that it holds the store's writes for a chunk at most, not
      * for seconds: the stored records but those it replaces, then its own, written as a replace's are; the switch
      * applies again the catalog's writes made meanwhile (ids it does not replace), and logs a replace. Empty when it
      * cannot be done so (a replace meanwhile, or a write meanwhile whose text the upsert also holds): the caller
      * upserts in one transaction, which reports what is wrong.
+     *
+     * @param since the last change before the catalog was read for these records: later writes are replayed
+     * @param staleIfChanged whether a write meanwhile to one of the records' ids makes them stale (a patch's merges)
      */
-    private Optional<List<Change>> upsertByVersion(CatalogRef catalog, List<OptionRecord> records) {
+    private Optional<List<Change>> upsertByVersion(
+            CatalogRef catalog, List<OptionRecord> records, long since, boolean staleIfChanged) {
         Set<String> ids = new HashSet<>();
         records.forEach(record -> ids.add(record.id()));
-        long since = lastSequence();
         VersionBuild build = new VersionBuild(catalog);
         CatalogRef replaced = build.rows;
         try {
@@ -546,8 +644,8 @@ public final class JdbcCatalogStore implements CatalogStore {
             if (hook != null) {
                 hook.run();
             }
-            Optional<Switched> switched =
-                    database.write(connection -> switchTo(connection, build, null, false, new Replay(since, ids)));
+            Optional<Switched> switched = database.write(
+                    connection -> switchTo(connection, build, null, false, new Replay(since, ids, staleIfChanged)));
             if (switched.isEmpty()) {
                 return Optional.empty();
             }
@@ -631,8 +729,12 @@ public final class JdbcCatalogStore implements CatalogStore {
         }
     }
 
-    /** The writes of a catalog since {@code since} that a versioned upsert of {@code ids} applies again. */
-    private record Replay(long since, Set<String> ids) {}
+    /**
+     * The writes of a catalog since {@code since} that a versioned upsert of {@code ids} applies again; with
+     * {@code staleIfChanged} (a patch, merged with what was stored at {@code since}), a write to one of {@code ids}
+     * makes the upsert stale.
+     */
+    private record Replay(long since, Set<String> ids, boolean staleIfChanged) {}
 
     /** A switch to a new version: the rows the catalog had, and the replace logged. */
     private record Switched(CatalogRef old, Change change) {}
@@ -694,15 +796,7 @@ public final class JdbcCatalogStore implements CatalogStore {
             Connection connection, VersionBuild build, String digest, boolean onlyIfAbsent, Replay replay)
             throws SQLException {
         CatalogRef catalog = build.catalog;
-        boolean held;
-        try (PreparedStatement query =
-                connection.prepareStatement("SELECT 1 FROM catalog_catalogs WHERE tenant = ? AND catalog = ?")) {
-            bind(query, catalog);
-            try (ResultSet row = query.executeQuery()) {
-                held = row.next();
-            }
-        }
-        if (held && onlyIfAbsent) {
+        if (onlyIfAbsent && holds(connection, catalog)) {
             return Optional.empty();
         }
         CatalogRef old = rowsOf(connection, catalog);
@@ -756,6 +850,8 @@ public final class JdbcCatalogStore implements CatalogStore {
                     }
                     if (!replay.ids().contains(rows.getString(2))) {
                         changed.add(rows.getString(2));
+                    } else if (replay.staleIfChanged()) {
+                        return false;
                     }
                 }
             }

@@ -307,7 +307,15 @@ abstract class CatalogStoreContract {
 
     @Test
     void a_reader_during_replaces_sees_the_old_catalog_or_the_new_never_a_mix() throws Exception {
-        int size = 2000;
+        readersDuringReplaces(2000); // replaced in place
+    }
+
+    @Test
+    void a_reader_during_replaces_written_as_new_versions_sees_the_old_catalog_or_the_new() throws Exception {
+        readersDuringReplaces(JdbcCatalogStore.BUILD_CHUNK + 500);
+    }
+
+    private void readersDuringReplaces(int size) throws Exception {
         store.replace(CITIES, generation("g0", size));
         AtomicBoolean writing = new AtomicBoolean(true);
         ConcurrentLinkedQueue<String> mixes = new ConcurrentLinkedQueue<>();
@@ -581,6 +589,51 @@ abstract class CatalogStoreContract {
         assertEquals("Upserted 5", store.get(CITIES, "u5").orElseThrow().text(), "nothing of it applied");
         assertTrue(store.get(CITIES, "x").isPresent());
         assertEquals(store.count(CITIES) + 1, rows("SELECT COUNT(*) FROM catalog_options"));
+        assertEquals(0, rows("SELECT COUNT(*) FROM catalog_builds"));
+    }
+
+    @Test
+    void a_large_patch_is_written_as_a_new_version_unless_a_patched_id_changes_meanwhile() throws Exception {
+        int size = JdbcCatalogStore.VERSIONED_UPSERT + 10;
+        store.replace(CITIES, generation("g0", size));
+        List<OptionPatch> heavier = IntStream.range(0, JdbcCatalogStore.VERSIONED_UPSERT)
+                .mapToObj(i -> new OptionPatch("id" + i, null, null, 5.0, null, null))
+                .toList();
+        ((JdbcCatalogStore) store).beforeSwitch =
+                () -> runNow(() -> store.upsert(CITIES, List.of(record("id" + (size - 1), "Written meanwhile"))));
+        assertEquals(
+                List.of(Kind.REPLACE),
+                store.patch(CITIES, heavier).stream().map(Change::kind).toList());
+        assertEquals(5.0, store.get(CITIES, "id7").orElseThrow().weight());
+        assertEquals("g0 item 7", store.get(CITIES, "id7").orElseThrow().text());
+        assertEquals(
+                "Written meanwhile",
+                store.get(CITIES, "id" + (size - 1)).orElseThrow().text());
+        assertEquals(size, store.count(CITIES));
+
+        // A write meanwhile to a patched id: the patch is merged again with it, in one transaction.
+        List<OptionPatch> lighter = IntStream.range(0, JdbcCatalogStore.VERSIONED_UPSERT)
+                .mapToObj(i -> new OptionPatch("id" + i, null, null, 1.0, null, null))
+                .toList();
+        ((JdbcCatalogStore) store).beforeSwitch =
+                () -> runNow(() -> store.upsert(CITIES, List.of(record("id3", "Renamed meanwhile"))));
+        assertEquals(Kind.UPSERT, store.patch(CITIES, lighter).getFirst().kind(), "applied in one transaction");
+        OptionRecord id3 = store.get(CITIES, "id3").orElseThrow();
+        assertEquals("Renamed meanwhile", id3.text(), "the write meanwhile is not lost");
+        assertEquals(1.0, id3.weight());
+
+        // Refused without a transaction, by patch index: an absent id, a text another id keeps.
+        List<OptionPatch> bad = new ArrayList<>(lighter);
+        bad.set(4, new OptionPatch("absent", null, null, 1.0, null, null));
+        bad.set(9, new OptionPatch("id9", "g0 item " + (size - 2), null, null, null, null));
+        ((JdbcCatalogStore) store).beforeSwitch = () -> {
+            throw new AssertionError("a refused patch is not written");
+        };
+        InvalidRecordsException refused = assertThrows(InvalidRecordsException.class, () -> store.patch(CITIES, bad));
+        assertEquals(
+                List.of(4L, 9L), refused.problems().stream().map(Problem::index).toList());
+        assertEquals("g0 item 9", store.get(CITIES, "id9").orElseThrow().text());
+        assertEquals(store.count(CITIES), rows("SELECT COUNT(*) FROM catalog_options"));
         assertEquals(0, rows("SELECT COUNT(*) FROM catalog_builds"));
     }
 
