@@ -56,6 +56,8 @@ public final class LiveCatalogs implements AutoCloseable {
     private final CatalogStore snapshot;
 
     private final Map<CatalogRef, LiveCatalog> open = new ConcurrentHashMap<>();
+    /** What {@link #open} synchronizes on, one object a catalog. */
+    private final Map<CatalogRef, Object> opening = new ConcurrentHashMap<>();
     /** Catalogs served from the snapshot while the store was away: rebuilt from the store once it is back. */
     private final Set<CatalogRef> fromSnapshot = ConcurrentHashMap.newKeySet();
     /** Catalogs whose snapshot is behind the store. */
@@ -144,8 +146,9 @@ public final class LiveCatalogs implements AutoCloseable {
             reportEditedSeed(ref, seed);
             return live;
         }
-        applying.lock();
-        try {
+        // One opener a catalog; the seed and the build (seconds at a million options) hold no other catalog's
+        // writes: the lock that applies changes is taken only to put the catalog in.
+        synchronized (opening.computeIfAbsent(ref, any -> new Object())) {
             live = open.get(ref);
             if (live != null) {
                 return live;
@@ -175,7 +178,19 @@ public final class LiveCatalogs implements AutoCloseable {
                 // and the first catch-up need not rebuild the catalog for the seed's replace (seconds at a million).
                 long builtThrough = reached.lastSequence();
                 live = new LiveCatalog(ref, build(reached, ref), builtThrough);
-                snapshotBehind.add(ref);
+                applying.lock();
+                try {
+                    open.put(ref, live);
+                    snapshotBehind.add(ref);
+                    // Changes applied meanwhile passed this catalog by (it was not open): read its own again.
+                    applyMissed(reached, live, builtThrough);
+                } catch (StorageUnavailableException e) {
+                    open.remove(ref);
+                    throw e;
+                } finally {
+                    applying.unlock();
+                }
+                finishRebuilds(reached, Set.of(ref)); // a replace among them
             } catch (StorageUnavailableException e) {
                 if (snapshot == null || !snapshot.holds(ref)) {
                     throw new StorageUnavailableException(
@@ -183,13 +198,38 @@ public final class LiveCatalogs implements AutoCloseable {
                                     + ") and no local snapshot holds catalog " + ref,
                             e);
                 }
-                live = new LiveCatalog(ref, build(snapshot, ref), 0);
-                fromSnapshot.add(ref);
+                applying.lock();
+                try {
+                    live = new LiveCatalog(ref, build(snapshot, ref), 0);
+                    fromSnapshot.add(ref);
+                    open.put(ref, live);
+                } finally {
+                    applying.unlock();
+                }
             }
-            open.put(ref, live);
             return live;
-        } finally {
-            applying.unlock();
+        }
+    }
+
+    /**
+     * Applies to a catalog just opened its changes after {@code builtThrough} up to those applied already, which
+     * passed it by; under {@link #applying}. (Later ones reach it as every catalog's do.)
+     */
+    private void applyMissed(CatalogStore reached, LiveCatalog live, long builtThrough) {
+        long from = builtThrough;
+        while (from < applied) {
+            List<CatalogStore.Change> changes = reached.changesSince(from, CHANGES_PER_READ);
+            if (changes.isEmpty()) {
+                return;
+            }
+            List<CatalogStore.Change> missed = changes.stream()
+                    .filter(change ->
+                            change.sequence() <= applied && change.catalog().equals(live.ref()))
+                    .toList();
+            if (!missed.isEmpty()) {
+                apply(reached, missed);
+            }
+            from = changes.getLast().sequence();
         }
     }
 

@@ -172,4 +172,47 @@ class LiveCatalogsWritesTest {
             assertTrue(options.exactMatch(TextFolding.fold("Old"), List.of()) < 0);
         }
     }
+
+    @Test
+    void openingALargeCatalogHoldsNoOtherCatalogsWritesAndMissesNoChangeMadeMeanwhile(@TempDir Path dir)
+            throws Exception {
+        CatalogRef bulk = new CatalogRef("t", "bulk");
+        CatalogStore store = JdbcCatalogStore.sqlite(dir.resolve("catalogs.db"));
+        CountDownLatch building = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        // The real store, with the opened catalog's index held once built (its records read) until released.
+        CatalogStore held = (CatalogStore) Proxy.newProxyInstance(
+                CatalogStore.class.getClassLoader(), new Class<?>[] {CatalogStore.class}, (proxy, method, args) -> {
+                    Object result;
+                    try {
+                        result = method.invoke(store, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                    if (method.getName().equals("forEach") && bulk.equals(args[0]) && building.getCount() > 0) {
+                        building.countDown();
+                        assertTrue(release.await(30, TimeUnit.SECONDS));
+                    }
+                    return result;
+                });
+        try (LiveCatalogs catalogs = new LiveCatalogs(held)) {
+            catalogs.open(CITIES, new LiveCatalogs.Seed("test", () -> List.of(city("1", "Paris")), null));
+            CompletableFuture<LiveCatalog> opening = CompletableFuture.supplyAsync(
+                    () -> catalogs.open(bulk, new LiveCatalogs.Seed("test", () -> List.of(city("s", "Seeded")), null)),
+                    OWN_THREAD);
+            assertTrue(building.await(30, TimeUnit.SECONDS), "the opened catalog's records are read");
+
+            CompletableFuture.runAsync(() -> catalogs.upsert(CITIES, List.of(city("2", "Lyon"))), OWN_THREAD)
+                    .get(10, TimeUnit.SECONDS);
+            assertTrue(holds(catalogs, "Lyon"), "another catalog's write went through meanwhile");
+            // Another writer changes the catalog being opened, and this process applies it (passing the catalog by).
+            store.upsert(bulk, List.of(city("m", "Meanwhile")));
+            catalogs.catchUp();
+
+            release.countDown();
+            LiveOptions options = opening.get(30, TimeUnit.SECONDS).options();
+            assertTrue(options.exactMatch(TextFolding.fold("Seeded"), List.of()) >= 0);
+            assertTrue(options.exactMatch(TextFolding.fold("Meanwhile"), List.of()) >= 0, "the change meanwhile is in");
+        }
+    }
 }
