@@ -124,6 +124,13 @@ class RateLimitTest {
     @Test
     void a_query_whose_reading_asks_hundreds_of_questions_costs_more_of_the_rate() throws Exception {
         Path tenants = TestTenants.copyOfDemo(temp);
+        // A budget no loaded machine reaches: a reading cut short asks fewer questions, and is charged less.
+        Path yaml = tenants.resolve("demo").resolve("tenant.yaml");
+        Files.writeString(
+                yaml,
+                Files.readString(yaml)
+                        .replace("    slug: travel\n", "    slug: travel\n    engine_budget_ms: 10000\n"));
+        assertTrue(Files.readString(yaml).contains("engine_budget_ms: 10000"), "the budget is set");
         String key = TestTenants.createKey(tenants, "demo", "public", "travel", "--rate", "1/s", "--burst", "100");
         try (AutocompleteServer server = start(tenants)) {
             ApiClient api = new ApiClient(server.port());
