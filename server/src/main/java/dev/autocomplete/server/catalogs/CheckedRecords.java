@@ -5,6 +5,7 @@ import dev.autocomplete.index.Folding;
 import dev.autocomplete.server.store.InvalidRecordsException;
 import dev.autocomplete.server.store.OptionRecord;
 import dev.autocomplete.server.store.OptionRecords;
+import dev.autocomplete.server.store.PlatformThreads;
 import dev.autocomplete.spi.toolkit.TextFolding;
 import java.io.IOException;
 import java.io.InputStream;
@@ -66,7 +67,8 @@ public final class CheckedRecords implements AutoCloseable {
             try (OutputStream out = Files.newOutputStream(file)) {
                 body.transferTo(out);
             }
-            return new CheckedRecords(format, json, file, true);
+            // Seconds of parsing for a large body: off the virtual thread's carrier.
+            return PlatformThreads.call(() -> new CheckedRecords(format, json, file, true));
         } catch (IOException | RuntimeException | Error e) {
             Files.deleteIfExists(file);
             throw e;

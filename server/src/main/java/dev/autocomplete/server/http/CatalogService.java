@@ -19,6 +19,7 @@ import dev.autocomplete.server.store.CatalogRef;
 import dev.autocomplete.server.store.InvalidRecordsException;
 import dev.autocomplete.server.store.OptionRecord;
 import dev.autocomplete.server.store.OptionRecords;
+import dev.autocomplete.server.store.PlatformThreads;
 import dev.autocomplete.server.store.StorageUnavailableException;
 import dev.autocomplete.server.tenant.Tenant;
 import dev.autocomplete.spi.toolkit.TextFolding;
@@ -135,7 +136,7 @@ public final class CatalogService implements HttpService {
                 CheckedRecords checked = checked(request)) {
             CatalogRef ref = target.ref();
             RecordReader records = checked.records();
-            List<OptionRecord> batch = records.readAll();
+            List<OptionRecord> batch = PlatformThreads.call(records::readAll);
             if (checked.invalid() > 0) {
                 refuseWithConflicts(ref, checked, records, batch);
             }
@@ -508,7 +509,8 @@ public final class CatalogService implements HttpService {
     /** Runs a store operation, turning what the store and the body can throw into the protocol's errors. */
     private <T> T stored(java.util.function.Supplier<T> operation, RecordReader records) {
         try {
-            return operation.get();
+            // The store's work and the index's (seconds for a large write) on a platform thread, not a carrier.
+            return PlatformThreads.call(operation::get);
         } catch (StorageUnavailableException e) {
             throw storageUnavailable();
         } catch (InvalidRecordsException e) {

@@ -38,6 +38,11 @@ final class ConnectionPool implements AutoCloseable {
 
     /** Runs {@code work} on a connection; any {@link SQLException} becomes a {@link StorageUnavailableException}. */
     <T> T use(Database.Work<T> work) {
+        // JDBC's calls into SQLite are native: a virtual thread would hold its carrier through them.
+        return PlatformThreads.call(() -> useHere(work));
+    }
+
+    private <T> T useHere(Database.Work<T> work) {
         try {
             if (!permits.tryAcquire(WAIT_SECONDS, TimeUnit.SECONDS)) {
                 throw new StorageUnavailableException(
