@@ -7,6 +7,7 @@ import dev.autocomplete.server.store.CatalogStore;
 import dev.autocomplete.server.store.InvalidRecordsException;
 import dev.autocomplete.server.store.OptionPatch;
 import dev.autocomplete.server.store.OptionRecord;
+import dev.autocomplete.server.store.PlatformThreads;
 import dev.autocomplete.server.store.StorageUnavailableException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -49,6 +50,8 @@ public final class LiveCatalogs implements AutoCloseable {
     private static final long LOOK_MILLIS = 1_000;
     /** How often the change log is read whether or not the store announced a change. */
     private static final long SAFETY_SECONDS = 30;
+    /** How often what dead writers left in the store is looked for. */
+    private static final long TIDY_MINUTES = 10;
 
     private final Supplier<CatalogStore> connect;
     private volatile CatalogStore store;
@@ -101,6 +104,7 @@ public final class LiveCatalogs implements AutoCloseable {
         // A safety net only: changes made elsewhere arrive through the store's notice; a catch-up that failed
         // meanwhile (the store busy or away for a moment) is made good here.
         background.scheduleWithFixedDelay(this::catchUpQuietly, SAFETY_SECONDS, SAFETY_SECONDS, TimeUnit.SECONDS);
+        background.scheduleWithFixedDelay(this::dropAbandonedQuietly, TIDY_MINUTES, TIDY_MINUTES, TimeUnit.MINUTES);
     }
 
     private void connected(CatalogStore reached) {
@@ -112,6 +116,19 @@ public final class LiveCatalogs implements AutoCloseable {
             applying.unlock();
         }
         reached.onExternalChange(() -> background.execute(this::catchUpQuietly));
+        background.execute(this::dropAbandonedQuietly);
+    }
+
+    /** Drops what dead writers left in the store: at each connection, then every {@link #TIDY_MINUTES} minutes. */
+    private void dropAbandonedQuietly() {
+        try {
+            CatalogStore reached = store;
+            if (reached != null) {
+                reached.dropAbandoned();
+            }
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "live catalogs: dropping what dead writers left failed", e);
+        }
     }
 
     /** The store; {@link StorageUnavailableException} while it has not been reached. */
@@ -266,10 +283,13 @@ public final class LiveCatalogs implements AutoCloseable {
         }
     }
 
+    /** A catalog's index, built from the store on a platform thread (seconds of work at a million options). */
     private static LiveOptions build(CatalogStore from, CatalogRef ref) {
-        List<CatalogEntry> entries = new ArrayList<>();
-        from.forEach(ref, record -> entries.add(entry(record)));
-        return LiveOptions.of(entries);
+        return PlatformThreads.call(() -> {
+            List<CatalogEntry> entries = new ArrayList<>();
+            from.forEach(ref, record -> entries.add(entry(record)));
+            return LiveOptions.of(entries);
+        });
     }
 
     static CatalogEntry entry(OptionRecord record) {

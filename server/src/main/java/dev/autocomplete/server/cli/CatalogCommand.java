@@ -21,6 +21,7 @@ import dev.autocomplete.server.wiring.AutocompleteServer;
 import dev.autocomplete.spi.ConfigTree;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -305,8 +306,9 @@ public final class CatalogCommand implements Runnable {
                 // before the file is created.
                 SortedSet<String> languages = new TreeSet<>();
                 SortedSet<String> attributes = new TreeSet<>();
+                long first = 0;
                 if (chosen == Format.CSV) {
-                    each(store, record -> {
+                    first = each(store, record -> {
                         CsvRecordWriter.requireWritable(record);
                         languages.addAll(record.translations().keySet());
                         attributes.addAll(record.attributes().keySet());
@@ -319,6 +321,13 @@ public final class CatalogCommand implements Runnable {
                         CsvRecordWriter csv = new CsvRecordWriter(out, List.copyOf(languages), List.copyOf(attributes));
                         count = each(store, csv::write);
                         csv.finish();
+                        if (count != first) {
+                            spec.commandLine()
+                                    .getErr()
+                                    .println("error: the catalog changed between the two reads a CSV export makes (its"
+                                            + " languages, then its records); run the export again");
+                            return 1;
+                        }
                     } else {
                         RecordWriter json = new RecordWriter(
                                 AutocompleteServer.jsonMapper(settings.limits()), out, chosen == Format.JSON);
@@ -344,21 +353,25 @@ public final class CatalogCommand implements Runnable {
             return 0;
         }
 
-        /** Every record of the catalog, by id, page by page; returns how many. */
+        /**
+         * Every record of the catalog, by id, read in one statement (one snapshot: a replace meanwhile is seen whole
+         * or not at all, where pages read one after another saw the old records and then none); returns how many.
+         */
         private long each(CatalogStore store, Records records) throws IOException {
-            long count = 0;
-            String after = null;
-            while (true) {
-                List<OptionRecord> page = store.page(options.ref(), after, 1000);
-                for (OptionRecord record : page) {
-                    records.write(record);
-                    count++;
-                }
-                if (page.size() < 1000) {
-                    return count;
-                }
-                after = page.getLast().id();
+            long[] count = {0};
+            try {
+                store.forEach(options.ref(), record -> {
+                    try {
+                        records.write(record);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                    count[0]++;
+                });
+            } catch (UncheckedIOException e) {
+                throw e.getCause();
             }
+            return count[0];
         }
     }
 }

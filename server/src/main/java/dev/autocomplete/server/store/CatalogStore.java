@@ -130,6 +130,12 @@ public interface CatalogStore extends AutoCloseable {
      */
     default void onExternalChange(Runnable listener) {}
 
+    /**
+     * Drops what writers that died left in the store (a large write's rows never switched to, or not wholly dropped
+     * after it); the server calls it now and then. Nothing to do in a store that leaves nothing behind.
+     */
+    default void dropAbandoned() {}
+
     @Override
     void close();
 }

@@ -36,7 +36,7 @@ import java.util.function.Consumer;
  * {@code catalog_options} of their own ({@code rows_key} of {@code catalog_catalogs} names the version a catalog
  * reads; null, its own name), {@value #BUILD_CHUNK} records a transaction, and switch to it in one; the old version
  * is then dropped a chunk a transaction. {@code catalog_builds} lists the versions being written or dropped, so that
- * what a crash left is dropped when a store next opens.
+ * what a crash left is dropped later ({@link #dropAbandoned}).
  *
  * <p>A batch is checked whole before anything is written: it is staged in a temporary table, checked there (ids and
  * folded texts repeated in the batch, folded texts another stored id holds after the batch applies), and then
@@ -59,8 +59,16 @@ public final class JdbcCatalogStore implements CatalogStore {
      * ({@link #upsertByVersion}); a smaller one in one transaction (tens of ms).
      */
     static final int VERSIONED_UPSERT = 2 * BUILD_CHUNK;
-    /** A build registered this long ago and never switched to was abandoned (its process died). */
-    static final long ABANDONED_BUILD_MILLIS = 60 * 60 * 1000L;
+    /**
+     * Tries of a large upsert or patch as a new version before it is done in one transaction (after writes meanwhile
+     * that a version could not take, three times over: a storm of them).
+     */
+    static final int VERSION_ATTEMPTS = 3;
+    /**
+     * A version being written or dropped whose writer has not written for this long (by the database's clock: every
+     * chunk says it is alive) was abandoned, its process gone.
+     */
+    static final long ABANDONED_AFTER_MILLIS = 10 * 60 * 1000L;
     /** Between a catalog's name and a random id in the key of a version's rows: no catalog is so named. */
     private static final String VERSION_MARK = "\u0001";
 
@@ -90,7 +98,6 @@ public final class JdbcCatalogStore implements CatalogStore {
         this.database = database;
         this.ownsDatabase = ownsDatabase;
         database.migrate(COMPONENT, schema(database.dialect()));
-        dropLeftovers();
     }
 
     /** The store in an SQLite file (e.g. {@code <data.dir>/catalogs.db}), created when missing. */
@@ -134,7 +141,8 @@ public final class JdbcCatalogStore implements CatalogStore {
                 List.of("ALTER TABLE catalog_options ADD COLUMN attributes TEXT"),
                 // Version 3: a replace writes a new version of the catalog's rows in short transactions and then
                 // switches to it: rows_key names the version read (null: the catalog's own name), and the versions
-                // being built or dropped are registered until they are done.
+                // being built or dropped are registered until they are done (started_millis: when their writer last
+                // wrote, by the database's clock).
                 List.of(
                         "ALTER TABLE catalog_catalogs ADD COLUMN rows_key " + key,
                         "CREATE TABLE catalog_builds (tenant " + key + " NOT NULL, rows_key " + key + " NOT NULL, "
@@ -229,7 +237,13 @@ public final class JdbcCatalogStore implements CatalogStore {
         if (records.isEmpty()) {
             return List.of();
         }
-        if (valid.size() >= VERSIONED_UPSERT && batch.problems().isEmpty()) {
+        // A write meanwhile that the new version cannot take (a replace, a text taken) makes it start again: one
+        // transaction for the whole batch would hold every catalog's writes for seconds.
+        for (int attempt = 0;
+                attempt < VERSION_ATTEMPTS
+                        && valid.size() >= VERSIONED_UPSERT
+                        && batch.problems().isEmpty();
+                attempt++) {
             // All the records are valid, so their indexes are the batch's: texts other ids hold are refused now.
             List<InvalidRecordsException.Problem> taken = textConflicts(catalog, valid);
             if (!taken.isEmpty()) {
@@ -416,8 +430,8 @@ public final class JdbcCatalogStore implements CatalogStore {
         if (patches.isEmpty()) {
             return List.of();
         }
-        if (patches.size() >= VERSIONED_UPSERT) {
-            Optional<List<Change>> applied = patchByVersion(catalog, patches);
+        for (int attempt = 0; attempt < VERSION_ATTEMPTS && patches.size() >= VERSIONED_UPSERT; attempt++) {
+            Optional<List<Change>> applied = patchByVersion(catalog, patches); // read and merged again each time
             if (applied.isPresent()) {
                 return applied.get();
             }
@@ -526,7 +540,7 @@ public final class JdbcCatalogStore implements CatalogStore {
      * repeated); then one short transaction switches the catalog to them and logs the replace, and the old rows
      * are dropped, again a chunk a transaction. Readers and writers of the catalog see the old records until the
      * switch and the new ones after it; a crash before the switch leaves the old ones. The build is registered in
-     * {@code catalog_builds}, so that rows a crash left behind are dropped later ({@link #dropLeftovers}).
+     * {@code catalog_builds}, so that rows a crash left behind are dropped later ({@link #dropAbandoned}).
      *
      * @param digest the seed file's digest to keep, or null to keep the one stored
      * @param onlyIfAbsent switch only when the store does not hold the catalog (a seed)
@@ -689,7 +703,6 @@ public final class JdbcCatalogStore implements CatalogStore {
         private long index;
 
         VersionBuild(CatalogRef catalog) {
-            dropLeftovers();
             this.catalog = catalog;
             this.rows = new CatalogRef(catalog.tenant(), catalog.catalog() + VERSION_MARK + UUID.randomUUID());
             database.write(connection -> register(connection, rows, false));
@@ -753,6 +766,7 @@ public final class JdbcCatalogStore implements CatalogStore {
                 repeatsOfEarlierChunks(connection, build, "folded", problems);
                 // Repeats are left out (the build is dropped if there are any): later chunks are still checked
                 // against every record before them.
+                alive(connection, build);
                 long inserted = update(
                         connection,
                         build,
@@ -890,22 +904,43 @@ public final class JdbcCatalogStore implements CatalogStore {
         return true;
     }
 
-    /** Registers rows being built, or rows to drop ({@code dropping}: a crash does not leave them for good). */
-    private static Void register(Connection connection, CatalogRef rows, boolean dropping) throws SQLException {
+    /**
+     * Registers rows being built, or rows to drop ({@code dropping}), as alive now: a crash does not leave them for
+     * good ({@link #dropAbandoned}).
+     */
+    private Void register(Connection connection, CatalogRef rows, boolean dropping) throws SQLException {
         try (PreparedStatement insert = connection.prepareStatement("INSERT INTO catalog_builds (tenant, rows_key, "
-                + "started_millis, dropping) VALUES (?, ?, ?, ?) ON CONFLICT (tenant, rows_key) DO UPDATE SET "
-                + "dropping = excluded.dropping")) {
+                + "started_millis, dropping) VALUES (?, ?, " + nowMillis() + ", ?) ON CONFLICT (tenant, rows_key) DO "
+                + "UPDATE SET dropping = excluded.dropping, started_millis = excluded.started_millis")) {
             bind(insert, rows);
-            insert.setLong(3, System.currentTimeMillis());
-            insert.setInt(4, dropping ? 1 : 0);
+            insert.setInt(3, dropping ? 1 : 0);
             insert.executeUpdate();
         }
         return null;
     }
 
+    /** Says in the current transaction that the writer of these rows is alive. */
+    private void alive(Connection connection, CatalogRef rows) throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement(
+                "UPDATE catalog_builds SET started_millis = " + nowMillis() + " WHERE tenant = ? AND rows_key = ?")) {
+            bind(update, rows);
+            update.executeUpdate();
+        }
+    }
+
+    /**
+     * Now in milliseconds by the database's clock, as SQL: replicas' clocks may disagree, the database's is one (a
+     * build on one replica is not taken for abandoned by another whose clock runs an hour ahead).
+     */
+    private String nowMillis() {
+        return database.dialect() == Database.Dialect.POSTGRES
+                ? "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)"
+                : "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)";
+    }
+
     /**
      * Drops registered rows a chunk a transaction, then their registration; rows a catalog reads are never dropped.
-     * A store that cannot be reached now leaves them registered for a later {@link #dropLeftovers}.
+     * A store that cannot be reached now leaves them registered for a later {@link #dropAbandoned}.
      */
     private void drop(CatalogRef rows) {
         try {
@@ -919,7 +954,11 @@ public final class JdbcCatalogStore implements CatalogStore {
                 }
             });
             if (!read) {
-                while (database.write(connection -> dropChunk(connection, rows)) > 0) {
+                while (database.write(connection -> {
+                            alive(connection, rows);
+                            return dropChunk(connection, rows);
+                        })
+                        > 0) {
                     // Another chunk: other writes go in between.
                 }
             }
@@ -951,15 +990,18 @@ public final class JdbcCatalogStore implements CatalogStore {
     }
 
     /**
-     * Drops the rows of replaced versions that were not dropped yet, and of builds a crash abandoned (registered
-     * more than {@value #ABANDONED_BUILD_MILLIS} ms ago and never switched to).
+     * {@inheritDoc}
+     *
+     * <p>Versions of catalogs' rows whose writer has not written for {@value #ABANDONED_AFTER_MILLIS} ms by the
+     * database's clock: builds never switched to, and replaced versions not wholly dropped.
      */
-    private void dropLeftovers() {
+    @Override
+    public void dropAbandoned() {
         List<CatalogRef> leftovers = database.read(connection -> {
             List<CatalogRef> found = new ArrayList<>();
             try (PreparedStatement query = connection.prepareStatement(
-                    "SELECT tenant, rows_key FROM catalog_builds WHERE dropping = 1 OR started_millis < ?")) {
-                query.setLong(1, System.currentTimeMillis() - ABANDONED_BUILD_MILLIS);
+                    "SELECT tenant, rows_key FROM catalog_builds WHERE started_millis < " + nowMillis() + " - ?")) {
+                query.setLong(1, ABANDONED_AFTER_MILLIS);
                 try (ResultSet rows = query.executeQuery()) {
                     while (rows.next()) {
                         found.add(new CatalogRef(rows.getString(1), rows.getString(2)));

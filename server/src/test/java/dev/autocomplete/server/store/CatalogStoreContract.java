@@ -523,7 +523,7 @@ abstract class CatalogStoreContract {
     }
 
     @Test
-    void rows_a_crash_left_behind_are_dropped_when_a_store_opens_and_a_build_under_way_is_not() throws Exception {
+    void rows_a_dead_writer_left_behind_are_dropped_and_a_build_under_way_is_not() throws Exception {
         store.replace(CITIES, List.of(record("a", "Amsterdam")).iterator());
         try (Connection connection = connect()) {
             for (String key : List.of("cities\u0001dead", "cities\u0001live")) {
@@ -544,6 +544,7 @@ abstract class CatalogStoreContract {
             }
         }
         try (CatalogStore again = openAgain()) {
+            again.dropAbandoned(); // as another process would
             assertEquals(List.of("a"), ids(all(again, CITIES)));
         }
         assertEquals(2, rows("SELECT COUNT(*) FROM catalog_options"), "the abandoned build's row is gone");
@@ -588,6 +589,27 @@ abstract class CatalogStoreContract {
                 List.of(5L), refused.problems().stream().map(Problem::index).toList());
         assertEquals("Upserted 5", store.get(CITIES, "u5").orElseThrow().text(), "nothing of it applied");
         assertTrue(store.get(CITIES, "x").isPresent());
+        assertEquals(store.count(CITIES) + 1, rows("SELECT COUNT(*) FROM catalog_options"));
+        assertEquals(0, rows("SELECT COUNT(*) FROM catalog_builds"));
+
+        // A replace meanwhile: the upsert is written again on the replaced catalog, still as a new version (one
+        // transaction for it all would hold every catalog's writes).
+        List<OptionRecord> third = upsert.stream()
+                .limit(JdbcCatalogStore.VERSIONED_UPSERT)
+                .map(r -> record(r.id(), r.text() + " (3)"))
+                .toList();
+        AtomicBoolean once = new AtomicBoolean();
+        ((JdbcCatalogStore) store).beforeSwitch = () -> {
+            if (once.compareAndSet(false, true)) {
+                runNow(() -> store.replace(
+                        CITIES, List.of(record("r", "Replaced meanwhile")).iterator()));
+            }
+        };
+        List<Change> onReplaced = store.upsert(CITIES, third);
+        assertEquals(
+                List.of(Kind.REPLACE), onReplaced.stream().map(Change::kind).toList());
+        assertEquals(JdbcCatalogStore.VERSIONED_UPSERT + 1, store.count(CITIES), "the replace, then the upsert");
+        assertTrue(store.get(CITIES, "r").isPresent());
         assertEquals(store.count(CITIES) + 1, rows("SELECT COUNT(*) FROM catalog_options"));
         assertEquals(0, rows("SELECT COUNT(*) FROM catalog_builds"));
     }
