@@ -91,7 +91,7 @@ public final class JdbcCatalogStore implements CatalogStore {
 
     private final Database database;
     private final boolean ownsDatabase;
-    /** Tests only: runs when a versioned upsert is written and not switched to yet (other writes come in). */
+    /** Tests only: runs when a version is written and not switched to yet (other writes come in). */
     volatile Runnable beforeSwitch;
 
     private JdbcCatalogStore(Database database, boolean ownsDatabase) {
@@ -553,9 +553,13 @@ public final class JdbcCatalogStore implements CatalogStore {
             first.add(records.next());
         }
         if (first.size() <= BUILD_CHUNK) {
-            // One chunk at most: replaced in place, in one transaction no longer than a chunk's (and one commit, not
-            // six, for each of a thousand tenants' small catalogs seeded at a first start).
-            return database.write(connection -> replaceInPlace(connection, catalog, first, digest, onlyIfAbsent));
+            // One chunk at most, replacing one chunk at most: in place, in one transaction no longer than a chunk's
+            // (and one commit, not six, for each of a thousand tenants' small catalogs seeded at a first start).
+            OptionalLong replaced =
+                    database.write(connection -> replaceInPlace(connection, catalog, first, digest, onlyIfAbsent));
+            if (replaced != null) {
+                return replaced;
+            }
         }
         VersionBuild build = new VersionBuild(catalog);
         CatalogRef replaced = build.rows;
@@ -568,6 +572,7 @@ public final class JdbcCatalogStore implements CatalogStore {
             refuseIf(build.shapes);
             refuseIf(build.repeats);
             analyze();
+            beforeSwitch();
             Optional<Switched> switched =
                     database.write(connection -> switchTo(connection, build, digest, onlyIfAbsent, null));
             if (switched.isEmpty()) {
@@ -580,12 +585,25 @@ public final class JdbcCatalogStore implements CatalogStore {
         }
     }
 
-    /** Replaces a small catalog's records in the current transaction, as {@link #rebuild} would. */
+    /**
+     * Replaces a small catalog's records in the current transaction, as {@link #rebuild} would; null, with nothing
+     * done, when the catalog holds more than {@value #BUILD_CHUNK} records now (deleting them is no short write).
+     */
     private OptionalLong replaceInPlace(
             Connection connection, CatalogRef catalog, List<OptionRecord> records, String digest, boolean onlyIfAbsent)
             throws SQLException {
         if (onlyIfAbsent && holds(connection, catalog)) {
             return OptionalLong.empty();
+        }
+        CatalogRef version = rowsOf(connection, catalog);
+        try (PreparedStatement large = connection.prepareStatement(
+                "SELECT 1 FROM catalog_options WHERE tenant = ? AND catalog = ? LIMIT 1 OFFSET " + BUILD_CHUNK)) {
+            bind(large, version);
+            try (ResultSet row = large.executeQuery()) {
+                if (row.next()) {
+                    return null;
+                }
+            }
         }
         try (Staging staging = new Staging(connection, database.dialect())) {
             TreeMap<Long, String> problems = new TreeMap<>();
@@ -602,7 +620,6 @@ public final class JdbcCatalogStore implements CatalogStore {
             repeats(connection, "id", problems);
             repeats(connection, "folded", problems);
             refuseIf(problems);
-            CatalogRef version = rowsOf(connection, catalog);
             update(connection, version, "DELETE FROM catalog_options WHERE tenant = ? AND catalog = ?");
             long count = insertStaged(connection, version);
             staging.clear();
@@ -654,10 +671,7 @@ public final class JdbcCatalogStore implements CatalogStore {
                 return Optional.empty();
             }
             analyze();
-            Runnable hook = beforeSwitch;
-            if (hook != null) {
-                hook.run();
-            }
+            beforeSwitch();
             Optional<Switched> switched = database.write(
                     connection -> switchTo(connection, build, null, false, new Replay(since, ids, staleIfChanged)));
             if (switched.isEmpty()) {
@@ -667,6 +681,13 @@ public final class JdbcCatalogStore implements CatalogStore {
             return Optional.of(List.of(switched.get().change()));
         } finally {
             drop(replaced);
+        }
+    }
+
+    private void beforeSwitch() {
+        Runnable hook = beforeSwitch;
+        if (hook != null) {
+            hook.run();
         }
     }
 

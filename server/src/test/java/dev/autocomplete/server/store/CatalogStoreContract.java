@@ -489,6 +489,20 @@ abstract class CatalogStoreContract {
     }
 
     @Test
+    void a_small_replace_of_a_large_catalog_drops_the_old_records_a_chunk_at_a_time() throws Exception {
+        store.replace(CITIES, generation("g0", 3 * JdbcCatalogStore.BUILD_CHUNK));
+        List<String> versions = new ArrayList<>();
+        ((JdbcCatalogStore) store).beforeSwitch = () -> versions.add("written as a version");
+        store.replace(OTHER, List.of(record("z", "Zoe")).iterator());
+        assertEquals(List.of(), versions, "a small catalog is replaced in place");
+        assertEquals(1, store.replace(CITIES, List.of(record("a", "Amsterdam")).iterator()));
+        assertEquals(List.of("written as a version"), versions, "deleting the large one is no short write");
+        assertEquals(List.of("a"), ids(all(store, CITIES)));
+        assertEquals(2, rows("SELECT COUNT(*) FROM catalog_options"));
+        assertEquals(0, rows("SELECT COUNT(*) FROM catalog_builds"));
+    }
+
+    @Test
     void repeats_across_a_replaces_chunks_are_refused_and_a_failed_replace_leaves_no_rows_behind() throws Exception {
         store.replace(CITIES, List.of(record("a", "Amsterdam")).iterator());
         int chunk = JdbcCatalogStore.BUILD_CHUNK;
