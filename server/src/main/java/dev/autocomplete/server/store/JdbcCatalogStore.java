@@ -84,6 +84,11 @@ public final class JdbcCatalogStore implements CatalogStore {
     /** The schema's name in {@code schema_version}. */
     public static final String COMPONENT = "catalogs";
 
+    /** The staged records into rows of catalog_options (binds tenant and catalog). */
+    private static final String INSERT_STAGED = "INSERT INTO catalog_options (tenant, catalog, id, text, folded, "
+            + "aliases, weight, translations, attributes) SELECT ?, ?, id, text, folded, aliases, weight, translations, "
+            + "attributes FROM catalog_staging";
+
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<List<String>> ALIASES = new TypeReference<>() {};
     private static final TypeReference<TreeMap<String, String>> TRANSLATIONS = new TypeReference<>() {};
@@ -249,9 +254,12 @@ public final class JdbcCatalogStore implements CatalogStore {
             if (!taken.isEmpty()) {
                 throw new InvalidRecordsException(taken.subList(0, Math.min(taken.size(), MAX_PROBLEMS)));
             }
-            Optional<List<Change>> applied = upsertByVersion(catalog, valid, lastSequence(), false);
+            Optional<List<Change>> applied = upsertByVersion(catalog, valid, lastSequence(), null);
             if (applied.isPresent()) {
                 return applied.get();
+            }
+            if (attempt == VERSION_ATTEMPTS - 1) {
+                warnOfOneTransaction(catalog, "upsert", valid.size());
             }
         }
         return database.write(connection -> {
@@ -435,6 +443,9 @@ public final class JdbcCatalogStore implements CatalogStore {
             if (applied.isPresent()) {
                 return applied.get();
             }
+            if (attempt == VERSION_ATTEMPTS - 1) {
+                warnOfOneTransaction(catalog, "patch", patches.size());
+            }
         }
         return database.write(connection -> {
             Merged merged = new Merged(patches, id -> stored(connection, catalog, id));
@@ -448,6 +459,18 @@ public final class JdbcCatalogStore implements CatalogStore {
                 return applyUpsert(connection, catalog, merged.valid, staging);
             }
         });
+    }
+
+    /** A large write left to one transaction holds every catalog's writes meanwhile: the operator is told. */
+    private static void warnOfOneTransaction(CatalogRef catalog, String write, int records) {
+        LOG.log(
+                System.Logger.Level.WARNING,
+                "catalog {0}: a large {1} ({2} records) met a write meanwhile it could not take {3} times (a replace,"
+                        + " or a text taken); it is applied in one transaction, and other writes wait for it",
+                catalog,
+                write,
+                records,
+                VERSION_ATTEMPTS);
     }
 
     /** Patches merged into the records they change, checked as an upsert's records are, by patch index. */
@@ -514,7 +537,9 @@ public final class JdbcCatalogStore implements CatalogStore {
         textConflicts(catalog, merged.valid)
                 .forEach(p -> merged.problems.putIfAbsent(merged.staged.get((int) p.index()), p.reason()));
         refuseIf(merged.problems);
-        return upsertByVersion(catalog, merged.valid, since, true);
+        Map<String, OptionPatch> byId = new HashMap<>();
+        patches.forEach(patch -> byId.put(patch.id(), patch));
+        return upsertByVersion(catalog, merged.valid, since, byId);
     }
 
     @Override
@@ -647,10 +672,11 @@ public final class JdbcCatalogStore implements CatalogStore {
      * upserts in one transaction, which reports what is wrong.
      *
      * @param since the last change before the catalog was read for these records: later writes are replayed
-     * @param staleIfChanged whether a write meanwhile to one of the records' ids makes them stale (a patch's merges)
+     * @param patches for a patch, the patches the records were merged from, by id (merged again into a record written
+     *     meanwhile); null for an upsert
      */
     private Optional<List<Change>> upsertByVersion(
-            CatalogRef catalog, List<OptionRecord> records, long since, boolean staleIfChanged) {
+            CatalogRef catalog, List<OptionRecord> records, long since, Map<String, OptionPatch> patches) {
         Set<String> ids = new HashSet<>();
         records.forEach(record -> ids.add(record.id()));
         VersionBuild build = new VersionBuild(catalog);
@@ -673,7 +699,7 @@ public final class JdbcCatalogStore implements CatalogStore {
             analyze();
             beforeSwitch();
             Optional<Switched> switched = database.write(
-                    connection -> switchTo(connection, build, null, false, new Replay(since, ids, staleIfChanged)));
+                    connection -> switchTo(connection, build, null, false, new Replay(since, ids, patches)));
             if (switched.isEmpty()) {
                 return Optional.empty();
             }
@@ -764,11 +790,11 @@ public final class JdbcCatalogStore implements CatalogStore {
     }
 
     /**
-     * The writes of a catalog since {@code since} that a versioned upsert of {@code ids} applies again; with
-     * {@code staleIfChanged} (a patch, merged with what was stored at {@code since}), a write to one of {@code ids}
-     * makes the upsert stale.
+     * The writes of a catalog since {@code since} that a versioned upsert of {@code ids} applies again; for a patch
+     * ({@code patches} by id, null for an upsert, whose records win), a write meanwhile to a patched id has the patch
+     * merged again into the record stored now.
      */
-    private record Replay(long since, Set<String> ids, boolean staleIfChanged) {}
+    private record Replay(long since, Set<String> ids, Map<String, OptionPatch> patches) {}
 
     /** A switch to a new version: the rows the catalog had, and the replace logged. */
     private record Switched(CatalogRef old, Change change) {}
@@ -787,13 +813,8 @@ public final class JdbcCatalogStore implements CatalogStore {
                 repeatsOfEarlierChunks(connection, build, "folded", problems);
                 // Repeats are left out (the build is dropped if there are any): later chunks are still checked
                 // against every record before them.
-                alive(connection, build);
-                long inserted = update(
-                        connection,
-                        build,
-                        "INSERT INTO catalog_options (tenant, catalog, id, text, folded, aliases, weight, translations, "
-                                + "attributes) SELECT ?, ?, id, text, folded, aliases, weight, translations, attributes "
-                                + "FROM catalog_staging WHERE true ON CONFLICT DO NOTHING");
+                alive(connection, build, true);
+                long inserted = insertStagedUnlessTaken(connection, build);
                 staging.clear();
                 return inserted;
             }
@@ -834,6 +855,13 @@ public final class JdbcCatalogStore implements CatalogStore {
         if (onlyIfAbsent && holds(connection, catalog)) {
             return Optional.empty();
         }
+        try (PreparedStatement done = connection.prepareStatement(
+                "DELETE FROM catalog_builds WHERE tenant = ? AND rows_key = ? AND dropping = 0")) {
+            bind(done, build.rows);
+            if (done.executeUpdate() == 0) {
+                throw takenForAbandoned(catalog); // rolled back: the catalog stays as it was
+            }
+        }
         CatalogRef old = rowsOf(connection, catalog);
         if (replay != null && !replayed(connection, catalog, old, build.rows, replay)) {
             return Optional.empty();
@@ -848,11 +876,6 @@ public final class JdbcCatalogStore implements CatalogStore {
             upsert.executeUpdate();
         }
         register(connection, old, true);
-        try (PreparedStatement done =
-                connection.prepareStatement("DELETE FROM catalog_builds WHERE tenant = ? AND rows_key = ?")) {
-            bind(done, build.rows);
-            done.executeUpdate();
-        }
         return Optional.of(new Switched(old, recordChange(connection, catalog, Kind.REPLACE, null, null)));
     }
 
@@ -861,8 +884,7 @@ public final class JdbcCatalogStore implements CatalogStore {
      * changed and the build does not replace; false when that cannot be: a replace meanwhile, changes pruned from
      * the log, or a text now stored that the build gives another id.
      */
-    private static boolean replayed(
-            Connection connection, CatalogRef catalog, CatalogRef old, CatalogRef build, Replay replay)
+    private boolean replayed(Connection connection, CatalogRef catalog, CatalogRef old, CatalogRef build, Replay replay)
             throws SQLException {
         try (Statement statement = connection.createStatement();
                 ResultSet row = statement.executeQuery("SELECT MIN(sequence) FROM catalog_changes")) {
@@ -873,6 +895,7 @@ public final class JdbcCatalogStore implements CatalogStore {
             }
         }
         Set<String> changed = new LinkedHashSet<>();
+        Set<String> rebased = new LinkedHashSet<>();
         try (PreparedStatement query = connection.prepareStatement("SELECT kind, id FROM catalog_changes WHERE "
                 + "sequence > ? AND tenant = ? AND catalog = ? ORDER BY sequence")) {
             query.setLong(1, replay.since());
@@ -885,8 +908,8 @@ public final class JdbcCatalogStore implements CatalogStore {
                     }
                     if (!replay.ids().contains(rows.getString(2))) {
                         changed.add(rows.getString(2));
-                    } else if (replay.staleIfChanged()) {
-                        return false;
+                    } else if (replay.patches() != null) {
+                        rebased.add(rows.getString(2));
                     }
                 }
             }
@@ -922,7 +945,43 @@ public final class JdbcCatalogStore implements CatalogStore {
                 }
             }
         }
-        return true;
+        return rebased.isEmpty() || rebased(connection, catalog, build, replay.patches(), rebased);
+    }
+
+    /**
+     * Merges the patches of {@code ids} again into the records stored now (written meanwhile) and puts the results
+     * in the build; false when one of them is gone now or the result is refused (its text taken): the patch is then
+     * tried again from the start, where such a record is reported.
+     */
+    private boolean rebased(
+            Connection connection,
+            CatalogRef catalog,
+            CatalogRef build,
+            Map<String, OptionPatch> patches,
+            Set<String> ids)
+            throws SQLException {
+        try (Staging staging = new Staging(connection, database.dialect())) {
+            long index = 0;
+            for (String id : ids) {
+                Optional<OptionRecord> now = stored(connection, catalog, id);
+                if (now.isEmpty()) {
+                    return false;
+                }
+                OptionRecord merged = patches.get(id).applyTo(now.get());
+                if (OptionRecords.problem(merged).isPresent()) {
+                    return false;
+                }
+                staging.add(index++, merged);
+            }
+            staging.flush();
+            update(
+                    connection,
+                    build,
+                    "DELETE FROM catalog_options WHERE tenant = ? AND catalog = ? AND id IN (SELECT id FROM catalog_staging)");
+            long inserted = insertStagedUnlessTaken(connection, build);
+            staging.clear();
+            return inserted == index;
+        }
     }
 
     /**
@@ -940,13 +999,26 @@ public final class JdbcCatalogStore implements CatalogStore {
         return null;
     }
 
-    /** Says in the current transaction that the writer of these rows is alive. */
-    private void alive(Connection connection, CatalogRef rows) throws SQLException {
-        try (PreparedStatement update = connection.prepareStatement(
-                "UPDATE catalog_builds SET started_millis = " + nowMillis() + " WHERE tenant = ? AND rows_key = ?")) {
+    /**
+     * Says in the current transaction that the writer of these rows is alive; for a build, fails when a sweep took it
+     * for abandoned (its writer paused past {@value #ABANDONED_AFTER_MILLIS} ms) and is dropping it.
+     */
+    private void alive(Connection connection, CatalogRef rows, boolean building) throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement("UPDATE catalog_builds SET started_millis = "
+                + nowMillis() + " WHERE tenant = ? AND rows_key = ?" + (building ? " AND dropping = 0" : ""))) {
             bind(update, rows);
-            update.executeUpdate();
+            if (update.executeUpdate() == 0 && building) {
+                throw takenForAbandoned(
+                        new CatalogRef(rows.tenant(), rows.catalog().split(VERSION_MARK, 2)[0]));
+            }
         }
+    }
+
+    private static StorageUnavailableException takenForAbandoned(CatalogRef catalog) {
+        return new StorageUnavailableException(
+                "the new version of catalog " + catalog + " was taken for abandoned (its writer was silent for "
+                        + ABANDONED_AFTER_MILLIS / 60_000 + " minutes) and dropped; nothing of the write was applied",
+                null);
     }
 
     /**
@@ -963,7 +1035,8 @@ public final class JdbcCatalogStore implements CatalogStore {
      * Drops registered rows a chunk a transaction, then their registration; rows a catalog reads are never dropped.
      * A store that cannot be reached now leaves them registered for a later {@link #dropAbandoned}.
      */
-    private void drop(CatalogRef rows) {
+    private long drop(CatalogRef rows) {
+        long dropped = 0;
         try {
             boolean read = database.read(connection -> {
                 try (PreparedStatement query = connection.prepareStatement(
@@ -975,13 +1048,14 @@ public final class JdbcCatalogStore implements CatalogStore {
                 }
             });
             if (!read) {
-                while (database.write(connection -> {
-                            alive(connection, rows);
-                            return dropChunk(connection, rows);
-                        })
-                        > 0) {
-                    // Another chunk: other writes go in between.
-                }
+                int deleted;
+                do {
+                    deleted = database.write(connection -> {
+                        alive(connection, rows, false);
+                        return dropChunk(connection, rows);
+                    });
+                    dropped += deleted;
+                } while (deleted > 0); // a chunk a transaction: other writes go in between
             }
             database.write(connection -> {
                 try (PreparedStatement done =
@@ -997,6 +1071,7 @@ public final class JdbcCatalogStore implements CatalogStore {
                     rows.tenant() + "/" + rows.catalog().split(VERSION_MARK, 2)[0],
                     e.getMessage());
         }
+        return dropped;
     }
 
     private static int dropChunk(Connection connection, CatalogRef rows) throws SQLException {
@@ -1031,7 +1106,29 @@ public final class JdbcCatalogStore implements CatalogStore {
             }
             return found;
         });
-        leftovers.forEach(this::drop);
+        for (CatalogRef rows : leftovers) {
+            // Claimed in one write: a writer that comes back after this finds its version gone and fails, and one
+            // that wrote meanwhile is not taken for abandoned.
+            boolean claimed = database.write(connection -> {
+                try (PreparedStatement claim = connection.prepareStatement("UPDATE catalog_builds SET dropping = 1, "
+                        + "started_millis = " + nowMillis() + " WHERE tenant = ? AND rows_key = ? AND started_millis < "
+                        + nowMillis() + " - ?")) {
+                    bind(claim, rows);
+                    claim.setLong(3, ABANDONED_AFTER_MILLIS);
+                    return claim.executeUpdate() == 1;
+                }
+            });
+            if (claimed) {
+                long dropped = drop(rows);
+                LOG.log(
+                        System.Logger.Level.INFO,
+                        "catalog {0}: dropped {1} rows of a version whose writer stopped (a server killed in a large"
+                                + " write, or paused for {2} minutes)",
+                        rows.tenant() + "/" + rows.catalog().split(VERSION_MARK, 2)[0],
+                        dropped,
+                        ABANDONED_AFTER_MILLIS / 60_000);
+            }
+        }
     }
 
     /** Records of the batch repeating an earlier record's {@code column}, by index. */
@@ -1081,13 +1178,13 @@ public final class JdbcCatalogStore implements CatalogStore {
         }
     }
 
-    private static long insertStaged(Connection connection, CatalogRef catalog) throws SQLException {
-        return update(
-                connection,
-                catalog,
-                "INSERT INTO catalog_options (tenant, catalog, id, text, folded, aliases, "
-                        + "weight, translations, attributes) SELECT ?, ?, id, text, folded, aliases, weight, translations, "
-                        + "attributes FROM catalog_staging");
+    private static long insertStaged(Connection connection, CatalogRef rows) throws SQLException {
+        return update(connection, rows, INSERT_STAGED);
+    }
+
+    /** Inserts the staged records whose id and folded text the rows do not hold yet; how many went in. */
+    private static long insertStagedUnlessTaken(Connection connection, CatalogRef rows) throws SQLException {
+        return update(connection, rows, INSERT_STAGED + " WHERE true ON CONFLICT DO NOTHING");
     }
 
     private static int update(Connection connection, CatalogRef catalog, String sql) throws SQLException {

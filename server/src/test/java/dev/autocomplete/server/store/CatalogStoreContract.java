@@ -503,6 +503,28 @@ abstract class CatalogStoreContract {
     }
 
     @Test
+    void a_version_a_sweep_took_for_abandoned_is_never_switched_to() throws Exception {
+        store.replace(CITIES, List.of(record("a", "Amsterdam")).iterator());
+        // The writer paused past the abandonment delay (a stopped process) and another process swept meanwhile.
+        ((JdbcCatalogStore) store).beforeSwitch = () -> runNow(() -> {
+            try (Connection connection = connect();
+                    Statement statement = connection.createStatement()) {
+                statement.executeUpdate("UPDATE catalog_builds SET started_millis = 0");
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+            store.dropAbandoned();
+        });
+        StorageUnavailableException refused = assertThrows(
+                StorageUnavailableException.class,
+                () -> store.replace(CITIES, generation("g1", JdbcCatalogStore.BUILD_CHUNK + 10)));
+        assertTrue(refused.getMessage().contains("taken for abandoned"), refused.getMessage());
+        assertEquals(List.of("a"), ids(all(store, CITIES)), "the catalog is as it was");
+        assertEquals(1, rows("SELECT COUNT(*) FROM catalog_options"), "nothing of the version is left");
+        assertEquals(0, rows("SELECT COUNT(*) FROM catalog_builds"));
+    }
+
+    @Test
     void repeats_across_a_replaces_chunks_are_refused_and_a_failed_replace_leaves_no_rows_behind() throws Exception {
         store.replace(CITIES, List.of(record("a", "Amsterdam")).iterator());
         int chunk = JdbcCatalogStore.BUILD_CHUNK;
@@ -647,13 +669,16 @@ abstract class CatalogStoreContract {
                 store.get(CITIES, "id" + (size - 1)).orElseThrow().text());
         assertEquals(size, store.count(CITIES));
 
-        // A write meanwhile to a patched id: the patch is merged again with it, in one transaction.
+        // A write meanwhile to a patched id: the patch is merged again into it, still written as a version.
         List<OptionPatch> lighter = IntStream.range(0, JdbcCatalogStore.VERSIONED_UPSERT)
                 .mapToObj(i -> new OptionPatch("id" + i, null, null, 1.0, null, null))
                 .toList();
         ((JdbcCatalogStore) store).beforeSwitch =
                 () -> runNow(() -> store.upsert(CITIES, List.of(record("id3", "Renamed meanwhile"))));
-        assertEquals(Kind.UPSERT, store.patch(CITIES, lighter).getFirst().kind(), "applied in one transaction");
+        assertEquals(
+                List.of(Kind.REPLACE),
+                store.patch(CITIES, lighter).stream().map(Change::kind).toList(),
+                "merged again, not left to one transaction");
         OptionRecord id3 = store.get(CITIES, "id3").orElseThrow();
         assertEquals("Renamed meanwhile", id3.text(), "the write meanwhile is not lost");
         assertEquals(1.0, id3.weight());
