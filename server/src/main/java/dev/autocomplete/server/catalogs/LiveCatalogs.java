@@ -574,7 +574,7 @@ public final class LiveCatalogs implements AutoCloseable {
         }
         for (CatalogRef ref : pending) {
             if (waitFor == null || waitFor.contains(ref)) {
-                finishRebuild(reached, ref);
+                finishRebuild(reached, ref, true);
             } else {
                 background.execute(() -> finishRebuildQuietly(reached, ref));
             }
@@ -583,7 +583,7 @@ public final class LiveCatalogs implements AutoCloseable {
 
     private void finishRebuildQuietly(CatalogStore reached, CatalogRef ref) {
         try {
-            finishRebuild(reached, ref);
+            finishRebuild(reached, ref, false);
         } catch (RuntimeException e) {
             // Logged and retried by finishRebuild.
         }
@@ -591,22 +591,30 @@ public final class LiveCatalogs implements AutoCloseable {
 
     /**
      * Builds the catalog's new index from the store, then, under the lock, puts it in with the changes that came
-     * after it; waits instead when another thread builds it. A failure is retried a second later (the old index
-     * serves until then) and thrown.
+     * after it; when another thread builds it, waits for it if {@code wait}, else returns. A failure is retried a
+     * second later (the old index serves until then) and thrown.
      */
-    private void finishRebuild(CatalogStore reached, CatalogRef ref) {
+    private void finishRebuild(CatalogStore reached, CatalogRef ref, boolean wait) {
         Rebuild rebuild;
         CompletableFuture<Void> done;
+        LiveCatalog live = open.get(ref);
         applying.lock();
         try {
             rebuild = rebuilding.get(ref);
             if (rebuild == null) {
                 return;
             }
+            if (live == null) { // its opening failed after the replace was queued: nothing to build
+                rebuilding.remove(ref);
+                rebuild.done.complete(null);
+                return;
+            }
             done = rebuild.done;
             if (!rebuild.building) {
                 rebuild.building = true;
                 done = null;
+            } else if (!wait) {
+                return; // another thread builds it; the background thread does not wait for it
             }
         } finally {
             applying.unlock();
@@ -618,10 +626,6 @@ public final class LiveCatalogs implements AutoCloseable {
                 throw e.getCause() instanceof RuntimeException cause ? cause : e;
             }
             return;
-        }
-        LiveCatalog live = open.get(ref);
-        if (live == null) {
-            return; // only an open catalog is ever rebuilt
         }
         try {
             while (true) {

@@ -519,9 +519,7 @@ abstract class CatalogStoreContract {
                 StorageUnavailableException.class,
                 () -> store.replace(CITIES, generation("g1", JdbcCatalogStore.BUILD_CHUNK + 10)));
         assertTrue(refused.getMessage().contains("taken for abandoned"), refused.getMessage());
-        assertEquals(List.of("a"), ids(all(store, CITIES)), "the catalog is as it was");
-        assertEquals(1, rows("SELECT COUNT(*) FROM catalog_options"), "nothing of the version is left");
-        assertEquals(0, rows("SELECT COUNT(*) FROM catalog_builds"));
+        assertOnlyAmsterdamAndNoVersionLeft();
     }
 
     @Test
@@ -553,9 +551,7 @@ abstract class CatalogStoreContract {
                 .iterator();
         assertThrows(IllegalStateException.class, () -> store.replace(CITIES, failing));
 
-        assertEquals(List.of("a"), ids(all(store, CITIES)), "nothing of either replace applied");
-        assertEquals(1, rows("SELECT COUNT(*) FROM catalog_options"), "their rows were dropped");
-        assertEquals(0, rows("SELECT COUNT(*) FROM catalog_builds"));
+        assertOnlyAmsterdamAndNoVersionLeft();
     }
 
     @Test
@@ -706,6 +702,13 @@ abstract class CatalogStoreContract {
         } catch (Exception e) {
             throw new AssertionError("a write waited", e);
         }
+    }
+
+    /** CITIES holds its one record "a" as before a refused or failed write, and nothing of that write is left. */
+    private void assertOnlyAmsterdamAndNoVersionLeft() throws Exception {
+        assertEquals(List.of("a"), ids(all(store, CITIES)), "the catalog is as it was");
+        assertEquals(1, rows("SELECT COUNT(*) FROM catalog_options"), "no rows of the write are left");
+        assertEquals(0, rows("SELECT COUNT(*) FROM catalog_builds"));
     }
 
     /** The one number a query of the raw tables answers. */
