@@ -45,7 +45,8 @@ public final class TenantCatalogs {
     private static final Set<String> PARAM_KEYS = Set.of("catalog", "options", CatalogSources.CONTEXT_ATTRIBUTES);
 
     private final Map<String, Supplier<LiveOptions>> byName;
-    private final List<LiveCatalog> live;
+    /** An array: {@link #generation()} is read on every request, without an iterator. */
+    private final LiveCatalog[] live;
     /** Reads inline option lists: the tenant's directory and default language. */
     private final EngineContext inlineReader;
     /** What is likely a mistake but keeps nothing from serving, found while the params' sources are built. */
@@ -54,7 +55,7 @@ public final class TenantCatalogs {
     private TenantCatalogs(
             Map<String, Supplier<LiveOptions>> byName, List<LiveCatalog> live, EngineContext inlineReader) {
         this.byName = Map.copyOf(byName);
-        this.live = List.copyOf(live);
+        this.live = live.toArray(LiveCatalog[]::new);
         this.inlineReader = inlineReader;
     }
 

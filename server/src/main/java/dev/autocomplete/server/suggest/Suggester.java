@@ -41,7 +41,7 @@ public final class Suggester {
 
     private final EngineRunner runner;
     private final ResponseCache cache;
-    private final Clock clock;
+    private final Today today;
     private final Learning learning;
 
     /** A suggester that does not learn. */
@@ -56,7 +56,7 @@ public final class Suggester {
     public Suggester(EngineRunner runner, ResponseCache cache, Clock clock, Learning learning) {
         this.runner = runner;
         this.cache = cache;
-        this.clock = clock;
+        this.today = new Today(clock);
         this.learning = learning;
     }
 
@@ -104,7 +104,7 @@ public final class Suggester {
 
     public Outcome suggest(Caller caller, SuggestRequest request) {
         Product product = caller.product();
-        LocalDate today = LocalDate.now(clock.withZone(product.zone()));
+        LocalDate today = this.today.in(product.zone());
         Priors priors = learning == null || !caller.tenant().learn()
                 ? Priors.NONE
                 : learning.priors(caller.tenant().id(), product.slug());
