@@ -5,7 +5,6 @@ import dev.autocomplete.server.auth.Admitted;
 import dev.autocomplete.server.auth.Caller;
 import dev.autocomplete.server.observe.Metrics;
 import dev.autocomplete.server.protocol.JsonBodies;
-import dev.autocomplete.server.protocol.SuggestRequest;
 import dev.autocomplete.server.protocol.SuggestRequestReader;
 import dev.autocomplete.server.suggest.Suggester;
 import io.helidon.http.HeaderValues;
@@ -55,10 +54,9 @@ public final class SuggestService implements HttpService {
         try (Admitted admitted = gatekeeper.admit(request, response)) {
             Caller caller = admitted.caller();
             JsonRequests.requireJson(request);
-            SuggestRequest body = reader.read(requests.body(request));
+            Suggester.Outcome outcome = suggester.suggest(caller, requests.body(request), reader);
             RequestFacts facts = RequestFacts.of(request);
-            facts.body = body;
-            Suggester.Outcome outcome = suggester.suggest(caller, body);
+            facts.body = outcome.request();
             facts.suggested = outcome;
             gatekeeper.chargeReading(caller, outcome.engineQuestions());
             // Counted before the answer leaves, so a scrape right after it sees the count.

@@ -31,6 +31,22 @@ public record SuggestRequest(
         String sessionId,
         String language) {
 
+    /** This request with another body's envelope and {@code identified_params}: its {@code data} read the same. */
+    public SuggestRequest withEnvelope(
+            List<EchoedParam> identifiedEcho, String requestId, String requestAt, String sessionId, String language) {
+        return new SuggestRequest(
+                rawQuery,
+                fills,
+                dismissedTypes,
+                additionalContext,
+                identifiedEcho,
+                recentlySuggested,
+                requestId,
+                requestAt,
+                sessionId,
+                language);
+    }
+
     /**
      * A {@code completed_params} entry that fills a token.
      *

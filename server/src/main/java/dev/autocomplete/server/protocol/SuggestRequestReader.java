@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.ObjectWriter;
 import dev.autocomplete.spi.AdditionalContext;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.IllformedLocaleException;
@@ -87,6 +88,145 @@ public final class SuggestRequestReader {
             throw ApiException.badRequest("INVALID_JSON", "The body is not valid JSON.");
         }
         return validate(envelope);
+    }
+
+    /**
+     * A body's identity for the response cache, found without reading {@code data}: the bytes of {@code data}'s object
+     * without its {@code identified_params} member and one comma beside it (the one part of {@code data} that shapes no
+     * answer; what is left is {@code data} as a client sends it without that member), and the rest of the body read and
+     * checked as {@link #read} does ({@code meta}, {@code identified_params}, any other member). Two bodies of one
+     * product with the same {@code data} bytes read the same but for that member, so an answer kept for one serves the
+     * other; {@code data} was checked when that answer was computed.
+     *
+     * @param data {@code data}'s bytes without the {@code identified_params} member
+     * @param hash the hash of {@code data}
+     * @param echo {@code identified_params}, read
+     */
+    public record Keyed(
+            byte[] data,
+            int hash,
+            List<SuggestRequest.EchoedParam> echo,
+            String requestId,
+            String requestAt,
+            String sessionId,
+            String language) {
+
+        /** The request {@code cached} was read from, with this body's envelope and echo. */
+        public SuggestRequest request(SuggestRequest cached) {
+            return cached.withEnvelope(echo, requestId, requestAt, sessionId, language);
+        }
+    }
+
+    /**
+     * {@link Keyed} for a body of the usual shape; null for any other (not an object, {@code data} or {@code meta}
+     * missing, repeated or of another type, {@code identified_params} repeated or not an array) and for any body that
+     * {@link #read} would refuse outside {@code data}: {@link #read} then reads it and says why. A hit then costs the
+     * tokens of {@code data}, not their strings, lists and trees.
+     */
+    public Keyed keyed(byte[] body) {
+        try {
+            Utf8.requireUtf8Json(body);
+            Fields meta = null;
+            int dataStart = -1;
+            int dataEnd = -1;
+            int cutStart = -1;
+            int cutEnd = -1;
+            List<Fields> echo = null;
+            try (JsonParser parser = json.createParser(body)) {
+                if (parser.nextToken() != JsonToken.START_OBJECT) {
+                    return null;
+                }
+                while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                    String name = parser.currentName();
+                    JsonToken token = parser.nextToken();
+                    if (name.equals("meta")) {
+                        if (meta != null || token != JsonToken.START_OBJECT) {
+                            return null;
+                        }
+                        meta = fields(parser, META);
+                    } else if (name.equals("data")) {
+                        if (dataStart >= 0 || token != JsonToken.START_OBJECT) {
+                            return null;
+                        }
+                        dataStart = offset(parser.currentTokenLocation().getByteOffset());
+                        boolean first = true;
+                        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                            if (parser.currentName().equals("identified_params")) {
+                                if (cutStart >= 0) {
+                                    return null;
+                                }
+                                int nameStart =
+                                        offset(parser.currentTokenLocation().getByteOffset());
+                                echo = entries(parser, parser.nextToken(), IDENTIFIED_PARAM);
+                                if (echo == NOT_AN_ARRAY) {
+                                    return null;
+                                }
+                                int valueEnd = offset(parser.currentLocation().getByteOffset());
+                                // The member and the comma that parts it from the one before it, or from the one after
+                                // it when it comes first: what is left is data as sent without the member.
+                                if (first) {
+                                    cutStart = nameStart;
+                                    int next = skipSpace(body, valueEnd, 1);
+                                    cutEnd = next < body.length && body[next] == ',' ? next + 1 : valueEnd;
+                                } else {
+                                    cutStart = skipSpace(body, nameStart - 1, -1);
+                                    cutEnd = valueEnd;
+                                    if (body[cutStart] != ',') {
+                                        return null;
+                                    }
+                                }
+                            } else {
+                                parser.nextToken();
+                                parser.skipChildren();
+                            }
+                            first = false;
+                        }
+                        dataEnd = offset(parser.currentLocation().getByteOffset());
+                    } else {
+                        skip(parser);
+                    }
+                }
+                if (parser.nextToken() != null || meta == null || dataStart < 0) {
+                    return null;
+                }
+            }
+            Meta checked = meta(meta);
+            List<SuggestRequest.EchoedParam> echoed =
+                    pairs(echo, "identified_params", "value", SuggestRequest.EchoedParam::new);
+            byte[] data;
+            if (cutStart < 0) {
+                data = Arrays.copyOfRange(body, dataStart, dataEnd);
+            } else {
+                data = new byte[(dataEnd - dataStart) - (cutEnd - cutStart)];
+                System.arraycopy(body, dataStart, data, 0, cutStart - dataStart);
+                System.arraycopy(body, cutEnd, data, cutStart - dataStart, dataEnd - cutEnd);
+            }
+            return new Keyed(
+                    data,
+                    Arrays.hashCode(data),
+                    echoed,
+                    checked.requestId(),
+                    checked.requestAt(),
+                    checked.sessionId(),
+                    checked.language());
+        } catch (IOException | ApiException e) {
+            return null; // read says what is wrong
+        }
+    }
+
+    /** The first index from {@code at} on, stepping by {@code step}, that is not JSON whitespace (or the end). */
+    private static int skipSpace(byte[] body, int at, int step) {
+        while (at >= 0
+                && at < body.length
+                && (body[at] == ' ' || body[at] == '\t' || body[at] == '\n' || body[at] == '\r')) {
+            at += step;
+        }
+        return at;
+    }
+
+    /** A byte offset of the body: bodies are far below 2 GiB (the server's body limit). */
+    private static int offset(long offset) {
+        return Math.toIntExact(offset);
     }
 
     /** The known fields of a body, as read. */
@@ -241,25 +381,8 @@ public final class SuggestRequestReader {
         if (body.data == null) {
             throw ApiException.badRequest("INVALID_REQUEST", "data must be an object.");
         }
-        Fields meta = body.meta;
+        Meta meta = meta(body.meta);
         Data data = body.data;
-
-        String requestId = meta.text("request_id");
-        if (requestId == null || !Uuids.isUuid(requestId)) {
-            throw ApiException.badRequest("INVALID_REQUEST_ID", "meta.request_id must be a UUID (8-4-4-4-12 hex).");
-        }
-        String requestAt = meta.text("request_at");
-        if (requestAt == null || !Timestamps.isZonedTimestamp(requestAt)) {
-            throw ApiException.badRequest(
-                    "INVALID_REQUEST_AT",
-                    "meta.request_at must be an ISO 8601 timestamp with a zone, e.g. 2026-01-31T09:30:00Z.");
-        }
-        Object sessionId = meta.get("session_id");
-        if (sessionId != null && !(sessionId instanceof String session && Uuids.isUuidV4(session))) {
-            throw ApiException.badRequest("INVALID_SESSION_ID", "meta.session_id must be a UUID version 4.");
-        }
-        String language = language(optionalString(meta, "language", "meta.language"));
-        optionalString(meta, "client_version", "meta.client_version");
 
         if (!(data.rawQuery instanceof String rawQuery)) {
             throw ApiException.badRequest("INVALID_REQUEST", "data.raw_query must be a string (it may be empty).");
@@ -286,10 +409,33 @@ public final class SuggestRequestReader {
                 additionalContext(data.additionalContext),
                 pairs(data.identifiedParams, "identified_params", "value", SuggestRequest.EchoedParam::new),
                 pairs(data.recentlySuggested, "recently_suggested", "text", SuggestRequest.SuggestionRef::new),
-                requestId,
-                requestAt,
-                (String) sessionId,
-                language);
+                meta.requestId(),
+                meta.requestAt(),
+                meta.sessionId(),
+                meta.language());
+    }
+
+    /** What {@code meta} says, checked. */
+    private record Meta(String requestId, String requestAt, String sessionId, String language) {}
+
+    private static Meta meta(Fields meta) {
+        String requestId = meta.text("request_id");
+        if (requestId == null || !Uuids.isUuid(requestId)) {
+            throw ApiException.badRequest("INVALID_REQUEST_ID", "meta.request_id must be a UUID (8-4-4-4-12 hex).");
+        }
+        String requestAt = meta.text("request_at");
+        if (requestAt == null || !Timestamps.isZonedTimestamp(requestAt)) {
+            throw ApiException.badRequest(
+                    "INVALID_REQUEST_AT",
+                    "meta.request_at must be an ISO 8601 timestamp with a zone, e.g. 2026-01-31T09:30:00Z.");
+        }
+        Object sessionId = meta.get("session_id");
+        if (sessionId != null && !(sessionId instanceof String session && Uuids.isUuidV4(session))) {
+            throw ApiException.badRequest("INVALID_SESSION_ID", "meta.session_id must be a UUID version 4.");
+        }
+        String language = language(optionalString(meta, "language", "meta.language"));
+        optionalString(meta, "client_version", "meta.client_version");
+        return new Meta(requestId, requestAt, (String) sessionId, language);
     }
 
     private static void readCompletedParams(

@@ -2,41 +2,37 @@ package dev.autocomplete.server.suggest;
 
 import dev.autocomplete.server.memory.Generations;
 import dev.autocomplete.server.protocol.SuggestRequest;
+import dev.autocomplete.server.protocol.SuggestRequestReader;
 import dev.autocomplete.server.protocol.SuggestResponse;
 import dev.autocomplete.server.tenant.Product;
-import dev.autocomplete.spi.AdditionalContext;
 import java.time.Duration;
 import java.time.LocalDate;
-import java.util.List;
-import java.util.Map;
+import java.util.Arrays;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Responses of products whose engines are all cacheable ({@link dev.autocomplete.spi.Engine#cacheable()}), keyed
  * by everything that shapes one except the envelope's ids and times: the product instance (so a reloaded tenant
- * starts afresh), {@code raw_query}, the fills, the dismissals, {@code additional_context}, the suggestions on
- * screen, {@code meta.language}, the product's today (engines read no clock: the core hands them the date) and
- * the generation of its data (a write to a live catalog makes earlier answers unreachable; read before the answer
- * is computed, so an answer is never filed under a newer generation than it saw), and the generation of what the
- * product learned from picks (applied at most once per learning interval, so the hit rate holds).
+ * starts afresh), the bytes of the body's {@code data} without its {@code identified_params} (so {@code raw_query},
+ * the fills, the dismissals, {@code additional_context} and the suggestions on screen, as sent:
+ * {@link SuggestRequestReader.Keyed}), {@code meta.language}, the product's today (engines read no clock: the core
+ * hands them the date) and the generation of its data (a write to a live catalog makes earlier answers unreachable;
+ * read before the answer is computed, so an answer is never filed under a newer generation than it saw), and the
+ * generation of what the product learned from picks (applied at most once per learning interval, so the hit rate
+ * holds). A hit is found before {@code data} is read: the request read for the kept answer is kept with it.
  * Bounded by entry count; entries idle for ten minutes go, so a reloaded tenant's old product is released. The
  * cached context is kept in memory only, never logged or written. Thread-safe.
  */
 public final class ResponseCache {
 
     /**
-     * The key: its hash computed once, when made (a record's is computed on every call, and the cache's map asks
-     * for it on each lookup: the fills, dismissals and context hashed anew cost about 2 % of a cached answer).
+     * The key: its hash computed once, when made. The body's {@code data} is one array compared whole: a key of the
+     * request's read fields cost their reading on every hit, and a lookup read each of them from memory.
      */
     static final class Key {
         private final Product product;
-        private final String rawQuery;
-        private final Map<String, SuggestRequest.Fill> fills;
-        private final Set<String> dismissed;
-        private final AdditionalContext context;
-        private final List<SuggestRequest.SuggestionRef> recent;
+        private final byte[] data;
         private final String language;
         private final LocalDate today;
         private final long dataGeneration;
@@ -45,33 +41,20 @@ public final class ResponseCache {
 
         Key(
                 Product product,
-                String rawQuery,
-                Map<String, SuggestRequest.Fill> fills,
-                Set<String> dismissed,
-                AdditionalContext context,
-                List<SuggestRequest.SuggestionRef> recent,
-                String language,
+                SuggestRequestReader.Keyed body,
                 LocalDate today,
                 long dataGeneration,
                 long learnedGeneration) {
             this.product = product;
-            this.rawQuery = rawQuery;
-            this.fills = fills;
-            this.dismissed = dismissed;
-            this.context = context;
-            this.recent = recent;
-            this.language = language;
+            this.data = body.data();
+            this.language = body.language();
             this.today = today;
             this.dataGeneration = dataGeneration;
             this.learnedGeneration = learnedGeneration;
             // The product by identity, as equals compares it: a record whose hash walks its whole model.
             // Without Objects.hash's array and boxes: the key is made on every request.
             int h = System.identityHashCode(product);
-            h = 31 * h + Objects.hashCode(rawQuery);
-            h = 31 * h + Objects.hashCode(fills);
-            h = 31 * h + Objects.hashCode(dismissed);
-            h = 31 * h + Objects.hashCode(context);
-            h = 31 * h + Objects.hashCode(recent);
+            h = 31 * h + body.hash();
             h = 31 * h + Objects.hashCode(language);
             h = 31 * h + Objects.hashCode(today);
             h = 31 * h + Long.hashCode(dataGeneration);
@@ -83,6 +66,7 @@ public final class ResponseCache {
             return hash;
         }
 
+        /** Today and the language are compared by identity first: one instance a day ({@link Today}), and per tag. */
         @Override
         public boolean equals(Object other) {
             return other instanceof Key key
@@ -90,21 +74,20 @@ public final class ResponseCache {
                     && product == key.product
                     && dataGeneration == key.dataGeneration
                     && learnedGeneration == key.learnedGeneration
-                    && Objects.equals(rawQuery, key.rawQuery)
                     && Objects.equals(language, key.language)
                     && Objects.equals(today, key.today)
-                    && Objects.equals(fills, key.fills)
-                    && Objects.equals(dismissed, key.dismissed)
-                    && Objects.equals(context, key.context)
-                    && Objects.equals(recent, key.recent);
+                    && Arrays.equals(data, key.data);
         }
     }
+
+    /** A kept answer and the request read for it (its envelope that of the first asker). */
+    record Kept(SuggestRequest request, SuggestResponse response) {}
 
     /** How long an answer nobody asked for is kept at most (a reloaded tenant's old product is released). */
     static final Duration IDLE = Duration.ofMinutes(10);
 
     /** The answers; null when caching is off. */
-    private final Generations<Key, SuggestResponse> answers;
+    private final Generations<Key, Kept> answers;
 
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
@@ -122,25 +105,15 @@ public final class ResponseCache {
     }
 
     /**
-     * What the cache holds for {@code request} on {@code product}: a hit, or the key a computed answer is filed under
-     * ({@link #put}); neither when the product is not cached. A hit carries whatever envelope its first answer had:
-     * callers set their own.
+     * What the cache holds for a body of {@code product} ({@link SuggestRequestReader#keyed}): a hit, or the key a
+     * computed answer is filed under ({@link #put}); neither when the product is not cached or the body has no key. A
+     * hit carries the envelope of its first answer: callers set their own.
      */
-    Lookup find(Product product, SuggestRequest request, LocalDate today, long learnedGeneration) {
-        if (!caches(product)) {
+    Lookup find(Product product, SuggestRequestReader.Keyed body, LocalDate today, long learnedGeneration) {
+        if (body == null || !caches(product)) {
             return Lookup.UNCACHED;
         }
-        Key key = new Key(
-                product,
-                request.rawQuery(),
-                request.fills(),
-                request.dismissedTypes(),
-                request.additionalContext(),
-                request.recentlySuggested(),
-                request.language(),
-                today,
-                product.dataGeneration().getAsLong(),
-                learnedGeneration);
+        Key key = new Key(product, body, today, product.dataGeneration().getAsLong(), learnedGeneration);
         return new Lookup(key, get(key));
     }
 
@@ -150,25 +123,25 @@ public final class ResponseCache {
      * @param key where an answer computed for the request is filed; null when the product is not cached
      * @param hit the kept answer; null on a miss
      */
-    record Lookup(Key key, SuggestResponse hit) {
+    record Lookup(Key key, Kept hit) {
         static final Lookup UNCACHED = new Lookup(null, null);
     }
 
-    /** Keeps an answer computed on a miss of {@code lookup}. */
-    void put(Lookup lookup, SuggestResponse response) {
+    /** Keeps an answer computed on a miss of {@code lookup}, and the request it was computed for. */
+    void put(Lookup lookup, SuggestRequest request, SuggestResponse response) {
         if (lookup.key() != null) {
-            answers.put(lookup.key(), response);
+            answers.put(lookup.key(), new Kept(request, response));
         }
     }
 
-    private SuggestResponse get(Key key) {
-        SuggestResponse answer = answers.get(key);
+    private Kept get(Key key) {
+        Kept answer = answers.get(key);
         (answer == null ? misses : hits).increment();
         return answer;
     }
 
     /** Whether responses of this product are cached at all. */
-    private boolean caches(Product product) {
+    boolean caches(Product product) {
         return answers != null && product.cacheable();
     }
 

@@ -8,6 +8,7 @@ import dev.autocomplete.server.learning.Learning;
 import dev.autocomplete.server.protocol.Offered;
 import dev.autocomplete.server.protocol.Placeholders;
 import dev.autocomplete.server.protocol.SuggestRequest;
+import dev.autocomplete.server.protocol.SuggestRequestReader;
 import dev.autocomplete.server.protocol.SuggestResponse;
 import dev.autocomplete.server.reading.Priors;
 import dev.autocomplete.server.reading.Query;
@@ -62,7 +63,10 @@ public final class Suggester {
 
     /** How the response cache took part in a request. */
     public enum CacheLookup {
-        /** The product's responses are not cached (caching off, or an engine that must not be cached). */
+        /**
+         * The product's responses are not cached (caching off, or an engine that must not be cached), or the body is
+         * of an unusual shape ({@code data} or {@code meta} twice, say: {@link SuggestRequestReader#keyed}).
+         */
         NONE,
         /** Answered from the cache: no engine was asked. */
         HIT,
@@ -73,6 +77,7 @@ public final class Suggester {
     /**
      * What came of one request, for the caller to answer with, count and log.
      *
+     * @param request the body, read (from the cache on a hit: only its envelope and echo read from this body)
      * @param response the response, its envelope set
      * @param engine what came of asking the engines, or null when none was asked (a cache hit)
      * @param engineNanos time spent waiting for the engines (0 when none was asked)
@@ -81,6 +86,7 @@ public final class Suggester {
      * @param engineQuestions questions the reading asked the engines (0 when none was asked), for the rate limit
      */
     public record Outcome(
+            SuggestRequest request,
             SuggestResponse response,
             EngineOutcome engine,
             long engineNanos,
@@ -102,18 +108,33 @@ public final class Suggester {
         return cache;
     }
 
-    public Outcome suggest(Caller caller, SuggestRequest request) {
+    /**
+     * Answers a body: from the response cache when it holds an answer for the body's {@code data}
+     * ({@link SuggestRequestReader#keyed}, which reads no more than the envelope), else read whole and answered.
+     *
+     * @throws dev.autocomplete.server.protocol.ApiException when the body is not a valid suggest body
+     */
+    public Outcome suggest(Caller caller, byte[] body, SuggestRequestReader reader) {
         Product product = caller.product();
         LocalDate today = this.today.in(product.zone());
         Priors priors = learning == null || !caller.tenant().learn()
                 ? Priors.NONE
                 : learning.priors(caller.tenant().id(), product.slug());
-        ResponseCache.Lookup cached = cache.find(product, request, today, priors.generation());
-        Answer fresh = cached.hit() == null ? answer(caller, request, today, priors) : null;
-        if (fresh != null && fresh.keep()) {
-            cache.put(cached, fresh.response());
+        SuggestRequestReader.Keyed keyed = cache.caches(product) ? reader.keyed(body) : null;
+        ResponseCache.Lookup cached = cache.find(product, keyed, today, priors.generation());
+        SuggestRequest request;
+        Answer fresh;
+        if (cached.hit() != null) {
+            request = keyed.request(cached.hit().request());
+            fresh = null;
+        } else {
+            request = reader.read(body);
+            fresh = answer(caller, request, today, priors);
+            if (fresh.keep()) {
+                cache.put(cached, request, fresh.response());
+            }
         }
-        SuggestResponse response = fresh == null ? cached.hit() : fresh.response();
+        SuggestResponse response = fresh == null ? cached.hit().response() : fresh.response();
         CacheLookup lookup =
                 cached.key() == null ? CacheLookup.NONE : fresh == null ? CacheLookup.HIT : CacheLookup.MISS;
         EngineRunner.Result<Reading> engines = fresh == null ? null : fresh.engines();
@@ -129,6 +150,7 @@ public final class Suggester {
                     new Learning.ProductRef(caller.tenant().id(), product.slug()), sessionId, response.offered());
         }
         return new Outcome(
+                request,
                 response.withEnvelope(request.requestId(), request.requestAt(), sessionId),
                 engines == null ? null : engines.outcome(),
                 engines == null ? 0 : engines.engineNanos(),

@@ -51,10 +51,18 @@ class SuggestRequestFuzzTest {
             + "\"meta\":{\"request_id\":\"6f1c2a8e-3b4d-4e5f-9a7b-1c2d3e4f5a61\",\"request_at\":\"2026-11-22T10:15:30Z\","
             + "\"session_id\":\"9b2f6c1e-4d3a-4f5b-8c7d-2e1f0a9b8c7d\",\"language\":\"fr-CA\",\"client_version\":\"1\"}}";
 
-    /** The property every body must have: read, or refused with one of the protocol's 400 codes. */
+    /**
+     * The property every body must have: read, or refused with one of the protocol's 400 codes. And its cache key
+     * ({@link SuggestRequestReader#keyed}, which never throws) reads its envelope and echo as the full read does: a hit
+     * for a body read is that body's request.
+     */
     private static void readsOrRefuses(byte[] body) {
+        SuggestRequestReader.Keyed keyed = READER.keyed(body);
         try {
-            READER.read(body);
+            SuggestRequest read = READER.read(body);
+            if (keyed != null) {
+                assertEquals(read, keyed.request(read));
+            }
         } catch (ApiException refused) {
             assertEquals(400, refused.status(), refused.code());
             assertTrue(BAD_REQUEST_CODES.contains(refused.code()), refused.code());
@@ -80,6 +88,76 @@ class SuggestRequestFuzzTest {
                 random -> JSON.valueToTree(envelope(random)).toString().getBytes(StandardCharsets.UTF_8),
                 Fuzz::show,
                 SuggestRequestFuzzTest::readsOrRefuses);
+    }
+
+    /**
+     * Bodies of one {@code data} written with and without {@code identified_params} (first, in the middle, last, null,
+     * spaced), with other envelopes, duplicate members and other top-level members: any two that have one cache key
+     * and are both read read alike but for their envelope and echo, so a hit answers as the full read would.
+     */
+    @Test
+    void bodies_of_one_cache_key_read_alike_but_for_their_envelope_and_echo() {
+        List<String> queries = List.of("Lis", "Lis ", "Book {{ORIGIN_1}} to Po");
+        List<String> echoes = List.of(
+                "",
+                "\"identified_params\":[]",
+                "\"identified_params\" : null",
+                "\"identified_params\":[{\"type\":\"destination\",\"value\":\"Po\"}]",
+                "\"identified_params\":[{\"type\":\"destination\"}]",
+                "\"identified_params\":{}");
+        List<String> metas = List.of(
+                "\"request_id\":\"6f1c2a8e-3b4d-4e5f-9a7b-1c2d3e4f5a61\",\"request_at\":\"2026-11-22T10:15:30Z\"",
+                "\"request_id\":\"6f1c2a8e-3b4d-4e5f-9a7b-1c2d3e4f5a62\",\"request_at\":\"2026-11-22T10:15:31+01:00\","
+                        + "\"session_id\":\"9b2f6c1e-4d3a-4f5b-8c7d-2e1f0a9b8c7d\",\"language\":\"fr-CA\"",
+                "\"request_id\":\"nope\",\"request_at\":\"2026-11-22T10:15:30Z\"");
+        java.util.Map<String, SuggestRequest> byKey = new java.util.HashMap<>();
+        int[] hits = new int[1];
+        Fuzz.check(
+                2_000,
+                random -> {
+                    String query = queries.get(random.nextInt(queries.size()));
+                    java.util.List<String> members = new java.util.ArrayList<>(List.of(
+                            "\"raw_query\":\"" + query + "\"",
+                            "\"completed_params\":[{\"type\":\"origin\",\"placeholder\":\"{{ORIGIN_1}}\",\"text\":\"Paris\"}]",
+                            "\"additional_context\":{\"home\":\"PT\"}"));
+                    members = members.subList(0, 1 + random.nextInt(3));
+                    String echo = echoes.get(random.nextInt(echoes.size()));
+                    if (!echo.isEmpty()) {
+                        members.add(random.nextInt(members.size() + 1), echo);
+                    }
+                    String comma = random.nextInt(4) == 0 ? " , " : ",";
+                    String data = "{" + String.join(comma, members) + "}";
+                    String meta = "{" + metas.get(random.nextInt(metas.size())) + "}";
+                    String body =
+                            switch (random.nextInt(4)) {
+                                case 0 -> "{\"meta\":" + meta + ",\"data\":" + data + "}";
+                                case 1 -> "{\"data\":" + data + ",\"other\":[1,{\"meta\":2}],\"meta\":" + meta + "}";
+                                case 2 -> "{\"data\":" + data + ",\"meta\":" + meta + ",\"meta\":" + meta + "}";
+                                default -> "{\"data\":" + data + ",\"meta\":" + meta + "}";
+                            };
+                    return body.getBytes(StandardCharsets.UTF_8);
+                },
+                Fuzz::show,
+                body -> {
+                    readsOrRefuses(body);
+                    SuggestRequestReader.Keyed keyed = READER.keyed(body);
+                    SuggestRequest read;
+                    try {
+                        read = READER.read(body);
+                    } catch (ApiException refused) {
+                        return;
+                    }
+                    if (keyed == null) {
+                        return;
+                    }
+                    String key = HexFormat.of().formatHex(keyed.data()) + "/" + keyed.language();
+                    SuggestRequest first = byKey.putIfAbsent(key, read);
+                    if (first != null) {
+                        hits[0]++;
+                        assertEquals(read, keyed.request(first), new String(body, StandardCharsets.UTF_8));
+                    }
+                });
+        assertTrue(hits[0] > 100, "bodies met a kept key " + hits[0] + " times");
     }
 
     @Test

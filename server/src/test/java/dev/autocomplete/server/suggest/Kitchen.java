@@ -107,6 +107,59 @@ final class Kitchen {
                 null);
     }
 
+    /**
+     * {@code request} as the JSON body a client sends: fills and dismissals as {@code completed_params} (dismissals
+     * last), and the envelope; the context, echo and suggestions on screen when there are any.
+     */
+    static byte[] body(SuggestRequest request) {
+        Map<String, Object> data = new java.util.LinkedHashMap<>();
+        data.put("raw_query", request.rawQuery());
+        List<Map<String, Object>> completed = new java.util.ArrayList<>();
+        request.fills().forEach((token, fill) -> {
+            Map<String, Object> entry = new java.util.LinkedHashMap<>();
+            entry.put("type", fill.type());
+            entry.put("placeholder", token);
+            entry.put("text", fill.text());
+            completed.add(entry);
+        });
+        request.dismissedTypes().stream()
+                .sorted()
+                .forEach(type -> completed.add(Map.of("type", type, "placeholder", "")));
+        data.put("completed_params", completed);
+        if (!request.identifiedEcho().isEmpty()) {
+            data.put(
+                    "identified_params",
+                    request.identifiedEcho().stream()
+                            .map(echo -> Map.of("type", echo.type(), "value", echo.value()))
+                            .toList());
+        }
+        if (!request.recentlySuggested().isEmpty()) {
+            data.put(
+                    "recently_suggested",
+                    request.recentlySuggested().stream()
+                            .map(ref -> Map.of("type", ref.type(), "text", ref.text()))
+                            .toList());
+        }
+        if (request.additionalContext() != AdditionalContext.NONE) {
+            throw new IllegalArgumentException("a kitchen body carries no context");
+        }
+        Map<String, Object> meta = new java.util.LinkedHashMap<>();
+        meta.put("request_id", request.requestId());
+        meta.put("request_at", request.requestAt());
+        if (request.sessionId() != null) {
+            meta.put("session_id", request.sessionId());
+        }
+        if (request.language() != null) {
+            meta.put("language", request.language());
+        }
+        try {
+            return new com.fasterxml.jackson.databind.ObjectMapper()
+                    .writeValueAsBytes(Map.of("data", data, "meta", meta));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** The query the suggester would read for {@code text} typed without tokens. */
     static Query query(String text) {
         return new Query(

@@ -6,10 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.autocomplete.server.auth.Caller;
 import dev.autocomplete.server.engines.EngineOutcome;
 import dev.autocomplete.server.engines.EngineRunner;
 import dev.autocomplete.server.protocol.SuggestRequest;
+import dev.autocomplete.server.protocol.SuggestRequestReader;
 import dev.autocomplete.server.protocol.SuggestResponse;
 import dev.autocomplete.server.protocol.Uuids;
 import dev.autocomplete.server.tenant.TenantRegistry;
@@ -27,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 class SuggesterTest {
 
     private static final String SESSION = "6e5d4c3b-2a19-4807-9f6e-5d4c3b2a1908";
+    private static final SuggestRequestReader READER = new SuggestRequestReader(new ObjectMapper());
 
     @TempDir
     Path temp;
@@ -52,7 +55,7 @@ class SuggesterTest {
     }
 
     private SuggestResponse suggest(SuggestRequest request) {
-        Suggester.Outcome outcome = suggester.suggest(caller, request);
+        Suggester.Outcome outcome = suggester.suggest(caller, Kitchen.body(request), READER);
         if (outcome.cache() != Suggester.CacheLookup.NONE) {
             lookups.add(outcome.cache() == Suggester.CacheLookup.HIT);
         }
