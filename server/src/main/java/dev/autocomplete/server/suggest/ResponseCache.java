@@ -136,8 +136,20 @@ public final class ResponseCache {
 
     private Kept get(Key key) {
         Kept answer = answers.get(key);
-        (answer == null ? misses : hits).increment();
+        if (answer != null) {
+            hits.increment();
+        }
         return answer;
+    }
+
+    /**
+     * Counts a miss of {@code lookup} once its body was read: a body refused by the full read was looked up (its key is
+     * found before its data is read) but is no miss of the cache.
+     */
+    void missed(Lookup lookup) {
+        if (lookup.key() != null) {
+            misses.increment();
+        }
     }
 
     /** Whether responses of this product are cached at all. */

@@ -109,6 +109,7 @@ class ResponseCacheTest {
         }
         calls.incrementAndGet();
         SuggestRequest request = READER.read(body);
+        cache.missed(lookup);
         cache.put(lookup, request, new SuggestResponse("", null, List.of(), false, null, null, null));
         return request;
     }

@@ -3,13 +3,16 @@ package dev.autocomplete.server.suggest;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.autocomplete.server.auth.Caller;
 import dev.autocomplete.server.engines.EngineOutcome;
 import dev.autocomplete.server.engines.EngineRunner;
+import dev.autocomplete.server.protocol.ApiException;
 import dev.autocomplete.server.protocol.SuggestRequest;
 import dev.autocomplete.server.protocol.SuggestRequestReader;
 import dev.autocomplete.server.protocol.SuggestResponse;
@@ -170,5 +173,19 @@ class SuggesterTest {
         assertEquals(Kitchen.REQUEST_ID, response.requestId());
         suggest(Kitchen.request("Eat hang"));
         assertEquals(List.of(false, false), lookups);
+    }
+
+    @Test
+    void a_body_refused_for_its_data_is_looked_up_by_its_key_but_counted_as_no_miss() {
+        suggest(Kitchen.request("Eat "));
+        byte[] refused = new String(Kitchen.body(Kitchen.request("Eat ")), java.nio.charset.StandardCharsets.UTF_8)
+                .replace("\"raw_query\":\"Eat \"", "\"raw_query\":7")
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertNotNull(READER.keyed(refused), "its envelope is fine: the cache is asked");
+        ApiException error = assertThrows(ApiException.class, () -> suggester.suggest(caller, refused, READER));
+        assertEquals("INVALID_REQUEST", error.code());
+        suggest(Kitchen.request("Eat "));
+        assertEquals(1, suggester.cache().misses());
+        assertEquals(1, suggester.cache().hits());
     }
 }
