@@ -23,9 +23,12 @@ final class Today {
         this.clock = clock;
     }
 
-    /** Today's date in {@code zone}, by the clock. */
+    /**
+     * Today's date in {@code zone}, by the clock in that zone ({@link Clock#withZone}: a test's clock may read another
+     * instant in each zone, as the engine test kit's reads noon of its day in every zone).
+     */
     LocalDate in(ZoneId zone) {
-        long now = clock.millis();
+        long now = clock.withZone(zone).millis();
         Day day = last;
         if (day != null && now >= day.from && now < day.until && (day.zone == zone || day.zone.equals(zone))) {
             return day.date;

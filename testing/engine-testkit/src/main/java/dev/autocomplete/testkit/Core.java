@@ -9,7 +9,6 @@ import dev.autocomplete.server.auth.Caller;
 import dev.autocomplete.server.engines.EngineRunner;
 import dev.autocomplete.server.protocol.ApiException;
 import dev.autocomplete.server.protocol.JsonBodies;
-import dev.autocomplete.server.protocol.SuggestRequest;
 import dev.autocomplete.server.protocol.SuggestRequestReader;
 import dev.autocomplete.server.suggest.ResponseCache;
 import dev.autocomplete.server.suggest.Suggester;
@@ -48,18 +47,17 @@ final class Core {
      * @throws RequestRefused when the server would refuse the body with a 4xx
      */
     Answer suggest(Tenant tenant, Product product, ObjectNode body, LocalDate today) {
-        SuggestRequest request;
+        Suggester suggester = new Suggester(new EngineRunner(), cache, clock(today));
+        // Authentication is HTTP's business; the suggest core reads only the tenant and product of its caller.
+        Caller caller = new Caller(tenant, product, null, Caller.Kind.SECRET_KEY);
+        Suggester.Outcome outcome;
         try {
-            request = reader.read(JSON.writeValueAsBytes(body));
+            outcome = suggester.suggest(caller, JSON.writeValueAsBytes(body), reader);
         } catch (ApiException e) {
             throw new RequestRefused(e.status(), e.code(), e.getMessage());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        Suggester suggester = new Suggester(new EngineRunner(), cache, clock(today));
-        // Authentication is HTTP's business; the suggest core reads only the tenant and product of its caller.
-        Caller caller = new Caller(tenant, product, null, Caller.Kind.SECRET_KEY);
-        Suggester.Outcome outcome = suggester.suggest(caller, request);
         byte[] written = bodies.suggestResponse(outcome.response());
         try {
             JsonNode json = JSON.readTree(written);
