@@ -402,9 +402,7 @@ public final class SuggestRequestReader {
 
         return new SuggestRequest(
                 rawQuery,
-                // Map.of() when empty, as Set.copyOf gives Set.of(): the response cache compares a cached key's by
-                // identity then, without reading it from memory.
-                fills.isEmpty() ? Map.of() : Collections.unmodifiableMap(fills),
+                Collections.unmodifiableMap(fills),
                 Set.copyOf(dismissed),
                 additionalContext(data.additionalContext),
                 pairs(data.identifiedParams, "identified_params", "value", SuggestRequest.EchoedParam::new),
