@@ -1,5 +1,6 @@
 package dev.autocomplete.server.protocol;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -66,20 +67,29 @@ public final class JsonText {
         return ascii(value ? "true" : "false");
     }
 
-    /** A JSON string, or {@code null}. */
+    /**
+     * A JSON string, or {@code null}. The chars are taken as Latin-1 bytes first, in one copy, and then checked and
+     * written from that array: reading each char of the string cost half again as much (the envelope's ids, the access
+     * log's fields and an answer's texts are written on every request). A char that is no plain ASCII, or that Latin-1
+     * could not hold (it became a {@code ?}), is written from the string itself ({@link #escaped}).
+     */
     public JsonText string(String value) {
         if (value == null) {
             return ascii("null");
         }
         int n = value.length();
+        byte[] latin1 = value.getBytes(StandardCharsets.ISO_8859_1);
+        if (latin1.length != n) {
+            return charByChar(value); // a surrogate pair became one '?': the indexes no longer match
+        }
         room(n + 2); // the quotes and every char as one byte: the plain run below checks no room
         byte[] out = bytes;
         int at = length;
         out[at++] = '"';
         for (int i = 0; i < n; i++) {
-            char c = value.charAt(i);
-            if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
-                out[at++] = (byte) c;
+            byte b = latin1[i];
+            if (b >= 0x20 && b != '"' && b != '\\' && b != 0x7f && b != '?') {
+                out[at++] = b;
             } else {
                 length = at;
                 i = escaped(value, i);
@@ -91,6 +101,16 @@ public final class JsonText {
         out[at++] = '"';
         length = at;
         return this;
+    }
+
+    /** {@link #string}, reading char by char. */
+    private JsonText charByChar(String value) {
+        int n = value.length();
+        append('"');
+        for (int i = 0; i < n; i++) {
+            i = escaped(value, i);
+        }
+        return append('"');
     }
 
     /** {@code ,"name":} (no comma right after an opening brace or bracket). */
@@ -114,9 +134,14 @@ public final class JsonText {
         return name(name).string(value);
     }
 
-    /** Writes the character at {@code i} escaped or encoded; returns the index of the last char it took. */
+    /** Writes the character at {@code i} as is, escaped or encoded; returns the index of the last char it took. */
     private int escaped(String value, int i) {
         char c = value.charAt(i);
+        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+            room(1);
+            bytes[length++] = (byte) c;
+            return i;
+        }
         switch (c) {
             case '"' -> ascii("\\\"");
             case '\\' -> ascii("\\\\");
