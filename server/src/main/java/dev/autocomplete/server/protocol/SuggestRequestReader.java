@@ -56,6 +56,7 @@ public final class SuggestRequestReader {
     private static final List<Fields> NOT_AN_ARRAY = Collections.unmodifiableList(new ArrayList<>());
 
     private static final String[] META = {"request_id", "request_at", "session_id", "language", "client_version"};
+    private static final byte[][] META_BYTES = KeyedScan.names(META);
     private static final String[] COMPLETED_PARAM = {"type", "placeholder", "text"};
     private static final String[] IDENTIFIED_PARAM = {"type", "value"};
     private static final String[] SUGGESTION = {"type", "text"};
@@ -121,11 +122,24 @@ public final class SuggestRequestReader {
      * {@link Keyed} for a body of the usual shape; null for any other (not an object, {@code data} or {@code meta}
      * missing, repeated or of another type, {@code identified_params} repeated or not an array) and for any body that
      * {@link #read} would refuse outside {@code data}: {@link #read} then reads it and says why. A hit then costs the
-     * tokens of {@code data}, not their strings, lists and trees.
+     * tokens of {@code data}, not their strings, lists and trees; the shape clients send on every keystroke is found by
+     * one pass over the bytes ({@link KeyedScan}), any other by the streaming parser.
      */
     public Keyed keyed(byte[] body) {
         try {
             Utf8.requireUtf8Json(body);
+            KeyedScan.Found found = KeyedScan.scan(body, META_BYTES);
+            return found != null
+                    ? keyed(body, found.dataStart(), found.dataEnd(), -1, -1, null, new Fields(META, found.meta()))
+                    : parsedKey(body);
+        } catch (ApiException e) {
+            return null; // read says what is wrong
+        }
+    }
+
+    /** {@link #keyed} by the streaming parser, for any shape; the body is well-formed UTF-8. */
+    Keyed parsedKey(byte[] body) {
+        try {
             Fields meta = null;
             int dataStart = -1;
             int dataEnd = -1;
@@ -190,28 +204,39 @@ public final class SuggestRequestReader {
                     return null;
                 }
             }
-            Meta checked = meta(meta);
-            List<SuggestRequest.EchoedParam> echoed =
-                    pairs(echo, "identified_params", "value", SuggestRequest.EchoedParam::new);
-            byte[] data;
-            if (cutStart < 0) {
-                data = Arrays.copyOfRange(body, dataStart, dataEnd);
-            } else {
-                data = new byte[(dataEnd - dataStart) - (cutEnd - cutStart)];
-                System.arraycopy(body, dataStart, data, 0, cutStart - dataStart);
-                System.arraycopy(body, cutEnd, data, cutStart - dataStart, dataEnd - cutEnd);
-            }
-            return new Keyed(
-                    data,
-                    Arrays.hashCode(data),
-                    echoed,
-                    checked.requestId(),
-                    checked.requestAt(),
-                    checked.sessionId(),
-                    checked.language());
+            return keyed(body, dataStart, dataEnd, cutStart, cutEnd, echo, meta);
         } catch (IOException | ApiException e) {
             return null; // read says what is wrong
         }
+    }
+
+    /**
+     * The key of a body whose {@code data} is {@code [dataStart, dataEnd)} less {@code [cutStart, cutEnd)} (none when
+     * {@code cutStart} is negative), its {@code meta} checked as {@link #read} checks it.
+     *
+     * @throws ApiException when {@code meta} or {@code echo} is not what {@link #read} accepts
+     */
+    private static Keyed keyed(
+            byte[] body, int dataStart, int dataEnd, int cutStart, int cutEnd, List<Fields> echo, Fields meta) {
+        Meta checked = meta(meta);
+        List<SuggestRequest.EchoedParam> echoed =
+                pairs(echo, "identified_params", "value", SuggestRequest.EchoedParam::new);
+        byte[] data;
+        if (cutStart < 0) {
+            data = Arrays.copyOfRange(body, dataStart, dataEnd);
+        } else {
+            data = new byte[(dataEnd - dataStart) - (cutEnd - cutStart)];
+            System.arraycopy(body, dataStart, data, 0, cutStart - dataStart);
+            System.arraycopy(body, cutEnd, data, cutStart - dataStart, dataEnd - cutEnd);
+        }
+        return new Keyed(
+                data,
+                Arrays.hashCode(data),
+                echoed,
+                checked.requestId(),
+                checked.requestAt(),
+                checked.sessionId(),
+                checked.language());
     }
 
     /** The first index from {@code at} on, stepping by {@code step}, that is not JSON whitespace (or the end). */

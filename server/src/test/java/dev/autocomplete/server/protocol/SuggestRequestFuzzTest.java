@@ -160,6 +160,98 @@ class SuggestRequestFuzzTest {
         assertTrue(hits[0] > 100, "bodies met a kept key " + hits[0] + " times");
     }
 
+    /**
+     * The keystroke shape's one pass ({@link KeyedScan}) finds what the streaming parser finds: for every body it takes
+     * whose {@code data} is a JSON object, the same key, envelope and echo; a body it takes whose {@code data} is not
+     * one has a key no valid body has. Bodies of that shape (no {@code identified_params}) mutated and spaced, and
+     * generated envelopes; it must take most of the unmutated ones.
+     */
+    @Test
+    void the_keystroke_shapes_one_pass_finds_what_the_parser_finds() {
+        String plain = "{\"data\":{\"raw_query\":\"Book a flight from {{ORIGIN_1}} to L\\\"is\\\\\","
+                + "\"completed_params\":[{\"type\":\"origin\",\"placeholder\":\"{{ORIGIN_1}}\",\"text\":\"Par]}is\"}],"
+                + "\"additional_context\":{\"a\":[{\"b\":null},1.5e3,\"}\"]}},"
+                + "\"meta\":{\"request_id\":\"6f1c2a8e-3b4d-4e5f-9a7b-1c2d3e4f5a61\",\"request_at\":\"2026-11-22T10:15:30Z\","
+                + "\"session_id\":\"9b2f6c1e-4d3a-4f5b-8c7d-2e1f0a9b8c7d\",\"language\":\"fr-CA\",\"x\":null}}";
+        byte[] valid = plain.getBytes(StandardCharsets.UTF_8);
+        int[] taken = new int[2];
+        Fuzz.check(
+                6_000,
+                random -> switch (random.nextInt(4)) {
+                    case 0 -> mutate(random, valid);
+                    case 1 ->
+                        plain.replace( // names repeated in meta: the last one counts
+                                        "\"meta\":{",
+                                        "\"meta\":{\"language\":\"de\",\"request_id\":\"00000000-0000-4000-8000-000000000000\",")
+                                .getBytes(StandardCharsets.UTF_8);
+                    case 2 -> { // whitespace around every name, colon, comma and bracket outside strings
+                        String[] spaces = {"", " ", "\n\t", "\r\n  "};
+                        yield plain.replace(
+                                        "\",\"",
+                                        "\"" + Fuzz.oneOf(random, spaces) + "," + Fuzz.oneOf(random, spaces) + "\"")
+                                .replace("\":", "\"" + Fuzz.oneOf(random, spaces) + ":" + Fuzz.oneOf(random, spaces))
+                                .replace("{\"", "{" + Fuzz.oneOf(random, spaces) + "\"")
+                                .replace("\"}", "\"" + Fuzz.oneOf(random, spaces) + "}")
+                                .replace(
+                                        "},\"",
+                                        "}" + Fuzz.oneOf(random, spaces) + "," + Fuzz.oneOf(random, spaces) + "\"")
+                                .replace("}}", "}" + Fuzz.oneOf(random, spaces) + "}" + Fuzz.oneOf(random, spaces))
+                                .getBytes(StandardCharsets.UTF_8);
+                    }
+                    default -> {
+                        ObjectNode body = envelope(random);
+                        if (body.path("data") instanceof ObjectNode data) {
+                            data.remove("identified_params");
+                        }
+                        yield JSON.valueToTree(body).toString().getBytes(StandardCharsets.UTF_8);
+                    }
+                },
+                Fuzz::show,
+                body -> {
+                    if (!Utf8.isWellFormed(body)) {
+                        return;
+                    }
+                    KeyedScan.Found found = KeyedScan.scan(
+                            body,
+                            KeyedScan.names("request_id", "request_at", "session_id", "language", "client_version"));
+                    taken[1]++;
+                    if (found == null) {
+                        return;
+                    }
+                    taken[0]++;
+                    SuggestRequestReader.Keyed fast = READER.keyed(body);
+                    SuggestRequestReader.Keyed parsed = READER.parsedKey(body);
+                    byte[] data = java.util.Arrays.copyOfRange(body, found.dataStart(), found.dataEnd());
+                    boolean object;
+                    try {
+                        object = JSON.readTree(data).isObject();
+                    } catch (java.io.IOException e) {
+                        object = false;
+                    }
+                    if (!object) {
+                        if (fast != null) {
+                            assertThrows(ApiException.class, () -> READER.read(body), Fuzz.show(body));
+                        }
+                        return;
+                    }
+                    String shown = Fuzz.show(body);
+                    assertEquals(parsed == null, fast == null, shown);
+                    if (fast != null) {
+                        assertEquals(
+                                HexFormat.of().formatHex(parsed.data()),
+                                HexFormat.of().formatHex(fast.data()),
+                                shown);
+                        assertEquals(parsed.hash(), fast.hash(), shown);
+                        assertEquals(parsed.echo(), fast.echo(), shown);
+                        assertEquals(parsed.requestId(), fast.requestId(), shown);
+                        assertEquals(parsed.requestAt(), fast.requestAt(), shown);
+                        assertEquals(parsed.sessionId(), fast.sessionId(), shown);
+                        assertEquals(parsed.language(), fast.language(), shown);
+                    }
+                });
+        assertTrue(taken[0] > taken[1] / 4, "the one pass took " + taken[0] + " of " + taken[1]);
+    }
+
     @Test
     void random_bytes_are_read_or_refused_with_a_400() {
         Fuzz.check(
