@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.time.LocalDate;
 import java.util.Arrays;
 import java.util.Objects;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Responses of products whose engines are all cacheable ({@link dev.autocomplete.spi.Engine#cacheable()}), keyed
@@ -22,7 +21,9 @@ import java.util.concurrent.atomic.LongAdder;
  * generation of what the product learned from picks (applied at most once per learning interval, so the hit rate
  * holds). A hit is found before {@code data} is read: the request read for the kept answer is kept with it.
  * Bounded by entry count; entries idle for ten minutes go, so a reloaded tenant's old product is released. The
- * cached context is kept in memory only, never logged or written. Thread-safe.
+ * cached context is kept in memory only, never logged or written. Hits and misses are counted per product by the
+ * metrics ({@code autocomplete_cache_lookups_total}), from {@link Suggester.Outcome#cache()}, not here as well: every
+ * request wrote a counter of its own, from either core. Thread-safe.
  */
 public final class ResponseCache {
 
@@ -89,9 +90,6 @@ public final class ResponseCache {
     /** The answers; null when caching is off. */
     private final Generations<Key, Kept> answers;
 
-    private final LongAdder hits = new LongAdder();
-    private final LongAdder misses = new LongAdder();
-
     /**
      * A cache of at most {@code maximumSize} responses (rounded up to an even count); 0 turns caching off. Kept in
      * {@link Generations} of half the size, the recent one replaced at the latest after half of {@link #IDLE}: so the
@@ -114,7 +112,7 @@ public final class ResponseCache {
             return Lookup.UNCACHED;
         }
         Key key = new Key(product, body, today, product.dataGeneration().getAsLong(), learnedGeneration);
-        return new Lookup(key, get(key));
+        return new Lookup(key, answers.get(key));
     }
 
     /**
@@ -134,24 +132,6 @@ public final class ResponseCache {
         }
     }
 
-    private Kept get(Key key) {
-        Kept answer = answers.get(key);
-        if (answer != null) {
-            hits.increment();
-        }
-        return answer;
-    }
-
-    /**
-     * Counts a miss of {@code lookup} once its body was read: a body refused by the full read was looked up (its key is
-     * found before its data is read) but is no miss of the cache.
-     */
-    void missed(Lookup lookup) {
-        if (lookup.key() != null) {
-            misses.increment();
-        }
-    }
-
     /** Whether responses of this product are cached at all. */
     boolean caches(Product product) {
         return answers != null && product.cacheable();
@@ -160,22 +140,5 @@ public final class ResponseCache {
     /** Answers kept now (both generations). */
     long size() {
         return answers == null ? 0 : answers.size();
-    }
-
-    /** The share of lookups answered from the cache since start, 0 when none was made or caching is off. */
-    public double hitRate() {
-        long hit = hits.sum();
-        long total = hit + misses.sum();
-        return total == 0 ? 0 : (double) hit / total;
-    }
-
-    /** Lookups answered from the cache since start. */
-    public long hits() {
-        return hits.sum();
-    }
-
-    /** Lookups computed since start. */
-    public long misses() {
-        return misses.sum();
     }
 }

@@ -129,7 +129,6 @@ public final class Suggester {
             fresh = null;
         } else {
             request = reader.read(body);
-            cache.missed(cached);
             fresh = answer(caller, request, today, priors);
             if (fresh.keep()) {
                 cache.put(cached, request, fresh.response());

@@ -109,7 +109,6 @@ class ResponseCacheTest {
         }
         calls.incrementAndGet();
         SuggestRequest request = READER.read(body);
-        cache.missed(lookup);
         cache.put(lookup, request, new SuggestResponse("", null, List.of(), false, null, null, null));
         return request;
     }
@@ -121,7 +120,6 @@ class ResponseCacheTest {
         lookUp(cache, CACHEABLE, request("lon", null, "a", "en"), TODAY, calls);
         lookUp(cache, CACHEABLE, request("lon", null, "b", "en"), TODAY, calls);
         assertEquals(1, calls.get());
-        assertEquals(0.5, cache.hitRate());
     }
 
     @Test
@@ -198,7 +196,6 @@ class ResponseCacheTest {
         lookUp(cache, CACHEABLE, request("lon", null, "a", "fr"), TODAY, calls);
         lookUp(cache, CACHEABLE, request("lon", null, "a", "en"), TODAY.plusDays(1), calls);
         assertEquals(5, calls.get());
-        assertEquals(0, cache.hits());
     }
 
     @Test
@@ -212,7 +209,6 @@ class ResponseCacheTest {
         lookUp(off, CACHEABLE, request("to", null, "a", null), TODAY, calls);
         lookUp(off, CACHEABLE, request("to", null, "a", null), TODAY, calls);
         assertEquals(4, calls.get());
-        assertEquals(0, off.hitRate());
     }
 
     @Test
@@ -233,7 +229,6 @@ class ResponseCacheTest {
             lookUp(cache, CACHEABLE, request("q" + i, null, "1", "en"), TODAY, calls);
             assertTrue(cache.size() <= 4, "kept " + cache.size());
         }
-        assertEquals(2, cache.hits());
-        assertEquals(1_005, cache.misses());
+        assertEquals(1_005, calls.get(), "1,007 lookups: two hits (a, asked again), the rest computed");
     }
 }
