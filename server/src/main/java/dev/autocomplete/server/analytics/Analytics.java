@@ -126,14 +126,11 @@ public final class Analytics implements AutoCloseable {
     private record Hour(String tenant, String product, long hour) {}
 
     /**
-     * The counts of a product's hour of suggest requests, moved into {@link #counts} at each flush: striped counters
-     * that requests add to without a lock (a synchronized map of counts, updated twice a request, cost 1 % of a
-     * cached answer's CPU).
-     */
-    /**
-     * One hour's counts of a product, in one array: the requests, then the fallbacks, then one per latency bucket.
-     * Every answered request adds to two of them from whichever core it runs on, so they share cache lines: as
-     * separate {@code LongAdder}s, each request moved two or three lines between the cores.
+     * The counts of a product's hour of suggest requests, moved into {@link #counts} at each flush: counters that
+     * requests add to without a lock (a synchronized map of counts, updated twice a request, cost 1 % of a cached
+     * answer's CPU), in one array: the requests, then the fallbacks, then one per latency bucket. Every answered
+     * request adds to two of them from whichever core it runs on, so they share cache lines: as separate
+     * {@code LongAdder}s, each request moved two or three lines between the cores.
      */
     private static final class Hourly {
         static final int REQUESTS = 0;

@@ -8,8 +8,8 @@ import java.util.Arrays;
  * {@code data} and {@code meta} alone, {@code data} without {@code identified_params}, {@code meta} of strings and
  * nulls, names and {@code meta}'s strings without escapes. One pass over the bytes finds {@code data}'s object and
  * reads {@code meta}'s strings; for any other shape it gives up (null) and the reader's streaming parser takes the
- * body. Creating that parser and walking its tokens was most of a cache hit's reading: two thirds of {@code keyed}'s
- * CPU.
+ * body. Creating that parser and walking its tokens was most of a cache hit's reading: about two thirds of
+ * {@code keyed}'s CPU.
  *
  * <p>It checks the JSON of everything but {@code data}, strictly (what it does not know it gives up on). Of
  * {@code data} it finds only the end, skipping strings and counting brackets: a body whose {@code data} bytes equal
@@ -135,11 +135,10 @@ final class KeyedScan {
     }
 
     /**
-     * A string without escapes or control characters at {@code at} (after whitespace), its closing quote taken:
-     * returns the index of that quote, or -1.
+     * A string without escapes or control characters at {@code at}, its closing quote taken: returns the index of
+     * that quote, or -1.
      */
     private int plainString() {
-        space();
         if (at >= body.length || body[at] != '"') {
             return -1;
         }

@@ -121,9 +121,9 @@ public final class SuggestRequestReader {
     /**
      * {@link Keyed} for a body of the usual shape; null for any other (not an object, {@code data} or {@code meta}
      * missing, repeated or of another type, {@code identified_params} repeated or not an array) and for any body that
-     * {@link #read} would refuse outside {@code data}: {@link #read} then reads it and says why. A hit then costs the
-     * tokens of {@code data}, not their strings, lists and trees; the shape clients send on every keystroke is found by
-     * one pass over the bytes ({@link KeyedScan}), any other by the streaming parser.
+     * {@link #read} would refuse outside {@code data}: {@link #read} then reads it and says why. A hit reads none of
+     * {@code data}'s strings, lists and trees: the shape clients send on every keystroke is found by one pass over the
+     * bytes ({@link KeyedScan}), any other by walking the streaming parser's tokens.
      */
     public Keyed keyed(byte[] body) {
         try {

@@ -11,10 +11,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Session ids minted for requests that bring none: random UUIDs of version 4, drawn 256 at a time from the JDK's
  * NIST SP 800-90A generator ({@code DRBG}, Hash_DRBG with SHA-256, seeded by the system): one call per id cost about
- * 2% of a cached answer's CPU, and the default {@link SecureRandom} ({@code NativePRNG}, which {@link
- * UUID#randomUUID()} uses) took four times as long as the DRBG per batch (32 against 8 µs for 4 KiB). Callers take ids from the current batch by an atomic counter and only the
- * caller that finds it spent fills the next one: a lock around the batch, contended by every request thread, cost
- * about 1 % more.
+ * 2 % of a cached answer's CPU, and the default {@link SecureRandom} ({@code NativePRNG}, which
+ * {@link UUID#randomUUID()} uses) took four times as long as the DRBG per batch (32 against 8 µs for 4 KiB). Callers
+ * take ids from the current batch by an atomic counter and only the caller that finds it spent fills the next one: a
+ * lock around the batch, contended by every request thread, cost about 1 % more.
  */
 final class SessionIds {
 
