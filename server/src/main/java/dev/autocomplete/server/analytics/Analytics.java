@@ -123,7 +123,22 @@ public final class Analytics implements AutoCloseable {
     }
 
     /** A product's hour of suggest requests. */
-    private record Hour(String tenant, String product, long hour) {}
+    private record Hour(String tenant, String product, long hour) {
+        // Written out: a record's own equals and hashCode run through method handles that the JIT left uninlined on
+        // this path, which looks the key up on every request (about 1 % of a cached answer's CPU in all).
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Hour that
+                    && hour == that.hour
+                    && tenant.equals(that.tenant)
+                    && product.equals(that.product);
+        }
+
+        @Override
+        public int hashCode() {
+            return (31 * tenant.hashCode() + product.hashCode()) * 31 + Long.hashCode(hour);
+        }
+    }
 
     /**
      * The counts of a product's hour of suggest requests, moved into {@link #counts} at each flush: counters that

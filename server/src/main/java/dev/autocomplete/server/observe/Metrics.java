@@ -53,7 +53,23 @@ public final class Metrics {
     private final Map<String, Set<String>> eventTypes = new ConcurrentHashMap<>();
 
     /** A request's labels, and the series they select: looked up once per request instead of twice. */
-    private record RequestLabels(String tenant, String product, String endpoint, int status) {}
+    private record RequestLabels(String tenant, String product, String endpoint, int status) {
+        // Written out: a record's own equals and hashCode run through method handles that the JIT left uninlined on
+        // this path, which looks the key up on every request (about 1 % of a cached answer's CPU in all).
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof RequestLabels that
+                    && status == that.status
+                    && tenant.equals(that.tenant)
+                    && product.equals(that.product)
+                    && endpoint.equals(that.endpoint);
+        }
+
+        @Override
+        public int hashCode() {
+            return ((31 * tenant.hashCode() + product.hashCode()) * 31 + endpoint.hashCode()) * 31 + status;
+        }
+    }
 
     private record RequestSeries(CounterDataPoint count, DistributionDataPoint latency) {}
 
