@@ -42,12 +42,16 @@ public final class JsonText {
         return this;
     }
 
-    /** Text known to be plain ASCII that needs no escape (names, constants, digits), as is. */
+    /**
+     * Text known to be plain ASCII that needs no escape (names, constants, digits), as is: copied in one call, whose
+     * deprecation is for chars over {@code 0xff}, which such text does not have.
+     */
+    @SuppressWarnings("deprecation")
     public JsonText ascii(String text) {
-        room(text.length());
-        for (int i = 0; i < text.length(); i++) {
-            bytes[length++] = (byte) text.charAt(i);
-        }
+        int n = text.length();
+        room(n);
+        text.getBytes(0, n, bytes, length);
+        length += n;
         return this;
     }
 
@@ -59,8 +63,28 @@ public final class JsonText {
         return this;
     }
 
+    /** A whole number, its digits written here rather than by {@code Long.toString} (a string per number). */
     public JsonText number(long value) {
-        return ascii(Long.toString(value));
+        if (value < 0) {
+            return ascii(Long.toString(value));
+        }
+        int width = 1;
+        for (long rest = value / 10; rest > 0; rest /= 10) {
+            width++;
+        }
+        return padded(value, width);
+    }
+
+    /** The last {@code width} decimal digits of a number that is not negative, with leading zeros. */
+    public JsonText padded(long value, int width) {
+        room(width);
+        long rest = value;
+        for (int at = length + width - 1; at >= length; at--) {
+            bytes[at] = (byte) ('0' + rest % 10);
+            rest /= 10;
+        }
+        length += width;
+        return this;
     }
 
     public JsonText bool(boolean value) {

@@ -188,6 +188,46 @@ class AccessLogTest {
     }
 
     @Test
+    void the_time_is_written_as_an_instant_prints_it() throws Exception {
+        java.util.Random random = new java.util.Random(3);
+        List<java.time.Instant> times = new java.util.ArrayList<>(List.of(
+                java.time.Instant.parse("2026-03-01T10:00:00Z"),
+                java.time.Instant.parse("2026-03-01T10:00:00.000000005Z"),
+                java.time.Instant.parse("2026-03-01T10:00:00.120Z"),
+                java.time.Instant.parse("2026-03-01T10:00:00.000120Z"),
+                java.time.Instant.parse("2026-03-01T23:59:59.999999999Z")));
+        for (int i = 0; i < 2_000; i++) {
+            times.add(java.time.Instant.ofEpochSecond(
+                    random.nextLong(4_000_000_000L), random.nextInt(4) == 0 ? 0 : random.nextInt(1_000_000_000)));
+        }
+        for (java.time.Instant time : times) {
+            JsonNode line = json.readTree(AccessLog.format(entry(body("x"), false), time));
+            assertEquals(time.toString(), line.path("time").asText());
+        }
+    }
+
+    /** More combinations than the writer keeps written: each line still names its own. */
+    @Test
+    void each_line_names_its_own_method_path_tenant_and_product() throws Exception {
+        for (int round = 0; round < 2; round++) {
+            for (int i = 0; i < 300; i++) {
+                String tenant = "tenant-" + i % 37;
+                String product = i % 3 == 0 ? "" : "p\u00e9\"" + i % 11;
+                String path = i % 2 == 0 ? "/api/suggest" : "/api/telemetry/events";
+                String method = i % 5 == 0 ? "GET" : "POST";
+                AccessLog.Entry entry = new AccessLog.Entry(
+                        method, path, tenant, product, null, null, 401, "INVALID_API_KEY", 1, 0, null, false);
+                JsonNode line = json.readTree(AccessLog.format(entry, java.time.Instant.EPOCH));
+                assertEquals(method, line.path("method").asText());
+                assertEquals(path, line.path("path").asText());
+                assertEquals(tenant, line.path("tenant").asText());
+                assertEquals(product, line.path("product").asText());
+                assertTrue(line.path("request_id").isNull(), line.toString());
+            }
+        }
+    }
+
+    @Test
     void durations_are_written_to_two_decimals_as_a_double_prints_them() {
         long[] nanos = {
             0,
