@@ -276,8 +276,8 @@ public final class AccessLog implements AutoCloseable {
 
     /**
      * The last {@link Where} written for each of 64 slots (by the four texts' hashes): nearly every line repeats one of
-     * a few, and writing the four members was about a quarter of a line under the profiler. Read and replaced without a lock: a slot holds an
-     * immutable record, and one seen stale or missing is written again.
+     * a few, and writing the four members was about a quarter of a line under the profiler. Read and replaced without
+     * a lock: a slot holds an immutable record, and one seen stale or missing is written again.
      */
     private static final Where[] WHERE = new Where[64];
 
