@@ -5,7 +5,9 @@
 # warm-up, rounds of `wrk -t2 -c16` sending the keystroke bodies alternate between the two (A then B, then B then
 # A, ...), and each round's CPU per request of the process it hit is read from /proc/PID/stat. Prints each round and
 # the median of B/A: under 1, B costs less. The two rounds of a pair run back to back, so a change of the machine's
-# pace weighs on both alike. Ports: 18081/18082, management 18091/18092.
+# pace weighs on both alike. Ports: 18081/18082, management 18091/18092. JVM options for one side only go in
+# AB_A_JAVA_OPTS or AB_B_JAVA_OPTS (for example AB_B_JAVA_OPTS=-XX:+UseTransparentHugePages with the same JAR twice);
+# the environment (AUTOCOMPLETE_CACHE_MAX_ENTRIES=0 for uncached answers) reaches both.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 A="$(realpath "$1")"; B="$(realpath "$2")"; ROUNDS="${3:-16}"; SECONDS_PER_ROUND="${4:-8}"
@@ -22,13 +24,14 @@ PIDS=()
 trap 'kill "${PIDS[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$DATA"' EXIT
 
 # The access log goes to a pipe that drops it, as in `benchmarks/run wrk`.
-serve() { # jar port management-port name
-  "$JAVA_HOME/bin/java" -Xmx4g -jar "$1" serve --port "$2" --management-port "$3" --tenants "$WORK/tenants" \
+serve() { # jar port management-port name [jvm options]
+  # shellcheck disable=SC2086 # the options are words
+  "$JAVA_HOME/bin/java" -Xmx4g ${5:-} -jar "$1" serve --port "$2" --management-port "$3" --tenants "$WORK/tenants" \
     --data-dir "$DATA/$4" > /dev/null 2> >(cat > /dev/null) &
   PIDS+=("$!")
 }
-serve "$A" 18081 18091 a
-serve "$B" 18082 18092 b
+serve "$A" 18081 18091 a "${AB_A_JAVA_OPTS:-}"
+serve "$B" 18082 18092 b "${AB_B_JAVA_OPTS:-}"
 for port in 18081 18082; do
   until curl -sf "http://127.0.0.1:$port/ready" > /dev/null; do sleep 1; done
 done
