@@ -20,7 +20,10 @@ import java.util.Objects;
  * read before the answer is computed, so an answer is never filed under a newer generation than it saw), and the
  * generation of what the product learned from picks (applied at most once per learning interval, so the hit rate
  * holds). A hit is found before {@code data} is read: the request read for the kept answer is kept with it.
- * Bounded by entry count; entries idle for ten minutes go, so a reloaded tenant's old product is released. The
+ * Bounded by entry count and by bytes ({@link #defaultMaxBytes()}: a body may carry up to the body limit in
+ * {@code data}, all of it kept in the key, so a client sending distinct padded bodies filled 380 MB of heap with
+ * 6,000 answers, on the way to an out-of-memory error at the default 20,000); entries idle for ten minutes go, so a
+ * reloaded tenant's old product is released. The
  * cached context is kept in memory only, never logged or written. Hits and misses are counted per product by the
  * metrics ({@code autocomplete_cache_lookups_total}), from {@link Suggester.Outcome#cache()}, not here as well: every
  * request wrote a counter of its own, from either core. Thread-safe.
@@ -81,8 +84,20 @@ public final class ResponseCache {
         }
     }
 
-    /** A kept answer and the request read for it (its envelope that of the first asker). */
-    record Kept(SuggestRequest request, SuggestResponse response) {}
+    /**
+     * A kept answer and the request read for it (its envelope that of the first asker), with what it is taken to weigh
+     * in bytes.
+     */
+    record Kept(SuggestRequest request, SuggestResponse response, long bytes) {}
+
+    /**
+     * What one kept answer is taken to weigh besides its body's {@code data}: the answer (a few options' texts), its
+     * bytes once sent, and the objects around them. Generous: it only bounds the cache under large bodies.
+     */
+    static final long ANSWER_BYTES = 2048;
+
+    /** The largest byte budget by default: far above what 20,000 answers to keystrokes weigh (about 45 MB). */
+    static final long MOST_BYTES = 128L << 20;
 
     /** How long an answer nobody asked for is kept at most (a reloaded tenant's old product is released). */
     static final Duration IDLE = Duration.ofMinutes(10);
@@ -97,9 +112,35 @@ public final class ResponseCache {
      * added again.
      */
     public ResponseCache(long maximumSize) {
+        this(maximumSize, defaultMaxBytes());
+    }
+
+    /**
+     * A cache of at most {@code maximumSize} responses and about {@code maxBytes} of them ({@link #weight}), half of
+     * each per generation.
+     */
+    ResponseCache(long maximumSize, long maxBytes) {
         this.answers = maximumSize <= 0
                 ? null
-                : new Generations<>((int) Math.min(Integer.MAX_VALUE, (maximumSize + 1) / 2), IDLE.toNanos() / 2);
+                : new Generations<>(
+                        (int) Math.min(Integer.MAX_VALUE, (maximumSize + 1) / 2),
+                        IDLE.toNanos() / 2,
+                        Math.max(1, maxBytes / 2),
+                        Kept::bytes);
+    }
+
+    /** The byte budget: an eighth of the heap, at most {@link #MOST_BYTES}. */
+    static long defaultMaxBytes() {
+        return Math.min(MOST_BYTES, Runtime.getRuntime().maxMemory() / 8);
+    }
+
+    /**
+     * What an answer kept for a body of {@code dataBytes} in {@code data} weighs: the key holds those bytes, and the
+     * request read from them holds their strings (up to twice the bytes: a string of text beyond Latin-1 takes two a
+     * character), besides {@link #ANSWER_BYTES}.
+     */
+    static long weight(int dataBytes) {
+        return 3L * dataBytes + ANSWER_BYTES;
     }
 
     /**
@@ -128,7 +169,7 @@ public final class ResponseCache {
     /** Keeps an answer computed on a miss of {@code lookup}, and the request it was computed for. */
     void put(Lookup lookup, SuggestRequest request, SuggestResponse response) {
         if (lookup.key() != null) {
-            answers.put(lookup.key(), new Kept(request, response));
+            answers.put(lookup.key(), new Kept(request, response, weight(lookup.key().data.length)));
         }
     }
 

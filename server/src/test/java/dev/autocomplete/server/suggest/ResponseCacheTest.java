@@ -231,4 +231,36 @@ class ResponseCacheTest {
         }
         assertEquals(1_005, calls.get(), "1,007 lookups: two hits (a, asked again), the rest computed");
     }
+
+    @Test
+    void padded_bodies_are_kept_within_the_byte_budget_and_small_ones_still_fill_the_rest() {
+        // A client may pad data with members the reader skips, up to the body limit, and every distinct body is a
+        // new key holding all of its data: the entry count alone let 20,000 of them take over a gigabyte.
+        long budget = 1 << 20;
+        ResponseCache cache = new ResponseCache(20_000, budget);
+        AtomicInteger calls = new AtomicInteger();
+        String pad = "x".repeat(60_000);
+        long padded = 0;
+        for (int i = 0; i < 200; i++) {
+            byte[] body = ("{\"data\":{\"raw_query\":\"to\",\"completed_params\":[],\"pad\":\"" + pad + i + "\"},"
+                            + "\"meta\":{\"request_id\":\"6e5d4c3b-2a19-4807-9f6e-5d4c3b2a1901\","
+                            + "\"request_at\":\"2026-11-22T10:00:00Z\"}}")
+                    .getBytes(StandardCharsets.UTF_8);
+            padded = ResponseCache.weight(READER.keyed(body).data().length);
+            lookUp(cache, CACHEABLE, body, TODAY, calls);
+            assertTrue(cache.size() * padded <= budget + padded, "kept " + cache.size() + " padded answers");
+        }
+        assertEquals(200, calls.get());
+        assertTrue(cache.size() >= 2, "the budget still keeps padded answers: " + cache.size());
+
+        for (int i = 0; i < 1_000; i++) {
+            lookUp(cache, CACHEABLE, request("q" + i, null, "1", "en"), TODAY, calls);
+        }
+        long small = ResponseCache.weight(
+                READER.keyed(request("q999", null, "1", "en")).data().length);
+        assertTrue(cache.size() * small <= budget + small, "kept " + cache.size());
+        assertTrue(cache.size() >= budget / small / 2, "small answers fill the budget: " + cache.size());
+        lookUp(cache, CACHEABLE, request("q999", null, "2", "en"), TODAY, calls);
+        assertEquals(1_200, calls.get(), "the latest small answer is a hit");
+    }
 }
