@@ -8,10 +8,11 @@ import java.util.function.ToLongFunction;
  * A bounded map kept in two generations of plain {@link ConcurrentHashMap}s: entries join the recent generation, an
  * entry found in the older one moves back to the recent one, and when the recent one holds {@code generation}
  * entries, or has been the recent one for {@code maxAgeNanos}, or (when entries are weighed) holds {@code
- * generationWeight} of their weight, it becomes the older one and the older one is dropped whole. So the entries asked for least recently go first, half of the bound at a time, and at most {@code 2 *
- * generation} are kept. A lookup is one or two map reads and nothing else: the bookkeeping a bounded Caffeine cache
- * does on every read and write (its buffers drained on the caller's thread) cost 2 to 5 % of a cached answer's CPU
- * where these maps are used per request (the response cache, the sessions' offered options). Thread-safe.
+ * generationWeight} of their weight, it becomes the older one and the older one is dropped whole. So the entries
+ * asked for least recently go first, half of the bound at a time, and at most {@code 2 * generation} are kept. A
+ * lookup is one or two map reads and nothing else: the bookkeeping a bounded Caffeine cache does on every read and
+ * write (its buffers drained on the caller's thread) cost 2 to 5 % of a cached answer's CPU where these maps are used
+ * per request (the response cache, the sessions' offered options). Thread-safe.
  */
 public final class Generations<K, V> {
 

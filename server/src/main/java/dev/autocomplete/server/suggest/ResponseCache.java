@@ -23,10 +23,10 @@ import java.util.Objects;
  * Bounded by entry count and by bytes ({@link #defaultMaxBytes()}: a body may carry up to the body limit in
  * {@code data}, all of it kept in the key, so a client sending distinct padded bodies filled 380 MB of heap with
  * 6,000 answers, on the way to an out-of-memory error at the default 20,000); entries idle for ten minutes go, so a
- * reloaded tenant's old product is released. The
- * cached context is kept in memory only, never logged or written. Hits and misses are counted per product by the
- * metrics ({@code autocomplete_cache_lookups_total}), from {@link Suggester.Outcome#cache()}, not here as well: every
- * request wrote a counter of its own, from either core. Thread-safe.
+ * reloaded tenant's old product is released. The cached context is kept in memory only, never logged or written.
+ * Hits and misses are counted per product by the metrics ({@code autocomplete_cache_lookups_total}), from
+ * {@link Suggester.Outcome#cache()}, not here as well: every request wrote a counter of its own, from either core.
+ * Thread-safe.
  */
 public final class ResponseCache {
 
@@ -96,7 +96,10 @@ public final class ResponseCache {
      */
     static final long ANSWER_BYTES = 2048;
 
-    /** The largest byte budget by default: far above what 20,000 answers to keystrokes weigh (about 45 MB). */
+    /**
+     * The largest byte budget by default: far above what 20,000 answers to keystrokes weigh by {@link #weight} (about
+     * 50 MB).
+     */
     static final long MOST_BYTES = 128L << 20;
 
     /** How long an answer nobody asked for is kept at most (a reloaded tenant's old product is released). */
