@@ -117,7 +117,12 @@ class LearningMemoryTest {
                 for (int h = 1; h < hashes.length; h++) {
                     hashes[h] = Offered.hash(TextFolding.fold(cities.get(random.nextInt(cities.size()))));
                 }
-                learning.offered(travel, session, new Offered(List.of(new Offered.Offer("destination", true, hashes))));
+                String client = address(random);
+                learning.offered(
+                        travel,
+                        session,
+                        new Offered(List.of(new Offered.Offer("destination", true, hashes))),
+                        () -> client);
                 String selected = random.nextInt(10) == 0 ? cities.get(random.nextInt(cities.size())) : city;
                 event = pick(session, DESTINATION + typed, selected);
                 if (random.nextBoolean()) {

@@ -71,6 +71,17 @@ class LearningTest {
             .withSettings(settings -> settings.withLearning(
                     new LearningSettings(Duration.ofDays(14), Duration.ofSeconds(1), 20_000, 3, 1_000_000, 10_000)));
 
+    /**
+     * A server behind a proxy on loopback ({@code limits.trusted-proxies}), with one pick an hour per client and
+     * a memory of 100 sessions of which a client may name 20 new ones an hour; its clock stands still mid-hour.
+     */
+    @RegisterExtension
+    static final DemoServer proxied = new DemoServer()
+            .withClock(java.time.Clock.fixed(java.time.Instant.parse("2026-11-25T10:30:00Z"), java.time.ZoneOffset.UTC))
+            .withSettings(settings -> settings.withTrustedProxies(List.of("127.0.0.1"))
+                    .withLearning(new LearningSettings(
+                            Duration.ofDays(14), Duration.ofSeconds(1), 100, 1, 1_000_000, 10_000, 20)));
+
     /** The travel product's answer for a query typed after picking Paris as the origin, in a session. */
     private static ApiClient.Reply destination(DemoServer server, String session, String typed) {
         ObjectNode body = fill(envelope(ORIGIN + typed), "{{ORIGIN_1}}", "origin", "Paris");
@@ -108,6 +119,16 @@ class LearningTest {
     }
 
     private static void pick(DemoServer server, String key, String session, String rawQuery, String option) {
+        pick(server, key, session, rawQuery, option, Map.of());
+    }
+
+    private static void pick(
+            DemoServer server,
+            String key,
+            String session,
+            String rawQuery,
+            String option,
+            Map<String, String> headers) {
         ObjectNode event = ApiClient.JSON
                 .createObjectNode()
                 .put("source", "full-sdk")
@@ -119,7 +140,7 @@ class LearningTest {
                 .put("selected_option", option)
                 .putArray("other_options");
         ApiClient.Reply reply = server.api()
-                .post("/api/telemetry/events", server.key(key), event.toString(), "application/json", Map.of());
+                .post("/api/telemetry/events", server.key(key), event.toString(), "application/json", headers);
         assertEquals(204, reply.status(), reply.raw());
     }
 
@@ -283,6 +304,69 @@ class LearningTest {
         waitFor("two more credited", () -> priors(capped).credit("destination", "", folded) > 2.5);
         Thread.sleep(2_500);
         assertEquals(3.0, priors(capped).credit("destination", "", folded), 0.01, "three picks an hour an address");
+    }
+
+    /**
+     * Behind a trusted proxy each client has its own hourly share of picks, named by the proxy in
+     * {@code X-Forwarded-For} (read from the right, so what a client wrote there itself is not believed): before,
+     * every client shared the proxy's address, and with it one share.
+     */
+    @Test
+    void behind_a_trusted_proxy_each_client_has_its_own_hourly_share_of_picks() throws Exception {
+        List<String> offered = destination(proxied, session(), " to Ma").options("destination");
+        String option = offered.get(1);
+        String folded = dev.autocomplete.spi.toolkit.TextFolding.fold(option);
+        for (String client : List.of("198.51.100.1", "198.51.100.2", "2001:db8:5:6::1")) {
+            String session = session();
+            destination(proxied, session, " to Ma");
+            pick(proxied, "travel", session, ORIGIN + " to Ma", option, Map.of("X-Forwarded-For", client));
+        }
+        waitFor("three clients' picks credited", () -> priors(proxied).credit("destination", "", folded) > 2.5);
+        // Over their share: the first client again (its own header, then a forged one the proxy appended to), and
+        // another address of the same IPv6 /64.
+        for (String forwarded : List.of("198.51.100.1", "203.0.113.99, 198.51.100.1", "2001:db8:5:6::abcd")) {
+            String session = session();
+            destination(proxied, session, " to Ma");
+            pick(proxied, "travel", session, ORIGIN + " to Ma", option, Map.of("X-Forwarded-For", forwarded));
+        }
+        Thread.sleep(2_500); // more than two apply intervals
+        assertEquals(3.0, priors(proxied).credit("destination", "", folded), 0.01, "one pick an hour a client");
+    }
+
+    /**
+     * A client naming new sessions by the hundred (a script with the public key) cannot push an honest user's session
+     * out of the honest-pick memory: beyond its share of 20 new sessions an hour, its sessions share the table of
+     * made-up ones. Before, 300 named sessions from anyone pushed out every other one, so honest picks stopped
+     * counting.
+     */
+    @Test
+    void a_flood_of_named_sessions_from_one_client_leaves_an_honest_session_its_pick() throws Exception {
+        String honest = session();
+        ObjectNode body = fill(envelope(ORIGIN + " to Ro"), "{{ORIGIN_1}}", "origin", "Paris");
+        ((ObjectNode) body.path("meta")).put("session_id", honest);
+        ApiClient.Reply offered = answered(() -> proxied.api()
+                .post(
+                        "/api/suggest",
+                        proxied.key("travel"),
+                        body.toString(),
+                        "application/json",
+                        Map.of("X-Forwarded-For", "192.0.2.10")));
+        String option = offered.options("destination").getFirst();
+        for (int i = 0; i < 300; i++) {
+            ObjectNode flood = fill(envelope(ORIGIN + " to R"), "{{ORIGIN_1}}", "origin", "Paris");
+            ((ObjectNode) flood.path("meta")).put("session_id", session());
+            ApiClient.Reply reply = proxied.api()
+                    .post(
+                            "/api/suggest",
+                            proxied.key("travel"),
+                            flood.toString(),
+                            "application/json",
+                            Map.of("X-Forwarded-For", "203.0.113.7"));
+            assertEquals(200, reply.status(), reply.raw());
+        }
+        String folded = dev.autocomplete.spi.toolkit.TextFolding.fold(option);
+        pick(proxied, "travel", honest, ORIGIN + " to Ro", option, Map.of("X-Forwarded-For", "192.0.2.10"));
+        waitFor("the honest pick credited", () -> priors(proxied).credit("destination", "", folded) > 0);
     }
 
     @Test

@@ -142,6 +142,7 @@ public record ServerSettings(
         keys.put("learning.picks-per-address-hour", "200");
         keys.put("learning.picks-per-key-hour", "100000");
         keys.put("learning.queue", "10000");
+        keys.put("learning.sessions-per-address-hour", "1000");
         keys.put("analytics.keep-unmatched", "true");
         return java.util.Collections.unmodifiableMap(keys);
     }
@@ -403,7 +404,43 @@ public record ServerSettings(
                 s.number("learning.sessions", 100, 10_000_000),
                 s.number("learning.picks-per-address-hour", 0, 100_000_000),
                 s.number("learning.picks-per-key-hour", 0, 1_000_000_000),
-                s.number("learning.queue", 100, 10_000_000));
+                s.number("learning.queue", 100, 10_000_000),
+                s.number("learning.sessions-per-address-hour", 1, 100_000_000));
+    }
+
+    /** The same settings with other trusted proxies ({@code limits.trusted-proxies}; tests). */
+    public ServerSettings withTrustedProxies(List<String> proxies) {
+        Limits l = limits;
+        return new ServerSettings(
+                host,
+                port,
+                tenants,
+                tls,
+                new Limits(
+                        l.bodyBytes(),
+                        l.headerBytes(),
+                        l.jsonDepth(),
+                        l.jsonStringBytes(),
+                        l.readTimeout(),
+                        l.maxConcurrentRequests(),
+                        l.headerTimeout(),
+                        l.bodyTimeout(),
+                        l.connectionsPerAddress(),
+                        proxies,
+                        l.catalogBodyBytes(),
+                        l.catalogBodyTimeout()),
+                shutdownGrace,
+                redisUrl,
+                tokenSecret,
+                tokenSecretFile,
+                cacheMaxEntries,
+                management,
+                dataDir,
+                storageUrl,
+                tenantsWatch,
+                clock,
+                learning,
+                keepUnmatched);
     }
 
     /** The same settings with other learning settings (tests). */

@@ -26,10 +26,8 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketAddress;
 import java.net.SocketOption;
-import java.net.UnknownHostException;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -96,7 +94,7 @@ public final class ConnectionGuard implements AutoCloseable {
     private final long bodyNanos;
     private final long idleNanos;
     private final int perAddress;
-    private final Set<InetAddress> trustedProxies;
+    private final ClientAddresses trustedProxies;
     private final Map<SocketAddress, Tracked> connections = new ConcurrentHashMap<>();
     private final Map<ConnectionContext, Tracked> byContext = new ConcurrentHashMap<>();
     private final Map<InetAddress, AtomicInteger> openPerAddress = new ConcurrentHashMap<>();
@@ -120,15 +118,7 @@ public final class ConnectionGuard implements AutoCloseable {
         this.bodyNanos = bodyTimeout.toNanos();
         this.idleNanos = idleTimeout.toNanos();
         this.perAddress = perAddress;
-        Set<InetAddress> proxies = new HashSet<>();
-        for (String proxy : trustedProxies) {
-            try {
-                proxies.add(InetAddress.getByName(proxy)); // a literal: no name is looked up
-            } catch (UnknownHostException e) {
-                throw new IllegalArgumentException("not an IP address: " + proxy, e);
-            }
-        }
-        this.trustedProxies = Set.copyOf(proxies);
+        this.trustedProxies = new ClientAddresses(trustedProxies);
         this.watchdog = Thread.ofPlatform().daemon().name("connection-watchdog").start(this::watch);
     }
 
@@ -342,7 +332,7 @@ public final class ConnectionGuard implements AutoCloseable {
     private void admit(SocketChannel channel) throws IOException {
         SocketAddress remote = channel.getRemoteAddress();
         InetAddress address = remote instanceof InetSocketAddress inet ? inet.getAddress() : null;
-        InetAddress counted = perAddress > 0 && address != null && !trustedProxies.contains(address) ? address : null;
+        InetAddress counted = perAddress > 0 && address != null && !trustedProxies.trusted(address) ? address : null;
         if (counted != null) {
             AtomicInteger count = openPerAddress.compute(counted, (a, c) -> c == null ? new AtomicInteger() : c);
             if (count.incrementAndGet() > perAddress) {

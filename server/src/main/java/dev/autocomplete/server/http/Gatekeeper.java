@@ -36,14 +36,29 @@ public final class Gatekeeper {
     private final RateLimiter limiter;
     private final RateLimit failedAuthentication;
 
+    private final ClientAddresses clients;
+
+    /** A gatekeeper whose clients connect directly (no trusted proxy). */
     public Gatekeeper(Authenticator authenticator, RateLimiter limiter, RateLimit failedAuthentication) {
+        this(authenticator, limiter, failedAuthentication, ClientAddresses.DIRECT);
+    }
+
+    /** @param clients who a request comes from, for the limits counted per client */
+    public Gatekeeper(
+            Authenticator authenticator, RateLimiter limiter, RateLimit failedAuthentication, ClientAddresses clients) {
         this.authenticator = authenticator;
         this.limiter = limiter;
         this.failedAuthentication = failedAuthentication;
+        this.clients = clients;
     }
 
     public Authenticator authenticator() {
         return authenticator;
+    }
+
+    /** Who requests come from, for the limits counted per client (here, failed authentications). */
+    public ClientAddresses clients() {
+        return clients;
     }
 
     /**
@@ -172,7 +187,7 @@ public final class Gatekeeper {
     }
 
     private <T> T authenticated(ServerRequest request, ServerResponse response, Supplier<T> authenticate) {
-        String failures = "auth-failures:" + request.remotePeer().host();
+        String failures = "auth-failures:" + clients.of(request);
         RateDecision before = limiter.peek(failures, failedAuthentication);
         if (!before.allowed()) {
             headers(response, before);

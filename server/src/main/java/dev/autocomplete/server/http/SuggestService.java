@@ -54,7 +54,10 @@ public final class SuggestService implements HttpService {
         try (Admitted admitted = gatekeeper.admit(request, response)) {
             Caller caller = admitted.caller();
             JsonRequests.requireJson(request);
-            Suggester.Outcome outcome = suggester.suggest(caller, requests.body(request), reader);
+            // The client's address is read only for a session seen first: new sessions are counted per client.
+            ClientAddresses clients = gatekeeper.clients();
+            Suggester.Outcome outcome =
+                    suggester.suggest(caller, requests.body(request), reader, () -> clients.of(request));
             RequestFacts facts = RequestFacts.of(request);
             facts.body = outcome.request();
             facts.suggested = outcome;

@@ -89,7 +89,7 @@ public final class TelemetryService implements HttpService {
                                 caller.tenant().id(), caller.product().slug()),
                         caller.tenant().learn(),
                         caller.key() == null ? null : caller.key().id(),
-                        request.remotePeer().host(),
+                        gatekeeper.clients().of(request),
                         event,
                         labelText -> typeOfLabel(caller, labelText));
                 if (outcome != Learning.Outcome.IGNORED) {

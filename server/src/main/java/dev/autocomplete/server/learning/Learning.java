@@ -118,7 +118,7 @@ public final class Learning implements AutoCloseable {
         this.settings = settings;
         this.clock = clock;
         this.store = new LazyStore<>(connect);
-        this.shown = new ShownOptions(settings.sessions());
+        this.shown = new ShownOptions(settings.sessions(), settings.sessionsPerAddressHour());
         this.queue = new ArrayBlockingQueue<>(settings.queue());
         this.background = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().daemon().name("learning").factory());
@@ -139,9 +139,13 @@ public final class Learning implements AutoCloseable {
         return learned == null ? Priors.NONE : learned;
     }
 
-    /** Notes what an answer of the product offered the session: what its picks may be credited to. */
-    public void offered(ProductRef product, String sessionId, Offered offered) {
-        shown.record(scoped(product, sessionId), offered, clock.millis() / 1000);
+    /**
+     * Notes what an answer of the product offered the session: what its picks may be credited to.
+     *
+     * @param client the client's address as the per-client limits count it, asked only when the session is new
+     */
+    public void offered(ProductRef product, String sessionId, Offered offered, Supplier<String> client) {
+        shown.record(scoped(product, sessionId), offered, clock.millis() / 1000, client);
     }
 
     /** As {@link #offered}, for a session id the server has just generated for the answer. */

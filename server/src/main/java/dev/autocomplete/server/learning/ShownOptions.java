@@ -5,6 +5,7 @@ import dev.autocomplete.server.protocol.Offered;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * What the server offered each session lately: the honest-pick check. A pick is credited only when this session was
@@ -19,7 +20,13 @@ import java.util.function.Predicate;
  * table of one slot per id hash where a newer made-up session takes an older one's place ({@link #madeUp}): so
  * requests without a session id, however many, never push the sessions clients named out of this memory, and keeping
  * one costs an array write where a map insert cost 0.8 µs of a cached answer's 32 (half of it the map's size counter,
- * contended by every request thread). A made-up session that comes back moves to the generations. Thread-safe.
+ * contended by every request thread). A made-up session that its client sends back moves to the generations (within
+ * that client's share of new sessions, below).
+ *
+ * <p>A client can name as many sessions as it likes, though, and one that named thousands a minute pushed every other
+ * session out, so that no one's picks counted. So a named session enters the generations only within
+ * {@code newPerClientHour} new sessions an hour from its client (counted per address, {@link HourlyCounts}); beyond it,
+ * its sessions go to the made-up ones' table, where they take one another's places and nobody else's. Thread-safe.
  */
 final class ShownOptions {
 
@@ -48,28 +55,63 @@ final class ShownOptions {
 
     private record MadeUp(String id, Session session) {}
 
-    /** @param maxSessions sessions remembered at most, made up or named */
-    ShownOptions(int maxSessions) {
+    /** New named sessions per client in the current hour. */
+    private final HourlyCounts newPerClient = new HourlyCounts();
+
+    private final int newPerClientHour;
+
+    /**
+     * @param maxSessions sessions remembered at most, made up or named
+     * @param newPerClientHour new named sessions an hour one client may put in the generations
+     */
+    ShownOptions(int maxSessions, int newPerClientHour) {
         this.madeUp = new MadeUp[Integer.highestOneBit(Math.max(1, maxSessions / 4))];
         this.sessions = new Generations<>(Math.max(1, (maxSessions - madeUp.length) / 2), 0);
+        this.newPerClientHour = newPerClientHour;
     }
 
-    /** Notes what one answer offered the session, at {@code nowSeconds}. */
-    void record(String sessionId, Offered offered, long nowSeconds) {
+    /**
+     * Notes what one answer offered the session, at {@code nowSeconds}.
+     *
+     * @param client the client's address, asked only when the session is not in the generations
+     */
+    void record(String sessionId, Offered offered, long nowSeconds, Supplier<String> client) {
         if (sessionId == null || offered.offers().isEmpty()) {
             return;
         }
         long now = System.nanoTime();
-        Session session = find(sessionId, now);
-        if (session == null) {
-            Session fresh = new Session(now);
-            Session raced = sessions.putIfAbsent(sessionId, fresh);
-            session = raced == null || raced.expired(now) ? fresh : raced;
-            if (session == fresh && raced != null) {
-                sessions.put(sessionId, fresh); // the one kept had expired
-            }
+        Session session = sessions.get(sessionId);
+        if (session == null || session.expired(now)) {
+            session = admit(sessionId, now, nowSeconds, client);
         }
+        session.seen = now;
         session.record(offered, nowSeconds);
+    }
+
+    /**
+     * The session for a named id that is not in the generations (new, made up and sent back, or expired): put in the
+     * generations when its client is within its hourly share of new sessions, else kept in the made-up ones' table.
+     */
+    private Session admit(String sessionId, long now, long nowSeconds, Supplier<String> client) {
+        int slot = slot(sessionId);
+        MadeUp kept = kept(sessionId, now);
+        Session session = kept == null ? new Session(now) : kept.session();
+        if (!newPerClient.add(client.get(), newPerClientHour, nowSeconds)) {
+            if (kept == null) {
+                madeUp[slot] = new MadeUp(sessionId, session);
+            }
+            return session;
+        }
+        Session raced = sessions.putIfAbsent(sessionId, session);
+        if (raced != null && !raced.expired(now)) {
+            session = raced;
+        } else if (raced != null) {
+            sessions.put(sessionId, session); // the one kept had expired
+        }
+        if (kept != null && madeUp[slot] == kept) {
+            madeUp[slot] = null;
+        }
+        return session;
     }
 
     /**
@@ -95,7 +137,8 @@ final class ShownOptions {
     private Session find(String sessionId, long now) {
         Session session = sessions.get(sessionId);
         if (session == null) {
-            session = comeBack(sessionId, now);
+            MadeUp kept = kept(sessionId, now);
+            session = kept == null ? null : kept.session(); // read where it is: only an answer moves it
         }
         if (session == null || session.expired(now)) {
             return null;
@@ -104,18 +147,10 @@ final class ShownOptions {
         return session;
     }
 
-    /** A made-up session asked for again, moved to the generations; null when none is kept for {@code sessionId}. */
-    private Session comeBack(String sessionId, long now) {
-        int slot = slot(sessionId);
-        MadeUp kept = madeUp[slot];
-        if (kept == null || !kept.id().equals(sessionId) || kept.session().expired(now)) {
-            return null;
-        }
-        Session raced = sessions.putIfAbsent(sessionId, kept.session());
-        if (madeUp[slot] == kept) {
-            madeUp[slot] = null;
-        }
-        return raced == null ? kept.session() : raced;
+    /** The session the made-up ones' table keeps for {@code sessionId}, unexpired; null when it keeps none. */
+    private MadeUp kept(String sessionId, long now) {
+        MadeUp kept = madeUp[slot(sessionId)];
+        return kept == null || !kept.id().equals(sessionId) || kept.session().expired(now) ? null : kept;
     }
 
     /**

@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * The core of {@code /api/suggest}: turns a validated request into a {@link Query}, reads it with the product's
@@ -112,9 +113,11 @@ public final class Suggester {
      * Answers a body: from the response cache when it holds an answer for the body's {@code data}
      * ({@link SuggestRequestReader#keyed}, which reads no more than the envelope), else read whole and answered.
      *
+     * @param client the client's address as the per-client limits count it: asked only for a session seen first
+     *     (new sessions remembered for the honest-pick check are counted per client)
      * @throws dev.autocomplete.server.protocol.ApiException when the body is not a valid suggest body
      */
-    public Outcome suggest(Caller caller, byte[] body, SuggestRequestReader reader) {
+    public Outcome suggest(Caller caller, byte[] body, SuggestRequestReader reader, Supplier<String> client) {
         Product product = caller.product();
         LocalDate today = this.today.in(product.zone());
         Priors priors = learning == null || !caller.tenant().learn()
@@ -147,7 +150,10 @@ public final class Suggester {
             }
         } else if (learning != null) {
             learning.offered(
-                    new Learning.ProductRef(caller.tenant().id(), product.slug()), sessionId, response.offered());
+                    new Learning.ProductRef(caller.tenant().id(), product.slug()),
+                    sessionId,
+                    response.offered(),
+                    client);
         }
         return new Outcome(
                 request,

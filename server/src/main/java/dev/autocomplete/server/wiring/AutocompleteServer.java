@@ -26,6 +26,7 @@ import dev.autocomplete.server.engines.EngineRunner;
 import dev.autocomplete.server.files.FileWatcher;
 import dev.autocomplete.server.http.AccessLog;
 import dev.autocomplete.server.http.CatalogService;
+import dev.autocomplete.server.http.ClientAddresses;
 import dev.autocomplete.server.http.ConnectionGuard;
 import dev.autocomplete.server.http.ConsoleService;
 import dev.autocomplete.server.http.CorsFilter;
@@ -223,8 +224,11 @@ public final class AutocompleteServer implements AutoCloseable {
                         settings.storageUrl().isEmpty() ? "sqlite" : "postgresql",
                         "current",
                         catalogs.current())));
-        Gatekeeper gatekeeper =
-                new Gatekeeper(new Authenticator(keys, tenants, tokens), limiter, Gatekeeper.FAILED_AUTHENTICATION);
+        Gatekeeper gatekeeper = new Gatekeeper(
+                new Authenticator(keys, tenants, tokens),
+                limiter,
+                Gatekeeper.FAILED_AUTHENTICATION,
+                new ClientAddresses(limits.trustedProxies()));
         Learning learning = learning(settings);
         metrics.reportLearning(learning::queued, learning::sessions);
         learning.onPicks(analytics::picked);

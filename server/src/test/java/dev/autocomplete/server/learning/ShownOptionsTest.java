@@ -23,9 +23,9 @@ class ShownOptionsTest {
 
     @Test
     void remembers_at_most_max_sessions() {
-        ShownOptions shown = new ShownOptions(100);
+        ShownOptions shown = new ShownOptions(100, 1_000_000);
         for (int i = 0; i < 10_000; i++) {
-            shown.record("session-" + i, offer(i), NOW);
+            shown.record("session-" + i, offer(i), NOW, () -> "203.0.113.1");
         }
         assertTrue(shown.size() <= 100, "remembered " + shown.size());
         assertEquals("city", shown.attribute("session-9999", 9999, type -> false, NOW));
@@ -34,10 +34,10 @@ class ShownOptionsTest {
 
     @Test
     void a_session_seen_again_outlives_newer_ones_seen_once() {
-        ShownOptions shown = new ShownOptions(100);
-        shown.record("kept", offer(7), NOW);
+        ShownOptions shown = new ShownOptions(100, 1_000_000);
+        shown.record("kept", offer(7), NOW, () -> "203.0.113.1");
         for (int i = 0; i < 1_000; i++) {
-            shown.record("other-" + i, offer(i), NOW);
+            shown.record("other-" + i, offer(i), NOW, () -> "203.0.113.1");
             assertEquals("city", shown.attribute("kept", 7, type -> false, NOW), "after " + i + " others");
         }
         assertTrue(shown.size() <= 100, "remembered " + shown.size());
@@ -45,9 +45,9 @@ class ShownOptionsTest {
 
     @Test
     void a_session_keeps_its_last_48_offers() {
-        ShownOptions shown = new ShownOptions(100);
+        ShownOptions shown = new ShownOptions(100, 1_000_000);
         for (long option = 1; option <= 60; option++) {
-            shown.record("s", offer(option), NOW + option);
+            shown.record("s", offer(option), NOW + option, () -> "203.0.113.1");
         }
         // Each answer also notes its suggestion (a pill), one offer renewed each time: 61 in all, the last 48 kept.
         for (long option = 1; option <= 13; option++) {
@@ -63,10 +63,10 @@ class ShownOptionsTest {
 
     @Test
     void a_session_made_up_for_an_answer_is_remembered_and_bounded_as_any() {
-        ShownOptions shown = new ShownOptions(100);
+        ShownOptions shown = new ShownOptions(100, 1_000_000);
         shown.recordNew("new-0", offer(5), NOW);
         assertEquals("city", shown.attribute("new-0", 5, type -> false, NOW));
-        shown.record("new-0", offer(6), NOW + 1); // the client sends it back with its next request
+        shown.record("new-0", offer(6), NOW + 1, () -> "203.0.113.1"); // the client sends it back with its next request
         assertEquals("city", shown.attribute("new-0", 5, type -> false, NOW + 1));
         assertEquals("city", shown.attribute("new-0", 6, type -> false, NOW + 1));
         for (int i = 1; i < 10_000; i++) {
@@ -86,9 +86,9 @@ class ShownOptionsTest {
 
     @Test
     void answers_to_requests_without_a_session_id_never_push_out_the_sessions_clients_name() {
-        ShownOptions shown = new ShownOptions(100);
+        ShownOptions shown = new ShownOptions(100, 1_000_000);
         for (int i = 0; i < 40; i++) {
-            shown.record("named-" + i, offer(i), NOW);
+            shown.record("named-" + i, offer(i), NOW, () -> "203.0.113.1");
         }
         for (int i = 0; i < 100_000; i++) {
             shown.recordNew(java.util.UUID.randomUUID().toString(), offer(i), NOW);
@@ -101,18 +101,53 @@ class ShownOptionsTest {
 
     @Test
     void a_made_up_session_answers_every_question_before_and_after_its_next_answer() {
-        ShownOptions shown = new ShownOptions(100);
+        ShownOptions shown = new ShownOptions(100, 1_000_000);
         shown.recordNew("a", offer(5), NOW);
         assertTrue(shown.offeredType("a", "city", NOW), "the first answer's suggestion, asked first");
         shown.recordNew("b", offer(5), NOW);
         assertTrue(shown.creditOnce("b", "city", 5), "a credit, asked first");
         assertFalse(shown.creditOnce("b", "city", 5));
         shown.recordNew("c", offer(5), NOW);
-        shown.record("c", offer(6), NOW + 1); // its next answer, before anything was asked
+        shown.record("c", offer(6), NOW + 1, () -> "203.0.113.1"); // its next answer, before anything was asked
         assertEquals("city", shown.attribute("c", 5, type -> false, NOW + 1));
         assertEquals("city", shown.attribute("c", 6, type -> false, NOW + 1));
         shown.recordNew("d", offer(5), NOW);
         long late = NOW + ShownOptions.WINDOW.toSeconds() + 1;
         assertNull(shown.attribute("d", 5, type -> false, late), "the first answer keeps its own time");
+    }
+
+    @Test
+    void a_client_naming_new_sessions_beyond_its_hourly_share_pushes_no_one_elses_session_out() {
+        // Within the share (the behaviour before it): a flood of named sessions pushes an honest one out.
+        assertNull(flooded(1_000_000).attribute("honest", 7, type -> false, NOW), "pushed out without a share");
+        ShownOptions shown = flooded(10);
+        assertEquals("city", shown.attribute("honest", 7, type -> false, NOW), "the honest session is kept");
+        assertEquals(
+                "city",
+                shown.attribute("flood-late-199", 199, type -> false, NOW),
+                "the flood's latest session is still remembered, in the made-up sessions' table");
+        assertTrue(shown.size() <= 100, "remembered " + shown.size());
+        assertEquals(
+                "city",
+                shown.attribute("other-client", 8, type -> false, NOW),
+                "another client's new session still goes to the named ones");
+    }
+
+    /**
+     * A memory of 100 sessions with {@code share} new sessions an hour per client: one honest session from one
+     * address, 10,000 from another (each sent twice, as a client asking again would), then one from a third.
+     */
+    private static ShownOptions flooded(int share) {
+        ShownOptions shown = new ShownOptions(100, share);
+        shown.record("honest", offer(7), NOW, () -> "198.51.100.7");
+        for (int i = 0; i < 10_000; i++) {
+            shown.record("flood-" + i, offer(i), NOW, () -> "203.0.113.1");
+            shown.record("flood-" + i, offer(i), NOW, () -> "203.0.113.1");
+        }
+        shown.record("other-client", offer(8), NOW, () -> "192.0.2.44");
+        for (int i = 0; i < 200; i++) {
+            shown.record("flood-late-" + i, offer(i), NOW, () -> "203.0.113.1");
+        }
+        return shown;
     }
 }

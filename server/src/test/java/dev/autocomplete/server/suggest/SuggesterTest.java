@@ -58,7 +58,7 @@ class SuggesterTest {
     }
 
     private SuggestResponse suggest(SuggestRequest request) {
-        Suggester.Outcome outcome = suggester.suggest(caller, Kitchen.body(request), READER);
+        Suggester.Outcome outcome = suggester.suggest(caller, Kitchen.body(request), READER, () -> "127.0.0.1");
         if (outcome.cache() != Suggester.CacheLookup.NONE) {
             lookups.add(outcome.cache() == Suggester.CacheLookup.HIT);
         }
@@ -182,7 +182,8 @@ class SuggesterTest {
                 .replace("\"raw_query\":\"Eat \"", "\"raw_query\":7")
                 .getBytes(java.nio.charset.StandardCharsets.UTF_8);
         assertNotNull(READER.keyed(refused), "its envelope is fine: the cache is asked");
-        ApiException error = assertThrows(ApiException.class, () -> suggester.suggest(caller, refused, READER));
+        ApiException error =
+                assertThrows(ApiException.class, () -> suggester.suggest(caller, refused, READER, () -> "127.0.0.1"));
         assertEquals("INVALID_REQUEST", error.code());
         suggest(Kitchen.request("Eat "));
         assertEquals(List.of(false, true), lookups, "a miss, then a hit: the refused body counted neither");

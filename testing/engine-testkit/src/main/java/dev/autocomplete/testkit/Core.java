@@ -52,7 +52,8 @@ final class Core {
         Caller caller = new Caller(tenant, product, null, Caller.Kind.SECRET_KEY);
         Suggester.Outcome outcome;
         try {
-            outcome = suggester.suggest(caller, JSON.writeValueAsBytes(body), reader);
+            // No learning here, so the client's address (for new sessions per client) is never asked.
+            outcome = suggester.suggest(caller, JSON.writeValueAsBytes(body), reader, () -> "127.0.0.1");
         } catch (ApiException e) {
             throw new RequestRefused(e.status(), e.code(), e.getMessage());
         } catch (IOException e) {
