@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.autocomplete.server.config.ServerSettings;
 import dev.autocomplete.server.wiring.AutocompleteServer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -30,13 +29,7 @@ class CatalogLimitsTest {
 
     @BeforeAll
     static void start() throws Exception {
-        Path tenants = TestTenants.copyOfDemo(temp);
-        Files.writeString(
-                tenants.resolve("demo/tenant.yaml"),
-                Files.readString(tenants.resolve("demo/tenant.yaml"))
-                        .replace(
-                                "catalogs:                     # option lists any product's params can name",
-                                "catalogs:\n  bulk: {}"));
+        Path tenants = TestTenants.copyOfDemoWithCatalog(temp, "bulk");
         secret = TestTenants.createKey(tenants, "demo", "secret", null);
         key = TestTenants.createKey(tenants, "demo", "public", "travel");
         ServerSettings settings = ServerSettings.read(

@@ -33,6 +33,23 @@ final class TestTenants {
         return tenants;
     }
 
+    /** {@link #copyOfDemo} whose demo tenant also declares the live catalog {@code catalog}, empty. */
+    static Path copyOfDemoWithCatalog(Path temp, String catalog) {
+        Path tenants = copyOfDemo(temp);
+        Path yaml = tenants.resolve("demo/tenant.yaml");
+        try {
+            Files.writeString(
+                    yaml,
+                    Files.readString(yaml)
+                            .replace(
+                                    "catalogs:                     # option lists any product's params can name",
+                                    "catalogs:\n  " + catalog + ": {}"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return tenants;
+    }
+
     /** {@link #copyOfDemo} plus {@code broken/}, a tenant that does not load: its tenant.yaml has no products. */
     static Path copyOfDemoWithBrokenTenant(Path temp) {
         Path tenants = copyOfDemo(temp);

@@ -15,6 +15,7 @@ import dev.autocomplete.server.catalogs.RecordWriter;
 import dev.autocomplete.server.catalogs.WriteSpool;
 import dev.autocomplete.server.engines.LogThrottle;
 import dev.autocomplete.server.protocol.ApiException;
+import dev.autocomplete.server.store.CatalogChangedException;
 import dev.autocomplete.server.store.CatalogRef;
 import dev.autocomplete.server.store.InvalidRecordsException;
 import dev.autocomplete.server.store.OptionRecord;
@@ -513,6 +514,12 @@ public final class CatalogService implements HttpService {
             return PlatformThreads.call(operation::get);
         } catch (StorageUnavailableException e) {
             throw storageUnavailable();
+        } catch (CatalogChangedException e) {
+            throw new ApiException(
+                    409,
+                    "CATALOG_CHANGED",
+                    "The catalog was replaced while this write was being written, " + e.tries()
+                            + " times; nothing of it was written. Send it again once the replaces are done.");
         } catch (InvalidRecordsException e) {
             // The store counts the records it was given; they are placed back where they stood in the body.
             throw invalid(

@@ -46,6 +46,8 @@ public interface CatalogStore extends AutoCloseable {
      *
      * @return the changes applied, in order, with the previous text of each replaced record; for a large batch,
      *     one {@link Kind#REPLACE}
+     * @throws CatalogChangedException when a large batch met a replace of its catalog on each of its tries: nothing
+     *     of it was written
      */
     List<Change> upsert(CatalogRef catalog, List<OptionRecord> records);
 
@@ -90,9 +92,10 @@ public interface CatalogStore extends AutoCloseable {
      * upserted in the transaction), and the results are checked as an upsert's records are. A patch of an id the
      * catalog does not hold is a refused record, numbered by its place in {@code patches}.
      * A large batch is read, merged and checked without a transaction, then written as a large upsert is; a write
-     * meanwhile to one of its ids sends it back to one transaction.
+     * meanwhile to one of its ids has the patch merged again into it.
      *
      * @return the changes applied, as {@link #upsert} returns them
+     * @throws CatalogChangedException as {@link #upsert} does
      */
     List<Change> patch(CatalogRef catalog, List<OptionPatch> patches);
 

@@ -60,8 +60,9 @@ public final class JdbcCatalogStore implements CatalogStore {
      */
     static final int VERSIONED_UPSERT = 2 * BUILD_CHUNK;
     /**
-     * Tries of a large upsert or patch as a new version before it is done in one transaction (after writes meanwhile
-     * that a version could not take, three times over: a storm of them).
+     * Tries of a large upsert or patch as a new version before it is refused ({@link CatalogChangedException}): a
+     * replace of its catalog meanwhile, three times over, is a storm of them, and one transaction for the whole
+     * write instead would hold every catalog's writes meanwhile.
      */
     static final int VERSION_ATTEMPTS = 3;
     /**
@@ -242,25 +243,21 @@ public final class JdbcCatalogStore implements CatalogStore {
         if (records.isEmpty()) {
             return List.of();
         }
-        // A write meanwhile that the new version cannot take (a replace, a text taken) makes it start again: one
-        // transaction for the whole batch would hold every catalog's writes for seconds.
-        for (int attempt = 0;
-                attempt < VERSION_ATTEMPTS
-                        && valid.size() >= VERSIONED_UPSERT
-                        && batch.problems().isEmpty();
-                attempt++) {
-            // All the records are valid, so their indexes are the batch's: texts other ids hold are refused now.
-            List<InvalidRecordsException.Problem> taken = textConflicts(catalog, valid);
-            if (!taken.isEmpty()) {
-                throw new InvalidRecordsException(taken.subList(0, Math.min(taken.size(), MAX_PROBLEMS)));
+        // A write meanwhile that the new version cannot take (a replace, a text taken) makes it start again, and
+        // a storm of them refuses it: one transaction for the whole batch would hold every catalog's writes.
+        if (valid.size() >= VERSIONED_UPSERT && batch.problems().isEmpty()) {
+            for (int attempt = 0; attempt < VERSION_ATTEMPTS; attempt++) {
+                // All the records are valid, so their indexes are the batch's: texts other ids hold are refused now.
+                List<InvalidRecordsException.Problem> taken = textConflicts(catalog, valid);
+                if (!taken.isEmpty()) {
+                    throw new InvalidRecordsException(taken.subList(0, Math.min(taken.size(), MAX_PROBLEMS)));
+                }
+                Optional<List<Change>> applied = upsertByVersion(catalog, valid, lastSequence(), null);
+                if (applied.isPresent()) {
+                    return applied.get();
+                }
             }
-            Optional<List<Change>> applied = upsertByVersion(catalog, valid, lastSequence(), null);
-            if (applied.isPresent()) {
-                return applied.get();
-            }
-            if (attempt == VERSION_ATTEMPTS - 1) {
-                warnOfOneTransaction(catalog, "upsert", valid.size());
-            }
+            throw changedMeanwhile(catalog, "upsert", valid.size());
         }
         return database.write(connection -> {
             try (Staging staging = new Staging(connection, database.dialect())) {
@@ -438,14 +435,14 @@ public final class JdbcCatalogStore implements CatalogStore {
         if (patches.isEmpty()) {
             return List.of();
         }
-        for (int attempt = 0; attempt < VERSION_ATTEMPTS && patches.size() >= VERSIONED_UPSERT; attempt++) {
-            Optional<List<Change>> applied = patchByVersion(catalog, patches); // read and merged again each time
-            if (applied.isPresent()) {
-                return applied.get();
+        if (patches.size() >= VERSIONED_UPSERT) {
+            for (int attempt = 0; attempt < VERSION_ATTEMPTS; attempt++) {
+                Optional<List<Change>> applied = patchByVersion(catalog, patches); // read and merged again each time
+                if (applied.isPresent()) {
+                    return applied.get();
+                }
             }
-            if (attempt == VERSION_ATTEMPTS - 1) {
-                warnOfOneTransaction(catalog, "patch", patches.size());
-            }
+            throw changedMeanwhile(catalog, "patch", patches.size());
         }
         return database.write(connection -> {
             Merged merged = new Merged(patches, id -> stored(connection, catalog, id));
@@ -461,16 +458,17 @@ public final class JdbcCatalogStore implements CatalogStore {
         });
     }
 
-    /** A large write left to one transaction holds every catalog's writes meanwhile: the operator is told. */
-    private static void warnOfOneTransaction(CatalogRef catalog, String write, int records) {
+    /** A large write refused after a storm of replaces meanwhile: the operator is told, once per write. */
+    private static CatalogChangedException changedMeanwhile(CatalogRef catalog, String write, int records) {
         LOG.log(
                 System.Logger.Level.WARNING,
-                "catalog {0}: a large {1} ({2} records) met a write meanwhile it could not take {3} times (a replace,"
-                        + " or a text taken); it is applied in one transaction, and other writes wait for it",
+                "catalog {0}: a large {1} ({2} records) met a write meanwhile it could not take {3} times (a replace);"
+                        + " it was refused, nothing of it written",
                 catalog,
                 write,
                 records,
                 VERSION_ATTEMPTS);
+        return new CatalogChangedException(catalog, VERSION_ATTEMPTS);
     }
 
     /** Patches merged into the records they change, checked as an upsert's records are, by patch index. */

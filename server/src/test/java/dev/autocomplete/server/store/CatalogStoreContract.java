@@ -27,6 +27,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -643,6 +644,34 @@ abstract class CatalogStoreContract {
         assertEquals(JdbcCatalogStore.VERSIONED_UPSERT + 1, store.count(CITIES), "the replace, then the upsert");
         assertTrue(store.get(CITIES, "r").isPresent());
         assertEquals(store.count(CITIES) + 1, rows("SELECT COUNT(*) FROM catalog_options"));
+        assertEquals(0, rows("SELECT COUNT(*) FROM catalog_builds"));
+    }
+
+    /**
+     * A replace meanwhile on every try (a storm of them): the large upsert is refused, nothing of it written, rather
+     * than written in one transaction, which would hold every other catalog's writes for as long as it takes. (A large
+     * patch meets the same refusal; a replace meanwhile that drops its ids refuses it as records of absent ids.)
+     */
+    @Test
+    void a_large_upsert_that_meets_a_replace_on_every_try_is_refused_with_nothing_written() throws Exception {
+        List<OptionRecord> upsert = IntStream.range(0, JdbcCatalogStore.VERSIONED_UPSERT)
+                .mapToObj(i -> record("u" + i, "Upserted " + i))
+                .toList();
+        store.replace(CITIES, List.of(record("a", "Amsterdam")).iterator());
+        AtomicInteger replaces = new AtomicInteger();
+        ((JdbcCatalogStore) store).beforeSwitch = () -> runNow(() -> store.replace(
+                CITIES,
+                List.of(record("r" + replaces.incrementAndGet(), "Replaced meanwhile"))
+                        .iterator()));
+        CatalogChangedException refused =
+                assertThrows(CatalogChangedException.class, () -> store.upsert(CITIES, upsert));
+        assertEquals(JdbcCatalogStore.VERSION_ATTEMPTS, refused.tries());
+        assertEquals(JdbcCatalogStore.VERSION_ATTEMPTS, replaces.get(), "a replace met each try");
+        assertEquals(
+                List.of("r" + JdbcCatalogStore.VERSION_ATTEMPTS),
+                ids(all(store, CITIES)),
+                "the last replace, and nothing of the upsert");
+        assertEquals(1, rows("SELECT COUNT(*) FROM catalog_options"), "no version's rows are left");
         assertEquals(0, rows("SELECT COUNT(*) FROM catalog_builds"));
     }
 
