@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * address it was connected from, so what a client wrote itself stands to the left of it), past the trusted proxies'
  * own addresses. A header that is missing, or an entry that is no IP address, leaves the proxy's address: nothing
  * to the left of it can be believed. Behind a proxy without this, every client shared the proxy's hourly share of
- * honest picks (200), so learning stopped for the day's first few hundred users.
+ * honest picks (200), so a whole product learned from at most 200 picks an hour.
  *
  * <p>An IPv6 client is counted by its {@code /64} network: one subscriber usually holds a whole one, so counting
  * addresses would give one attacker billions of shares.
