@@ -62,14 +62,27 @@ class LearningTest {
                     Duration.ofDays(14), Duration.ofSeconds(1), 20_000, 1_000_000, 1_000_000, 10_000)));
 
     /**
-     * A server whose client addresses may have three picks credited an hour; its clock stands still mid-hour, so the
-     * hour cannot turn (and the counts start afresh) while the test runs.
+     * A server whose client addresses may have three picks credited an hour, with no cap of ranked picks per address
+     * and option; its clock stands still mid-hour, so the hour cannot turn (and the counts start afresh) while the test
+     * runs.
      */
     @RegisterExtension
     static final DemoServer capped = new DemoServer()
             .withClock(java.time.Clock.fixed(java.time.Instant.parse("2026-11-25T10:30:00Z"), java.time.ZoneOffset.UTC))
             .withSettings(settings -> settings.withLearning(
-                    new LearningSettings(Duration.ofDays(14), Duration.ofSeconds(1), 20_000, 3, 1_000_000, 10_000)));
+                    new LearningSettings(Duration.ofDays(14), Duration.ofSeconds(1), 20_000, 3, 1_000_000, 10_000)
+                            .withPicksPerAddressOptionDay(0)));
+
+    /**
+     * A server behind a proxy on loopback with the default cap of ranked picks per address and option (one a day) and
+     * room for many picks an hour; its clock stands still mid-day.
+     */
+    @RegisterExtension
+    static final DemoServer daily = new DemoServer()
+            .withClock(java.time.Clock.fixed(java.time.Instant.parse("2026-11-25T10:30:00Z"), java.time.ZoneOffset.UTC))
+            .withSettings(settings -> settings.withTrustedProxies(List.of("127.0.0.1"))
+                    .withLearning(new LearningSettings(
+                            Duration.ofDays(14), Duration.ofSeconds(1), 20_000, 1_000, 1_000_000, 10_000)));
 
     /**
      * A server behind a proxy on loopback ({@code limits.trusted-proxies}), with one pick an hour per client and
@@ -80,7 +93,7 @@ class LearningTest {
             .withClock(java.time.Clock.fixed(java.time.Instant.parse("2026-11-25T10:30:00Z"), java.time.ZoneOffset.UTC))
             .withSettings(settings -> settings.withTrustedProxies(List.of("127.0.0.1"))
                     .withLearning(new LearningSettings(
-                            Duration.ofDays(14), Duration.ofSeconds(1), 100, 1, 1_000_000, 10_000, 20)));
+                            Duration.ofDays(14), Duration.ofSeconds(1), 100, 1, 1_000_000, 10_000, 20, 1)));
 
     /** The travel product's answer for a query typed after picking Paris as the origin, in a session. */
     private static ApiClient.Reply destination(DemoServer server, String session, String typed) {
@@ -336,6 +349,31 @@ class LearningTest {
     }
 
     /**
+     * One client picking an option in session after session (a script with the public key, each session shown the
+     * option first, so every pick is honest) lifts it as much as one pick: an option's ranking counts each client
+     * address once a day. Every pick is still counted as a pick (analytics); before, each session's pick was ranked,
+     * up to the address's hourly share (200 by default), so one address could put any option first.
+     */
+    @Test
+    void one_client_picking_an_option_in_many_sessions_ranks_it_as_one_pick_a_day() throws Exception {
+        List<String> offered = destination(daily, session(), " to Ma").options("destination");
+        String option = offered.get(3);
+        String folded = dev.autocomplete.spi.toolkit.TextFolding.fold(option);
+        double notRanked = learningEvents(daily, "not_ranked", "travel");
+        double credited = learningEvents(daily, "credited", "travel");
+        for (String client : List.of("198.51.100.7", "198.51.100.7", "198.51.100.7", "198.51.100.7", "198.51.100.8")) {
+            String session = session();
+            destination(daily, session, " to Ma");
+            pick(daily, "travel", session, ORIGIN + " to Ma", option, Map.of("X-Forwarded-For", client));
+        }
+        waitFor("two clients' picks credited", () -> priors(daily).credit("destination", "", folded) > 1.5);
+        Thread.sleep(2_500); // more than two apply intervals
+        assertEquals(2.0, priors(daily).credit("destination", "", folded), 0.01, "one pick a day a client");
+        assertEquals(credited + 2, learningEvents(daily, "credited", "travel"));
+        assertEquals(notRanked + 3, learningEvents(daily, "not_ranked", "travel"));
+    }
+
+    /**
      * A client naming new sessions by the hundred (a script with the public key) cannot push an honest user's session
      * out of the honest-pick memory: beyond its share of 20 new sessions an hour, its sessions share the table of
      * made-up ones. Before, 300 named sessions from anyone pushed out every other one, so honest picks stopped
@@ -554,9 +592,13 @@ class LearningTest {
 
     /** A demo product's count of pick events with this outcome, from the metrics. */
     private static double learningEvents(String outcome, String product) {
+        return learningEvents(demo, outcome, product);
+    }
+
+    private static double learningEvents(DemoServer server, String outcome, String product) {
         String line = "autocomplete_learning_events_total{outcome=\"" + outcome + "\",product=\"" + product
                 + "\",tenant=\"demo\"} ";
-        return ApiClient.management(demo.server().managementPort())
+        return ApiClient.management(server.server().managementPort())
                 .get("/observe/metrics")
                 .raw()
                 .lines()

@@ -53,15 +53,18 @@ final class EventsMix {
         ServerSettings settings = base.with("127.0.0.1", 0, work.resolve("tenants"))
                 .withManagement("127.0.0.1", 0)
                 .withLearning(new LearningSettings(
-                        defaults.halfLife(),
-                        // -Dbench.apply-seconds (e.g. through JAVA_TOOL_OPTIONS) applies learning more or less often
-                        // than the default, to tell the applies' cache refills from the events' own cost.
-                        Duration.ofSeconds(Long.getLong(
-                                "bench.apply-seconds", defaults.applyInterval().toSeconds())),
-                        defaults.sessions(),
-                        100_000_000,
-                        defaults.picksPerKeyHour(),
-                        defaults.queue()));
+                                defaults.halfLife(),
+                                // -Dbench.apply-seconds (e.g. through JAVA_TOOL_OPTIONS) applies learning more or less
+                                // often
+                                // than the default, to tell the applies' cache refills from the events' own cost.
+                                Duration.ofSeconds(Long.getLong(
+                                        "bench.apply-seconds",
+                                        defaults.applyInterval().toSeconds())),
+                                defaults.sessions(),
+                                100_000_000,
+                                defaults.picksPerKeyHour(),
+                                defaults.queue())
+                        .withPicksPerAddressOptionDay(0));
         try (AutocompleteServer server = AutocompleteServer.start(settings)) {
             // Fill the response cache one body at a time; what each answer offered makes the honest events.
             List<String> events = new ArrayList<>();
@@ -82,7 +85,8 @@ final class EventsMix {
                     Locale.ROOT,
                     "%d distinct request bodies in %d sessions; %d pick events (%d honest, %d "
                             + "forged) posted at %d a second over %d connections in the rounds with events; "
-                            + "learning.picks-per-address-hour lifted to %d, learning.apply-seconds %d%n",
+                            + "learning.picks-per-address-hour lifted to %d, learning.picks-per-address-option-day off, "
+                            + "learning.apply-seconds %d%n",
                     bodies.size(),
                     bodies.stream()
                             .map(b -> b.replaceAll(".*\"session_id\":\"([^\"]+)\".*", "$1"))

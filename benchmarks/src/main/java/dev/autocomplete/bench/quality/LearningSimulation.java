@@ -68,12 +68,13 @@ final class LearningSimulation {
             String key = BenchTenants.createKey(tenants, "demo", "travel");
             LearningSettings defaults = LearningSettings.DEFAULTS;
             LearningSettings learning = new LearningSettings(
-                    defaults.halfLife(),
-                    defaults.applyInterval(),
-                    defaults.sessions(),
-                    100_000_000,
-                    defaults.picksPerKeyHour(),
-                    defaults.queue());
+                            defaults.halfLife(),
+                            defaults.applyInterval(),
+                            defaults.sessions(),
+                            100_000_000,
+                            defaults.picksPerKeyHour(),
+                            defaults.queue())
+                    .withPicksPerAddressOptionDay(0);
             try (AutocompleteServer server = AutocompleteServer.start(ServerSettings.defaults()
                     .with("127.0.0.1", 0, tenants)
                     .withManagement("127.0.0.1", 0)
@@ -95,10 +96,12 @@ final class LearningSimulation {
                         Locale.ROOT,
                         "Server: learning.apply-seconds %d (default), "
                                 + "learning.picks-per-address-hour %d (lifted from %d: one process on loopback plays every "
-                                + "user), learning.picks-per-key-hour %d (default)%n%n",
+                                + "user), learning.picks-per-address-option-day off (from %d, for the same reason), "
+                                + "learning.picks-per-key-hour %d (default)%n%n",
                         learning.applyInterval().toSeconds(),
                         learning.picksPerAddressHour(),
                         defaults.picksPerAddressHour(),
+                        defaults.picksPerAddressOptionDay(),
                         learning.picksPerKeyHour());
 
                 Map<String, KeystrokeSimulator.Tally> results = new LinkedHashMap<>();

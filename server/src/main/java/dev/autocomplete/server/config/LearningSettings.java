@@ -17,6 +17,8 @@ import java.time.Duration;
  * @param sessionsPerAddressHour new sessions per client address and hour that the honest-pick memory keeps apart
  *     from the sessions made up for requests without one ({@code learning.sessions-per-address-hour}); more share
  *     the made-up ones' table
+ * @param picksPerAddressOptionDay picks of one option that re-rank it per client address and day (UTC), at most
+ *     ({@code learning.picks-per-address-option-day}, 1; 0 for no such cap): more are counted, not ranked by
  */
 public record LearningSettings(
         Duration halfLife,
@@ -25,16 +27,27 @@ public record LearningSettings(
         int picksPerAddressHour,
         int picksPerKeyHour,
         int queue,
-        int sessionsPerAddressHour) {
+        int sessionsPerAddressHour,
+        int picksPerAddressOptionDay) {
 
     /** The default of {@code learning.sessions-per-address-hour}. */
     public static final int SESSIONS_PER_ADDRESS_HOUR = 1_000;
 
+    /** The default of {@code learning.picks-per-address-option-day}. */
+    public static final int PICKS_PER_ADDRESS_OPTION_DAY = 1;
+
     /** The defaults. */
     public static final LearningSettings DEFAULTS = new LearningSettings(
-            Duration.ofDays(14), Duration.ofSeconds(60), 20_000, 200, 100_000, 10_000, SESSIONS_PER_ADDRESS_HOUR);
+            Duration.ofDays(14),
+            Duration.ofSeconds(60),
+            20_000,
+            200,
+            100_000,
+            10_000,
+            SESSIONS_PER_ADDRESS_HOUR,
+            PICKS_PER_ADDRESS_OPTION_DAY);
 
-    /** Settings with the default share of new sessions per address. */
+    /** Settings with the default share of new sessions per address and of ranked picks per address and option. */
     public LearningSettings(
             Duration halfLife,
             Duration applyInterval,
@@ -42,6 +55,27 @@ public record LearningSettings(
             int picksPerAddressHour,
             int picksPerKeyHour,
             int queue) {
-        this(halfLife, applyInterval, sessions, picksPerAddressHour, picksPerKeyHour, queue, SESSIONS_PER_ADDRESS_HOUR);
+        this(
+                halfLife,
+                applyInterval,
+                sessions,
+                picksPerAddressHour,
+                picksPerKeyHour,
+                queue,
+                SESSIONS_PER_ADDRESS_HOUR,
+                PICKS_PER_ADDRESS_OPTION_DAY);
+    }
+
+    /** These settings with another cap of ranked picks per address, option and day (0 for none). */
+    public LearningSettings withPicksPerAddressOptionDay(int perDay) {
+        return new LearningSettings(
+                halfLife,
+                applyInterval,
+                sessions,
+                picksPerAddressHour,
+                picksPerKeyHour,
+                queue,
+                sessionsPerAddressHour,
+                perDay);
     }
 }

@@ -39,7 +39,7 @@ final class HourlyCounts {
     }
 
     /** MurmurHash3's finalizer: spreads every bit of the hash over both halves. */
-    private static long mix(long hash) {
+    static long mix(long hash) {
         hash ^= hash >>> 33;
         hash *= 0xff51afd7ed558ccdL;
         hash ^= hash >>> 33;

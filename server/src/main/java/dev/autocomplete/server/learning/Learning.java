@@ -34,7 +34,8 @@ import java.util.function.Supplier;
 /**
  * The service learns from its users (docs/protocol.md §6): the official client's pick events are attributed to the
  * param they filled, checked against what the server itself offered that session ({@link ShownOptions}), capped per
- * client address and key, and queued; a background thread writes them to the store in batches, and every
+ * client address and key, marked ranked when the address had not had the option credited today ({@link DailyFirsts}),
+ * and queued; a background thread writes them to the store in batches, and every
  * {@link LearningSettings#applyInterval()} each replica reads what changed and swaps the products' {@link Priors}.
  * A pick never waits for the store: under a flood, picks are dropped and counted. Thread-safe.
  */
@@ -58,6 +59,11 @@ public final class Learning implements AutoCloseable {
         REPEATED("repeated"),
         /** The client address or the key has been credited its hourly share. */
         CAPPED("capped"),
+        /**
+         * An honest pick of an option the client's address had credited already today: counted (analytics), not ranked
+         * by, so that an option's ranking counts clients rather than one client's repeats.
+         */
+        NOT_RANKED("not_ranked"),
         /** The queue was full: dropped. */
         DROPPED("dropped"),
         /** An option or pill event whose fields are not the official client's (docs/protocol.md §6.1): no pick. */
@@ -108,6 +114,7 @@ public final class Learning implements AutoCloseable {
     private final AtomicLong generations = new AtomicLong();
     private final HourlyCounts perAddress = new HourlyCounts();
     private final HourlyCounts perKey = new HourlyCounts();
+    private final DailyFirsts perAddressOption;
     private final List<Consumer<List<Pick>>> listeners = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService background;
 
@@ -119,6 +126,7 @@ public final class Learning implements AutoCloseable {
         this.clock = clock;
         this.store = new LazyStore<>(connect);
         this.shown = new ShownOptions(settings.sessions(), settings.sessionsPerAddressHour());
+        this.perAddressOption = new DailyFirsts(settings.picksPerAddressOptionDay());
         this.queue = new ArrayBlockingQueue<>(settings.queue());
         this.background = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().daemon().name("learning").factory());
@@ -210,6 +218,9 @@ public final class Learning implements AutoCloseable {
             if (!shown.creditOnce(session, type, Offered.hash(""))) {
                 return Outcome.REPEATED;
             }
+            if (!withinHourlyShares(address, keyId, now)) {
+                return Outcome.CAPPED;
+            }
             pick = new Pick(product.tenant(), product.product(), type, "", "", 0, 0, now);
         } else {
             String folded = TextFolding.fold(selected);
@@ -223,6 +234,10 @@ public final class Learning implements AutoCloseable {
                 return Outcome.REPEATED;
             }
             String typed = TypedTail.of(rawQuery, selected);
+            if (!withinHourlyShares(address, keyId, now)) {
+                return Outcome.CAPPED;
+            }
+            boolean ranked = perAddressOption.take(address, product, folded, now);
             pick = new Pick(
                     product.tenant(),
                     product.product(),
@@ -232,13 +247,19 @@ public final class Learning implements AutoCloseable {
                     typed.length(),
                     selected.length(),
                     now,
-                    display(selected, folded));
+                    display(selected, folded),
+                    ranked);
         }
-        if (!perAddress.add(address, settings.picksPerAddressHour(), now)
-                || !perKey.add(keyId, settings.picksPerKeyHour(), now)) {
-            return Outcome.CAPPED;
+        if (!queue.offer(pick)) {
+            return Outcome.DROPPED;
         }
-        return queue.offer(pick) ? (pick.pill() ? Outcome.PILL : Outcome.CREDITED) : Outcome.DROPPED;
+        return pick.pill() ? Outcome.PILL : pick.ranked() ? Outcome.CREDITED : Outcome.NOT_RANKED;
+    }
+
+    /** Counts a pick against the client address's and the key's hourly shares; whether both had room for it. */
+    private boolean withinHourlyShares(String address, String keyId, long now) {
+        return perAddress.add(address, settings.picksPerAddressHour(), now)
+                && perKey.add(keyId, settings.picksPerKeyHour(), now);
     }
 
     /**

@@ -74,7 +74,8 @@ public final class LearningStore implements AutoCloseable {
 
     /**
      * Adds picks, one transaction for the batch: each pick credits its option overall (prefix "") and after the
-     * letters typed (its prefix, when any). Pill picks are not credited here.
+     * letters typed (its prefix, when any). Picks that do not rank (pills, repeats of an address's option the same
+     * day) are not credited here.
      */
     public void add(List<Pick> picks) {
         if (picks.isEmpty()) {
@@ -85,7 +86,7 @@ public final class LearningStore implements AutoCloseable {
             Map<Key, Double> sums = new HashMap<>();
             Map<List<String>, Boolean> products = new HashMap<>();
             for (Pick pick : picks) {
-                if (pick.pill()) {
+                if (!pick.ranked()) {
                     continue;
                 }
                 double weight = Math.pow(2, (pick.at() - epoch) / halfLifeSeconds);

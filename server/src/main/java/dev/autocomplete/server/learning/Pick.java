@@ -16,6 +16,8 @@ import static java.util.Objects.requireNonNull;
  * @param at when, in seconds since the epoch
  * @param display the option's text as it was offered and picked (for analytics: {@code Porto}, not {@code porto});
  *     empty for a pill
+ * @param ranked whether the pick re-ranks its option: false for a pill, and for an option the client's address had
+ *     credited already today ({@code learning.picks-per-address-option-day}); analytics counts every pick
  */
 public record Pick(
         String tenant,
@@ -26,12 +28,27 @@ public record Pick(
         int typed,
         int length,
         long at,
-        String display) {
+        String display,
+        boolean ranked) {
+
+    /** A pick that re-ranks its option (unless it is a pill), shown as {@code display}. */
+    public Pick(
+            String tenant,
+            String product,
+            String type,
+            String option,
+            String prefix,
+            int typed,
+            int length,
+            long at,
+            String display) {
+        this(tenant, product, type, option, prefix, typed, length, at, display, !option.isEmpty());
+    }
 
     /** A pick shown as its folded text. */
     public Pick(
             String tenant, String product, String type, String option, String prefix, int typed, int length, long at) {
-        this(tenant, product, type, option, prefix, typed, length, at, option);
+        this(tenant, product, type, option, prefix, typed, length, at, option, !option.isEmpty());
     }
 
     /** Letters of what was typed that are kept with a pick. */
@@ -44,6 +61,9 @@ public record Pick(
         requireNonNull(option, "option is null");
         requireNonNull(prefix, "prefix is null");
         requireNonNull(display, "display is null");
+        if (ranked && option.isEmpty()) {
+            throw new IllegalArgumentException("a pill ranks nothing");
+        }
         if (prefix.length() > PREFIX_LETTERS) {
             throw new IllegalArgumentException("prefix is longer than " + PREFIX_LETTERS);
         }

@@ -152,8 +152,9 @@ public final class Metrics {
     private final Counter learning = Counter.builder()
             .withoutExemplars()
             .name("autocomplete_learning_events_total")
-            .help("Pick events by what learning made of them: credited, pill, not_offered, repeated, capped, dropped,"
-                    + " off")
+            .help(
+                    "Pick events by what learning made of them: credited, pill, not_ranked, not_offered, repeated, capped,"
+                            + " dropped, off, malformed")
             .labelNames("tenant", "product", "outcome")
             .register(registry);
 
