@@ -180,6 +180,38 @@ class ConnectionDefencesTest {
         }
     }
 
+    /** A reverse proxy carries many clients' connections: one listed in {@code limits.trusted-proxies} is not capped. */
+    @Test
+    void a_trusted_proxy_is_not_capped_and_other_addresses_still_are() throws Exception {
+        try (AutocompleteServer server = start(
+                "AUTOCOMPLETE_LIMITS_CONNECTIONS_PER_ADDRESS",
+                "2",
+                "AUTOCOMPLETE_LIMITS_TRUSTED_PROXIES",
+                "127.0.0.4")) {
+            List<RawConnection> held = new ArrayList<>();
+            try {
+                for (int i = 0; i < 2; i++) {
+                    held.add(new RawConnection("127.0.0.5", server.port()));
+                }
+                try (RawConnection third = new RawConnection("127.0.0.5", server.port())) {
+                    assertTrue(third.endsWithin(2000), "a connection over the cap was kept");
+                }
+                for (int i = 0; i < 4; i++) {
+                    held.add(new RawConnection("127.0.0.4", server.port()));
+                }
+                String body = envelope("").toString();
+                RawConnection fourth = held.getLast();
+                fourth.send(head(body.length(), key) + body);
+                assertTrue(
+                        fourth.readResponse().startsWith("HTTP/1.1 200"), "the proxy's fourth connection was refused");
+            } finally {
+                for (RawConnection client : held) {
+                    client.close();
+                }
+            }
+        }
+    }
+
     @Test
     void refusals_over_the_cap_are_counted_and_summarized_in_one_log_line_not_one_each() throws Exception {
         try (LogLines log = LogLines.of(dev.autocomplete.server.http.ConnectionGuard.class);

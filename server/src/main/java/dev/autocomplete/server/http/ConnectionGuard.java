@@ -28,7 +28,6 @@ import java.net.SocketAddress;
 import java.net.SocketOption;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -106,19 +105,20 @@ public final class ConnectionGuard implements AutoCloseable {
     /**
      * @param idleTimeout how long a kept-alive connection waits for its next request
      * @param perAddress connections at once from one address, 0 for no cap
-     * @param trustedProxies IP address literals of reverse proxies
+     * @param trustedProxies who the reverse proxies are ({@code limits.trusted-proxies}): their connections are not
+     *     capped
      */
     public ConnectionGuard(
             Duration headerTimeout,
             Duration bodyTimeout,
             Duration idleTimeout,
             int perAddress,
-            List<String> trustedProxies) {
+            ClientAddresses trustedProxies) {
         this.headerNanos = headerTimeout.toNanos();
         this.bodyNanos = bodyTimeout.toNanos();
         this.idleNanos = idleTimeout.toNanos();
         this.perAddress = perAddress;
-        this.trustedProxies = new ClientAddresses(trustedProxies);
+        this.trustedProxies = trustedProxies;
         this.watchdog = Thread.ofPlatform().daemon().name("connection-watchdog").start(this::watch);
     }
 

@@ -189,17 +189,20 @@ public final class AutocompleteServer implements AutoCloseable {
         java.util.concurrent.atomic.AtomicInteger publicPort = new java.util.concurrent.atomic.AtomicInteger();
         RequestTracker tracker =
                 new RequestTracker(metrics, new AccessLog(), errors, limits.maxConcurrentRequests(), analytics);
+        // Who the client is, read once: the connection cap exempts its proxies, the per-client limits count its
+        // clients.
+        ClientAddresses clients = new ClientAddresses(limits.trustedProxies());
         ConnectionGuard guard = new ConnectionGuard(
                 limits.headerTimeout(),
                 limits.bodyTimeout(),
                 limits.readTimeout(),
                 limits.connectionsPerAddress(),
-                limits.trustedProxies());
+                clients);
         metrics.reportRefusedConnections(guard::refusedConnections);
         // The management listener's connections get the same deadlines and Connection: close, but no cap: its
         // callers are the operator's own monitoring.
         ConnectionGuard managementGuard = new ConnectionGuard(
-                limits.headerTimeout(), limits.bodyTimeout(), limits.readTimeout(), 0, java.util.List.of());
+                limits.headerTimeout(), limits.bodyTimeout(), limits.readTimeout(), 0, ClientAddresses.DIRECT);
         EngineRunner engines = new EngineRunner();
         metrics.reportCircuits(tenants, engines);
         metrics.reportFolds(catalogs::opened);
@@ -225,10 +228,7 @@ public final class AutocompleteServer implements AutoCloseable {
                         "current",
                         catalogs.current())));
         Gatekeeper gatekeeper = new Gatekeeper(
-                new Authenticator(keys, tenants, tokens),
-                limiter,
-                Gatekeeper.FAILED_AUTHENTICATION,
-                new ClientAddresses(limits.trustedProxies()));
+                new Authenticator(keys, tenants, tokens), limiter, Gatekeeper.FAILED_AUTHENTICATION, clients);
         Learning learning = learning(settings);
         metrics.reportLearning(learning::queued, learning::sessions);
         learning.onPicks(analytics::picked);
