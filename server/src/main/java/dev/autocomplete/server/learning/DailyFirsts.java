@@ -23,8 +23,11 @@ final class DailyFirsts {
     private static final long SECONDS_A_DAY = 86_400;
 
     private final int perDay;
-    private volatile AtomicLongArray bits;
-    private volatile long day = Long.MIN_VALUE;
+
+    /** A day's filter. */
+    private record Day(long number, AtomicLongArray bits) {}
+
+    private volatile Day today;
 
     /** @param perDay picks credited per address, option and day; 0 for no such cap */
     DailyFirsts(int perDay) {
@@ -58,18 +61,19 @@ final class DailyFirsts {
         return false;
     }
 
-    private AtomicLongArray today(long thisDay) {
-        AtomicLongArray filter = bits;
-        if (filter == null || thisDay != day) {
+    /** The filter of day {@code number}; a pick read just before midnight by a slower thread counts to the next day. */
+    private AtomicLongArray today(long number) {
+        Day day = today;
+        if (day == null || day.number() < number) {
             synchronized (this) {
-                if (bits == null || thisDay != day) {
-                    bits = new AtomicLongArray(BITS / Long.SIZE);
-                    day = thisDay;
+                day = today;
+                if (day == null || day.number() < number) {
+                    day = new Day(number, new AtomicLongArray(BITS / Long.SIZE));
+                    today = day;
                 }
-                filter = bits;
             }
         }
-        return filter;
+        return day.bits();
     }
 
     /** Sets the entry's bits; whether one of them was clear (the entry was not in the filter). */

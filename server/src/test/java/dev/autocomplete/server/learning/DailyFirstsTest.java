@@ -22,6 +22,9 @@ class DailyFirstsTest {
         assertFalse(firsts.take("198.51.100.7", TRAVEL, "paris", NOON + 11 * 3600 + 3599), "23:59:59");
         assertTrue(firsts.take("198.51.100.7", TRAVEL, "paris", NOON + 12 * 3600), "the next day, UTC");
         assertFalse(firsts.take("198.51.100.7", TRAVEL, "paris", NOON + 12 * 3600 + 1));
+        // A thread that read the clock before midnight and takes after another started the new day: today's filter.
+        assertFalse(firsts.take("198.51.100.7", TRAVEL, "paris", NOON + 11 * 3600), "the day does not go back");
+        assertFalse(firsts.take("198.51.100.7", TRAVEL, "paris", NOON + 12 * 3600 + 2), "nor start afresh");
     }
 
     @Test
