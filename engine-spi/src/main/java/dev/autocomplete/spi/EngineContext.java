@@ -73,7 +73,8 @@ public record EngineContext(
      *
      * @param name lower-case letters, digits and {@code _}, starting with a letter, at most 40 characters, not
      *     {@code calls}, {@code seconds} or {@code duration_seconds} (the server's own engine metrics), and not
-     *     ending in {@code _total} (the server adds it)
+     *     ending in {@code _total} (the server adds it), {@code _created}, {@code _bucket} or {@code _info} (endings
+     *     Prometheus gives other meanings)
      * @param help what it counts, in one line of at most 200 characters
      * @return the counter; thread-safe
      * @throws EngineConfigException when the name or help breaks these rules, or the engine already has

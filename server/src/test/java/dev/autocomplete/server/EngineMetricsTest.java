@@ -10,6 +10,7 @@ import dev.autocomplete.server.wiring.AutocompleteServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -132,11 +133,24 @@ class EngineMetricsTest {
                 + "engine 'faulty' asked for counter 'extra_32' beyond its 32 counters");
         assertTrue(beyond.matcher(validate.err()).find(), validate.err());
 
-        for (String name : new String[] {"Bad-Name", "calls", "hits_total", "x".repeat(41)}) {
+        Map<String, String> why = Map.of(
+                "Bad-Name",
+                "must be lower-case letters",
+                "calls",
+                "is one of the server's own engine metrics",
+                "hits_total",
+                "must not end in '_total' (none of [_total, _created, _bucket, _info]; the server adds"
+                        + " _total): name it 'hits'",
+                "hits_info",
+                "must not end in '_info'",
+                "x".repeat(41),
+                "must be lower-case letters");
+        for (Map.Entry<String, String> each : why.entrySet()) {
+            String name = each.getKey();
             Path bad = tenants(Files.createTempDirectory(temp, "bad"), "counter_name: '" + name + "'");
             TestTenants.Cli refused = TestTenants.cli("validate", "--tenants", bad.toString());
             assertEquals(1, refused.exit(), name + ": " + refused.err());
-            assertTrue(refused.err().contains("counter name '" + name + "'"), refused.err());
+            assertTrue(refused.err().contains("counter name '" + name + "' " + each.getValue()), refused.err());
         }
     }
 

@@ -16,6 +16,17 @@ final class Circuit {
         HALF_OPEN
     }
 
+    /** What a call's end did to the circuit: worth a log line when it opened or closed it. */
+    enum Change {
+        NONE,
+        /** Failures in a row opened a closed circuit. */
+        OPENED,
+        /** The trial call after the open period failed. */
+        OPENED_AGAIN,
+        /** The trial call succeeded. */
+        CLOSED
+    }
+
     private final int failureThreshold;
     private final long openNanos;
     private State state = State.CLOSED;
@@ -43,10 +54,13 @@ final class Circuit {
         return state == State.CLOSED;
     }
 
-    synchronized void succeeded() {
+    /** A call answered in time: {@link Change#CLOSED} when that closed an open circuit (its trial). */
+    synchronized Change succeeded() {
+        Change change = state == State.CLOSED ? Change.NONE : Change.CLOSED;
         state = State.CLOSED;
         failures = 0;
         trialRunning = false;
+        return change;
     }
 
     /**
@@ -58,13 +72,30 @@ final class Circuit {
         trialRunning = false;
     }
 
-    synchronized void failed(long now) {
+    /** A call failed: whether that opened the circuit (a closed one's last failure in a row, or a failed trial). */
+    synchronized Change failed(long now) {
         trialRunning = false;
         failures++;
+        Change change = Change.NONE;
         if (state == State.HALF_OPEN || failures >= failureThreshold) {
+            // An open circuit whose period is over is half open, though no call asked yet.
+            change = state == State.CLOSED
+                    ? Change.OPENED
+                    : state == State.HALF_OPEN || now - openUntil >= 0 ? Change.OPENED_AGAIN : Change.NONE;
             state = State.OPEN;
             openUntil = now + openNanos;
         }
+        return change;
+    }
+
+    /** Failures in a row that open the circuit. */
+    int failureThreshold() {
+        return failureThreshold;
+    }
+
+    /** How long an open circuit answers without the engine. */
+    Duration openPeriod() {
+        return Duration.ofNanos(openNanos);
     }
 
     synchronized State state(long now) {

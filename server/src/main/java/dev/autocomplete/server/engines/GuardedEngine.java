@@ -244,13 +244,14 @@ public final class GuardedEngine implements AutoCloseable {
      */
     public void timedOut() {
         long now = System.nanoTime();
-        circuit.failed(now);
+        Circuit.Change change = circuit.failed(now);
         int[] heldBack = failureLog.admit(now, TIMED_OUT);
         if (heldBack != null) {
             LOG.log(
                     System.Logger.Level.WARNING,
                     where + " took most of a request's budget, which ran out" + heldBack(heldBack));
         }
+        logChange(change);
     }
 
     /** Closes the engine; what it throws is logged. */
@@ -307,20 +308,47 @@ public final class GuardedEngine implements AutoCloseable {
         if (now - deadline > 0) {
             circuit.answeredLate();
         } else {
-            circuit.succeeded();
+            logChange(circuit.succeeded());
         }
         calls.finished(this, now - start, null);
     }
 
     private void failed(EngineCalls calls, long start, EngineCalls.Failure failure, String method, Object why) {
         long now = System.nanoTime();
-        circuit.failed(now);
+        Circuit.Change change = circuit.failed(now);
         calls.finished(this, now - start, failure);
         int[] heldBack = failureLog.admit(now, failure == EngineCalls.Failure.THREW ? THREW : INVALID);
         if (heldBack != null) {
             String what = why instanceof Throwable e ? "threw " + describe(e) : "answered " + why;
             LOG.log(System.Logger.Level.WARNING, where + " failed in " + method + ": " + what + heldBack(heldBack));
         }
+        logChange(change);
+    }
+
+    /**
+     * One line when the circuit opens or closes: at most one opening per open period, so it needs no throttle. The
+     * health report shows the state meanwhile ({@link #circuitState}).
+     */
+    private void logChange(Circuit.Change change) {
+        switch (change) {
+            case OPENED ->
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        where + ": circuit opened after " + circuit.failureThreshold()
+                                + " failures in a row; its params" + " offer nothing for "
+                                + seconds(circuit.openPeriod()) + ", then one trial call");
+            case OPENED_AGAIN ->
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        where + ": circuit opened again, its trial call failed; its params offer nothing for "
+                                + seconds(circuit.openPeriod()) + ", then another trial call");
+            case CLOSED -> LOG.log(System.Logger.Level.INFO, where + ": circuit closed, its trial call succeeded");
+            case NONE -> {}
+        }
+    }
+
+    private static String seconds(Duration period) {
+        return period.toMillis() % 1000 == 0 ? period.toSeconds() + " s" : period.toMillis() + " ms";
     }
 
     /** Drops values the server cannot show; the rest as answered. */

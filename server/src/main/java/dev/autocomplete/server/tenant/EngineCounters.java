@@ -83,12 +83,20 @@ public final class EngineCounters {
                     "counter name '" + printable(name) + "' must be lower-case letters,"
                             + " digits and '_', start with a letter and have at most 40 characters");
         }
-        if (RESERVED.contains(name) || RESERVED_SUFFIXES.stream().anyMatch(name::endsWith)) {
+        if (RESERVED.contains(name)) {
             throw new EngineConfigException(
                     "",
-                    "counter name '" + name + "' is taken: not "
-                            + RESERVED.stream().sorted().toList() + ", and no ending in " + RESERVED_SUFFIXES
-                            + " (the server adds _total)");
+                    "counter name '" + name + "' is one of the server's own engine metrics "
+                            + RESERVED.stream().sorted().toList() + ": choose another");
+        }
+        for (String suffix : RESERVED_SUFFIXES) {
+            if (name.endsWith(suffix)) {
+                throw new EngineConfigException(
+                        "",
+                        "counter name '" + name + "' must not end in '" + suffix + "' (none of " + RESERVED_SUFFIXES
+                                + "; the server adds _total): name it '"
+                                + name.substring(0, name.length() - suffix.length()) + "'");
+            }
         }
         if (help.isBlank() || help.length() > MAX_HELP || help.chars().anyMatch(Character::isISOControl)) {
             throw new EngineConfigException(

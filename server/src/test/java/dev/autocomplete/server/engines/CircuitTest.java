@@ -26,7 +26,8 @@ class CircuitTest {
         fail(2, 0);
         assertEquals(Circuit.State.CLOSED, circuit.state(0));
         assertTrue(circuit.allow(0));
-        circuit.failed(0);
+        assertEquals(Circuit.Change.OPENED, circuit.failed(0));
+        assertEquals(Circuit.Change.NONE, circuit.failed(SECOND), "a late failure while open changes nothing");
 
         assertEquals(Circuit.State.OPEN, circuit.state(0));
         assertFalse(circuit.allow(SECOND));
@@ -58,7 +59,8 @@ class CircuitTest {
     void a_trial_that_succeeds_closes_the_circuit() {
         fail(3, 0);
         assertTrue(circuit.allow(10 * SECOND));
-        circuit.succeeded();
+        assertEquals(Circuit.Change.CLOSED, circuit.succeeded());
+        assertEquals(Circuit.Change.NONE, circuit.succeeded(), "closed already");
 
         assertEquals(Circuit.State.CLOSED, circuit.state(10 * SECOND));
         assertTrue(circuit.allow(10 * SECOND));
@@ -69,7 +71,7 @@ class CircuitTest {
     void a_trial_that_fails_opens_the_circuit_for_another_whole_period() {
         fail(3, 0);
         assertTrue(circuit.allow(12 * SECOND));
-        circuit.failed(12 * SECOND);
+        assertEquals(Circuit.Change.OPENED_AGAIN, circuit.failed(12 * SECOND));
 
         assertEquals(Circuit.State.OPEN, circuit.state(12 * SECOND));
         assertFalse(circuit.allow(22 * SECOND - 1));

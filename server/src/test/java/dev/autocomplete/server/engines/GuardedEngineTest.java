@@ -308,6 +308,46 @@ class GuardedEngineTest {
         assertEquals("closed", engine.circuitState());
     }
 
+    /** The circuit's changes are logged, one line each, so an operator reading the log sees why params went quiet. */
+    @Test
+    void the_circuit_logs_one_line_when_it_opens_opens_again_and_closes() throws InterruptedException {
+        AtomicInteger mode = new AtomicInteger();
+        Scripted flaky = new Scripted(
+                (a, s) -> null,
+                (a, t) -> {
+                    if (mode.get() == 0) {
+                        throw new IllegalStateException("down");
+                    }
+                    return List.of(Option.of("Friday"));
+                },
+                true);
+        GuardedEngine engine = guard("date", flaky, 2, Duration.ofMillis(50), false);
+        for (int i = 0; i < 3; i++) { // the third is refused by the open circuit: no line
+            engine.options(ask("date"), "", new EngineCalls());
+        }
+        Thread.sleep(80);
+        engine.options(ask("date"), "", new EngineCalls()); // the trial fails
+        mode.set(1);
+        Thread.sleep(80);
+        engine.options(ask("date"), "", new EngineCalls()); // the trial succeeds
+        engine.options(ask("date"), "", new EngineCalls());
+
+        List<LogRecord> circuit = logged.stream()
+                .filter(r -> r.getMessage().contains(": circuit "))
+                .toList();
+        assertEquals(
+                List.of(
+                        "Engine 'date' of acme/travel: circuit opened after 2 failures in a row; its params offer"
+                                + " nothing for 50 ms, then one trial call",
+                        "Engine 'date' of acme/travel: circuit opened again, its trial call failed; its params offer"
+                                + " nothing for 50 ms, then another trial call",
+                        "Engine 'date' of acme/travel: circuit closed, its trial call succeeded"),
+                circuit.stream().map(LogRecord::getMessage).toList());
+        assertEquals(
+                List.of(Level.WARNING, Level.WARNING, Level.INFO),
+                circuit.stream().map(LogRecord::getLevel).toList());
+    }
+
     @Test
     void an_engines_exception_is_logged_once_per_interval_with_its_class_and_top_frames_but_not_its_message() {
         GuardedEngine engine = guard("date", throwing(), 1000, Duration.ofMinutes(1), false);
