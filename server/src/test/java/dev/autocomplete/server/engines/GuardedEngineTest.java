@@ -112,6 +112,19 @@ class GuardedEngineTest {
                 true);
     }
 
+    /** Throws while {@code mode} is 0, then offers Friday. */
+    private static Scripted flaky(AtomicInteger mode) {
+        return new Scripted(
+                (a, s) -> null,
+                (a, t) -> {
+                    if (mode.get() == 0) {
+                        throw new IllegalStateException("down");
+                    }
+                    return List.of(Option.of("Friday"));
+                },
+                true);
+    }
+
     private static Scripted working() {
         return new Scripted(
                 (ask, spans) ->
@@ -287,15 +300,7 @@ class GuardedEngineTest {
     @Test
     void after_the_open_period_one_good_call_closes_the_circuit() throws InterruptedException {
         AtomicInteger mode = new AtomicInteger();
-        Scripted flaky = new Scripted(
-                (a, s) -> null,
-                (a, t) -> {
-                    if (mode.get() == 0) {
-                        throw new IllegalStateException("down");
-                    }
-                    return List.of(Option.of("Friday"));
-                },
-                true);
+        Scripted flaky = flaky(mode);
         GuardedEngine engine = guard("date", flaky, 2, Duration.ofMillis(50), false);
         engine.options(ask("date"), "", new EngineCalls());
         engine.options(ask("date"), "", new EngineCalls());
@@ -312,15 +317,7 @@ class GuardedEngineTest {
     @Test
     void the_circuit_logs_one_line_when_it_opens_opens_again_and_closes() throws InterruptedException {
         AtomicInteger mode = new AtomicInteger();
-        Scripted flaky = new Scripted(
-                (a, s) -> null,
-                (a, t) -> {
-                    if (mode.get() == 0) {
-                        throw new IllegalStateException("down");
-                    }
-                    return List.of(Option.of("Friday"));
-                },
-                true);
+        Scripted flaky = flaky(mode);
         GuardedEngine engine = guard("date", flaky, 2, Duration.ofMillis(50), false);
         for (int i = 0; i < 3; i++) { // the third is refused by the open circuit: no line
             engine.options(ask("date"), "", new EngineCalls());
