@@ -96,6 +96,26 @@ final class CatalogEngine implements Engine, ContextFilters {
         return filters.isEmpty() || source.options().get().holds(TextFolding.fold(text), filters, ask.languages());
     }
 
+    @Override
+    public boolean boosting(Ask ask) {
+        CatalogSources.Source source = sources.get(ask.type());
+        return source != null && !wanted(source, ask.context(), false).isEmpty();
+    }
+
+    /**
+     * Whether the context's boosts for {@code ask.type()} favour the option of this text, as {@link #options} ranks
+     * them: false when none applies.
+     */
+    @Override
+    public boolean boosts(Ask ask, String text) {
+        CatalogSources.Source source = sources.get(ask.type());
+        if (source == null) {
+            return false;
+        }
+        Map<String, List<String>> boosts = wanted(source, ask.context(), false);
+        return !boosts.isEmpty() && source.options().get().holds(TextFolding.fold(text), boosts, ask.languages());
+    }
+
     /**
      * Says that a filter left no option and the whole list was offered, once a minute at most: the param and the
      * attributes, never the context's values (additional_context is never logged).

@@ -3,12 +3,20 @@ package dev.autocomplete.server.engines;
 import dev.autocomplete.spi.Ask;
 
 /**
- * An engine of the core whose options the context may filter ({@code context_attributes} with {@code mode: filter}):
- * it says whether the filters keep a given option, so that what the reader adds to a list by itself (options users
- * picked often) never gets past them. Plug-in engines filter inside their own answers and do not implement it.
+ * An engine of the core whose options the context may filter or boost ({@code context_attributes}, {@code mode:
+ * filter} or {@code boost}): it says whether the filters keep a given option, so that what the reader adds to a list
+ * by itself (options users picked often) never gets past them, and whether the boosts favour it, so that the reader's
+ * re-ranking by picks keeps the boosted options first. Plug-in engines filter and boost inside their own answers and
+ * do not implement it.
  */
 public interface ContextFilters {
 
     /** Whether the context's filters for {@code ask.type()} keep the option of this text; true when none applies. */
     boolean keeps(Ask ask, String text);
+
+    /** Whether the context boosts any option of {@code ask.type()}. */
+    boolean boosting(Ask ask);
+
+    /** Whether the context's boosts for {@code ask.type()} favour the option of this text; false when none applies. */
+    boolean boosts(Ask ask, String text);
 }

@@ -204,6 +204,16 @@ public final class GuardedEngine implements AutoCloseable {
         return !(engine instanceof ContextFilters filters) || filters.keeps(ask, text);
     }
 
+    /** Whether the context boosts any option of {@code ask.type()} ({@link ContextFilters}); false for other engines. */
+    public boolean boosting(Ask ask) {
+        return engine instanceof ContextFilters filters && filters.boosting(ask);
+    }
+
+    /** Whether the context's boosts favour the option of this text ({@link ContextFilters}); false for others. */
+    public boolean boosts(Ask ask, String text) {
+        return engine instanceof ContextFilters filters && filters.boosts(ask, text);
+    }
+
     /**
      * Calls the engine behind its circuit, with the tenant's class loader; null when the circuit is open, the engine
      * threw, answered null, or answered something {@code invalid} names (null when the answer is usable). The

@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * The engines of one product as one request's reader asks them: each param type goes to the engine that serves
@@ -109,6 +110,19 @@ final class ParamSources {
     boolean keeps(String type, String text, Map<String, String> filled) {
         GuardedEngine engine = engines.get(type);
         return engine == null || engine.keeps(ask(type, filled, 1), text);
+    }
+
+    /**
+     * Which options of {@code type} the context's boosts favour, by text; null when the context boosts none (the
+     * engine ranked those first, and re-ranking keeps them first).
+     */
+    Predicate<String> boosted(String type, Map<String, String> filled) {
+        GuardedEngine engine = engines.get(type);
+        if (engine == null) {
+            return null;
+        }
+        Ask ask = ask(type, filled, 1);
+        return engine.boosting(ask) ? text -> engine.boosts(ask, text) : null;
     }
 
     private Ask ask(String type, Map<String, String> filled, int limit) {

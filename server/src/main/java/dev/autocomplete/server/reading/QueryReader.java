@@ -21,6 +21,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Reads one query against a product: which intent, which free-typed spans are param values (asking each param's
@@ -683,7 +684,8 @@ public final class QueryReader {
      * for what is typed plus a prior for its place in the engine's list ({@link #ENGINE_PRIOR} for the first, half
      * of it for the second, ...), so an option picked a few times passes the engine's first; options picked often
      * but beyond the engine's first page join in. An option whose text or alias is exactly what was typed stays
-     * first.
+     * first. Options the context boosts ({@code context_attributes}, {@code mode: boost}) stay before the others, as the
+     * engine ranked them: picks rank within each group.
      */
     private List<Option> learned(Param param, String typed, Map<String, String> filled, List<Option> engineOptions) {
         Priors priors = query.priors();
@@ -722,11 +724,20 @@ public final class QueryReader {
                     + priors.credit(param.type(), folded, ranked.get(i).getKey())
                     + prior;
         }
+        Predicate<String> boosts = sources.boosted(param.type(), filled);
+        boolean[] boosted = new boolean[ranked.size()];
+        for (int i = 0; boosts != null && i < boosted.length; i++) {
+            boosted[i] = boosts.test(ranked.get(i).getValue().text());
+        }
         Integer[] order = new Integer[ranked.size()];
         for (int i = 0; i < order.length; i++) {
             order[i] = i;
         }
-        java.util.Arrays.sort(order, (a, b) -> Double.compare(scores[b], scores[a]));
+        java.util.Arrays.sort(
+                order,
+                (a, b) -> boosted[a] != boosted[b]
+                        ? Boolean.compare(boosted[b], boosted[a])
+                        : Double.compare(scores[b], scores[a]));
         List<Option> result = new ArrayList<>(order.length);
         for (int i : order) {
             result.add(ranked.get(i).getValue());
