@@ -199,6 +199,17 @@ class FaultContainmentTest {
                     List.of("Large"),
                     whileOpen.options("size"),
                     "the catalog's param still serves: " + whileOpen.raw());
+            // The answers say how their engines failed: the first ones threw, the later ones found the circuit open
+            // (before, every one was counted as an error).
+            String metrics = ApiClient.management(server.managementPort())
+                    .get("/observe/metrics")
+                    .raw();
+            for (String reason : List.of("error", "circuit_open")) {
+                assertTrue(
+                        metrics.contains("autocomplete_fallbacks_total{product=\"fragile\",reason=\"" + reason
+                                + "\",tenant=\"faulty\"} "),
+                        reason + ": " + metrics);
+            }
             ApiClient.Reply other = api.suggest(flakyKey, envelope("Find "));
             assertEquals(List.of("Apple", "Banana"), other.options("thing"), other.raw());
         }

@@ -72,6 +72,22 @@ public final class EngineCalls {
             return false;
         }
 
+        /**
+         * What came of the questions, over every engine: {@code ERROR} when one threw, else {@code INVALID} when one
+         * answered unusably, else {@code CIRCUIT_OPEN} when one's circuit was open, else {@code OK}.
+         */
+        public EngineOutcome outcome() {
+            int threw = 0;
+            int invalid = 0;
+            int circuitOpen = 0;
+            for (Tally tally : byEngine.values()) {
+                threw += tally.threw();
+                invalid += tally.invalid();
+                circuitOpen += tally.circuitOpen();
+            }
+            return new Tally(0, 0, threw, invalid, circuitOpen).outcome();
+        }
+
         /** Whether a response built from these answers may be cached: every engine answered, all cacheable. */
         public boolean cacheable() {
             return !uncacheable && !failed();

@@ -147,7 +147,8 @@ public final class EngineRunner {
     private static <T> Result<T> done(T value, EngineOutcome outcome, long nanos, EngineCalls calls) {
         // Read after the work finished or was given up on: the summary is taken once, here.
         EngineCalls.Summary summary = calls.summary();
-        EngineOutcome reported = outcome == EngineOutcome.OK && summary.failed() ? EngineOutcome.ERROR : outcome;
+        // A reading that finished with failed questions says how they failed (the access log, the fallback metrics).
+        EngineOutcome reported = outcome == EngineOutcome.OK ? summary.outcome() : outcome;
         return new Result<>(value, reported, nanos, summary);
     }
 }

@@ -17,9 +17,10 @@ import java.util.Optional;
  * @param suggestions {@code suggestions}, in order: the prompt ({@code placeholder}) first, then the params
  * @param isReady {@code is_ready}
  * @param engineOutcome how the product's engines answered, as the server's metrics label it: {@code ok},
- *     {@code error} (an engine threw: its params got no options), {@code timeout} (over {@code engine_budget_ms}:
- *     the answer is the product's fallback), {@code circuit_open}, or {@code cached} when the server's response
- *     cache answered without asking the engines
+ *     {@code error} (an engine threw: its params got no options), {@code invalid} (an engine answered unusably),
+ *     {@code circuit_open} (an engine's circuit was open), {@code timeout} (over {@code engine_budget_ms}: the answer
+ *     is the product's fallback), or {@code cached} when the server's response cache answered without asking the
+ *     engines
  * @param json the {@code data} object as written
  */
 public record Answer(
