@@ -1,23 +1,29 @@
 package dev.autocomplete.server;
 
+import static dev.autocomplete.server.ApiClient.envelope;
+import static dev.autocomplete.server.HotReloadTest.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A product id names one product of one tenant: a tenant whose product id another tenant already has is refused,
- * by {@code validate} and by the server (at start and when a tenant appears later), naming both tenants.
+ * by {@code validate} and by the server (at start and when a tenant appears later), naming both tenants. Once the
+ * tenant holding the id is removed, or reloaded with another id, the refused tenant is loaded at once.
  */
 class SharedProductIdTest {
 
     private static final String SHARED_ID = "7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
+    private static final String OTHER_ID = "0c9d8e7f-6a5b-4c3d-9e2f-1a0b9c8d7e6f";
     private static final String TENANT = """
             display_name: %s
             products:
@@ -54,7 +60,7 @@ class SharedProductIdTest {
 
     @Test
     void validate_reports_the_later_tenant_naming_both() throws Exception {
-        Path tenants = tenants("alpha", SHARED_ID, "beta", SHARED_ID, "gamma", "0c9d8e7f-6a5b-4c3d-9e2f-1a0b9c8d7e6f");
+        Path tenants = tenants("alpha", SHARED_ID, "beta", SHARED_ID, "gamma", OTHER_ID);
 
         TestTenants.Cli result = TestTenants.cli("validate", "--tenants", tenants.toString());
 
@@ -68,7 +74,7 @@ class SharedProductIdTest {
 
     @Test
     void validate_accepts_tenants_with_their_own_product_ids() throws Exception {
-        Path tenants = tenants("alpha", SHARED_ID, "beta", "0c9d8e7f-6a5b-4c3d-9e2f-1a0b9c8d7e6f");
+        Path tenants = tenants("alpha", SHARED_ID, "beta", OTHER_ID);
 
         TestTenants.Cli result = TestTenants.cli("validate", "--tenants", tenants.toString());
 
@@ -100,5 +106,75 @@ class SharedProductIdTest {
                             30),
                     server.log());
         }
+    }
+
+    @Test
+    void a_tenant_refused_for_a_product_id_loads_at_once_when_the_tenant_holding_it_is_removed() throws Exception {
+        assertRefusedUntil((tenants, server, stillRefused) -> TestTenants.deleteTree(tenants.resolve("aaa-new")));
+    }
+
+    @Test
+    void a_tenant_refused_for_a_product_id_loads_at_once_when_the_holder_takes_another_id() throws Exception {
+        assertRefusedUntil((tenants, server, stillRefused) -> {
+            // A reload that keeps the id frees nothing: supportdesk stays refused, and is not loaded in vain.
+            Files.writeString(
+                    tenants.resolve("aaa-new/tenant.yaml"),
+                    TENANT.formatted("aaa-new", SHARED_ID).replace("Socks", "Boots"));
+            await(() -> server.tenants().reloads() == 1, "aaa-new is reloaded");
+            assertEquals(0, server.tenants().failedReloads());
+            stillRefused.run();
+
+            write(tenants, "aaa-new", OTHER_ID);
+        });
+    }
+
+    /** What frees the product id supportdesk was refused for, while the server runs. */
+    @FunctionalInterface
+    private interface Freeing {
+        void apply(Path tenants, AutocompleteServer server, Runnable stillRefused) throws Exception;
+    }
+
+    /**
+     * Starts a server on tenants aaa-new and supportdesk with one product id, so that supportdesk is refused (its key
+     * answers 503, /ready is 503, the problem names aaa-new); then, after {@code freeing}, supportdesk serves within
+     * the reload bound, with nothing else changed, and every check is up.
+     */
+    private void assertRefusedUntil(Freeing freeing) throws Exception {
+        Path tenants = tenants("aaa-new", SHARED_ID, "supportdesk", SHARED_ID);
+        String key = TestTenants.createKey(tenants, "supportdesk", "public", "shop");
+
+        try (AutocompleteServer server = TestServers.start(tenants)) {
+            ApiClient api = new ApiClient(server.port());
+            Runnable refused = () -> assertRefused(server, api, key);
+            refused.run();
+
+            freeing.apply(tenants, server, refused);
+
+            await(() -> api.suggest(key, envelope("Buy ")).status() == 200, "supportdesk serves");
+            assertServing(server, api, "supportdesk");
+        }
+    }
+
+    private static void assertRefused(AutocompleteServer server, ApiClient api, String key) {
+        ApiClient.Reply refused = api.suggest(key, envelope("Buy "));
+        assertEquals(503, refused.status(), refused.raw());
+        assertTrue(refused.raw().contains("ENGINE_UNAVAILABLE"), refused.raw());
+        assertEquals(503, api.get("/ready").status());
+        assertTrue(
+                server.tenants().problems().toString().contains("tenant 'aaa-new'"),
+                server.tenants().problems().toString());
+    }
+
+    private static void assertServing(AutocompleteServer server, ApiClient api, String tenant) {
+        assertEquals(List.of(), server.tenants().problems());
+        assertEquals(200, api.get("/ready").status());
+        JsonNode checks = ApiClient.management(server.managementPort())
+                .get("/observe/health")
+                .json()
+                .path("checks");
+        for (JsonNode check : checks) {
+            assertEquals("UP", check.path("status").asText(), checks.toString());
+        }
+        assertTrue(checks.toString().contains("tenant:" + tenant), checks.toString());
     }
 }

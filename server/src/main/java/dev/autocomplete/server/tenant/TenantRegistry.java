@@ -8,7 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
@@ -26,6 +28,9 @@ public final class TenantRegistry implements AutoCloseable {
     private final Path root;
     private final Map<String, TenantUsers> tenants = new ConcurrentHashMap<>();
     private final Map<Path, List<Problem>> problems = new ConcurrentHashMap<>();
+    /** Per directory refused for product ids other tenants held: each such id and the tenant that held it. */
+    private final Map<Path, Map<UUID, String>> conflicts = new ConcurrentHashMap<>();
+
     private final AtomicLong reloads = new AtomicLong();
     private final AtomicLong failedReloads = new AtomicLong();
 
@@ -37,7 +42,7 @@ public final class TenantRegistry implements AutoCloseable {
     public static TenantRegistry load(Path root, TenantLoader loader) throws IOException {
         TenantRegistry registry = new TenantRegistry(root);
         for (Path directory : tenantDirectories(root)) {
-            TenantLoader.Result result = loader.load(directory, registry.productsOfOthers(directory));
+            TenantLoader.Result result = registry.loadBeside(directory, loader);
             logWarnings(result);
             if (result.tenant() != null) {
                 registry.tenants.put(result.tenant().id(), new TenantUsers(result.tenant()));
@@ -93,6 +98,39 @@ public final class TenantRegistry implements AutoCloseable {
                 .map(Tenant::id)
                 .sorted()
                 .findFirst();
+    }
+
+    /**
+     * Loads the tenant of {@code directory} against the products of the others, and remembers which of their
+     * product ids refused it, so that it is loaded again once they are gone ({@link #refusedFor}).
+     */
+    TenantLoader.Result loadBeside(Path directory, TenantLoader loader) {
+        TenantLoader.ProductOwners others = productsOfOthers(directory);
+        Map<UUID, String> held = new TreeMap<>();
+        TenantLoader.Result result = loader.load(directory, productId -> {
+            Optional<String> owner = others.ownerOf(productId);
+            owner.ifPresent(id -> held.put(productId, id));
+            return owner;
+        });
+        if (result.tenant() == null && !held.isEmpty()) {
+            conflicts.put(directory, Map.copyOf(held));
+        } else {
+            conflicts.remove(directory);
+        }
+        return result;
+    }
+
+    /**
+     * The directories, in name order, whose last load was refused for one of {@code released}, product ids that
+     * {@code tenantId} held and holds no more (it was removed, or reloaded without them).
+     */
+    List<Path> refusedFor(String tenantId, Set<UUID> released) {
+        return conflicts.entrySet().stream()
+                .filter(refused -> refused.getValue().entrySet().stream()
+                        .anyMatch(held -> held.getValue().equals(tenantId) && released.contains(held.getKey())))
+                .map(Map.Entry::getKey)
+                .sorted()
+                .toList();
     }
 
     public Path root() {
@@ -165,9 +203,14 @@ public final class TenantRegistry implements AutoCloseable {
         return List.copyOf(problems.keySet());
     }
 
-    /** Swaps in a freshly loaded tenant for its directory; the one it replaces closes after its requests. */
-    void replace(Path directory, Tenant tenant) {
+    /**
+     * Swaps in a freshly loaded tenant for its directory; the one it replaces closes after its requests.
+     *
+     * @return the tenant replaced, if any
+     */
+    Optional<Tenant> replace(Path directory, Tenant tenant) {
         problems.remove(directory);
+        conflicts.remove(directory);
         TenantUsers previous = tenants.put(tenant.id(), new TenantUsers(tenant));
         reloads.incrementAndGet();
         if (previous != null) {
@@ -176,6 +219,7 @@ public final class TenantRegistry implements AutoCloseable {
         LOG.log(
                 System.Logger.Level.INFO,
                 (previous == null ? "Tenant loaded: " : "Tenant reloaded: ") + tenant.id() + engineJars(tenant));
+        return Optional.ofNullable(previous).map(TenantUsers::tenant);
     }
 
     /** The warnings of a load, one log line each, as {@code validate} prints them. */
@@ -202,16 +246,21 @@ public final class TenantRegistry implements AutoCloseable {
                         + found.stream().map(Problem::toString).collect(Collectors.joining("; ")));
     }
 
-    /** Unloads the tenant of a directory that is gone or no longer has a {@code tenant.yaml}. */
-    void remove(Path directory) {
+    /**
+     * Unloads the tenant of a directory that is gone or no longer has a {@code tenant.yaml}.
+     *
+     * @return the tenant removed, if one was serving
+     */
+    Optional<Tenant> remove(Path directory) {
         problems.remove(directory);
+        conflicts.remove(directory);
         TenantUsers previous = tenants.remove(directory.getFileName().toString());
-        if (previous != null) {
-            previous.retire();
-            LOG.log(
-                    System.Logger.Level.INFO,
-                    "Tenant removed: " + previous.tenant().id());
+        if (previous == null) {
+            return Optional.empty();
         }
+        previous.retire();
+        LOG.log(System.Logger.Level.INFO, "Tenant removed: " + previous.tenant().id());
+        return Optional.of(previous.tenant());
     }
 
     @Override
