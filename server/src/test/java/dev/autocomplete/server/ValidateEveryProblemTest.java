@@ -262,4 +262,64 @@ class ValidateEveryProblemTest {
                 TestTenants.cli("validate", "--tenants", temp.resolve("tenants").toString());
         assertEquals(0, fixed.exit(), fixed.err());
     }
+
+    /** A product whose two intents share the param type {@code person}, each {@code required: true}. */
+    private static final String SHARED_PARAM = """
+            display_name: Desk
+            products:
+              - id: 6e7f8091-2b3c-4d4e-9f0a-1b2c3d4e5f60
+                slug: desk
+                intents:
+                  - name: assign
+                    phrases: [Assign to]
+                    params:
+                      - type: person
+                        required: true
+                        options: [Ann, Bob]
+                  - name: ask
+                    phrases: [Ask]
+                    params:
+                      - type: person
+                        required: true
+                        options: [Ann, Bob]
+            """;
+
+    @Test
+    void a_misspelt_key_of_a_param_whose_type_another_intent_shares_is_said_once() throws Exception {
+        for (int intent = 0; intent < 2; intent++) {
+            Path desk = Files.createDirectories(temp.resolve("tenants" + intent + "/desk"));
+            int line = intent == 0 ? 10 : 16;
+            List<String> lines = new java.util.ArrayList<>(SHARED_PARAM.lines().toList());
+            lines.set(line - 1, lines.get(line - 1).replace("required", "requird"));
+            Path file = Files.writeString(desk.resolve("tenant.yaml"), String.join("\n", lines) + "\n");
+
+            TestTenants.Cli result =
+                    TestTenants.cli("validate", "--tenants", desk.getParent().toString());
+
+            assertEquals(1, result.exit(), result.err());
+            assertEquals(
+                    List.of(
+                            file + ":" + line + ": products[0].intents[" + intent + "].params[0].requird: is not a"
+                                    + " known key; did you mean 'required'?",
+                            "1 problem(s)"),
+                    result.err().lines().toList());
+        }
+        // A real difference between the two declarations is still one.
+        Path desk = Files.createDirectories(temp.resolve("tenants/desk"));
+        Path file = Files.writeString(desk.resolve("tenant.yaml"), SHARED_PARAM.replace("[Ann, Bob]\n  ", "[Ann]\n  "));
+        TestTenants.Cli result =
+                TestTenants.cli("validate", "--tenants", desk.getParent().toString());
+        assertEquals(
+                List.of(
+                        file + ":15: products[0].intents[1].params[0].type: 'person' is declared in another intent"
+                                + " with another engine or options; a type has one source in a product",
+                        "1 problem(s)"),
+                result.err().lines().toList());
+        // And 'required' differing, a key the core reads, is no difference of source.
+        Files.writeString(file, SHARED_PARAM.replaceFirst("required: true", "required: false"));
+        assertEquals(
+                0,
+                TestTenants.cli("validate", "--tenants", desk.getParent().toString())
+                        .exit());
+    }
 }

@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -65,7 +66,20 @@ public final class ProductConfig {
 
     private record DistinctFrom(ConfigTree tree, String type, String other) {}
 
-    private record ParamDeclaration(String engine, Map<String, Object> config) {}
+    /**
+     * A param's source: its engine and the keys the core leaves to it.
+     *
+     * @param misspelt those of the keys that probably misspell a key the core reads (and the param lacks)
+     */
+    private record ParamDeclaration(String engine, Map<String, Object> config, Set<String> misspelt) {
+
+        /** The declaration but for its misspelt keys: what the mistakes leave to compare. */
+        ParamDeclaration meant() {
+            Map<String, Object> meant = new LinkedHashMap<>(config);
+            meant.keySet().removeAll(misspelt);
+            return new ParamDeclaration(engine, meant, Set.of());
+        }
+    }
 
     private ProductConfig(String defaultLanguage, ConfigProblems problems) {
         this.defaultLanguage = defaultLanguage.toLowerCase(Locale.ROOT);
@@ -223,17 +237,29 @@ public final class ProductConfig {
                 engineConfig.put(key, tree.raw(key).orElse(null));
             }
         }
-        ParamDeclaration declaration = new ParamDeclaration(engine, engineConfig);
+        ParamDeclaration declaration = new ParamDeclaration(engine, engineConfig, misspeltCoreKeys(tree, engineConfig));
         ParamDeclaration first = declared.putIfAbsent(type, declaration);
         if (first == null) {
             specs.computeIfAbsent(engine, e -> new ArrayList<>())
                     .add(new ParamSpec(type, ConfigTree.at(tree.path(), engineConfig, CORE_PARAM_KEYS)));
-        } else if (!first.equals(declaration)) {
+        } else if (!first.meant().equals(declaration.meant())) {
             problems.add(tree.error(
                     "type",
                     "'" + type + "' is declared in another intent with another engine or"
                             + " options; a type has one source in a product"));
             return null;
+        } else if (!first.equals(declaration)) {
+            // The two differ only by misspelt keys, each said once, and nothing more: the first declaration's by its
+            // engine, which reads only that one; this one's (those the first lacks) here.
+            Set<String> misspelt = new java.util.TreeSet<>(declaration.misspelt());
+            misspelt.removeIf(key -> Objects.equals(first.config().get(key), engineConfig.get(key)));
+            misspelt.forEach(key -> problems.add(tree.error(
+                    key,
+                    ConfigTree.didYouMean(
+                            ConfigTree.nearest(key, CORE_PARAM_KEYS).orElseThrow()))));
+            if (!misspelt.isEmpty()) {
+                return null;
+            }
         }
         if (own) {
             return null;
@@ -255,6 +281,21 @@ public final class ProductConfig {
                 learn,
                 attributeKeys,
                 distinctFrom);
+    }
+
+    /**
+     * The keys of {@code engineConfig} (a param's keys the core leaves to its engine) that probably misspell a key the
+     * core reads and the param lacks, such as {@code requird}: its engine refuses them, and they make no other
+     * difference between two declarations of the param.
+     */
+    private static Set<String> misspeltCoreKeys(ConfigTree tree, Map<String, Object> engineConfig) {
+        Set<String> misspelt = new HashSet<>();
+        for (String key : engineConfig.keySet()) {
+            ConfigTree.nearest(key, CORE_PARAM_KEYS)
+                    .filter(meant -> !tree.has(meant))
+                    .ifPresent(meant -> misspelt.add(key));
+        }
+        return Set.copyOf(misspelt);
     }
 
     /** Whether every {@code distinct_from} names another param of the product; records a problem for each that does not. */
