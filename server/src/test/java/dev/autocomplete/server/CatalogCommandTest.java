@@ -98,9 +98,7 @@ class CatalogCommandTest {
     @Test
     void an_export_to_csv_of_an_alias_holding_the_alias_separator_is_refused_before_the_file_is_written()
             throws Exception {
-        Path tenants = temp.resolve("tenants");
-        Files.createDirectories(tenants.resolve("shop"));
-        Files.writeString(tenants.resolve("shop/tenant.yaml"), TestTenants.paintShop("  colors: {}\n"));
+        Path tenants = shopWithEmptyColors();
         Path data = temp.resolve("data");
         Path file = Files.writeString(
                 temp.resolve("colors.ndjson"), "{\"id\": \"red\", \"text\": \"Red\", \"aliases\": [\"rouge|rot\"]}\n");
@@ -119,10 +117,60 @@ class CatalogCommandTest {
     }
 
     @Test
+    void a_csv_import_reports_every_refused_row_by_its_line_as_ndjson_does_and_imports_nothing() throws Exception {
+        Path tenants = shopWithEmptyColors();
+        Path data = temp.resolve("data");
+        Path csv = Files.writeString(temp.resolve("colors.csv"), "id,text\nred,Red\n");
+        TestTenants.Cli imported = cli("import", tenants, data, csv.toString());
+        assertTrue(imported.out().contains("imported 1 option(s)"), imported.err());
+        Files.writeString(csv, """
+                id,text,weight,aliases
+                blue,Navy Blue,2,
+                grey,,1,
+                blue,Sky Blue,1,
+                teal,Teal,heavy,
+                navy,navy blue,1,
+                sand,Sand,1,=
+                ,Ochre,1,
+                """);
+
+        TestTenants.Cli refused = cli("import", tenants, data, csv.toString());
+
+        assertEquals(1, refused.exit(), refused.out());
+        assertEquals(
+                List.of(
+                        csv + ": line 3: empty text",
+                        csv + ": line 4: id 'blue' is already the id of line 2",
+                        csv + ": line 5: weight is not a number",
+                        csv + ": line 6: lines 2 and 6 are one option ('Navy Blue' and 'navy blue' differ only in"
+                                + " case, accents or punctuation): keep one, or tell them apart",
+                        csv + ": line 7: alias '=' "
+                                + dev.autocomplete.index.AliasCodes.problem("=").orElseThrow(),
+                        csv + ": line 8: empty id",
+                        "6 invalid record(s); nothing was imported"),
+                refused.err().lines().toList());
+        Path exported = temp.resolve("out.ndjson");
+        assertEquals(0, cli("export", tenants, data, exported.toString()).exit());
+        List<String> kept = Files.readAllLines(exported);
+        assertEquals(1, kept.size(), "nothing changed: " + kept);
+        assertTrue(kept.getFirst().startsWith("{\"id\":\"red\",\"text\":\"Red\""), kept.toString());
+
+        // As for NDJSON, the first thousand are listed, and all counted.
+        StringBuilder many = new StringBuilder("id,text\n");
+        for (int row = 0; row < 1_005; row++) {
+            many.append("c").append(row).append(",\n");
+        }
+        Files.writeString(csv, many);
+        TestTenants.Cli capped = cli("import", tenants, data, csv.toString());
+        List<String> lines = capped.err().lines().toList();
+        assertEquals(1_001, lines.size());
+        assertEquals(csv + ": line 1001: empty text", lines.get(999));
+        assertEquals("1005 invalid record(s) (the first 1000 listed); nothing was imported", lines.getLast());
+    }
+
+    @Test
     void after_a_migration_writes_to_the_old_sqlite_store_are_refused_until_it_is_unmarked() throws Exception {
-        Path tenants = temp.resolve("tenants");
-        Files.createDirectories(tenants.resolve("shop"));
-        Files.writeString(tenants.resolve("shop/tenant.yaml"), TestTenants.paintShop("  colors: {}\n"));
+        Path tenants = shopWithEmptyColors();
         Path data = temp.resolve("data");
         Path file = Files.writeString(temp.resolve("colors.ndjson"), "{\"id\": \"red\", \"text\": \"Red\"}\n");
         assertEquals(0, cli("import", tenants, data, file.toString()).exit());
@@ -180,6 +228,14 @@ class CatalogCommandTest {
                 TestTenants.cli("storage", "unmark", "--tenants", tenants.toString(), "--data-dir", data.toString());
         assertEquals(0, again.exit(), again.err());
         assertTrue(again.out().contains("was not marked as migrated; nothing was changed"), again.out());
+    }
+
+    /** A tenants directory whose shop declares catalog {@code colors} with neither a file nor options. */
+    private Path shopWithEmptyColors() throws java.io.IOException {
+        Path tenants = temp.resolve("tenants");
+        Files.createDirectories(tenants.resolve("shop"));
+        Files.writeString(tenants.resolve("shop/tenant.yaml"), TestTenants.paintShop("  colors: {}\n"));
+        return tenants;
     }
 
     private static long sequence(Path store) {

@@ -4,6 +4,7 @@ import dev.autocomplete.index.AliasCodes;
 import dev.autocomplete.index.CatalogEntry;
 import dev.autocomplete.index.Folding;
 import dev.autocomplete.index.LiveOptions;
+import dev.autocomplete.server.store.InvalidRecordsException;
 import dev.autocomplete.spi.ConfigTree;
 import dev.autocomplete.spi.EngineConfigException;
 import dev.autocomplete.spi.EngineContext;
@@ -16,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,25 +54,90 @@ final class CatalogConfig {
     /** A qualified Java class name followed by a colon, as exception messages quote their causes. */
     private static final Pattern CLASS_NAME = Pattern.compile("\\b(?:[a-z_][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_$]*: ");
 
+    /**
+     * A row of a CSV file (or an item of an inline list) refused on its own.
+     *
+     * @param line the row's line in the file (the item's index in a list)
+     * @param reason why, without the file and line
+     * @param message the problem as the tenant's config reports it under its key, naming the file and line
+     */
+    record RefusedRow(long line, String reason, String message) {}
+
+    /**
+     * Refused rows as they are found: the first {@value RecordReader#MAX_KEPT_PROBLEMS} kept (a million bad rows
+     * fill no memory), all counted.
+     */
+    static final class Refusals {
+        private final List<RefusedRow> kept = new ArrayList<>();
+        private long count;
+
+        void add(long line, String reason, String message) {
+            count++;
+            if (kept.size() < RecordReader.MAX_KEPT_PROBLEMS) {
+                kept.add(new RefusedRow(line, reason, message));
+            }
+        }
+
+        boolean isEmpty() {
+            return count == 0;
+        }
+
+        RefusedRow first() {
+            return kept.getFirst();
+        }
+    }
+
+    /**
+     * Every refused row of a seed file, for {@code catalog import}, which reports each by its line as it does a bad
+     * record of NDJSON: the first {@value RecordReader#MAX_KEPT_PROBLEMS} kept, all counted.
+     */
+    static final class RefusedRows {
+        private final List<InvalidRecordsException.Problem> kept = new ArrayList<>();
+        private long count;
+
+        /** Adds the rows of both, merged by line (each keeps its first rows, so the first of both are among them). */
+        void addAll(Refusals one, Refusals other) {
+            count += one.count + other.count;
+            java.util.stream.Stream.concat(one.kept.stream(), other.kept.stream())
+                    .sorted(Comparator.comparingLong(RefusedRow::line))
+                    .limit(RecordReader.MAX_KEPT_PROBLEMS - kept.size())
+                    .forEach(row -> kept.add(new InvalidRecordsException.Problem(row.line(), row.reason())));
+        }
+
+        /** The refused rows, by line (the first ones). */
+        List<InvalidRecordsException.Problem> kept() {
+            return List.copyOf(kept);
+        }
+
+        /** How many rows were refused. */
+        long count() {
+            return count;
+        }
+    }
+
     private final EngineContext context;
     private final String defaultLanguage;
+    /** Receives every refused row of a catalog's {@code file}; null when only the first problem is wanted. */
+    private final RefusedRows refusedRows;
 
-    private CatalogConfig(EngineContext context) {
+    private CatalogConfig(EngineContext context, RefusedRows refusedRows) {
         this.context = context;
         this.defaultLanguage = context.defaultLanguage().toLowerCase(Locale.ROOT);
+        this.refusedRows = refusedRows;
     }
 
     /**
      * The options of a catalog declaration ({@code catalogs.NAME}), with the ids of an {@code id} column; none
      * when it names neither a file nor options (a catalog filled only through the records API).
      */
-    static List<SeedOption> seeds(EngineContext context, ConfigTree declaration) throws EngineConfigException {
+    static List<SeedOption> seeds(EngineContext context, ConfigTree declaration, RefusedRows refusedRows)
+            throws EngineConfigException {
         if (!declaration.has("file") && !declaration.has("options")) {
             rejectUnknownKeys(declaration, CATALOG_KEYS);
             return List.of();
         }
         String name = declaration.path().substring(declaration.path().lastIndexOf('.') + 1);
-        Options options = new CatalogConfig(context).catalog(declaration, name);
+        Options options = new CatalogConfig(context, refusedRows).catalog(declaration, name);
         List<SeedOption> seeds = new ArrayList<>(options.entries().size());
         for (int i = 0; i < options.entries().size(); i++) {
             seeds.add(new SeedOption(
@@ -82,7 +149,7 @@ final class CatalogConfig {
 
     /** The options of a param's inline list ({@code options: [...]}); its keys are checked apart. */
     static LiveOptions inline(EngineContext context, ConfigTree param) throws EngineConfigException {
-        return new CatalogConfig(context).inlineOptions(param, "options").build();
+        return new CatalogConfig(context, null).inlineOptions(param, "options").build();
     }
 
     private Options catalog(ConfigTree tree, String name) throws EngineConfigException {
@@ -116,15 +183,24 @@ final class CatalogConfig {
          * either would exclude both.
          */
         void rejectRepeats(ConfigTree tree, String key) throws EngineConfigException {
+            Refusals repeats = repeats();
+            if (!repeats.isEmpty()) {
+                throw tree.error(key, repeats.first().message());
+            }
+        }
+
+        /** Each entry whose text folds to an earlier one's, at the later one's place, in order. */
+        Refusals repeats() {
             // By the texts' folded hashes first: a million options' folded strings in a hash map took a sixth of
             // a catalog's load. The strings are folded only where a hash repeats.
             RepeatedHashes hashes = new RepeatedHashes(entries.size());
             for (CatalogEntry entry : entries) {
                 hashes.add(Folding.foldedHash(entry.text()));
             }
+            Refusals repeats = new Refusals();
             Set<Long> repeated = hashes.repeated();
             if (repeated.isEmpty()) {
-                return;
+                return repeats;
             }
             Map<String, Integer> seen = new HashMap<>();
             for (int i = 0; i < entries.size(); i++) {
@@ -136,16 +212,18 @@ final class CatalogConfig {
                     String both = places.get(first) + " and " + places.get(i);
                     String one = entries.get(first).text();
                     String other = entries.get(i).text();
-                    throw tree.error(
-                            key,
-                            (file == null ? both : file + " lines " + both) + " are one option ("
-                                    + (one.equals(other)
-                                            ? "'" + one + "' twice"
-                                            : "'" + one + "' and '" + other
-                                                    + "' differ only in case, accents or punctuation")
-                                    + "): keep one, or tell them apart");
+                    String reason = (file == null ? both : "lines " + both) + " are one option ("
+                            + (one.equals(other)
+                                    ? "'" + one + "' twice"
+                                    : "'" + one + "' and '" + other + "' differ only in case, accents or punctuation")
+                            + "): keep one, or tell them apart";
+                    repeats.add(
+                            file == null ? i : Long.parseLong(places.get(i)),
+                            reason,
+                            file == null ? reason : file + " " + reason);
                 }
             }
+            return repeats;
         }
 
         /** Adds the translations of a translations file, whose {@code text} column names options by their text. */
@@ -178,6 +256,14 @@ final class CatalogConfig {
     /** A language's text of one option; the default language's text is the option's own {@code text}. */
     private void putTranslation(ConfigTree tree, String key, Map<String, String> texts, String language, String text)
             throws EngineConfigException {
+        String tag = checkLanguage(tree, key, language);
+        if (!text.isBlank()) {
+            texts.put(tag, text.strip());
+        }
+    }
+
+    /** The language tag of a translation, refused when it is no tag or the default language. */
+    private String checkLanguage(ConfigTree tree, String key, String language) throws EngineConfigException {
         String tag = language.toLowerCase(Locale.ROOT);
         if (!LANGUAGE.matcher(tag).matches()) {
             throw tree.error(key, "'" + language + "' is not a language tag such as fr or pt-br");
@@ -185,9 +271,7 @@ final class CatalogConfig {
         if (tag.equals(defaultLanguage)) {
             throw tree.error(key, "'" + language + "' is the default language: its text is the option's text");
         }
-        if (!text.isBlank()) {
-            texts.put(tag, text.strip());
-        }
+        return tag;
     }
 
     /** An inline option's {@code attributes}: a map of name to a string or a list of strings. */
@@ -302,70 +386,50 @@ final class CatalogConfig {
             for (String column : attributeColumns) {
                 checkAttributeName(tree, key, column.substring(ATTRIBUTE_COLUMN.length()));
             }
+            for (String column : translated) {
+                checkLanguage(tree, key, column.substring(TEXT_COLUMN.length()));
+            }
             boolean weighted = parser.getHeaderMap().containsKey("weight");
             boolean aliased = parser.getHeaderMap().containsKey("aliases");
             List<String> ids = key.equals("file") && parser.getHeaderMap().containsKey("id") ? new ArrayList<>() : null;
             Map<String, String> idLines = new HashMap<>();
             List<CatalogEntry> entries = new ArrayList<>();
             List<String> places = new ArrayList<>();
+            // Each row with a problem is refused on its own and the others still read, so that every one is found.
+            Refusals refused = new Refusals();
             for (CSVRecord row : parser) {
                 String line = Long.toString(row.getRecordNumber() + 1);
                 String where = name + " line " + line + ": ";
-                String text = row.isMapped("text") && row.isSet("text")
-                        ? row.get("text").strip()
-                        : "";
-                if (text.isEmpty()) {
-                    throw tree.error(key, where + "empty text");
-                }
-                double weight = 0;
-                if (weighted && row.isSet("weight") && !row.get("weight").isBlank()) {
-                    weight = number(tree, key, row.get("weight").strip(), where + "weight is not ");
-                }
-                List<String> aliases =
-                        aliased && row.isSet("aliases") && !row.get("aliases").isBlank()
-                                ? List.of(row.get("aliases").split("\\|"))
-                                : List.of();
-                Map<String, String> texts = new LinkedHashMap<>();
-                for (String column : translated) {
-                    if (row.isSet(column)) {
-                        putTranslation(tree, key, texts, column.substring(TEXT_COLUMN.length()), row.get(column));
+                try {
+                    entries.add(entry(tree, key, row, where, translated, attributeColumns, weighted, aliased));
+                    if (ids != null) {
+                        ids.add(id(tree, key, row, where, idLines, line));
                     }
-                }
-                Map<String, List<String>> attributes = new LinkedHashMap<>();
-                for (String column : attributeColumns) {
-                    if (row.isSet(column) && !row.get(column).isBlank()) {
-                        attributes.put(
-                                column.substring(ATTRIBUTE_COLUMN.length()),
-                                List.of(row.get(column).split("\\|")).stream()
-                                        .map(String::strip)
-                                        .filter(v -> !v.isEmpty())
-                                        .toList());
+                    places.add(line);
+                } catch (EngineConfigException e) {
+                    if (entries.size() > places.size()) {
+                        entries.removeLast();
                     }
+                    String message = e.getMessage();
+                    refused.add(
+                            Long.parseLong(line),
+                            message.startsWith(where) ? message.substring(where.length()) : message,
+                            message);
                 }
-                entries.add(new CatalogEntry(
-                        text,
-                        codesChecked(
-                                tree,
-                                key,
-                                where,
-                                aliases.stream()
-                                        .map(String::strip)
-                                        .filter(a -> !a.isEmpty())
-                                        .toList()),
-                        weight,
-                        texts,
-                        attributes));
-                if (ids != null) {
-                    ids.add(id(tree, key, row, where, idLines, line));
-                }
-                places.add(line);
             }
-            if (entries.isEmpty()) {
+            if (entries.isEmpty() && refused.isEmpty()) {
                 throw tree.error(key, "has no options: " + name);
             }
             Options options = new Options(entries, ids, name, places);
-            if (key.equals("file")) {
-                options.rejectRepeats(tree, key);
+            Refusals repeats = key.equals("file") ? options.repeats() : new Refusals();
+            if (!refused.isEmpty() || !repeats.isEmpty()) {
+                // A tenant's load names the first row refused on its own, else the first repeat, as it always did;
+                // repeats are looked for among the rows read well.
+                String first = (refused.isEmpty() ? repeats : refused).first().message();
+                if (refusedRows != null && key.equals("file")) {
+                    refusedRows.addAll(refused, repeats);
+                }
+                throw tree.error(key, first);
             }
             return options;
         } catch (NoSuchFileException e) {
@@ -373,6 +437,62 @@ final class CatalogConfig {
         } catch (IOException | UncheckedIOException | IllegalArgumentException | IllegalStateException e) {
             throw tree.error(key, "cannot read " + name + ": " + plainMessage(e));
         }
+    }
+
+    /** One row's option; every problem names the row ({@code where}). */
+    private CatalogEntry entry(
+            ConfigTree tree,
+            String key,
+            CSVRecord row,
+            String where,
+            List<String> translated,
+            List<String> attributeColumns,
+            boolean weighted,
+            boolean aliased)
+            throws EngineConfigException {
+        String text =
+                row.isMapped("text") && row.isSet("text") ? row.get("text").strip() : "";
+        if (text.isEmpty()) {
+            throw tree.error(key, where + "empty text");
+        }
+        double weight = 0;
+        if (weighted && row.isSet("weight") && !row.get("weight").isBlank()) {
+            weight = number(tree, key, row.get("weight").strip(), where + "weight is not ");
+        }
+        List<String> aliases =
+                aliased && row.isSet("aliases") && !row.get("aliases").isBlank()
+                        ? List.of(row.get("aliases").split("\\|"))
+                        : List.of();
+        Map<String, String> texts = new LinkedHashMap<>();
+        for (String column : translated) {
+            if (row.isSet(column)) {
+                putTranslation(tree, key, texts, column.substring(TEXT_COLUMN.length()), row.get(column));
+            }
+        }
+        Map<String, List<String>> attributes = new LinkedHashMap<>();
+        for (String column : attributeColumns) {
+            if (row.isSet(column) && !row.get(column).isBlank()) {
+                attributes.put(
+                        column.substring(ATTRIBUTE_COLUMN.length()),
+                        List.of(row.get(column).split("\\|")).stream()
+                                .map(String::strip)
+                                .filter(v -> !v.isEmpty())
+                                .toList());
+            }
+        }
+        return new CatalogEntry(
+                text,
+                codesChecked(
+                        tree,
+                        key,
+                        where,
+                        aliases.stream()
+                                .map(String::strip)
+                                .filter(a -> !a.isEmpty())
+                                .toList()),
+                weight,
+                texts,
+                attributes);
     }
 
     /** A row's id: not blank, at most {@link #MAX_ID} characters, unique in the file. */

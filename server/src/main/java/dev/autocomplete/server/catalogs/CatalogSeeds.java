@@ -27,7 +27,14 @@ public final class CatalogSeeds {
      */
     public static List<SeedOption> read(ConfigTree declaration, Path tenantDirectory, String defaultLanguage)
             throws EngineConfigException {
-        return CatalogConfig.seeds(context(tenantDirectory, defaultLanguage), declaration);
+        return read(declaration, tenantDirectory, defaultLanguage, null);
+    }
+
+    /** As {@link #read(ConfigTree, Path, String)}, giving {@code refused} every refused row of the file. */
+    static List<SeedOption> read(
+            ConfigTree declaration, Path tenantDirectory, String defaultLanguage, CatalogConfig.RefusedRows refused)
+            throws EngineConfigException {
+        return CatalogConfig.seeds(context(tenantDirectory, defaultLanguage), declaration, refused);
     }
 
     /** The context the option readers take: they read only the tenant's files and its default language. */

@@ -302,10 +302,11 @@ public final class TenantCatalogs {
 
     /** The records a declaration's file or inline options hold: the catalog's first content. */
     static List<OptionRecord> seed(ConfigTree declaration, Path tenantDirectory, String defaultLanguage) {
+        CatalogConfig.RefusedRows refused = new CatalogConfig.RefusedRows();
         try {
             // A declaration with neither a file nor options is filled through the API only (its keys still checked).
             List<OptionRecord> records = new ArrayList<>();
-            for (SeedOption option : CatalogSeeds.read(declaration, tenantDirectory, defaultLanguage)) {
+            for (SeedOption option : CatalogSeeds.read(declaration, tenantDirectory, defaultLanguage, refused)) {
                 String id =
                         option.id() != null ? option.id() : idOf(option.entry().text());
                 records.add(new OptionRecord(
@@ -318,21 +319,42 @@ public final class TenantCatalogs {
             }
             return records;
         } catch (EngineConfigException e) {
-            throw new SeedProblem(e);
+            throw new SeedProblem(e, refused);
         }
     }
 
-    /** A declaration's seed cannot be read; carries the problem with its key. */
+    /**
+     * A declaration's seed cannot be read; carries the problem with its key (the first one) and, when its file has
+     * rows refused on their own, every such row.
+     */
     public static final class SeedProblem extends RuntimeException {
 
         private static final long serialVersionUID = 1L;
 
-        SeedProblem(EngineConfigException problem) {
+        private final transient List<InvalidRecordsException.Problem> rows;
+        private final long refusedRows;
+
+        SeedProblem(EngineConfigException problem, CatalogConfig.RefusedRows refused) {
             super(problem.getMessage(), problem, false, false);
+            this.rows = refused.kept();
+            this.refusedRows = refused.count();
         }
 
         public EngineConfigException problem() {
             return (EngineConfigException) getCause();
+        }
+
+        /**
+         * The file's refused rows, each by its line, in order (the first ones): empty when its problem is not one of
+         * rows (no such file, no {@code text} column).
+         */
+        public List<InvalidRecordsException.Problem> rows() {
+            return rows;
+        }
+
+        /** How many rows of the file were refused. */
+        public long refusedRows() {
+            return refusedRows;
         }
     }
 

@@ -195,10 +195,14 @@ public final class CatalogCommand implements Runnable {
                 out.println("imported " + count + " option(s) into " + options.ref());
                 return 0;
             } catch (InvalidRecordsException e) {
-                printProblems(err, e.problems(), "record");
+                printProblems(err, e.problems(), e.problems().size(), "record");
                 return 1;
             } catch (TenantCatalogs.SeedProblem e) {
-                err.println("error: " + shown(file) + ": " + e.problem().getMessage());
+                if (e.refusedRows() > 0) {
+                    printProblems(err, e.rows(), e.refusedRows(), "line");
+                } else {
+                    err.println("error: " + shown(file) + ": " + e.problem().getMessage());
+                }
                 return 1;
             } catch (StorageUnavailableException e) {
                 err.println("error: the catalog store is unavailable: " + e.getMessage());
@@ -226,7 +230,7 @@ public final class CatalogCommand implements Runnable {
             // Read and checked whole before the store's transaction starts: a slow pipe holds no lock.
             try (CheckedRecords checked = CheckedRecords.of(format, json, path)) {
                 if (checked.invalid() > 0) {
-                    printProblems(err, checked.problems(), at);
+                    printProblems(err, checked.problems(), checked.invalid(), at);
                     return -1;
                 }
                 RecordReader records = checked.records();
@@ -245,6 +249,7 @@ public final class CatalogCommand implements Runnable {
                                     .map(p -> new InvalidRecordsException.Problem(
                                             records.positionOf(p.index()), p.reason()))
                                     .toList(),
+                            e.problems().size(),
                             at);
                     return -1;
                 }
@@ -254,11 +259,15 @@ public final class CatalogCommand implements Runnable {
             }
         }
 
-        private void printProblems(PrintWriter err, List<InvalidRecordsException.Problem> problems, String at) {
+        /** Each refused record by its position ({@code at}: line, index or record), then how many there were. */
+        private void printProblems(
+                PrintWriter err, List<InvalidRecordsException.Problem> problems, long count, String at) {
             for (InvalidRecordsException.Problem problem : problems) {
                 err.println(shown(file) + ": " + at + " " + problem.index() + ": " + problem.reason());
             }
-            err.println(problems.size() + " invalid record(s); nothing was imported");
+            err.println(count + " invalid record(s)"
+                    + (count > problems.size() ? " (the first " + problems.size() + " listed)" : "")
+                    + "; nothing was imported");
         }
     }
 
