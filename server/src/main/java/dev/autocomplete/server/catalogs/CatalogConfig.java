@@ -65,7 +65,8 @@ final class CatalogConfig {
 
     /**
      * Refused rows as they are found: the first {@value RecordReader#MAX_KEPT_PROBLEMS} kept (a million bad rows
-     * fill no memory), all counted.
+     * fill no memory), all counted. Also what {@code catalog import} gets of a seed file: every refused row, each by
+     * its line, as it reports a bad record of NDJSON.
      */
     static final class Refusals {
         private final List<RefusedRow> kept = new ArrayList<>();
@@ -78,6 +79,15 @@ final class CatalogConfig {
             }
         }
 
+        /** Adds the rows of both, merged by line (each keeps its first rows, so the first of both are among them). */
+        void addAll(Refusals one, Refusals other) {
+            count += one.count + other.count;
+            java.util.stream.Stream.concat(one.kept.stream(), other.kept.stream())
+                    .sorted(Comparator.comparingLong(RefusedRow::line))
+                    .limit(RecordReader.MAX_KEPT_PROBLEMS - kept.size())
+                    .forEach(kept::add);
+        }
+
         boolean isEmpty() {
             return count == 0;
         }
@@ -85,28 +95,12 @@ final class CatalogConfig {
         RefusedRow first() {
             return kept.getFirst();
         }
-    }
 
-    /**
-     * Every refused row of a seed file, for {@code catalog import}, which reports each by its line as it does a bad
-     * record of NDJSON: the first {@value RecordReader#MAX_KEPT_PROBLEMS} kept, all counted.
-     */
-    static final class RefusedRows {
-        private final List<InvalidRecordsException.Problem> kept = new ArrayList<>();
-        private long count;
-
-        /** Adds the rows of both, merged by line (each keeps its first rows, so the first of both are among them). */
-        void addAll(Refusals one, Refusals other) {
-            count += one.count + other.count;
-            java.util.stream.Stream.concat(one.kept.stream(), other.kept.stream())
-                    .sorted(Comparator.comparingLong(RefusedRow::line))
-                    .limit(RecordReader.MAX_KEPT_PROBLEMS - kept.size())
-                    .forEach(row -> kept.add(new InvalidRecordsException.Problem(row.line(), row.reason())));
-        }
-
-        /** The refused rows, by line (the first ones). */
-        List<InvalidRecordsException.Problem> kept() {
-            return List.copyOf(kept);
+        /** The refused rows kept, each by its line, in the order they were added. */
+        List<InvalidRecordsException.Problem> problems() {
+            return kept.stream()
+                    .map(row -> new InvalidRecordsException.Problem(row.line(), row.reason()))
+                    .toList();
         }
 
         /** How many rows were refused. */
@@ -118,9 +112,9 @@ final class CatalogConfig {
     private final EngineContext context;
     private final String defaultLanguage;
     /** Receives every refused row of a catalog's {@code file}; null when only the first problem is wanted. */
-    private final RefusedRows refusedRows;
+    private final Refusals refusedRows;
 
-    private CatalogConfig(EngineContext context, RefusedRows refusedRows) {
+    private CatalogConfig(EngineContext context, Refusals refusedRows) {
         this.context = context;
         this.defaultLanguage = context.defaultLanguage().toLowerCase(Locale.ROOT);
         this.refusedRows = refusedRows;
@@ -130,7 +124,7 @@ final class CatalogConfig {
      * The options of a catalog declaration ({@code catalogs.NAME}), with the ids of an {@code id} column; none
      * when it names neither a file nor options (a catalog filled only through the records API).
      */
-    static List<SeedOption> seeds(EngineContext context, ConfigTree declaration, RefusedRows refusedRows)
+    static List<SeedOption> seeds(EngineContext context, ConfigTree declaration, Refusals refusedRows)
             throws EngineConfigException {
         if (!declaration.has("file") && !declaration.has("options")) {
             rejectUnknownKeys(declaration, CATALOG_KEYS);

@@ -32,7 +32,7 @@ public final class CatalogSeeds {
 
     /** As {@link #read(ConfigTree, Path, String)}, giving {@code refused} every refused row of the file. */
     static List<SeedOption> read(
-            ConfigTree declaration, Path tenantDirectory, String defaultLanguage, CatalogConfig.RefusedRows refused)
+            ConfigTree declaration, Path tenantDirectory, String defaultLanguage, CatalogConfig.Refusals refused)
             throws EngineConfigException {
         return CatalogConfig.seeds(context(tenantDirectory, defaultLanguage), declaration, refused);
     }

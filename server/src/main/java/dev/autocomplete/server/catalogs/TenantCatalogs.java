@@ -302,7 +302,7 @@ public final class TenantCatalogs {
 
     /** The records a declaration's file or inline options hold: the catalog's first content. */
     static List<OptionRecord> seed(ConfigTree declaration, Path tenantDirectory, String defaultLanguage) {
-        CatalogConfig.RefusedRows refused = new CatalogConfig.RefusedRows();
+        CatalogConfig.Refusals refused = new CatalogConfig.Refusals();
         try {
             // A declaration with neither a file nor options is filled through the API only (its keys still checked).
             List<OptionRecord> records = new ArrayList<>();
@@ -334,9 +334,9 @@ public final class TenantCatalogs {
         private final transient List<InvalidRecordsException.Problem> rows;
         private final long refusedRows;
 
-        SeedProblem(EngineConfigException problem, CatalogConfig.RefusedRows refused) {
+        SeedProblem(EngineConfigException problem, CatalogConfig.Refusals refused) {
             super(problem.getMessage(), problem, false, false);
-            this.rows = refused.kept();
+            this.rows = refused.problems();
             this.refusedRows = refused.count();
         }
 
