@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Serves a product's params from option lists (its catalogs and its inline lists) through the index's
@@ -97,23 +98,14 @@ final class CatalogEngine implements Engine, ContextFilters {
     }
 
     @Override
-    public boolean boosting(Ask ask) {
+    public Predicate<String> boosted(Ask ask) {
         CatalogSources.Source source = sources.get(ask.type());
-        return source != null && !wanted(source, ask.context(), false).isEmpty();
-    }
-
-    /**
-     * Whether the context's boosts for {@code ask.type()} favour the option of this text, as {@link #options} ranks
-     * them: false when none applies.
-     */
-    @Override
-    public boolean boosts(Ask ask, String text) {
-        CatalogSources.Source source = sources.get(ask.type());
-        if (source == null) {
-            return false;
+        Map<String, List<String>> boosts = source == null ? Map.of() : wanted(source, ask.context(), false);
+        if (boosts.isEmpty()) {
+            return null;
         }
-        Map<String, List<String>> boosts = wanted(source, ask.context(), false);
-        return !boosts.isEmpty() && source.options().get().holds(TextFolding.fold(text), boosts, ask.languages());
+        LiveOptions options = source.options().get();
+        return text -> options.holds(TextFolding.fold(text), boosts, ask.languages());
     }
 
     /**

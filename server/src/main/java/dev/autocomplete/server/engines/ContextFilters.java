@@ -1,6 +1,7 @@
 package dev.autocomplete.server.engines;
 
 import dev.autocomplete.spi.Ask;
+import java.util.function.Predicate;
 
 /**
  * An engine of the core whose options the context may filter or boost ({@code context_attributes}, {@code mode:
@@ -14,9 +15,9 @@ public interface ContextFilters {
     /** Whether the context's filters for {@code ask.type()} keep the option of this text; true when none applies. */
     boolean keeps(Ask ask, String text);
 
-    /** Whether the context boosts any option of {@code ask.type()}. */
-    boolean boosting(Ask ask);
-
-    /** Whether the context's boosts for {@code ask.type()} favour the option of this text; false when none applies. */
-    boolean boosts(Ask ask, String text);
+    /**
+     * Which options of {@code ask.type()} the context's boosts favour, by text, read from one snapshot of the list;
+     * null when the context boosts none.
+     */
+    Predicate<String> boosted(Ask ask);
 }

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -204,14 +205,9 @@ public final class GuardedEngine implements AutoCloseable {
         return !(engine instanceof ContextFilters filters) || filters.keeps(ask, text);
     }
 
-    /** Whether the context boosts any option of {@code ask.type()} ({@link ContextFilters}); false for other engines. */
-    public boolean boosting(Ask ask) {
-        return engine instanceof ContextFilters filters && filters.boosting(ask);
-    }
-
-    /** Whether the context's boosts favour the option of this text ({@link ContextFilters}); false for others. */
-    public boolean boosts(Ask ask, String text) {
-        return engine instanceof ContextFilters filters && filters.boosts(ask, text);
+    /** Which options the context's boosts favour, by text ({@link ContextFilters}); null for other engines. */
+    public Predicate<String> boosted(Ask ask) {
+        return engine instanceof ContextFilters filters ? filters.boosted(ask) : null;
     }
 
     /**

@@ -118,11 +118,7 @@ final class ParamSources {
      */
     Predicate<String> boosted(String type, Map<String, String> filled) {
         GuardedEngine engine = engines.get(type);
-        if (engine == null) {
-            return null;
-        }
-        Ask ask = ask(type, filled, 1);
-        return engine.boosting(ask) ? text -> engine.boosts(ask, text) : null;
+        return engine == null ? null : engine.boosted(ask(type, filled, 1));
     }
 
     private Ask ask(String type, Map<String, String> filled, int limit) {
