@@ -41,7 +41,17 @@ class ManagementTest {
             ApiClient api = new ApiClient(server.port());
             ApiClient management = ApiClient.management(server.managementPort());
             for (String path : OBSERVE) {
-                assertEquals(200, management.get(path).status(), path);
+                ApiClient.Reply answer = management.get(path);
+                assertEquals(200, answer.status(), path);
+                if (path.startsWith("/observe/health")) {
+                    assertEquals(
+                            List.of("no-store"),
+                            answer.headers().entrySet().stream()
+                                    .filter(header -> header.getKey().equalsIgnoreCase("Cache-Control"))
+                                    .flatMap(header -> header.getValue().stream())
+                                    .toList(),
+                            path + ": one Cache-Control line, as on every other answer");
+                }
                 ApiClient.Reply hidden = api.get(path);
                 assertEquals(404, hidden.status(), path + ": " + hidden.raw());
                 assertEquals("NOT_FOUND", hidden.errorCode(), path);

@@ -65,7 +65,7 @@ public final class ObserveService implements HttpService {
                         .toList());
         response.status(up ? Status.OK_200 : Status.SERVICE_UNAVAILABLE_503);
         response.header(HeaderValues.CONTENT_TYPE_JSON);
-        response.header(HeaderValues.CACHE_NO_CACHE);
+        response.header(Headers.NO_STORE);
         response.send(json.writeValueAsBytes(report));
     }
 
