@@ -155,6 +155,17 @@ class CatalogCommandTest {
         assertEquals(1, kept.size(), "nothing changed: " + kept);
         assertTrue(kept.getFirst().startsWith("{\"id\":\"red\",\"text\":\"Red\""), kept.toString());
 
+        // What only the store checks (lengths, characters) is named by its line too, not by its place among records.
+        Files.writeString(csv, "id,text\nred,Red\nlong,L" + "o".repeat(1_000) + "ng\nbell,Bell\u0007\n");
+        TestTenants.Cli stored = cli("import", tenants, data, csv.toString());
+        assertEquals(1, stored.exit(), stored.out());
+        assertEquals(
+                List.of(
+                        csv + ": line 3: 'text' is longer than 1000 characters",
+                        csv + ": line 4: 'text' must not contain a control character (U+0007)",
+                        "2 invalid record(s); nothing was imported"),
+                stored.err().lines().toList());
+
         // As for NDJSON, the first thousand are listed, and all counted.
         StringBuilder many = new StringBuilder("id,text\n");
         for (int row = 0; row < 1_005; row++) {

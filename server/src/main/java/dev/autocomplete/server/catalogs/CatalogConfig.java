@@ -5,6 +5,8 @@ import dev.autocomplete.index.CatalogEntry;
 import dev.autocomplete.index.Folding;
 import dev.autocomplete.index.LiveOptions;
 import dev.autocomplete.server.store.InvalidRecordsException;
+import dev.autocomplete.server.store.OptionRecord;
+import dev.autocomplete.server.store.OptionRecords;
 import dev.autocomplete.spi.ConfigTree;
 import dev.autocomplete.spi.EngineConfigException;
 import dev.autocomplete.spi.EngineContext;
@@ -23,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.apache.commons.csv.CSVFormat;
@@ -395,9 +398,14 @@ final class CatalogConfig {
                 String line = Long.toString(row.getRecordNumber() + 1);
                 String where = name + " line " + line + ": ";
                 try {
-                    entries.add(entry(tree, key, row, where, translated, attributeColumns, weighted, aliased));
+                    CatalogEntry entry = entry(tree, key, row, where, translated, attributeColumns, weighted, aliased);
+                    entries.add(entry);
+                    String id = ids == null ? null : id(tree, key, row, where, idLines, line);
+                    if (key.equals("file")) {
+                        storable(tree, key, where, id, entry);
+                    }
                     if (ids != null) {
-                        ids.add(id(tree, key, row, where, idLines, line));
+                        ids.add(id);
                     }
                     places.add(line);
                 } catch (EngineConfigException e) {
@@ -487,6 +495,24 @@ final class CatalogConfig {
                 weight,
                 texts,
                 attributes);
+    }
+
+    /**
+     * Refuses a seed file's row that the catalog store would refuse (a text over its length, a control character, too
+     * many aliases), here where its line is known rather than later by its place among the records.
+     */
+    private static void storable(ConfigTree tree, String key, String where, String id, CatalogEntry entry)
+            throws EngineConfigException {
+        Optional<String> problem = OptionRecords.problem(new OptionRecord(
+                id != null ? id : TenantCatalogs.idOf(entry.text()),
+                entry.text(),
+                entry.aliases(),
+                entry.weight(),
+                entry.translations(),
+                entry.attributes()));
+        if (problem.isPresent()) {
+            throw tree.error(key, where + problem.get());
+        }
     }
 
     /** A row's id: not blank, at most {@link #MAX_ID} characters, unique in the file. */
