@@ -14,7 +14,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -52,27 +55,8 @@ class CatalogChangedTest {
 
     @Test
     void a_large_post_whose_catalog_is_replaced_on_every_try_is_refused_with_nothing_written() throws Exception {
-        CatalogStore store = server.catalogs().store();
-        CatalogRef bulk = new CatalogRef("demo", "bulk");
-        AtomicInteger replaces = new AtomicInteger();
-        StoreHooks.beforeSwitch(store, () -> {
-            try {
-                // Another writer's replace, on a thread of its own, done before the version is switched to.
-                CompletableFuture.runAsync(() -> store.replace(
-                                bulk,
-                                List.of(new OptionRecord(
-                                                "r" + replaces.incrementAndGet(),
-                                                "Replaced meanwhile",
-                                                List.of(),
-                                                0,
-                                                Map.of(),
-                                                Map.of()))
-                                        .iterator()))
-                        .get(10, TimeUnit.SECONDS);
-            } catch (Exception e) {
-                throw new AssertionError("the replace meanwhile waited", e);
-            }
-        });
+        AtomicInteger replaces = replacedOnEveryTry(round ->
+                List.of(new OptionRecord("r" + round, "Replaced meanwhile", List.of(), 0, Map.of(), Map.of())));
         try {
             StringBuilder records = new StringBuilder();
             for (int i = 0; i < 10_000; i++) {
@@ -82,18 +66,79 @@ class CatalogChangedTest {
                         .append(i)
                         .append("\"}\n");
             }
-            ApiClient.Reply refused =
-                    api.call("POST", "/api/catalogs/bulk/options", secret, records.toString(), "application/x-ndjson");
-            assertEquals(409, refused.status(), refused.raw());
-            assertEquals("CATALOG_CHANGED", refused.errorCode());
-            assertTrue(refused.raw().contains("nothing of it was written"), refused.raw());
+            assertRefused(
+                    api.call("POST", "/api/catalogs/bulk/options", secret, records.toString(), "application/x-ndjson"));
             assertEquals(3, replaces.get(), "a replace met each of the three tries");
         } finally {
-            StoreHooks.beforeSwitch(store, null);
+            StoreHooks.beforeSwitch(server.catalogs().store(), null);
         }
         ApiClient.Reply page = api.call("GET", "/api/catalogs/bulk/options?limit=10", secret, null, null);
         assertEquals(200, page.status(), page.raw());
         assertEquals(1, page.data().path("options").size(), page.raw());
         assertEquals("r3", page.data().path("options").path(0).path("id").asText(), "the last replace alone");
+    }
+
+    @Test
+    void a_large_patch_whose_catalog_is_replaced_on_every_try_is_refused_with_nothing_written() throws Exception {
+        StringBuilder records = new StringBuilder();
+        StringBuilder patches = new StringBuilder();
+        for (int i = 0; i < 10_000; i++) {
+            records.append("{\"id\": \"p")
+                    .append(i)
+                    .append("\", \"text\": \"Patched ")
+                    .append(i)
+                    .append("\"}\n");
+            patches.append("{\"id\": \"p").append(i).append("\", \"weight\": 7}\n");
+        }
+        ApiClient.Reply put =
+                api.call("PUT", "/api/catalogs/bulk/options", secret, records.toString(), "application/x-ndjson");
+        assertEquals(200, put.status(), put.raw());
+        // The same ids replaced meanwhile, so each try reads and merges them again, and meets another replace.
+        AtomicInteger replaces = replacedOnEveryTry(round -> IntStream.range(0, 10_000)
+                .mapToObj(i -> new OptionRecord("p" + i, "Round " + round + " " + i, List.of(), 0, Map.of(), Map.of()))
+                .toList());
+        try {
+            assertRefused(api.call(
+                    "PATCH", "/api/catalogs/bulk/options", secret, patches.toString(), "application/x-ndjson"));
+            assertEquals(3, replaces.get(), "a replace met each of the three tries");
+        } finally {
+            StoreHooks.beforeSwitch(server.catalogs().store(), null);
+        }
+        ApiClient.Reply one = api.call("GET", "/api/catalogs/bulk/options/p42", secret, null, null);
+        assertEquals(200, one.status(), one.raw());
+        assertEquals("Round 3 42", one.data().path("text").asText(), "the last replace alone: " + one.raw());
+        assertEquals(0, one.data().path("weight").asDouble(), "no patch merged into it: " + one.raw());
+    }
+
+    /**
+     * Before a large write switches to its new version, another writer replaces the catalog (with {@code records} of
+     * the round), on a thread of its own; the replace's own switch, when it is large too, is let through.
+     */
+    private static AtomicInteger replacedOnEveryTry(IntFunction<List<OptionRecord>> records) {
+        CatalogStore store = server.catalogs().store();
+        CatalogRef bulk = new CatalogRef("demo", "bulk");
+        AtomicInteger replaces = new AtomicInteger();
+        AtomicBoolean replacing = new AtomicBoolean();
+        StoreHooks.beforeSwitch(store, () -> {
+            if (!replacing.compareAndSet(false, true)) {
+                return;
+            }
+            try {
+                List<OptionRecord> round = records.apply(replaces.incrementAndGet());
+                CompletableFuture.runAsync(() -> store.replace(bulk, round.iterator()))
+                        .get(30, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                throw new AssertionError("the replace meanwhile waited", e);
+            } finally {
+                replacing.set(false);
+            }
+        });
+        return replaces;
+    }
+
+    private static void assertRefused(ApiClient.Reply refused) {
+        assertEquals(409, refused.status(), refused.raw());
+        assertEquals("CATALOG_CHANGED", refused.errorCode());
+        assertTrue(refused.raw().contains("nothing of it was written"), refused.raw());
     }
 }
