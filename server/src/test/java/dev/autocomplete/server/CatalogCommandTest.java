@@ -180,6 +180,34 @@ class CatalogCommandTest {
     }
 
     @Test
+    void a_csv_import_names_each_row_by_the_line_it_starts_on_after_a_quoted_value_with_a_line_break()
+            throws Exception {
+        Path tenants = shopWithEmptyColors();
+        Path data = temp.resolve("data");
+        // Row 1 spans lines 2 and 3 (a quoted line break); the rows after it are on lines 4, 5 and 6 of the file, the
+        // lines an editor shows, not on lines 3, 4 and 5 (their record numbers).
+        Path csv = Files.writeString(temp.resolve("colors.csv"), """
+                id,text,weight
+                sea,"Sea
+                Green",1
+                teal,Teal,heavy
+                navy,Navy,2
+                navy,Navy Blue,3
+                """);
+
+        TestTenants.Cli refused = cli("import", tenants, data, csv.toString());
+
+        assertEquals(1, refused.exit(), refused.out());
+        assertEquals(
+                List.of(
+                        csv + ": line 2: 'text' must not contain a control character (U+000A)",
+                        csv + ": line 4: weight is not a number",
+                        csv + ": line 6: id 'navy' is already the id of line 5",
+                        "3 invalid record(s); nothing was imported"),
+                refused.err().lines().toList());
+    }
+
+    @Test
     void after_a_migration_writes_to_the_old_sqlite_store_are_refused_until_it_is_unmarked() throws Exception {
         Path tenants = shopWithEmptyColors();
         Path data = temp.resolve("data");

@@ -394,8 +394,12 @@ final class CatalogConfig {
             List<String> places = new ArrayList<>();
             // Each row with a problem is refused on its own and the others still read, so that every one is found.
             Refusals refused = new Refusals();
+            // A row's line is the one it starts on, counted in the file: a quoted value may hold line breaks, so the
+            // record number (a row a line) would name the lines after such a row one too early.
+            long lastLine = parser.getCurrentLineNumber();
             for (CSVRecord row : parser) {
-                String line = Long.toString(row.getRecordNumber() + 1);
+                String line = Long.toString(lastLine + 1);
+                lastLine = parser.getCurrentLineNumber();
                 String where = name + " line " + line + ": ";
                 try {
                     CatalogEntry entry = entry(tree, key, row, where, translated, attributeColumns, weighted, aliased);
