@@ -70,6 +70,9 @@ public final class CatalogService implements HttpService {
     private static final String NDJSON = "application/x-ndjson";
     private static final System.Logger LOG = System.getLogger(CatalogService.class.getName());
 
+    /** The batch delete's path, which also reads and deletes the option whose id is {@code delete}. */
+    private static final Pattern BATCH_DELETE_PATH = Pattern.compile("/api/catalogs/[^/]+/options/delete");
+
     private final Gatekeeper gatekeeper;
     private final LiveCatalogs catalogs;
     private final WriteSpool spool;
@@ -108,8 +111,7 @@ public final class CatalogService implements HttpService {
         rules.get(LIST_PATH, this::list)
                 .any(
                         LIST_PATH,
-                        (req, res) ->
-                                errors.send(res, 405, "METHOD_NOT_ALLOWED", "Use GET to list the key's catalogs."))
+                        (req, res) -> errors.methodNotAllowed(res, "GET", "Use GET to list the key's catalogs."))
                 .post(PATH, this::upsert)
                 .put(PATH, this::replace)
                 .patch(PATH, this::patch)
@@ -120,14 +122,17 @@ public final class CatalogService implements HttpService {
                 .delete(PATH + "/{+id}", this::delete)
                 .any(
                         PATH,
-                        (req, res) -> errors.send(
-                                res, 405, "METHOD_NOT_ALLOWED", "Use GET, POST, PUT or PATCH for a catalog's options."))
+                        (req, res) -> errors.methodNotAllowed(
+                                res, "GET, POST, PUT, PATCH", "Use GET, POST, PUT or PATCH for a catalog's options."))
                 .any(
                         PATH + "/{+id}",
-                        (req, res) -> errors.send(
+                        (req, res) -> errors.methodNotAllowed(
                                 res,
-                                405,
-                                "METHOD_NOT_ALLOWED",
+                                BATCH_DELETE_PATH
+                                                .matcher(req.path().absolute().rawPath())
+                                                .matches()
+                                        ? "GET, DELETE, POST"
+                                        : "GET, DELETE",
                                 "Use GET or DELETE for one option, or POST on .../options/delete to delete a batch."));
     }
 

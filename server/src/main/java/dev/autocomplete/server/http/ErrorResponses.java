@@ -42,6 +42,15 @@ public final class ErrorResponses {
         send(response, status, code, message, List.of());
     }
 
+    /**
+     * {@code 405 METHOD_NOT_ALLOWED} with the {@code Allow} header naming the methods the path takes, which RFC 9110
+     * (§15.5.6) requires of a 405 so that a client or tool can see what to use instead.
+     */
+    public void methodNotAllowed(ServerResponse response, String allow, String message) {
+        response.header(HeaderNames.ALLOW, allow);
+        send(response, 405, "METHOD_NOT_ALLOWED", message);
+    }
+
     private void send(
             ServerResponse response, int status, String code, String message, List<Map<String, Object>> details) {
         RequestFacts.current().errorCode = code;

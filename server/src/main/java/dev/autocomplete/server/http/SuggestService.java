@@ -47,7 +47,7 @@ public final class SuggestService implements HttpService {
         rules.post("/api/suggest", this::suggest)
                 .any(
                         "/api/suggest",
-                        (req, res) -> errors.send(res, 405, "METHOD_NOT_ALLOWED", "Use POST for /api/suggest."));
+                        (req, res) -> errors.methodNotAllowed(res, "POST, OPTIONS", "Use POST for /api/suggest."));
     }
 
     private void suggest(ServerRequest request, ServerResponse response) {

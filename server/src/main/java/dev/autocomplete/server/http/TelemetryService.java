@@ -73,7 +73,7 @@ public final class TelemetryService implements HttpService {
                 .any(
                         "/api/telemetry/events",
                         (req, res) ->
-                                errors.send(res, 405, "METHOD_NOT_ALLOWED", "Use POST for /api/telemetry/events."));
+                                errors.methodNotAllowed(res, "POST, OPTIONS", "Use POST for /api/telemetry/events."));
     }
 
     private void event(ServerRequest request, ServerResponse response) {

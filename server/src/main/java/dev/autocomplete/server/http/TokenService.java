@@ -42,7 +42,7 @@ public final class TokenService implements HttpService {
         rules.post("/api/auth/token", this::mint)
                 .any(
                         "/api/auth/token",
-                        (req, res) -> errors.send(res, 405, "METHOD_NOT_ALLOWED", "Use POST for /api/auth/token."));
+                        (req, res) -> errors.methodNotAllowed(res, "POST", "Use POST for /api/auth/token."));
     }
 
     private void mint(ServerRequest request, ServerResponse response) throws JsonProcessingException {
