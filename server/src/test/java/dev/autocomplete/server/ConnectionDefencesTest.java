@@ -95,6 +95,22 @@ class ConnectionDefencesTest {
     }
 
     @Test
+    void a_content_encoding_is_a_415_that_names_the_header_not_a_malformed_request() throws Exception {
+        try (AutocompleteServer server = start()) {
+            ApiClient api = new ApiClient(server.port());
+            for (String coding : List.of("gzip", "br", "identity")) {
+                // Compressed or not, the body is not read: the header alone is refused, before the credential.
+                ApiClient.Reply reply =
+                        api.post("/api/suggest", key, "{}", "application/json", Map.of("Content-Encoding", coding));
+                assertEquals(415, reply.status(), coding + ": " + reply.raw());
+                assertEquals("UNSUPPORTED_MEDIA_TYPE", reply.errorCode(), reply.raw());
+                assertTrue(reply.raw().contains("Content-Encoding"), reply.raw());
+            }
+            assertEquals(200, api.get("/ready").status());
+        }
+    }
+
+    @Test
     void a_body_that_stops_arriving_is_answered_408_at_its_deadline() throws Exception {
         try (AutocompleteServer server = start("AUTOCOMPLETE_LIMITS_BODY_TIMEOUT_SECONDS", "1");
                 RawConnection client = new RawConnection("127.0.0.1", server.port())) {

@@ -118,6 +118,15 @@ public final class ErrorResponses {
         return true;
     }
 
+    /**
+     * Helidon refuses a request with any {@code Content-Encoding} (gzip, even identity: this server decodes none)
+     * before routing, as a bare 400 with no message. The body may be fine; its coding is what is not read (RFC 9110
+     * §15.5.16: 415), so the client is told which header to drop rather than that its request is malformed.
+     */
+    private static final String CONTENT_ENCODING_REFUSED =
+            "The request's Content-Encoding is not supported: send the body uncompressed, without a Content-Encoding"
+                    + " header.";
+
     /** JSON bodies for the errors Helidon handles before a request reaches the routes. */
     public DirectHandlers directHandlers() {
         DirectHandler handler = this::beforeRouting;
@@ -143,6 +152,9 @@ public final class ErrorResponses {
             // when the answer is a 500: a log a client could fill with one short line). The client sent it.
             status = Status.BAD_REQUEST_400;
             problem = "The request line is malformed (its method is not an HTTP token).";
+        } else if (status.code() == 400 && request.headers().contains(HeaderNames.CONTENT_ENCODING)) {
+            status = Status.UNSUPPORTED_MEDIA_TYPE_415;
+            problem = CONTENT_ENCODING_REFUSED;
         } else if (status.code() == 501) {
             // Helidon's answer to a transfer coding it does not implement (gzip, chunked): the client's to change,
             // so a 4xx like every other request this server will not read (RFC 9112 suggests 501).
@@ -154,6 +166,7 @@ public final class ErrorResponses {
                 switch (status.code()) {
                     case 413 -> "PAYLOAD_TOO_LARGE";
                     case 414 -> "URI_TOO_LONG";
+                    case 415 -> "UNSUPPORTED_MEDIA_TYPE";
                     case 431 -> "HEADERS_TOO_LARGE";
                     case 505 -> "HTTP_VERSION_NOT_SUPPORTED";
                     default -> status.code() >= 500 ? "INTERNAL" : "INVALID_REQUEST";
