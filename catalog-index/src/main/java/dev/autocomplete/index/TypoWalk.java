@@ -40,6 +40,9 @@ final class TypoWalk {
 
     private final Ranges[][] found;
     private final String typed;
+    /** What editing each typed character costs ({@link TypoRules#editCosts}). */
+    private final int[] edits;
+
     private final int m;
     private final int budget;
     private final float floor;
@@ -71,6 +74,7 @@ final class TypoWalk {
             longest = Math.max(longest, indexes[i].maxLength());
         }
         this.typed = typed;
+        this.edits = TypoRules.editCosts(typed);
         this.m = typed.length();
         this.budget = budget;
         this.floor = floor;
@@ -87,7 +91,7 @@ final class TypoWalk {
         for (int[] row : rows) {
             java.util.Arrays.fill(row, budget + 1);
         }
-        rows[0] = TypoRules.firstRow(typed);
+        rows[0] = TypoRules.firstRow(typed, edits);
         bestEnd[0] = rows[0][m];
     }
 
@@ -241,7 +245,15 @@ final class TypoWalk {
         int at = depth * 4;
         if (!withinKnown[depth]) {
             TypoRules.bitsWithin(
-                    typed, budget, rows[depth], rows[depth - 1], (char) (path[depth - 1] & 0xff), depth, within, at);
+                    typed,
+                    edits,
+                    budget,
+                    rows[depth],
+                    rows[depth - 1],
+                    (char) (path[depth - 1] & 0xff),
+                    depth,
+                    within,
+                    at);
             withinKnown[depth] = true;
         }
         return at;
@@ -259,6 +271,7 @@ final class TypoWalk {
     private int row(int depth, int c, int before) {
         int min = TypoRules.nextRowWithin(
                 typed,
+                edits,
                 (char) c,
                 (char) before,
                 rows[depth - 1],

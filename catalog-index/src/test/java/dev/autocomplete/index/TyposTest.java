@@ -19,6 +19,7 @@ class TyposTest {
         int checked = 0;
         for (int q = 0; q < 3_000; q++) {
             String typed = text(random, alphabet, 4 + random.nextInt(6));
+            int[] edits = TypoRules.editCosts(typed);
             int budget = TypoRules.budget(typed);
             String target = typed.charAt(0) + text(random, alphabet, 1 + random.nextInt(8));
             int m = typed.length();
@@ -34,15 +35,15 @@ class TyposTest {
                 List<Integer> expected = new ArrayList<>();
                 for (int c = 0; c < 256; c++) {
                     int[] next = new int[m + 1];
-                    if (TypoRules.nextRow(typed, (char) c, target.charAt(i - 1), rows[i], rows[i - 1], next)
+                    if (TypoRules.nextRow(typed, edits, (char) c, target.charAt(i - 1), rows[i], rows[i - 1], next)
                             <= budget) {
                         expected.add(c);
                     }
                 }
                 List<Integer> offered = new ArrayList<>();
-                for (int c = TypoRules.nextWithin(typed, budget, rows[i], rows[i - 1], target.charAt(i - 1), -1);
+                for (int c = TypoRules.nextWithin(typed, edits, budget, rows[i], rows[i - 1], target.charAt(i - 1), -1);
                         c < 256;
-                        c = TypoRules.nextWithin(typed, budget, rows[i], rows[i - 1], target.charAt(i - 1), c)) {
+                        c = TypoRules.nextWithin(typed, edits, budget, rows[i], rows[i - 1], target.charAt(i - 1), c)) {
                     offered.add(c);
                 }
                 assertEquals(expected, offered, typed + " after " + target.substring(0, i));
@@ -59,6 +60,7 @@ class TyposTest {
         String alphabet = "abcde1 ";
         for (int q = 0; q < 3_000; q++) {
             String typed = text(random, alphabet, 4 + random.nextInt(8));
+            int[] edits = TypoRules.editCosts(typed);
             int budget = TypoRules.budget(typed);
             String target = typed.charAt(0) + text(random, alphabet, 1 + random.nextInt(12));
             int m = typed.length();
@@ -67,14 +69,15 @@ class TyposTest {
             for (int[] row : band) {
                 java.util.Arrays.fill(row, budget + 1);
             }
-            full[0] = TypoRules.firstRow(typed);
-            band[0] = TypoRules.firstRow(typed);
+            full[0] = TypoRules.firstRow(typed, edits);
+            band[0] = TypoRules.firstRow(typed, edits);
             for (int i = 1; i <= target.length(); i++) {
                 char c = target.charAt(i - 1);
                 char before = i >= 2 ? target.charAt(i - 2) : 0;
-                int fullMin = TypoRules.nextRow(typed, c, before, full[i - 1], i >= 2 ? full[i - 2] : null, full[i]);
+                int fullMin =
+                        TypoRules.nextRow(typed, edits, c, before, full[i - 1], i >= 2 ? full[i - 2] : null, full[i]);
                 int bandMin = TypoRules.nextRowWithin(
-                        typed, c, before, band[i - 1], i >= 2 ? band[i - 2] : null, band[i], i, budget);
+                        typed, edits, c, before, band[i - 1], i >= 2 ? band[i - 2] : null, band[i], i, budget);
                 String where = typed + " against " + target.substring(0, i);
                 assertEquals(Math.min(fullMin, budget + 1), Math.min(bandMin, budget + 1), where);
                 for (int j = 0; j <= m; j++) {
@@ -87,15 +90,15 @@ class TyposTest {
                     int after = random.nextInt(120);
                     long[] bits = new long[3 + 4];
                     java.util.Arrays.fill(bits, -1L); // cleared by bitsWithin
-                    TypoRules.bitsWithin(typed, budget, band[i], band[i - 1], c, i, bits, 3);
+                    TypoRules.bitsWithin(typed, edits, budget, band[i], band[i - 1], c, i, bits, 3);
                     assertEquals(
-                            TypoRules.nextWithin(typed, budget, full[i], full[i - 1], c, after),
+                            TypoRules.nextWithin(typed, edits, budget, full[i], full[i - 1], c, after),
                             TypoRules.nextIn(bits, 3, after),
                             where + " after " + after);
                     List<Integer> inTurn = new ArrayList<>();
-                    for (int next = TypoRules.nextWithin(typed, budget, full[i], full[i - 1], c, -1);
+                    for (int next = TypoRules.nextWithin(typed, edits, budget, full[i], full[i - 1], c, -1);
                             next < 256;
-                            next = TypoRules.nextWithin(typed, budget, full[i], full[i - 1], c, next)) {
+                            next = TypoRules.nextWithin(typed, edits, budget, full[i], full[i - 1], c, next)) {
                         inTurn.add(next);
                     }
                     List<Integer> atOnce = new ArrayList<>();
@@ -127,6 +130,27 @@ class TyposTest {
         assertTrue(within > 1_000, "pairs within budget: " + within);
     }
 
+    @Test
+    void a_last_word_shorter_than_four_characters_is_matched_as_typed_though_the_words_before_it_pay_for_typos() {
+        // "products" allows two typos; before, both could be spent on "sh" (two edits to "w1").
+        assertEquals(TypoRules.NEVER, TypoRules.distance("products sh", "products w1"));
+        assertEquals(TypoRules.NEVER, TypoRules.distance("products zz", "products w"));
+        assertEquals(TypoRules.NEVER, TypoRules.distance("rapid z", "rapid c"));
+        assertEquals(TypoRules.NEVER, TypoRules.distance("rapid chx", "rapid cha"), "a three-letter word");
+        assertEquals(TypoRules.NEVER, TypoRules.distance("rapid ch", "rapid cxh"), "no letter inserted in it");
+        assertEquals(TypoRules.NEVER, TypoRules.distance("castrovillari it ", "castrovillari ai"), "ended by a space");
+        assertEquals(TypoRules.NEVER, TypoRules.distance("langho m", "langholm"), "nor the space before it");
+        // A short word before others may still take a typo the longer words pay for; the words long enough take theirs.
+        assertEquals(1, TypoRules.distance("nw york", "new york"));
+        assertEquals(1, TypoRules.distance("sna francisco", "san francisco"));
+        assertEquals(2, TypoRules.distance("pordcuts sh", "products sh"), "two swaps in the long word");
+        assertEquals(1, TypoRules.distance("rapdi c", "rapid c"));
+        assertEquals(1, TypoRules.distance("san joes", "san jose"));
+        assertEquals(1, TypoRules.distance("newyork city", "new york city"), "a space inserted in a long word");
+        assertEquals(1, TypoRules.distance("item4950 blue", "itemx4950 blue"), "a letter after a digit");
+        assertEquals(TypoRules.NEVER, TypoRules.distance("item4950", "item4951"), "digits match exactly");
+    }
+
     /** The edits of the whole alignment table, every row in full: the reference for {@link TypoRules#distance}. */
     private static int wholeDistance(String typed, String target) {
         if (typed.isEmpty() || target.isEmpty() || typed.charAt(0) != target.charAt(0)) {
@@ -138,11 +162,13 @@ class TyposTest {
 
     /** Every row of the alignment of {@code target} against {@code typed}, each in full ({@link TypoRules#nextRow}). */
     private static int[][] wholeTable(String typed, String target) {
+        int[] edits = TypoRules.editCosts(typed);
         int[][] rows = new int[target.length() + 1][typed.length() + 1];
-        rows[0] = TypoRules.firstRow(typed);
+        rows[0] = TypoRules.firstRow(typed, edits);
         for (int i = 1; i <= target.length(); i++) {
             TypoRules.nextRow(
                     typed,
+                    edits,
                     target.charAt(i - 1),
                     i >= 2 ? target.charAt(i - 2) : 0,
                     rows[i - 1],

@@ -149,6 +149,38 @@ class TyposAnywhereJourneysTest {
     }
 
     @Test
+    void a_short_last_word_is_matched_as_typed_and_a_short_word_before_others_may_still_be_misspelt() {
+        // `xm` is typed, not `am`: the last word, shorter than four letters, takes no typo that `Frankfurt` pays for
+        // (it did, and offered Frankfurt am Main). A short word with more typed after it still may: `Nw York`.
+        String from = "Book a flight from ";
+        assertFalse(travel("en", from + "Frankfurt xm").options("origin").contains("Frankfurt am Main"));
+        assertEquals(
+                List.of("Frankfurt am Main"),
+                travel("en", from + "Frankfurt am").options("origin"));
+        assertEquals(
+                List.of("Frankfurt am Main"),
+                travel("en", from + "Frankfrut am").options("origin"));
+        assertEquals(
+                "New York City",
+                travel("en", from + "Nw York").options("origin").getFirst());
+        assertEquals(
+                "San Francisco",
+                travel("en", from + "Sna Francisco").options("origin").getFirst());
+        // A client asking at every keystroke: each letter narrows the list to what starts with it (`Saint P` offered
+        // Saint-Étienne and Saint-Louis, a typo of `P`).
+        for (String typed : List.of("Saint P", "Saint Pa", "Saint Pe")) {
+            List<String> offered = travel("en", from + typed).options("origin");
+            assertFalse(offered.isEmpty(), typed);
+            String last = typed.substring(typed.lastIndexOf(' ') + 1);
+            for (String city : offered) {
+                assertTrue(
+                        java.util.Arrays.stream(city.split(" ")).anyMatch(word -> word.startsWith(last)),
+                        typed + " offered " + offered);
+            }
+        }
+    }
+
+    @Test
     void a_city_typed_in_full_then_the_first_letter_of_a_cue_stays_that_city() {
         // `London o` is one letter from `London C(anada)`, but `o` starts the date's cue `on`: London stays settled.
         ApiClient.Reply reply = travel("en", toAfterOrigin("en", "London o"), "{{ORIGIN_1}}=origin=Paris");

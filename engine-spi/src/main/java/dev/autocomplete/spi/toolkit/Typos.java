@@ -4,8 +4,8 @@ import dev.autocomplete.index.TypoRules;
 
 /**
  * The typo rules, in the style of Algolia, Typesense and Meilisearch: no typo in a word shorter than 4
- * characters, one from 4, two from 8; a transposition of two neighbours is one edit; the first letter is
- * never forgiven; digits match exactly. The core's catalog index applies the same rules ({@link Lookup} is built
+ * characters, one from 4, two from 8, summed over the typed words (a short last word is matched as typed); a
+ * transposition of two neighbours is one edit; the first letter is never forgiven; digits match exactly. The core's catalog index applies the same rules ({@link Lookup} is built
  * on it). Thread-safe.
  */
 public final class Typos {
