@@ -142,7 +142,11 @@ class RecordsApiTest {
         assertEquals("Gettable Lamp", one.data().path("text").asText(), one.raw());
         assertEquals("glamp", one.data().path("aliases").get(0).asText());
         assertEquals(4, one.data().path("weight").asDouble());
+        assertTrue(one.raw().contains("\"weight\":4,"), "a whole weight as it was sent, not 4.0: " + one.raw());
         assertEquals("Lampe", one.data().path("translations").path("fr").asText());
+        ok("PATCH", PRODUCTS, "[{\"id\": \"get-1\", \"weight\": 2.5}]", JSON);
+        ApiClient.Reply fraction = ok("GET", PRODUCTS + "/get-1", null, null);
+        assertTrue(fraction.raw().contains("\"weight\":2.5,"), fraction.raw());
 
         assertError(404, "OPTION_NOT_FOUND", call("GET", PRODUCTS + "/no-such-id", null, null));
         assertError(400, "INVALID_REQUEST", call("GET", PRODUCTS + "/" + encoded("x".repeat(201)), null, null));
@@ -285,7 +289,8 @@ class RecordsApiTest {
                 "{\"ids\": [\"bx-1\", 7]}",
                 "{\"ids\": [\"bx-1\", \" \"]}",
                 "{\"ids\": [\"bx-1\", \"" + "x".repeat(201) + "\"]}",
-                "{\"ids\": [\"bx-1\", \"a\\u0000b\"]}")) {
+                "{\"ids\": [\"bx-1\", \"a\\u0000b\"]}",
+                "{\"ids\": [\"bx-1\"], \"force\": true}")) {
             assertError(400, "INVALID_REQUEST", call("POST", PRODUCTS + "/delete", body, JSON));
         }
         StringBuilder tooMany = new StringBuilder("{\"ids\": [\"bx-1\"");
@@ -399,6 +404,7 @@ class RecordsApiTest {
         assertEquals(List.of("p2"), ids(ok("GET", places + "?q=saint%20lo", null, null)), "punctuation folded");
         assertEquals(List.of(), ids(ok("GET", places + "?q=aulo", null, null)), "not inside a word");
         assertEquals(7, ids(ok("GET", places + "?q=", null, null)).size(), "an empty q filters nothing");
+        assertEquals(List.of("p1", "p2"), ids(ok("GET", places + "?limit=2&cursor=", null, null)), "cursor= is none");
 
         List<String> paged = new ArrayList<>();
         String cursor = null;
@@ -413,6 +419,21 @@ class RecordsApiTest {
 
         assertError(400, "INVALID_REQUEST", call("GET", places + "?q=%21%21", null, null));
         assertError(400, "INVALID_REQUEST", call("GET", places + "?q=" + "a".repeat(1001), null, null));
+    }
+
+    @Test
+    void a_put_of_blank_ndjson_lines_empties_nothing_and_an_empty_array_empties_the_catalog() {
+        String places = "/api/catalogs/oddities/options";
+        ok("PUT", places, "{\"id\": \"kept\", \"text\": \"Kept Oddity\"}\n", NDJSON);
+        // What `echo "$EMPTY" | curl --data-binary @-` sends when the step before it failed.
+        for (String blank : List.of("\n", "\n\n  \n")) {
+            ApiClient.Reply refused = call("PUT", places, blank, NDJSON);
+            assertError(400, "INVALID_JSON", refused);
+            assertTrue(refused.raw().contains("send [] as application/json"), refused.raw());
+        }
+        assertEquals(List.of("kept"), ids(ok("GET", places, null, null)));
+        assertEquals(0, ok("PUT", places, "[]", JSON).data().path("options").asInt());
+        assertEquals(List.of(), ids(ok("GET", places, null, null)));
     }
 
     // Long request lines

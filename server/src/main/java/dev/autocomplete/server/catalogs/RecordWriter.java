@@ -64,7 +64,13 @@ public final class RecordWriter {
             out.writeString(alias);
         }
         out.writeEndArray();
-        out.writeNumberField("weight", record.weight());
+        double weight = record.weight();
+        if (weight == Math.rint(weight) && Math.abs(weight) < 1e15) {
+            // A whole weight as it was sent (12, not 12.0), as the CSV export writes it: an export diffs clean.
+            out.writeNumberField("weight", (long) weight);
+        } else {
+            out.writeNumberField("weight", weight);
+        }
         out.writeObjectFieldStart("translations");
         for (Map.Entry<String, String> translation : new TreeMap<>(record.translations()).entrySet()) {
             out.writeStringField(translation.getKey(), translation.getValue());

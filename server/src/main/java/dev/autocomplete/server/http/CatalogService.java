@@ -159,6 +159,15 @@ public final class CatalogService implements HttpService {
             refuseProblems(checked);
             // The store reads the checked records from the local copy, in one short transaction.
             RecordReader records = checked.records();
+            if (!records.hasNext() && format(request) == RecordReader.Format.NDJSON) {
+                // An upstream step that failed leaves blank lines (`echo "$EMPTY" | curl --data-binary @-`): that
+                // never empties a catalog, as `catalog import` refuses an empty file. An empty array says so on
+                // purpose.
+                throw ApiException.badRequest(
+                        "INVALID_JSON",
+                        "The body holds no record (NDJSON of blank lines only); nothing was replaced. To empty the"
+                                + " catalog, send [] as application/json.");
+            }
             count = stored(() -> catalogs.replace(ref, records), records);
         }
         send(response, Status.OK_200, out -> out.writeNumberField("options", count));
@@ -185,6 +194,7 @@ public final class CatalogService implements HttpService {
             limit = limit(request);
             String after = request.query()
                     .first("cursor")
+                    .filter(cursor -> !cursor.isEmpty()) // `cursor=` on a first call, as many clients send it
                     .map(CatalogService::cursorId)
                     .orElse(null);
             String prefix = foldedQuery(request);
@@ -308,6 +318,12 @@ public final class CatalogService implements HttpService {
         JsonNode ids = body == null ? null : body.get("ids");
         if (ids == null || !ids.isArray()) {
             throw ApiException.badRequest("INVALID_REQUEST", "The body is {\"ids\": [\"id\", ...]}.");
+        }
+        if (body.size() > 1) {
+            // As a record's unknown field is refused: a misspelt field must not pass unseen.
+            throw ApiException.badRequest(
+                    "INVALID_REQUEST",
+                    "The body holds a field other than ids: it is {\"ids\": [\"id\", ...]}; nothing was deleted.");
         }
         if (ids.size() > MAX_DELETE_IDS) {
             throw ApiException.badRequest(
