@@ -23,6 +23,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -115,8 +116,17 @@ public final class LiveCatalogs implements AutoCloseable {
         } finally {
             applying.unlock();
         }
-        reached.onExternalChange(() -> background.execute(this::catchUpQuietly));
+        reached.onExternalChange(this::catchUpSoon);
         background.execute(this::dropAbandonedQuietly);
+    }
+
+    /** A change made elsewhere: caught up on the background thread, unless this is closing (the store closes next). */
+    private void catchUpSoon() {
+        try {
+            background.execute(this::catchUpQuietly);
+        } catch (RejectedExecutionException closing) {
+            // Stopped between the store's poll and its close: nothing is left to keep up to date.
+        }
     }
 
     /** Drops what dead writers left in the store: at each connection, then every {@link #TIDY_MINUTES} minutes. */
