@@ -432,6 +432,10 @@ class RecordsApiTest {
             assertTrue(refused.raw().contains("send [] as application/json"), refused.raw());
         }
         assertEquals(List.of("kept"), ids(ok("GET", places, null, null)));
+        for (String type : List.of("application/ndjson", "application/jsonl", "Application/NDJSON; charset=utf-8")) {
+            ok("PUT", places, "{\"id\": \"named\", \"text\": \"Named Oddity\"}\n", type);
+            assertEquals(List.of("named"), ids(ok("GET", places, null, null)), type);
+        }
         assertEquals(0, ok("PUT", places, "[]", JSON).data().path("options").asInt());
         assertEquals(List.of(), ids(ok("GET", places, null, null)));
     }

@@ -519,7 +519,10 @@ public final class CatalogService implements HttpService {
         if (media.equalsIgnoreCase("application/json")) {
             return RecordReader.Format.ARRAY;
         }
-        if (media.equalsIgnoreCase(NDJSON)) {
+        if (media.equalsIgnoreCase(NDJSON)
+                || media.equalsIgnoreCase("application/ndjson")
+                || media.equalsIgnoreCase("application/jsonl")) {
+            // The names other tools send NDJSON by (the JSON Lines and NDJSON specs', Typesense's import): one format.
             return RecordReader.Format.NDJSON;
         }
         throw new ApiException(
