@@ -155,6 +155,12 @@ class CatalogCommandTest {
         assertEquals(1, kept.size(), "nothing changed: " + kept);
         assertTrue(kept.getFirst().startsWith("{\"id\":\"red\",\"text\":\"Red\""), kept.toString());
 
+        // A file saved as Excel's "CSV UTF-8" starts with a byte order mark: its first column is still `text`.
+        Files.writeString(csv, "\uFEFFtext,id\nMarked Teal,teal\n");
+        TestTenants.Cli marked = cli("import", tenants, data, csv.toString());
+        assertEquals(0, marked.exit(), marked.err());
+        assertTrue(marked.out().contains("imported 1 option(s)"), marked.out());
+
         // What only the store checks (lengths, characters) is named by its line too, not by its place among records.
         Files.writeString(csv, "id,text\nred,Red\nlong,L" + "o".repeat(1_000) + "ng\nbell,Bell\u0007\n");
         TestTenants.Cli stored = cli("import", tenants, data, csv.toString());

@@ -440,6 +440,30 @@ class RecordsApiTest {
         assertEquals(List.of(), ids(ok("GET", places, null, null)));
     }
 
+    @Test
+    void a_body_that_starts_with_a_byte_order_mark_is_read_as_without_it() {
+        // What Notepad's "UTF-8 with BOM" and PowerShell write: JSON lets a reader ignore it (RFC 8259 §8.1).
+        String bom = "\uFEFF";
+        ok("POST", PRODUCTS, bom + "[{\"id\": \"bom-1\", \"text\": \"Marked Array\"}]", JSON);
+        ok("POST", PRODUCTS, bom + "{\"id\": \"bom-2\", \"text\": \"Marked Lines\"}\n", NDJSON);
+        ok("PATCH", PRODUCTS, bom + "[{\"id\": \"bom-1\", \"weight\": 9}]", JSON);
+        ok("PATCH", PRODUCTS, bom + "{\"id\": \"bom-2\", \"weight\": 8}\n", NDJSON);
+        assertEquals(
+                9,
+                ok("GET", PRODUCTS + "/bom-1", null, null).data().path("weight").asInt());
+        assertEquals(
+                8,
+                ok("GET", PRODUCTS + "/bom-2", null, null).data().path("weight").asInt());
+        assertEquals(
+                2,
+                ok("POST", PRODUCTS + "/delete", bom + "{\"ids\": [\"bom-1\", \"bom-2\"]}", JSON)
+                        .data()
+                        .path("deleted")
+                        .asInt());
+        // Only at the very start: inside, it is a character like another, refused where a record holds it.
+        assertError(400, "INVALID_JSON", call("POST", PRODUCTS, "[" + bom + "{\"id\": \"bom-3\"}]", JSON));
+    }
+
     // Long request lines
 
     @Test

@@ -369,7 +369,7 @@ final class CatalogConfig {
                 .setHeader()
                 .setSkipHeaderRecord(true)
                 .get();
-        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8);
+        try (Reader reader = RecordReader.withoutByteOrderMark(Files.newBufferedReader(file, StandardCharsets.UTF_8));
                 CSVParser parser = CSVParser.parse(reader, format)) {
             if (!parser.getHeaderMap().containsKey("text")) {
                 throw tree.error(key, "needs a header row with a 'text' column: " + name);

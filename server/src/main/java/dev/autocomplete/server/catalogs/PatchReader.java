@@ -12,7 +12,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -50,13 +49,13 @@ public final class PatchReader {
      */
     public static PatchReader read(RecordReader.Format format, ObjectMapper json, InputStream in) {
         PatchReader reader = new PatchReader(format);
-        Reader text = new InputStreamReader(
-                in,
-                StandardCharsets.UTF_8
-                        .newDecoder()
-                        .onMalformedInput(CodingErrorAction.REPORT)
-                        .onUnmappableCharacter(CodingErrorAction.REPORT));
         try {
+            BufferedReader text = RecordReader.withoutByteOrderMark(new BufferedReader(new InputStreamReader(
+                    in,
+                    StandardCharsets.UTF_8
+                            .newDecoder()
+                            .onMalformedInput(CodingErrorAction.REPORT)
+                            .onUnmappableCharacter(CodingErrorAction.REPORT))));
             if (format == RecordReader.Format.ARRAY) {
                 JsonNode array = json.reader()
                         .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
@@ -69,9 +68,8 @@ public final class PatchReader {
                     reader.add(i, array.get(i));
                 }
             } else {
-                BufferedReader lines = new BufferedReader(text);
                 long line = 0;
-                for (String read = lines.readLine(); read != null; read = lines.readLine()) {
+                for (String read = text.readLine(); read != null; read = text.readLine()) {
                     line++;
                     if (!read.isBlank()) {
                         reader.add(line, lineTree(json, read));

@@ -80,7 +80,7 @@ public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable
         try {
             if (format == Format.ARRAY) {
                 // Through a strict decoder: Jackson alone reads overlong forms and encoded surrogates as text.
-                this.parser = json.createParser(utf8(in));
+                this.parser = json.createParser(withoutByteOrderMark(new BufferedReader(utf8(in))));
                 this.lines = null;
                 if (parser.nextToken() != JsonToken.START_ARRAY) {
                     throw new MalformedBody("The body must be a JSON array of records (or NDJSON, one record a line,"
@@ -88,7 +88,7 @@ public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable
                 }
             } else {
                 this.parser = null;
-                this.lines = new BufferedReader(utf8(in));
+                this.lines = withoutByteOrderMark(new BufferedReader(utf8(in)));
             }
         } catch (CharacterCodingException e) {
             throw new MalformedBody("The body is not valid UTF-8.");
@@ -97,6 +97,19 @@ public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * {@code reader} past a leading byte order mark (U+FEFF), if any: Excel's "CSV UTF-8", Notepad's "UTF-8 with BOM"
+     * and PowerShell write one, which JSON forbids a sender to add but lets a reader ignore (RFC 8259 §8.1), and
+     * which would otherwise glue itself to a CSV file's first column name ({@code text} not found).
+     */
+    public static BufferedReader withoutByteOrderMark(BufferedReader reader) throws IOException {
+        reader.mark(1);
+        if (reader.read() != '\uFEFF') {
+            reader.reset();
+        }
+        return reader;
     }
 
     private static InputStreamReader utf8(InputStream in) {
