@@ -464,6 +464,23 @@ class RecordsApiTest {
         assertError(400, "INVALID_JSON", call("POST", PRODUCTS, "[" + bom + "{\"id\": \"bom-3\"}]", JSON));
     }
 
+    @Test
+    void a_body_past_a_json_limit_or_an_id_of_another_type_is_told_what_it_broke() {
+        String deep = "[{\"id\": \"d\", \"text\": \"Deep\", \"aliases\": " + "[".repeat(100) + "]".repeat(100) + "}]";
+        ApiClient.Reply nested = call("POST", PRODUCTS, deep, JSON);
+        assertError(400, "INVALID_JSON", nested);
+        assertTrue(nested.raw().contains("nested deeper than limits.json-depth allows (record 1)"), nested.raw());
+        ApiClient.Reply line = call("POST", PRODUCTS, deep.substring(1, deep.length() - 1) + "\n", NDJSON);
+        assertError(400, "INVALID_RECORDS", line);
+        assertTrue(line.raw().contains("nested deeper than limits.json-depth allows"), line.raw());
+
+        ApiClient.Reply numbered =
+                call("POST", PRODUCTS, "[{\"id\": 42, \"text\": \"Numbered\"}, {\"text\": \"None\"}]", JSON);
+        assertError(400, "INVALID_RECORDS", numbered);
+        assertTrue(numbered.raw().contains("'id' must be a string (it is a number)"), numbered.raw());
+        assertTrue(numbered.raw().contains("'id' is required\""), numbered.raw());
+    }
+
     // Long request lines
 
     @Test

@@ -3,6 +3,7 @@ package dev.autocomplete.server.catalogs;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -228,12 +229,17 @@ public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable
             try {
                 JsonNode node = json.readTree(line);
                 return node;
+            } catch (StreamConstraintsException e) {
+                refuse(overLimit(e));
+                return null;
             } catch (JacksonException e) {
                 refuse("not valid JSON");
                 return null;
             }
         } catch (CharacterCodingException e) {
             throw new MalformedBody("The body is not valid UTF-8.");
+        } catch (StreamConstraintsException e) {
+            throw new MalformedBody("The body is " + overLimit(e) + " (record " + count + ").");
         } catch (JacksonException e) {
             throw new MalformedBody("The body is not valid JSON (record " + count + ").");
         } catch (IOException e) {
@@ -284,10 +290,10 @@ public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable
             }
         }
         if (!node.path("id").isTextual()) {
-            return "'id' is required and must be a string";
+            return stringRequired("id", node.get("id"));
         }
         if (!node.path("text").isTextual()) {
-            return "'text' is required and must be a string";
+            return stringRequired("text", node.get("text"));
         }
         JsonNode aliases = node.get("aliases");
         if (aliases != null && !aliases.isNull()) {
@@ -358,6 +364,28 @@ public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable
     /** Why an id is refused, or null: for ids the API takes in a path or a cursor. */
     public static String idProblem(String id) {
         return OptionRecords.idProblem(id).orElse(null);
+    }
+
+    /** Why a required string field is refused: missing, or of another JSON type (a number id: {@code "42"}). */
+    static String stringRequired(String field, JsonNode value) {
+        return value == null || value.isNull() || value.isMissingNode()
+                ? "'" + field + "' is required"
+                : "'" + field + "' must be a string (it is "
+                        + (value.isNumber()
+                                ? "a number"
+                                : value.getNodeType().name().toLowerCase(java.util.Locale.ROOT))
+                        + ")";
+    }
+
+    /** Which JSON limit a body broke, naming its setting (docs/configuration.md). */
+    static String overLimit(StreamConstraintsException e) {
+        String message = String.valueOf(e.getMessage());
+        if (message.contains("nesting depth")) {
+            return "nested deeper than limits.json-depth allows";
+        }
+        return message.contains("Number")
+                ? "holding a number of more than 1000 digits"
+                : "holding a string or name longer than limits.json-string-bytes allows";
     }
 
     private static String shortened(String text) {
