@@ -16,7 +16,7 @@ public final class TypoRules {
     /** {@link #editCosts} of a typed character of a short last word: not edited, nothing inserted after it. */
     private static final int LOCKED = NEVER;
 
-    /** {@link #editCosts} of a digit of a word long enough for a typo: not edited, but a letter may follow it. */
+    /** {@link #editCosts} of a digit (outside a short last word): not edited, but a letter may follow it. */
     private static final int DIGIT = NEVER + 1;
 
     private TypoRules() {}
