@@ -104,6 +104,14 @@ class CatalogCommandTest {
                 temp.resolve("colors.ndjson"), "{\"id\": \"red\", \"text\": \"Red\", \"aliases\": [\"rouge|rot\"]}\n");
         TestTenants.Cli imported = cli("import", tenants, data, file.toString());
         assertEquals(0, imported.exit(), imported.err());
+        // NDJSON in a file named .json: told in the command line's terms, not the records API's Content-Type.
+        Path misnamed = Files.copy(file, temp.resolve("colors.json"));
+        TestTenants.Cli notArray = cli("import", tenants, data, misnamed.toString());
+        assertEquals(1, notArray.exit(), notArray.out());
+        assertEquals(
+                List.of("error: " + misnamed + ": not a JSON array of records (for one record a line, name the file"
+                        + " .ndjson or pass --format ndjson). Nothing was imported."),
+                notArray.err().lines().toList());
 
         Path csv = temp.resolve("colors.csv");
         TestTenants.Cli refused = cli("export", tenants, data, csv.toString());

@@ -61,8 +61,7 @@ public final class PatchReader {
                         .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
                         .readTree(text);
                 if (array == null || !array.isArray()) {
-                    throw new RecordReader.MalformedBody("The body must be a JSON array of records (or NDJSON, one"
-                            + " record a line, with Content-Type: application/x-ndjson).");
+                    throw RecordReader.MalformedBody.noArray();
                 }
                 for (int i = 0; i < array.size(); i++) {
                     reader.add(i, array.get(i));

@@ -84,8 +84,7 @@ public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable
                 this.parser = json.createParser(withoutByteOrderMark(new BufferedReader(utf8(in))));
                 this.lines = null;
                 if (parser.nextToken() != JsonToken.START_ARRAY) {
-                    throw new MalformedBody("The body must be a JSON array of records (or NDJSON, one record a line,"
-                            + " with Content-Type: application/x-ndjson).");
+                    throw MalformedBody.noArray();
                 }
             } else {
                 this.parser = null;
@@ -132,8 +131,28 @@ public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable
 
         private static final long serialVersionUID = 1L;
 
+        private final boolean notAnArray;
+
         MalformedBody(String message) {
+            this(message, false);
+        }
+
+        private MalformedBody(String message, boolean notAnArray) {
             super(message, null, false, false);
+            this.notAnArray = notAnArray;
+        }
+
+        /** A body read as a JSON array that is no array, told as the records API tells it. */
+        static MalformedBody noArray() {
+            return new MalformedBody(
+                    "The body must be a JSON array of records (or NDJSON, one record a line, with Content-Type:"
+                            + " application/x-ndjson).",
+                    true);
+        }
+
+        /** Whether the body was read as a JSON array and is none (a file of NDJSON, read as a JSON array). */
+        public boolean notAnArray() {
+            return notAnArray;
         }
     }
 

@@ -254,7 +254,12 @@ public final class CatalogCommand implements Runnable {
                     return -1;
                 }
             } catch (RecordReader.MalformedBody e) {
-                err.println("error: " + shown(file) + ": " + e.getMessage() + " Nothing was imported.");
+                err.println("error: " + shown(file) + ": "
+                        + (e.notAnArray()
+                                ? "not a JSON array of records (for one record a line, name the file .ndjson or pass"
+                                        + " --format ndjson)."
+                                : e.getMessage())
+                        + " Nothing was imported.");
                 return -1;
             }
         }
