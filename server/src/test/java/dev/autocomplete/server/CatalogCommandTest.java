@@ -179,6 +179,13 @@ class CatalogCommandTest {
                         csv + ": line 4: 'text' must not contain a control character (U+0007)",
                         "2 invalid record(s); nothing was imported"),
                 stored.err().lines().toList());
+        // Without an id column the id is derived from the text once stored: the row is told what is wrong with its
+        // text, not that its derived id is blank.
+        Files.writeString(csv, "text\nRed\n!!!\n");
+        TestTenants.Cli derived = cli("import", tenants, data, csv.toString());
+        assertEquals(
+                List.of(csv + ": line 3: 'text' has no letter or digit", "1 invalid record(s); nothing was imported"),
+                derived.err().lines().toList());
 
         // As for NDJSON, the first thousand are listed, and all counted.
         StringBuilder many = new StringBuilder("id,text\n");

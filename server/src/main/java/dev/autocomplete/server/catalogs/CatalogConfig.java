@@ -507,13 +507,14 @@ final class CatalogConfig {
      */
     private static void storable(ConfigTree tree, String key, String where, String id, CatalogEntry entry)
             throws EngineConfigException {
-        Optional<String> problem = OptionRecords.problem(new OptionRecord(
-                id != null ? id : TenantCatalogs.idOf(entry.text()),
+        OptionRecord record = new OptionRecord(
+                id != null ? id : "",
                 entry.text(),
                 entry.aliases(),
                 entry.weight(),
                 entry.translations(),
-                entry.attributes()));
+                entry.attributes());
+        Optional<String> problem = id != null ? OptionRecords.problem(record) : OptionRecords.contentProblem(record);
         if (problem.isPresent()) {
             throw tree.error(key, where + problem.get());
         }

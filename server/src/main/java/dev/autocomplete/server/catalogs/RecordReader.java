@@ -46,6 +46,8 @@ public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable
     /** Problems kept at most, so that a million bad lines do not fill the memory; {@link #invalid} counts all. */
     static final int MAX_KEPT_PROBLEMS = 1000;
 
+    private static final char BYTE_ORDER_MARK = '\uFEFF';
+
     private static final Set<String> FIELDS = Set.of("id", "text", "aliases", "weight", "translations", "attributes");
 
     /** How records are laid out. */
@@ -106,10 +108,15 @@ public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable
      */
     public static BufferedReader withoutByteOrderMark(BufferedReader reader) throws IOException {
         reader.mark(1);
-        if (reader.read() != '\uFEFF') {
+        if (reader.read() != BYTE_ORDER_MARK) {
             reader.reset();
         }
         return reader;
+    }
+
+    /** {@code text} without a leading byte order mark, as {@link #withoutByteOrderMark(BufferedReader)} reads. */
+    public static String withoutByteOrderMark(String text) {
+        return !text.isEmpty() && text.charAt(0) == BYTE_ORDER_MARK ? text.substring(1) : text;
     }
 
     private static InputStreamReader utf8(InputStream in) {

@@ -307,7 +307,7 @@ public final class CatalogService implements HttpService {
                     .toString();
             body = json.reader()
                     .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-                    .readTree(text.startsWith("\uFEFF") ? text.substring(1) : text); // a byte order mark, as records
+                    .readTree(RecordReader.withoutByteOrderMark(text));
         } catch (CharacterCodingException e) {
             throw ApiException.badRequest("INVALID_JSON", "The body is not valid UTF-8.");
         } catch (JacksonException e) {

@@ -35,10 +35,14 @@ public final class OptionRecords {
      * names the field: {@code 'text'}, {@code 'aliases[2]'}, {@code 'translations.fr'}.
      */
     public static Optional<String> problem(OptionRecord record) {
-        Optional<String> id = idProblem(record.id());
-        if (id.isPresent()) {
-            return id;
-        }
+        return idProblem(record.id()).or(() -> contentProblem(record));
+    }
+
+    /**
+     * {@link #problem} of all but the id: for a seed file's row, whose id (when it has none) is derived from its text
+     * only once it is stored.
+     */
+    public static Optional<String> contentProblem(OptionRecord record) {
         Optional<String> text = textProblem("'text'", record.text());
         if (text.isPresent()) {
             return text;
