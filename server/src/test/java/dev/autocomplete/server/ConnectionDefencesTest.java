@@ -32,11 +32,13 @@ class ConnectionDefencesTest {
     Path temp;
 
     private String key;
+    private String secretKey;
 
     /** A server over a copy of the demo tenants with these settings (environment names); {@link #key} reaches travel. */
     private AutocompleteServer start(String... settings) throws IOException {
         Path tenants = TestTenants.copyOfDemo(temp);
         key = TestTenants.createKey(tenants, "demo", "public", "travel");
+        secretKey = TestTenants.createKey(tenants, "demo", "secret", null);
         Map<String, String> environment = new HashMap<>();
         for (int i = 0; i < settings.length; i += 2) {
             environment.put(settings[i], settings[i + 1]);
@@ -92,6 +94,60 @@ class ConnectionDefencesTest {
             // Answered 500, Helidon logged each as its internal error with a stack trace: a client's line is no fault.
             assertEquals(List.of(), log.messages());
         }
+    }
+
+    @Test
+    void a_head_request_gets_the_status_and_headers_of_its_get_and_no_body_so_its_connection_stays_in_step()
+            throws Exception {
+        try (AutocompleteServer server = start()) {
+            // Port, path, credential: readable routes of both listeners, and errors (a wrong method, no such path).
+            List<List<String>> cases = List.of(
+                    List.of("api", "/api/catalogs", secretKey),
+                    List.of("api", "/api/catalogs/cities/options?limit=2", secretKey),
+                    List.of("api", "/api/catalogs/cities/options/no-such-id", secretKey),
+                    List.of("api", "/api/catalogs", ""),
+                    List.of("api", "/api/suggest", key),
+                    List.of("api", "/no-such-path", ""),
+                    List.of("api", "/ready", ""),
+                    List.of("management", "/observe/health/live", ""),
+                    List.of("management", "/admin/api/overview", ""),
+                    List.of("management", "/no-such-path", ""));
+            for (List<String> c : cases) {
+                int port = c.get(0).equals("api") ? server.port() : server.managementPort();
+                String credential = c.get(2).isEmpty() ? "" : "Authorization: Bearer " + c.get(2) + "\r\n";
+                String request = " " + c.get(1) + " HTTP/1.1\r\nHost: localhost\r\n" + credential + "\r\n";
+                try (RawConnection client = new RawConnection(port)) {
+                    // Both at once: a body sent after the HEAD's headers would be read as the GET's answer.
+                    client.send("HEAD" + request + "GET" + request);
+                    String head = client.readResponse();
+                    String get = client.readResponse();
+                    String what = "HEAD " + c.get(1) + ":\n" + head + "\nthen GET:\n" + get;
+                    String getHead = get.substring(0, get.indexOf("\r\n\r\n") + 4);
+                    String getBody = get.substring(getHead.length());
+                    assertTrue(getHead.startsWith("HTTP/1.1 "), what);
+                    assertEquals(statusLine(getHead), statusLine(head), what);
+                    assertTrue(head.endsWith("\r\n\r\n"), what);
+                    assertTrue(
+                            head.contains(
+                                    "Content-Length: " + getBody.getBytes(StandardCharsets.UTF_8).length + "\r\n"),
+                            "the length GET's body has: " + what);
+                    assertEquals(header(getHead, "Content-Type"), header(head, "Content-Type"), what);
+                }
+            }
+        }
+    }
+
+    private static String statusLine(String response) {
+        return response.substring(0, response.indexOf("\r\n"));
+    }
+
+    private static String header(String response, String name) {
+        for (String line : response.split("\r\n")) {
+            if (line.regionMatches(true, 0, name + ":", 0, name.length() + 1)) {
+                return line.substring(name.length() + 1).trim();
+            }
+        }
+        return null;
     }
 
     @Test

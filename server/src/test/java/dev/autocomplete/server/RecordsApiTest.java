@@ -505,13 +505,13 @@ class RecordsApiTest {
     @Test
     void wrong_methods_are_405_on_every_new_path_with_the_methods_it_takes_in_allow() {
         // RFC 9110 §15.5.6: a 405 MUST carry Allow, so that a client (or a migration script) sees what to use.
-        assertNotAllowed("GET", call("POST", "/api/catalogs", "[]", JSON));
-        assertNotAllowed("GET", call("DELETE", "/api/catalogs", null, null));
-        assertNotAllowed("GET, POST, PUT, PATCH", call("DELETE", PRODUCTS, null, null));
-        assertNotAllowed("GET, DELETE", call("POST", PRODUCTS + "/some-id", "[]", JSON));
-        assertNotAllowed("GET, DELETE", call("PATCH", PRODUCTS + "/some-id", "[]", JSON));
-        assertNotAllowed("GET, DELETE", call("PUT", PRODUCTS + "/a%2Fb", "[]", JSON));
-        assertNotAllowed("GET, DELETE, POST", call("PUT", PRODUCTS + "/delete", "{}", JSON));
+        assertNotAllowed("GET, HEAD", call("POST", "/api/catalogs", "[]", JSON));
+        assertNotAllowed("GET, HEAD", call("DELETE", "/api/catalogs", null, null));
+        assertNotAllowed("GET, HEAD, POST, PUT, PATCH", call("DELETE", PRODUCTS, null, null));
+        assertNotAllowed("GET, HEAD, DELETE", call("POST", PRODUCTS + "/some-id", "[]", JSON));
+        assertNotAllowed("GET, HEAD, DELETE", call("PATCH", PRODUCTS + "/some-id", "[]", JSON));
+        assertNotAllowed("GET, HEAD, DELETE", call("PUT", PRODUCTS + "/a%2Fb", "[]", JSON));
+        assertNotAllowed("GET, HEAD, DELETE, POST", call("PUT", PRODUCTS + "/delete", "{}", JSON));
         assertNotAllowed("POST, OPTIONS", server.api().call("GET", "/api/suggest", null, null, null));
         assertNotAllowed("POST", server.api().call("GET", "/api/auth/token", null, null, null));
         assertNotAllowed("POST, OPTIONS", server.api().call("GET", "/api/telemetry/events", null, null, null));

@@ -27,6 +27,7 @@ import dev.autocomplete.spi.toolkit.TextFolding;
 import io.helidon.common.buffers.DataReader;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.HttpMediaType;
+import io.helidon.http.PathMatchers;
 import io.helidon.http.Status;
 import io.helidon.webserver.ServerConnectionException;
 import io.helidon.webserver.http.HttpRules;
@@ -108,22 +109,24 @@ public final class CatalogService implements HttpService {
 
     @Override
     public void routing(HttpRules rules) {
-        rules.get(LIST_PATH, this::list)
+        rules.route(HeadRequests.GET_OR_HEAD, PathMatchers.create(LIST_PATH), this::list)
                 .any(
                         LIST_PATH,
-                        (req, res) -> errors.methodNotAllowed(res, "GET", "Use GET to list the key's catalogs."))
+                        (req, res) -> errors.methodNotAllowed(res, "GET, HEAD", "Use GET to list the key's catalogs."))
                 .post(PATH, this::upsert)
                 .put(PATH, this::replace)
                 .patch(PATH, this::patch)
-                .get(PATH, this::page)
+                .route(HeadRequests.GET_OR_HEAD, PathMatchers.create(PATH), this::page)
                 .post(PATH + "/delete", this::deleteBatch)
                 // {+id}: the rest of the path, '/' included; the id itself is read from the raw path (optionId).
-                .get(PATH + "/{+id}", this::getOne)
+                .route(HeadRequests.GET_OR_HEAD, PathMatchers.create(PATH + "/{+id}"), this::getOne)
                 .delete(PATH + "/{+id}", this::delete)
                 .any(
                         PATH,
                         (req, res) -> errors.methodNotAllowed(
-                                res, "GET, POST, PUT, PATCH", "Use GET, POST, PUT or PATCH for a catalog's options."))
+                                res,
+                                "GET, HEAD, POST, PUT, PATCH",
+                                "Use GET, POST, PUT or PATCH for a catalog's options."))
                 .any(
                         PATH + "/{+id}",
                         (req, res) -> errors.methodNotAllowed(
@@ -131,8 +134,8 @@ public final class CatalogService implements HttpService {
                                 BATCH_DELETE_PATH
                                                 .matcher(req.path().absolute().rawPath())
                                                 .matches()
-                                        ? "GET, DELETE, POST"
-                                        : "GET, DELETE",
+                                        ? "GET, HEAD, DELETE, POST"
+                                        : "GET, HEAD, DELETE",
                                 "Use GET or DELETE for one option, or POST on .../options/delete to delete a batch."));
     }
 
@@ -692,7 +695,7 @@ public final class CatalogService implements HttpService {
         response.status(status);
         response.header(HeaderValues.CONTENT_TYPE_JSON);
         response.header(Headers.NO_STORE);
-        response.send(bytes.toByteArray());
+        HeadRequests.send(response, bytes.toByteArray());
     }
 
     private ApiException tooLarge() {

@@ -18,6 +18,7 @@ import dev.autocomplete.server.tenant.Tenant;
 import dev.autocomplete.server.tenant.TenantRegistry;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
+import io.helidon.http.PathMatchers;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
@@ -107,14 +108,20 @@ public final class ConsoleService implements HttpService {
     public void routing(HttpRules rules) {
         rules.any(PATH, this::checkHost)
                 .any(PATH + "/*", this::checkHost)
-                .get(PATH, (req, res) -> {
+                .route(HeadRequests.GET_OR_HEAD, PathMatchers.create(PATH), (req, res) -> {
                     res.status(Status.MOVED_PERMANENTLY_301);
                     res.header(HeaderNames.LOCATION, PATH + "/");
                     res.send();
                 })
-                .get(PATH + "/api/overview", (req, res) -> send(res, overview()))
-                .get(PATH + "/api/keys", (req, res) -> send(res, Map.of("keys", keyList())))
-                .get(PATH + "/api/analytics", this::analytics)
+                .route(
+                        HeadRequests.GET_OR_HEAD,
+                        PathMatchers.create(PATH + "/api/overview"),
+                        (req, res) -> send(res, overview()))
+                .route(
+                        HeadRequests.GET_OR_HEAD,
+                        PathMatchers.create(PATH + "/api/keys"),
+                        (req, res) -> send(res, Map.of("keys", keyList())))
+                .route(HeadRequests.GET_OR_HEAD, PathMatchers.create(PATH + "/api/analytics"), this::analytics)
                 .post(PATH + "/api/try-key", this::tryKey);
         BundledFiles.serve(
                 rules,
@@ -340,7 +347,7 @@ public final class ConsoleService implements HttpService {
             response.status(Status.OK_200);
             response.header(HeaderValues.CONTENT_TYPE_JSON);
             response.header(HeaderNames.CACHE_CONTROL, "no-store");
-            response.send(json.writeValueAsBytes(Map.of("data", data)));
+            HeadRequests.send(response, json.writeValueAsBytes(Map.of("data", data)));
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }

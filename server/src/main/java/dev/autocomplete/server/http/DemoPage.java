@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
+import io.helidon.http.PathMatchers;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
@@ -58,7 +59,7 @@ public final class DemoPage implements HttpService {
 
     @Override
     public void routing(HttpRules rules) {
-        rules.get("/demo/config.json", this::config);
+        rules.route(HeadRequests.GET_OR_HEAD, PathMatchers.create("/demo/config.json"), this::config);
         BundledFiles.serve(
                 rules,
                 "",
@@ -94,7 +95,7 @@ public final class DemoPage implements HttpService {
             response.status(Status.OK_200);
             response.header(HeaderValues.CONTENT_TYPE_JSON);
             response.header(HeaderNames.CACHE_CONTROL, "no-store");
-            response.send(json.writeValueAsBytes(body));
+            HeadRequests.send(response, json.writeValueAsBytes(body));
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }

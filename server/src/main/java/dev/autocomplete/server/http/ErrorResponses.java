@@ -62,7 +62,7 @@ public final class ErrorResponses {
             // Every 503 is temporary (docs/protocol.md §7); the request tracker sets its own.
             response.header(HeaderNames.RETRY_AFTER, RETRY_AFTER_SECONDS);
         }
-        response.send(bodies.error(code, message, details));
+        HeadRequests.send(response, bodies.error(code, message, details));
     }
 
     /**

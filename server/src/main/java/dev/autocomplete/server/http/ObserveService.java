@@ -7,6 +7,7 @@ import dev.autocomplete.server.observe.HealthCheck;
 import dev.autocomplete.server.observe.Metrics;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
+import io.helidon.http.PathMatchers;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
@@ -42,10 +43,19 @@ public final class ObserveService implements HttpService {
 
     @Override
     public void routing(HttpRules rules) {
-        rules.get("/observe/health", (req, res) -> sendHealth(res, health.checks()))
-                .get("/observe/health/ready", (req, res) -> sendHealth(res, health.checks()))
-                .get("/observe/health/live", (req, res) -> sendHealth(res, List.of()))
-                .get("/observe/metrics", this::sendMetrics);
+        rules.route(
+                        HeadRequests.GET_OR_HEAD,
+                        PathMatchers.create("/observe/health"),
+                        (req, res) -> sendHealth(res, health.checks()))
+                .route(
+                        HeadRequests.GET_OR_HEAD,
+                        PathMatchers.create("/observe/health/ready"),
+                        (req, res) -> sendHealth(res, health.checks()))
+                .route(
+                        HeadRequests.GET_OR_HEAD,
+                        PathMatchers.create("/observe/health/live"),
+                        (req, res) -> sendHealth(res, List.of()))
+                .route(HeadRequests.GET_OR_HEAD, PathMatchers.create("/observe/metrics"), this::sendMetrics);
     }
 
     private void sendHealth(ServerResponse response, List<HealthCheck.Status> checks) throws JsonProcessingException {
@@ -66,7 +76,7 @@ public final class ObserveService implements HttpService {
         response.status(up ? Status.OK_200 : Status.SERVICE_UNAVAILABLE_503);
         response.header(HeaderValues.CONTENT_TYPE_JSON);
         response.header(Headers.NO_STORE);
-        response.send(json.writeValueAsBytes(report));
+        HeadRequests.send(response, json.writeValueAsBytes(report));
     }
 
     private void sendMetrics(ServerRequest request, ServerResponse response) {
@@ -77,6 +87,6 @@ public final class ObserveService implements HttpService {
             throw new UncheckedIOException(e);
         }
         response.header(HeaderNames.CONTENT_TYPE, metrics.contentType());
-        response.send(out.toByteArray());
+        HeadRequests.send(response, out.toByteArray());
     }
 }

@@ -5,6 +5,7 @@ import dev.autocomplete.server.observe.HealthCheck;
 import io.helidon.http.Header;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
+import io.helidon.http.PathMatchers;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
@@ -34,20 +35,16 @@ public final class ReadinessService implements HttpService {
 
     @Override
     public void routing(HttpRules rules) {
-        // Some load balancers probe with HEAD: the same status, no body.
-        rules.get(PATH, (req, res) -> answer(res, true)).head(PATH, (req, res) -> answer(res, false));
+        // Some load balancers probe with HEAD: the same status and headers, no body.
+        rules.route(HeadRequests.GET_OR_HEAD, PathMatchers.create(PATH), (req, res) -> answer(res));
     }
 
-    private void answer(ServerResponse response, boolean withBody) {
+    private void answer(ServerResponse response) {
         boolean up = health.checks().stream().allMatch(HealthCheck.Status::up);
         response.status(up ? Status.OK_200 : Status.SERVICE_UNAVAILABLE_503);
         response.header(HeaderValues.CONTENT_TYPE_JSON);
         response.header(NO_STORE);
         response.header(Headers.NOSNIFF);
-        if (withBody) {
-            response.send(up ? UP : DOWN);
-        } else {
-            response.send();
-        }
+        HeadRequests.send(response, up ? UP : DOWN);
     }
 }

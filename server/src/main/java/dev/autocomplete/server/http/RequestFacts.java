@@ -16,16 +16,21 @@ import io.helidon.webserver.http.ServerRequest;
  */
 final class RequestFacts {
 
+    /** Whether the request is a {@code HEAD}: its answer carries no content ({@link HeadRequests#send}). */
+    final boolean head;
+
     Caller caller;
     SuggestRequest body;
     Suggester.Outcome suggested;
     String errorCode;
 
-    private RequestFacts() {}
+    private RequestFacts(boolean head) {
+        this.head = head;
+    }
 
     /** Starts tracking {@code request}: its facts, on its context. */
     static RequestFacts start(ServerRequest request) {
-        RequestFacts facts = new RequestFacts();
+        RequestFacts facts = new RequestFacts(HeadRequests.isHead(request));
         request.context().register(facts);
         return facts;
     }
@@ -37,10 +42,10 @@ final class RequestFacts {
 
     /** The facts of the request whose context Helidon has bound to this handling, or a throwaway. */
     static RequestFacts current() {
-        return Contexts.context().map(RequestFacts::of).orElseGet(RequestFacts::new);
+        return Contexts.context().map(RequestFacts::of).orElseGet(() -> new RequestFacts(false));
     }
 
     private static RequestFacts of(Context context) {
-        return context.get(RequestFacts.class).orElseGet(RequestFacts::new);
+        return context.get(RequestFacts.class).orElseGet(() -> new RequestFacts(false));
     }
 }

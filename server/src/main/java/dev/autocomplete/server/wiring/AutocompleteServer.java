@@ -33,6 +33,7 @@ import dev.autocomplete.server.http.CorsFilter;
 import dev.autocomplete.server.http.DemoPage;
 import dev.autocomplete.server.http.ErrorResponses;
 import dev.autocomplete.server.http.Gatekeeper;
+import dev.autocomplete.server.http.HeadRequests;
 import dev.autocomplete.server.http.JsonRequests;
 import dev.autocomplete.server.http.ObserveService;
 import dev.autocomplete.server.http.ReadinessService;
@@ -425,6 +426,7 @@ public final class AutocompleteServer implements AutoCloseable {
                 .routing(HttpRouting.builder()
                         .addFilter(guard.filter())
                         .addFilter(SecurityHeaders.everywhere())
+                        .addFilter(HeadRequests.filter())
                         .register(new ObserveService(health, metrics, json))
                         .register(console)
                         .any((req, res) -> errors.send(res, 404, "NOT_FOUND", "No such endpoint."))
