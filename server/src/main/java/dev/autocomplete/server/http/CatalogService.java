@@ -162,7 +162,7 @@ public final class CatalogService implements HttpService {
             refuseProblems(checked);
             // The store reads the checked records from the local copy, in one short transaction.
             RecordReader records = checked.records();
-            if (!records.hasNext() && format(request) == RecordReader.Format.NDJSON) {
+            if (!records.hasNext() && checked.format() == RecordReader.Format.NDJSON) {
                 // An upstream step that failed leaves blank lines (`echo "$EMPTY" | curl --data-binary @-`): that
                 // never empties a catalog, as `catalog import` refuses an empty file. An empty array says so on
                 // purpose.
