@@ -213,6 +213,26 @@ class AnalyticsTest {
     }
 
     @Test
+    void by_day_a_report_has_a_point_for_each_whole_utc_day_today_last() {
+        JsonNode data = management(demo)
+                .get("/admin/api/analytics?tenant=demo&product=travel&days=7")
+                .data();
+        assertEquals("day", data.path("granularity").asText(), data.toString());
+        JsonNode series = data.path("series");
+        assertEquals(7, series.size(), "seven days, not the last hours of an eighth: " + data);
+        assertEquals(data.path("from").asText(), series.get(0).path("at").asText());
+        for (JsonNode point : series) {
+            assertTrue(point.path("at").asText().endsWith("T00:00:00Z"), point.toString());
+        }
+        java.time.Instant lastHour =
+                java.time.Instant.parse(data.path("to").asText()).minusSeconds(3600);
+        assertEquals(
+                lastHour.truncatedTo(java.time.temporal.ChronoUnit.DAYS).toString(),
+                series.get(6).path("at").asText(),
+                "today is the last point");
+    }
+
+    @Test
     void bad_parameters_are_refused_with_a_clear_error() {
         ApiClient admin = management(demo);
         assertEquals(
@@ -231,6 +251,12 @@ class AnalyticsTest {
                 "NOT_FOUND",
                 admin.get("/admin/api/analytics?tenant=demo&product=none&days=1")
                         .errorCode());
+        // A parameter left out is the caller's mistake, named as such: not a product called ''.
+        for (String query : List.of("tenant=demo", "product=travel", "")) {
+            ApiClient.Reply reply = admin.get("/admin/api/analytics?" + query);
+            assertEquals(400, reply.status(), query + ": " + reply.raw());
+            assertTrue(reply.raw().contains("?tenant=T&product=P"), reply.raw());
+        }
     }
 
     @Test

@@ -235,15 +235,17 @@ public final class Analytics implements AutoCloseable {
     }
 
     /**
-     * The figures of a product over the last {@code days} days (this hour included), as the store holds them for
-     * every replica: totals, the top picks, the unmatched spans and a series by hour (up to two days) or by day.
+     * The figures of a product over the last {@code days} days, as the store holds them for every replica: totals, the
+     * top picks, the unmatched spans and a series by hour (up to two days: the last {@code 24 * days} hours, this one
+     * included) or by day (the last {@code days} UTC days, today so far included: one point a day, each a whole day).
      */
     public Map<String, Object> report(String tenant, String product, int days) {
         long now = clock.instant().getEpochSecond();
         long toHour = now / 3600 + 1;
-        long fromHour = toHour - 24L * days;
-        AnalyticsStore.Figures figures = store.get().read(tenant, product, fromHour, toHour);
         boolean hourly = days <= 2;
+        // By day, whole UTC days: a window of 24 * days hours would begin with the last hour or so of an eighth day.
+        long fromHour = hourly ? toHour - 24L * days : Math.floorDiv(toHour - 1, 24) * 24 - 24L * (days - 1);
+        AnalyticsStore.Figures figures = store.get().read(tenant, product, fromHour, toHour);
         int step = hourly ? 1 : 24;
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("tenant", tenant);
@@ -262,7 +264,7 @@ public final class Analytics implements AutoCloseable {
         data.put("unmatched_kept", keepUnmatched);
         data.put("granularity", hourly ? "hour" : "day");
         List<Map<String, Object>> series = new ArrayList<>();
-        for (long start = hourly ? fromHour : Math.floorDiv(fromHour, 24) * 24; start < toHour; start += step) {
+        for (long start = fromHour; start < toHour; start += step) {
             Map<String, Object> point = new LinkedHashMap<>();
             point.put("at", Instant.ofEpochSecond(start * 3600).toString());
             point.putAll(figures(figures, Math.max(start, fromHour), Math.min(start + step, toHour)));

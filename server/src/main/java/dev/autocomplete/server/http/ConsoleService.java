@@ -274,6 +274,14 @@ public final class ConsoleService implements HttpService {
             errors.send(response, 400, "INVALID_REQUEST", "days must be a whole number from 1 to " + MAX_DAYS + ".");
             return;
         }
+        if (tenant.isEmpty() || product.isEmpty()) {
+            errors.send(
+                    response,
+                    400,
+                    "INVALID_REQUEST",
+                    "Name the tenant and the product: ?tenant=T&product=P (a product's slug or id).");
+            return;
+        }
         Optional<Product> found = tenants.tenant(tenant).flatMap(t -> t.product(product));
         if (found.isEmpty()) {
             errors.send(
