@@ -3,16 +3,20 @@ package dev.autocomplete.server;
 import static dev.autocomplete.server.ApiClient.envelope;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.autocomplete.server.config.ServerSettings;
 import dev.autocomplete.server.wiring.AutocompleteServer;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -80,6 +84,34 @@ class FaultContainmentTest {
                         .GET()
                         .build())
                 .json();
+    }
+
+    /**
+     * An engine whose factory blocks (a download with no timeout, say) fails its tenant's load once {@code
+     * limits.engine-start-seconds} have passed, and the server starts and serves the other tenants: it used to wait for
+     * the factory, without listening, as long as it blocked.
+     */
+    @Test
+    void an_engine_that_never_finishes_starting_holds_neither_the_start_nor_other_tenants() throws Exception {
+        Path tenants = tenantsWithFaultyEngine();
+        Files.writeString(
+                tenants.resolve("faulty/tenant.yaml"), "engines:\n  faulty:\n    start_seconds: 600\n" + FAULTY_YAML);
+        String demoKey = TestTenants.createKey(tenants, "demo", "public", "travel");
+        ServerSettings settings = ServerSettings.read(null, Map.of("AUTOCOMPLETE_LIMITS_ENGINE_START_SECONDS", "1"))
+                .with("127.0.0.1", 0, tenants)
+                .withManagement("127.0.0.1", 0);
+        try (AutocompleteServer server =
+                assertTimeoutPreemptively(Duration.ofSeconds(60), () -> AutocompleteServer.start(settings))) {
+            assertTrue(server.tenants().tenant("faulty").isEmpty(), "the blocked tenant is not loaded");
+            String problems = server.tenants().problems().toString();
+            assertTrue(
+                    problems.contains("engine 'faulty' did not finish starting within 1 s")
+                            && problems.contains("limits.engine-start-seconds"),
+                    problems);
+            ApiClient.Reply demo = new ApiClient(server.port()).suggest(demoKey, envelope("Book a flight from Par"));
+            assertEquals(200, demo.status(), demo.raw());
+            assertTrue(demo.options("origin").contains("Paris"), demo.raw());
+        }
     }
 
     @Test

@@ -88,6 +88,7 @@ public record ServerSettings(
      * @param trustedProxies addresses of reverse proxies, whose connections the per-address cap leaves alone
      * @param catalogBodyBytes the largest body of a catalog write (records API), 413 above
      * @param catalogBodyTimeout how long such a body may take to arrive
+     * @param engineStart how long an engine's factory may take to start it when its tenant loads
      */
     public record Limits(
             long bodyBytes,
@@ -101,7 +102,8 @@ public record ServerSettings(
             int connectionsPerAddress,
             List<String> trustedProxies,
             long catalogBodyBytes,
-            Duration catalogBodyTimeout) {
+            Duration catalogBodyTimeout,
+            Duration engineStart) {
         public Limits {
             trustedProxies = List.copyOf(trustedProxies);
         }
@@ -131,6 +133,7 @@ public record ServerSettings(
         keys.put("limits.trusted-proxies", "");
         keys.put("limits.catalog-body-bytes", "67108864");
         keys.put("limits.catalog-body-timeout-seconds", "300");
+        keys.put("limits.engine-start-seconds", "60");
         keys.put("redis.url", "");
         keys.put("storage.url", "");
         keys.put("token.secret", "");
@@ -199,7 +202,8 @@ public record ServerSettings(
                 s.number("limits.connections-per-address", 0, 1_000_000),
                 s.addresses("limits.trusted-proxies"),
                 s.number("limits.catalog-body-bytes", 1024, Integer.MAX_VALUE),
-                Duration.ofSeconds(s.number("limits.catalog-body-timeout-seconds", 1, 86_400)));
+                Duration.ofSeconds(s.number("limits.catalog-body-timeout-seconds", 1, 86_400)),
+                Duration.ofSeconds(s.number("limits.engine-start-seconds", 1, 3_600)));
         return new ServerSettings(
                 s.text("server.host"),
                 s.number("server.port", 0, 65535),
@@ -430,7 +434,8 @@ public record ServerSettings(
                         l.connectionsPerAddress(),
                         proxies,
                         l.catalogBodyBytes(),
-                        l.catalogBodyTimeout()),
+                        l.catalogBodyTimeout(),
+                        l.engineStart()),
                 shutdownGrace,
                 redisUrl,
                 tokenSecret,

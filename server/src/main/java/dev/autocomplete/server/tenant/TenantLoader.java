@@ -80,15 +80,23 @@ public final class TenantLoader {
     private final LiveCatalogs liveCatalogs;
     /** Whether engines come from a test's class path too (the engine test kit): where a missing one is looked for. */
     private final boolean testClassPath;
+    /** How long an engine's {@link EngineFactory#create} may take ({@code limits.engine-start-seconds}). */
+    private final Duration engineStart;
+
+    /** {@code limits.engine-start-seconds} by default. */
+    public static final Duration ENGINE_START = Duration.ofSeconds(60);
 
     /** A loader whose built-in engines are the {@link EngineFactory}s on the server's class path. */
     public TenantLoader() {
-        this(new EngineJars(List.of()), null, false);
+        this(new EngineJars(List.of()), null, false, ENGINE_START);
     }
 
-    /** A loader that serves catalogs live from {@code catalogs} (the server's). */
-    public TenantLoader(LiveCatalogs catalogs) {
-        this(new EngineJars(List.of()), catalogs, false);
+    /**
+     * A loader that serves catalogs live from {@code catalogs} (the server's), and gives each engine {@code engineStart}
+     * to start.
+     */
+    public TenantLoader(LiveCatalogs catalogs, Duration engineStart) {
+        this(new EngineJars(List.of()), catalogs, false, engineStart);
     }
 
     /**
@@ -96,13 +104,15 @@ public final class TenantLoader {
      * of the same name: an engine author's test passes the factory it tests (the engine test kit).
      */
     public TenantLoader(java.util.Collection<? extends EngineFactory> engines) {
-        this(new EngineJars(engines), null, true);
+        this(new EngineJars(engines), null, true, ENGINE_START);
     }
 
-    private TenantLoader(EngineJars engineJars, LiveCatalogs liveCatalogs, boolean testClassPath) {
+    private TenantLoader(
+            EngineJars engineJars, LiveCatalogs liveCatalogs, boolean testClassPath, Duration engineStart) {
         this.engineJars = engineJars;
         this.liveCatalogs = liveCatalogs;
         this.testClassPath = testClassPath;
+        this.engineStart = engineStart;
     }
 
     /** Names of the engines every tenant can use. */
@@ -198,7 +208,8 @@ public final class TenantLoader {
                     tenantCatalogs,
                     others,
                     new SharedValues(),
-                    counters);
+                    counters,
+                    engineStart);
             List<Product> products = products(root, settings, checks);
             Product defaultProduct = products.isEmpty() ? null : products.getFirst();
             if (defaultSlug != null) {
@@ -272,7 +283,8 @@ public final class TenantLoader {
             TenantCatalogs tenantCatalogs,
             ProductOwners others,
             EngineContext.Shared shared,
-            EngineCounters counters) {}
+            EngineCounters counters,
+            Duration engineStart) {}
 
     private static AccessTokenSettings accessTokens(ConfigTree root, ConfigProblems checks) {
         ConfigTree tree = checks.read(() -> root.optionalTree("access_tokens").orElse(null), null);
@@ -499,6 +511,7 @@ public final class TenantLoader {
         Engine engine = createEngine(
                 firstParam,
                 factory,
+                settings.engineStart(),
                 settings.loader(),
                 new EngineContext(
                         settings.tenantId(),
@@ -546,13 +559,60 @@ public final class TenantLoader {
         return guarded;
     }
 
+    /**
+     * The engine's {@link EngineFactory#create}, on a thread of its own with the tenant's class loader as its context
+     * loader, given at most {@code bound}: one that blocks (a download without a timeout, a lock never released) would
+     * otherwise hold the server's start and every later tenant change. Past the bound the tenant is not loaded and its
+     * thread is interrupted and left to end by itself.
+     */
     private static Engine createEngine(
-            String at, EngineFactory factory, ClassLoader loader, EngineContext context, ConfigProblems checks) {
-        Thread thread = Thread.currentThread();
-        ClassLoader previous = thread.getContextClassLoader();
+            String at,
+            EngineFactory factory,
+            Duration bound,
+            ClassLoader loader,
+            EngineContext context,
+            ConfigProblems checks) {
+        java.util.concurrent.CompletableFuture<Engine> created = new java.util.concurrent.CompletableFuture<>();
+        Thread thread = Thread.ofPlatform()
+                .daemon()
+                .name("engine-start-" + context.tenantId() + "-" + factory.name())
+                .unstarted(() -> {
+                    try {
+                        created.complete(factory.create(context));
+                    } catch (EngineConfigException | RuntimeException | LinkageError e) {
+                        created.completeExceptionally(e);
+                    } catch (Error e) {
+                        created.completeExceptionally(e);
+                        throw e; // out of memory, say: not the engine's config, and not to be swallowed here
+                    }
+                });
         thread.setContextClassLoader(loader);
+        thread.start();
         try {
-            Engine engine = factory.create(context);
+            Engine engine;
+            try {
+                engine = created.get(bound.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                thread.interrupt();
+                checks.add(new EngineConfigException(
+                        at + ".engine",
+                        "engine '" + factory.name() + "' did not finish starting within " + bound.toSeconds()
+                                + " s (its EngineFactory.create; limits.engine-start-seconds)"));
+                return null;
+            } catch (InterruptedException e) {
+                thread.interrupt();
+                Thread.currentThread().interrupt();
+                return null;
+            } catch (java.util.concurrent.ExecutionException e) {
+                // Handled below as if thrown here: the thread completes exceptionally with nothing else.
+                if (e.getCause() instanceof EngineConfigException config) {
+                    throw config;
+                }
+                if (e.getCause() instanceof Error error) {
+                    throw error;
+                }
+                throw (RuntimeException) e.getCause();
+            }
             if (engine == null || engine.paramTypes() == null) {
                 checks.add(new EngineConfigException(
                         at + ".engine", "engine '" + factory.name() + "' returned no engine"));
@@ -569,8 +629,6 @@ public final class TenantLoader {
                     at + ".engine",
                     "engine '" + factory.name() + "' failed to start: " + GuardedEngine.describe(e, true)));
             return null;
-        } finally {
-            thread.setContextClassLoader(previous);
         }
     }
 

@@ -157,7 +157,7 @@ public final class AutocompleteServer implements AutoCloseable {
         // Before the store opens: `storage restore` refuses to replace it under a running server.
         ServingMark serving = ServingMark.hold(settings.data());
         LiveCatalogs catalogs = CatalogStores.live(settings);
-        TenantLoader loader = new TenantLoader(catalogs);
+        TenantLoader loader = new TenantLoader(catalogs, settings.limits().engineStart());
         // Before loading, so that a change made while tenants and keys load is reported, not lost.
         FileWatcher files = new FileWatcher(tenantsRoot, TenantLoader.TENANT_FILE, settings.tenantsWatch());
         TenantRegistry tenants = TenantRegistry.load(tenantsRoot, loader);

@@ -51,6 +51,15 @@ public final class FaultyEngineFactory implements EngineFactory {
                                         + ", got '" + fault + "'");
             }
         }
+        long startSeconds = context.config().integer("start_seconds", 0);
+        if (startSeconds > 0) { // an engine that blocks while it starts (engines.faulty.start_seconds)
+            try {
+                Thread.sleep(startSeconds * 1000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while starting", e);
+            }
+        }
         Counter optionsAsked = context.counter("options_asked", "Option lists asked of the faulty engine");
         for (int i = 1; i <= context.config().integer("extra_counters", 0); i++) {
             context.counter("extra_" + i, "Extra counter " + i + " of the faulty engine");
