@@ -150,6 +150,42 @@ class ConnectionDefencesTest {
         return null;
     }
 
+    /**
+     * Chunk framing Helidon does not read (a chunk extension, a trailer field: valid HTTP) or that is malformed (a size
+     * that is no hex number) is the client's 400, on every route that reads a body: it was a 500 with a stack trace in
+     * the log on the records API and the console, and a 499 saying the client had left on the others.
+     */
+    @Test
+    void chunks_framed_in_a_way_the_server_does_not_read_are_a_400_and_end_the_connection() throws Exception {
+        try (AutocompleteServer server = start()) {
+            String suggest = "{\"data\":{\"raw_query\":\"\"},\"meta\":{\"request_id\":"
+                    + "\"73df5687-60a5-4d12-bc8a-d405f59c6b60\",\"request_at\":\"2026-01-01T00:00:00Z\"}}";
+            String size = Integer.toHexString(suggest.length());
+            List<List<String>> cases = List.of(
+                    List.of("api", "/api/suggest", key, size + ";a=b\r\n" + suggest + "\r\n0\r\n\r\n"),
+                    List.of("api", "/api/suggest", key, "zz\r\n" + suggest + "\r\n0\r\n\r\n"),
+                    List.of("api", "/api/suggest", key, size + "\r\n" + suggest + "\r\n0\r\nX-Trailer: 1\r\n\r\n"),
+                    List.of("api", "/api/catalogs/cities/options", secretKey, "2;a=b\r\n[]\r\n0\r\n\r\n"),
+                    List.of("api", "/api/catalogs/cities/options", secretKey, "zz\r\n[]\r\n0\r\n\r\n"),
+                    List.of("management", "/admin/api/try-key", "", "2;a=b\r\n{}\r\n0\r\n\r\n"));
+            for (List<String> c : cases) {
+                int port = c.get(0).equals("api") ? server.port() : server.managementPort();
+                String credential = c.get(2).isEmpty() ? "" : "Authorization: Bearer " + c.get(2) + "\r\n";
+                try (RawConnection client = new RawConnection(port)) {
+                    client.send("POST " + c.get(1) + " HTTP/1.1\r\nHost: localhost\r\n" + credential
+                            + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n" + c.get(3));
+                    String answer = client.readResponse();
+                    String what =
+                            c.get(1) + " " + c.get(3).substring(0, c.get(3).indexOf('\r')) + ":\n" + answer;
+                    assertTrue(answer.startsWith("HTTP/1.1 400"), what);
+                    assertTrue(answer.contains("\"INVALID_REQUEST\"") && answer.contains("chunk"), what);
+                    assertTrue(client.endsWithin(5000), "the connection, whose framing is lost, ends: " + what);
+                }
+            }
+            assertEquals(200, new ApiClient(server.port()).get("/ready").status(), "still serving");
+        }
+    }
+
     @Test
     void a_content_encoding_is_a_415_that_names_the_header_not_a_malformed_request() throws Exception {
         try (AutocompleteServer server = start()) {

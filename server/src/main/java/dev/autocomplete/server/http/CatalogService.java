@@ -740,6 +740,9 @@ public final class CatalogService implements HttpService {
                     throw new ApiException(408, "REQUEST_TIMEOUT", "The body did not arrive in time.");
                 }
                 throw new JsonRequests.ClientAborted();
+            } catch (RuntimeException e) {
+                ApiException framing = JsonRequests.chunkFraming(e);
+                throw framing != null ? framing : e;
             }
             if (n > 0) {
                 read += n;

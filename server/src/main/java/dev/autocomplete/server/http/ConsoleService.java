@@ -12,6 +12,7 @@ import dev.autocomplete.server.catalogs.LiveCatalog;
 import dev.autocomplete.server.catalogs.LiveCatalogs;
 import dev.autocomplete.server.observe.Health;
 import dev.autocomplete.server.observe.HealthCheck;
+import dev.autocomplete.server.protocol.ApiException;
 import dev.autocomplete.server.store.StorageUnavailableException;
 import dev.autocomplete.server.tenant.Product;
 import dev.autocomplete.server.tenant.Tenant;
@@ -310,6 +311,13 @@ public final class ConsoleService implements HttpService {
             body = bytes.length > MAX_BODY_BYTES ? null : json.readTree(bytes);
         } catch (IOException e) {
             body = null;
+        } catch (RuntimeException e) {
+            ApiException framing = JsonRequests.chunkFraming(e);
+            if (framing == null) {
+                throw e;
+            }
+            errors.send(response, framing); // this listener's routing maps no ApiException
+            return;
         }
         if (body == null
                 || !body.path("tenant").isTextual()

@@ -8,6 +8,7 @@ import dev.autocomplete.server.protocol.Utf8;
 import io.helidon.common.buffers.DataReader;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HttpMediaType;
+import io.helidon.http.RequestException;
 import io.helidon.webserver.ServerConnectionException;
 import io.helidon.webserver.http.ServerRequest;
 import java.io.IOException;
@@ -86,9 +87,34 @@ public final class JsonRequests {
         } catch (ApiException refusal) {
             throw refusal;
         } catch (RuntimeException e) {
+            ApiException framing = chunkFraming(e);
+            if (framing != null) {
+                throw framing;
+            }
             // Helidon reports the end of the connection's input with its own unchecked exceptions.
             throw new IOException("the body could not be read", e);
         }
+    }
+
+    /**
+     * What Helidon's reading of a chunked body threw when the chunks' framing is not one it reads, as the client's
+     * error: a chunk size that is no hex number ({@code zz}, or one with a chunk extension, {@code 2;a=b}, which is
+     * valid HTTP that Helidon does not parse) is a {@link NumberFormatException}, a trailer field after the last chunk
+     * a {@link RequestException}. Null for anything else (a connection closed or reset mid-body). The connection
+     * cannot be read past it: the answer closes it ({@link ConnectionGuard}, a body left unread).
+     */
+    static ApiException chunkFraming(RuntimeException e) {
+        if (e instanceof RequestException request && request.status().code() == 413) {
+            return new ApiException(413, "PAYLOAD_TOO_LARGE", "The request body is larger than this server accepts.");
+        }
+        if (e instanceof NumberFormatException || e instanceof RequestException) {
+            return new ApiException(
+                    400,
+                    "INVALID_REQUEST",
+                    "The request's chunked body is malformed, or uses what this server does not read (chunk"
+                            + " extensions, trailer fields): send plain chunks, or the body with a Content-Length.");
+        }
+        return null;
     }
 
     private ApiException payloadTooLarge() {
