@@ -376,6 +376,20 @@ class RecordsApiTest {
             String moved = raw.readResponse();
             assertTrue(moved.startsWith("HTTP/1.1 404") && moved.contains("\"NOT_FOUND\""), moved);
         }
+        // The catalog's own routes too: the listing, a write, the batch delete.
+        for (String request : List.of(
+                "GET /api/catalogs/products/options/../../oddities/options HTTP/1.1\r\n",
+                "POST /api/catalogs/products/options/../../oddities/options/delete HTTP/1.1\r\n"
+                        + "Content-Type: application/json\r\nContent-Length: 9\r\n",
+                "PATCH /api/catalogs/products/../oddities/options HTTP/1.1\r\n"
+                        + "Content-Type: application/json\r\nContent-Length: 2\r\n")) {
+            try (RawConnection raw = new RawConnection(port())) {
+                String body = request.startsWith("POST") ? "{\"ids\":[]}" : request.startsWith("PATCH") ? "[]" : "";
+                raw.send(request + "Host: x\r\nAuthorization: Bearer " + server.key("shop/secret") + "\r\n\r\n" + body);
+                String moved = raw.readResponse();
+                assertTrue(moved.startsWith("HTTP/1.1 404") && moved.contains("\"NOT_FOUND\""), request + moved);
+            }
+        }
         assertEquals(
                 "Raw Slash",
                 ok("GET", "/api/catalogs/oddities/options/raw%2Fslash", null, null)

@@ -65,6 +65,8 @@ public final class CatalogService implements HttpService {
     static final int MAX_DELETE_IDS = 10_000;
     /** The catalog and the id of a path to one option, raw (percent-encoded). */
     private static final Pattern OPTION_PATH = Pattern.compile("/api/catalogs/([^/]+)/options/(.+)");
+    /** The start of every path of one catalog, as sent: its name is the segment read here. */
+    private static final Pattern CATALOG_PATH = Pattern.compile("/api/catalogs/([^/]+)/options(?:/|$)");
 
     static final int DEFAULT_PAGE = 100;
     static final int MAX_PAGE = 1000;
@@ -464,6 +466,12 @@ public final class CatalogService implements HttpService {
         Admitted admitted = gatekeeper.admitSecret(request, response, KeyUse.CATALOGS);
         Tenant tenant = admitted.caller().tenant();
         String name = request.path().pathParameters().get("catalog");
+        Matcher raw = CATALOG_PATH.matcher(request.path().absolute().rawPath());
+        if (!raw.lookingAt() || !percentDecoded(raw.group(1)).equals(name)) {
+            // Dot segments moved the path to another catalog than it names first: routed elsewhere than it reads.
+            admitted.close();
+            throw new ApiException(404, "NOT_FOUND", "No such endpoint.");
+        }
         if (!tenant.catalogs().contains(name)) {
             admitted.close();
             throw new ApiException(
