@@ -89,6 +89,16 @@ class ConnectionDefencesTest {
                 assertTrue(answer.startsWith("HTTP/1.1 400"), answer);
                 assertTrue(answer.contains("\"INVALID_REQUEST\"") && answer.contains("Transfer-Encoding"), answer);
             }
+            // HTTP/1.0 (some load balancers' probes): told which version to send, not that the server failed.
+            // (A plain socket: docs/openapi.yaml says this for every path in its description, not per route.)
+            try (java.net.Socket socket = new java.net.Socket("127.0.0.1", server.port())) {
+                socket.setSoTimeout(5000);
+                socket.getOutputStream().write("GET /ready HTTP/1.0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertTrue(answer.startsWith("HTTP/1.1 505"), answer);
+                assertTrue(
+                        answer.contains("\"HTTP_VERSION_NOT_SUPPORTED\"") && answer.contains("HTTP/1.1 only"), answer);
+            }
             // Still serving.
             assertEquals(200, new ApiClient(server.port()).get("/ready").status());
             // Answered 500, Helidon logged each as its internal error with a stack trace: a client's line is no fault.

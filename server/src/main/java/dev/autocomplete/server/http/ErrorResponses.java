@@ -177,6 +177,9 @@ public final class ErrorResponses {
                     case 413 -> "The request body is larger than this server accepts.";
                     case 414 -> "The request line (path and query) is longer than this server accepts.";
                     case 431 -> "The request headers are too large.";
+                    case 505 ->
+                        "This server speaks HTTP/1.1 only: send the request as HTTP/1.1 (a load balancer's health"
+                                + " probe too).";
                     default ->
                         status.code() >= 500
                                 ? "The server could not handle the request."
