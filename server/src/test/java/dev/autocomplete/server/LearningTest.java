@@ -475,6 +475,32 @@ class LearningTest {
         assertEquals(0.0, demo.server().learning().priors("demo", "workspace").credit("contact", "", "zed zebrowski"));
     }
 
+    /**
+     * protocol-notes §20: options that came from the context never count. A catalog's option offered only because the
+     * context named it ({@code home_city}, nothing typed) is one: a pick of it says what that user's context holds.
+     */
+    @Test
+    void a_catalog_option_offered_only_because_the_context_named_it_is_never_credited() throws Exception {
+        String raw = "Book a flight from ";
+        String plain = session();
+        List<String> engines = suggest(demo, "travel", plain, envelope(raw)).options("origin");
+        assertFalse(engines.contains("Reykjavík"), engines.toString());
+        String session = session();
+        ObjectNode named = envelope(raw);
+        ((ObjectNode) named.path("data")).putObject("additional_context").put("home_city", "Reykjavík");
+        List<String> offered = suggest(demo, "travel", session, named).options("origin");
+        assertEquals("Reykjavík", offered.getFirst(), offered.toString());
+        pick(demo, "travel", session, raw, "Reykjavík");
+        // A pick of what the engine offered, in a session without context: credited, once both are handled.
+        String catalogCity = engines.get(engines.size() - 2);
+        pick(demo, "travel", plain, raw, catalogCity);
+        waitFor(
+                catalogCity + " credited",
+                () -> priors(demo).credit("origin", "", dev.autocomplete.spi.toolkit.TextFolding.fold(catalogCity))
+                        > 0);
+        assertEquals(0.0, priors(demo).credit("origin", "", "reykjavik"), "the context's city is not credited");
+    }
+
     @Test
     void a_param_with_learn_false_is_never_re_ranked_and_the_cli_forgets_what_was_learned() throws Exception {
         String session = session();

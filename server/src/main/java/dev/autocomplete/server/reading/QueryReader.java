@@ -808,7 +808,11 @@ public final class QueryReader {
             boolean found = false;
             for (Option option : sources.options(param.type(), name, filled, 3)) {
                 if (ContextNames.names(Set.of(name), option.text(), option.aliases())) {
-                    named.putIfAbsent(option.text(), option);
+                    if (named.putIfAbsent(option.text(), option) == null) {
+                        // Offered only because the context named it (the engine's list for what is typed had it
+                        // not): a pick of it says what this user's context holds, not what users pick.
+                        fromContext.add(option.text());
+                    }
                     found = true;
                 }
             }

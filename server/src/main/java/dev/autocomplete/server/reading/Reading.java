@@ -30,7 +30,8 @@ public record Reading(Intent intent, List<Identified> identified, String prompt,
      * A param to propose; {@code options} best first.
      *
      * @param fromContext texts of options offered only because {@code additional_context} named them (a param's
-     *     {@code context_options}): never learned from, never counted
+     *     {@code context_options}, or a catalog's option its context keys named that the engine's list for what is
+     *     typed lacked): never learned from, never counted
      */
     public record ParamSuggestion(
             String type, String label, boolean required, List<Option> options, java.util.Set<String> fromContext) {
