@@ -97,6 +97,34 @@ class ValidateCommandTest {
     }
 
     @Test
+    void settings_for_an_engine_no_engine_has_are_a_problem_with_the_name_meant() throws Exception {
+        Path file = writeShop("""
+                display_name: Shop
+                engines:
+                  dat: {default_days: 3}
+                  nosuch: {x: 1}
+                products:
+                  - id: 4c6d8e0f-3a5b-4c7d-9e1f-2a3b4c5d6e7f
+                    slug: store
+                    intents:
+                      - name: buy
+                        phrases: [Buy]
+                        params:
+                          - type: item
+                            options: [Shoes]
+                """);
+
+        TestTenants.Cli result = TestTenants.cli(
+                "validate", "--tenants", file.getParent().getParent().toString());
+
+        assertEquals(1, result.exit(), result.err());
+        assertTrue(
+                result.err().contains(file + ":3: engines.dat: is not a known key; did you mean 'date'?"),
+                result.err());
+        assertTrue(result.err().contains(file + ":4: engines.nosuch: is not a known key (known: date)"), result.err());
+    }
+
+    @Test
     void prints_every_problem_of_a_tenant_as_file_line_message_and_exits_non_zero() throws Exception {
         // Problems in both products, in the reader's keys and in what the catalog engine reads (a missing file
         // of a catalog both bad products name): each must show, not only the first.

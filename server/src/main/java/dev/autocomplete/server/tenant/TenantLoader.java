@@ -210,6 +210,11 @@ public final class TenantLoader {
                     new SharedValues(),
                     counters,
                     engineStart);
+            if (found.problems().isEmpty()) {
+                // engines: holds settings by engine name; a name no engine has (a typo) would be read by nobody. With a
+                // JAR refused, the engine it provides may be the one named: its problem is reported already.
+                checks.unknownKeys(engines, found.factories().keySet());
+            }
             List<Product> products = products(root, settings, checks);
             Product defaultProduct = products.isEmpty() ? null : products.getFirst();
             if (defaultSlug != null) {
