@@ -87,6 +87,47 @@ class FaultContainmentTest {
     }
 
     /**
+     * A param declared {@code distinct_from} another is not offered the other's value, whichever engine serves it: such
+     * a value is read as to confirm, never ready. A catalog left it out already; a plug-in engine's options offered it.
+     */
+    @Test
+    void a_plug_in_engine_param_is_not_offered_the_value_of_the_param_it_is_distinct_from() throws Exception {
+        Path tenants = tenantsWithFaultyEngine();
+        Files.writeString(tenants.resolve("faulty/tenant.yaml"), """
+                display_name: Pairs
+                products:
+                  - id: 55555555-5555-4555-8555-555555555555
+                    slug: pairs
+                    prompt: Swap
+                    intents:
+                      - name: swap
+                        phrases: [Swap]
+                        params:
+                          - type: thing
+                            required: true
+                            engine: faulty
+                          - type: other
+                            required: true
+                            cues: [for]
+                            engine: faulty
+                            distinct_from: thing
+                """);
+        String key = TestTenants.createKey(tenants, "faulty", "public", "pairs");
+        try (AutocompleteServer server = TestServers.start(tenants)) {
+            ApiClient api = new ApiClient(server.port());
+            List<String> things = api.suggest(key, envelope("Swap ")).options("thing");
+            assertTrue(things.size() >= 2, things.toString());
+            String picked = things.getFirst();
+            ApiClient.Reply other =
+                    api.suggest(key, ApiClient.fill(envelope("Swap {{THING_1}} for "), "{{THING_1}}", "thing", picked));
+            assertEquals(200, other.status(), other.raw());
+            List<String> offered = other.options("other");
+            assertFalse(offered.contains(picked), picked + " is the thing's already: " + offered);
+            assertEquals(things.subList(1, things.size()), offered, other.raw());
+        }
+    }
+
+    /**
      * An engine whose factory blocks (a download with no timeout, say) fails its tenant's load once {@code
      * limits.engine-start-seconds} have passed, and the server starts and serves the other tenants: it used to wait for
      * the factory, without listening, as long as it blocked.

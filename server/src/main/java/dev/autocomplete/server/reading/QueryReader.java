@@ -616,10 +616,38 @@ public final class QueryReader {
                 // `… on Friday i`: the start of the cabin's cue `in`, not a cabin; the list it will have at `in`.
                 options = options(param, "", filled);
             }
+            options = withoutDistinct(reading, param, options);
             suggestions.add(new Reading.ParamSuggestion(
                     param.type(), param.label().in(languages), param.required(), options, fromContext));
         }
         return suggestions;
+    }
+
+    /**
+     * {@code options} without the values of the params {@code param} is declared distinct from (its {@code
+     * distinct_from}, or one whose {@code distinct_from} names it), picked or read: such a value is read as to confirm
+     * ({@link #repeatsDistinct}), so offering it would offer what the reading then refuses. A catalog's lists leave out
+     * picks of the same list already; a plug-in engine's options did not.
+     */
+    private List<Option> withoutDistinct(IntentReading reading, Param param, List<Option> options) {
+        Set<String> taken = new HashSet<>();
+        for (Param other : reading.intent().params()) {
+            if (other != param
+                    && (other.type().equals(param.distinctFrom())
+                            || param.type().equals(other.distinctFrom()))) {
+                taken.addAll(valueNames(other.type(), reading));
+            }
+        }
+        if (taken.isEmpty()) {
+            return options;
+        }
+        List<Option> kept = new ArrayList<>(options.size());
+        for (Option option : options) {
+            if (!taken.contains(TextFolding.fold(option.text()))) {
+                kept.add(option);
+            }
+        }
+        return kept;
     }
 
     /** Whether {@code typed} is the start of one of {@code param}'s cues, not the whole of one. */
