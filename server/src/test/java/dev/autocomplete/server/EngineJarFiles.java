@@ -37,7 +37,17 @@ final class EngineJarFiles {
         return rewrite(jar, target, null, null, version == null ? "" : version);
     }
 
+    /** A copy of {@code jar} whose classes say they were compiled for the Java after the one running. */
+    static Path forNextJava(Path jar, Path target) {
+        return rewrite(jar, target, null, null, null, true);
+    }
+
     private static Path rewrite(Path jar, Path target, String entryName, String text, String spiVersion) {
+        return rewrite(jar, target, entryName, text, spiVersion, false);
+    }
+
+    private static Path rewrite(
+            Path jar, Path target, String entryName, String text, String spiVersion, boolean nextJava) {
         try {
             Files.createDirectories(target.toAbsolutePath().getParent());
             Path temp = Files.createTempFile(target.toAbsolutePath().getParent(), ".rewrite-", ".tmp");
@@ -58,7 +68,13 @@ final class EngineJarFiles {
                             continue;
                         }
                         out.putNextEntry(new JarEntry(entry.getName()));
-                        in.getInputStream(entry).transferTo(out);
+                        byte[] bytes = in.getInputStream(entry).readAllBytes();
+                        if (nextJava && entry.getName().endsWith(".class")) {
+                            int major = Runtime.version().feature() + 45; // the class file version of this Java
+                            bytes[6] = (byte) ((major + 1) >> 8);
+                            bytes[7] = (byte) (major + 1);
+                        }
+                        out.write(bytes);
                         out.closeEntry();
                     }
                     if (entryName != null) {

@@ -153,6 +153,24 @@ class EngineJarsTest {
     }
 
     @Test
+    void a_jar_built_for_a_newer_spi_or_a_newer_java_is_told_what_to_do_about_it() throws Exception {
+        Path tenant = tenant();
+        EngineJarFiles.withSpiVersion(
+                faultyJar(), Integer.toString(SpiVersion.MAJOR + 1), tenant.resolve("engines/new.jar"));
+        String newerSpi = problems(tenant);
+        assertTrue(
+                newerSpi.contains("run a server that speaks version " + (SpiVersion.MAJOR + 1) + ", or rebuild"),
+                newerSpi);
+
+        Files.delete(tenant.resolve("engines/new.jar"));
+        Path jar = EngineJarFiles.forNextJava(faultyJar(), tenant.resolve("engines/next.jar"));
+        String newerJava = problems(tenant);
+        assertTrue(newerJava.contains("compiled for a newer Java than this server runs"), newerJava);
+        assertFalse(newerJava.contains("another engine SPI version"), newerJava);
+        assertTrue(newerJava.startsWith("[" + jar + ":"), "the JAR, not its directory: " + newerJava);
+    }
+
+    @Test
     void each_load_reads_a_private_copy_that_closing_deletes() throws Exception {
         Path tenant = tenant();
         Path jar = EngineJarFiles.withEntry(

@@ -406,7 +406,11 @@ public final class GuardedEngine implements AutoCloseable {
     private void warn(String message) {
         int heldBack = outputLog.admit(System.nanoTime());
         if (heldBack >= 0) {
-            LOG.log(System.Logger.Level.WARNING, where + " answered badly: " + message + heldBack(heldBack));
+            // Held back: answers with any of the output's faults, not only this line's.
+            String more = heldBack == 0
+                    ? ""
+                    : " (and " + heldBack + " more bad answer" + (heldBack == 1 ? "" : "s") + " since the last line)";
+            LOG.log(System.Logger.Level.WARNING, where + " answered badly: " + message + more);
         }
     }
 

@@ -299,8 +299,10 @@ public final class EngineJars {
             major = major.substring(0, dot);
         }
         if (!major.equals(Integer.toString(SpiVersion.MAJOR))) {
+            boolean newer = major.matches("\\d{1,9}") && Integer.parseInt(major) > SpiVersion.MAJOR;
             return jar + " was built for engine SPI version " + version.strip() + " (" + SpiVersion.MANIFEST_ATTRIBUTE
-                    + "); " + speaks + "; " + todo;
+                    + "); " + speaks + "; " + (newer ? "run a server that speaks version " + major + ", or " : "")
+                    + todo;
         }
         return null;
     }
@@ -393,17 +395,29 @@ public final class EngineJars {
             }
         } catch (ServiceConfigurationError | RuntimeException | LinkageError e) {
             problems.add(new Problem(
-                    enginesDir,
+                    jars.size() == 1 ? jars.getFirst().original() : enginesDir,
                     0,
                     "cannot load engines from "
-                            + names(jars.stream().map(Jar::original).toList()) + ": " + e
-                            + (e instanceof LinkageError
-                                    ? " (built for another engine SPI version? see " + GUIDE + ")"
-                                    : "")));
+                            + names(jars.stream().map(Jar::original).toList()) + ": " + e + loadHint(e)));
         } finally {
             thread.setContextClassLoader(previous);
         }
         return found;
+    }
+
+    /** What to do about a JAR whose classes failed to load, from the error: a newer Java, or another SPI. */
+    private static String loadHint(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof UnsupportedClassVersionError) {
+                return " (compiled for a newer Java than this server runs, Java "
+                        + Runtime.version().feature()
+                        + ": build the engine with <maven.compiler.release>21</maven.compiler.release>; see " + GUIDE
+                        + ")";
+            }
+        }
+        return e instanceof LinkageError || e.getCause() instanceof LinkageError
+                ? " (built for another engine SPI version? see " + GUIDE + ")"
+                : "";
     }
 
     /** The copied JAR a class was loaded from, or null when it cannot be told. */
