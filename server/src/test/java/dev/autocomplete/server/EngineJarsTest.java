@@ -2,6 +2,7 @@ package dev.autocomplete.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -150,6 +151,30 @@ class EngineJarsTest {
                         + "); this server speaks engine SPI version " + SpiVersion.MAJOR + "; rebuild the engine"),
                 problems);
         assertFalse(problems.contains("minor.jar"), "another minor version of the same major loads: " + problems);
+    }
+
+    @Test
+    void validate_warns_of_an_engine_too_slow_for_its_start_up_probe_naming_the_product() throws Exception {
+        Path tenant = tenant();
+        Files.copy(faultyJar(), tenant.resolve("engines/faulty.jar"));
+        String withSlowEngine = TENANT_YAML.replace(
+                "          - type: size\n",
+                "          - type: thing\n            engine: faulty\n            fault: hang\n          - type: size\n");
+        assertNotEquals(TENANT_YAML, withSlowEngine);
+        Files.writeString(tenant.resolve("tenant.yaml"), withSlowEngine);
+
+        TestTenants.Cli validate =
+                TestTenants.cli("validate", "--tenants", temp.resolve("tenants").toString());
+
+        // Still valid (the engine answers in the end), but every request will answer the fallback: said, by product.
+        assertEquals(0, validate.exit(), validate.err());
+        String out = validate.out() + validate.err();
+        assertTrue(
+                out.contains(
+                        "warning: products: product 'shop': its start-up probe (an empty and a typed query) did not finish"
+                                + " within 2000 ms"),
+                out);
+        assertFalse(out.contains("warm-up-"), "no made-up name: " + out);
     }
 
     @Test

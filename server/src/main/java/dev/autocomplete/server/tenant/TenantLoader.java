@@ -2,6 +2,7 @@ package dev.autocomplete.server.tenant;
 
 import dev.autocomplete.server.catalogs.LiveCatalogs;
 import dev.autocomplete.server.catalogs.TenantCatalogs;
+import dev.autocomplete.server.engines.EngineOutcome;
 import dev.autocomplete.server.engines.EngineRunner;
 import dev.autocomplete.server.engines.GuardedEngine;
 import dev.autocomplete.server.protocol.Uuids;
@@ -254,7 +255,7 @@ public final class TenantLoader {
                 tenant.close();
                 return new Result(null, List.copyOf(problems));
             }
-            warmUp(tenant, problems, yaml);
+            List<Problem> slow = warmUp(tenant, problems, yaml);
             if (!problems.isEmpty()) {
                 tenant.close();
                 return new Result(null, List.copyOf(problems));
@@ -262,8 +263,9 @@ public final class TenantLoader {
             return new Result(
                     tenant,
                     List.of(),
-                    tenantCatalogs.warnings().stream()
-                            .map(e -> yaml.problem(e.key(), e.getMessage()))
+                    java.util.stream.Stream.concat(
+                                    tenantCatalogs.warnings().stream().map(e -> yaml.problem(e.key(), e.getMessage())),
+                                    slow.stream())
                             .map(p -> new Problem(p.file(), p.line(), "warning: " + p.message()))
                             .sorted(Comparator.comparingInt(Problem::line))
                             .toList());
@@ -657,15 +659,17 @@ public final class TenantLoader {
      * Reads an empty and a typed query once per product, off the record: the engines' startup probe, and so that the first real
      * request does not pay for class loading and a cold JIT within its budget. An engine that fails it makes the
      * load fail (the previous version of the tenant keeps serving). Bounded: an engine that hangs here is left to
-     * its first requests' budget.
+     * its first requests' budget, and returned as a warning (what {@code validate} prints), since its product's
+     * requests will likely run out of their budget too.
      */
-    private static void warmUp(Tenant tenant, List<Problem> problems, YamlDocument yaml) {
+    private static List<Problem> warmUp(Tenant tenant, List<Problem> problems, YamlDocument yaml) {
+        List<Problem> slow = new ArrayList<>();
         for (Product product : tenant.products()) {
             java.time.LocalDate today = java.time.LocalDate.now(product.zone());
             // An empty query, then a typed one: its spans take the engines' matching paths the JIT has not seen.
             String typed = product.model().intents().getFirst().phrases().getFirst() + " a";
-            EngineRunner.Result<Boolean> probe =
-                    RUNNER.run("warm-up-" + tenant.id() + "/" + product.slug(), WARM_UP, (calls, deadline) -> {
+            EngineRunner.Result<Boolean> probe = RUNNER.run(
+                    tenant.id() + "/" + product.slug() + " (its start-up probe)", WARM_UP, (calls, deadline) -> {
                         for (String raw : List.of("", typed)) {
                             List<Segment> segments = raw.isEmpty() ? List.of() : List.of(new Segment.Text(0, raw));
                             Query query = new Query(
@@ -683,7 +687,16 @@ public final class TenantLoader {
                         return true;
                     });
             if (Thread.currentThread().isInterrupted()) {
-                return;
+                return slow;
+            }
+            if (probe.outcome() == EngineOutcome.TIMEOUT) {
+                slow.add(yaml.problem(
+                        "products",
+                        "product '" + product.slug() + "': its start-up probe (an empty and a typed query) did not"
+                                + " finish within " + WARM_UP.toMillis() + " ms, so its requests will likely answer"
+                                + " the fallback within their budget of "
+                                + product.limits().budget().toMillis()
+                                + " ms; the log names the engine that took it"));
             }
             // A probe that ran out of time is left to the engine's first requests' budget.
             probe.calls().byEngine().forEach((name, tally) -> {
@@ -696,6 +709,7 @@ public final class TenantLoader {
                 }
             });
         }
+        return slow;
     }
 
     /** The slugs of every product in {@code products} as written, of those with problems too; empty when no list. */
