@@ -210,6 +210,36 @@ class ValidateEveryProblemTest {
     }
 
     @Test
+    void a_param_naming_no_catalog_hides_no_problem_of_the_next_params_list() throws Exception {
+        Path shop = Files.createDirectories(temp.resolve("tenants/mail"));
+        Files.writeString(shop.resolve("tenant.yaml"), """
+                catalogs:
+                  people: {file: people.csv}
+                products:
+                  - id: 11111111-2222-4333-8444-555555555556
+                    slug: mail
+                    intents:
+                      - name: send
+                        phrases: [Send to]
+                        params:
+                          - type: recipient
+                            catalog: peple
+                          - type: topic
+                            options: [{text: A, weight: 1}, B]
+                """);
+        Files.writeString(shop.resolve("people.csv"), "text\nAnn\nBen\n");
+
+        TestTenants.Cli validate =
+                TestTenants.cli("validate", "--tenants", temp.resolve("tenants").toString());
+
+        assertEquals(1, validate.exit(), validate.err());
+        String err = validate.err();
+        assertTrue(err.contains(":11: products[0].intents[0].params[0].catalog: names no catalog"), err);
+        assertTrue(err.contains(":13: products[0].intents[0].params[1].options[1]: is a text in a list of maps"), err);
+        assertTrue(err.contains("2 problem(s)"), err);
+    }
+
+    @Test
     void a_key_an_engine_does_not_read_is_refused_even_when_the_engine_checks_none_itself() throws Exception {
         Path shop =
                 Files.createDirectories(temp.resolve("tenants/shop/engines")).getParent();

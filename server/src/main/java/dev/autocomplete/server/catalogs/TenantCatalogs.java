@@ -183,30 +183,49 @@ public final class TenantCatalogs {
      * keys are checked apart ({@link #keyProblems}), so that a load reports every one.
      *
      * @param where the product, for log lines: {@code tenant/product}
-     * @throws EngineConfigException a param naming no declared catalog, or whose inline list is not valid
+     * @throws EngineConfigException the first param naming no declared catalog, or whose inline list is not valid
      */
     public Engine source(String where, List<ParamSpec> params) throws EngineConfigException {
+        dev.autocomplete.spi.toolkit.ConfigProblems checks = new dev.autocomplete.spi.toolkit.ConfigProblems();
+        Engine engine = source(where, params, checks);
+        if (engine == null) {
+            throw checks.list().getFirst();
+        }
+        return engine;
+    }
+
+    /**
+     * The same, each param's problem recorded in {@code checks} (a load reports every one: a param naming no catalog
+     * hid the next param's bad inline list); null when there was any.
+     */
+    public Engine source(String where, List<ParamSpec> params, dev.autocomplete.spi.toolkit.ConfigProblems checks) {
         Map<String, CatalogSources.Source> sources = new LinkedHashMap<>();
         Map<String, Object> declared = new LinkedHashMap<>();
+        boolean sound = true;
         for (ParamSpec param : params) {
             ConfigTree config = param.config();
             Object options = config.has("catalog")
                     ? "catalog:" + config.raw("catalog").orElse("")
                     : config.raw("options").orElse(List.of());
             Object previous = declared.putIfAbsent(param.type(), options);
-            if (previous == null) {
-                sources.put(param.type(), config.has("catalog") ? catalogSource(param) : inlineSource(param));
-            } else if (!previous.equals(options)) {
-                throw param.config()
-                        .error(
-                                param.config().has("catalog") ? "catalog" : "options",
-                                "param '"
-                                        + param.type()
-                                        + "' takes other options elsewhere; a param type has one option list per"
-                                        + " product");
+            try {
+                if (previous == null) {
+                    sources.put(param.type(), config.has("catalog") ? catalogSource(param) : inlineSource(param));
+                } else if (!previous.equals(options)) {
+                    throw param.config()
+                            .error(
+                                    param.config().has("catalog") ? "catalog" : "options",
+                                    "param '"
+                                            + param.type()
+                                            + "' takes other options elsewhere; a param type has one option list per"
+                                            + " product");
+                }
+            } catch (EngineConfigException e) {
+                checks.add(e);
+                sound = false;
             }
         }
-        return CatalogSources.engine(where, sources);
+        return sound ? CatalogSources.engine(where, sources) : null;
     }
 
     private CatalogSources.Source catalogSource(ParamSpec param) throws EngineConfigException {

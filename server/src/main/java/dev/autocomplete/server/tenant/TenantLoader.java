@@ -472,8 +472,7 @@ public final class TenantLoader {
                     sound.add(spec);
                 }
             }
-            Engine source =
-                    checks.read(() -> settings.tenantCatalogs().source(settings.tenantId() + "/" + slug, sound), null);
+            Engine source = settings.tenantCatalogs().source(settings.tenantId() + "/" + slug, sound, checks);
             return source == null
                     ? null
                     : GuardedEngine.core(
