@@ -158,6 +158,22 @@ class ConsoleTest {
                                 "text/plain",
                                 Map.of())
                         .errorCode());
+        ApiClient.Reply large = tryKey("{\"tenant\":\"" + "x".repeat(5000) + "\"}");
+        assertEquals(413, large.status(), large.raw());
+        assertEquals("PAYLOAD_TOO_LARGE", large.errorCode());
+    }
+
+    @Test
+    void another_method_on_a_console_api_path_is_a_405_naming_the_one_it_takes() {
+        for (String path : List.of("/admin/api/overview", "/admin/api/keys", "/admin/api/analytics")) {
+            ApiClient.Reply reply = admin().call("POST", path, null, "{}", "application/json");
+            assertEquals(405, reply.status(), path + ": " + reply.raw());
+            assertEquals("GET, HEAD", reply.header("Allow"), path);
+        }
+        ApiClient.Reply get = admin().call("DELETE", "/admin/api/try-key", null, null, null);
+        assertEquals(405, get.status(), get.raw());
+        assertEquals("POST", get.header("Allow"));
+        assertEquals(404, admin().get("/admin/api/nothing").status(), "a path the console has not is still 404");
     }
 
     @Test

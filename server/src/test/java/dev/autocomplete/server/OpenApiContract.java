@@ -95,8 +95,8 @@ final class OpenApiContract {
             return unlisted(404, "NOT_FOUND", status, body);
         }
         if (keys.contains(NOT_ALLOWED)) {
-            // The /api/ routes answer other methods themselves; elsewhere no route matches at all.
-            return rawPath.startsWith("/api/")
+            // The /api/ routes (and the console's) answer other methods themselves; elsewhere no route matches at all.
+            return rawPath.startsWith("/api/") || rawPath.startsWith("/admin/api/")
                     ? unlisted(405, "METHOD_NOT_ALLOWED", status, body)
                     : unlisted(404, "NOT_FOUND", status, body);
         }

@@ -123,7 +123,12 @@ public final class ConsoleService implements HttpService {
                         PathMatchers.create(PATH + "/api/keys"),
                         (req, res) -> send(res, Map.of("keys", keyList())))
                 .route(HeadRequests.GET_OR_HEAD, PathMatchers.create(PATH + "/api/analytics"), this::analytics)
-                .post(PATH + "/api/try-key", this::tryKey);
+                .post(PATH + "/api/try-key", this::tryKey)
+                // Another method on an API path is told which one it takes (RFC 9110: a 405 names them in Allow).
+                .any(PATH + "/api/try-key", (req, res) -> errors.methodNotAllowed(res, "POST", "Use POST."));
+        for (String read : List.of("/api/overview", "/api/keys", "/api/analytics")) {
+            rules.any(PATH + read, (req, res) -> errors.methodNotAllowed(res, "GET, HEAD", "Use GET."));
+        }
         BundledFiles.serve(
                 rules,
                 PATH,
@@ -308,7 +313,15 @@ public final class ConsoleService implements HttpService {
         JsonNode body;
         try {
             byte[] bytes = request.content().inputStream().readNBytes(MAX_BODY_BYTES + 1);
-            body = bytes.length > MAX_BODY_BYTES ? null : json.readTree(bytes);
+            if (bytes.length > MAX_BODY_BYTES) {
+                errors.send(
+                        response,
+                        413,
+                        "PAYLOAD_TOO_LARGE",
+                        "A try-key body is at most " + MAX_BODY_BYTES + " bytes: {\"tenant\": ..., \"product\": ...}.");
+                return;
+            }
+            body = json.readTree(bytes);
         } catch (IOException e) {
             body = null;
         } catch (RuntimeException e) {
