@@ -7,6 +7,7 @@ import dev.autocomplete.server.protocol.SuggestResponse;
 import dev.autocomplete.server.store.LazyStore;
 import dev.autocomplete.server.store.StorageUnavailableException;
 import dev.autocomplete.server.suggest.Suggester;
+import dev.autocomplete.spi.toolkit.TextFolding;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -325,15 +326,30 @@ public final class Analytics implements AutoCloseable {
     }
 
     /** The ten most picked options of each param, most picked first. */
+    /**
+     * The ten most picked options of each param. Texts that fold alike are one option: a script may send back an
+     * offered option in another case ({@code PARIS}), and each text is a row of the store; they are counted together,
+     * shown as the text sent most often (the offered one, unless a script out-picks every user).
+     */
     private static List<Map<String, Object>> topPicks(List<AnalyticsStore.Counted> picks) {
-        Map<String, Integer> perParam = new HashMap<>();
+        Map<List<String>, Map<String, Object>> byOption = new LinkedHashMap<>();
+        for (AnalyticsStore.Counted pick : picks) { // most picked first: the first text of an option is its display
+            Map<String, Object> entry =
+                    byOption.computeIfAbsent(List.of(pick.param(), TextFolding.fold(pick.text())), option -> {
+                        Map<String, Object> first = new LinkedHashMap<>();
+                        first.put("type", pick.param());
+                        first.put("text", pick.text());
+                        first.put("count", 0L);
+                        return first;
+                    });
+            entry.put("count", (Long) entry.get("count") + pick.count());
+        }
+        List<Map<String, Object>> merged = new ArrayList<>(byOption.values());
+        merged.sort((a, b) -> Long.compare((Long) b.get("count"), (Long) a.get("count"))); // stable: ties keep order
+        Map<Object, Integer> perParam = new HashMap<>();
         List<Map<String, Object>> top = new ArrayList<>();
-        for (AnalyticsStore.Counted pick : picks) {
-            if (perParam.merge(pick.param(), 1, Integer::sum) <= 10) {
-                Map<String, Object> entry = new LinkedHashMap<>();
-                entry.put("type", pick.param());
-                entry.put("text", pick.text());
-                entry.put("count", pick.count());
+        for (Map<String, Object> entry : merged) {
+            if (perParam.merge(entry.get("type"), 1, Integer::sum) <= 10) {
                 top.add(entry);
             }
         }

@@ -276,11 +276,15 @@ public final class Learning implements AutoCloseable {
      * options are offered; else the folded text. The official client sends back the text it was offered, but any
      * script may send a text that only folds to it: control and format characters (a NUL, which PostgreSQL refuses,
      * a bidi override, a zero-width space), compatibility forms (fullwidth or mathematical letters), or the option
-     * wrapped in punctuation.
+     * wrapped in punctuation (a text that starts with none of a letter or a digit).
      */
     static String display(String selected, String folded) {
         String text = selected.strip();
-        if (text.length() > 2 * folded.length() + 8 || !Normalizer.isNormalized(text, Normalizer.Form.NFKC)) {
+        if (text.length() > 2 * folded.length() + 8
+                || !Normalizer.isNormalized(text, Normalizer.Form.NFKC)
+                || text.isEmpty()
+                || !Character.isLetterOrDigit(text.codePointAt(0))) {
+            // No option is offered starting with punctuation: '***Paris***' is decoration a script chose.
             return folded;
         }
         for (int i = 0; i < text.length(); ) {

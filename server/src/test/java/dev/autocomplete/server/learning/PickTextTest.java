@@ -21,6 +21,8 @@ class PickTextTest {
         assertEquals("subotica", display("Ｓｕｂｏｔｉｃａ"), "fullwidth letters");
         assertEquals("subotica", display("𝐒𝐮𝐛𝐨𝐭𝐢𝐜𝐚"), "mathematical letters");
         assertEquals("subotica", display("<<<Subotica>>>" + "!".repeat(450)), "wrapped in punctuation");
+        assertEquals("subotica", display("***Subotica***"), "wrapped in punctuation, short enough to pass for it");
+        assertEquals("1 World Trade Center", display("1 World Trade Center"), "a text may start with a digit");
     }
 
     @Test
