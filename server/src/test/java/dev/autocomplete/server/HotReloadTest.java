@@ -232,6 +232,23 @@ class HotReloadTest {
         }
     }
 
+    @Test
+    void a_tenant_directory_that_never_loaded_is_said_removed_and_its_problems_cleared() throws Exception {
+        Path tenants = TestTenants.copyOfDemo(temp);
+        try (CapturedLog log = CapturedLog.of("dev.autocomplete.server.tenant.TenantRegistry");
+                AutocompleteServer server = TestServers.start(tenants)) {
+            Files.createDirectories(tenants.resolve("broken"));
+            Files.writeString(tenants.resolve("broken/tenant.yaml"), "products: nope\n");
+            await(() -> server.tenants().problems().toString().contains("broken/tenant.yaml"), "its problem shows");
+
+            TestTenants.deleteTree(tenants.resolve("broken"));
+            await(() -> !server.tenants().problems().toString().contains("broken"), "its problem is cleared");
+            await(
+                    () -> log.messages().stream().anyMatch(m -> m.startsWith("Tenant directory removed: broken")),
+                    "the removal is logged: " + log.messages());
+        }
+    }
+
     /** The first option of the library probe's param: the version of the library it runs with. */
     private static String probe(ApiClient.Reply reply) {
         List<String> options = reply.options("probe");

@@ -252,10 +252,17 @@ public final class TenantRegistry implements AutoCloseable {
      * @return the tenant removed, if one was serving
      */
     Optional<Tenant> remove(Path directory) {
-        problems.remove(directory);
+        List<Problem> refused = problems.remove(directory);
         conflicts.remove(directory);
         TenantUsers previous = tenants.remove(directory.getFileName().toString());
         if (previous == null) {
+            if (refused != null) {
+                // Its problems leave the health output with it: said, as a loaded tenant's removal is.
+                LOG.log(
+                        System.Logger.Level.INFO,
+                        "Tenant directory removed: " + directory.getFileName() + " (it was not loaded, for "
+                                + refused.size() + " problem(s); they are cleared)");
+            }
             return Optional.empty();
         }
         previous.retire();
