@@ -28,6 +28,10 @@ class PickTextTest {
     @Test
     void the_typed_tail_is_found_after_a_long_query_and_a_tail_longer_than_the_option_is_not_read() {
         assertEquals("Por", TypedTail.of("Book a flight from {{ORIGIN_1}} to Por", "Porto"));
+        // An inner word's start was typed for the option too (the server offers it; the client appends the pick).
+        assertEquals("Sch", TypedTail.of("Email Sch", "Tom Schulz"));
+        assertEquals("Martin Sch", TypedTail.of("Email Martin Sch", "Martin Schulz"), "a prefix still wins");
+        assertEquals("", TypedTail.of("Email Xy", "Tom Schulz"));
         assertEquals("sao pa", TypedTail.of("Book a flight to sao pa", "São Paulo"));
         String words = "a ".repeat(8_000);
         assertEquals("Po", TypedTail.of(words + "ж Po", "Porto"));
