@@ -630,20 +630,30 @@ public final class QueryReader {
      * picks of the same list already; a plug-in engine's options did not.
      */
     private List<Option> withoutDistinct(IntentReading reading, Param param, List<Option> options) {
-        Set<String> taken = new HashSet<>();
+        Set<String> taken = null;
         for (Param other : reading.intent().params()) {
             if (other != param
                     && (other.type().equals(param.distinctFrom())
                             || param.type().equals(other.distinctFrom()))) {
-                taken.addAll(valueNames(other.type(), reading));
+                String value = valueName(other.type(), reading);
+                if (value != null) {
+                    taken = taken == null ? new HashSet<>() : taken;
+                    taken.add(value);
+                }
             }
         }
-        if (taken.isEmpty()) {
+        if (taken == null) {
             return options;
+        }
+        int shortest = Integer.MAX_VALUE;
+        for (String value : taken) {
+            shortest = Math.min(shortest, value.length());
         }
         List<Option> kept = new ArrayList<>(options.size());
         for (Option option : options) {
-            if (!taken.contains(TextFolding.fold(option.text()))) {
+            // A text under half a value's length is not folded (most options of an answer): only ligatures and
+            // compatibility forms fold longer, and such an option is at worst kept, as it was before this filter.
+            if (2 * option.text().length() < shortest || !taken.contains(TextFolding.fold(option.text()))) {
                 kept.add(option);
             }
         }
@@ -998,6 +1008,26 @@ public final class QueryReader {
      * A pick in a translated text also has the option's other names ({@code when: {type: email}} holds for a pick
      * of {@code courriel}): the engine's option for the text lists its default text among its aliases.
      */
+    /**
+     * The folded value a param holds, as typed or picked, without the other names {@link #valueNames} looks up in its
+     * engine (a lookup on every answer that has the param filled, which uncached answers paid): null when open or
+     * masked.
+     */
+    private String valueName(String type, IntentReading reading) {
+        for (Segment.Param token : tokens) {
+            if (token.type().equals(type)) {
+                return token.masked() ? null : TextFolding.fold(token.text());
+            }
+        }
+        for (Read read : reading.reads()) {
+            if (read.param().type().equals(type) && read.state() == ReadingState.COMPLETED) {
+                return TextFolding.fold(
+                        read.value() != null ? read.value() : query.rawQuery().substring(read.start(), read.end()));
+            }
+        }
+        return null;
+    }
+
     private Set<String> valueNames(String type, IntentReading reading) {
         for (Segment.Param token : tokens) {
             if (token.type().equals(type) && !token.masked()) {
