@@ -88,7 +88,6 @@ final class Attributes {
         return name + '\0' + Folding.fold(value);
     }
 
-    /** The pair numbers of a name with any of these values; those no option has are left out. */
     /** The attribute names some option has, each once, into {@code names}. */
     void addNames(Set<String> names) {
         for (String key : keys) {

@@ -235,10 +235,6 @@ class LearningTest {
     }
 
     /**
-     * A client that sends no session id gets one made up for the answer; sent back with a pick, it is that answer's
-     * session: what the answer offered is credited, and nothing else is.
-     */
-    /**
      * configuration.md, "Ranking": once letters are typed, a pick made with nothing typed counts half, so it lifts the
      * engine's third for those letters (½ + ⅓) above its second (½), not above its first (1). Its credit decays from the
      * moment it is made, and half of it was always just under the ½ that learning needs to change an order at all.
@@ -264,6 +260,10 @@ class LearningTest {
                 suggest(demo, "lab/deli", session(), envelope("Eat B")).options("cheese"));
     }
 
+    /**
+     * A client that sends no session id gets one made up for the answer; sent back with a pick, it is that answer's
+     * session: what the answer offered is credited, and nothing else is.
+     */
     @Test
     void a_session_the_server_made_up_is_honest_when_the_client_sends_it_back() throws Exception {
         ObjectNode body = fill(envelope(ORIGIN + " to Ka"), "{{ORIGIN_1}}", "origin", "Paris");
