@@ -325,9 +325,8 @@ public final class Analytics implements AutoCloseable {
         return out;
     }
 
-    /** The ten most picked options of each param, most picked first. */
     /**
-     * The ten most picked options of each param. Texts that fold alike are one option: a script may send back an
+     * The ten most picked options of each param, most picked first. Texts that fold alike are one option: a script may send back an
      * offered option in another case ({@code PARIS}), and each text is a row of the store; they are counted together,
      * shown as the text sent most often (the offered one, unless a script out-picks every user).
      */

@@ -1004,11 +1004,6 @@ public final class QueryReader {
     }
 
     /**
-     * The folded names of the value a param holds, from a token or a completed reading; empty when open or masked.
-     * A pick in a translated text also has the option's other names ({@code when: {type: email}} holds for a pick
-     * of {@code courriel}): the engine's option for the text lists its default text among its aliases.
-     */
-    /**
      * The folded value a param holds, as typed or picked, without the other names {@link #valueNames} looks up in its
      * engine (a lookup on every answer that has the param filled, which uncached answers paid): null when open or
      * masked.
@@ -1028,6 +1023,11 @@ public final class QueryReader {
         return null;
     }
 
+    /**
+     * The folded names of the value a param holds, from a token or a completed reading; empty when open or masked.
+     * A pick in a translated text also has the option's other names ({@code when: {type: email}} holds for a pick
+     * of {@code courriel}): the engine's option for the text lists its default text among its aliases.
+     */
     private Set<String> valueNames(String type, IntentReading reading) {
         for (Segment.Param token : tokens) {
             if (token.type().equals(type) && !token.masked()) {
