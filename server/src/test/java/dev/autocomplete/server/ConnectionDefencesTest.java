@@ -196,6 +196,47 @@ class ConnectionDefencesTest {
         }
     }
 
+    /**
+     * A header that names one thing, sent twice, is refused as two Authorization headers are: the first one won, so
+     * what the server checked depended on which one a proxy in between kept (a hostile-client trial).
+     */
+    @Test
+    void a_content_type_origin_or_app_identifier_sent_twice_is_a_400_naming_it() throws Exception {
+        try (AutocompleteServer server = start()) {
+            String body = "{\"data\":{\"raw_query\":\"\"},\"meta\":{\"request_id\":"
+                    + "\"73df5687-60a5-4d12-bc8a-d405f59c6b60\",\"request_at\":\"2026-01-01T00:00:00Z\"}}";
+            List<List<String>> cases = List.of(
+                    List.of(key, "Content-Type: application/json\r\nContent-Type: text/plain\r\n", "Content-Type"),
+                    List.of(
+                            key,
+                            "Content-Type: application/json\r\nOrigin: https://a.example\r\n"
+                                    + "Origin: https://b.example\r\n",
+                            "Origin"),
+                    List.of(
+                            secretKey,
+                            "Content-Type: application/json\r\nX-App-Identifier: travel\r\n"
+                                    + "X-App-Identifier: workspace\r\n",
+                            "X-App-Identifier"));
+            for (List<String> c : cases) {
+                try (RawConnection client = new RawConnection(server.port())) {
+                    client.send("POST /api/suggest HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + c.get(0)
+                            + "\r\n" + c.get(1) + "Content-Length: " + body.length() + "\r\n\r\n" + body);
+                    String answer = client.readResponse();
+                    assertTrue(answer.startsWith("HTTP/1.1 400"), c.get(2) + ": " + answer);
+                    assertTrue(answer.contains("Send one " + c.get(2) + " header, not 2."), answer);
+                }
+            }
+            // Once each, as clients send them: served.
+            try (RawConnection client = new RawConnection(server.port())) {
+                client.send("POST /api/suggest HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + secretKey
+                        + "\r\nContent-Type: application/json\r\nX-App-Identifier: travel\r\nContent-Length: "
+                        + body.length() + "\r\n\r\n" + body);
+                String answer = client.readResponse();
+                assertTrue(answer.startsWith("HTTP/1.1 200"), answer);
+            }
+        }
+    }
+
     @Test
     void a_content_encoding_is_a_415_that_names_the_header_not_a_malformed_request() throws Exception {
         try (AutocompleteServer server = start()) {

@@ -66,15 +66,14 @@ public final class Gatekeeper {
      * one admission step: the caller comes back holding its tenant until the request is answered; close it then.
      */
     public Admitted admit(ServerRequest request, ServerResponse response) {
-        Optional<String> origin = request.headers().first(HeaderNames.ORIGIN);
+        Optional<String> origin = Headers.single(request, HeaderNames.ORIGIN);
         Admitted admitted;
         try {
             Optional<String> authorization = authorization(request);
             admitted = authenticated(
                     request,
                     response,
-                    () -> authenticator.authenticate(
-                            authorization, request.headers().first(Headers.APP_IDENTIFIER)));
+                    () -> authenticator.authenticate(authorization, Headers.single(request, Headers.APP_IDENTIFIER)));
         } catch (ApiException e) {
             // A browser client must see a 401 to refresh its token; the body says nothing about any key.
             origin.ifPresent(o -> CorsFilter.allow(response, o));

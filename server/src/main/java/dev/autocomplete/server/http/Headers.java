@@ -1,11 +1,15 @@
 package dev.autocomplete.server.http;
 
+import dev.autocomplete.server.protocol.ApiException;
 import io.helidon.http.Header;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
+import io.helidon.webserver.http.ServerRequest;
+import java.util.List;
+import java.util.Optional;
 
-/** Header names of this API that Helidon does not define. */
+/** Header names of this API that Helidon does not define, and the reading of a header sent once. */
 final class Headers {
 
     /** Picks the product for a secret key: product id or slug. */
@@ -27,4 +31,18 @@ final class Headers {
     static final Header NOSNIFF = HeaderValues.X_CONTENT_TYPE_OPTIONS_NOSNIFF;
 
     private Headers() {}
+
+    /**
+     * The value of a header that names one thing ({@code Content-Type}, {@code Origin}, {@code X-App-Identifier}), as
+     * sent. Two lines of it are refused, as two {@code Authorization} headers are (protocol note 15): which one
+     * counted would depend on which one a proxy in between kept.
+     */
+    static Optional<String> single(ServerRequest request, HeaderName name) {
+        List<String> lines = request.headers().all(name, List::of);
+        if (lines.size() > 1) {
+            throw ApiException.badRequest(
+                    "INVALID_REQUEST", "Send one " + name.defaultCase() + " header, not " + lines.size() + ".");
+        }
+        return lines.isEmpty() ? Optional.empty() : Optional.of(lines.getFirst());
+    }
 }

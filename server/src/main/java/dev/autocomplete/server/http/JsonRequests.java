@@ -42,7 +42,7 @@ public final class JsonRequests {
     }
 
     static void requireJson(ServerRequest request) {
-        String raw = request.headers().first(HeaderNames.CONTENT_TYPE).orElse(null);
+        String raw = Headers.single(request, HeaderNames.CONTENT_TYPE).orElse(null);
         if (raw != null
                 && raw.regionMatches(true, 0, JSON_TYPE, 0, JSON_TYPE.length())
                 && (raw.length() == JSON_TYPE.length() || raw.charAt(JSON_TYPE.length()) == ';')) {
