@@ -326,33 +326,46 @@ public final class Analytics implements AutoCloseable {
     }
 
     /**
-     * The ten most picked options of each param, most picked first. Texts that fold alike are one option: a script may send back an
-     * offered option in another case ({@code PARIS}), and each text is a row of the store; they are counted together,
-     * shown as the text sent most often (the offered one, unless a script out-picks every user).
+     * The ten most picked options of each param, most picked first. Texts that fold alike are one option: a script may
+     * send back an offered option in another case ({@code PARIS}), and each text is a row of the store; they are counted
+     * together, shown as the text sent most often (the offered one, unless a script out-picks every user).
      */
     private static List<Map<String, Object>> topPicks(List<AnalyticsStore.Counted> picks) {
-        Map<List<String>, Map<String, Object>> byOption = new LinkedHashMap<>();
-        for (AnalyticsStore.Counted pick : picks) { // most picked first: the first text of an option is its display
-            Map<String, Object> entry =
-                    byOption.computeIfAbsent(List.of(pick.param(), TextFolding.fold(pick.text())), option -> {
-                        Map<String, Object> first = new LinkedHashMap<>();
-                        first.put("type", pick.param());
-                        first.put("text", pick.text());
-                        first.put("count", 0L);
-                        return first;
-                    });
-            entry.put("count", (Long) entry.get("count") + pick.count());
+        // The store's rows come most picked first: the first text of an option is its display.
+        Map<List<String>, PickedOption> byOption = new LinkedHashMap<>();
+        for (AnalyticsStore.Counted pick : picks) {
+            byOption.computeIfAbsent(
+                                    List.of(pick.param(), TextFolding.fold(pick.text())),
+                                    option -> new PickedOption(pick.param(), pick.text()))
+                            .count +=
+                    pick.count();
         }
-        List<Map<String, Object>> merged = new ArrayList<>(byOption.values());
-        merged.sort((a, b) -> Long.compare((Long) b.get("count"), (Long) a.get("count"))); // stable: ties keep order
-        Map<Object, Integer> perParam = new HashMap<>();
+        List<PickedOption> merged = new ArrayList<>(byOption.values());
+        merged.sort((a, b) -> Long.compare(b.count, a.count)); // stable: ties keep the store's order
+        Map<String, Integer> perParam = new HashMap<>();
         List<Map<String, Object>> top = new ArrayList<>();
-        for (Map<String, Object> entry : merged) {
-            if (perParam.merge(entry.get("type"), 1, Integer::sum) <= 10) {
+        for (PickedOption option : merged) {
+            if (perParam.merge(option.type, 1, Integer::sum) <= 10) {
+                Map<String, Object> entry = new LinkedHashMap<>();
+                entry.put("type", option.type);
+                entry.put("text", option.text);
+                entry.put("count", option.count);
                 top.add(entry);
             }
         }
         return top;
+    }
+
+    /** One option's picks, its texts summed. */
+    private static final class PickedOption {
+        final String type;
+        final String text;
+        long count;
+
+        PickedOption(String type, String text) {
+            this.type = type;
+            this.text = text;
+        }
     }
 
     private void flushQuietly() {

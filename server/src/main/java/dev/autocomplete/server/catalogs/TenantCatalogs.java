@@ -186,7 +186,7 @@ public final class TenantCatalogs {
      * @throws EngineConfigException the first param naming no declared catalog, or whose inline list is not valid
      */
     public Engine source(String where, List<ParamSpec> params) throws EngineConfigException {
-        dev.autocomplete.spi.toolkit.ConfigProblems checks = new dev.autocomplete.spi.toolkit.ConfigProblems();
+        ConfigProblems checks = new ConfigProblems();
         Engine engine = source(where, params, checks);
         if (engine == null) {
             throw checks.list().getFirst();
@@ -198,7 +198,7 @@ public final class TenantCatalogs {
      * The same, each param's problem recorded in {@code checks} (a load reports every one: a param naming no catalog
      * hid the next param's bad inline list); null when there was any.
      */
-    public Engine source(String where, List<ParamSpec> params, dev.autocomplete.spi.toolkit.ConfigProblems checks) {
+    public Engine source(String where, List<ParamSpec> params, ConfigProblems checks) {
         Map<String, CatalogSources.Source> sources = new LinkedHashMap<>();
         Map<String, Object> declared = new LinkedHashMap<>();
         boolean sound = true;

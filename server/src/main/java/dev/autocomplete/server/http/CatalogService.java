@@ -27,7 +27,6 @@ import dev.autocomplete.spi.toolkit.TextFolding;
 import io.helidon.common.buffers.DataReader;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.HttpMediaType;
-import io.helidon.http.PathMatchers;
 import io.helidon.http.Status;
 import io.helidon.webserver.ServerConnectionException;
 import io.helidon.webserver.http.HttpRules;
@@ -111,17 +110,17 @@ public final class CatalogService implements HttpService {
 
     @Override
     public void routing(HttpRules rules) {
-        rules.route(HeadRequests.GET_OR_HEAD, PathMatchers.create(LIST_PATH), this::list)
+        rules.route(HeadRequests.get(LIST_PATH, this::list))
                 .any(
                         LIST_PATH,
                         (req, res) -> errors.methodNotAllowed(res, "GET, HEAD", "Use GET to list the key's catalogs."))
                 .post(PATH, this::upsert)
                 .put(PATH, this::replace)
                 .patch(PATH, this::patch)
-                .route(HeadRequests.GET_OR_HEAD, PathMatchers.create(PATH), this::page)
+                .route(HeadRequests.get(PATH, this::page))
                 .post(PATH + "/delete", this::deleteBatch)
                 // {+id}: the rest of the path, '/' included; the id itself is read from the raw path (optionId).
-                .route(HeadRequests.GET_OR_HEAD, PathMatchers.create(PATH + "/{+id}"), this::getOne)
+                .route(HeadRequests.get(PATH + "/{+id}", this::getOne))
                 .delete(PATH + "/{+id}", this::delete)
                 .any(
                         PATH,
@@ -357,10 +356,8 @@ public final class CatalogService implements HttpService {
      */
     private static String optionId(ServerRequest request) {
         Matcher raw = OPTION_PATH.matcher(request.path().absolute().rawPath());
-        // A path whose dot segments moved it to another catalog (or no catalog) routes elsewhere than it reads.
-        if (!raw.matches()
-                || !percentDecoded(raw.group(1))
-                        .equals(request.path().pathParameters().get("catalog"))) {
+        // A path whose dot segments moved it to another catalog was refused by target(), which every route runs first.
+        if (!raw.matches()) {
             throw new ApiException(404, "NOT_FOUND", "No such endpoint.");
         }
         String id = percentDecoded(raw.group(2));

@@ -19,7 +19,6 @@ import dev.autocomplete.server.tenant.Tenant;
 import dev.autocomplete.server.tenant.TenantRegistry;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
-import io.helidon.http.PathMatchers;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
@@ -109,20 +108,14 @@ public final class ConsoleService implements HttpService {
     public void routing(HttpRules rules) {
         rules.any(PATH, this::checkHost)
                 .any(PATH + "/*", this::checkHost)
-                .route(HeadRequests.GET_OR_HEAD, PathMatchers.create(PATH), (req, res) -> {
+                .route(HeadRequests.get(PATH, (req, res) -> {
                     res.status(Status.MOVED_PERMANENTLY_301);
                     res.header(HeaderNames.LOCATION, PATH + "/");
                     res.send();
-                })
-                .route(
-                        HeadRequests.GET_OR_HEAD,
-                        PathMatchers.create(PATH + "/api/overview"),
-                        (req, res) -> send(res, overview()))
-                .route(
-                        HeadRequests.GET_OR_HEAD,
-                        PathMatchers.create(PATH + "/api/keys"),
-                        (req, res) -> send(res, Map.of("keys", keyList())))
-                .route(HeadRequests.GET_OR_HEAD, PathMatchers.create(PATH + "/api/analytics"), this::analytics)
+                }))
+                .route(HeadRequests.get(PATH + "/api/overview", (req, res) -> send(res, overview())))
+                .route(HeadRequests.get(PATH + "/api/keys", (req, res) -> send(res, Map.of("keys", keyList()))))
+                .route(HeadRequests.get(PATH + "/api/analytics", this::analytics))
                 .post(PATH + "/api/try-key", this::tryKey)
                 // Another method on an API path is told which one it takes (RFC 9110: a 405 names them in Allow).
                 .any(PATH + "/api/try-key", (req, res) -> errors.methodNotAllowed(res, "POST", "Use POST."));

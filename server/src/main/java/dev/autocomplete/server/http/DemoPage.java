@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
-import io.helidon.http.PathMatchers;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
@@ -59,7 +58,7 @@ public final class DemoPage implements HttpService {
 
     @Override
     public void routing(HttpRules rules) {
-        rules.route(HeadRequests.GET_OR_HEAD, PathMatchers.create("/demo/config.json"), this::config);
+        rules.route(HeadRequests.get("/demo/config.json", this::config));
         BundledFiles.serve(
                 rules,
                 "",

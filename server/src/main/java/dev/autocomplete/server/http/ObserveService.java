@@ -7,7 +7,6 @@ import dev.autocomplete.server.observe.HealthCheck;
 import dev.autocomplete.server.observe.Metrics;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
-import io.helidon.http.PathMatchers;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
@@ -43,19 +42,10 @@ public final class ObserveService implements HttpService {
 
     @Override
     public void routing(HttpRules rules) {
-        rules.route(
-                        HeadRequests.GET_OR_HEAD,
-                        PathMatchers.create("/observe/health"),
-                        (req, res) -> sendHealth(res, health.checks()))
-                .route(
-                        HeadRequests.GET_OR_HEAD,
-                        PathMatchers.create("/observe/health/ready"),
-                        (req, res) -> sendHealth(res, health.checks()))
-                .route(
-                        HeadRequests.GET_OR_HEAD,
-                        PathMatchers.create("/observe/health/live"),
-                        (req, res) -> sendHealth(res, List.of()))
-                .route(HeadRequests.GET_OR_HEAD, PathMatchers.create("/observe/metrics"), this::sendMetrics);
+        rules.route(HeadRequests.get("/observe/health", (req, res) -> sendHealth(res, health.checks())))
+                .route(HeadRequests.get("/observe/health/ready", (req, res) -> sendHealth(res, health.checks())))
+                .route(HeadRequests.get("/observe/health/live", (req, res) -> sendHealth(res, List.of())))
+                .route(HeadRequests.get("/observe/metrics", this::sendMetrics));
     }
 
     private void sendHealth(ServerResponse response, List<HealthCheck.Status> checks) throws JsonProcessingException {

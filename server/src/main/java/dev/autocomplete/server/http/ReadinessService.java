@@ -5,7 +5,6 @@ import dev.autocomplete.server.observe.HealthCheck;
 import io.helidon.http.Header;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
-import io.helidon.http.PathMatchers;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
@@ -36,7 +35,7 @@ public final class ReadinessService implements HttpService {
     @Override
     public void routing(HttpRules rules) {
         // Some load balancers probe with HEAD: the same status and headers, no body.
-        rules.route(HeadRequests.GET_OR_HEAD, PathMatchers.create(PATH), (req, res) -> answer(res));
+        rules.route(HeadRequests.get(PATH, (req, res) -> answer(res)));
     }
 
     private void answer(ServerResponse response) {
