@@ -154,6 +154,19 @@ class ReadingJourneysTest {
     }
 
     @Test
+    void words_no_engine_reads_before_a_value_are_passed_over() {
+        // configuration.md: the words a user puts before a value (`my colleague`) are not the value; so a name
+        // the catalog does not have is passed over too, and what follows it is read.
+        ApiClient.Reply colleague = demo.suggestOk("workspace", envelope("Create an email to my colleague We"));
+        assertEquals("contact", colleague.suggestionTypes().getFirst(), colleague.raw());
+        assertEquals("Wen Li", colleague.options("contact").getFirst(), colleague.raw());
+        ApiClient.Reply unknown = demo.suggestOk("workspace", envelope("Create an email to Alice W"));
+        assertEquals("contact", unknown.suggestionTypes().getFirst(), unknown.raw());
+        assertEquals(
+                List.of("Wen Li", "Will Turner"), unknown.options("contact").subList(0, 2), unknown.raw());
+    }
+
+    @Test
     void a_span_is_read_as_the_longest_prefix_of_an_option_before_it_is_split() {
         ApiClient.Reply santiago = demo.suggestOk("lab/trips", envelope("Go from Santiago d"));
         assertEquals("origin", santiago.suggestionTypes().getFirst(), santiago.raw());
