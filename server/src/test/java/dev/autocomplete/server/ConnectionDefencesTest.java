@@ -2,6 +2,7 @@ package dev.autocomplete.server;
 
 import static dev.autocomplete.server.ApiClient.envelope;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.autocomplete.server.config.ServerSettings;
@@ -233,6 +234,31 @@ class ConnectionDefencesTest {
                         + body.length() + "\r\n\r\n" + body);
                 String answer = client.readResponse();
                 assertTrue(answer.startsWith("HTTP/1.1 200"), answer);
+            }
+        }
+    }
+
+    /** protocol.md §7.3: what Helidon makes of a lower-case method and of an empty {@code Content-Type}. */
+    @Test
+    void a_lower_case_method_is_read_as_upper_case_and_an_empty_content_type_is_malformed() throws Exception {
+        try (AutocompleteServer server = start()) {
+            String body = "{\"data\":{\"raw_query\":\"\"},\"meta\":{\"request_id\":"
+                    + "\"73df5687-60a5-4d12-bc8a-d405f59c6b60\",\"request_at\":\"2026-01-01T00:00:00Z\"}}";
+            try (RawConnection client = new RawConnection(server.port())) {
+                client.send("post /api/suggest HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + key
+                        + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length() + "\r\n\r\n"
+                        + body);
+                String answer = client.readResponse();
+                assertTrue(answer.startsWith("HTTP/1.1 200"), answer);
+            }
+            try (RawConnection client = new RawConnection(server.port())) {
+                client.send("POST /api/suggest HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + key
+                        + "\r\nContent-Type:\r\nContent-Length: " + body.length() + "\r\n\r\n" + body);
+                String answer = client.readResponse();
+                assertTrue(answer.startsWith("HTTP/1.1 400"), answer);
+                assertTrue(answer.contains("\"INVALID_REQUEST\""), answer);
+                assertFalse(answer.contains(key), "the key is not echoed: " + answer);
+                assertTrue(client.endsCleanly(), "the connection was reset or stayed open");
             }
         }
     }
