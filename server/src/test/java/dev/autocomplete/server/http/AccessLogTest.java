@@ -154,6 +154,43 @@ class AccessLogTest {
         assertTrue(line.path("tenant").isNull() && line.path("request_id").isNull(), line.toString());
     }
 
+    /**
+     * Many requests' threads at once, while the writer takes what they queued: every line written once, whole, and
+     * each thread's in its order.
+     */
+    @Test
+    void lines_of_many_threads_are_written_once_whole_and_in_each_threads_order() throws Exception {
+        int threads = 6;
+        int each = 3_000;
+        List<String> lines;
+        try (AccessLog log = new AccessLog()) {
+            List<Thread> writers = new java.util.ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int thread = t;
+                writers.add(Thread.ofVirtual().start(() -> {
+                    for (int i = 0; i < each; i++) {
+                        log.write(new AccessLog.Entry(
+                                "GET", "/t" + thread + "/" + i, null, null, null, null, 200, null, 1, 0, null, false));
+                        if (i % 500 == 0) {
+                            java.util.concurrent.locks.LockSupport.parkNanos(25_000_000); // across the writer's batches
+                        }
+                    }
+                }));
+            }
+            for (Thread writer : writers) {
+                writer.join();
+            }
+        }
+        lines = captured.lines();
+        assertEquals(threads * each, lines.size());
+        int[] next = new int[threads];
+        for (String text : lines) {
+            String[] path = json.readTree(text).path("path").asText().split("/");
+            int thread = Integer.parseInt(path[1].substring(1));
+            assertEquals(next[thread]++, Integer.parseInt(path[2]), "thread " + thread + "'s lines in order");
+        }
+    }
+
     @Test
     void every_line_is_written_by_close_even_beyond_the_queue() throws Exception {
         int count = AccessLog.QUEUE_CAPACITY + 2_000;
