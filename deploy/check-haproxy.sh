@@ -2,7 +2,8 @@
 # Checks deploy/haproxy.cfg for real on loopback: two groups of replicas (group_a: two servers over tenant
 # `alpha`, group_b: one server over tenant `beta`, one shared token secret), HAProxy routing each request by
 # its credential's tenant. Every request below is sent to HAProxy only; a request routed to the wrong group
-# would be 401 there. See docs/scaling.md. Needs haproxy 2.6+ (Debian: apt-get install haproxy).
+# would be 401 there. Then picks reported through HAProxy must reach the replica that offered their options.
+# See docs/scaling.md. Needs haproxy 2.6+ (Debian: apt-get install haproxy); CI runs it (.ci/run).
 #
 #   deploy/check-haproxy.sh
 #
@@ -56,14 +57,14 @@ done >"$WORK/key-groups.map"
 printf 'alpha group_a\nbeta group_b\n' >"$WORK/tenant-groups.map"
 
 SECRET="$(head -c 48 /dev/urandom | base64)"
-serve() { # tenant port name
+serve() { # tenant port name management-port
   AUTOCOMPLETE_TOKEN_SECRET="$SECRET" java -Xmx256m -jar "$JAR" serve --tenants "$WORK/$1/tenants" \
-    --data-dir "$WORK/data-$3" --port "$2" --management-port 0 >"$WORK/$3.log" 2>&1 &
+    --data-dir "$WORK/data-$3" --port "$2" --management-port "$4" >"$WORK/$3.log" 2>&1 &
   PIDS+=($!)
 }
-serve alpha 18080 a1
-serve alpha 18090 a2
-serve beta 18180 b1
+serve alpha 18080 a1 18085
+serve alpha 18090 a2 18095
+serve beta 18180 b1 0
 sed "s#/etc/haproxy/#$WORK/#g" "$ROOT/deploy/haproxy.cfg" >"$WORK/haproxy.cfg"
 haproxy -f "$WORK/haproxy.cfg" >"$WORK/haproxy.log" 2>&1 &
 PIDS+=($!)
@@ -98,4 +99,29 @@ expect "beta's access token reaches group_b" 200 "${suggest[@]}" -H "Authorizati
 expect "an unknown key goes to the default group, which refuses it" 401 "${suggest[@]}" \
   -H "Authorization: Bearer pk_v1_00000000000000000000000000000000000000"
 expect "/ready through HAProxy" 200 http://127.0.0.1:8443/ready
+
+# Learning behind the balancer: a pick is credited only by the replica that offered the option in that session
+# (docs/configuration.md, learning from picks), so each client must reach one replica. Six journeys of a suggest
+# request and the official client's pick event, each in a session of its own, then what both replicas made of them.
+for i in 1 2 3 4 5 6; do
+  session="$(cat /proc/sys/kernel/random/uuid)"
+  curl -s -o /dev/null -X POST http://127.0.0.1:8443/api/suggest -H 'Content-Type: application/json' \
+    -H "Authorization: Bearer $ALPHA_PK" -d "${body%\}\}},\"session_id\":\"$session\"}}"
+  curl -s -o /dev/null -X POST http://127.0.0.1:8443/api/telemetry/events -H 'Content-Type: application/json' \
+    -H "Authorization: Bearer $ALPHA_PK" -d '{"source":"full-sdk","session_id":"'"$session"'","type":"option",
+    "at":"2026-01-01T00:00:00Z","query_data":{"raw_query":"","selected_option":"Lisbon","other_options":[]}}'
+done
+picks() { # outcome: the pick events of that outcome on both replicas of group_a
+  for port in 18085 18095; do curl -s "http://127.0.0.1:$port/observe/metrics"; done \
+    | awk -v o="outcome=\"$1\"" 'index($0, "autocomplete_learning_events_total{") == 1 && index($0, o) {n += $NF}
+      END {printf "%d", n}'
+}
+# Honest picks: credited, or not ranked (the address had Lisbon credited already today, on that replica).
+honest() { echo $(( $(picks credited) + $(picks not_ranked) )); }
+for _ in $(seq 1 20); do [ "$(( $(honest) + $(picks not_offered) ))" -ge 6 ] && break; sleep 0.5; done
+if [ "$(honest)" = 6 ] && [ "$(picks not_offered)" = 0 ]; then
+  echo "ok   every pick reached the replica that offered it: 6 honest picks ($(picks credited) credited)"
+else
+  echo "FAIL honest picks $(honest), not offered $(picks not_offered), expected 6 and 0"; FAILED=1
+fi
 exit "$FAILED"
