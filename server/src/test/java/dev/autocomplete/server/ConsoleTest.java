@@ -6,12 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.autocomplete.server.config.ServerSettings;
+import dev.autocomplete.server.wiring.AutocompleteServer;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The console's JSON on the management listener: tenants with their catalogs, keys by id only, and the try-it key it
@@ -207,6 +211,42 @@ class ConsoleTest {
         try (RawConnection connection = new RawConnection(demo.server().managementPort())) {
             connection.send("GET /admin/api/keys HTTP/1.1\r\nHost: localhost:8081\r\n\r\n");
             assertTrue(connection.readResponse().startsWith("HTTP/1.1 200"));
+        }
+    }
+
+    /**
+     * {@code management.console-hosts}: the names an operator opens the console by, besides the loopback ones (a
+     * deployment trial found the container image's console, on every address of the container, open to any name).
+     */
+    @Test
+    void the_console_answers_the_names_management_console_hosts_lists_and_no_other(@TempDir Path temp)
+            throws Exception {
+        Path tenants = TestTenants.copyOfDemo(temp);
+        ServerSettings listed = ServerSettings.read(
+                        null, Map.of("AUTOCOMPLETE_MANAGEMENT_CONSOLE_HOSTS", "console.internal, 10.0.0.5"))
+                .with("127.0.0.1", 0, tenants)
+                .withManagement("127.0.0.1", 0);
+        try (AutocompleteServer server = AutocompleteServer.start(listed)) {
+            for (String host :
+                    List.of("console.internal:8081", "CONSOLE.internal", "10.0.0.5:8081", "127.0.0.1:8081")) {
+                assertTrue(hostAnswer(server, host).startsWith("HTTP/1.1 200"), host);
+            }
+            String refused = hostAnswer(server, "evil.example:8081");
+            assertTrue(refused.startsWith("HTTP/1.1 403"), refused);
+            assertTrue(refused.contains("management.console-hosts"), "says what to set: " + refused);
+        }
+        ServerSettings any = ServerSettings.read(null, Map.of("AUTOCOMPLETE_MANAGEMENT_CONSOLE_HOSTS", "any"))
+                .with("127.0.0.1", 0, tenants)
+                .withManagement("127.0.0.1", 0);
+        try (AutocompleteServer server = AutocompleteServer.start(any)) {
+            assertTrue(hostAnswer(server, "evil.example:8081").startsWith("HTTP/1.1 200"));
+        }
+    }
+
+    private static String hostAnswer(AutocompleteServer server, String host) throws Exception {
+        try (RawConnection connection = new RawConnection(server.managementPort())) {
+            connection.send("GET /admin/api/keys HTTP/1.1\r\nHost: " + host + "\r\n\r\n");
+            return connection.readResponse();
         }
     }
 }

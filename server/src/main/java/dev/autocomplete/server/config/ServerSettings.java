@@ -69,7 +69,18 @@ public record ServerSettings(
      * The management listener: health and metrics, which show tenant problems, file paths and traffic, so
      * they are kept off the API's port (plain HTTP; loopback unless an operator opens it on purpose).
      */
-    public record Management(String host, int port) {}
+    public record Management(String host, int port, String consoleHosts) {
+
+        /** With {@code management.console-hosts} at its default, {@code auto}. */
+        public Management(String host, int port) {
+            this(host, port, "auto");
+        }
+
+        /** The {@code Host} names the console answers on this listener. */
+        public ConsoleHosts console() {
+            return ConsoleHosts.of(consoleHosts, host);
+        }
+    }
 
     /**
      * Limits that protect the server.
@@ -118,6 +129,7 @@ public record ServerSettings(
         keys.put("server.shutdown-grace-seconds", "10");
         keys.put("management.host", "127.0.0.1");
         keys.put("management.port", "8081");
+        keys.put("management.console-hosts", "auto");
         keys.put("tenants.dir", "tenants");
         keys.put("data.dir", "");
         keys.put("tenants.watch", "auto");
@@ -215,7 +227,10 @@ public record ServerSettings(
                 s.text("token.secret"),
                 s.text("token.secret-file").isEmpty() ? null : Path.of(s.text("token.secret-file")),
                 s.number("cache.max-entries", 0, 10_000_000),
-                new Management(s.text("management.host"), s.number("management.port", 0, 65535)),
+                new Management(
+                        s.text("management.host"),
+                        s.number("management.port", 0, 65535),
+                        s.consoleHosts("management.console-hosts")),
                 s.text("data.dir").isEmpty() ? null : Path.of(s.text("data.dir")),
                 storageUrl(s.text("storage.url")),
                 s.choice("tenants.watch", WatchMode.class),
@@ -272,7 +287,9 @@ public record ServerSettings(
                 tokenSecretFile,
                 cacheMaxEntries,
                 new Management(
-                        newHost != null ? newHost : management.host(), newPort != null ? newPort : management.port()),
+                        newHost != null ? newHost : management.host(),
+                        newPort != null ? newPort : management.port(),
+                        management.consoleHosts()),
                 dataDir,
                 storageUrl,
                 tenantsWatch,
@@ -521,6 +538,16 @@ public record ServerSettings(
             }
             throw new IllegalArgumentException(key + " (or " + environmentName(key) + ") must be a whole number from "
                     + min + " to " + max + "; got '" + text + "'");
+        }
+
+        /** A value {@link ConsoleHosts} reads, checked here so that errors name the key. */
+        String consoleHosts(String key) {
+            try {
+                ConsoleHosts.of(text(key), "127.0.0.1");
+                return text(key);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(key + " (or " + environmentName(key) + ") " + e.getMessage(), e);
+            }
         }
 
         boolean flag(String key) {

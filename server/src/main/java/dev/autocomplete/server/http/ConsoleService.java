@@ -10,6 +10,7 @@ import dev.autocomplete.server.auth.KeyType;
 import dev.autocomplete.server.auth.KeyUse;
 import dev.autocomplete.server.catalogs.LiveCatalog;
 import dev.autocomplete.server.catalogs.LiveCatalogs;
+import dev.autocomplete.server.config.ConsoleHosts;
 import dev.autocomplete.server.observe.Health;
 import dev.autocomplete.server.observe.HealthCheck;
 import dev.autocomplete.server.protocol.ApiException;
@@ -33,7 +34,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.IntSupplier;
 
 /**
@@ -44,7 +44,8 @@ import java.util.function.IntSupplier;
  * {@code POST /admin/api/try-key}, which mints the try-it client a short-lived public key held in memory only.
  *
  * <p>The listener is loopback by default and has no credentials of its own; so that a web page elsewhere cannot read
- * it through a DNS name rebound to 127.0.0.1, a loopback listener answers only requests whose Host is a loopback name.
+ * it through a DNS name rebound to 127.0.0.1, it answers only the Host names {@code management.console-hosts} allows
+ * ({@link ConsoleHosts}: by default loopback names while the listener is on loopback).
  */
 public final class ConsoleService implements HttpService {
 
@@ -53,9 +54,6 @@ public final class ConsoleService implements HttpService {
 
     private static final int MAX_DAYS = 90;
     private static final int MAX_BODY_BYTES = 4096;
-    private static final Set<String> LOOPBACK_HOSTS = Set.of("localhost", "[::1]");
-    private static final java.util.regex.Pattern LOOPBACK_V4 =
-            java.util.regex.Pattern.compile("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
 
     private final TenantRegistry tenants;
     private final Health health;
@@ -67,13 +65,13 @@ public final class ConsoleService implements HttpService {
     private final ErrorResponses errors;
     private final IntSupplier publicPort;
     private final boolean publicTls;
-    private final boolean loopbackOnly;
+    private final ConsoleHosts hosts;
     private final String contentSecurityPolicy;
 
     /**
      * @param publicPort the API's port, once it listens: where the try-it client sends its requests
      * @param publicTls whether the API's listener speaks HTTPS
-     * @param loopbackListener whether the management listener listens on loopback only (then Host must be loopback)
+     * @param hosts the Host names the console answers
      */
     public ConsoleService(
             TenantRegistry tenants,
@@ -86,7 +84,7 @@ public final class ConsoleService implements HttpService {
             Clock clock,
             IntSupplier publicPort,
             boolean publicTls,
-            boolean loopbackListener) {
+            ConsoleHosts hosts) {
         this.tenants = tenants;
         this.health = health;
         this.keys = keys;
@@ -97,7 +95,7 @@ public final class ConsoleService implements HttpService {
         this.errors = errors;
         this.publicPort = publicPort;
         this.publicTls = publicTls;
-        this.loopbackOnly = loopbackListener;
+        this.hosts = hosts;
         // The try-it client talks to the API's port on whatever host the page was opened by.
         this.contentSecurityPolicy = "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
                 + "connect-src 'self' " + (publicTls ? "https" : "http") + "://*:%d; base-uri 'none'; "
@@ -133,21 +131,15 @@ public final class ConsoleService implements HttpService {
     }
 
     private void checkHost(ServerRequest request, ServerResponse response) {
-        if (loopbackOnly) {
-            String host = request.headers().first(HeaderNames.HOST).orElse("");
-            String name = host.startsWith("[")
-                    ? host.substring(0, host.indexOf(']') + 1)
-                    : host.contains(":") ? host.substring(0, host.indexOf(':')) : host;
-            String lower = name.toLowerCase(java.util.Locale.ROOT);
-            if (!LOOPBACK_HOSTS.contains(lower) && !LOOPBACK_V4.matcher(lower).matches()) {
-                errors.send(
-                        response,
-                        403,
-                        "HOST_NOT_ALLOWED",
-                        "The console answers loopback names only (localhost,"
-                                + " 127.x.x.x, [::1]) while the management listener is on loopback.");
-                return;
-            }
+        if (!hosts.allows(request.headers().first(HeaderNames.HOST).orElse(""))) {
+            errors.send(
+                    response,
+                    403,
+                    "HOST_NOT_ALLOWED",
+                    "The console answers loopback names (localhost, 127.x.x.x, [::1])"
+                            + (hosts.names().isEmpty() ? "" : " and those in management.console-hosts")
+                            + " only; set management.console-hosts to the name you open it by.");
+            return;
         }
         response.next();
     }

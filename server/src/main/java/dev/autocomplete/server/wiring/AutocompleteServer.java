@@ -326,7 +326,7 @@ public final class AutocompleteServer implements AutoCloseable {
                                         settings.clock(),
                                         publicPort::get,
                                         settings.tls() != null,
-                                        loopback(settings.management().host()))));
+                                        settings.management().console())));
         if (settings.tls() != null) {
             server.tls(tls -> tls.privateKey(key -> key.pem(
                             pem -> pem.key(Resource.create(settings.tls().privateKey()))))
@@ -565,11 +565,6 @@ public final class AutocompleteServer implements AutoCloseable {
     private static Analytics analytics(ServerSettings settings) {
         return new Analytics(
                 () -> new AnalyticsStore(Database.of(settings)), settings.keepUnmatched(), settings.clock());
-    }
-
-    /** Whether a listener address is loopback by name (what the console's Host check applies to). */
-    private static boolean loopback(String host) {
-        return host.equals("localhost") || host.startsWith("127.") || host.equals("::1") || host.equals("[::1]");
     }
 
     /** The live catalogs and their store; {@code catalog import} and tests write through it. */

@@ -69,6 +69,39 @@ class ServerSettingsTest {
     }
 
     @Test
+    void the_consoles_host_names_follow_the_listener_unless_set_and_a_bad_name_is_refused_naming_the_setting() {
+        assertFalse(ServerSettings.defaults().management().console().allows("evil.example"), "auto on loopback");
+        assertTrue(ServerSettings.defaults().management().console().allows("[::1]:8081"));
+        ServerSettings everywhere = ServerSettings.read(null, Map.of("AUTOCOMPLETE_MANAGEMENT_HOST", "0.0.0.0"));
+        assertTrue(everywhere.management().console().allows("console.internal"), "auto off loopback: any name");
+        // The container image's case: every address of the container, published on the host's loopback.
+        ServerSettings image = ServerSettings.read(
+                null,
+                Map.of("AUTOCOMPLETE_MANAGEMENT_HOST", "0.0.0.0", "AUTOCOMPLETE_MANAGEMENT_CONSOLE_HOSTS", "loopback"));
+        assertFalse(image.management().console().allows("evil.example:8081"));
+        assertTrue(image.management().console().allows("localhost:8081"));
+        assertFalse(image.withManagement("127.0.0.1", 0).management().console().allows("evil.example"));
+        assertTrue(ServerSettings.read(null, Map.of("AUTOCOMPLETE_MANAGEMENT_CONSOLE_HOSTS", "loopback"))
+                .withManagement("0.0.0.0", null)
+                .management()
+                .console()
+                .allows("127.0.0.1"));
+        // auto is read against the listener the command line moved it to.
+        assertTrue(ServerSettings.defaults()
+                .withManagement("0.0.0.0", null)
+                .management()
+                .console()
+                .allows("a.b"));
+        IllegalArgumentException bad = assertThrows(
+                IllegalArgumentException.class,
+                () -> ServerSettings.read(
+                        null, Map.of("AUTOCOMPLETE_MANAGEMENT_CONSOLE_HOSTS", "console.internal:8081")));
+        assertTrue(bad.getMessage().contains("management.console-hosts"), bad.getMessage());
+        assertTrue(bad.getMessage().contains("AUTOCOMPLETE_MANAGEMENT_CONSOLE_HOSTS"), bad.getMessage());
+        assertTrue(bad.getMessage().contains("without ports"), bad.getMessage());
+    }
+
+    @Test
     void the_data_directory_is_data_beside_the_tenants_directory_unless_data_dir_is_set() {
         ServerSettings defaults = ServerSettings.defaults();
         assertEquals(Path.of("").toAbsolutePath().resolve("data"), defaults.data());
@@ -118,6 +151,36 @@ class ServerSettingsTest {
                         .contains(
                                 "tenants.watch (or AUTOCOMPLETE_TENANTS_WATCH) must be one of [auto, events, poll]; got 'inotify'"),
                 bad.getMessage());
+    }
+
+    @Test
+    void the_shipped_settings_file_shows_every_key_with_its_default() throws Exception {
+        // deploy/autocomplete.yaml says it shows every key with its default: read it as nested keys by indentation.
+        Map<String, String> shown = new java.util.HashMap<>();
+        java.util.List<String> path = new java.util.ArrayList<>();
+        for (String line : Files.readAllLines(repoRoot().resolve("deploy/autocomplete.yaml"))) {
+            java.util.regex.Matcher m =
+                    java.util.regex.Pattern.compile("^( *)([a-z-]+):(.*)$").matcher(line);
+            if (!m.matches()) {
+                continue;
+            }
+            int depth = m.group(1).length() / 2;
+            path.subList(depth, path.size()).clear();
+            path.add(m.group(2));
+            String value = m.group(3).replaceAll("\\s+#.*$", "").strip().replaceAll("^\"(.*)\"$", "$1");
+            if (!value.isEmpty() || m.group(3).strip().startsWith("\"\"")) {
+                shown.put(String.join(".", path), value);
+            }
+        }
+        for (Map.Entry<String, String> key : ServerSettings.KEYS.entrySet()) {
+            assertEquals(key.getValue(), shown.get(key.getKey()), "deploy/autocomplete.yaml: " + key.getKey());
+        }
+        assertEquals(ServerSettings.KEYS.keySet(), shown.keySet(), "no key the server does not read");
+        // And the server reads it as it is shipped.
+        assertEquals(
+                ServerSettings.defaults().management(),
+                ServerSettings.read(repoRoot().resolve("deploy/autocomplete.yaml"), Map.of())
+                        .management());
     }
 
     @Test
