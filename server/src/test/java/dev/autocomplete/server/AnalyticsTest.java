@@ -35,6 +35,20 @@ class AnalyticsTest {
             .withSettings(settings -> settings.withLearning(new LearningSettings(
                     Duration.ofDays(14), Duration.ofSeconds(1), 20_000, 1_000_000, 1_000_000, 10_000)));
 
+    /**
+     * A server whose clock reads 10:30 UTC: a report by day over a window of whole hours passes for whole days only
+     * when it is read during the 23:00 hour.
+     */
+    @RegisterExtension
+    static final DemoServer morning =
+            new DemoServer().withSettings(settings -> settings.withClock(at("2026-03-10T10:30:00Z")));
+
+    private static TestClock at(String instant) {
+        TestClock clock = new TestClock();
+        clock.set(instant);
+        return clock;
+    }
+
     /** A server that keeps no unmatched spans ({@code analytics.keep-unmatched: false}). */
     @RegisterExtension
     static final DemoServer discreet = new DemoServer().withSettings(settings -> settings.withKeepUnmatched(false));
@@ -219,9 +233,11 @@ class AnalyticsTest {
 
     @Test
     void by_day_a_report_has_a_point_for_each_whole_utc_day_today_last() {
-        JsonNode data = management(demo)
+        JsonNode data = management(morning)
                 .get("/admin/api/analytics?tenant=demo&product=travel&days=7")
                 .data();
+        assertEquals("2026-03-04T00:00:00Z", data.path("from").asText(), data.toString());
+        assertEquals("2026-03-10T11:00:00Z", data.path("to").asText(), "today so far, this hour included");
         assertEquals("day", data.path("granularity").asText(), data.toString());
         JsonNode series = data.path("series");
         assertEquals(7, series.size(), "seven days, not the last hours of an eighth: " + data);
