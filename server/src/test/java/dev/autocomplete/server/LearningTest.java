@@ -501,6 +501,35 @@ class LearningTest {
         assertEquals(0.0, priors(demo).credit("origin", "", "reykjavik"), "the context's city is not credited");
     }
 
+    /**
+     * A date engine's options are of the moment (an end-user trial saw "tomorrow monday 7 december", folded, offered
+     * to French users the next day): a date param learns nothing by default, while the origin picked in the same
+     * session is credited.
+     */
+    @Test
+    void a_picked_date_is_not_learned_while_a_picked_city_is() throws Exception {
+        String session = session();
+        String raw = "Book a flight from {{ORIGIN_1}} to {{DESTINATION_1}} on ";
+        ObjectNode body = fill(envelope(raw), "{{ORIGIN_1}}", "origin", "Paris");
+        fill(body, "{{DESTINATION_1}}", "destination", "London");
+        List<String> dates = suggest(demo, "travel", session, body).options("date");
+        assertTrue(dates.size() >= 3, dates.toString());
+        String date = dates.get(2);
+        String another = session(); // picks are written in order: once this one's city is credited, the date was read
+        List<String> origins = suggest(demo, "travel", another, envelope("Book a flight from "))
+                .options("origin");
+        String city = origins.getLast();
+        pick(demo, "travel", session, raw, date);
+        pick(demo, "travel", another, "Book a flight from ", city);
+        waitFor(
+                city + " credited",
+                () -> priors(demo).credit("origin", "", dev.autocomplete.spi.toolkit.TextFolding.fold(city)) > 0);
+        assertEquals(
+                0.0,
+                priors(demo).credit("date", "", dev.autocomplete.spi.toolkit.TextFolding.fold(date)),
+                date + " is not learned");
+    }
+
     @Test
     void a_param_with_learn_false_is_never_re_ranked_and_the_cli_forgets_what_was_learned() throws Exception {
         String session = session();

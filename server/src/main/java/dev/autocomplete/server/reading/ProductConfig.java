@@ -27,6 +27,9 @@ public final class ProductConfig {
     /** The engine of a param that names none. */
     public static final String DEFAULT_ENGINE = "catalog";
 
+    /** The built-in engine of dates: its params do not learn from picks unless {@code learn: true}. */
+    static final String DATE_ENGINE = "date";
+
     private static final Set<String> INTENT_KEYS = Set.of("name", "phrases", "params");
     /** The keys of a param the core reads; the others are its engine's ({@link ParamSpec#config()}). */
     private static final Set<String> CORE_PARAM_KEYS = Set.of(
@@ -217,7 +220,10 @@ public final class ProductConfig {
         int beforeEngine = problems.count();
         String engine = problems.read(() -> tree.string("engine", DEFAULT_ENGINE), DEFAULT_ENGINE);
         boolean engineKnown = problems.count() == beforeEngine;
-        boolean learn = problems.read(() -> tree.bool("learn", true), true);
+        // A date engine's options are values of the moment (relative to today, in the user's language): a picked
+        // "Tomorrow, Monday 7 December" is no value to offer the next user, so such a param learns only when told.
+        boolean learnByDefault = !engine.equals(DATE_ENGINE);
+        boolean learn = problems.read(() -> tree.bool("learn", learnByDefault), learnByDefault);
         int beforeAttributes = problems.count();
         Map<String, String> attributeSources = problems.read(() -> attributeSources(tree), Map.<String, String>of());
         // The top-level keys the attributes read, folded: they name none of the param's option texts.
