@@ -167,6 +167,20 @@ class ReadingJourneysTest {
     }
 
     @Test
+    void letters_typed_with_their_accents_put_the_options_spelled_so_first() {
+        // An end-user trial: German `Köl` offered Kolkata, the larger city, before the Köln being spelled.
+        ObjectNode de = envelope("Flug von Köl");
+        ((ObjectNode) de.path("meta")).put("language", "de");
+        ApiClient.Reply accented = travel(de);
+        assertEquals("Köln", accented.options("origin").getFirst(), accented.raw());
+        ObjectNode plain = envelope("Flug von Kol");
+        ((ObjectNode) plain.path("meta")).put("language", "de");
+        ApiClient.Reply unaccented = travel(plain);
+        assertEquals("Kolkata", unaccented.options("origin").getFirst(), "typed without accents: the engine's order");
+        assertTrue(unaccented.options("origin").contains("Köln"), unaccented.raw());
+    }
+
+    @Test
     void a_span_is_read_as_the_longest_prefix_of_an_option_before_it_is_split() {
         ApiClient.Reply santiago = demo.suggestOk("lab/trips", envelope("Go from Santiago d"));
         assertEquals("origin", santiago.suggestionTypes().getFirst(), santiago.raw());

@@ -19,6 +19,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -713,8 +714,39 @@ public final class QueryReader {
                 param,
                 typed,
                 filled,
-                learned(param, typed, filled, sources.options(param.type(), typed, filled, query.optionLimit())),
+                learned(
+                        param,
+                        typed,
+                        filled,
+                        accentsFirst(typed, sources.options(param.type(), typed, filled, query.optionLimit()))),
                 false);
+    }
+
+    /**
+     * When what was typed has letters beyond ASCII ({@code Köl}), the options in which a word starts with it as typed,
+     * accents and all (case aside), come first, each group in the engine's order: the engine matches folded text, so
+     * without it Kolkata, the larger city, would come before the Köln the user is spelling.
+     */
+    static List<Option> accentsFirst(String typed, List<Option> options) {
+        String wanted = typed.strip().toLowerCase(Locale.ROOT);
+        if (options.size() < 2 || wanted.chars().allMatch(c -> c < 0x80)) {
+            return options;
+        }
+        List<Option> first = new ArrayList<>();
+        List<Option> rest = new ArrayList<>();
+        for (Option option : options) {
+            String text = option.text().toLowerCase(Locale.ROOT);
+            boolean startsAWord = false;
+            for (int at = text.indexOf(wanted); at >= 0 && !startsAWord; at = text.indexOf(wanted, at + 1)) {
+                startsAWord = at == 0 || !Character.isLetterOrDigit(text.charAt(at - 1));
+            }
+            (startsAWord ? first : rest).add(option);
+        }
+        if (first.isEmpty() || rest.isEmpty()) {
+            return options;
+        }
+        first.addAll(rest);
+        return first;
     }
 
     /**
