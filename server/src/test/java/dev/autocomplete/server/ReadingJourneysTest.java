@@ -153,6 +153,13 @@ class ReadingJourneysTest {
         assertTrue(reply.options("contact").isEmpty(), reply.raw());
     }
 
+    /** A request body for {@code rawQuery} sent with {@code meta.language}. */
+    private static ObjectNode inLanguage(String language, String rawQuery) {
+        ObjectNode body = envelope(rawQuery);
+        ((ObjectNode) body.path("meta")).put("language", language);
+        return body;
+    }
+
     @Test
     void words_no_engine_reads_before_a_value_are_passed_over() {
         // configuration.md: the words a user puts before a value (`my colleague`) are not the value; so a name
@@ -169,13 +176,9 @@ class ReadingJourneysTest {
     @Test
     void letters_typed_with_their_accents_put_the_options_spelled_so_first() {
         // An end-user trial: German `Köl` offered Kolkata, the larger city, before the Köln being spelled.
-        ObjectNode de = envelope("Flug von Köl");
-        ((ObjectNode) de.path("meta")).put("language", "de");
-        ApiClient.Reply accented = travel(de);
+        ApiClient.Reply accented = travel(inLanguage("de", "Flug von Köl"));
         assertEquals("Köln", accented.options("origin").getFirst(), accented.raw());
-        ObjectNode plain = envelope("Flug von Kol");
-        ((ObjectNode) plain.path("meta")).put("language", "de");
-        ApiClient.Reply unaccented = travel(plain);
+        ApiClient.Reply unaccented = travel(inLanguage("de", "Flug von Kol"));
         assertEquals("Kolkata", unaccented.options("origin").getFirst(), "typed without accents: the engine's order");
         assertTrue(unaccented.options("origin").contains("Köln"), unaccented.raw());
     }
@@ -192,13 +195,9 @@ class ReadingJourneysTest {
 
     @Test
     void a_cue_that_starts_an_option_is_read_as_the_option() {
-        ObjectNode fr = envelope("Réserver un vol de Rio de Janeiro");
-        ((ObjectNode) fr.path("meta")).put("language", "fr");
-        ApiClient.Reply rio = travel(fr);
+        ApiClient.Reply rio = travel(inLanguage("fr", "Réserver un vol de Rio de Janeiro"));
         assertEquals("destination", rio.suggestionTypes().getFirst(), rio.raw());
-        ObjectNode de = envelope("Flug von Am");
-        ((ObjectNode) de.path("meta")).put("language", "de");
-        ApiClient.Reply am = travel(de);
+        ApiClient.Reply am = travel(inLanguage("de", "Flug von Am"));
         assertEquals("origin", am.suggestionTypes().getFirst(), am.raw());
         assertTrue(am.options("origin").contains("Amsterdam"), am.raw());
     }

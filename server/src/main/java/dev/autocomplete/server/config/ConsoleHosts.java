@@ -23,8 +23,9 @@ public record ConsoleHosts(boolean any, Set<String> names) {
 
     private static final Set<String> LOOPBACK = Set.of("localhost", "[::1]");
     private static final Pattern LOOPBACK_V4 = Pattern.compile("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
+    /** A host name (a trailing dot allowed), an IPv4 address, or an IPv6 address in brackets. */
     private static final Pattern NAME = Pattern.compile(
-            "[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*\\.?" + "|\\[[0-9a-f:.]+\\]");
+            "[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*\\.?|\\[[0-9a-f:.]+\\]");
 
     /**
      * Reads the setting's value for a listener at {@code listenerHost}.
@@ -49,7 +50,7 @@ public record ConsoleHosts(boolean any, Set<String> names) {
                     String name = part.strip();
                     if (!NAME.matcher(name).matches()) {
                         throw new IllegalArgumentException("must be auto, loopback, any or host names separated by"
-                                + " commas (without ports); got '" + part.strip() + "'");
+                                + " commas (without ports); got '" + name + "'");
                     }
                     names.add(name.endsWith(".") ? name.substring(0, name.length() - 1) : name);
                 }
@@ -59,7 +60,7 @@ public record ConsoleHosts(boolean any, Set<String> names) {
     }
 
     /** Whether a listener address is loopback by name. */
-    public static boolean isLoopback(String host) {
+    private static boolean isLoopback(String host) {
         return host.equals("localhost") || host.startsWith("127.") || host.equals("::1") || host.equals("[::1]");
     }
 

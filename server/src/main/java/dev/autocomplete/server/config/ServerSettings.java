@@ -592,7 +592,8 @@ public record ServerSettings(
     }
 
     /** The YAML file as dotted keys; unknown keys and non-scalar values are errors. */
-    private static Map<String, String> flatten(Path file) {
+    /** A settings file's keys and values, as {@link #read} takes them; unknown keys are refused. */
+    static Map<String, String> flatten(Path file) {
         JsonNode root;
         try {
             root = new YAMLMapper().readTree(Files.readString(file));

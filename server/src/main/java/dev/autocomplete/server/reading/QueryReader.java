@@ -727,7 +727,7 @@ public final class QueryReader {
      * accents and all (case aside), come first, each group in the engine's order: the engine matches folded text, so
      * without it Kolkata, the larger city, would come before the Köln the user is spelling.
      */
-    static List<Option> accentsFirst(String typed, List<Option> options) {
+    private static List<Option> accentsFirst(String typed, List<Option> options) {
         String wanted = typed.strip().toLowerCase(Locale.ROOT);
         if (options.size() < 2 || wanted.chars().allMatch(c -> c < 0x80)) {
             return options;
