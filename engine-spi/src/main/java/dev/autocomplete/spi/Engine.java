@@ -35,6 +35,19 @@ public interface Engine extends AutoCloseable {
     }
 
     /**
+     * Whether the server may learn from the picks of this engine's options, and offer what users picked to later
+     * users (docs/configuration.md, "Learning from picks"). True unless the options are values of the moment: a date
+     * relative to today, a free time slot, a price quoted now. A pick of {@code Tomorrow, Monday 7 December} is no value
+     * to offer the next user, the day after. A param's {@code learn:} in {@code tenant.yaml} overrides the answer
+     * either way. Read once, when the engine is created.
+     *
+     * @since 3.2
+     */
+    default boolean learnsFromPicks() {
+        return true;
+    }
+
+    /**
      * How each typed span reads as a value of {@code ask.type()}: batched, so that the server asks once for
      * every span of a piece of text.
      *

@@ -34,7 +34,10 @@ class LearningTest {
 
     private static final String ORIGIN = "Book a flight from {{ORIGIN_1}}";
 
-    /** A tenant beside the demo: one param that learns, one that does not ({@code learn: false}). */
+    /**
+     * A tenant beside the demo: one param that learns, one that does not ({@code learn: false}), and a date param told
+     * to learn ({@code learn: true}) although its engine's options are of the moment.
+     */
     private static final String LAB = """
             display_name: Lab
             products:
@@ -63,6 +66,10 @@ class LearningTest {
                       - type: cheese
                         required: true
                         options: [Brie, Burrata, Bel Paese, Cheddar, Comte, Edam]
+                      - type: day
+                        cues: [on]
+                        engine: date
+                        learn: true
             """;
 
     @RegisterExtension
@@ -528,6 +535,25 @@ class LearningTest {
                 0.0,
                 priors(demo).credit("date", "", dev.autocomplete.spi.toolkit.TextFolding.fold(date)),
                 date + " is not learned");
+    }
+
+    /** {@code learn: true} in tenant.yaml overrides an engine that says its options are of the moment. */
+    @Test
+    void a_date_param_with_learn_true_learns() throws Exception {
+        String session = session();
+        String raw = "Eat {{CHEESE_1}} on ";
+        ObjectNode body = fill(envelope(raw), "{{CHEESE_1}}", "cheese", "Brie");
+        List<String> days = suggest(demo, "lab/deli", session, body).options("day");
+        assertTrue(days.size() >= 3, days.toString());
+        String day = days.get(2);
+        pick(demo, "lab/deli", session, raw, day);
+        waitFor(
+                day + " credited",
+                () -> demo.server()
+                                .learning()
+                                .priors("lab", "deli")
+                                .credit("day", "", dev.autocomplete.spi.toolkit.TextFolding.fold(day))
+                        > 0);
     }
 
     @Test

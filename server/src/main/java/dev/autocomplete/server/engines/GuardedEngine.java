@@ -60,6 +60,7 @@ public final class GuardedEngine implements AutoCloseable {
     private final boolean logQueries;
     private final Set<String> paramTypes;
     private final boolean cacheable;
+    private final boolean learnsFromPicks;
     private final Circuit circuit;
     private final LogThrottle failureLog;
     private final LogThrottle outputLog;
@@ -146,6 +147,7 @@ public final class GuardedEngine implements AutoCloseable {
         this.outputLog = new LogThrottle(logInterval);
         this.paramTypes = declaredTypes();
         this.cacheable = declaredCacheable();
+        this.learnsFromPicks = declaredLearning();
     }
 
     /** The engine's name, as params name it. */
@@ -161,6 +163,14 @@ public final class GuardedEngine implements AutoCloseable {
     /** Whether the engine's answers may be cached, read once when it was created. */
     public boolean cacheable() {
         return cacheable;
+    }
+
+    /**
+     * Whether picks of the engine's options may be learned from ({@link Engine#learnsFromPicks}), read once when it was
+     * created; true when it failed to say (logged).
+     */
+    public boolean learnsFromPicks() {
+        return learnsFromPicks;
     }
 
     /** The circuit's state now: {@code closed}, {@code open} or {@code half_open}. */
@@ -281,6 +291,20 @@ public final class GuardedEngine implements AutoCloseable {
         } catch (Exception | LinkageError | AssertionError e) {
             LOG.log(System.Logger.Level.WARNING, where + " failed to list its param types: " + describe(e));
             return Set.of();
+        } finally {
+            leave(previous);
+        }
+    }
+
+    private boolean declaredLearning() {
+        ClassLoader previous = enter();
+        try {
+            return engine.learnsFromPicks();
+        } catch (Exception | LinkageError | AssertionError e) {
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    where + " failed to say whether picks of its options are learned from: " + describe(e));
+            return true;
         } finally {
             leave(previous);
         }

@@ -27,9 +27,6 @@ public final class ProductConfig {
     /** The engine of a param that names none. */
     public static final String DEFAULT_ENGINE = "catalog";
 
-    /** The built-in engine of dates: its params do not learn from picks unless {@code learn: true}. */
-    static final String DATE_ENGINE = "date";
-
     private static final Set<String> INTENT_KEYS = Set.of("name", "phrases", "params");
     /** The keys of a param the core reads; the others are its engine's ({@link ParamSpec#config()}). */
     private static final Set<String> CORE_PARAM_KEYS = Set.of(
@@ -54,8 +51,15 @@ public final class ProductConfig {
      * @param model how the product reads queries; null when its config has problems
      * @param specs by engine name, the params it serves, in declaration order, one per type; with problems, those
      *     that could be read (so that their engines can still report problems of their own)
+     * @param learnAsEngineSays the params whose {@code learn} {@code tenant.yaml} leaves to their engine: they learn
+     *     unless it says its options are values of the moment ({@link ProductModel#withoutLearning})
      */
-    public record Parsed(ProductModel model, Map<String, List<ParamSpec>> specs) {}
+    public record Parsed(
+            ProductModel model, Map<String, List<ParamSpec>> specs, Set<ProductModel.Param> learnAsEngineSays) {
+        public Parsed {
+            learnAsEngineSays = Set.copyOf(learnAsEngineSays);
+        }
+    }
 
     private final String defaultLanguage;
     private final ConfigProblems problems;
@@ -66,6 +70,8 @@ public final class ProductConfig {
     private final Map<String, ParamDeclaration> declared = new HashMap<>();
     /** Each param's {@code distinct_from}, checked against the product's params once all are read. */
     private final List<DistinctFrom> distinctFroms = new ArrayList<>();
+    /** The params without a {@code learn} of their own ({@link Parsed#learnAsEngineSays}). */
+    private final Set<ProductModel.Param> learnAsEngineSays = new HashSet<>();
 
     private record DistinctFrom(ConfigTree tree, String type, String other) {}
 
@@ -99,7 +105,8 @@ public final class ProductConfig {
         ProductConfig config = new ProductConfig(defaultLanguage, problems);
         ProductModel model = config.model(product);
         // The params read so far go to their engines even when there are problems, so theirs are reported too.
-        return new Parsed(problems.count() == before ? model : null, Map.copyOf(config.specs));
+        return new Parsed(
+                problems.count() == before ? model : null, Map.copyOf(config.specs), config.learnAsEngineSays);
     }
 
     private ProductModel model(ConfigTree root) {
@@ -220,10 +227,10 @@ public final class ProductConfig {
         int beforeEngine = problems.count();
         String engine = problems.read(() -> tree.string("engine", DEFAULT_ENGINE), DEFAULT_ENGINE);
         boolean engineKnown = problems.count() == beforeEngine;
-        // A date engine's options are values of the moment (relative to today, in the user's language): a picked
-        // "Tomorrow, Monday 7 December" is no value to offer the next user, so such a param learns only when told.
-        boolean learnByDefault = !engine.equals(DATE_ENGINE);
-        boolean learn = problems.read(() -> tree.bool("learn", learnByDefault), learnByDefault);
+        // Without a learn of its own, the param learns unless its engine says its options are values of the moment
+        // (Engine#learnsFromPicks), which is known once the engines are made.
+        boolean learnUnsaid = !tree.has("learn");
+        boolean learn = problems.read(() -> tree.bool("learn", true), true);
         int beforeAttributes = problems.count();
         Map<String, String> attributeSources = problems.read(() -> attributeSources(tree), Map.<String, String>of());
         // The top-level keys the attributes read, folded: they name none of the param's option texts.
@@ -274,7 +281,7 @@ public final class ProductConfig {
             distinctFroms.add(new DistinctFrom(tree, type, distinctFrom));
         }
         addContextExample(type, rawContextKeys, attributeSources, contextOptions);
-        return new ProductModel.Param(
+        ProductModel.Param param = new ProductModel.Param(
                 type,
                 label,
                 required,
@@ -287,6 +294,10 @@ public final class ProductConfig {
                 learn,
                 attributeKeys,
                 distinctFrom);
+        if (learnUnsaid) {
+            learnAsEngineSays.add(param);
+        }
+        return param;
     }
 
     /**

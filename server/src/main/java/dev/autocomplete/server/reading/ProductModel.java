@@ -42,6 +42,26 @@ public final class ProductModel {
         this.learningTypes = Collections.unmodifiableSet(learning);
     }
 
+    /**
+     * This model with learning off for {@code params} (params whose engine's options are values of the moment, as
+     * {@link dev.autocomplete.spi.Engine#learnsFromPicks} says); this very model when there are none.
+     */
+    public ProductModel withoutLearning(Set<Param> params) {
+        if (params.isEmpty()) {
+            return this;
+        }
+        List<Intent> changed = intents.stream()
+                .map(intent -> new Intent(
+                        intent.name(),
+                        intent.phrases(),
+                        intent.translatedPhrases(),
+                        intent.params().stream()
+                                .map(param -> params.contains(param) ? param.notLearning() : param)
+                                .toList()))
+                .toList();
+        return new ProductModel(prompt, changed, contextExample);
+    }
+
     public Localized prompt() {
         return prompt;
     }
@@ -144,6 +164,23 @@ public final class ProductModel {
 
         public Param {
             attributeKeys = Set.copyOf(attributeKeys);
+        }
+
+        /** This param, learning nothing from picks. */
+        Param notLearning() {
+            return new Param(
+                    type,
+                    label,
+                    required,
+                    cues,
+                    translatedCues,
+                    condition,
+                    contextKeys,
+                    contextOptions,
+                    engine,
+                    false,
+                    attributeKeys,
+                    distinctFrom);
         }
 
         /** A param that differs from no other. */

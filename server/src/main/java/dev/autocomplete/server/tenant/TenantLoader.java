@@ -8,6 +8,7 @@ import dev.autocomplete.server.engines.GuardedEngine;
 import dev.autocomplete.server.protocol.Uuids;
 import dev.autocomplete.server.ratelimit.RateLimit;
 import dev.autocomplete.server.reading.ProductConfig;
+import dev.autocomplete.server.reading.ProductModel;
 import dev.autocomplete.server.reading.Query;
 import dev.autocomplete.server.reading.QueryReader;
 import dev.autocomplete.server.reading.Segment;
@@ -398,12 +399,15 @@ public final class TenantLoader {
                 }
             }
             if (checks.count() == before && parsed.model() != null) {
+                Set<ProductModel.Param> momentary = new HashSet<>(parsed.learnAsEngineSays());
+                momentary.removeIf(param -> byType.get(param.type()) == null
+                        || byType.get(param.type()).learnsFromPicks());
                 products.add(new Product(
                         id,
                         slug,
                         maxOptions,
                         zone,
-                        parsed.model(),
+                        parsed.model().withoutLearning(momentary),
                         engines,
                         byType,
                         limits,

@@ -47,6 +47,12 @@ final class DateEngine implements Engine {
         return settings.defaultDays().keySet();
     }
 
+    /** A date is a value of the moment, relative to today and in the user's language: no value to the next user. */
+    @Override
+    public boolean learnsFromPicks() {
+        return false;
+    }
+
     @Override
     public List<SpanMatch> match(Ask ask, List<String> spans) {
         Languages languages = languages(ask);
