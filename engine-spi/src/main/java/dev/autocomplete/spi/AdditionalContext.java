@@ -37,7 +37,11 @@ public record AdditionalContext(Value root) {
         }
     }
 
-    /** A JSON number. */
+    /**
+     * A JSON number, exactly as sent: it may lie far beyond any {@code double} ({@code 1e400}), and its plain form may
+     * be vast ({@code toPlainString()} of {@code 1e999999} is a million digits). Read it with {@code compareTo},
+     * {@code doubleValue()} or {@code intValueExact()}, not through its plain text.
+     */
     public record Number(BigDecimal number) implements Value {
         public Number {
             requireNonNull(number, "number is null");

@@ -498,6 +498,37 @@ class SuggestProtocolTest {
         assertFalse(reply.raw().contains("éé"), "the error never echoes the context");
     }
 
+    /**
+     * Numbers count as written (a hostile trial: {@code 1e400} answered 500, and {@code 1e300} was measured as the 7 bytes
+     * of {@code 1.0E300}); strings as their compact escapes; nested arrays and objects their commas.
+     */
+    @Test
+    void additional_context_numbers_count_as_written_even_beyond_a_double() {
+        for (String number : new String[] {"1e400", "-1e400", "1e999999999", "1E+2", "0.5e-400"}) {
+            ApiClient.Reply reply = contextBody("{\"n\":" + number + "}");
+            assertEquals(200, reply.status(), number + ": " + reply.raw());
+        }
+        // [1e300,1e300,...]: 333 numbers of 5 bytes, 332 commas, 2 brackets = 1999 bytes; one more "0" makes 2000.
+        String numbers = String.join(",", java.util.Collections.nCopies(333, "1e300"));
+        assertEquals(1999, ("[" + numbers + "]").length());
+        assertEquals(200, contextBody("[" + numbers + "]").status());
+        assertEquals(200, contextBody("[" + numbers + "0]").status());
+        assertError(contextBody("[" + numbers + "00]"), 400, "ADDITIONAL_CONTEXT_TOO_LARGE");
+        // Objects in arrays and escapes: {"a":[{"b":"\u0041/\/"},{"c":[true,null,1]}]} is {"a":[{"b":"A//"},...]}.
+        String nested = "{\"a\":[{\"b\":\"\\u0041/\\/\"},{\"c\":[true,null,1]}],\"d\":\"";
+        int structure = "{\"a\":[{\"b\":\"A//\"},{\"c\":[true,null,1]}],\"d\":\"\"}".length();
+        assertEquals(
+                200, contextBody(nested + "x".repeat(2000 - structure) + "\"}").status());
+        assertError(contextBody(nested + "x".repeat(2001 - structure) + "\"}"), 400, "ADDITIONAL_CONTEXT_TOO_LARGE");
+    }
+
+    private ApiClient.Reply contextBody(String context) {
+        String body = envelope("")
+                .toString()
+                .replace("\"completed_params\":[]", "\"completed_params\":[],\"additional_context\":" + context);
+        return api.post("/api/suggest", travelKey, body, "application/json", Map.of());
+    }
+
     @Test
     void empty_additional_context_forms_mean_none() {
         for (String empty : new String[] {"null", "{}", "[]", "\"\""}) {

@@ -2,12 +2,10 @@ package dev.autocomplete.server.protocol;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
-import com.fasterxml.jackson.databind.ObjectWriter;
 import dev.autocomplete.spi.AdditionalContext;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -64,16 +62,13 @@ public final class SuggestRequestReader {
     private final ObjectMapper json;
     /** Reads one value inside the body: the trailing-token check belongs to the whole body. */
     private final ObjectReader subtree;
-    /**
-     * Writes {@code additional_context} to measure it (decision 8). A character outside the BMP is its 4 UTF-8
-     * bytes, not the 12 of the two escaped surrogates Jackson writes by default.
-     */
-    private final ObjectWriter compact;
+    /** Reads {@code additional_context}: as {@link #subtree}, with numbers that have a fraction or an exponent as decimals. */
+    private final ObjectReader context;
 
     public SuggestRequestReader(ObjectMapper json) {
         this.json = json;
         this.subtree = json.reader().without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-        this.compact = json.writer().with(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8);
+        this.context = subtree.with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
     }
 
     /** @throws ApiException for anything but a valid suggest body, and nothing else */
@@ -82,6 +77,9 @@ public final class SuggestRequestReader {
         Envelope envelope;
         try (JsonParser parser = json.createParser(body)) {
             envelope = envelope(parser);
+            if (envelope != null) {
+                envelope.body = body;
+            }
             if (parser.nextToken() != null) {
                 throw new IOException("trailing tokens");
             }
@@ -258,6 +256,8 @@ public final class SuggestRequestReader {
     private static final class Envelope {
         Fields meta;
         Data data;
+        /** The bytes it was read from. */
+        byte[] body;
     }
 
     /** The known fields of {@code data}: null when absent or null, else as read (or NOT_A_STRING, NOT_AN_ARRAY). */
@@ -265,6 +265,10 @@ public final class SuggestRequestReader {
         Object rawQuery;
         List<Fields> completedParams;
         JsonNode additionalContext;
+        /** Where {@code additional_context}'s value starts and ends in the body. */
+        int contextFrom;
+
+        int contextTo;
         List<Fields> identifiedParams;
         List<Fields> recentlySuggested;
     }
@@ -312,7 +316,14 @@ public final class SuggestRequestReader {
             switch (name) {
                 case "raw_query" -> data.rawQuery = string(parser, token);
                 case "completed_params" -> data.completedParams = entries(parser, token, COMPLETED_PARAM);
-                case "additional_context" -> data.additionalContext = subtree.readTree(parser);
+                case "additional_context" -> {
+                    // Its bytes are measured as sent (CompactJsonSize); its numbers read as decimals, so that one
+                    // beyond
+                    // a double's range (1e400) is a number like any other rather than an infinity.
+                    data.contextFrom = (int) parser.currentTokenLocation().getByteOffset();
+                    data.additionalContext = context.readTree(parser);
+                    data.contextTo = (int) parser.currentLocation().getByteOffset();
+                }
                 case "identified_params" -> data.identifiedParams = entries(parser, token, IDENTIFIED_PARAM);
                 case "recently_suggested" -> data.recentlySuggested = entries(parser, token, SUGGESTION);
                 default -> skip(parser);
@@ -429,7 +440,7 @@ public final class SuggestRequestReader {
                 rawQuery,
                 Collections.unmodifiableMap(fills),
                 Set.copyOf(dismissed),
-                additionalContext(data.additionalContext),
+                additionalContext(data, body.body),
                 pairs(data.identifiedParams, "identified_params", "value", SuggestRequest.EchoedParam::new),
                 pairs(data.recentlySuggested, "recently_suggested", "text", SuggestRequest.SuggestionRef::new),
                 meta.requestId(),
@@ -515,17 +526,18 @@ public final class SuggestRequestReader {
         }
     }
 
-    private AdditionalContext additionalContext(JsonNode node) {
+    private AdditionalContext additionalContext(Data data, byte[] body) {
+        JsonNode node = data.additionalContext;
         if (node == null
                 || node.isNull()
                 || (node.isContainerNode() && node.isEmpty())
                 || (node.isTextual() && node.textValue().isEmpty())) {
             return AdditionalContext.NONE;
         }
-        int size;
+        long size;
         try {
-            size = compact.writeValueAsBytes(node).length;
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            size = CompactJsonSize.of(json.getFactory(), body, data.contextFrom, data.contextTo);
+        } catch (IOException | IllegalArgumentException e) {
             throw ApiException.badRequest("INVALID_REQUEST", "data.additional_context cannot be read.");
         }
         if (size > MAX_CONTEXT_BYTES) {
