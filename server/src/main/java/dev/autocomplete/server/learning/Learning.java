@@ -224,6 +224,11 @@ public final class Learning implements AutoCloseable {
             pick = new Pick(product.tenant(), product.product(), type, "", "", 0, 0, now);
         } else {
             String folded = TextFolding.fold(selected);
+            if (folded.isEmpty()) {
+                // Punctuation alone ('!!!'): no option folds to nothing, and the empty hash is the suggestion's own
+                // mark, which a pill pick checks.
+                return Outcome.MALFORMED;
+            }
             long hash = Offered.hash(folded);
             String type = shown.attribute(session, hash, filledIn(rawQuery), now);
             if (type == null) {
