@@ -73,6 +73,11 @@ class CatalogCommandTest {
             // The seed file edited: reported at the tenant's reload, not merged; its import brings it in.
             Files.writeString(seed, "id,text,weight\nred,Crimson Red,3\nteal,Deep Teal,9\n");
             assertTrue(server.awaitLog("data/colors.csv changed since it was imported", 10), server.log());
+            // The command it prints runs as printed from any directory: the file's path is the tenant's directory's
+            // and the file's, not the file's alone (an operator trial's import of data/colors.csv found no file).
+            assertTrue(
+                    server.log().contains("catalog import --tenant shop --catalog colors " + seed.normalize()),
+                    server.log());
             assertFalse(colors(api, key, "Paint ").contains("Deep Teal"));
             TestTenants.Cli seeded = cli("import", tenants, data, seed.toString());
             assertEquals(0, seeded.exit(), seeded.err());

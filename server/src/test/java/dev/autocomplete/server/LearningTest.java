@@ -588,6 +588,17 @@ class LearningTest {
                 .options("fruit")
                 .getFirst()
                 .equals("Apple"));
+        // A misspelt name forgets nothing and says so (an operator trial saw "Forgot 0" and exit 0).
+        TestTenants.Cli product = TestTenants.cli(
+                "learning", "reset", "--tenants", demo.tenants().toString(), "--tenant", "lab", "--product", "shpo");
+        assertEquals(2, product.exit(), product.out());
+        assertTrue(
+                product.err().contains("No product 'shpo'") && product.err().contains("its products: shop, deli"),
+                product.err());
+        TestTenants.Cli tenant =
+                TestTenants.cli("learning", "reset", "--tenants", demo.tenants().toString(), "--tenant", "lba");
+        assertEquals(2, tenant.exit(), tenant.out());
+        assertTrue(tenant.err().contains("No tenant 'lba'"), tenant.err());
     }
 
     @Test

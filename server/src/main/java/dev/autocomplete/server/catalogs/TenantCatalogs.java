@@ -103,7 +103,7 @@ public final class TenantCatalogs {
                     LiveCatalog catalog = store.open(
                             new CatalogRef(tenantId, name),
                             new LiveCatalogs.Seed(
-                                    source(declaration),
+                                    source(declaration, tenantDirectory),
                                     () -> seed(declaration, tenantDirectory, defaultLanguage),
                                     digest(declaration, tenantDirectory)));
                     live.add(catalog);
@@ -390,9 +390,20 @@ public final class TenantCatalogs {
                 + sha256(id.getBytes(StandardCharsets.UTF_8)).substring(0, 16);
     }
 
-    private static String source(ConfigTree declaration) {
+    /**
+     * What a catalog's seed is named by in messages: its file as the command line takes it (the tenant's directory as the
+     * server was given it, then the file: a path relative to the tenant alone failed in the import command the
+     * edited-seed warning prints), or its inline options.
+     */
+    private static String source(ConfigTree declaration, Path tenantDirectory) {
         return declaration.has("file")
-                ? declaration.raw("file").map(Object::toString).orElse("")
+                ? declaration
+                        .raw("file")
+                        .map(file -> tenantDirectory
+                                .resolve(file.toString())
+                                .normalize()
+                                .toString())
+                        .orElse("")
                 : declaration.path() + ".options";
     }
 

@@ -320,17 +320,12 @@ public final class KeysCommand implements Runnable {
             throws IOException {
         List<String> slugs = new ArrayList<>();
         try {
-            YamlDocument yaml = YamlDocument.read(directory.resolve(TenantLoader.TENANT_FILE));
-            if (yaml.root() instanceof Map<?, ?> root && root.get("products") instanceof List<?> products) {
-                for (Object item : products) {
-                    if (item instanceof Map<?, ?> map && map.get("id") != null) {
-                        if (product.equals(String.valueOf(map.get("slug")))
-                                || product.equalsIgnoreCase(String.valueOf(map.get("id")))) {
-                            return Uuids.require(String.valueOf(map.get("id")), "the product's id");
-                        }
-                        slugs.add(String.valueOf(map.get("slug")));
-                    }
+            for (Map<?, ?> map : products(directory)) {
+                if (product.equals(String.valueOf(map.get("slug")))
+                        || product.equalsIgnoreCase(String.valueOf(map.get("id")))) {
+                    return Uuids.require(String.valueOf(map.get("id")), "the product's id");
                 }
+                slugs.add(String.valueOf(map.get("slug")));
             }
         } catch (TenantException | IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "Cannot read the tenant: " + e.getMessage());
@@ -338,5 +333,30 @@ public final class KeysCommand implements Runnable {
         throw new IllegalArgumentException("No product '" + product + "' in "
                 + directory.resolve(TenantLoader.TENANT_FILE)
                 + (slugs.isEmpty() ? " (it has no products)" : "; its products: " + String.join(", ", slugs)));
+    }
+
+    /** The slugs of the products a tenant's {@code tenant.yaml} lists. */
+    static List<String> productSlugs(Path directory) {
+        try {
+            return products(directory).stream()
+                    .map(map -> String.valueOf(map.get("slug")))
+                    .toList();
+        } catch (IOException | TenantException | IllegalArgumentException e) {
+            throw new IllegalArgumentException("Cannot read the tenant: " + e.getMessage());
+        }
+    }
+
+    /** The products (with an id) a tenant's {@code tenant.yaml} lists, as read. */
+    private static List<Map<?, ?>> products(Path directory) throws IOException, TenantException {
+        List<Map<?, ?>> found = new ArrayList<>();
+        YamlDocument yaml = YamlDocument.read(directory.resolve(TenantLoader.TENANT_FILE));
+        if (yaml.root() instanceof Map<?, ?> root && root.get("products") instanceof List<?> products) {
+            for (Object item : products) {
+                if (item instanceof Map<?, ?> map && map.get("id") != null) {
+                    found.add(map);
+                }
+            }
+        }
+        return found;
     }
 }

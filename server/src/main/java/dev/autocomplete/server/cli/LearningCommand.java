@@ -3,6 +3,8 @@ package dev.autocomplete.server.cli;
 import dev.autocomplete.server.config.ServerSettings;
 import dev.autocomplete.server.learning.LearningStore;
 import dev.autocomplete.server.storage.MigrationMark;
+import dev.autocomplete.server.tenant.TenantLoader;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -51,6 +53,11 @@ public final class LearningCommand implements Runnable {
             MigrationMark.refuseWrites(resolved);
             try (LearningStore store = LearningStore.open(resolved)) {
                 int forgotten = store.reset(tenant, product);
+                if (forgotten == 0) {
+                    // Nothing forgotten: a name that is no tenant or product here is a typo, not a reset (a tenant
+                    // removed from the directory may still have its credits forgotten: then some are).
+                    requireKnown(resolved.tenants());
+                }
                 spec.commandLine()
                         .getOut()
                         .println("Forgot " + forgotten + " learned credit" + (forgotten == 1 ? "" : "s") + " of "
@@ -59,6 +66,27 @@ public final class LearningCommand implements Runnable {
                                 + " not one per pick); running servers apply it within learning.apply-seconds.");
             }
             return 0;
+        }
+
+        /** Refuses a tenant with no directory here, or a product slug its {@code tenant.yaml} lacks. */
+        private void requireKnown(java.nio.file.Path tenants) {
+            java.nio.file.Path directory = tenants.resolve(tenant).normalize();
+            if (!directory.getParent().equals(tenants.normalize())
+                    || !java.nio.file.Files.isRegularFile(directory.resolve(TenantLoader.TENANT_FILE))) {
+                throw new IllegalArgumentException("No tenant '" + tenant + "' in " + tenants
+                        + ", and the store holds nothing learned for it: nothing forgotten");
+            }
+            if (product != null) {
+                List<String> slugs = KeysCommand.productSlugs(directory);
+                if (!slugs.contains(product)) {
+                    throw new IllegalArgumentException("No product '" + product + "' in "
+                            + directory.resolve(TenantLoader.TENANT_FILE)
+                            + (slugs.isEmpty()
+                                    ? " (it has no products)"
+                                    : "; its products: " + String.join(", ", slugs))
+                            + ", and the store holds nothing learned for it: nothing forgotten");
+                }
+            }
         }
     }
 }
