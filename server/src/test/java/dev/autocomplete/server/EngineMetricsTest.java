@@ -223,7 +223,8 @@ class EngineMetricsTest {
             List<String> timeouts = log.messages().stream()
                     .filter(line -> line.startsWith("Reading for faulty/shop"))
                     .toList();
-            assertEquals(3, timeouts.size(), log.messages().toString());
+            // Three timeouts, one line: at most one every 10 s (it was one a request, an engine author's trial found).
+            assertEquals(1, timeouts.size(), log.messages().toString());
             for (String line : timeouts) {
                 assertTrue(
                         line.matches("Reading for faulty/shop did not finish within 500 ms; blamed on engine faulty"

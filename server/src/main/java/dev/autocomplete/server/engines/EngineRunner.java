@@ -76,14 +76,20 @@ public final class EngineRunner {
             if (late != null) {
                 late.timedOut();
             }
-            LOG.log(
-                    System.Logger.Level.WARNING,
-                    "Reading for " + name + " did not finish within "
-                            + budget.toMillis() + " ms"
-                            + (late == null
-                                    ? ""
-                                    : "; blamed on engine " + late.name() + " (" + timeByEngine(calls.summary())
-                                            + ")"));
+            // At most one line every OVERRUN_LOG, as on the request's own thread: an engine that is slow on every
+            // request wrote one per request (an engine author's trial).
+            int heldBack = overruns.admit(System.nanoTime());
+            if (heldBack >= 0) {
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "Reading for " + name + " did not finish within "
+                                + budget.toMillis() + " ms"
+                                + (late == null
+                                        ? ""
+                                        : "; blamed on engine " + late.name() + " (" + timeByEngine(calls.summary())
+                                                + ")")
+                                + (heldBack > 0 ? "; " + heldBack + " more since the last line" : ""));
+            }
             return done(null, EngineOutcome.TIMEOUT, System.nanoTime() - start, calls);
         } catch (InterruptedException e) {
             thread.interrupt();
