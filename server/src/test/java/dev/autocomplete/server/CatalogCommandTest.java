@@ -2,6 +2,7 @@ package dev.autocomplete.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.autocomplete.server.storage.MigrationMark;
@@ -97,6 +98,42 @@ class CatalogCommandTest {
                     file.toString());
             assertEquals(2, unknown.exit());
             assertTrue(unknown.err().contains("tenant 'shop' declares no catalog 'sizes'"), unknown.err());
+        }
+    }
+
+    /**
+     * An operator trial: a first tenant.yaml with a misspelt engine was refused, yet its catalog's seed was imported;
+     * the fix of the engine's name, with a row added to the file in the same edit, then loaded the store's two options
+     * and reported the file as changed since its import, not merged. A refused load now imports nothing.
+     */
+    @Test
+    void a_tenant_refused_at_its_first_load_imports_nothing_and_its_fixed_files_are_imported_whole() throws Exception {
+        Path tenants = temp.resolve("tenants");
+        Path data = temp.resolve("data");
+        Files.createDirectories(tenants.resolve("shop/data"));
+        String broken =
+                TENANT.replace("catalog: colors}\n", "catalog: colors}\n          - {type: day, engine: dates}\n");
+        assertNotEquals(TENANT, broken);
+        Files.writeString(tenants.resolve("shop/tenant.yaml"), broken);
+        Path seed = tenants.resolve("shop/data/colors.csv");
+        Files.writeString(seed, "id,text,weight\nred,Crimson Red,3\nblue,Navy Blue,2\n");
+        String key = TestTenants.createKey(tenants, "shop", "public", "paint");
+        try (ServerProcess server =
+                ServerProcess.start(tenants, temp.resolve("server.log"), Map.of(), "--data-dir", data.toString())) {
+            server.awaitServing();
+            assertTrue(server.awaitLog("names no engine 'dates'", 20), server.log());
+            assertFalse(server.log().contains("into the store"), server.log());
+
+            Files.writeString(seed, "id,text,weight\nred,Crimson Red,3\nblue,Navy Blue,2\nteal,Deep Teal,9\n");
+            Files.writeString(tenants.resolve("shop/tenant.yaml"), TENANT);
+            ApiClient api = new ApiClient(server.port());
+            assertWithin(20_000, () -> {
+                ApiClient.Reply reply = api.suggest(key, ApiClient.envelope("Paint "));
+                return reply.status() == 200
+                        && reply.options("color").equals(List.of("Deep Teal", "Crimson Red", "Navy Blue"));
+            });
+            assertTrue(server.log().contains("imported 3 options from"), server.log());
+            assertFalse(server.log().contains("changed since it was imported"), server.log());
         }
     }
 

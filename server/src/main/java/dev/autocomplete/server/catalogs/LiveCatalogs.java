@@ -162,6 +162,22 @@ public final class LiveCatalogs implements AutoCloseable {
     }
 
     /**
+     * Whether {@link #open} would import the catalog's seed: it is not open here and the store, reached, does not hold
+     * it. False when the store cannot be asked ({@link #open} then says why).
+     */
+    public boolean wouldSeed(CatalogRef ref) {
+        CatalogStore reached = store;
+        if (open.containsKey(ref) || reached == null) {
+            return false;
+        }
+        try {
+            return !reached.holds(ref);
+        } catch (StorageUnavailableException e) {
+            return false;
+        }
+    }
+
+    /**
      * The live catalog, opened on first use: built from the store, after importing {@code seed} when the store
      * does not hold the catalog yet; from the local snapshot while the store is away.
      *

@@ -45,23 +45,79 @@ public final class TenantCatalogs {
     private static final Set<String> PARAM_KEYS = Set.of("catalog", "options", CatalogSources.CONTEXT_ATTRIBUTES);
 
     private final Map<String, Supplier<LiveOptions>> byName;
-    /** An array: {@link #generation()} is read on every request, without an iterator. */
-    private final LiveCatalog[] live;
+    /** An array: {@link #generation()} is read on every request, without an iterator. Grows at {@link #commit}. */
+    private volatile LiveCatalog[] live;
+    /** Catalogs the store does not hold yet, served from their seed in memory until {@link #commit} imports them. */
+    private final List<Pending> pending;
+
+    private final LiveCatalogs store;
     /** Reads inline option lists: the tenant's directory and default language. */
     private final EngineContext inlineReader;
     /** What is likely a mistake but keeps nothing from serving, found while the params' sources are built. */
     private final List<EngineConfigException> warnings = new CopyOnWriteArrayList<>();
 
     private TenantCatalogs(
-            Map<String, Supplier<LiveOptions>> byName, List<LiveCatalog> live, EngineContext inlineReader) {
+            Map<String, Supplier<LiveOptions>> byName,
+            List<LiveCatalog> live,
+            List<Pending> pending,
+            LiveCatalogs store,
+            EngineContext inlineReader) {
         this.byName = Map.copyOf(byName);
         this.live = live.toArray(LiveCatalog[]::new);
+        this.pending = List.copyOf(pending);
+        this.store = store;
         this.inlineReader = inlineReader;
     }
 
     /** A tenant that declares no catalogs (its params' inline lists are read in the default language, English). */
     public static final TenantCatalogs NONE =
-            new TenantCatalogs(Map.of(), List.of(), CatalogSeeds.context(Path.of("."), "en"));
+            new TenantCatalogs(Map.of(), List.of(), List.of(), null, CatalogSeeds.context(Path.of("."), "en"));
+
+    /**
+     * A catalog the store does not hold yet: its seed, read and checked, served from memory while the tenant is
+     * checked, and imported by {@link #commit} only once the tenant loads. A load refused for another problem (a
+     * misspelt engine) imported it before, and the operator's edit of the file in the same fix was then reported as
+     * changed since the import and not merged (an operator trial).
+     */
+    private static final class Pending {
+        final CatalogRef ref;
+        final ConfigTree declaration;
+        final LiveCatalogs.Seed seed;
+        volatile Supplier<LiveOptions> options;
+
+        Pending(CatalogRef ref, ConfigTree declaration, LiveCatalogs.Seed seed, LiveOptions fromSeed) {
+            this.ref = ref;
+            this.declaration = declaration;
+            this.seed = seed;
+            this.options = () -> fromSeed;
+        }
+
+        LiveOptions options() {
+            return options.get();
+        }
+    }
+
+    /**
+     * Imports the catalogs the store did not hold when the tenant was read (their seeds), now that it loads: what is
+     * wrong with one, for the tenant's problems; empty when all are in. Call once, before the tenant serves.
+     */
+    public List<EngineConfigException> commit() {
+        List<EngineConfigException> problems = new ArrayList<>();
+        List<LiveCatalog> opened = new ArrayList<>(List.of(live));
+        for (Pending one : pending) {
+            try {
+                LiveCatalog catalog = store.open(one.ref, one.seed);
+                opened.add(catalog);
+                one.options = catalog::options;
+            } catch (InvalidRecordsException e) {
+                problems.add(refused(one.declaration, e));
+            } catch (StorageUnavailableException e) {
+                problems.add(one.declaration.error("", "cannot be opened: " + e.getMessage()));
+            }
+        }
+        live = opened.toArray(LiveCatalog[]::new);
+        return problems;
+    }
 
     /**
      * Opens every catalog {@code declarations} names. A catalog that cannot be opened is reported to
@@ -78,6 +134,7 @@ public final class TenantCatalogs {
             ConfigProblems problems) {
         Map<String, Supplier<LiveOptions>> byName = new LinkedHashMap<>();
         List<LiveCatalog> live = new ArrayList<>();
+        List<Pending> pending = new ArrayList<>();
         LiveOptions none = LiveOptions.of(List.of());
         for (String name : declarations.keys()) {
             byName.put(name, () -> none);
@@ -94,14 +151,29 @@ public final class TenantCatalogs {
                 continue; // served empty; a declaration without 'file' or 'options' would read as filled by the API
             }
             try {
-                if (store == null) {
+                CatalogRef ref = new CatalogRef(tenantId, name);
+                if (store != null && store.wouldSeed(ref)) {
+                    // Read now, so that its problems are the load's; imported at commit, once the tenant loads.
+                    List<OptionRecord> records = seed(declaration, tenantDirectory, defaultLanguage);
+                    Pending one = new Pending(
+                            ref,
+                            declaration,
+                            new LiveCatalogs.Seed(
+                                    source(declaration, tenantDirectory),
+                                    () -> records,
+                                    digest(declaration, tenantDirectory)),
+                            LiveOptions.of(
+                                    records.stream().map(LiveCatalogs::entry).toList()));
+                    pending.add(one);
+                    byName.put(name, one::options);
+                } else if (store == null) {
                     LiveOptions fixed = LiveOptions.of(seed(declaration, tenantDirectory, defaultLanguage).stream()
                             .map(LiveCatalogs::entry)
                             .toList());
                     byName.put(name, () -> fixed);
                 } else {
                     LiveCatalog catalog = store.open(
-                            new CatalogRef(tenantId, name),
+                            ref,
                             new LiveCatalogs.Seed(
                                     source(declaration, tenantDirectory),
                                     () -> seed(declaration, tenantDirectory, defaultLanguage),
@@ -112,18 +184,22 @@ public final class TenantCatalogs {
             } catch (SeedProblem e) {
                 problems.add(e.problem());
             } catch (InvalidRecordsException e) {
-                problems.add(declaration.error(
-                        "",
-                        "holds options the store refuses: "
-                                + e.problems().stream()
-                                        .limit(5)
-                                        .map(p -> "option " + (p.index() + 1) + ": " + p.reason())
-                                        .toList()));
+                problems.add(refused(declaration, e));
             } catch (StorageUnavailableException e) {
                 problems.add(declaration.error("", "cannot be opened: " + e.getMessage()));
             }
         }
-        return new TenantCatalogs(byName, live, CatalogSeeds.context(tenantDirectory, defaultLanguage));
+        return new TenantCatalogs(byName, live, pending, store, CatalogSeeds.context(tenantDirectory, defaultLanguage));
+    }
+
+    private static EngineConfigException refused(ConfigTree declaration, InvalidRecordsException e) {
+        return declaration.error(
+                "",
+                "holds options the store refuses: "
+                        + e.problems().stream()
+                                .limit(5)
+                                .map(p -> "option " + (p.index() + 1) + ": " + p.reason())
+                                .toList());
     }
 
     /**

@@ -256,6 +256,12 @@ public final class TenantLoader {
                 tenant.close();
                 return new Result(null, List.copyOf(problems));
             }
+            // Only now, with nothing wrong, are the catalogs the store lacked imported from their seeds.
+            tenantCatalogs.commit().forEach(e -> problems.add(yaml.problem(e.key(), e.getMessage())));
+            if (!problems.isEmpty()) {
+                tenant.close();
+                return new Result(null, List.copyOf(problems));
+            }
             List<Problem> slow = warmUp(tenant, problems, yaml);
             if (!problems.isEmpty()) {
                 tenant.close();
