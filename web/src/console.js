@@ -41,7 +41,10 @@ function productOptions(select) {
 function renderTenants(overview) {
   const server = overview.server;
   $("server-line").textContent = `Server ${server.status}; the API listens on port ${server.public_port} `
-    + `(${server.public_scheme}). This listener is not for the public.`;
+    + `(${server.public_scheme}). This listener is not for the public.`
+    + (server.ready === false
+      ? " /ready answers 503 DOWN: load balancers send this replica no traffic until every tenant below is up."
+      : "");
   $("tenant-list").replaceChildren(...overview.tenants.map((tenant) => el("article", { class: "card", "data-tenant": tenant.id },
     el("h3", {}, el("span", {}, tenant.display_name ? `${tenant.display_name} (${tenant.id})` : tenant.id),
       el("span", { class: `status-${tenant.status}` }, tenant.status)),

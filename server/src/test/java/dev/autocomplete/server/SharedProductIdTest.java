@@ -93,6 +93,12 @@ class SharedProductIdTest {
             assertEquals("UP", checks.get(0).path("status").asText(), checks.toString());
             assertEquals("tenant:beta", checks.get(1).path("name").asText(), checks.toString());
             assertEquals("DOWN", checks.get(1).path("status").asText(), checks.toString());
+            // The console says what /ready answers load balancers, not only that the server serves (it said "Server UP"
+            // beside a 503, an operator trial found).
+            assertEquals(503, new ApiClient(server.port()).get("/ready").status());
+            JsonNode console =
+                    management.get("/admin/api/overview").json().path("data").path("server");
+            assertFalse(console.path("ready").asBoolean(true), console.toString());
             assertEquals(
                     refusal("beta", "alpha"),
                     checks.get(1).path("data").path("problems").get(0).asText().replaceFirst(" \\(a product id .*", ""),

@@ -150,6 +150,9 @@ public final class ConsoleService implements HttpService {
         server.put("public_scheme", publicTls ? "https" : "http");
         List<HealthCheck.Status> checks = health.checks();
         server.put("status", Health.serving(checks) ? "UP" : "DOWN");
+        // What /ready answers load balancers: DOWN while any check is, a tenant that never loaded included, when the
+        // status above may still be UP (an operator trial saw "Server UP" beside a 503 from /ready).
+        server.put("ready", checks.stream().allMatch(HealthCheck.Status::up));
         Map<String, Tenant> serving = tenants.tenants();
         Map<String, List<Map<String, Object>>> catalogsByTenant = new LinkedHashMap<>();
         List<LiveCatalog> open = new ArrayList<>(catalogs.opened());
