@@ -483,7 +483,8 @@ public final class GuardedEngine implements AutoCloseable {
 
     /**
      * One log line for an engine's exception: its class, its message when {@code withMessage} (an engine's message
-     * may quote what was typed; control characters blanked) and its first {@value #FRAMES} frames.
+     * may quote what was typed; control characters blanked) and its first {@value #FRAMES} frames above the server's
+     * own call of the engine (the guard's frames said nothing to the engine's author, and took three of the five).
      */
     public static String describe(Throwable e, boolean withMessage) {
         StringBuilder line = new StringBuilder(e.getClass().getName());
@@ -491,11 +492,25 @@ public final class GuardedEngine implements AutoCloseable {
             line.append(": ").append(e.getMessage().replaceAll("\\p{Cntrl}", " "));
         }
         StackTraceElement[] frames = e.getStackTrace();
-        for (int i = 0; i < Math.min(FRAMES, frames.length); i++) {
+        for (int i = 0; i < Math.min(FRAMES, frames.length) && (i == 0 || !callsEngines(frames[i])); i++) {
             line.append(i == 0 ? " at " : " < ").append(frames[i]);
         }
         return line.toString();
     }
+
+    /** Whether a frame is the server's calling an engine: the guard's, or the loader's that creates engines. */
+    private static boolean callsEngines(StackTraceElement frame) {
+        String type = frame.getClassName();
+        for (String caller : ENGINE_CALLERS) {
+            if (type.equals(caller) || type.startsWith(caller + "$")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static final List<String> ENGINE_CALLERS =
+            List.of(GuardedEngine.class.getName(), "dev.autocomplete.server.tenant.TenantLoader");
 
     private static List<SpanMatch> nones(int count) {
         return Collections.nCopies(count, SpanMatch.NONE);

@@ -566,10 +566,16 @@ public final class TenantLoader {
                 checks.add(new EngineConfigException(
                         spec.config().path() + ".type",
                         "engine '" + name
-                                + "' does not serve type '" + spec.type() + "' (it serves: "
-                                + String.join(
-                                        ", ",
-                                        guarded.paramTypes().stream().sorted().toList()) + ")"));
+                                + "' does not serve type '" + spec.type() + "' ("
+                                + (guarded.paramTypes().isEmpty()
+                                        ? "it accepted none of this product's params: its paramTypes() is empty"
+                                        : "it serves: "
+                                                + String.join(
+                                                        ", ",
+                                                        guarded.paramTypes().stream()
+                                                                .sorted()
+                                                                .toList()))
+                                + ")"));
             }
         }
         return guarded;
