@@ -79,6 +79,35 @@ class EngineJarsTest {
                 problems(tenant));
     }
 
+    /**
+     * An engine author's trial: a JAR whose factory class was there but not its service file loaded silently as a
+     * library beside other engine JARs, and the param naming its engine was told only the engines there are.
+     */
+    @Test
+    void a_param_naming_an_engine_whose_jar_lacks_its_service_file_is_told_which_jar_and_class() throws Exception {
+        Path tenant = tenant();
+        Files.copy(probeJar(), tenant.resolve("engines/probe.jar"));
+        EngineJarFiles.withEntry(
+                faultyJar(),
+                "META-INF/services/dev.autocomplete.spi.EngineFactory",
+                "",
+                tenant.resolve("engines/faulty.jar"));
+        Files.writeString(
+                tenant.resolve("tenant.yaml"), TENANT_YAML.replace("options: [Small, Large]", "engine: faulty"));
+
+        TestTenants.Cli validate =
+                TestTenants.cli("validate", "--tenants", temp.resolve("tenants").toString());
+
+        assertEquals(1, validate.exit(), validate.err());
+        assertTrue(
+                validate.err().contains("names no engine 'faulty'; available: catalog, date, library-probe")
+                        && validate.err()
+                                .contains("faulty.jar holds dev.autocomplete.engine.faulty.FaultyEngineFactory, which"
+                                        + " names dev.autocomplete.spi.EngineFactory, but no"
+                                        + " META-INF/services/dev.autocomplete.spi.EngineFactory listing it"),
+                validate.err());
+    }
+
     @Test
     void two_jars_that_provide_one_engine_name_are_a_validate_error_naming_both() throws Exception {
         Path tenant = tenant();

@@ -112,7 +112,7 @@ class ValidateEveryProblemTest {
                 ":28: products[0].intents[0].params[1].cues.en: must be a single value, not a map",
                 ":29: products[0].intents[1].name: is required",
                 ":30: products[0].intents[1].params: needs at least one param",
-                ":39: products[1].intents[0].params[0].engine: names no engine 'nonesuch'; available: date (the"
+                ":39: products[1].intents[0].params[0].engine: names no engine 'nonesuch'; available: catalog, date (the"
                         + " built-in engines and those of the JARs in " + shop.resolve("engines") + ")",
                 ":41: products[1].intents[0].params[1].options[1]: is a map in a list of texts: give every option");
         for (String problem : expected) {

@@ -97,13 +97,37 @@ public final class EngineJars {
             Map<String, String> origins,
             EngineClassLoader loader,
             ClassLoader contextLoader,
-            List<Problem> problems)
+            List<Problem> problems,
+            Map<String, String> unlisted)
             implements AutoCloseable {
 
         public Found {
             factories = Map.copyOf(factories);
             origins = Map.copyOf(origins);
             problems = List.copyOf(problems);
+            unlisted = Map.copyOf(unlisted);
+        }
+
+        Found(
+                Map<String, EngineFactory> factories,
+                Map<String, String> origins,
+                EngineClassLoader loader,
+                ClassLoader contextLoader,
+                List<Problem> problems) {
+            this(factories, origins, loader, contextLoader, problems, Map.of());
+        }
+
+        /**
+         * What a param naming no engine is told of the JARs loaded as libraries that hold an engine factory class (by
+         * JAR name, that class): an author who forgot the service file. Empty when there are none.
+         */
+        public String unlistedHint() {
+            return unlisted.entrySet().stream()
+                    .sorted(Map.Entry.comparingByKey())
+                    .map(jar -> "; " + jar.getKey() + " holds " + jar.getValue() + ", which names "
+                            + EngineFactory.class.getName() + ", but no " + SERVICE_FILE
+                            + " listing it, so it is loaded as a library and provides no engine")
+                    .collect(java.util.stream.Collectors.joining());
         }
 
         /** Closes the tenant's loader, deleting the copies; for a load that did not go live. */
@@ -123,7 +147,11 @@ public final class EngineJars {
      * An engine JAR as copied: where it came from, the copy, the factory classes it lists, and the version it says
      * it is ({@link #version}).
      */
-    private record Jar(Path original, Path copy, List<String> factoryClasses, String version) {
+    private record Jar(Path original, Path copy, List<String> factoryClasses, String version, String unlistedFactory) {
+        Jar(Path original, Path copy, List<String> factoryClasses, String version) {
+            this(original, copy, factoryClasses, version, null);
+        }
+
         String name() {
             return original.getFileName().toString();
         }
@@ -180,7 +208,13 @@ public final class EngineJars {
                     "no " + EngineFactory.class.getName() + " found in " + names(originals) + " (is " + SERVICE_FILE
                             + " in the JAR?)"));
         }
-        return new Found(factories, origins, loader, loader, problems);
+        Map<String, String> unlisted = new java.util.TreeMap<>();
+        jars.forEach(jar -> {
+            if (jar.unlistedFactory() != null) {
+                unlisted.put(jar.name(), jar.unlistedFactory());
+            }
+        });
+        return new Found(factories, origins, loader, loader, problems, unlisted);
     }
 
     /** The {@code *.jar} files of {@code engines/}, sorted; none when it does not exist. */
@@ -207,6 +241,7 @@ public final class EngineJars {
         List<String> classes = new ArrayList<>();
         String version;
         String build;
+        String unlistedFactory = null;
         try (JarFile file = new JarFile(copy.toFile())) {
             ZipEntry services = file.getEntry(SERVICE_FILE);
             if (services != null) {
@@ -218,12 +253,15 @@ public final class EngineJars {
             version = manifest == null ? null : manifest.getMainAttributes().getValue(SpiVersion.MANIFEST_ATTRIBUTE);
             // Two builds of one version (a SNAPSHOT rebuilt) are told apart in the log by their content.
             build = version(file, manifest, original.getFileName().toString()) + " (sha256 " + shortDigest(copy) + ")";
+            if (classes.isEmpty()) {
+                unlistedFactory = factoryClass(file);
+            }
         } catch (IOException e) {
             problems.add(new Problem(original, 0, "cannot read engine JAR " + original.getFileName() + ": " + e));
             return null;
         }
         if (classes.isEmpty()) {
-            return new Jar(original, copy, List.of(), build);
+            return new Jar(original, copy, List.of(), build, unlistedFactory);
         }
         String refused = versionProblem(original.getFileName().toString(), version);
         if (refused != null) {
@@ -231,6 +269,43 @@ public final class EngineJars {
             return null;
         }
         return new Jar(original, copy, List.copyOf(classes), build);
+    }
+
+    /** The internal name of the factory interface, as a class implementing it names it in its constant pool. */
+    private static final byte[] FACTORY_NAME =
+            EngineFactory.class.getName().replace('.', '/').getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+    /**
+     * A class of the JAR whose bytes name the engine factory interface (most likely one implementing it), or null: read
+     * only for a JAR without a service file, class files of at most 1 MiB.
+     */
+    private static String factoryClass(JarFile file) throws IOException {
+        for (java.util.Enumeration<java.util.jar.JarEntry> entries = file.entries(); entries.hasMoreElements(); ) {
+            java.util.jar.JarEntry entry = entries.nextElement();
+            String name = entry.getName();
+            if (!name.endsWith(".class") || name.contains("-") || entry.getSize() > (1 << 20)) {
+                continue; // module-info, package-info and versioned copies: no factory of an engine
+            }
+            try (InputStream in = file.getInputStream(entry)) {
+                if (contains(in.readNBytes(1 << 20), FACTORY_NAME)) {
+                    return name.substring(0, name.length() - ".class".length()).replace('/', '.');
+                }
+            }
+        }
+        return null;
+    }
+
+    private static boolean contains(byte[] bytes, byte[] wanted) {
+        outer:
+        for (int i = 0; i + wanted.length <= bytes.length; i++) {
+            for (int j = 0; j < wanted.length; j++) {
+                if (bytes[i + j] != wanted[j]) {
+                    continue outer;
+                }
+            }
+            return true;
+        }
+        return false;
     }
 
     /** The first 12 hex digits of the file's SHA-256: enough to tell two builds apart in a log. */

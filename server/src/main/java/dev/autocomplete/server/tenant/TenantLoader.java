@@ -203,6 +203,7 @@ public final class TenantLoader {
                     defaultLanguage,
                     logQueries,
                     found.factories(),
+                    found.unlistedHint(),
                     !found.problems().isEmpty(),
                     testClassPath,
                     loader,
@@ -290,6 +291,7 @@ public final class TenantLoader {
             String defaultLanguage,
             boolean logQueries,
             Map<String, EngineFactory> factories,
+            String unlistedHint,
             boolean jarsRefused,
             boolean testClassPath,
             ClassLoader loader,
@@ -508,7 +510,10 @@ public final class TenantLoader {
                                         .orElseGet(() -> "available: "
                                                 + String.join(
                                                         ", ",
-                                                        settings.factories().keySet().stream()
+                                                        java.util.stream.Stream.concat(
+                                                                        java.util.stream.Stream.of(
+                                                                                ProductConfig.DEFAULT_ENGINE),
+                                                                        settings.factories().keySet().stream())
                                                                 .sorted()
                                                                 .toList())
                                                 + (settings.testClassPath()
@@ -518,7 +523,8 @@ public final class TenantLoader {
                                                                 + " file, and those of the JARs in "
                                                         : " (the built-in engines and those of the JARs in ")
                                                 + settings.directory().resolve("engines")
-                                                + ")")));
+                                                + ")")
+                                + settings.unlistedHint()));
             }
             return null;
         }
