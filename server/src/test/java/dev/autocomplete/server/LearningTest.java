@@ -102,6 +102,17 @@ class LearningTest {
                             Duration.ofDays(14), Duration.ofSeconds(1), 20_000, 1_000, 1_000_000, 10_000)));
 
     /**
+     * A server where an option needs two ranked picks before learning moves it ({@code learning.min-picks: 2}), with no
+     * cap of ranked picks per address and option (so that two picks from loopback count as two).
+     */
+    @RegisterExtension
+    static final DemoServer twoPicks = new DemoServer()
+            .withSettings(settings -> settings.withLearning(
+                    new LearningSettings(Duration.ofDays(14), Duration.ofSeconds(1), 20_000, 1_000, 1_000_000, 10_000)
+                            .withPicksPerAddressOptionDay(0)
+                            .withMinPicks(2)));
+
+    /**
      * A server behind a proxy on loopback ({@code limits.trusted-proxies}), with one pick an hour per client and
      * a memory of 100 sessions of which a client may name 20 new ones an hour; its clock stands still mid-hour.
      */
@@ -535,6 +546,36 @@ class LearningTest {
                 0.0,
                 priors(demo).credit("date", "", dev.autocomplete.spi.toolkit.TextFolding.fold(date)),
                 date + " is not learned");
+    }
+
+    /**
+     * A hostile trial moved an option into everyone's list with one pick from one client. With {@code learning.min-picks:
+     * 2}, one pick of the engine's tenth origin is credited and moves nothing; a second moves it first.
+     */
+    @Test
+    void with_min_picks_two_one_pick_moves_nothing_and_a_second_moves_it_first() throws Exception {
+        String raw = "Book a flight from ";
+        List<String> before =
+                suggest(twoPicks, "travel", session(), envelope(raw)).options("origin");
+        String tenth = before.getLast();
+        String folded = dev.autocomplete.spi.toolkit.TextFolding.fold(tenth);
+        String first = session();
+        suggest(twoPicks, "travel", first, envelope(raw));
+        pick(twoPicks, "travel", first, raw, tenth);
+        waitFor(tenth + " credited once", () -> priors(twoPicks).credit("origin", "", folded) > 0.9);
+        Thread.sleep(2_500); // two apply intervals more: nothing else is on its way
+        assertEquals(
+                before,
+                suggest(twoPicks, "travel", session(), envelope(raw)).options("origin"),
+                "one pick moves nothing");
+
+        String second = session();
+        suggest(twoPicks, "travel", second, envelope(raw));
+        pick(twoPicks, "travel", second, raw, tenth);
+        waitFor(tenth + " first after a second pick", () -> suggest(twoPicks, "travel", session(), envelope(raw))
+                .options("origin")
+                .getFirst()
+                .equals(tenth));
     }
 
     /** {@code learn: true} in tenant.yaml overrides an engine that says its options are of the moment. */

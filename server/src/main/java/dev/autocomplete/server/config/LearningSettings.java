@@ -19,6 +19,9 @@ import java.time.Duration;
  *     the made-up ones' table
  * @param picksPerAddressOptionDay picks of one option that re-rank it per client address and day (UTC), at most
  *     ({@code learning.picks-per-address-option-day}, 1; 0 for no such cap): more are counted, not ranked by
+ * @param minPicks ranked picks an option needs, decayed, before learning changes an order ({@code learning.min-picks},
+ *     1): with the default cap of one ranked pick per address, option and day, 2 takes picks of two clients (or of one
+ *     on two days), so that no one client alone moves an option for everyone
  */
 public record LearningSettings(
         Duration halfLife,
@@ -28,13 +31,39 @@ public record LearningSettings(
         int picksPerKeyHour,
         int queue,
         int sessionsPerAddressHour,
-        int picksPerAddressOptionDay) {
+        int picksPerAddressOptionDay,
+        int minPicks) {
 
     /** The default of {@code learning.sessions-per-address-hour}. */
     public static final int SESSIONS_PER_ADDRESS_HOUR = 1_000;
 
     /** The default of {@code learning.picks-per-address-option-day}. */
     public static final int PICKS_PER_ADDRESS_OPTION_DAY = 1;
+
+    /** The default of {@code learning.min-picks}. */
+    public static final int MIN_PICKS = 1;
+
+    /** Settings that need the default {@code learning.min-picks}. */
+    public LearningSettings(
+            Duration halfLife,
+            Duration applyInterval,
+            int sessions,
+            int picksPerAddressHour,
+            int picksPerKeyHour,
+            int queue,
+            int sessionsPerAddressHour,
+            int picksPerAddressOptionDay) {
+        this(
+                halfLife,
+                applyInterval,
+                sessions,
+                picksPerAddressHour,
+                picksPerKeyHour,
+                queue,
+                sessionsPerAddressHour,
+                picksPerAddressOptionDay,
+                MIN_PICKS);
+    }
 
     /** The defaults. */
     public static final LearningSettings DEFAULTS = new LearningSettings(
@@ -76,6 +105,29 @@ public record LearningSettings(
                 picksPerKeyHour,
                 queue,
                 sessionsPerAddressHour,
-                perDay);
+                perDay,
+                minPicks);
+    }
+
+    /** These settings with another {@code learning.min-picks}. */
+    public LearningSettings withMinPicks(int picks) {
+        return new LearningSettings(
+                halfLife,
+                applyInterval,
+                sessions,
+                picksPerAddressHour,
+                picksPerKeyHour,
+                queue,
+                sessionsPerAddressHour,
+                picksPerAddressOptionDay,
+                picks);
+    }
+
+    /**
+     * The credit an option needs for learning to change an order: about half a recent pick less than {@link #minPicks}
+     * (a pick's credit decays from the moment it is made: see {@code LearnedPriors}).
+     */
+    public double minCredit() {
+        return minPicks - 0.55;
     }
 }

@@ -159,6 +159,7 @@ public record ServerSettings(
         keys.put("learning.queue", "10000");
         keys.put("learning.sessions-per-address-hour", "1000");
         keys.put("learning.picks-per-address-option-day", "1");
+        keys.put("learning.min-picks", "1");
         keys.put("analytics.keep-unmatched", "true");
         return java.util.Collections.unmodifiableMap(keys);
     }
@@ -428,7 +429,8 @@ public record ServerSettings(
                 s.number("learning.picks-per-key-hour", 0, 1_000_000_000),
                 s.number("learning.queue", 100, 10_000_000),
                 s.number("learning.sessions-per-address-hour", 1, 100_000_000),
-                s.number("learning.picks-per-address-option-day", 0, 100));
+                s.number("learning.picks-per-address-option-day", 0, 100),
+                s.number("learning.min-picks", 1, 100));
     }
 
     /** The same settings with other trusted proxies ({@code limits.trusted-proxies}; tests). */

@@ -23,7 +23,8 @@ final class LearnedPriors implements Priors {
      * Credit an option needs for learning to change an order at all: about half a recent pick. Not ½ itself: a pick's
      * credit decays from the moment it is made, so half of one (what a pick made with nothing typed counts once letters
      * are typed) was always just under ½ and changed nothing. At 0.45, half a pick counts for its first two days at the
-     * default half-life of 14 days, and one whole pick for about 16 days.
+     * default half-life of 14 days, and one whole pick for about 16 days. This is {@code learning.min-picks: 1}; each
+     * pick more it asks adds 1 ({@link dev.autocomplete.server.config.LearningSettings#minCredit}).
      */
     static final double MIN_CREDIT = 0.45;
     /** What overall credit adds once letters are typed, against credit after those letters. */
@@ -40,15 +41,23 @@ final class LearnedPriors implements Priors {
 
     private final long generation;
     private final Map<String, TypePriors> byType;
+    private final double minCredit;
 
-    private LearnedPriors(long generation, Map<String, TypePriors> byType) {
+    private LearnedPriors(long generation, Map<String, TypePriors> byType, double minCredit) {
         this.generation = generation;
         this.byType = byType;
+        this.minCredit = minCredit;
     }
 
-    /** The priors of a product's credit rows, decayed by {@code decay} (a row's score to credit now). */
+    /**
+     * The priors of a product's credit rows, decayed by {@code decay} (a row's score to credit now); an option changes
+     * an order with {@code minCredit} or more.
+     */
     static LearnedPriors of(
-            long generation, List<LearningStore.Credit> rows, java.util.function.DoubleUnaryOperator decay) {
+            long generation,
+            List<LearningStore.Credit> rows,
+            java.util.function.DoubleUnaryOperator decay,
+            double minCredit) {
         Map<String, Map<String, List<Learned>>> grouped = new HashMap<>();
         for (LearningStore.Credit row : rows) {
             double credit = decay.applyAsDouble(row.score());
@@ -72,7 +81,7 @@ final class LearnedPriors implements Priors {
             });
             byType.put(type, new TypePriors(overall, credits(overall), byPrefix, prefixCredit));
         });
-        return new LearnedPriors(generation, Map.copyOf(byType));
+        return new LearnedPriors(generation, Map.copyOf(byType), minCredit);
     }
 
     private static List<Learned> best(List<Learned> learned, int max) {
@@ -102,7 +111,7 @@ final class LearnedPriors implements Priors {
         List<String> found = new ArrayList<>();
         if (typedFolded.isEmpty()) {
             for (Learned learned : priors.overall()) {
-                if (found.size() == max || learned.credit() < MIN_CREDIT) {
+                if (found.size() == max || learned.credit() < minCredit) {
                     break;
                 }
                 found.add(learned.option());
@@ -121,7 +130,7 @@ final class LearnedPriors implements Priors {
             }
         }
         scored.entrySet().stream()
-                .filter(e -> e.getValue() >= MIN_CREDIT)
+                .filter(e -> e.getValue() >= minCredit)
                 .sorted(Map.Entry.<String, Double>comparingByValue()
                         .reversed()
                         .thenComparing(Map.Entry.comparingByKey()))

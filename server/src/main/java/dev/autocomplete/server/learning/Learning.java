@@ -371,7 +371,8 @@ public final class Learning implements AutoCloseable {
                     LearnedPriors.of(
                             generations.incrementAndGet(),
                             credits.rows(),
-                            score -> reached.credit(score, credits.epoch(), now)));
+                            score -> reached.credit(score, credits.epoch(), now),
+                            settings.minCredit()));
             versions.put(ref, credits.version());
         }
     }
