@@ -115,6 +115,15 @@ class SuggestBodyReadingTest {
         assertError(object(META, DATA, "\"x\":{\"y\":tru}"), "INVALID_JSON", "The body is not valid JSON.");
         assertError(" ", "INVALID_JSON", "The body is not valid JSON."); // whitespace holds no JSON value
         assertError("[{}]", "INVALID_REQUEST", "The body must be a JSON object with 'data' and 'meta'.");
+        // JSON past the reader's limits says which (a 1001-digit number read as plain invalid JSON: a hostile trial).
+        assertError(
+                object(META, DATA, "\"x\":0." + "1".repeat(1001)),
+                "INVALID_JSON",
+                "The body is JSON holding a number of more than 1000 digits.");
+        assertError(
+                object(META, DATA, "\"x\":" + "[".repeat(2000) + "]".repeat(2000)),
+                "INVALID_JSON",
+                "The body is JSON nested deeper than limits.json-depth allows.");
     }
 
     @Test

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
+import dev.autocomplete.server.protocol.ApiException;
 import dev.autocomplete.server.store.InvalidRecordsException;
 import dev.autocomplete.server.store.OptionRecord;
 import dev.autocomplete.server.store.OptionRecords;
@@ -405,13 +406,7 @@ public final class RecordReader implements Iterator<OptionRecord>, AutoCloseable
 
     /** Which JSON limit a body broke, naming its setting (docs/configuration.md). */
     static String overLimit(StreamConstraintsException e) {
-        String message = String.valueOf(e.getMessage());
-        if (message.contains("nesting depth")) {
-            return "nested deeper than limits.json-depth allows";
-        }
-        return message.contains("Number")
-                ? "holding a number of more than 1000 digits"
-                : "holding a string or name longer than limits.json-string-bytes allows";
+        return ApiException.overLimit(e);
     }
 
     private static String shortened(String text) {

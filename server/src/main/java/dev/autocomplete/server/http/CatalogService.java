@@ -315,7 +315,7 @@ public final class CatalogService implements HttpService {
         } catch (CharacterCodingException e) {
             throw ApiException.badRequest("INVALID_JSON", "The body is not valid UTF-8.");
         } catch (JacksonException e) {
-            throw ApiException.badRequest("INVALID_JSON", "The body is not valid JSON.");
+            throw ApiException.invalidJson(e);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -293,9 +293,12 @@ public final class ConsoleService implements HttpService {
     }
 
     private void tryKey(ServerRequest request, ServerResponse response) {
-        String type = request.headers().first(HeaderNames.CONTENT_TYPE).orElse("");
-        if (!type.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
-            errors.send(response, 415, "UNSUPPORTED_MEDIA_TYPE", "Send the body as application/json.");
+        try {
+            // application/json as /api/suggest reads it: 'application/jsonx' or 'application/json, text/plain' are not
+            // (a hostile trial found them taken here and refused there).
+            JsonRequests.requireJson(request);
+        } catch (ApiException e) {
+            errors.send(response, e.status(), e.code(), e.getMessage());
             return;
         }
         JsonNode body;

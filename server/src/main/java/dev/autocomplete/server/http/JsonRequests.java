@@ -168,7 +168,7 @@ public final class JsonRequests {
             }
             return tree;
         } catch (JacksonException e) {
-            throw ApiException.badRequest("INVALID_JSON", "The body is not valid JSON.");
+            throw ApiException.invalidJson(e);
         } catch (IOException e) {
             throw ApiException.badRequest("INVALID_JSON", "The body could not be read.");
         }

@@ -2,6 +2,7 @@ package dev.autocomplete.server.protocol;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import java.util.List;
 import java.util.Map;
 
@@ -31,6 +32,32 @@ public final class ApiException extends RuntimeException {
 
     public static ApiException badRequest(String code, String message) {
         return new ApiException(400, code, message);
+    }
+
+    /**
+     * {@code INVALID_JSON} for a body the JSON reader refused: which of its limits the body passed (a number longer than
+     * 1000 characters read as plain invalid JSON, which told its sender nothing), else that it is not valid JSON.
+     */
+    public static ApiException invalidJson(Exception e) {
+        return badRequest("INVALID_JSON", invalidJsonMessage(e));
+    }
+
+    /** The message of {@link #invalidJson}: the reader's limit the body passed, else "The body is not valid JSON." */
+    public static String invalidJsonMessage(Exception e) {
+        return e instanceof StreamConstraintsException limit
+                ? "The body is JSON " + overLimit(limit) + "."
+                : "The body is not valid JSON.";
+    }
+
+    /** Which JSON limit a body broke, naming its setting (docs/configuration.md). */
+    public static String overLimit(StreamConstraintsException e) {
+        String message = String.valueOf(e.getMessage());
+        if (message.contains("nesting depth")) {
+            return "nested deeper than limits.json-depth allows";
+        }
+        return message.contains("Number")
+                ? "holding a number of more than 1000 digits"
+                : "holding a string or name longer than limits.json-string-bytes allows";
     }
 
     public int status() {

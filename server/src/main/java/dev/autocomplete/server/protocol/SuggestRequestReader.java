@@ -84,7 +84,7 @@ public final class SuggestRequestReader {
                 throw new IOException("trailing tokens");
             }
         } catch (IOException e) {
-            throw ApiException.badRequest("INVALID_JSON", "The body is not valid JSON.");
+            throw ApiException.invalidJson(e);
         }
         return validate(envelope);
     }
