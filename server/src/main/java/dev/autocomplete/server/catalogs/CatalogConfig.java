@@ -53,7 +53,6 @@ final class CatalogConfig {
     /** The longest id a live catalog's record may have. */
     private static final int MAX_ID = 200;
 
-    private static final Pattern LANGUAGE = Pattern.compile("[a-z]{2,8}(-[a-z0-9]{1,8})*");
     /** A qualified Java class name followed by a colon, as exception messages quote their causes. */
     private static final Pattern CLASS_NAME = Pattern.compile("\\b(?:[a-z_][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_$]*: ");
 
@@ -262,8 +261,9 @@ final class CatalogConfig {
     /** The language tag of a translation, refused when it is no tag or the default language. */
     private String checkLanguage(ConfigTree tree, String key, String language) throws EngineConfigException {
         String tag = language.toLowerCase(Locale.ROOT);
-        if (!LANGUAGE.matcher(tag).matches()) {
-            throw tree.error(key, "'" + language + "' is not a language tag such as fr or pt-br");
+        Optional<String> problem = OptionRecords.languageProblem("translation", language);
+        if (problem.isPresent()) {
+            throw tree.error(key, problem.get());
         }
         if (tag.equals(defaultLanguage)) {
             throw tree.error(key, "'" + language + "' is the default language: its text is the option's text");

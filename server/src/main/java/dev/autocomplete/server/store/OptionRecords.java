@@ -26,7 +26,12 @@ public final class OptionRecords {
     public static final int MAX_ATTRIBUTES = 16;
 
     private static final Pattern ATTRIBUTE_NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
-    private static final Pattern LANGUAGE_TAG = Pattern.compile("[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*");
+    /**
+     * A language tag as translations use it: a language of 2 or 3 letters (ISO 639), then subtags. BCP 47 also allows
+     * a language of 5 to 8 letters, which no language in use has, and which took {@code french} for a tag (an operator
+     * trial's typo, accepted in silence).
+     */
+    private static final Pattern LANGUAGE_TAG = Pattern.compile("[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*");
 
     private OptionRecords() {}
 
@@ -87,9 +92,9 @@ public final class OptionRecords {
             }
         }
         for (Map.Entry<String, String> translation : record.translations().entrySet()) {
-            if (!LANGUAGE_TAG.matcher(translation.getKey()).matches()) {
-                return Optional.of("translation key '" + abbreviate(printable(translation.getKey()))
-                        + "' is not a language tag such as fr or pt-BR");
+            Optional<String> tag = languageProblem("translation key", translation.getKey());
+            if (tag.isPresent()) {
+                return tag;
             }
             Optional<String> problem =
                     textProblem("'translations." + translation.getKey() + "'", translation.getValue());
@@ -238,5 +243,26 @@ public final class OptionRecords {
     /** A value as quoted in a reason: long ones shortened, so that a reason stays readable. */
     static String abbreviate(String value) {
         return value.length() <= 80 ? value : value.substring(0, 77) + "...";
+    }
+
+    /**
+     * What is wrong with a translation's language tag ({@code what} names it), with the tag meant when it is a language's
+     * English name ({@code french}: did you mean 'fr'?); empty when it is a tag such as {@code fr} or {@code pt-BR}.
+     */
+    public static Optional<String> languageProblem(String what, String tag) {
+        if (LANGUAGE_TAG.matcher(tag).matches()) {
+            return Optional.empty();
+        }
+        String meant = "";
+        for (String code : java.util.Locale.getISOLanguages()) {
+            if (java.util.Locale.of(code)
+                    .getDisplayLanguage(java.util.Locale.ENGLISH)
+                    .equalsIgnoreCase(tag)) {
+                meant = "; did you mean '" + code + "'?";
+                break;
+            }
+        }
+        return Optional.of(
+                what + " '" + abbreviate(printable(tag)) + "' is not a language tag such as fr or pt-BR" + meant);
     }
 }

@@ -123,6 +123,17 @@ class OptionTranslationsTest {
         assertTrue(assertThrows(EngineConfigException.class, () -> engine(badTag))
                 .getMessage()
                 .contains("not a language tag"));
+        // A language's name is no tag, though BCP 47's syntax allows 5 to 8 letters (an operator trial's typo was
+        // taken).
+        Map<String, Object> named =
+                Map.of("options", List.of(Map.of("text", "London", "translations", Map.of("french", "Londres"))));
+        String french =
+                assertThrows(EngineConfigException.class, () -> engine(named)).getMessage();
+        assertTrue(french.contains("'french' is not a language tag") && french.contains("did you mean 'fr'?"), french);
+        Files.writeString(temp.resolve("german.csv"), "text,text_german\nMunich,München\n");
+        String german = assertThrows(EngineConfigException.class, () -> engine(Map.of("file", "german.csv")))
+                .getMessage();
+        assertTrue(german.contains("did you mean 'de'?"), german);
         Files.writeString(temp.resolve("cities.csv"), "text\nLondon\n");
         Files.writeString(temp.resolve("unknown.csv"), "text,text_fr\nParis,Paris\n");
         EngineConfigException unknown = assertThrows(
