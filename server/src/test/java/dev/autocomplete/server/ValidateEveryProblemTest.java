@@ -314,6 +314,24 @@ class ValidateEveryProblemTest {
                         options: [Ann, Bob]
             """;
 
+    /** {@code catalog:} for {@code catalogs:} is one mistake: the params naming a catalog say nothing more. */
+    @Test
+    void a_misspelt_catalogs_key_is_said_once_without_a_line_per_param_naming_a_catalog() throws Exception {
+        Path shop = Files.createDirectories(temp.resolve("misspelt/shop/data"));
+        Files.writeString(shop.resolve("colors.csv"), "text\nRed\nBlue\n");
+        Path file = Files.writeString(
+                shop.getParent().resolve("tenant.yaml"),
+                TestTenants.paintShop("  colors: {file: data/colors.csv}\n").replace("catalogs:", "catalog:"));
+
+        TestTenants.Cli result = TestTenants.cli(
+                "validate", "--tenants", temp.resolve("misspelt").toString());
+
+        assertEquals(1, result.exit(), result.err());
+        assertEquals(
+                List.of(file + ":2: catalog: is not a known key; did you mean 'catalogs'?", "1 problem(s)"),
+                result.err().lines().toList());
+    }
+
     @Test
     void a_misspelt_key_of_a_param_whose_type_another_intent_shares_is_said_once() throws Exception {
         for (int intent = 0; intent < 2; intent++) {
@@ -342,7 +360,8 @@ class ValidateEveryProblemTest {
         assertEquals(
                 List.of(
                         file + ":15: products[0].intents[1].params[0].type: 'person' is declared in another intent"
-                                + " with another engine or options; a type has one source in a product",
+                                + " with another 'options'; a type has one source in a product: declare it alike in"
+                                + " every intent",
                         "1 problem(s)"),
                 result.err().lines().toList());
         // And 'required' differing, a key the core reads, is no difference of source.

@@ -51,6 +51,11 @@ public final class TenantCatalogs {
     private final List<Pending> pending;
 
     private final LiveCatalogs store;
+    /**
+     * Whether {@code tenant.yaml} misspelt {@code catalogs} (that key's problem is said already): a param naming a
+     * catalog is then no second problem.
+     */
+    private boolean declarationsMisspelt;
     /** Reads inline option lists: the tenant's directory and default language. */
     private final EngineContext inlineReader;
     /** What is likely a mistake but keeps nothing from serving, found while the params' sources are built. */
@@ -304,10 +309,18 @@ public final class TenantCatalogs {
         return sound ? CatalogSources.engine(where, sources) : null;
     }
 
+    /** Says that {@code tenant.yaml} misspelt {@code catalogs}: params naming a catalog then report nothing more. */
+    public void declarationsMisspelt() {
+        declarationsMisspelt = true;
+    }
+
     private CatalogSources.Source catalogSource(ParamSpec param) throws EngineConfigException {
         String name = param.config().string("catalog");
         Supplier<LiveOptions> options = byName.get(name);
-        if (options == null) {
+        if (options == null && declarationsMisspelt) {
+            LiveOptions none = LiveOptions.of(List.of());
+            options = () -> none; // the tenant is refused for the misspelt key; a second line would say it again
+        } else if (options == null) {
             String known = byName.isEmpty() ? "none declared" : "declared: " + String.join(", ", byName.keySet());
             throw param.config().error("catalog", "names no catalog under 'catalogs': '" + name + "' (" + known + ")");
         }

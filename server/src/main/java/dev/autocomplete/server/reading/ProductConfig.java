@@ -80,6 +80,22 @@ public final class ProductConfig {
      *
      * @param misspelt those of the keys that probably misspell a key the core reads (and the param lacks)
      */
+    /**
+     * What sets two declarations of one type apart, as the message says it: the engine, or the keys it reads whose
+     * values differ ({@code context_attributes}: an operator trial's two intents differed only in a mode, and were told
+     * "another engine or options").
+     */
+    private static String differences(ParamDeclaration first, ParamDeclaration other) {
+        if (!first.engine().equals(other.engine())) {
+            return "engine ('" + first.engine() + "' there)";
+        }
+        Set<String> keys = new java.util.TreeSet<>(first.meant().config().keySet());
+        keys.addAll(other.meant().config().keySet());
+        keys.removeIf(
+                key -> Objects.equals(first.config().get(key), other.config().get(key)));
+        return keys.size() == 1 ? "'" + keys.iterator().next() + "'" : "'" + String.join("', '", keys) + "'";
+    }
+
     private record ParamDeclaration(String engine, Map<String, Object> config, Set<String> misspelt) {
 
         /** The declaration but for its misspelt keys: what the mistakes leave to compare. */
@@ -258,8 +274,8 @@ public final class ProductConfig {
         } else if (!first.meant().equals(declaration.meant())) {
             problems.add(tree.error(
                     "type",
-                    "'" + type + "' is declared in another intent with another engine or"
-                            + " options; a type has one source in a product"));
+                    "'" + type + "' is declared in another intent with another " + differences(first, declaration)
+                            + "; a type has one source in a product: declare it alike in every intent"));
             return null;
         } else if (!first.equals(declaration)) {
             // The two differ only by misspelt keys, each said once, and nothing more: the first declaration's by its

@@ -196,6 +196,14 @@ public final class TenantLoader {
             ClassLoader loader = found.contextLoader();
             TenantCatalogs tenantCatalogs =
                     TenantCatalogs.open(tenantId, catalogs, directory, defaultLanguage, liveCatalogs, checks);
+            if (!root.has("catalogs")
+                    && root.keys().stream()
+                            .filter(key -> !TENANT_KEYS.contains(key))
+                            .anyMatch(key -> ConfigTree.nearest(key, TENANT_KEYS)
+                                    .filter("catalogs"::equals)
+                                    .isPresent())) {
+                tenantCatalogs.declarationsMisspelt(); // 'catalog:' said with its 'did you mean' already
+            }
             EngineCounters counters = new EngineCounters();
             Settings settings = new Settings(
                     tenantId,
