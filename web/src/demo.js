@@ -79,7 +79,12 @@ function mountWidget() {
     mode: $("theme").value,
     autoFocus: true,
     onSubmit: (result) => {
-      $("submitted").textContent = `Submitted: “${result.query}” as ${result.raw_query}`;
+      // The official client submits on Enter whether or not the query is ready, then clears the input: say which.
+      const ready = $("ready").dataset.ready === "true";
+      $("submitted").textContent = ready
+        ? `Submitted: “${result.query}” as ${result.raw_query}`
+        : `Submitted before it was ready (Enter always submits; a required value was missing): “${result.query}”`
+          + ` as ${result.raw_query}`;
     },
     onError: (error) => showProblem(`The client reported: ${error.message}`),
   });

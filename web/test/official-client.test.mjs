@@ -343,6 +343,19 @@ describe("the demo page", () => {
     await page.locator("#last-response").filter({ hasText: "Lisbon" }).waitFor();
     await screenshot(page, "demo-dark");
   });
+
+  it("says when Enter submitted a query that was not ready (the client submits on Enter whatever its state)",
+    async () => {
+      const { page, traffic } = await openDemo("travel");
+      await editor(page).click();
+      await typeSlowly(page, "Book a flight from Par");
+      await traffic.waitFor((e) => e.request.data.raw_query === "Book a flight from Par",
+        { what: "the request for 'Book a flight from Par'" });
+      assert.equal(await clientReady(page), false);
+      await page.keyboard.press("Enter");
+      const said = await page.locator("#submitted").textContent();
+      assert.match(said, /^Submitted before it was ready/, said);
+    });
 });
 
 describe("the language switcher", () => {
