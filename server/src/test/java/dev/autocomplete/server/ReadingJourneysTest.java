@@ -4,6 +4,7 @@ import static dev.autocomplete.server.ApiClient.envelope;
 import static dev.autocomplete.server.ApiClient.fill;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -79,6 +80,38 @@ class ReadingJourneysTest {
             }
             assertTrue(reply.data().path("is_ready").asBoolean(), reply.raw());
         }
+    }
+
+    /**
+     * An end-user trial: after a pick, the first letter of the next cue ({@code t} of {@code to}) was read as a
+     * destination being typed; the answer listed cities starting with it, and the official client drew the echoed span
+     * as a chip on the first such letter of its text ({@code fligh[t]}). It is the cue being typed: no span, and the
+     * list the destination has at the cue.
+     */
+    @Test
+    void the_first_letters_of_a_cue_after_a_pick_are_the_cue_being_typed_not_a_value() {
+        for (String[] journey : new String[][] {
+            {"en", "Book a flight from {{ORIGIN_1}} ", "t", "to "},
+            {"de", "Flug von {{ORIGIN_1}} ", "na", "nach "}
+        }) {
+            ObjectNode atCue = inLanguage(journey[0], journey[1] + journey[3]);
+            fill(atCue, "{{ORIGIN_1}}", "origin", "Lisbon");
+            List<String> destinations = travel(atCue).options("destination");
+            ObjectNode typing = inLanguage(journey[0], journey[1] + journey[2]);
+            fill(typing, "{{ORIGIN_1}}", "origin", "Lisbon");
+            ApiClient.Reply reply = travel(typing);
+            assertEquals("destination", reply.suggestionTypes().getFirst(), reply.raw());
+            assertEquals(destinations, reply.options("destination"), journey[2] + ": " + reply.raw());
+            for (JsonNode segment : reply.data().path("input")) {
+                assertNotEquals("identified", segment.path("source").asText(), journey[2] + ": " + reply.raw());
+            }
+        }
+        // Past the cue's letters it is a value again: 'tok' is Tokyo being typed.
+        ObjectNode tok = envelope("Book a flight from {{ORIGIN_1}} tok");
+        fill(tok, "{{ORIGIN_1}}", "origin", "Lisbon");
+        ApiClient.Reply reply = travel(tok);
+        assertEquals("in_progress", lastInput(reply).path("state").asText(), reply.raw());
+        assertEquals("Tokyo", reply.options("destination").getFirst(), reply.raw());
     }
 
     @Test

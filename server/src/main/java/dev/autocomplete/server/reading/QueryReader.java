@@ -282,6 +282,11 @@ public final class QueryReader {
                 for (int k = ends.length - 1; k >= 0 && pos + k + 1 >= bestEnd; k--) {
                     boolean reachesEnd = pos + k + 1 == to;
                     SpanMatch.Kind kind = matches[k].kind();
+                    if (kind == SpanMatch.Kind.PREFIX
+                            && pos == from
+                            && cueBeingTyped(intent, words, pos, k, cued, trailing, to)) {
+                        continue;
+                    }
                     // As long a span as the best so far wins only as a value over a start or a typo (`morgen`: a
                     // date, though close to `Morena`).
                     boolean better = pos + k + 1 > bestEnd
@@ -355,8 +360,9 @@ public final class QueryReader {
                             .findFirst()
                             .orElse(null);
             if (meant != null) {
-                return new Typing(
-                        meant, query.rawQuery().substring(words.get(readUpTo).start()));
+                String unread = query.rawQuery().substring(words.get(readUpTo).start());
+                // The start of the cue before the next value (`t` of `to` after a pick): nothing is typed for it yet.
+                return new Typing(meant, startsACue(meant, unread) ? "" : unread);
             }
         }
         return typing;
@@ -392,6 +398,22 @@ public final class QueryReader {
             }
         }
         return -1;
+    }
+
+    /**
+     * Whether the one word {@code [pos, pos + k]}, typed last, alone in its piece (right after a pick's token) and after
+     * no cue, is the start of a cue word of one of the intent's params ({@code t} of {@code to}, {@code na} of {@code nach}) rather than the start of a value. An end-user
+     * trial: after a pick, the first letter of the cue was read as a destination being typed, which listed the cities
+     * starting with it, and the official client drew its echo as a chip on the first such letter of the text ({@code
+     * fligh[t]}).
+     */
+    private boolean cueBeingTyped(
+            Intent intent, List<Word> words, int pos, int k, Param cued, boolean trailing, int to) {
+        return k == 0
+                && cued == null
+                && trailing
+                && pos + 1 == to
+                && startsACue(intent, words.get(pos).folded());
     }
 
     /** Whether {@code folded} is the start of a cue of one of the intent's params, not the whole of one. */
