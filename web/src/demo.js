@@ -229,6 +229,12 @@ async function start() {
     state.widget?.reset();
   });
   $("context").addEventListener("input", readContext);
+  // Once the context is edited, an empty command bar asks again, so that what the context puts first shows at once
+  // (an end-user trial saw the old list until it typed a letter and deleted it). Typed text is left alone.
+  $("context").addEventListener("change", () => {
+    const widget = state.widget;
+    if (widget && !widget.getState().text && widget.getState().completedParams.length === 0) widget.reset();
+  });
   readContext();
 
   const res = await nativeFetch("demo/config.json", { cache: "no-store" });

@@ -344,6 +344,20 @@ describe("the demo page", () => {
     await screenshot(page, "demo-dark");
   });
 
+  it("asks again on an empty command bar once the context is edited, so what the context names shows at once",
+    async () => {
+      const { page, traffic } = await openDemo("travel");
+      const from = traffic.exchanges.length;
+      await page.locator("#context").fill(JSON.stringify({ recent_cities: ["Reykjavík"] }));
+      await page.locator("#context").blur();
+      const asked = await traffic.waitFor(
+        (e) => e.request.data.raw_query === "" && e.request.data.additional_context !== undefined,
+        { from, what: "an empty request carrying the context" });
+      assert.equal(asked.response.data.suggestions.find((s) => s.type === "origin").options[0].text, "Reykjavík");
+      await editor(page).click(); // the dropdown shows while the command bar has the focus: the new list, unasked
+      await option(page, "Reykjavík").waitFor();
+    });
+
   it("says when Enter submitted a query that was not ready (the client submits on Enter whatever its state)",
     async () => {
       const { page, traffic } = await openDemo("travel");
