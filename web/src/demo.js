@@ -14,6 +14,7 @@ const state = {
   language: "",
   context: undefined, // parsed additional_context, or undefined when empty or invalid
   widget: null,
+  serverError: null, // the last refused request's error, as the server said it
 };
 
 // --- additional_context and meta.language through a fetch wrapper ---------------------------------
@@ -33,9 +34,21 @@ window.fetch = async (input, init) => {
   if (state.language) body.meta.language = state.language;
   showRequest(body);
   const response = await nativeFetch(input, { ...init, body: JSON.stringify(body) });
-  showResponse(response.status, await response.clone().text());
+  const text = await response.clone().text();
+  showResponse(response.status, text);
+  state.serverError = response.ok ? null : serverError(response.status, text);
   return response;
 };
+
+/** The server's own words for a refused request ({"error": {"code", "message"}}), which the client reduces to its status. */
+function serverError(status, text) {
+  try {
+    const { code, message } = JSON.parse(text).error;
+    return `The server answered ${status} ${code}: ${message}`;
+  } catch {
+    return `The server answered ${status}.`;
+  }
+}
 
 function suggestPath() {
   return state.config?.suggest_path ?? "/api/suggest";
@@ -86,7 +99,7 @@ function mountWidget() {
         : `Submitted before it was ready (Enter always submits; a required value was missing): “${result.query}”`
           + ` as ${result.raw_query}`;
     },
-    onError: (error) => showProblem(`The client reported: ${error.message}`),
+    onError: (error) => showProblem(state.serverError ?? `The client reported: ${error.message}`),
   });
   state.widget.on("stateChange", (s) => setReady(s.isReady));
 }

@@ -328,16 +328,19 @@ describe("the demo page", () => {
     await page.locator("#context").fill(context);
     assert.equal(await page.locator("#context-bytes").textContent(),
       `${Buffer.byteLength(context, "utf8")} / 2000 bytes`);
-    await editor(page).click();
     const from = traffic.exchanges.length;
-    await typeSlowly(page, "Book a flight from ");
-    await page.keyboard.type("L", { delay: 70 });
-    await page.keyboard.type("i", { delay: 70 });
+    // Leaving the editor for the empty command bar asks again, with the context: its cities come first at once.
+    await editor(page).click();
     const sent = await traffic.waitFor((e) => e.request.data.additional_context !== undefined,
       { from, what: "a request with additional_context" });
     assert.deepEqual(sent.request.data.additional_context, { recent_cities: ["Lisbon", "Zürich"] });
     assert.equal(sent.status, 200);
-    assert.equal(sent.response.data.suggestions[0].options[0].text, "Lisbon", "options the context names come first");
+    const origins = sent.response.data.suggestions.find((s) => s.type === "origin");
+    assert.deepEqual(origins.options.slice(0, 2).map((o) => o.text).sort(), ["Lisbon", "Zürich"],
+      "options the context names come first");
+    await typeSlowly(page, "Book a flight from ");
+    await page.keyboard.type("L", { delay: 70 });
+    await page.keyboard.type("i", { delay: 70 });
     await option(page, "Lisbon").waitFor();
     assert.deepEqual(await pills(page), ["From", "To"], "only the required params while they are open");
     await page.locator("#last-response").filter({ hasText: "Lisbon" }).waitFor();
@@ -406,5 +409,7 @@ describe("the product switcher and the context limit", () => {
       assert.equal(refused.status, 400);
       assert.equal(refused.response.error.code, "ADDITIONAL_CONTEXT_TOO_LARGE");
       await page.locator("#request-status", { hasText: "HTTP 400" }).waitFor();
+      // The problem box says what the server said, not only the client's "API error: 400 Bad Request".
+      await page.locator("#problem", { hasText: "The server answered 400 ADDITIONAL_CONTEXT_TOO_LARGE" }).waitFor();
     });
 });
