@@ -167,14 +167,11 @@ public final class TenantCatalogs {
                                     source(declaration, tenantDirectory),
                                     () -> records,
                                     digest(declaration, tenantDirectory)),
-                            LiveOptions.of(
-                                    records.stream().map(LiveCatalogs::entry).toList()));
+                            inMemory(records));
                     pending.add(one);
                     byName.put(name, one::options);
                 } else if (store == null) {
-                    LiveOptions fixed = LiveOptions.of(seed(declaration, tenantDirectory, defaultLanguage).stream()
-                            .map(LiveCatalogs::entry)
-                            .toList());
+                    LiveOptions fixed = inMemory(seed(declaration, tenantDirectory, defaultLanguage));
                     byName.put(name, () -> fixed);
                 } else {
                     LiveCatalog catalog = store.open(
@@ -195,6 +192,11 @@ public final class TenantCatalogs {
             }
         }
         return new TenantCatalogs(byName, live, pending, store, CatalogSeeds.context(tenantDirectory, defaultLanguage));
+    }
+
+    /** A seed's options indexed in memory, with no store behind them. */
+    private static LiveOptions inMemory(List<OptionRecord> records) {
+        return LiveOptions.of(records.stream().map(LiveCatalogs::entry).toList());
     }
 
     private static EngineConfigException refused(ConfigTree declaration, InvalidRecordsException e) {

@@ -19,14 +19,6 @@ final class LearnedPriors implements Priors {
     static final int OVERALL = 512;
     /** Options kept per typed prefix. */
     static final int PER_PREFIX = 32;
-    /**
-     * Credit an option needs for learning to change an order at all: about half a recent pick. Not ½ itself: a pick's
-     * credit decays from the moment it is made, so half of one (what a pick made with nothing typed counts once letters
-     * are typed) was always just under ½ and changed nothing. At 0.45, half a pick counts for its first two days at the
-     * default half-life of 14 days, and one whole pick for about 16 days. This is {@code learning.min-picks: 1}; each
-     * pick more it asks adds 1 ({@link dev.autocomplete.server.config.LearningSettings#minCredit}).
-     */
-    static final double MIN_CREDIT = 0.45;
     /** What overall credit adds once letters are typed, against credit after those letters. */
     static final double OVERALL_SHARE = 0.5;
 

@@ -98,14 +98,14 @@ public final class EngineJars {
             EngineClassLoader loader,
             ClassLoader contextLoader,
             List<Problem> problems,
-            Map<String, String> unlisted)
+            Map<String, Path> libraries)
             implements AutoCloseable {
 
         public Found {
             factories = Map.copyOf(factories);
             origins = Map.copyOf(origins);
             problems = List.copyOf(problems);
-            unlisted = Map.copyOf(unlisted);
+            libraries = Map.copyOf(libraries);
         }
 
         Found(
@@ -118,16 +118,32 @@ public final class EngineJars {
         }
 
         /**
-         * What a param naming no engine is told of the JARs loaded as libraries that hold an engine factory class (by
-         * JAR name, that class): an author who forgot the service file. Empty when there are none.
+         * What a param naming no engine is told of the JARs loaded as libraries that hold an engine factory class: an
+         * author who forgot the service file. Empty when there are none. Their classes are read only here, when a
+         * param names no engine, not at every load.
          */
         public String unlistedHint() {
-            return unlisted.entrySet().stream()
-                    .sorted(Map.Entry.comparingByKey())
-                    .map(jar -> "; " + jar.getKey() + " holds " + jar.getValue() + ", which names "
-                            + EngineFactory.class.getName() + ", but no " + SERVICE_FILE
-                            + " listing it, so it is loaded as a library and provides no engine")
-                    .collect(java.util.stream.Collectors.joining());
+            StringBuilder hint = new StringBuilder();
+            new java.util.TreeMap<>(libraries).forEach((name, copy) -> {
+                String factory;
+                try (JarFile file = new JarFile(copy.toFile())) {
+                    factory = factoryClass(file);
+                } catch (IOException e) {
+                    return; // read at load already: nothing more to say of it
+                }
+                if (factory != null) {
+                    hint.append("; ")
+                            .append(name)
+                            .append(" holds ")
+                            .append(factory)
+                            .append(", which names ")
+                            .append(EngineFactory.class.getName())
+                            .append(", but no ")
+                            .append(SERVICE_FILE)
+                            .append(" listing it, so it is loaded as a library and provides no engine");
+                }
+            });
+            return hint.toString();
         }
 
         /** Closes the tenant's loader, deleting the copies; for a load that did not go live. */
@@ -147,10 +163,7 @@ public final class EngineJars {
      * An engine JAR as copied: where it came from, the copy, the factory classes it lists, and the version it says
      * it is ({@link #version}).
      */
-    private record Jar(Path original, Path copy, List<String> factoryClasses, String version, String unlistedFactory) {
-        Jar(Path original, Path copy, List<String> factoryClasses, String version) {
-            this(original, copy, factoryClasses, version, null);
-        }
+    private record Jar(Path original, Path copy, List<String> factoryClasses, String version) {
 
         String name() {
             return original.getFileName().toString();
@@ -208,13 +221,11 @@ public final class EngineJars {
                     "no " + EngineFactory.class.getName() + " found in " + names(originals) + " (is " + SERVICE_FILE
                             + " in the JAR?)"));
         }
-        Map<String, String> unlisted = new java.util.TreeMap<>();
-        jars.forEach(jar -> {
-            if (jar.unlistedFactory() != null) {
-                unlisted.put(jar.name(), jar.unlistedFactory());
-            }
-        });
-        return new Found(factories, origins, loader, loader, problems, unlisted);
+        Map<String, Path> libraries = new java.util.HashMap<>();
+        jars.stream()
+                .filter(jar -> jar.factoryClasses().isEmpty())
+                .forEach(jar -> libraries.put(jar.name(), jar.copy()));
+        return new Found(factories, origins, loader, loader, problems, libraries);
     }
 
     /** The {@code *.jar} files of {@code engines/}, sorted; none when it does not exist. */
@@ -241,7 +252,6 @@ public final class EngineJars {
         List<String> classes = new ArrayList<>();
         String version;
         String build;
-        String unlistedFactory = null;
         try (JarFile file = new JarFile(copy.toFile())) {
             ZipEntry services = file.getEntry(SERVICE_FILE);
             if (services != null) {
@@ -253,15 +263,12 @@ public final class EngineJars {
             version = manifest == null ? null : manifest.getMainAttributes().getValue(SpiVersion.MANIFEST_ATTRIBUTE);
             // Two builds of one version (a SNAPSHOT rebuilt) are told apart in the log by their content.
             build = version(file, manifest, original.getFileName().toString()) + " (sha256 " + shortDigest(copy) + ")";
-            if (classes.isEmpty()) {
-                unlistedFactory = factoryClass(file);
-            }
         } catch (IOException e) {
             problems.add(new Problem(original, 0, "cannot read engine JAR " + original.getFileName() + ": " + e));
             return null;
         }
         if (classes.isEmpty()) {
-            return new Jar(original, copy, List.of(), build, unlistedFactory);
+            return new Jar(original, copy, List.of(), build);
         }
         String refused = versionProblem(original.getFileName().toString(), version);
         if (refused != null) {
