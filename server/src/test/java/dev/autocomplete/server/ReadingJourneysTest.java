@@ -114,6 +114,35 @@ class ReadingJourneysTest {
         assertEquals("Tokyo", reply.options("destination").getFirst(), reply.raw());
     }
 
+    /**
+     * The same after a city typed rather than picked, and after a misspelt one: {@code Lisbn t} listed the cities
+     * starting with T for the origin and dropped the misspelt city.
+     */
+    @Test
+    void a_typed_or_misspelt_city_before_the_first_letters_of_a_cue_is_the_origin_and_the_cue_is_being_typed() {
+        for (String city : List.of("Lisbn", "Book a flight from Lisbn", "Book a flight from Lisbon")) {
+            ApiClient.Reply atCue = travel(envelope(city + " to"));
+            ApiClient.Reply typing = travel(envelope(city + " t"));
+            assertEquals("destination", typing.suggestionTypes().getFirst(), city + ": " + typing.raw());
+            assertEquals(atCue.options("destination"), typing.options("destination"), city + ": " + typing.raw());
+            assertEquals(atCue.suggestionTypes(), typing.suggestionTypes(), city + ": " + typing.raw());
+        }
+        assertEquals("Lisbon", travel(envelope("Lisbn t")).options("origin").getFirst());
+        // With a pick before it the reading is echoed: one origin, to confirm, and no span for the cue's letter.
+        ObjectNode cue = envelope("Book a flight in {{CABIN_1}} from Lisbn t");
+        fill(cue, "{{CABIN_1}}", "cabin", "Economy");
+        ApiClient.Reply reply = travel(cue);
+        List<String> identified = new ArrayList<>();
+        for (JsonNode segment : reply.data().path("input")) {
+            if (segment.path("source").asText().equals("identified")) {
+                identified.add(segment.path("type").asText() + ":"
+                        + segment.path("text").asText() + ":"
+                        + segment.path("state").asText());
+            }
+        }
+        assertEquals(List.of("origin:Lisbn:need_confirmation"), identified, reply.raw());
+    }
+
     @Test
     void a_short_city_that_starts_longer_ones_stays_the_origin_being_typed_at_every_letter() {
         for (String typed : List.of("B", "Bo", "Bos", "Bost", "Bosto")) {

@@ -266,6 +266,7 @@ public final class QueryReader {
         Typing typing = null;
         int pos = Math.max(from, to - MAX_VALUE_WORDS);
         int readUpTo = pos;
+        int readAt = -1; // where the last span read in this piece ended
         Param open = cued;
         while (pos < to) {
             List<Param> candidates =
@@ -277,14 +278,32 @@ public final class QueryReader {
             for (int k = 0; k < ends.length; k++) {
                 ends[k] = words.get(pos + k).end();
             }
+            // The span up to the last word when that word is the start of a cue (`Lisbn t`, before `to`): read as it
+            // would be were the cue whole, which closes the span.
+            int beforeCue = open == null
+                            && trailing
+                            && pos + 1 < to
+                            && startsACue(intent, words.get(to - 1).folded())
+                    ? to - 2 - pos
+                    : -1;
+            Param closedByCue = null;
+            SpanMatch closedMatch = null;
             for (Param param : candidates) {
                 SpanMatch[] matches = sources.match(param.type(), words.get(pos).start(), ends, contextValues(param));
+                if (closedByCue == null
+                        && beforeCue >= 0
+                        && beforeCue < ends.length
+                        && (matches[beforeCue].kind() == SpanMatch.Kind.PREFIX
+                                || matches[beforeCue].kind() == SpanMatch.Kind.LOOSE)) {
+                    closedByCue = param;
+                    closedMatch = matches[beforeCue];
+                }
                 for (int k = ends.length - 1; k >= 0 && pos + k + 1 >= bestEnd; k--) {
                     boolean reachesEnd = pos + k + 1 == to;
                     SpanMatch.Kind kind = matches[k].kind();
                     if (kind == SpanMatch.Kind.PREFIX
-                            && pos == from
-                            && cueBeingTyped(intent, words, pos, k, cued, trailing, to)) {
+                            && ((pos == from && cued == null) || pos == readAt)
+                            && cueBeingTyped(intent, words, pos, k, trailing, to)) {
                         continue;
                     }
                     // As long a span as the best so far wins only as a value over a start or a typo (`morgen`: a
@@ -316,6 +335,11 @@ public final class QueryReader {
                         bestMatch = matches[k];
                     }
                 }
+            }
+            if (bestParam == null && closedByCue != null) {
+                bestParam = closedByCue;
+                bestEnd = to - 1;
+                bestMatch = closedMatch;
             }
             if (bestParam == null) {
                 pos++;
@@ -349,6 +373,7 @@ public final class QueryReader {
             open = null;
             pos = bestEnd;
             readUpTo = bestEnd;
+            readAt = bestEnd;
         }
         if (trailing && readUpTo < to) {
             // Words no param reads: the param they were meant for stays active, showing what matches them (none).
@@ -401,16 +426,15 @@ public final class QueryReader {
     }
 
     /**
-     * Whether the one word {@code [pos, pos + k]}, typed last, alone in its piece (right after a pick's token) and after
-     * no cue, is the start of a cue word of one of the intent's params ({@code t} of {@code to}, {@code na} of {@code nach}) rather than the start of a value. An end-user
-     * trial: after a pick, the first letter of the cue was read as a destination being typed, which listed the cities
-     * starting with it, and the official client drew its echo as a chip on the first such letter of the text ({@code
-     * fligh[t]}).
+     * Whether the one word {@code [pos, pos + k]}, typed last, right after a pick's token, a span read or the start of
+     * the text (never right after a cue), is the start of a cue word of one of the intent's params ({@code t} of
+     * {@code to}, {@code na} of {@code nach}) rather than the start of a value. An end-user trial: after a pick, the
+     * first letter of the cue was read as a destination being typed, which listed the cities starting with it, and the
+     * official client drew its echo as a chip on the first such letter of the text ({@code fligh[t]}); the same after a
+     * typed city ({@code from Lisbon t}, {@code Lisbn t}).
      */
-    private boolean cueBeingTyped(
-            Intent intent, List<Word> words, int pos, int k, Param cued, boolean trailing, int to) {
+    private boolean cueBeingTyped(Intent intent, List<Word> words, int pos, int k, boolean trailing, int to) {
         return k == 0
-                && cued == null
                 && trailing
                 && pos + 1 == to
                 && startsACue(intent, words.get(pos).folded());
