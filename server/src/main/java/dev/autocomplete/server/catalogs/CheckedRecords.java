@@ -15,8 +15,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -38,15 +40,20 @@ public final class CheckedRecords implements AutoCloseable {
     private final ObjectMapper json;
     private final Path file;
     private final boolean spooled;
+    /** The tenant's default language, which no translation may name; null when unknown. */
+    private final String defaultLanguage;
+
     private final List<InvalidRecordsException.Problem> problems;
     private final long invalid;
     private final List<RecordReader> readers = new ArrayList<>();
 
-    private CheckedRecords(RecordReader.Format format, ObjectMapper json, Path file, boolean spooled) {
+    private CheckedRecords(
+            RecordReader.Format format, ObjectMapper json, Path file, boolean spooled, String defaultLanguage) {
         this.format = format;
         this.json = json;
         this.file = file;
         this.spooled = spooled;
+        this.defaultLanguage = defaultLanguage;
         List<InvalidRecordsException.Problem> found = new ArrayList<>();
         this.invalid = check(found);
         found.sort(Comparator.comparingLong(InvalidRecordsException.Problem::index));
@@ -61,14 +68,15 @@ public final class CheckedRecords implements AutoCloseable {
      * @throws RecordReader.MalformedBody when the body cannot be read as records at all
      */
     public static CheckedRecords spool(
-            WriteSpool spool, RecordReader.Format format, ObjectMapper json, InputStream body) throws IOException {
+            WriteSpool spool, RecordReader.Format format, ObjectMapper json, InputStream body, String defaultLanguage)
+            throws IOException {
         Path file = spool.newFile();
         try {
             try (OutputStream out = Files.newOutputStream(file)) {
                 body.transferTo(out);
             }
             // Seconds of parsing for a large body: off the virtual thread's carrier.
-            return PlatformThreads.call(() -> new CheckedRecords(format, json, file, true));
+            return PlatformThreads.call(() -> new CheckedRecords(format, json, file, true, defaultLanguage));
         } catch (IOException | RuntimeException | Error e) {
             Files.deleteIfExists(file);
             throw e;
@@ -80,9 +88,10 @@ public final class CheckedRecords implements AutoCloseable {
      *
      * @throws IOException when the file cannot be read
      */
-    public static CheckedRecords of(RecordReader.Format format, ObjectMapper json, Path file) throws IOException {
+    public static CheckedRecords of(RecordReader.Format format, ObjectMapper json, Path file, String defaultLanguage)
+            throws IOException {
         try {
-            return new CheckedRecords(format, json, file, false);
+            return new CheckedRecords(format, json, file, false, defaultLanguage);
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
@@ -116,36 +125,54 @@ public final class CheckedRecords implements AutoCloseable {
     private long check(List<InvalidRecordsException.Problem> found) {
         RepeatedHashes ids = new RepeatedHashes(1024);
         RepeatedHashes texts = new RepeatedHashes(1024);
-        long refused;
+        long refused = 0;
         try (RecordReader reader = open()) {
-            while (reader.hasNext()) {
+            for (long index = 0; reader.hasNext(); index++) {
                 OptionRecord record = reader.next();
                 ids.add(hash(record.id()));
                 texts.add(Folding.foldedHash(record.text()));
+                Optional<String> language =
+                        OptionRecords.defaultLanguageProblem(record.translations(), defaultLanguage);
+                if (language.isPresent()) {
+                    refused++;
+                    if (found.size() < 2 * RecordReader.MAX_KEPT_PROBLEMS) {
+                        found.add(new InvalidRecordsException.Problem(reader.positionOf(index), language.get()));
+                    }
+                }
             }
             found.addAll(reader.problems());
-            refused = reader.invalid();
+            refused += reader.invalid();
         }
         Set<Long> repeatedIds = ids.repeated();
         Set<Long> repeatedTexts = texts.repeated();
         if (repeatedIds.isEmpty() && repeatedTexts.isEmpty()) {
             return refused;
         }
-        Set<String> seenIds = new HashSet<>();
-        Set<String> seenTexts = new HashSet<>();
+        // Where each id and folded text was first seen, to name that record in the refusal of a later one.
+        Map<String, Long> seenIds = new HashMap<>();
+        Map<String, Long> seenTexts = new HashMap<>();
+        String at = format == RecordReader.Format.NDJSON ? "line " : "index ";
         try (RecordReader reader = open()) {
             for (long index = 0; reader.hasNext(); index++) {
                 OptionRecord record = reader.next();
                 String reason = null;
-                if (repeatedIds.contains(hash(record.id())) && !seenIds.add(record.id())) {
-                    reason = OptionRecords.repeatedId(record.id());
+                Long sameId = repeatedIds.contains(hash(record.id()))
+                        ? seenIds.putIfAbsent(record.id(), reader.positionOf(index))
+                        : null;
+                if (sameId != null) {
+                    reason = OptionRecords.repeatedId(record.id(), at + sameId);
                 } else {
                     String folded = TextFolding.fold(record.text());
-                    if (repeatedTexts.contains(Folding.hash(folded)) && !seenTexts.add(folded)) {
-                        reason = OptionRecords.repeatedText(record.text());
+                    Long sameText = repeatedTexts.contains(Folding.hash(folded))
+                            ? seenTexts.putIfAbsent(folded, reader.positionOf(index))
+                            : null;
+                    if (sameText != null) {
+                        reason = OptionRecords.repeatedText(record.text(), at + sameText);
                     }
                 }
-                if (reason != null) {
+                if (reason != null
+                        && OptionRecords.defaultLanguageProblem(record.translations(), defaultLanguage)
+                                .isEmpty()) { // else counted already
                     refused++;
                     if (found.size() < 2 * RecordReader.MAX_KEPT_PROBLEMS) {
                         found.add(new InvalidRecordsException.Problem(reader.positionOf(index), reason));

@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Reads the body of a partial update ({@code PATCH}, docs/protocol.md §8): records of an {@code id} and the fields
@@ -31,14 +32,18 @@ import java.util.Map;
 public final class PatchReader {
 
     private final RecordReader.Format format;
+    /** The tenant's default language, which no translation may name; null when unknown. */
+    private final String defaultLanguage;
+
     private final List<OptionPatch> patches = new ArrayList<>();
     /** The index or line of each patch read. */
     private final List<Long> positions = new ArrayList<>();
 
     private final List<InvalidRecordsException.Problem> problems = new ArrayList<>();
 
-    private PatchReader(RecordReader.Format format) {
+    private PatchReader(RecordReader.Format format, String defaultLanguage) {
         this.format = format;
+        this.defaultLanguage = defaultLanguage;
     }
 
     /**
@@ -47,8 +52,9 @@ public final class PatchReader {
      * @throws RecordReader.MalformedBody when it is not records at all (not an array, broken JSON in an array, not
      *     UTF-8)
      */
-    public static PatchReader read(RecordReader.Format format, ObjectMapper json, InputStream in) {
-        PatchReader reader = new PatchReader(format);
+    public static PatchReader read(
+            RecordReader.Format format, ObjectMapper json, InputStream in, String defaultLanguage) {
+        PatchReader reader = new PatchReader(format, defaultLanguage);
         try {
             BufferedReader text = RecordReader.withoutByteOrderMark(new BufferedReader(new InputStreamReader(
                     in,
@@ -100,8 +106,14 @@ public final class PatchReader {
             problems.add(new InvalidRecordsException.Problem(position, problem));
             return;
         }
+        OptionPatch patch = patch(node);
+        Optional<String> language = OptionRecords.defaultLanguageProblem(patch.translations(), defaultLanguage);
+        if (language.isPresent()) {
+            problems.add(new InvalidRecordsException.Problem(position, language.get()));
+            return;
+        }
         positions.add(position);
-        patches.add(patch(node));
+        patches.add(patch);
     }
 
     /** Why a tree is no patch, or null: a record's rules, but for a text that may be left out. */

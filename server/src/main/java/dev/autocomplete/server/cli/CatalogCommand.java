@@ -228,7 +228,7 @@ public final class CatalogCommand implements Runnable {
             RecordReader.Format format = chosen == Format.JSON ? RecordReader.Format.ARRAY : RecordReader.Format.NDJSON;
             String at = format == RecordReader.Format.NDJSON ? "line" : "index";
             // Read and checked whole before the store's transaction starts: a slow pipe holds no lock.
-            try (CheckedRecords checked = CheckedRecords.of(format, json, path)) {
+            try (CheckedRecords checked = CheckedRecords.of(format, json, path, options.defaultLanguage)) {
                 if (checked.invalid() > 0) {
                     printProblems(err, checked.problems(), checked.invalid(), at);
                     return -1;

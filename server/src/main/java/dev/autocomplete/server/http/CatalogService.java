@@ -143,7 +143,7 @@ public final class CatalogService implements HttpService {
     private void upsert(ServerRequest request, ServerResponse response) {
         int upserted;
         try (Target target = target(request, response);
-                CheckedRecords checked = checked(request)) {
+                CheckedRecords checked = checked(request, target)) {
             CatalogRef ref = target.ref();
             RecordReader records = checked.records();
             List<OptionRecord> batch = PlatformThreads.call(records::readAll);
@@ -158,7 +158,7 @@ public final class CatalogService implements HttpService {
     private void replace(ServerRequest request, ServerResponse response) {
         long count;
         try (Target target = target(request, response);
-                CheckedRecords checked = checked(request)) {
+                CheckedRecords checked = checked(request, target)) {
             CatalogRef ref = target.ref();
             refuseProblems(checked);
             // The store reads the checked records from the local copy, in one short transaction.
@@ -261,7 +261,10 @@ public final class CatalogService implements HttpService {
             PatchReader patches;
             try {
                 patches = PatchReader.read(
-                        format, json, requestBody(request, "send records of an id and the fields to change"));
+                        format,
+                        json,
+                        requestBody(request, "send records of an id and the fields to change"),
+                        target.defaultLanguage());
             } catch (RecordReader.MalformedBody e) {
                 throw ApiException.badRequest("INVALID_JSON", e.getMessage() + " Nothing was applied.");
             }
@@ -452,6 +455,11 @@ public final class CatalogService implements HttpService {
 
     /** An admitted caller, holding its tenant until the request is answered, and the catalog it names. */
     private record Target(Admitted admitted, CatalogRef ref) implements AutoCloseable {
+        /** The tenant's default language: a record's {@code text} is in it, so no translation may name it. */
+        String defaultLanguage() {
+            return admitted.caller().tenant().defaultLanguage();
+        }
+
         @Override
         public void close() {
             admitted.close();
@@ -484,11 +492,11 @@ public final class CatalogService implements HttpService {
      * The whole body, copied to a local file and checked there before any transaction starts: a write transaction
      * never waits on the client's network (see {@link CheckedRecords}).
      */
-    private CheckedRecords checked(ServerRequest request) {
+    private CheckedRecords checked(ServerRequest request, Target target) {
         RecordReader.Format format = format(request);
         InputStream body = requestBody(request, "send records as a JSON array or NDJSON");
         try {
-            return CheckedRecords.spool(spool, format, json, body);
+            return CheckedRecords.spool(spool, format, json, body, target.defaultLanguage());
         } catch (RecordReader.MalformedBody e) {
             throw ApiException.badRequest("INVALID_JSON", e.getMessage() + " Nothing was applied.");
         } catch (IOException | UncheckedIOException e) {

@@ -219,14 +219,47 @@ public final class OptionRecords {
     }
 
     public static String repeatedText(String text) {
-        return "text '" + abbreviate(text) + "' is also the text of an earlier record of this write (texts are"
-                + " compared ignoring case and accents)";
+        return "text '" + abbreviate(text) + "' is also the text of an earlier record of this write (" + FOLDED + ")";
     }
+
+    /** {@link #repeatedText} naming the earlier record: {@code earlier} is where it stands ({@code index 3}). */
+    public static String repeatedText(String text, String earlier) {
+        return "text '" + abbreviate(text) + "' is also the text of the record at " + earlier + " of this write ("
+                + FOLDED + ")";
+    }
+
+    /** {@link #repeatedId} naming the earlier record: {@code earlier} is where it stands ({@code line 4}). */
+    public static String repeatedId(String id, String earlier) {
+        return "id '" + abbreviate(id) + "' is also the id of the record at " + earlier + " of this write";
+    }
+
+    /** How texts are compared for uniqueness: {@link TextFolding#fold}, said in every refusal of a repeated text. */
+    private static final String FOLDED = "texts are compared ignoring case, accents, punctuation and spacing";
 
     /** Why a record whose text another stored id keeps is refused. */
     static String textTaken(String text, String otherId) {
-        return "text '" + abbreviate(text) + "' is already the text of id '" + abbreviate(otherId)
-                + "' (texts are compared ignoring case and accents)";
+        return "text '" + abbreviate(text) + "' is already the text of id '" + abbreviate(otherId) + "' (" + FOLDED
+                + ")";
+    }
+
+    /**
+     * Why a record's (or a patch's) translations are refused for the tenant's default language, whose text is the
+     * option's own {@code text}: such a translation would show another text to users asking in the default language
+     * than to those asking in none, and {@code catalog export} would write a column the import refuses.
+     *
+     * @param defaultLanguage the tenant's default language; null when unknown (nothing is refused)
+     */
+    public static Optional<String> defaultLanguageProblem(Map<String, String> translations, String defaultLanguage) {
+        if (translations == null || defaultLanguage == null) {
+            return Optional.empty();
+        }
+        for (String tag : translations.keySet()) {
+            if (tag.equalsIgnoreCase(defaultLanguage)) {
+                return Optional.of("'translations." + abbreviate(printable(tag)) + "': '" + abbreviate(printable(tag))
+                        + "' is the tenant's default language, whose text is the record's 'text'");
+            }
+        }
+        return Optional.empty();
     }
 
     /** Why an id cannot be stored, if it cannot: for ids the API takes in a path or cursor too. */

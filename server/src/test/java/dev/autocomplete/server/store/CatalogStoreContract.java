@@ -193,7 +193,7 @@ abstract class CatalogStoreContract {
                 List.of(new Problem(
                         1,
                         "text 'rome' is already the text of id 'c' (texts are compared ignoring "
-                                + "case and accents)")),
+                                + "case, accents, punctuation and spacing)")),
                 refused.problems());
         assertEquals(3, all(store, CITIES).size());
     }
@@ -255,8 +255,8 @@ abstract class CatalogStoreContract {
                         new Problem(1, "id 'c' is also the id of an earlier record of this write"),
                         new Problem(
                                 2,
-                                "text 'CORK' is also the text of an earlier record of this write (texts are compared ignoring case and"
-                                        + " accents)")),
+                                "text 'CORK' is also the text of an earlier record of this write (texts are compared ignoring"
+                                        + " case, accents, punctuation and spacing)")),
                 refused.problems());
         assertEquals(List.of("a", "b"), ids(all(store, CITIES)), "nothing of the refused replace applied");
 
@@ -539,7 +539,7 @@ abstract class CatalogStoreContract {
                         new Problem(
                                 2L * chunk + 7,
                                 "text 'G1 ITEM 2' is also the text of an earlier record of this write (texts are"
-                                        + " compared ignoring case and accents)")),
+                                        + " compared ignoring case, accents, punctuation and spacing)")),
                 refused.problems());
 
         Iterator<OptionRecord> failing = IntStream.range(0, 2 * chunk)
