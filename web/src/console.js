@@ -172,14 +172,43 @@ function shown(name, value) {
   return name === "keystroke_saving" ? `${Math.round(value * 100)}%` : String(value);
 }
 
-function chart(target, data, series) {
+/**
+ * A colour of the page's theme, resolved: demo.css's custom properties hold light-dark() pairs, which only an element's
+ * computed style resolves to the scheme in use.
+ */
+function themeColour(name, fallback) {
+  const probe = el("span", { style: `color: var(${name})`, hidden: "" });
+  document.body.append(probe);
+  const colour = getComputedStyle(probe).color;
+  probe.remove();
+  return colour || fallback;
+}
+
+const DAY = 86400;
+
+/**
+ * One chart of the analytics: times in UTC (the analytics' hours and days are UTC), one label a day for a daily
+ * series, axis text and grid in the theme's colours (uPlot draws on a canvas, which CSS does not reach: its
+ * default black text was unreadable in dark mode), and the right axis named by its series.
+ */
+function chart(target, data, series, daily) {
   const width = Math.max(320, $(target).clientWidth || 800);
+  const text = themeColour("--text", "#111");
+  const line = themeColour("--border", "#ddd");
+  const axis = (more) => ({ stroke: text, grid: { stroke: line, width: 1 }, ticks: { stroke: line, width: 1 }, ...more });
+  const right = series.filter((s) => s[2] === "r").map((s) => s[0]).join(", ");
   const plot = new uPlot({
     width,
     height: 200,
-    series: [{}, ...series.map(([label, stroke, scale]) => ({ label, stroke, width: 2, scale: scale ?? "y", spanGaps: true }))],
-    axes: [{}, { scale: "y" }, ...(series.some((s) => s[2] === "r") ? [{ scale: "r", side: 1, grid: { show: false } }] : [])],
+    tzDate: (ts) => uPlot.tzDate(new Date(ts * 1e3), "Etc/UTC"),
+    series: [{ label: "UTC" }, ...series.map(([label, stroke, scale]) => ({ label, stroke, width: 2, scale: scale ?? "y", spanGaps: true }))],
+    axes: [
+      axis(daily ? { space: 100, incrs: [DAY, 2 * DAY, 3 * DAY, 7 * DAY, 14 * DAY], values: (u, splits) => splits.map((s) => new Date(s * 1e3).toISOString().slice(0, 10)) } : {}),
+      axis({ scale: "y" }),
+      ...(right ? [axis({ scale: "r", side: 1, label: right, labelSize: 20, grid: { show: false } })] : []),
+    ],
     scales: { x: { time: true } },
+    padding: [8, right ? 12 : 40, 0, 0], // room for the last date's label
   }, data, $(target));
   state.charts.push(plot);
 }
@@ -187,20 +216,24 @@ function chart(target, data, series) {
 async function renderAnalytics() {
   const [tenant, product] = $("an-product").value.split("/");
   const days = $("an-days").value;
+  // Cleared first: a product whose analytics cannot be read shows none, not the previous product's under its name.
+  state.charts.forEach((c) => c.destroy());
+  state.charts = [];
+  ["chart-traffic", "chart-picks", "chart-latency", "figures"].forEach((id) => $(id).replaceChildren());
+  $("top-picks").tBodies[0].replaceChildren();
+  $("unmatched").tBodies[0].replaceChildren();
   const data = await getJson(`api/analytics?tenant=${encodeURIComponent(tenant)}&product=${encodeURIComponent(product)}&days=${days}`);
   $("figures").replaceChildren(...FIGURES.map(([name, label]) => el("div", { class: "figure", "data-figure": name },
     el("div", { class: "value" }, shown(name, data[name])), el("div", { class: "name" }, label))));
-  state.charts.forEach((c) => c.destroy());
-  state.charts = [];
-  ["chart-traffic", "chart-picks", "chart-latency"].forEach((id) => $(id).replaceChildren());
   const x = data.series.map((p) => Date.parse(p.at) / 1000);
+  const daily = Number(days) > 2; // docs/operations.md: one point an hour up to 2 days, else one a UTC day
   const col = (name) => data.series.map((p) => p[name]);
   chart("chart-traffic", [x, col("requests"), col("sessions"), col("ready_sessions")],
-    [["requests", "#4f46e5"], ["sessions", "#0891b2"], ["ready sessions", "#16a34a"]]);
+    [["requests", "#4f46e5"], ["sessions", "#0891b2"], ["ready sessions", "#16a34a"]], daily);
   chart("chart-picks", [x, col("picks"), col("keystroke_saving")],
-    [["picks", "#ea580c"], ["keystroke saving", "#7c3aed", "r"]]);
+    [["picks", "#ea580c"], ["keystroke saving", "#7c3aed", "r"]], daily);
   chart("chart-latency", [x, col("p50_ms"), col("p99_ms"), col("fallbacks")],
-    [["p50 ms", "#0891b2"], ["p99 ms", "#dc2626"], ["fallbacks", "#854d0e", "r"]]);
+    [["p50 ms", "#0891b2"], ["p99 ms", "#dc2626"], ["fallbacks", "#854d0e", "r"]], daily);
   $("chart-picks").dataset.picks = String(data.picks);
   $("top-picks").tBodies[0].replaceChildren(...data.top_picks.map((p) => el("tr", {},
     el("td", {}, p.type), el("td", {}, p.text), el("td", { class: "num" }, p.count))));
@@ -229,6 +262,9 @@ async function start() {
   $("an-product").addEventListener("change", () => renderAnalytics().catch((e) => showProblem(e.message)));
   $("an-days").addEventListener("change", () => renderAnalytics().catch((e) => showProblem(e.message)));
   $("an-refresh").addEventListener("click", () => renderAnalytics().catch((e) => showProblem(e.message)));
+  // The charts' colours are drawn in: drawn again when the system's scheme changes.
+  matchMedia("(prefers-color-scheme: dark)").addEventListener("change",
+    () => $("an-product").value && renderAnalytics().catch((e) => showProblem(e.message)));
   if ($("try-product").value) await mountTryIt({ focus: false });
   if ($("an-product").value) await renderAnalytics();
   document.body.dataset.loaded = "true";

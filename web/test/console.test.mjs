@@ -114,6 +114,32 @@ describe("the console", () => {
     await screenshot(page, "console-analytics");
   });
 
+  it("draws the charts' axes in the scheme's text colour: readable in the dark scheme", async () => {
+    // uPlot draws on a canvas, which CSS does not reach: its text was black on the dark scheme's charts.
+    const dark = await browser.context.newPage();
+    await dark.emulateMedia({ colorScheme: "dark" });
+    await dark.goto(`${server.management}/admin/?product=acme/travel&days=7`);
+    await dark.locator("body[data-loaded=true]").waitFor({ timeout: 20_000 });
+    await dark.locator("#chart-traffic canvas").waitFor();
+    // Drawn again for another period: an operator's trial saw black text from the second drawing on.
+    await dark.locator("#an-days").selectOption("30");
+    await dark.waitForTimeout(1000);
+    await dark.locator("#chart-traffic canvas").waitFor();
+    const lightPixels = await dark.evaluate(() => {
+      const canvas = document.querySelector("#chart-traffic canvas");
+      const data = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
+      let light = 0;
+      for (let i = 0; i < data.length; i += 4) {
+        if (data[i + 3] > 200 && data[i] > 180 && data[i + 1] > 180 && data[i + 2] > 180) light++;
+      }
+      return light;
+    });
+    assert.ok(lightPixels > 50, `the axes' text is drawn light on the dark chart (${lightPixels} light pixels)`);
+    await dark.locator("#analytics").scrollIntoViewIfNeeded();
+    await screenshot(dark, "console-analytics-dark");
+    await dark.close();
+  });
+
   it("gives the client the focus when the operator picks another product to try", async () => {
     await page.locator("#try-product").selectOption("demo/workspace");
     await page.waitForFunction(() => document.activeElement?.matches("#autocomplete [data-aia-input]"), null, {
