@@ -298,6 +298,34 @@ class ConnectionDefencesTest {
         }
     }
 
+    /**
+     * A catalog write's body may take minutes (limits.catalog-body-timeout-seconds, 300 by default), but a client that
+     * stops sending holds its request slot for one read timeout, as docs/security.md says of any silent read: a
+     * records-API trial's silent client was answered after 300 s.
+     */
+    @Test
+    void a_catalog_body_that_falls_silent_is_answered_408_after_one_read_timeout() throws Exception {
+        try (AutocompleteServer server = start("AUTOCOMPLETE_LIMITS_READ_TIMEOUT_SECONDS", "1");
+                RawConnection client = new RawConnection("127.0.0.1", server.port())) {
+            long start = System.nanoTime();
+            client.send("PUT /api/catalogs/cities/options HTTP/1.1\r\nHost: localhost\r\n"
+                    + "Content-Type: application/x-ndjson\r\nAuthorization: Bearer " + secretKey + "\r\n"
+                    + "Content-Length: 5000\r\n\r\n{\"id\": \"a\", \"text\": \"A\"}\n");
+            for (int i = 0; i < 4; i++) {
+                Thread.sleep(400);
+                client.send("{\"id\": \"b" + i + "\", \"text\": \"B" + i + "\"}\n"); // sending: not silent
+            }
+            long silentFrom = System.nanoTime();
+            String answer = client.readResponse();
+            long silentMillis = (System.nanoTime() - silentFrom) / 1_000_000;
+            assertTrue(answer.startsWith("HTTP/1.1 408"), answer);
+            assertTrue(answer.contains("REQUEST_TIMEOUT"), answer);
+            assertTrue(silentMillis >= 900 && silentMillis < 5000, silentMillis + " ms of silence");
+            assertTrue((System.nanoTime() - start) / 1_000_000 >= 2500, "a body still arriving was not cut off");
+            assertTrue(client.endsCleanly(), "the connection was reset or stayed open");
+        }
+    }
+
     @Test
     void headers_that_trickle_past_their_deadline_lose_the_connection() throws Exception {
         try (AutocompleteServer server = start("AUTOCOMPLETE_LIMITS_HEADER_TIMEOUT_SECONDS", "1");

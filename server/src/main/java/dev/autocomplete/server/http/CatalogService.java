@@ -758,6 +758,7 @@ public final class CatalogService implements HttpService {
                 throw framing != null ? framing : e;
             }
             if (n > 0) {
+                guard.bodyProgress(request);
                 read += n;
                 if (read > bodyLimit) {
                     throw tooLarge();

@@ -163,7 +163,20 @@ public final class ConnectionGuard implements AutoCloseable {
     void allowBody(ServerRequest request, Duration timeout) {
         Tracked tracked = tracked(request.remotePeer().address());
         if (tracked != null && tracked.phase == Phase.BODY) {
-            tracked.deadline = System.nanoTime() + timeout.toNanos();
+            long now = System.nanoTime();
+            tracked.deadline = now + timeout.toNanos();
+            // So long a deadline keeps the read timeout for each silence (docs/security.md): a client that stops
+            // sending holds its request slot for that long, not for the whole deadline.
+            tracked.progress = now;
+            tracked.silenceNanos = idleNanos;
+        }
+    }
+
+    /** Bytes of a body given {@link #allowBody} arrived: its silence counts from now. */
+    void bodyProgress(ServerRequest request) {
+        Tracked tracked = tracked(request.remotePeer().address());
+        if (tracked != null) {
+            tracked.progress = System.nanoTime();
         }
     }
 
@@ -252,6 +265,10 @@ public final class ConnectionGuard implements AutoCloseable {
         volatile boolean clientAskedClose;
         volatile boolean bodyTimedOut;
         volatile boolean answered;
+        /** How long a body given {@link #allowBody} may stay silent (0: only its deadline counts), and since when. */
+        volatile long silenceNanos;
+
+        volatile long progress;
 
         Tracked(SocketChannel channel, SocketAddress remote, InetAddress counted) {
             this.channel = channel;
@@ -262,11 +279,13 @@ public final class ConnectionGuard implements AutoCloseable {
 
         void enter(Phase next, long nanos) {
             deadline = nanos == Long.MAX_VALUE ? Long.MAX_VALUE : System.nanoTime() + nanos;
+            silenceNanos = 0;
             phase = next;
         }
 
         boolean expired(long now) {
-            return deadline != Long.MAX_VALUE && now - deadline > 0;
+            return (deadline != Long.MAX_VALUE && now - deadline > 0)
+                    || (silenceNanos > 0 && phase == Phase.BODY && now - progress > silenceNanos);
         }
 
         /**
