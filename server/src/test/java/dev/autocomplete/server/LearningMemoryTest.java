@@ -128,7 +128,14 @@ class LearningMemoryTest {
                 if (random.nextBoolean()) {
                     count(
                             outcomes,
-                            learning.event(travel, true, "key-" + random.nextInt(4), address(random), event, labels));
+                            learning.event(
+                                    travel,
+                                    true,
+                                    "key-" + random.nextInt(4),
+                                    address(random),
+                                    event,
+                                    labels,
+                                    type -> true));
                 }
             } else {
                 event = switch (random.nextInt(4)) {
@@ -138,7 +145,10 @@ class LearningMemoryTest {
                     default -> pill(session);
                 };
             }
-            count(outcomes, learning.event(travel, true, "key-" + random.nextInt(4), address(random), event, labels));
+            count(
+                    outcomes,
+                    learning.event(
+                            travel, true, "key-" + random.nextInt(4), address(random), event, labels, type -> true));
         }
     }
 

@@ -91,7 +91,8 @@ public final class TelemetryService implements HttpService {
                         caller.key() == null ? null : caller.key().id(),
                         gatekeeper.clients().of(request),
                         event,
-                        labelText -> typeOfLabel(caller, labelText));
+                        labelText -> typeOfLabel(caller, labelText),
+                        caller.product().model().learningTypes()::contains);
                 if (outcome != Learning.Outcome.IGNORED) {
                     metrics.learningEvent(caller.tenant().id(), caller.product().slug(), outcome.label());
                 }

@@ -53,7 +53,7 @@ public final class Learning implements AutoCloseable {
         CREDITED("credited"),
         /** A pill pick, checked and counted (analytics), not ranked by. */
         PILL("pill"),
-        /** The session was not offered that option lately (or its param does not learn): changes nothing. */
+        /** The session was not offered that option lately: changes nothing. */
         NOT_OFFERED("not_offered"),
         /** This session's pick of this option was credited already. */
         REPEATED("repeated"),
@@ -64,6 +64,11 @@ public final class Learning implements AutoCloseable {
          * by, so that an option's ranking counts clients rather than one client's repeats.
          */
         NOT_RANKED("not_ranked"),
+        /**
+         * An honest pick of a param whose options are values of the moment (the date engine's, {@code learn: false}
+         * on the param): counted (analytics), never ranked by.
+         */
+        NOT_LEARNED("not_learned"),
         /** The queue was full: dropped. */
         DROPPED("dropped"),
         /** An option or pill event whose fields are not the official client's (docs/protocol.md §6.1): no pick. */
@@ -176,6 +181,8 @@ public final class Learning implements AutoCloseable {
      * @param keyId the credential's key id, for the hourly cap
      * @param address the client address, for the hourly cap
      * @param typeOfLabel the param type a suggestion's label names, or null (pill events name the label)
+     * @param ranksBy whether picks of a param type re-rank its options: not those of params whose options are values
+     *     of the moment (the date engine's), whose honest picks are counted for analytics only
      */
     public Outcome event(
             ProductRef product,
@@ -183,7 +190,8 @@ public final class Learning implements AutoCloseable {
             String keyId,
             String address,
             JsonNode event,
-            Function<String, String> typeOfLabel) {
+            Function<String, String> typeOfLabel,
+            Predicate<String> ranksBy) {
         String kind = event.path("type").asText("");
         if (!kind.equals("option") && !kind.equals("pill")) {
             return Outcome.IGNORED;
@@ -242,7 +250,8 @@ public final class Learning implements AutoCloseable {
             if (!withinHourlyShares(address, keyId, now)) {
                 return Outcome.CAPPED;
             }
-            boolean ranked = perAddressOption.take(address, product, folded, now);
+            boolean learned = ranksBy.test(type);
+            boolean ranked = learned && perAddressOption.take(address, product, folded, now);
             pick = new Pick(
                     product.tenant(),
                     product.product(),
@@ -258,7 +267,10 @@ public final class Learning implements AutoCloseable {
         if (!queue.offer(pick)) {
             return Outcome.DROPPED;
         }
-        return pick.pill() ? Outcome.PILL : pick.ranked() ? Outcome.CREDITED : Outcome.NOT_RANKED;
+        if (pick.pill()) {
+            return Outcome.PILL;
+        }
+        return pick.ranked() ? Outcome.CREDITED : ranksBy.test(pick.type()) ? Outcome.NOT_RANKED : Outcome.NOT_LEARNED;
     }
 
     /** Counts a pick against the client address's and the key's hourly shares; whether both had room for it. */

@@ -374,16 +374,16 @@ public final class Suggester {
 
     /**
      * What an answer offered that picks may be credited to: each suggestion's tappable options, less those the
-     * context supplied (never learned from) and those of params that do not learn.
+     * context supplied (never learned from). Those of params that do not learn are kept: their picks are counted for
+     * analytics, never ranked by ({@link Learning.Outcome#NOT_LEARNED}).
      */
     private static Offered offered(SuggestResponse response, Reading reading, Product product) {
         Map<String, Set<String>> fromContext = new HashMap<>();
         reading.suggestions().forEach(s -> fromContext.put(s.type(), s.fromContext()));
-        Set<String> learning = product.model().learningTypes();
         List<Offered.Offer> offers = new ArrayList<>();
         boolean first = true;
         for (SuggestResponse.Suggestion suggestion : response.suggestions()) {
-            if (suggestion.type().equals(PLACEHOLDER_TYPE) || !learning.contains(suggestion.type())) {
+            if (suggestion.type().equals(PLACEHOLDER_TYPE)) {
                 continue;
             }
             Set<String> excluded = fromContext.getOrDefault(suggestion.type(), Set.of());
