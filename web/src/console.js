@@ -32,6 +32,12 @@ function showProblem(message) {
   $("problem").hidden = false;
 }
 
+/** A problem of "Try it", shown there (the page's banner is at the top, out of sight). */
+function tryProblem(message) {
+  $("try-problem").textContent = message;
+  $("try-problem").hidden = false;
+}
+
 function productOptions(select) {
   select.replaceChildren(...state.overview.tenants.flatMap((tenant) => tenant.products.map((product) =>
     el("option", { value: `${tenant.id}/${product.slug}` }, `${tenant.id} / ${product.slug}`))));
@@ -109,11 +115,30 @@ function setReady(ready) {
 // visit: it takes the focus only when the operator has just picked a product to try.
 async function mountTryIt({ focus }) {
   const [tenant, product] = $("try-product").value.split("/");
-  const minted = await getJson("api/try-key", {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ tenant, product }),
-  });
+  // The previous product's client, key and exchange go first: a product that cannot be tried shows none of them
+  // under its name (an operator trial typed into the old product's client after a failed switch).
+  state.widget?.destroy();
+  state.widget = undefined;
+  state.tryIt = undefined;
+  $("autocomplete").replaceChildren();
+  $("try-key").textContent = "none";
+  $("request-status").textContent = "none yet";
+  delete $("request-status").dataset.state;
+  $("last-request").textContent = "—";
+  $("last-response").textContent = "—";
+  $("try-problem").hidden = true;
+  setReady(false);
+  let minted;
+  try {
+    minted = await getJson("api/try-key", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ tenant, product }),
+    });
+  } catch (error) {
+    tryProblem(`${tenant} / ${product} cannot be tried: ${error.message}`);
+    return;
+  }
   state.tryIt = {
     ...minted,
     endpoint: `${minted.public_scheme}://${location.hostname}:${minted.public_port}/api/suggest`,
@@ -122,14 +147,11 @@ async function mountTryIt({ focus }) {
   // What this product's params read in the context (the server's example), else what any product reads.
   const example = minted.context_example ?? {};
   $("context").placeholder = JSON.stringify(Object.keys(example).length ? example : GENERIC_CONTEXT);
-  state.widget?.destroy();
-  $("autocomplete").replaceChildren();
-  setReady(false);
   state.widget = new AIAutocomplete($("autocomplete"), {
     apiConfig: { endpoint: state.tryIt.endpoint, apiKey: minted.public_key },
     mode: "auto",
     autoFocus: focus,
-    onError: (error) => showProblem(`The client reported: ${error.message}`),
+    onError: (error) => tryProblem(`The client reported: ${error.message}`),
   });
   state.widget.on("stateChange", (s) => setReady(s.isReady));
 }

@@ -114,6 +114,19 @@ describe("the console", () => {
     await screenshot(page, "console-analytics");
   });
 
+  it("fits a 400-pixel screen: nothing makes the page wider than the screen", async () => {
+    // An operator trial: at 400 px the page was 800 px wide (the keys table, the nav, two panels side by side).
+    const narrow = await browser.context.newPage();
+    await narrow.setViewportSize({ width: 400, height: 900 });
+    await narrow.goto(`${server.management}/admin/?product=acme/travel&days=7`);
+    await narrow.locator("body[data-loaded=true]").waitFor({ timeout: 20_000 });
+    await narrow.locator("#chart-traffic canvas").waitFor();
+    const width = await narrow.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 400, `the page is ${width} px wide on a 400 px screen`);
+    await screenshot(narrow, "console-narrow");
+    await narrow.close();
+  });
+
   it("draws the charts' axes in the scheme's text colour: readable in the dark scheme", async () => {
     // uPlot draws on a canvas, which CSS does not reach: its text was black on the dark scheme's charts.
     const dark = await browser.context.newPage();
@@ -148,5 +161,25 @@ describe("the console", () => {
     await page.keyboard.type("Create an em", { delay: 70 });
     await option(page, "email").waitFor();
     assert.equal(await page.locator("#context").getAttribute("placeholder"), '{"team":"<team>","contact":["<contact>"]}');
+  });
+
+  it("shows, in Try it, a product that cannot be tried, with none of the previous product's client or key", async () => {
+    // An operator trial: after a failed switch the old product's client and key stayed, under the new name, and the
+    // error went to the banner at the top of the page.
+    await page.evaluate(() => {
+      const select = document.querySelector("#try-product");
+      select.add(new Option("gone / travel", "gone/travel"));
+      select.value = "gone/travel";
+      select.dispatchEvent(new Event("change"));
+    });
+    await page.locator("#try-problem").waitFor({ state: "visible", timeout: 10_000 });
+    assert.match(await page.locator("#try-problem").textContent(), /gone \/ travel cannot be tried/);
+    assert.equal(await page.locator("#try-key").textContent(), "none");
+    assert.equal(await page.locator("#autocomplete [data-aia-input]").count(), 0, "no client left to type into");
+    assert.equal(await page.locator("#last-request").textContent(), "—");
+    await page.locator("#try-product").selectOption("acme/travel");
+    await page.locator("#autocomplete [data-aia-input]").waitFor({ timeout: 10_000 });
+    assert.equal(await page.locator("#try-problem").isHidden(), true);
+    assert.match(await page.locator("#try-key").textContent(), /^key_/);
   });
 });
