@@ -187,6 +187,14 @@ class AnalyticsTest {
             ApiClient.Reply reply = sim.destination(demo, typists.get(i % 10), " to Zzqx");
             assertEquals(List.of(), reply.options("destination"), reply.raw());
         }
+        // Typing steps (`zz`, `zzq` on the way to `zzqx`: an operator trial saw bl, blor and blorp for one typist) are
+        // absorbed by a longer span typed at least as often; a span typed more often than its extension stays.
+        sim.destination(demo, typists.get(0), " to Zz");
+        sim.destination(demo, typists.get(0), " to Zzq");
+        for (int i = 0; i < 3; i++) {
+            sim.destination(demo, typists.get(i), " to Qwq");
+        }
+        sim.destination(demo, typists.get(3), " to Qwqx");
 
         JsonNode data = analytics(demo);
         assertEquals(sim.requests, data.path("requests").asInt(), data.toString());
@@ -205,6 +213,11 @@ class AnalyticsTest {
                 "the options as they were offered, most picked first");
         assertEquals("zzqx", data.path("unmatched").get(0).path("text").asText(), data.toString());
         assertEquals(50, data.path("unmatched").get(0).path("count").asInt(), data.toString());
+        List<String> unmatched = new ArrayList<>();
+        data.path("unmatched")
+                .forEach(u -> unmatched.add(
+                        u.path("text").asText() + "=" + u.path("count").asInt()));
+        assertEquals(List.of("zzqx=50", "qwq=3", "qwqx=1"), unmatched, data.toString());
         assertNotNull(data.path("p50_ms").numberValue(), data.toString());
         assertNotNull(data.path("p99_ms").numberValue(), data.toString());
         int seriesRequests = 0;

@@ -259,7 +259,7 @@ public final class Analytics implements AutoCloseable {
         data.put("top_picks", topPicks(figures.picks()));
         data.put(
                 "unmatched",
-                figures.unmatched().stream()
+                withoutTypingSteps(figures.unmatched()).stream()
                         .map(span -> Map.<String, Object>of("text", span.text(), "count", span.count()))
                         .toList());
         data.put("unmatched_kept", keepUnmatched);
@@ -273,6 +273,32 @@ public final class Analytics implements AutoCloseable {
         }
         data.put("series", series);
         return data;
+    }
+    /**
+     * The unmatched spans without the typing steps of longer ones: a span that another, longer span starts (case
+     * aside) and that was typed no more often than it. A client asking at every keystroke leaves {@code bl}, {@code
+     * blor} and {@code blorp} for one user typing {@code blorp} (an operator trial); a span typed more often than
+     * its extension ({@code qwq} three times, {@code qwqx} once) is listed too. Most counted first, as read.
+     */
+    static List<AnalyticsStore.Counted> withoutTypingSteps(List<AnalyticsStore.Counted> spans) {
+        List<AnalyticsStore.Counted> kept = new ArrayList<>(spans.size());
+        for (AnalyticsStore.Counted span : spans) {
+            boolean step = false;
+            for (AnalyticsStore.Counted longer : spans) {
+                if (longer.text().length() > span.text().length()
+                        && longer.count() >= span.count()
+                        && longer.text()
+                                .regionMatches(
+                                        true, 0, span.text(), 0, span.text().length())) {
+                    step = true;
+                    break;
+                }
+            }
+            if (!step) {
+                kept.add(span);
+            }
+        }
+        return kept;
     }
 
     /** The totals of hours {@code [from, to)}. */
