@@ -213,7 +213,7 @@ const DAY = 86400;
  * series, axis text and grid in the theme's colours (uPlot draws on a canvas, which CSS does not reach: its
  * default black text was unreadable in dark mode), and the right axis named by its series.
  */
-function chart(target, data, series, daily) {
+function chart(target, data, series, daily, rightValues) {
   const width = Math.max(320, $(target).clientWidth || 800);
   const text = themeColour("--text", "#111");
   const line = themeColour("--border", "#ddd");
@@ -223,11 +223,15 @@ function chart(target, data, series, daily) {
     width,
     height: 200,
     tzDate: (ts) => uPlot.tzDate(new Date(ts * 1e3), "Etc/UTC"),
-    series: [{ label: "UTC" }, ...series.map(([label, stroke, scale]) => ({ label, stroke, width: 2, scale: scale ?? "y", spanGaps: true }))],
+    series: [{ label: "UTC" }, ...series.map(([label, stroke, scale]) => ({
+      label, stroke, width: 2, scale: scale ?? "y", spanGaps: true,
+      ...(scale === "r" && rightValues ? { value: (u, v) => (v == null ? "--" : rightValues(v)) } : {}),
+    }))],
     axes: [
       axis(daily ? { space: 100, incrs: [DAY, 2 * DAY, 3 * DAY, 7 * DAY, 14 * DAY], values: (u, splits) => splits.map((s) => new Date(s * 1e3).toISOString().slice(0, 10)) } : {}),
       axis({ scale: "y" }),
-      ...(right ? [axis({ scale: "r", side: 1, label: right, labelSize: 20, grid: { show: false } })] : []),
+      ...(right ? [axis({ scale: "r", side: 1, label: right, labelSize: 20, grid: { show: false },
+        ...(rightValues ? { values: (u, splits) => splits.map(rightValues) } : {}) })] : []),
     ],
     scales: { x: { time: true } },
     padding: [8, right ? 12 : 40, 0, 0], // room for the last date's label
@@ -253,15 +257,18 @@ async function renderAnalytics() {
   chart("chart-traffic", [x, col("requests"), col("sessions"), col("ready_sessions")],
     [["requests", "#4f46e5"], ["sessions", "#0891b2"], ["ready sessions", "#16a34a"]], daily);
   chart("chart-picks", [x, col("picks"), col("keystroke_saving")],
-    [["picks", "#ea580c"], ["keystroke saving", "#7c3aed", "r"]], daily);
+    [["picks", "#ea580c"], ["keystroke saving", "#7c3aed", "r"]], daily, (v) => `${Math.round(v * 100)}%`);
   chart("chart-latency", [x, col("p50_ms"), col("p99_ms"), col("fallbacks")],
     [["p50 ms", "#0891b2"], ["p99 ms", "#dc2626"], ["fallbacks", "#854d0e", "r"]], daily);
   $("chart-picks").dataset.picks = String(data.picks);
-  $("top-picks").tBodies[0].replaceChildren(...data.top_picks.map((p) => el("tr", {},
-    el("td", {}, p.type), el("td", {}, p.text), el("td", { class: "num" }, p.count))));
-  $("unmatched").tBodies[0].replaceChildren(...(data.unmatched_kept ? data.unmatched.map((u) => el("tr", {},
-    el("td", {}, u.text), el("td", { class: "num" }, u.count)))
-    : [el("tr", {}, el("td", { colspan: "2", class: "muted" }, "Not kept (analytics.keep-unmatched: false)."))]));
+  const none = (columns, text) => [el("tr", {}, el("td", { colspan: String(columns), class: "muted" }, text))];
+  $("top-picks").tBodies[0].replaceChildren(...(data.top_picks.length ? data.top_picks.map((p) => el("tr", {},
+    el("td", {}, p.type), el("td", {}, p.text), el("td", { class: "num" }, p.count)))
+    : none(3, "No picks in this period.")));
+  $("unmatched").tBodies[0].replaceChildren(...(!data.unmatched_kept
+    ? none(2, "Not kept (analytics.keep-unmatched: false).")
+    : data.unmatched.length ? data.unmatched.map((u) => el("tr", {}, el("td", {}, u.text), el("td", { class: "num" }, u.count)))
+      : none(2, "No unmatched text in this period.")));
 }
 
 // --- start --------------------------------------------------------------------------------------
