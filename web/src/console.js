@@ -55,14 +55,14 @@ function renderTenants(overview) {
     el("h3", {}, el("span", {}, tenant.display_name ? `${tenant.display_name} (${tenant.id})` : tenant.id),
       el("span", { class: `status-${tenant.status}` }, tenant.status)),
     tenant.learn === undefined ? null : el("p", { class: "muted small" }, tenant.learn ? "learns from picks" : "does not learn"),
-    el("div", { class: "small" }, "Products:"),
-    el("ul", {}, ...tenant.products.map((product) => {
+    tenant.products.length ? el("div", { class: "small" }, "Products:") : null,
+    tenant.products.length ? el("ul", {}, ...tenant.products.map((product) => {
       const circuit = product.health?.circuit ?? "closed";
       const engines = Object.entries(product.health?.engines ?? {}).map(([name, e]) => `${name}: ${e.circuit}`);
       return el("li", { "data-product": product.slug }, `${product.slug} `,
         el("span", { class: `circuit-${circuit}` }, `circuit ${circuit}`),
         engines.length ? el("span", { class: "muted small" }, ` (${engines.join(", ")})`) : null);
-    })),
+    })) : null,
     tenant.catalogs.length ? el("div", { class: "small" }, "Catalogs:") : null,
     tenant.catalogs.length ? el("ul", {}, ...tenant.catalogs.map((c) =>
       el("li", { "data-catalog": c.name }, `${c.name}: ${c.size} options, generation ${c.generation}`))) : null,
@@ -73,7 +73,7 @@ function renderTenants(overview) {
 }
 
 function renderKeys(keys) {
-  const when = (t) => (t ? new Date(t).toLocaleString() : "—");
+  const when = (t) => (t ? new Date(t).toLocaleString(undefined, { timeZoneName: "short" }) : "—"); // the zone said
   $("keys").tBodies[0].replaceChildren(...keys.map((key) => el("tr", { "data-key-id": key.id },
     el("td", {}, key.id, key.in_memory ? el("span", { class: "muted small" }, " (in memory)") : null),
     el("td", {}, key.tenant), el("td", {}, key.type), el("td", {}, key.product ?? "—"),
@@ -127,6 +127,7 @@ async function mountTryIt({ focus }) {
   $("last-request").textContent = "—";
   $("last-response").textContent = "—";
   $("try-problem").hidden = true;
+  $("try-submitted").textContent = "";
   setReady(false);
   let minted;
   try {
@@ -151,9 +152,25 @@ async function mountTryIt({ focus }) {
     apiConfig: { endpoint: state.tryIt.endpoint, apiKey: minted.public_key },
     mode: "auto",
     autoFocus: focus,
+    // What the host page gets on Enter, as the demo page shows it (the client submits whether or not it is ready).
+    onSubmit: (result) => {
+      const ready = $("ready").dataset.ready === "true";
+      $("try-submitted").textContent = `${ready ? "Submitted" : "Submitted before it was ready"}: “${result.query}”`
+        + ` as ${result.raw_query}`;
+    },
     onError: (error) => tryProblem(`The client reported: ${error.message}`),
   });
   state.widget.on("stateChange", (s) => setReady(s.isReady));
+  // The key just minted joins the keys table (it was read before Try it asked for one).
+  renderKeys((await getJson("api/keys")).keys);
+}
+
+/** Try it before it runs: a button that mounts the client for the chosen product, focused. */
+function offerTryIt() {
+  const start = el("button", { type: "button", class: "try-start", id: "try-start" },
+    `Click to try ${$("try-product").value.replace("/", " / ")}`);
+  start.addEventListener("click", () => mountTryIt({ focus: true }).catch((e) => tryProblem(e.message)));
+  $("autocomplete").replaceChildren(start);
 }
 
 // Any string value outside the keys of a product's params names options of any param (docs/protocol.md §4.6).
@@ -287,14 +304,17 @@ async function start() {
   }
   if (params.get("days")) $("an-days").value = params.get("days");
   $("context").addEventListener("input", readContext);
-  $("try-product").addEventListener("change", () => mountTryIt({ focus: true }).catch((e) => showProblem(e.message)));
+  $("try-product").addEventListener("change", () => mountTryIt({ focus: true }).catch((e) => tryProblem(e.message)));
   $("an-product").addEventListener("change", () => renderAnalytics().catch((e) => showProblem(e.message)));
   $("an-days").addEventListener("change", () => renderAnalytics().catch((e) => showProblem(e.message)));
   $("an-refresh").addEventListener("click", () => renderAnalytics().catch((e) => showProblem(e.message)));
   // The charts' colours are drawn in: drawn again when the system's scheme changes.
   matchMedia("(prefers-color-scheme: dark)").addEventListener("change",
     () => $("an-product").value && renderAnalytics().catch((e) => showProblem(e.message)));
-  if ($("try-product").value) await mountTryIt({ focus: false });
+  // Opening the console sends no suggest request (the client asks at once when mounted, and Try it counts in the
+  // analytics as any traffic): it is mounted when the operator asks for it, or at once for `?try=`.
+  if (params.get("try") && $("try-product").value) await mountTryIt({ focus: false });
+  else if ($("try-product").value) offerTryIt();
   if ($("an-product").value) await renderAnalytics();
   document.body.dataset.loaded = "true";
 }

@@ -90,6 +90,12 @@ describe("the console", () => {
     assert.notEqual(ready.headers.authorization, `Bearer ${server.keys.travel}`, "not the demo's key");
     assert.match(await page.locator("#last-response").textContent(), /"is_ready": true/);
     await page.locator("#try").screenshot({ path: path.join(OUTPUT, "console-try-it.png") });
+    // Enter hands the host page the query, as on the demo page: Try it says what it got.
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => document.querySelector("#try-submitted").textContent.length > 0, null, {
+      timeout: 5_000,
+    });
+    assert.match(await page.locator("#try-submitted").textContent(), /^Submitted: “Book a flight from Paris +to London”/);
   });
 
   it("charts the picks it made in the analytics of acme's travel", async () => {
@@ -112,6 +118,22 @@ describe("the console", () => {
     assert.equal(await page.locator("[data-figure=ready_sessions] .value").textContent(), "1");
     await page.locator("#analytics").scrollIntoViewIfNeeded();
     await screenshot(page, "console-analytics");
+  });
+
+  it("sends no suggest request when opened, only once the operator asks to try", async () => {
+    // An operator trial: every visit of the console counted a session in the first product's analytics.
+    const visit = await browser.context.newPage();
+    const sent = recordTraffic(visit, new URL(server.url).origin);
+    await visit.goto(`${server.management}/admin/?product=acme/travel&days=1`);
+    await visit.locator("body[data-loaded=true]").waitFor({ timeout: 20_000 });
+    await visit.waitForTimeout(1500);
+    assert.equal(sent.exchanges.length, 0, "no suggest request on opening");
+    await visit.locator("#try-start").click();
+    await sent.waitFor(() => true, { what: "the client's first request" });
+    await visit.waitForFunction(() => document.activeElement?.matches("#autocomplete [data-aia-input]"), null, {
+      timeout: 10_000,
+    });
+    await visit.close();
   });
 
   it("fits a 400-pixel screen: nothing makes the page wider than the screen", async () => {
