@@ -508,6 +508,12 @@ class SuggestProtocolTest {
             ApiClient.Reply reply = contextBody("{\"n\":" + number + "}");
             assertEquals(200, reply.status(), number + ": " + reply.raw());
         }
+        // An exponent beyond what a decimal holds (a second hostile trial: 500 and a stack trace, in an array too).
+        for (String number : new String[] {"1e99999999999", "-1e-99999999999", "[1e99999999999]"}) {
+            ApiClient.Reply reply = contextBody("{\"n\":" + number + "}");
+            assertError(reply, 400, "INVALID_JSON");
+            assertTrue(reply.raw().contains("exponent"), reply.raw());
+        }
         // [1e300,1e300,...]: 333 numbers of 5 bytes, 332 commas, 2 brackets = 1999 bytes; one more "0" makes 2000.
         String numbers = String.join(",", java.util.Collections.nCopies(333, "1e300"));
         assertEquals(1999, ("[" + numbers + "]").length());

@@ -321,7 +321,16 @@ public final class SuggestRequestReader {
                     // beyond
                     // a double's range (1e400) is a number like any other rather than an infinity.
                     data.contextFrom = (int) parser.currentTokenLocation().getByteOffset();
-                    data.additionalContext = context.readTree(parser);
+                    try {
+                        data.additionalContext = context.readTree(parser);
+                    } catch (NumberFormatException | ArithmeticException e) {
+                        // A decimal whose exponent has more digits than a decimal holds (1e99999999999): a hostile
+                        // trial got a 500 and a stack trace with it.
+                        throw ApiException.badRequest(
+                                "INVALID_JSON",
+                                "data.additional_context holds a number that cannot be read: its exponent is beyond"
+                                        + " " + Integer.MAX_VALUE + ".");
+                    }
                     data.contextTo = (int) parser.currentLocation().getByteOffset();
                 }
                 case "identified_params" -> data.identifiedParams = entries(parser, token, IDENTIFIED_PARAM);
