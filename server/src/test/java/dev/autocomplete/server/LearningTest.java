@@ -494,6 +494,28 @@ class LearningTest {
     }
 
     /**
+     * The same for an option its attributes put first ({@code context_attributes}, {@code mode: boost}): a hostile
+     * trial's one pick of Reykjavík, boosted by {@code home_country: IS}, was credited and moved it into every user's
+     * list.
+     */
+    @Test
+    void a_catalog_option_the_context_attributes_boosted_is_never_credited() throws Exception {
+        String raw = "Book a flight from ";
+        String plain = session();
+        List<String> engines = suggest(demo, "travel", plain, envelope(raw)).options("origin");
+        assertFalse(engines.contains("Reykjavík"), engines.toString());
+        String session = session();
+        ObjectNode boosted = envelope(raw);
+        ((ObjectNode) boosted.path("data")).putObject("additional_context").put("home_country", "IS");
+        List<String> offered = suggest(demo, "travel", session, boosted).options("origin");
+        assertEquals("Reykjavík", offered.getFirst(), offered.toString());
+        double notOffered = learningEvents("not_offered");
+        pick(demo, "travel", session, raw, "Reykjavík");
+        waitFor("the boosted pick refused", () -> learningEvents("not_offered") == notOffered + 1);
+        assertEquals(0.0, priors(demo).credit("origin", "", "reykjavik"), "the boosted city is not credited");
+    }
+
+    /**
      * protocol-notes §20: options that came from the context never count. A catalog's option offered only because the
      * context named it ({@code home_city}, nothing typed) is one: a pick of it says what that user's context holds.
      */

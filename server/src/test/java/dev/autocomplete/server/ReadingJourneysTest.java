@@ -143,6 +143,22 @@ class ReadingJourneysTest {
         assertEquals(List.of("origin:Lisbn:need_confirmation"), identified, reply.raw());
     }
 
+    /**
+     * A required value to confirm before the end of the text comes before the optional params: an end-user trial
+     * could not reach Lisbon after {@code Lisbn to London} (or after editing a picked city in the middle of the text),
+     * as the official client shows the first suggestion only and the date, cabin and passengers came first.
+     */
+    @Test
+    void a_required_value_to_confirm_before_the_end_comes_before_the_optional_params() {
+        ObjectNode body = envelope("Book a flight from Lisbn to {{DESTINATION_1}} ");
+        fill(body, "{{DESTINATION_1}}", "destination", "London");
+        ApiClient.Reply reply = travel(body);
+        assertEquals("origin", reply.suggestionTypes().getFirst(), reply.raw());
+        assertEquals("Lisbon", reply.options("origin").getFirst(), reply.raw());
+        assertTrue(reply.suggestionTypes().contains("date"), "the optional params follow: " + reply.raw());
+        assertFalse(reply.data().path("is_ready").asBoolean(), reply.raw());
+    }
+
     @Test
     void a_short_city_that_starts_longer_ones_stays_the_origin_being_typed_at_every_letter() {
         for (String typed : List.of("B", "Bo", "Bos", "Bost", "Bosto")) {

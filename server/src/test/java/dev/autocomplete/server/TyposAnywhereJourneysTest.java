@@ -106,9 +106,16 @@ class TyposAnywhereJourneysTest {
             assertIdentified(reply, "destination", "Londn", "need_confirmation");
             assertIdentified(reply, "date", journey[1], "completed");
             assertFalse(ready(reply), reply.raw());
-            // Read mid-text: listed with what it may be, but not first (a pick is appended at the end of the text).
-            assertNotEquals("destination", reply.suggestionTypes().getFirst(), reply.raw());
+            // Read mid-text: required, so first with what it may be, before the optional params (the official client
+            // shows the first suggestion only); its pick is appended at the end of the text and makes the query ready.
+            assertEquals("destination", reply.suggestionTypes().getFirst(), reply.raw());
             assertEquals(journey[2], reply.options("destination").getFirst(), reply.raw());
+            ApiClient.Reply picked = travel(
+                    journey[0],
+                    toAfterOrigin(journey[0], "Londn " + journey[1]) + " {{DESTINATION_1}} ",
+                    "{{ORIGIN_1}}=origin=Paris",
+                    "{{DESTINATION_1}}=destination=" + journey[2]);
+            assertTrue(ready(picked), picked.raw());
         }
     }
 
@@ -255,7 +262,14 @@ class TyposAnywhereJourneysTest {
         assertIdentified(picked, "origin", "Quezon", "need_confirmation");
         assertFalse(ready(picked), picked.raw());
         assertEquals("Quezon City", picked.options("origin").getFirst(), picked.raw());
-        assertNotEquals("origin", picked.suggestionTypes().getFirst(), picked.raw());
+        // Required: first, before the optional params; its pick, appended at the end, makes the query ready.
+        assertEquals("origin", picked.suggestionTypes().getFirst(), picked.raw());
+        ApiClient.Reply both = travel(
+                "en",
+                "Book a flight from Quezon to {{DESTINATION_1}} {{ORIGIN_1}} ",
+                "{{DESTINATION_1}}=destination=London",
+                "{{ORIGIN_1}}=origin=Quezon City");
+        assertTrue(ready(both), both.raw());
     }
 
     @Test

@@ -623,8 +623,8 @@ public final class QueryReader {
      * optional ones wait (the official client asks again only when it runs out of cached suggestions, so listing
      * them would hide {@code is_ready} after the last required pick). The first suggestion has its options; the
      * later ones only those of {@link #laterOptions}. A param read before the end of the text to confirm (a typo,
-     * the start of a value) comes last with what it may be as options, and first only when no other param is
-     * left: the client appends a pick at the end of the text, not where the span is.
+     * the start of a value) comes with what it may be as options: a required one after the required open ones and
+     * before the optional ones, an optional one last (first only when no other param is left).
      */
     private List<Reading.ParamSuggestion> suggestions(IntentReading reading) {
         Set<Param> order = new LinkedHashSet<>();
@@ -644,12 +644,23 @@ public final class QueryReader {
             requiredOpen |= param.required();
         }
         for (Param param : open) {
-            if (param.required() || !requiredOpen) {
+            if (param.required()) {
                 order.add(param);
             }
         }
-        // First only when nothing else is left: then it is what the user has to settle, and an empty list would
-        // leave the query unready with nothing to tap.
+        // A required param to confirm before the optional ones: the query cannot be ready without it, and the official
+        // client shows the first suggestion only (an end-user trial: after `Lisbn to London`, or a picked city edited
+        // in the middle of the text, the date, cabin and passengers came first and Lisbon could not be reached).
+        for (Param param : toConfirm.keySet()) {
+            if (param.required()) {
+                order.add(param);
+            }
+        }
+        if (!requiredOpen) {
+            order.addAll(open);
+        }
+        // An optional one to confirm last, first only when nothing else is left: then it is what the user has to
+        // settle.
         order.addAll(toConfirm.keySet());
         Map<String, String> filled = sources.filledWith(readValues(reading));
         List<Reading.ParamSuggestion> suggestions = new ArrayList<>();
@@ -664,6 +675,15 @@ public final class QueryReader {
                 options = options(param, "", filled);
             }
             options = withoutDistinct(reading, param, options);
+            Predicate<String> boosts = options.isEmpty() ? null : sources.boosted(param.type(), filled);
+            for (int i = 0; boosts != null && i < options.size(); i++) {
+                if (boosts.test(options.get(i).text())) {
+                    // Offered first because the context's attributes boost it, perhaps only because of them: a pick of
+                    // it says what this user's context holds (a hostile trial's one pick of Reykjavík, boosted by
+                    // home_country IS, put it into every user's list).
+                    fromContext.add(options.get(i).text());
+                }
+            }
             suggestions.add(new Reading.ParamSuggestion(
                     param.type(), param.label().in(languages), param.required(), options, fromContext));
         }
