@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.autocomplete.spi.toolkit.TextFolding;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -157,6 +158,26 @@ class ReadingJourneysTest {
         assertEquals("Lisbon", reply.options("origin").getFirst(), reply.raw());
         assertTrue(reply.suggestionTypes().contains("date"), "the optional params follow: " + reply.raw());
         assertFalse(reply.data().path("is_ready").asBoolean(), reply.raw());
+    }
+
+    /**
+     * What follows a cue is its value, never another cue: an end-user trial saw {@code Book a flight from Fr} list every
+     * city ({@code Fr} read as the start of {@code from} or {@code for}) and {@code Paris to To} drop Tokyo and
+     * Toronto ({@code To} read as the cue again).
+     */
+    @Test
+    void the_letters_right_after_a_cue_are_its_value_even_when_they_spell_a_cue() {
+        for (String typed : List.of("F", "Fr", "Fro")) {
+            ApiClient.Reply reply = travel(envelope("Book a flight from " + typed));
+            for (String option : reply.options("origin")) {
+                assertTrue(
+                        TextFolding.fold(option).contains(TextFolding.fold(typed)),
+                        typed + ": " + option + " in " + reply.options("origin"));
+            }
+        }
+        ApiClient.Reply to = travel(envelope("Paris to To"));
+        assertEquals("destination", to.suggestionTypes().getFirst(), to.raw());
+        assertTrue(to.options("destination").containsAll(List.of("Tokyo", "Toronto")), to.raw());
     }
 
     @Test

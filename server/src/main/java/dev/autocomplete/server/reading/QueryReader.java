@@ -437,7 +437,37 @@ public final class QueryReader {
         return k == 0
                 && trailing
                 && pos + 1 == to
-                && startsACue(intent, words.get(pos).folded());
+                && startsACue(intent, words.get(pos).folded())
+                && !afterACue(intent, words.get(pos).start());
+    }
+
+    /**
+     * Whether the word before {@code at} in the query is a cue word (the last word of one), the intent's phrase's own
+     * included: what follows a cue is its value, never another cue (an end-user trial: {@code Book a flight from Fr}
+     * listed every city, {@code Fr} read as the start of {@code from} or {@code for}).
+     */
+    private boolean afterACue(Intent intent, int at) {
+        String raw = query.rawQuery();
+        int end = at;
+        while (end > 0 && Character.isWhitespace(raw.charAt(end - 1))) {
+            end--;
+        }
+        int start = end;
+        while (start > 0 && !Character.isWhitespace(raw.charAt(start - 1)) && raw.charAt(start - 1) != '}') {
+            start--;
+        }
+        if (start == end) {
+            return false;
+        }
+        String before = TextFolding.fold(raw.substring(start, end));
+        for (Param param : intent.params()) {
+            for (String cue : param.cuesIn(languages)) {
+                if (cue.equals(before) || cue.endsWith(" " + before)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** Whether {@code folded} is the start of a cue of one of the intent's params, not the whole of one. */
@@ -527,6 +557,10 @@ public final class QueryReader {
             }
         }
         if (length == 0) {
+            return null;
+        }
+        if (i == pieceStart && current != null && current == cuedParam) {
+            // Right after a cue of the same param, a cue word is the start of its value: `to To` (Tokyo, Toronto).
             return null;
         }
         int lookEnd = Math.min(words.size(), i + length + 1);
