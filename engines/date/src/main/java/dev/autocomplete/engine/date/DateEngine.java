@@ -87,6 +87,13 @@ final class DateEngine implements Engine {
         return near ? SpanMatch.LOOSE : SpanMatch.NONE;
     }
 
+    /** The answer's language and dates in numbers only: what options are completed in first. */
+    private static DateReader answerReader(Languages languages, LocalDate today) {
+        Set<Template> templates = new LinkedHashSet<>(Grammar.templates(EnumSet.of(languages.answer())));
+        templates.addAll(Grammar.numeric(languages.order()));
+        return new DateReader(List.copyOf(templates), today);
+    }
+
     private static DateReader reader(Languages languages, LocalDate today) {
         // The answer's language first: its words write out the options ("12. Mär" completes as "März", not "Mar").
         Set<Template> templates = new LinkedHashSet<>(Grammar.templates(EnumSet.of(languages.answer())));
@@ -118,7 +125,12 @@ final class DateEngine implements Engine {
                         .orElse(null);
                 dates.put(date, reading == null ? typed.strip() : Wording.text(reading, date, words, answer, today));
             }
-            List<Reading> more = new ArrayList<>(reader.completions(words, ask.limit()));
+            // Completions in the answer's language, those of the other languages read only when it has none: an
+            // end-user trial saw `am F` offer English Februaries to a German user ("February 1, 2027 (Montag)").
+            List<Reading> more = new ArrayList<>(answerReader(languages, today).completions(words, ask.limit()));
+            if (more.isEmpty()) {
+                more.addAll(reader.completions(words, ask.limit()));
+            }
             if (dates.isEmpty() && more.isEmpty()) {
                 more.addAll(reader.corrected(words));
                 more.addAll(reader.lastDayInstead(words));

@@ -226,9 +226,14 @@ final class Slot {
                 continue;
             }
             String spelling = spellings.getOrDefault(form.getKey(), form.getKey());
+            // What was typed, completed with the form's letters, only when it holds no accent the form lacks: `Mä`
+            // is never completed as `Mäi` (an end-user trial), though `Ma` is as `Mar`.
+            boolean plain = typed.toLowerCase(Locale.ROOT).equals(folded);
             String candidate = spelling.toLowerCase(Locale.ROOT).startsWith(typed.toLowerCase(Locale.ROOT))
                     ? spelling
-                    : folded.length() == typed.length() ? typed + form.getKey().substring(folded.length()) : null;
+                    : plain && folded.length() == typed.length()
+                            ? typed + form.getKey().substring(folded.length())
+                            : null;
             if (candidate != null && (best == null || candidate.length() < best.length())) {
                 best = candidate;
             }

@@ -291,6 +291,29 @@ class DateEngineTest {
         assertEquals(List.of(), engine.options(ask(en()), "zzz"));
     }
 
+    /**
+     * An end-user trial: a German user's {@code F} was offered English Februaries ({@code February 1, 2027
+     * (Montag)}), a French user's {@code m} {@code Monday, lundi 7 décembre}, and {@code 3. Mä} a month {@code Mäi}.
+     * Completions are in the answer's language while it has any; what was typed is completed with a form's letters
+     * only when it holds no accent the form lacks.
+     */
+    @Test
+    void a_prefix_is_completed_in_the_answer_language_and_never_into_a_word_of_none() {
+        for (String text : texts(engine.options(ask(List.of("de")), "F"))) {
+            assertTrue(text.startsWith("Freitag"), text);
+        }
+        for (String text : texts(engine.options(ask(List.of("fr")), "m"))) {
+            assertFalse(text.startsWith("Monday"), text);
+        }
+        List<String> may = texts(engine.options(ask(List.of("de")), "3. Mä"));
+        assertTrue(may.contains("3. März 2026 (Dienstag)") || may.contains("3. März 2027 (Mittwoch)"), may.toString());
+        for (String text : may) {
+            assertFalse(text.contains("Mäi"), text);
+        }
+        // Another language's words still complete when the answer's has none: `next fr` for a German user.
+        assertFalse(engine.options(ask(List.of("de")), "next fr").isEmpty());
+    }
+
     @Test
     void options_are_cut_to_the_limit() {
         assertEquals(2, engine.options(ask(en()).withLimit(2), "12 ma").size());
