@@ -148,6 +148,21 @@ class DemoJourneysTest {
         assertEquals("London", last.path("text").asText());
         assertEquals("completed", last.path("state").asText());
         assertTrue(reply.data().path("is_ready").asBoolean());
+        // A city's everyday name is an alias of its option (the demo's data): `Frankfurt` is Frankfurt am Main, as an
+        // end-user trial typed it, in English and in German.
+        ObjectNode frankfurt = fill(
+                envelope("Book a flight from {{ORIGIN_1}} to Frankfurt on tuesday"),
+                "{{ORIGIN_1}}",
+                "origin",
+                "Lisbon");
+        assertTrue(
+                travel(frankfurt).data().path("is_ready").asBoolean(),
+                travel(frankfurt).raw());
+        ObjectNode german = envelope("Flug von Wien nach Frankfurt am Freitag");
+        ((ObjectNode) german.path("meta")).put("language", "de");
+        assertTrue(
+                travel(german).data().path("is_ready").asBoolean(),
+                travel(german).raw());
     }
 
     @Test
