@@ -494,23 +494,31 @@ class LearningTest {
     }
 
     /**
+     * Picks Reykjavík, in a session of its own, from the empty travel query's origins, where the context {@code key:
+     * value} put it first; it is not among them without context (asked in {@code plain}, whose list is returned).
+     */
+    private static List<String> pickReykjavikPutFirstBy(String key, String value, String plain) throws Exception {
+        String raw = "Book a flight from ";
+        List<String> engines = suggest(demo, "travel", plain, envelope(raw)).options("origin");
+        assertFalse(engines.contains("Reykjavík"), engines.toString());
+        String session = session();
+        ObjectNode withContext = envelope(raw);
+        ((ObjectNode) withContext.path("data")).putObject("additional_context").put(key, value);
+        List<String> offered = suggest(demo, "travel", session, withContext).options("origin");
+        assertEquals("Reykjavík", offered.getFirst(), offered.toString());
+        pick(demo, "travel", session, raw, "Reykjavík");
+        return engines;
+    }
+
+    /**
      * The same for an option its attributes put first ({@code context_attributes}, {@code mode: boost}): a hostile
      * trial's one pick of Reykjavík, boosted by {@code home_country: IS}, was credited and moved it into every user's
      * list.
      */
     @Test
     void a_catalog_option_the_context_attributes_boosted_is_never_credited() throws Exception {
-        String raw = "Book a flight from ";
-        String plain = session();
-        List<String> engines = suggest(demo, "travel", plain, envelope(raw)).options("origin");
-        assertFalse(engines.contains("Reykjavík"), engines.toString());
-        String session = session();
-        ObjectNode boosted = envelope(raw);
-        ((ObjectNode) boosted.path("data")).putObject("additional_context").put("home_country", "IS");
-        List<String> offered = suggest(demo, "travel", session, boosted).options("origin");
-        assertEquals("Reykjavík", offered.getFirst(), offered.toString());
         double notOffered = learningEvents("not_offered");
-        pick(demo, "travel", session, raw, "Reykjavík");
+        pickReykjavikPutFirstBy("home_country", "IS", session());
         waitFor("the boosted pick refused", () -> learningEvents("not_offered") == notOffered + 1);
         assertEquals(0.0, priors(demo).credit("origin", "", "reykjavik"), "the boosted city is not credited");
     }
@@ -523,14 +531,7 @@ class LearningTest {
     void a_catalog_option_offered_only_because_the_context_named_it_is_never_credited() throws Exception {
         String raw = "Book a flight from ";
         String plain = session();
-        List<String> engines = suggest(demo, "travel", plain, envelope(raw)).options("origin");
-        assertFalse(engines.contains("Reykjavík"), engines.toString());
-        String session = session();
-        ObjectNode named = envelope(raw);
-        ((ObjectNode) named.path("data")).putObject("additional_context").put("home_city", "Reykjavík");
-        List<String> offered = suggest(demo, "travel", session, named).options("origin");
-        assertEquals("Reykjavík", offered.getFirst(), offered.toString());
-        pick(demo, "travel", session, raw, "Reykjavík");
+        List<String> engines = pickReykjavikPutFirstBy("home_city", "Reykjavík", plain);
         // A pick of what the engine offered, in a session without context: credited, once both are handled.
         String catalogCity = engines.get(engines.size() - 2);
         pick(demo, "travel", plain, raw, catalogCity);
