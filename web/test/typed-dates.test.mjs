@@ -41,11 +41,11 @@ const editorText = async (page) =>
 
 const JOURNEYS = [
   { language: "en", before: "Book a flight from Paris to London on ", date: "12 mar", shape: /^12 March \d{4} \(\w+\)$/ },
-  { language: "en", before: "Book a flight from Paris to London ", date: "tomo", shape: /^Tomorrow, \w+ \d{1,2} \w+/ },
+  { language: "en", before: "Book a flight from Paris to London ", date: "tomo", shape: /^tomorrow, \w+ \d{1,2} \w+/ },
   { language: "fr", before: "Réserver un vol de Paris à Londres le ", date: "12 mar", shape: /^12 mars \d{4} \(\w+\)$/ },
-  { language: "fr", before: "Réserver un vol de Paris à Londres ", date: "dem", shape: /^Demain, \w+ \d{1,2}(er)? \S+/ },
+  { language: "fr", before: "Réserver un vol de Paris à Londres ", date: "dem", shape: /^demain, \w+ \d{1,2}(er)? \S+/ },
   { language: "de", before: "Flug von Paris nach London am ", date: "12. Mär", shape: /^12\. März \d{4} \(\w+\)$/ },
-  { language: "de", before: "Flug von Paris nach London ", date: "morg", shape: /^Morgen, \w+, \d{1,2}\. \S+/ },
+  { language: "de", before: "Flug von Paris nach London ", date: "morg", shape: /^morgen, \w+, \d{1,2}\. \S+/ },
 ];
 
 describe("typed dates picked in the official client read cleanly", () => {

@@ -37,7 +37,7 @@ public interface Engine extends AutoCloseable {
     /**
      * Whether the server may learn from the picks of this engine's options, and offer what users picked to later
      * users (docs/configuration.md, "Learning from picks"). True unless the options are values of the moment: a date
-     * relative to today, a free time slot, a price quoted now. A pick of {@code Tomorrow, Monday 7 December} is no value
+     * relative to today, a free time slot, a price quoted now. A pick of {@code tomorrow, Monday 7 December} is no value
      * to offer the next user, the day after. A param's {@code learn:} in {@code tenant.yaml} overrides the answer
      * either way. Read once, when the engine is created.
      *

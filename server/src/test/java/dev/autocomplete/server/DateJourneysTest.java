@@ -101,15 +101,15 @@ class DateJourneysTest {
     @Test
     void a_period_or_a_vague_day_needs_confirmation_with_its_days_as_options_the_first_first() {
         String[][] journeys = {
-            {"en", "next week", "Next week, Monday 30 November", "7"},
-            {"en", "this weekend", "This weekend, Saturday 28 November", "2"},
-            {"en", "end of the month", "End of the month, Wednesday 25 November", "6"},
-            {"en", "early March", "Early March, Monday 1 March 2027", "10"},
-            {"fr", "la semaine prochaine", "La semaine prochaine, lundi 30 novembre", "7"},
-            {"fr", "ce week-end", "Ce week-end, samedi 28 novembre", "2"},
-            {"fr", "début mars", "Début mars, lundi 1er mars 2027", "10"},
-            {"de", "nächste Woche", "Nächste Woche, Montag, 30. November", "7"},
-            {"de", "dieses Wochenende", "Dieses Wochenende, Samstag, 28. November", "2"},
+            {"en", "next week", "next week, Monday 30 November", "7"},
+            {"en", "this weekend", "this weekend, Saturday 28 November", "2"},
+            {"en", "end of the month", "end of the month, Wednesday 25 November", "6"},
+            {"en", "early March", "early March, Monday 1 March 2027", "10"},
+            {"fr", "la semaine prochaine", "la semaine prochaine, lundi 30 novembre", "7"},
+            {"fr", "ce week-end", "ce week-end, samedi 28 novembre", "2"},
+            {"fr", "début mars", "début mars, lundi 1er mars 2027", "10"},
+            {"de", "nächste Woche", "nächste Woche, Montag, 30. November", "7"},
+            {"de", "dieses Wochenende", "dieses Wochenende, Samstag, 28. November", "2"},
             {"de", "Anfang März", "Anfang März, Montag, 1. März 2027", "10"}
         };
         for (String[] journey : journeys) {
@@ -148,9 +148,9 @@ class DateJourneysTest {
     void the_12th_is_the_next_12th_counting_today() {
         // Today is the 25th: "the 25th" is today, "the 12th" next month's.
         ApiClient.Reply today = afterCities("en", "on the 25t");
-        assertEquals(List.of("The 25th, Wednesday 25 November"), today.options("date"), today.raw());
+        assertEquals(List.of("the 25th, Wednesday 25 November"), today.options("date"), today.raw());
         ApiClient.Reply twelfth = afterCities("en", "on the 12t");
-        assertEquals(List.of("The 12th, Saturday 12 December"), twelfth.options("date"), twelfth.raw());
+        assertEquals(List.of("the 12th, Saturday 12 December"), twelfth.options("date"), twelfth.raw());
     }
 
     @Test
@@ -188,10 +188,10 @@ class DateJourneysTest {
     @Test
     void a_misspelt_date_word_needs_confirmation_with_the_corrected_date_offered() {
         String[][] journeys = {
-            {"en", "on tomorow", "Tomorrow, Thursday 26 November"},
+            {"en", "on tomorow", "tomorrow, Thursday 26 November"},
             {"en", "on fridya", "Friday 27 November 2026"},
-            {"fr", "le demian", "Demain, jeudi 26 novembre"},
-            {"de", "am morgn", "Morgen, Donnerstag, 26. November"}
+            {"fr", "le demian", "demain, jeudi 26 novembre"},
+            {"de", "am morgn", "morgen, Donnerstag, 26. November"}
         };
         assertConfirmedWithOneOption(journeys);
     }
@@ -222,11 +222,11 @@ class DateJourneysTest {
         // {language, the text before the date, its cue, the date as typed, the option offered}
         String[][] journeys = {
             {"en", "Book a flight from Paris to London ", "on ", "12 mar", "12 March 2027 (Friday)"},
-            {"en", "Book a flight from Paris to London ", "", "tomo", "Tomorrow, Thursday 26 November"},
+            {"en", "Book a flight from Paris to London ", "", "tomo", "tomorrow, Thursday 26 November"},
             {"fr", "Réserver un vol de Paris à Londres ", "le ", "12 mar", "12 mars 2027 (vendredi)"},
-            {"fr", "Réserver un vol de Paris à Londres ", "", "dem", "Demain, jeudi 26 novembre"},
+            {"fr", "Réserver un vol de Paris à Londres ", "", "dem", "demain, jeudi 26 novembre"},
             {"de", "Flug von Paris nach London ", "am ", "12. Mär", "12. März 2027 (Freitag)"},
-            {"de", "Flug von Paris nach London ", "", "morg", "Morgen, Donnerstag, 26. November"}
+            {"de", "Flug von Paris nach London ", "", "morg", "morgen, Donnerstag, 26. November"}
         };
         for (String[] journey : journeys) {
             ApiClient.Reply typed = travel(envelope(journey[1] + journey[2] + journey[3]), journey[0]);

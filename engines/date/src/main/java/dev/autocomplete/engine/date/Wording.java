@@ -10,7 +10,7 @@ import java.util.Locale;
  * The text of an option for a date read from typed text. It starts with what was typed, its last word
  * completed, because the official client replaces only the tail of the typed text that starts the picked
  * option's text (docs/protocol.md §10): {@code 12 mar} is offered as {@code 12 March 2027 (Friday)},
- * {@code tomorrow} as {@code Tomorrow, Thursday 5 March}. Every such text reads back as the same date
+ * {@code tomorrow} as {@code tomorrow, Thursday 5 March} (capitalised only when what was typed is). Every such text reads back as the same date
  * ({@link DateReader#dates}: a date written twice). Stateless.
  */
 final class Wording {
@@ -21,7 +21,8 @@ final class Wording {
      * The option text of {@code date}, said by {@code reading} of {@code typed}: the display text when it
      * already starts with the expression; else the expression with the year and weekday for a day and month
      * by name ({@code 12 March 2027 (Friday)}); else the expression and the date
-     * ({@code In 3 days, Saturday 7 March}, {@code Next week, Tuesday 10 March}).
+     * ({@code in 3 days, Saturday 7 March}, {@code next week, Tuesday 10 March}), its first letter a capital only
+     * when the typed text's is.
      */
     static String text(Reading reading, LocalDate date, Typed typed, DateLanguage language, LocalDate today) {
         String expression = expression(reading, typed).replaceAll("\\s+", " ").strip();
@@ -45,7 +46,18 @@ final class Wording {
                     : display;
             text = expression + ", " + shortDisplay;
         }
-        return text.substring(0, 1).toUpperCase(Locale.ROOT) + text.substring(1);
+        return typedCapital(typed.text()) ? text.substring(0, 1).toUpperCase(Locale.ROOT) + text.substring(1) : text;
+    }
+
+    /**
+     * Whether the option starts with a capital because the typed text did: a pick replaces the typed tail with the
+     * option, mid-sentence as a rule ({@code … to London tomorrow, Thursday 5 March}), so a word that is not a name
+     * keeps the case it was typed in (an end-user trial read {@code … à Londres Demain, lundi 7 décembre}); names keep
+     * their own ({@code next Friday}, {@code nächsten Freitag}).
+     */
+    private static boolean typedCapital(String typed) {
+        String stripped = typed.strip();
+        return !stripped.isEmpty() && Character.isUpperCase(stripped.codePointAt(0));
     }
 
     /**

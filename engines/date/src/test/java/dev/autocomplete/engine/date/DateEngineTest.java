@@ -255,14 +255,14 @@ class DateEngineTest {
         Option tomorrow = engine.options(ask(List.of("de")), "morgen").getFirst();
 
         assertEquals(
-                new Option("Morgen, Donnerstag, 5. März", List.of("2026-03-05", "Thursday 5 March 2026"), true),
+                new Option("morgen, Donnerstag, 5. März", List.of("2026-03-05", "Thursday 5 March 2026"), true),
                 tomorrow);
     }
 
     @Test
     void a_complete_expression_offers_its_value_first() {
         assertEquals(
-                "Tomorrow, Thursday 5 March",
+                "tomorrow, Thursday 5 March",
                 texts(engine.options(ask(en()), "tomorrow")).getFirst());
         assertEquals(
                 "March 1, 2027 (Monday)",
@@ -277,16 +277,16 @@ class DateEngineTest {
         assertEquals(
                 List.of("12 March 2026 (Thursday)", "12 May 2026 (Tuesday)"),
                 texts(engine.options(ask(en()), "12 ma")).subList(0, 2));
-        assertEquals(List.of("Next Friday, Friday 13 March"), texts(engine.options(ask(en()), "next fr")));
-        assertEquals(List.of("Tomorrow, Thursday 5 March"), texts(engine.options(ask(en()), "tomo")));
+        assertEquals(List.of("next Friday, Friday 13 March"), texts(engine.options(ask(en()), "next fr")));
+        assertEquals(List.of("tomorrow, Thursday 5 March"), texts(engine.options(ask(en()), "tomo")));
         assertEquals(
-                List.of("Today, Wednesday 4 March", "Tomorrow, Thursday 5 March", "Tuesday 10 March 2026"),
+                List.of("today, Wednesday 4 March", "tomorrow, Thursday 5 March", "Tuesday 10 March 2026"),
                 texts(engine.options(ask(en()), "t")).subList(0, 3));
         assertEquals(
-                "Demain, jeudi 5 mars",
+                "demain, jeudi 5 mars",
                 texts(engine.options(ask(List.of("fr")), "dem")).getFirst());
         assertEquals(
-                List.of("Nächsten Freitag, Freitag, 13. März"),
+                List.of("nächsten Freitag, Freitag, 13. März"),
                 texts(engine.options(ask(List.of("de")), "nächsten Fr")));
         assertEquals(List.of(), engine.options(ask(en()), "zzz"));
     }
@@ -489,10 +489,10 @@ class DateEngineTest {
             assertEquals(days, isoDates, span);
         }));
         assertEquals(
-                "Next week, Monday 9 March",
+                "next week, Monday 9 March",
                 texts(engine.options(ask(en()), "next week")).getFirst());
         assertEquals(
-                "Dieses Wochenende, Samstag, 7. März",
+                "dieses Wochenende, Samstag, 7. März",
                 texts(engine.options(ask(List.of("de")), "dieses Wochenende")).getFirst());
     }
 
@@ -510,14 +510,43 @@ class DateEngineTest {
     @Test
     void misspelt_date_words_read_loosely_with_the_corrected_date_as_the_option() {
         Map<String, String[]> cases = Map.of(
-                "tomorow", new String[] {"en", "Tomorrow, Thursday 5 March"},
+                "tomorow", new String[] {"en", "tomorrow, Thursday 5 March"},
                 "fridya", new String[] {"en", "Friday 6 March 2026"},
-                "demian", new String[] {"fr", "Demain, jeudi 5 mars"},
-                "morgn", new String[] {"de", "Morgen, Donnerstag, 5. März"});
+                "demian", new String[] {"fr", "demain, jeudi 5 mars"},
+                "morgn", new String[] {"de", "morgen, Donnerstag, 5. März"});
         cases.forEach((typed, expected) -> {
             assertEquals(SpanMatch.LOOSE, match(engine, List.of(expected[0]), typed), typed);
             assertEquals(List.of(expected[1]), texts(engine.options(ask(List.of(expected[0])), typed)), typed);
         });
+    }
+
+    /**
+     * An end-user trial: a French pick of {@code dem} read {@code … à Londres Demain, lundi 7 décembre}. A pick replaces
+     * the typed tail, mid-sentence as a rule, so the option keeps the case the words were typed in; names keep theirs.
+     */
+    @Test
+    void an_option_keeps_the_case_its_words_were_typed_in() {
+        assertEquals(
+                "demain, jeudi 5 mars",
+                texts(engine.options(ask(List.of("fr")), "dem")).getFirst());
+        assertEquals(
+                "Demain, jeudi 5 mars",
+                texts(engine.options(ask(List.of("fr")), "Dem")).getFirst());
+        assertEquals(
+                "tomorrow, Thursday 5 March",
+                texts(engine.options(ask(en()), "tomo")).getFirst());
+        assertEquals(
+                "Tomorrow, Thursday 5 March",
+                texts(engine.options(ask(en()), "Tomo")).getFirst());
+        assertEquals(
+                "Tomorrow, Thursday 5 March",
+                texts(engine.options(ask(en()), "Tomorow")).getFirst());
+        assertEquals(
+                "next Friday, Friday 13 March",
+                texts(engine.options(ask(en()), "next fri")).getFirst());
+        assertEquals(
+                "morgen, Donnerstag, 5. März",
+                texts(engine.options(ask(List.of("de")), "morg")).getFirst());
     }
 
     @Test
@@ -539,10 +568,10 @@ class DateEngineTest {
                 "12 March 2026 (Thursday)",
                 texts(engine.options(ask(en()), "12 mar")).getFirst());
         assertEquals(
-                "Tomorrow, Thursday 5 March",
+                "tomorrow, Thursday 5 March",
                 texts(engine.options(ask(en()), "tomorrow")).getFirst());
         assertEquals(
-                "In 3 days, Saturday 7 March",
+                "in 3 days, Saturday 7 March",
                 texts(engine.options(ask(en()), "in 3 days")).getFirst());
         assertEquals(
                 "12 mars 2026 (jeudi)",
