@@ -202,7 +202,7 @@ class DateJourneysTest {
             {"en", "on 31 february", "28 February 2027 (Sunday)"},
             {"en", "on 31 april", "30 April 2027 (Friday)"},
             {"fr", "le 30 février", "28 février 2027 (dimanche)"},
-            {"de", "am 30. Februar", "28 Februar 2027 (Sonntag)"}
+            {"de", "am 30. Februar", "28. Februar 2027 (Sonntag)"}
         };
         assertConfirmedWithOneOption(journeys);
     }

@@ -99,14 +99,19 @@ final class Slot {
     static Slot day() {
         NavigableMap<String, Integer> forms = numbers(1, 31);
         for (int day = 1; day <= 31; day++) {
-            int last = day % 10;
-            String suffix = day / 10 == 1 || last > 3 || last == 0
-                    ? "th"
-                    : List.of("st", "nd", "rd").get(last - 1);
-            forms.put(day + suffix, day);
+            forms.put(ordinal(day), day);
         }
         forms.put("1er", 1);
         return new Slot(Kind.DAY, forms, range(1, 31));
+    }
+
+    /** An English ordinal: {@code 1st}, {@code 2nd}, {@code 11th}, {@code 23rd}. */
+    static String ordinal(int day) {
+        int last = day % 10;
+        return day
+                + (day / 10 % 10 == 1 || last > 3 || last == 0
+                        ? "th"
+                        : List.of("st", "nd", "rd").get(last - 1));
     }
 
     /** A month by number, {@code 1} to {@code 12} or {@code 01}, as in {@code 2026-03-12}. */

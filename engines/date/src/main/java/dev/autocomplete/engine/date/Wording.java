@@ -25,9 +25,11 @@ final class Wording {
      * when the typed text's is.
      */
     static String text(Reading reading, LocalDate date, Typed typed, DateLanguage language, LocalDate today) {
-        String expression = expression(reading, typed).replaceAll("\\s+", " ").strip();
+        String expression =
+                expression(reading, typed, language).replaceAll("\\s+", " ").strip();
         String display = language.display(date);
-        if (display.toLowerCase(Locale.ROOT).startsWith(expression.toLowerCase(Locale.ROOT))) {
+        if (display.toLowerCase(Locale.ROOT).startsWith(expression.toLowerCase(Locale.ROOT))
+                || sameStart(display, expression, typed.text())) {
             return display;
         }
         Template template = reading.template();
@@ -50,6 +52,27 @@ final class Wording {
     }
 
     /**
+     * Whether the display text starts with what was typed and says its first word as the reading does: the words not
+     * typed are then the display's own, so a German {@code Fr} offers {@code Freitag, 18. Dezember 2026} beside
+     * {@code Freitag, 11. Dezember 2026}, not {@code Freitag 18 Dezember 2026} (an end-user trial saw both in one list),
+     * while {@code t} still offers {@code tomorrow, …} (the display's {@code Thursday} is another word).
+     */
+    private static boolean sameStart(String display, String expression, String typed) {
+        String typedText = typed.replaceAll("\\s+", " ").strip().toLowerCase(Locale.ROOT);
+        return !typedText.isEmpty()
+                && display.toLowerCase(Locale.ROOT).startsWith(typedText)
+                && firstWord(display).equalsIgnoreCase(firstWord(expression));
+    }
+
+    private static String firstWord(String text) {
+        int end = 0;
+        while (end < text.length() && Character.isLetterOrDigit(text.codePointAt(end))) {
+            end += Character.charCount(text.codePointAt(end));
+        }
+        return text.substring(0, end);
+    }
+
+    /**
      * Whether the option starts with a capital because the typed text did: a pick replaces the typed tail with the
      * option, mid-sentence as a rule ({@code … to London tomorrow, Thursday 5 March}), so a word that is not a name
      * keeps the case it was typed in (an end-user trial read {@code … à Londres Demain, lundi 7 décembre}); names keep
@@ -64,7 +87,7 @@ final class Wording {
      * The expression as typed, its last word completed and its untyped words added; written out in the usual
      * words when a typo was forgiven or what was typed cannot be completed.
      */
-    private static String expression(Reading reading, Typed typed) {
+    private static String expression(Reading reading, Typed typed, DateLanguage language) {
         List<Slot> slots = reading.template().slots();
         int[] values = reading.values();
         StringBuilder written = new StringBuilder();
@@ -84,15 +107,22 @@ final class Wording {
         }
         String separator = separator(typed.text());
         for (int i = from; i < slots.size(); i++) {
+            Slot slot = slots.get(i);
             if (!written.isEmpty()) {
-                boolean numbers =
-                        !reading.template().namesDayAndMonth() && slots.get(i).kind() != Slot.Kind.WORD;
+                boolean numbers = !reading.template().namesDayAndMonth() && slot.kind() != Slot.Kind.WORD;
                 String between = numbers ? separator : " ";
+                if (language == DateLanguage.DE
+                        && slot.kind() == Slot.Kind.MONTH
+                        && slots.get(i - 1).kind() == Slot.Kind.DAY
+                        && Character.isDigit(written.charAt(written.length() - 1))) {
+                    written.append('.'); // `18` then the month is `18. Dezember`
+                }
                 if (!written.toString().endsWith(between)) {
                     written.append(between);
                 }
             }
-            written.append(slots.get(i).usual(values[i]));
+            boolean afterThe = written.toString().toLowerCase(Locale.ROOT).endsWith("the ");
+            written.append(slot.kind() == Slot.Kind.DAY && afterThe ? Slot.ordinal(values[i]) : slot.usual(values[i]));
         }
         return written.toString();
     }

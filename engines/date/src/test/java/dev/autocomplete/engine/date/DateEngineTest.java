@@ -328,6 +328,9 @@ class DateEngineTest {
                     "",
                     "t",
                     "1",
+                    "18",
+                    "the",
+                    "ven",
                     "12 ma",
                     "in 1",
                     "dans 1",
@@ -549,6 +552,26 @@ class DateEngineTest {
                 texts(engine.options(ask(List.of("de")), "morg")).getFirst());
     }
 
+    /**
+     * An end-user trial: a German {@code am Fr} listed {@code Freitag, 11. Dezember 2026} beside {@code Freitag 18
+     * Dezember 2026}. Words not typed are written as the display writes them, in every language.
+     */
+    @Test
+    void words_not_typed_are_written_as_the_display_writes_them() {
+        List<String> german = texts(engine.options(ask(List.of("de")).withLimit(6), "Fr"));
+        assertEquals(6, german.size(), german.toString());
+        german.forEach(text -> assertTrue(text.matches("Freitag, \\d{1,2}\\. \\S+ \\d{4}"), text));
+        List<String> french = texts(engine.options(ask(List.of("fr")).withLimit(6), "ven"));
+        french.forEach(text -> assertTrue(text.matches("vendredi \\d{1,2}(er)? \\S+ \\d{4}"), text));
+        assertEquals(
+                "tomorrow, Thursday 5 March",
+                texts(engine.options(ask(en()), "t")).get(1));
+        assertEquals("18. März 2026 (Mittwoch)", texts(engine.options(ask(List.of("de")), "18")).getFirst());
+        List<String> ordinals = texts(engine.options(ask(en()), "the"));
+        assertFalse(ordinals.isEmpty());
+        ordinals.forEach(text -> assertTrue(text.matches("the \\d{1,2}(st|nd|rd|th), .+"), text));
+    }
+
     @Test
     void an_impossible_day_of_a_month_is_no_date_and_offers_the_months_last_day_to_confirm() {
         Map<String, String> cases = Map.of(
@@ -597,7 +620,11 @@ class DateEngineTest {
                     "1er m",
                     "12/03",
                     "vendredi proch",
-                    "nächsten Fr")) {
+                    "nächsten Fr",
+                    "18",
+                    "the",
+                    "Fr",
+                    "ven")) {
                 for (Option option : engine.options(ask(List.of(language)), typed)) {
                     assertTrue(
                             option.text()
