@@ -79,6 +79,13 @@ class ConsoleTest {
                         .path("health")
                         .path("circuit")
                         .asText());
+        // The languages Try it offers for meta.language: the tenant's default first, then what the config translates
+        // to.
+        assertEquals(
+                "[\"en\",\"de\",\"fr\"]",
+                demoTenant.path("products").get(0).path("languages").toString());
+        assertEquals(
+                "[\"en\"]", demoTenant.path("products").get(1).path("languages").toString());
         JsonNode cities = demoTenant.path("catalogs").get(0);
         assertEquals("cities", cities.path("name").asText());
         assertTrue(cities.path("size").asInt() > 1000, cities.toString());

@@ -94,6 +94,29 @@ public final class ProductModel {
         return contextExample;
     }
 
+    /**
+     * The languages this product's configuration has words in: {@code defaultLanguage} (the tenant's) first, then
+     * every other tag its prompt, phrases, labels and cues are translated to, in alphabetical order ({@code [en, de,
+     * fr]} for the demo's travel). The console's try-it offers them for {@code meta.language}.
+     */
+    public List<String> languages(String defaultLanguage) {
+        Set<String> others = new java.util.TreeSet<>(prompt.translations().keySet());
+        for (Intent intent : intents) {
+            others.addAll(intent.translatedPhrases().keySet());
+            for (Param param : intent.params()) {
+                if (param.label() != null) {
+                    others.addAll(param.label().translations().keySet());
+                }
+                others.addAll(param.translatedCues().keySet());
+            }
+        }
+        String first = defaultLanguage.toLowerCase(java.util.Locale.ROOT);
+        others.remove(first);
+        List<String> languages = new java.util.ArrayList<>(List.of(first));
+        languages.addAll(others);
+        return List.copyOf(languages);
+    }
+
     @SuppressWarnings("unchecked")
     private static Map<String, Object> frozen(Map<String, Object> map) {
         Map<String, Object> copy = new LinkedHashMap<>();
