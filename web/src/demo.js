@@ -2,6 +2,7 @@
 // language switcher, an additional_context editor and the last request/response. Everything comes from
 // this server; the bundle is built by web/build.mjs from the npm package pinned in package-lock.json.
 import { AIAutocomplete } from "@magicx-eng/ai-autocomplete-vanilla";
+import { overrideSuggestRequests } from "./suggest-requests.js";
 
 /* global CLIENT_VERSION */
 const MAX_CONTEXT_BYTES = 2000;
@@ -18,27 +19,19 @@ const state = {
 };
 
 // --- additional_context and meta.language through a fetch wrapper ---------------------------------
-// The vanilla client has no option for additional_context, nor for choosing meta.language (it sends
-// navigator.language). This wrapper touches only POSTs to this server's suggest URL: it adds the
-// editor's JSON as data.additional_context, overrides meta.language when one is picked, and keeps a copy
-// of the request and the response for the panels. Every other request passes through untouched.
-const nativeFetch = window.fetch.bind(window);
-window.fetch = async (input, init) => {
-  const url = new URL(typeof input === "string" ? input : input.url, location.href);
-  const isSuggest = url.origin === location.origin && url.pathname === suggestPath()
-    && (init?.method ?? "GET").toUpperCase() === "POST" && typeof init?.body === "string";
-  if (!isSuggest) return nativeFetch(input, init);
-
-  const body = JSON.parse(init.body);
-  if (state.context !== undefined) body.data.additional_context = state.context;
-  if (state.language) body.meta.language = state.language;
-  showRequest(body);
-  const response = await nativeFetch(input, { ...init, body: JSON.stringify(body) });
-  const text = await response.clone().text();
-  showResponse(response.status, text);
-  state.serverError = response.ok ? null : serverError(response.status, text);
-  return response;
-};
+// The wrapper (suggest-requests.js, shared with the console) touches only POSTs to this server's suggest URL: it adds
+// the editor's JSON as data.additional_context, overrides meta.language when one is picked, and keeps a copy of the
+// request and the response for the panels.
+const nativeFetch = overrideSuggestRequests({
+  isSuggest: (url) => url.origin === location.origin && url.pathname === suggestPath(),
+  language: () => state.language,
+  context: () => state.context,
+  onRequest: showRequest,
+  onResponse: (status, text) => {
+    showResponse(status, text);
+    state.serverError = status >= 200 && status < 300 ? null : serverError(status, text);
+  },
+});
 
 /** The server's own words for a refused request ({"error": {"code", "message"}}), which the client reduces to its status. */
 function serverError(status, text) {
