@@ -4,6 +4,7 @@
 // only other host it talks to is this server's public port, for the try-it client's requests.
 import { AIAutocomplete } from "@magicx-eng/ai-autocomplete-vanilla";
 import uPlot from "uplot";
+import { overrideSuggestRequests } from "./suggest-requests.js";
 
 /* global CLIENT_VERSION */
 const MAX_CONTEXT_BYTES = 2000;
@@ -83,28 +84,46 @@ function renderKeys(keys) {
 }
 
 // --- Try it -------------------------------------------------------------------------------------
-// The client has no option for additional_context: this wrapper adds the editor's JSON to suggest requests sent
-// to the public port and keeps a copy of the last request and response for the panels.
-const nativeFetch = window.fetch.bind(window);
-window.fetch = async (input, init) => {
-  const url = new URL(typeof input === "string" ? input : input.url, location.href);
-  const isSuggest = state.tryIt && url.href === state.tryIt.endpoint
-    && (init?.method ?? "GET").toUpperCase() === "POST" && typeof init?.body === "string";
-  if (!isSuggest) return nativeFetch(input, init);
-  const body = JSON.parse(init.body);
-  if (state.context !== undefined) body.data.additional_context = state.context;
-  $("last-request").textContent = JSON.stringify(body, null, 2);
-  const response = await nativeFetch(input, { ...init, body: JSON.stringify(body) });
-  const text = await response.clone().text();
-  $("request-status").textContent = `HTTP ${response.status}`;
-  $("request-status").dataset.state = response.status === 200 ? "ok" : "error";
-  try {
-    $("last-response").textContent = JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    $("last-response").textContent = text;
-  }
-  return response;
-};
+// The wrapper (suggest-requests.js, shared with the demo page) adds the editor's JSON to suggest requests sent to the
+// public port and the picked language as their meta.language, and keeps a copy of the last request and response for
+// the panels.
+overrideSuggestRequests({
+  isSuggest: (url) => Boolean(state.tryIt) && url.href === state.tryIt.endpoint,
+  language: () => $("try-language").value,
+  context: () => state.context,
+  onRequest: (body) => { $("last-request").textContent = JSON.stringify(body, null, 2); },
+  onResponse: (status, text) => {
+    $("request-status").textContent = `HTTP ${status}`;
+    $("request-status").dataset.state = status === 200 ? "ok" : "error";
+    try {
+      $("last-response").textContent = JSON.stringify(JSON.parse(text), null, 2);
+    } catch {
+      $("last-response").textContent = text;
+    }
+  },
+});
+
+/**
+ * The languages Try it offers for meta.language: the browser's (what the client sends unless told otherwise), then
+ * those the chosen product's configuration has words in (the overview's `languages`). The choice is kept when the
+ * next product has it too. Changing the choice sends nothing by itself.
+ */
+function languageOptions() {
+  const [tenantId, slug] = $("try-product").value.split("/");
+  const product = state.overview.tenants.find((t) => t.id === tenantId)?.products.find((p) => p.slug === slug);
+  const select = $("try-language");
+  const kept = select.value;
+  const named = (tag) => {
+    try {
+      return `${new Intl.DisplayNames([tag], { type: "language" }).of(tag)} (${tag})`;
+    } catch {
+      return tag;
+    }
+  };
+  select.replaceChildren(el("option", { value: "" }, `Browser default (${navigator.language})`),
+    ...(product?.languages ?? []).map((tag) => el("option", { value: tag }, named(tag))));
+  select.value = [...select.options].some((o) => o.value === kept) ? kept : "";
+}
 
 function setReady(ready) {
   $("ready").dataset.ready = String(Boolean(ready));
@@ -303,8 +322,18 @@ async function start() {
     if (wanted && [...$(id).options].some((o) => o.value === wanted)) $(id).value = wanted;
   }
   if (params.get("days")) $("an-days").value = params.get("days");
+  languageOptions();
+  if ([...$("try-language").options].some((o) => o.value === params.get("language"))) {
+    $("try-language").value = params.get("language");
+  }
   $("context").addEventListener("input", readContext);
-  $("try-product").addEventListener("change", () => mountTryIt({ focus: true }).catch((e) => tryProblem(e.message)));
+  $("try-product").addEventListener("change", () => {
+    languageOptions();
+    mountTryIt({ focus: true }).catch((e) => tryProblem(e.message));
+  });
+  // The next request says the language picked: a running client asks again at once (its options and prompt were in
+  // the previous language); before Try it runs, nothing is sent.
+  $("try-language").addEventListener("change", () => state.widget?.reset());
   $("an-product").addEventListener("change", () => renderAnalytics().catch((e) => showProblem(e.message)));
   $("an-days").addEventListener("change", () => renderAnalytics().catch((e) => showProblem(e.message)));
   $("an-refresh").addEventListener("click", () => renderAnalytics().catch((e) => showProblem(e.message)));

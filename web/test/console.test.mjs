@@ -136,6 +136,50 @@ describe("the console", () => {
     await visit.close();
   });
 
+  it("tries a product in the language picked, not the browser's: German, then French", async () => {
+    // An operator trial: Try it always sent navigator.language (en-US here), so a German or French product could not
+    // be tried in its language.
+    const visit = await browser.context.newPage();
+    const sent = recordTraffic(visit, new URL(server.url).origin);
+    await visit.goto(`${server.management}/admin/?product=acme/travel&days=1`);
+    await visit.locator("body[data-loaded=true]").waitFor({ timeout: 20_000 });
+    // Try it offers the first product, without running it: a travel product, which has German and French words.
+    assert.match(await visit.locator("#try-product").inputValue(), /^\w+\/travel$/);
+    const offered = await visit.locator("#try-language option").evaluateAll((options) => options.map((o) => o.value));
+    assert.deepEqual(offered, ["", "en", "de", "fr"], "the browser's, then the languages travel has words in");
+    await visit.locator("#try-language").selectOption("de");
+    await visit.waitForTimeout(1000);
+    assert.equal(sent.exchanges.length, 0, "picking a language sends no request by itself");
+
+    await visit.locator("#try-start").click();
+    const first = await sent.waitFor(() => true, { what: "the client's first request" });
+    assert.equal(first.request.meta.language, "de");
+    await visit.locator("#autocomplete [data-aia-input]").click();
+    await visit.keyboard.type("Flug buchen von Münch", { delay: 70 });
+    await option(visit, "München").waitFor();
+    const german = await sent.waitFor((e) => e.request.data.raw_query?.includes("Münch"), { what: "the German request" });
+    assert.equal(german.request.meta.language, "de");
+    assert.match(await visit.locator("#last-request").textContent(), /"language": "de"/);
+    await visit.locator("#try").screenshot({ path: path.join(OUTPUT, "console-try-it-german.png") });
+
+    // Switching takes effect on the next request, with the client that runs.
+    const from = sent.exchanges.length;
+    await visit.locator("#try-language").selectOption("fr");
+    await visit.locator("#autocomplete [data-aia-input]").click();
+    await visit.keyboard.type("Réserver un vol de Lond", { delay: 70 });
+    await option(visit, "Londres").waitFor();
+    const french = await sent.waitFor((e) => e.request.data.raw_query?.includes("Lond"), { from, what: "the French request" });
+    assert.equal(french.request.meta.language, "fr");
+    assert.ok(sent.exchanges.slice(from).every((e) => e.request.meta.language === "fr"), "no request in German after");
+
+    // Another product offers its own languages; the demo's workspace has words in English only.
+    await visit.locator("#try-product").selectOption("demo/workspace");
+    assert.deepEqual(await visit.locator("#try-language option").evaluateAll((options) => options.map((o) => o.value)),
+      ["", "en"]);
+    assert.equal(await visit.locator("#try-language").inputValue(), "", "French is not kept for an English product");
+    await visit.close();
+  });
+
   it("fits a 400-pixel screen: nothing makes the page wider than the screen", async () => {
     // An operator trial: at 400 px the page was 800 px wide (the keys table, the nav, two panels side by side).
     const narrow = await browser.context.newPage();
