@@ -1,12 +1,15 @@
 package dev.autocomplete.server.reading;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * How a product reads queries, as its {@code tenant.yaml} declares it: the prompt, and the intents with their
@@ -100,7 +103,7 @@ public final class ProductModel {
      * fr]} for the demo's travel). The console's try-it offers them for {@code meta.language}.
      */
     public List<String> languages(String defaultLanguage) {
-        Set<String> others = new java.util.TreeSet<>(prompt.translations().keySet());
+        Set<String> others = new TreeSet<>(prompt.translations().keySet());
         for (Intent intent : intents) {
             others.addAll(intent.translatedPhrases().keySet());
             for (Param param : intent.params()) {
@@ -110,9 +113,9 @@ public final class ProductModel {
                 others.addAll(param.translatedCues().keySet());
             }
         }
-        String first = defaultLanguage.toLowerCase(java.util.Locale.ROOT);
+        String first = defaultLanguage.toLowerCase(Locale.ROOT);
         others.remove(first);
-        List<String> languages = new java.util.ArrayList<>(List.of(first));
+        List<String> languages = new ArrayList<>(List.of(first));
         languages.addAll(others);
         return List.copyOf(languages);
     }

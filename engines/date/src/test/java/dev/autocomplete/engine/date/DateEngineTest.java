@@ -566,7 +566,9 @@ class DateEngineTest {
         assertEquals(
                 "tomorrow, Thursday 5 March",
                 texts(engine.options(ask(en()), "t")).get(1));
-        assertEquals("18. März 2026 (Mittwoch)", texts(engine.options(ask(List.of("de")), "18")).getFirst());
+        assertEquals(
+                "18. März 2026 (Mittwoch)",
+                texts(engine.options(ask(List.of("de")), "18")).getFirst());
         List<String> ordinals = texts(engine.options(ask(en()), "the"));
         assertFalse(ordinals.isEmpty());
         ordinals.forEach(text -> assertTrue(text.matches("the \\d{1,2}(st|nd|rd|th), .+"), text));
