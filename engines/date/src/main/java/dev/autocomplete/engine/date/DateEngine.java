@@ -59,7 +59,7 @@ final class DateEngine implements Engine {
         DateReader reader = reader(languages, ask.today());
         List<SpanMatch> matches = new ArrayList<>(spans.size());
         for (String span : spans) {
-            matches.add(match(reader, languages.answer(), Typed.of(span)));
+            matches.add(typedControl(span) ? SpanMatch.NONE : match(reader, languages.answer(), Typed.of(span)));
         }
         return matches;
     }
@@ -102,8 +102,19 @@ final class DateEngine implements Engine {
         return new DateReader(List.copyOf(templates), today);
     }
 
+    /**
+     * Whether typed text holds a control character ({@code 12\u0000 mar}): no date is written so, and an option
+     * repeating what was typed would carry it (the core drops such options and warns the operator about the engine).
+     */
+    private static boolean typedControl(String typed) {
+        return typed.chars().anyMatch(c -> Character.isISOControl(c) && !Character.isWhitespace(c));
+    }
+
     @Override
     public List<Option> options(Ask ask, String typed) {
+        if (typedControl(typed)) {
+            return List.of();
+        }
         Languages languages = languages(ask);
         LocalDate today = ask.today();
         DateLanguage answer = languages.answer();

@@ -574,6 +574,19 @@ class DateEngineTest {
         ordinals.forEach(text -> assertTrue(text.matches("the \\d{1,2}(st|nd|rd|th), .+"), text));
     }
 
+    /**
+     * A hostile trial typed a NUL into a date: its options repeated it, and the core dropped them with a warning that
+     * blamed the engine. Text with a control character is no date; whitespace of any kind is still a space.
+     */
+    @Test
+    void text_with_a_control_character_is_no_date() {
+        assertEquals(List.of(), engine.options(ask(en()), "12\u0000 ma"));
+        assertEquals(SpanMatch.NONE, match(engine, en(), "12 mar\u0007"));
+        assertEquals(
+                "12 March 2026 (Thursday)",
+                texts(engine.options(ask(en()), "12\tmar")).getFirst());
+    }
+
     @Test
     void an_impossible_day_of_a_month_is_no_date_and_offers_the_months_last_day_to_confirm() {
         Map<String, String> cases = Map.of(
