@@ -53,6 +53,10 @@ class AnalyticsTest {
     @RegisterExtension
     static final DemoServer discreet = new DemoServer().withSettings(settings -> settings.withKeepUnmatched(false));
 
+    /** A server with a second travel key allowed two requests at once and one a second after. */
+    @RegisterExtension
+    static final DemoServer strict = new DemoServer().withKey("slow", "travel", "--rate", "1/s", "--burst", "2");
+
     /** What the simulation sent and measured. */
     private static final class Simulation {
         int requests;
@@ -120,11 +124,16 @@ class AnalyticsTest {
      * it, so they are read until two reads 100 ms apart agree.
      */
     private static JsonNode analytics(DemoServer server) {
+        return analytics(server, "travel");
+    }
+
+    private static JsonNode analytics(DemoServer server, String product) {
         JsonNode last = null;
         for (int i = 0; i < 50; i++) {
             server.server().learning().flush();
             server.server().analytics().flush();
-            ApiClient.Reply reply = management(server).get("/admin/api/analytics?tenant=demo&product=travel&days=1");
+            ApiClient.Reply reply =
+                    management(server).get("/admin/api/analytics?tenant=demo&product=" + product + "&days=1");
             assertEquals(200, reply.status(), reply.raw());
             if (reply.data().equals(last)) {
                 return last;
@@ -316,5 +325,108 @@ class AnalyticsTest {
                                 Map.of())
                         .status());
         assertEquals("127.0.0.1", ServerSettings.defaults().management().host());
+    }
+
+    /** {@code endpoint status code=count} of each refusal in a list of them, in its order. */
+    private static List<String> refusals(JsonNode list) {
+        List<String> out = new ArrayList<>();
+        list.forEach(r ->
+                out.add(r.path("endpoint").asText() + " " + r.path("status").asInt() + " "
+                        + r.path("code").asText() + "=" + r.path("count").asLong()));
+        return out;
+    }
+
+    /**
+     * An operator trial: a client sending bad bodies, or past its key's rate limit, showed in the analytics as a
+     * product with fewer requests and no reason. Refused requests are counted for their product by endpoint, status
+     * and code; those refused before a key named a product are no product's, and the overview shows them.
+     */
+    @Test
+    void refused_requests_are_counted_for_their_product_by_code_and_those_of_no_known_key_for_no_product()
+            throws Exception {
+        ApiClient api = strict.api();
+        String travel = strict.key("travel");
+        String secretQuery = "Book a flight from Zanzibarxq";
+        for (int i = 0; i < 3; i++) {
+            ApiClient.Reply bad = api.post(
+                    "/api/suggest",
+                    travel,
+                    "{\"data\": {\"raw_query\": \"" + secretQuery,
+                    "application/json",
+                    Map.of());
+            assertEquals(400, bad.status(), bad.raw());
+            assertEquals("INVALID_JSON", bad.errorCode());
+        }
+        ApiClient.Reply plain =
+                api.post("/api/suggest", travel, envelope(secretQuery).toString(), "text/plain", Map.of());
+        assertEquals(415, plain.status(), plain.raw());
+        assertEquals("UNSUPPORTED_MEDIA_TYPE", plain.errorCode());
+        ApiClient.Reply event = api.post("/api/telemetry/events", travel, "[1,", "application/json", Map.of());
+        assertEquals(400, event.status(), event.raw());
+        String eventCode = event.errorCode();
+        // Past the slow key's burst: its answered requests count as requests, its 429s as refusals.
+        int answered = 0;
+        int limited = 0;
+        for (int i = 0; i < 6; i++) {
+            ApiClient.Reply reply = api.suggest(strict.key("slow"), envelope("Book a flight from "));
+            if (reply.status() == 429) {
+                assertEquals("RATE_LIMITED", reply.errorCode(), reply.raw());
+                limited++;
+            } else {
+                assertEquals(200, reply.status(), reply.raw());
+                answered++;
+            }
+        }
+        assertTrue(limited >= 3, limited + " of 6 refused");
+        // Another product's refusal is its own.
+        assertEquals(
+                400,
+                api.post("/api/suggest", strict.key("workspace"), "{", "application/json", Map.of())
+                        .status());
+        // Refused before any product is known: an unknown key twice, none once. Nobody's in the analytics.
+        String unknown = "pk_v1_" + "Q".repeat(40);
+        for (int i = 0; i < 2; i++) {
+            ApiClient.Reply reply = api.suggest(unknown, envelope("Book"));
+            assertEquals(401, reply.status(), reply.raw());
+        }
+        ApiClient.Reply none = api.post("/api/suggest", null, "{", "application/json", Map.of());
+        assertEquals(401, none.status(), none.raw());
+
+        JsonNode data = analytics(strict);
+        List<String> byCode = refusals(data.path("refused_by_code"));
+        assertEquals(
+                Set.of(
+                        "suggest 400 INVALID_JSON=3",
+                        "suggest 429 RATE_LIMITED=" + limited,
+                        "suggest 415 UNSUPPORTED_MEDIA_TYPE=1",
+                        "telemetry 400 " + eventCode + "=1"),
+                new HashSet<>(byCode),
+                data.toString());
+        assertEquals(4, byCode.size(), byCode.toString());
+        for (int i = 1; i < byCode.size(); i++) {
+            long before = data.path("refused_by_code").get(i - 1).path("count").asLong();
+            assertTrue(
+                    before >= data.path("refused_by_code").get(i).path("count").asLong(), "most first: " + byCode);
+        }
+        assertEquals(3 + 1 + 1 + limited, data.path("refused").asInt(), data.toString());
+        assertEquals(answered, data.path("requests").asInt(), "refusals are not requests: " + data);
+        int seriesRefused = 0;
+        for (JsonNode point : data.path("series")) {
+            seriesRefused += point.path("refused").asInt();
+        }
+        assertEquals(3 + 1 + 1 + limited, seriesRefused, data.toString());
+        String text = data.toString();
+        assertFalse(text.contains("INVALID_CREDENTIALS") || text.contains("MISSING_CREDENTIALS"), text);
+        assertFalse(text.contains("Zanzibar") || text.contains("pk_v1_"), "never a query or a key: " + text);
+
+        JsonNode workspace = analytics(strict, "workspace");
+        assertEquals(List.of("suggest 400 INVALID_JSON=1"), refusals(workspace.path("refused_by_code")));
+        assertEquals(1, workspace.path("refused").asInt());
+
+        JsonNode server = management(strict).get("/admin/api/overview").data().path("server");
+        List<String> nobody = refusals(server.path("refused_without_tenant"));
+        assertTrue(nobody.contains("suggest 401 INVALID_CREDENTIALS=2"), nobody.toString());
+        assertTrue(nobody.stream().anyMatch(r -> r.startsWith("suggest 401 ") && r.endsWith("=1")), nobody.toString());
+        assertFalse(server.toString().contains(unknown.substring(0, 12)), "never a key: " + server);
     }
 }

@@ -27,6 +27,7 @@ final class DemoServer implements BeforeAllCallback, AfterAllCallback {
     private Map<String, String> keys;
     private final Map<String, String> extraFiles = new java.util.LinkedHashMap<>();
     private final Map<String, String[]> extraKeys = new java.util.LinkedHashMap<>();
+    private final Map<String, String[]> optionedKeys = new java.util.LinkedHashMap<>();
     private Clock clock = Clock.systemUTC();
     private java.util.function.UnaryOperator<dev.autocomplete.server.config.ServerSettings> adjust = s -> s;
 
@@ -41,6 +42,18 @@ final class DemoServer implements BeforeAllCallback, AfterAllCallback {
         for (String slug : productSlugs) {
             extraKeys.put(tenant + "/" + slug, new String[] {tenant, slug});
         }
+        return this;
+    }
+
+    /**
+     * Makes one more public key of a demo product, named {@code name} for {@link #key}, with {@code keys create}'s
+     * {@code options} ({@code --rate 1/s --burst 2}, say).
+     */
+    DemoServer withKey(String name, String product, String... options) {
+        String[] where = new String[options.length + 1];
+        where[0] = product;
+        System.arraycopy(options, 0, where, 1, options.length);
+        optionedKeys.put(name, where);
         return this;
     }
 
@@ -73,6 +86,10 @@ final class DemoServer implements BeforeAllCallback, AfterAllCallback {
                 "secret", TestTenants.createKey(tenants, "demo", "secret", null)));
         extraKeys.forEach((name, where) -> made.put(
                 name, TestTenants.createKey(tenants, where[0], where[1] == null ? "secret" : "public", where[1])));
+        optionedKeys.forEach((name, where) -> made.put(
+                name,
+                TestTenants.createKey(
+                        tenants, "demo", "public", where[0], java.util.Arrays.copyOfRange(where, 1, where.length))));
         keys = Map.copyOf(made);
         server = AutocompleteServer.start(
                 adjust.apply(TestServers.settings(tenants).withClock(clock)));

@@ -20,14 +20,17 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 /**
  * How the service is used, per tenant, product and hour (docs/operations.md, "Analytics"): suggest requests, their
  * sessions and the sessions that reached {@code is_ready}, engine fallbacks and latency, from each answered suggest
  * request; honest option picks and the letters typed before them (keystroke saving in the wild), from learning's
- * picks; and the typed spans that matched nothing. Counted in memory (bounded whatever the traffic) and added to the
+ * picks; the typed spans that matched nothing; and the suggest and telemetry requests answered with an error, by
+ * endpoint, status and error code ({@link #refused}), so that a broken integration shows why it sends fewer requests. Counted in memory (bounded whatever the traffic) and added to the
  * {@link AnalyticsStore} every {@link #FLUSH_SECONDS} seconds, so that replicas' figures add up. Never
  * {@code additional_context}, never a whole query. Thread-safe.
  */
@@ -106,6 +109,112 @@ public final class Analytics implements AutoCloseable {
             }
         }
     }
+
+    /** The prefix of a refusal's counter name: {@code refused:<endpoint>:<status>:<code>}. */
+    private static final String REFUSED = "refused:";
+    /** The endpoints whose refusals are counted. */
+    public static final String SUGGEST = "suggest";
+
+    public static final String TELEMETRY = "telemetry";
+    /** Refusals of no known tenant, by endpoint, status and code: at most this many distinct ones. */
+    private static final int MAX_UNATTRIBUTED = 200;
+
+    /**
+     * Counts a suggest or telemetry request of a known tenant and product answered with an error (called on the
+     * refusal path only, never for an answered request): its endpoint ({@link #SUGGEST} or {@link #TELEMETRY}), status
+     * and error code, which is one of the server's own codes (a code that is not, say a future one with other
+     * characters, is counted as {@code OTHER}); never the key, the query or its context.
+     */
+    public void refused(String tenant, String product, String endpoint, int status, String code) {
+        long hour = clock.instant().getEpochSecond() / 3600;
+        refusals.computeIfAbsent(
+                        new Refusal(tenant, product, hour, refusal(endpoint, status, code)), key -> new AtomicLong())
+                .incrementAndGet();
+    }
+
+    /**
+     * Counts a suggest or telemetry request refused before its tenant was known (no key, an unknown one, too many failed
+     * authentications from its address): attributed to no one, kept in memory since the start of this process only.
+     */
+    public void refusedWithoutTenant(String endpoint, int status, String code) {
+        String name = refusal(endpoint, status, code);
+        LongAdder count = unattributed.get(name);
+        if (count == null) {
+            if (unattributed.size() >= MAX_UNATTRIBUTED) {
+                return;
+            }
+            count = unattributed.computeIfAbsent(name, key -> new LongAdder());
+        }
+        count.increment();
+    }
+
+    /**
+     * The requests refused before their tenant was known since this process started, most first: each with its
+     * {@code endpoint}, {@code status}, {@code code} and {@code count}.
+     */
+    public List<Map<String, Object>> refusedWithoutTenant() {
+        Map<String, Long> counts = new HashMap<>();
+        unattributed.forEach((name, count) -> counts.put(name, count.sum()));
+        return refusalList(counts);
+    }
+
+    /** {@code refused:<endpoint>:<status>:<code>}, from what the server itself answered. */
+    private static String refusal(String endpoint, int status, String code) {
+        String where = TELEMETRY.equals(endpoint) ? TELEMETRY : SUGGEST;
+        int shown = status >= 100 && status <= 599 ? status : 0;
+        String named = isCode(code) ? code : "OTHER";
+        return REFUSED + where + ":" + shown + ":" + named;
+    }
+
+    /** Whether {@code code} reads as one of the server's error codes: {@code [A-Z][A-Z0-9_]*}, at most 64 long. */
+    private static boolean isCode(String code) {
+        if (code == null || code.isEmpty() || code.length() > 64 || code.charAt(0) < 'A' || code.charAt(0) > 'Z') {
+            return false;
+        }
+        for (int i = 0; i < code.length(); i++) {
+            char c = code.charAt(i);
+            if (!(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_')) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Counts by refusal name as a list of {@code endpoint, status, code, count}, most first. */
+    private static List<Map<String, Object>> refusalList(Map<String, Long> counts) {
+        List<Map<String, Object>> list = new ArrayList<>();
+        for (Map.Entry<String, Long> entry : counts.entrySet()) {
+            String[] parts = entry.getKey().split(":", 4);
+            if (parts.length != 4 || entry.getValue() <= 0) {
+                continue;
+            }
+            Map<String, Object> one = new LinkedHashMap<>();
+            one.put("endpoint", parts[1]);
+            try {
+                one.put("status", Integer.parseInt(parts[2]));
+            } catch (NumberFormatException e) {
+                continue;
+            }
+            one.put("code", parts[3]);
+            one.put("count", entry.getValue());
+            list.add(one);
+        }
+        list.sort((a, b) -> {
+            int byCount = Long.compare((Long) b.get("count"), (Long) a.get("count"));
+            return byCount != 0
+                    ? byCount
+                    : (a.get("endpoint") + ":" + a.get("code")).compareTo(b.get("endpoint") + ":" + b.get("code"));
+        });
+        return list;
+    }
+
+    /** A product's refusals of one kind ({@link #refusal}) in an hour. */
+    private record Refusal(String tenant, String product, long hour, String name) {}
+
+    /** Refusals since the last flush, moved into {@link #counts} then; lock-free, as a flood of 429s may add to them. */
+    private final Map<Refusal, AtomicLong> refusals = new ConcurrentHashMap<>();
+
+    private final Map<String, LongAdder> unattributed = new ConcurrentHashMap<>();
 
     /** Counts honest option picks (learning's, as written): picks, letters typed before them, their options. */
     public void picked(List<Pick> batch) {
@@ -200,6 +309,21 @@ public final class Analytics implements AutoCloseable {
         }
     }
 
+    /** Moves the refusals into {@link #counts}; those of hours before the last one are dropped once moved. */
+    private void moveRefusals(long hour) {
+        for (Map.Entry<Refusal, AtomicLong> entry : refusals.entrySet()) {
+            Refusal key = entry.getKey();
+            AtomicLong count = entry.getValue();
+            if (key.hour() < hour - 1) {
+                refusals.remove(key, count);
+            }
+            long n = count.getAndSet(0);
+            if (n > 0) {
+                count(key.tenant(), key.product(), key.hour(), key.name(), n, key.hour() / 24);
+            }
+        }
+    }
+
     private void count(String tenant, String product, long hour, String name, long n, long day) {
         counts.add(new AnalyticsStore.Count(tenant, product, hour, name), n, day);
     }
@@ -213,6 +337,7 @@ public final class Analytics implements AutoCloseable {
     public void flush() {
         long hour = clock.instant().getEpochSecond() / 3600;
         moveHourly(hour);
+        moveRefusals(hour);
         Map<AnalyticsStore.Sketch, String> written = new HashMap<>();
         for (AnalyticsStore.Sketch key : List.copyOf(changed)) {
             changed.remove(key);
@@ -263,6 +388,7 @@ public final class Analytics implements AutoCloseable {
                         .map(span -> Map.<String, Object>of("text", span.text(), "count", span.count()))
                         .toList());
         data.put("unmatched_kept", keepUnmatched);
+        data.put("refused_by_code", refusedByCode(figures, fromHour, toHour));
         data.put("granularity", hourly ? "hour" : "day");
         List<Map<String, Object>> series = new ArrayList<>();
         for (long start = fromHour; start < toHour; start += step) {
@@ -301,6 +427,20 @@ public final class Analytics implements AutoCloseable {
         return kept;
     }
 
+    /** The refusals of hours {@code [from, to)} by endpoint, status and code, most first. */
+    private static List<Map<String, Object>> refusedByCode(AnalyticsStore.Figures figures, long from, long to) {
+        Map<String, Long> counts = new HashMap<>();
+        for (long hour = from; hour < to; hour++) {
+            for (Map.Entry<String, Long> count :
+                    figures.counts().getOrDefault(hour, Map.of()).entrySet()) {
+                if (count.getKey().startsWith(REFUSED)) {
+                    counts.merge(count.getKey(), count.getValue(), Long::sum);
+                }
+            }
+        }
+        return refusalList(counts);
+    }
+
     /** The totals of hours {@code [from, to)}. */
     private static Map<String, Object> figures(AnalyticsStore.Figures figures, long from, long to) {
         long requests = 0;
@@ -308,6 +448,7 @@ public final class Analytics implements AutoCloseable {
         long typed = 0;
         long length = 0;
         long fallbacks = 0;
+        long refused = 0;
         long[] latency = new long[Latency.BOUNDS_MS.length];
         SessionSketch sessions = new SessionSketch();
         SessionSketch ready = new SessionSketch();
@@ -323,7 +464,9 @@ public final class Analytics implements AutoCloseable {
                     case "fallbacks" -> fallbacks += value;
                     default -> {
                         int bucket = Latency.bucketOf(count.getKey());
-                        if (bucket >= 0) {
+                        if (count.getKey().startsWith(REFUSED)) {
+                            refused += value;
+                        } else if (bucket >= 0) {
                             latency[bucket] += value;
                         }
                     }
@@ -346,6 +489,7 @@ public final class Analytics implements AutoCloseable {
         // Letters typed for the param before the pick against the picked option's length, summed over the picks.
         out.put("keystroke_saving", length == 0 ? null : Math.round((1 - (double) typed / length) * 1000) / 1000.0);
         out.put("fallbacks", fallbacks);
+        out.put("refused", refused);
         out.put("p50_ms", Latency.quantile(latency, 0.50));
         out.put("p99_ms", Latency.quantile(latency, 0.99));
         return out;

@@ -153,6 +153,9 @@ public final class ConsoleService implements HttpService {
         // What /ready answers load balancers: DOWN while any check is, a tenant that never loaded included, when the
         // status above may still be UP (an operator trial saw "Server UP" beside a 503 from /ready).
         server.put("ready", checks.stream().allMatch(HealthCheck.Status::up));
+        // Suggest and telemetry requests refused before a key named their tenant: no product's, so shown here, since
+        // this process started (in memory only).
+        server.put("refused_without_tenant", analytics.refusedWithoutTenant());
         Map<String, Tenant> serving = tenants.tenants();
         Map<String, List<Map<String, Object>>> catalogsByTenant = new LinkedHashMap<>();
         List<LiveCatalog> open = new ArrayList<>(catalogs.opened());

@@ -36,7 +36,7 @@ public final class RequestTracker implements Filter, AutoCloseable {
         this(metrics, accessLog, errors, maxConcurrent, null);
     }
 
-    /** @param analytics counts each answered suggest request; null for none */
+    /** @param analytics counts each answered suggest request, and refused suggest and telemetry ones; null for none */
     public RequestTracker(
             Metrics metrics, AccessLog accessLog, ErrorResponses errors, int maxConcurrent, Analytics analytics) {
         this.analytics = analytics;
@@ -91,6 +91,7 @@ public final class RequestTracker implements Filter, AutoCloseable {
                 if (facts.errorCode.equals("RATE_LIMITED")) {
                     metrics.rateLimited(tenant, product);
                 }
+                refused(caller, endpoint, status, facts.errorCode);
             }
             // Load balancers probe readiness every few seconds: counted, not logged.
             if (!endpoint.equals(ReadinessService.PATH)) {
@@ -108,6 +109,30 @@ public final class RequestTracker implements Filter, AutoCloseable {
                         suggested == null ? null : suggested.fallback(),
                         caller != null && caller.tenant().logQueries()));
             }
+        }
+    }
+
+    /**
+     * Counts a suggest or telemetry request answered with an error in the analytics (on the error path only): for its
+     * product when its key was resolved, else for no one (the console's overview shows those since the start).
+     */
+    private void refused(Caller caller, String endpoint, int status, String code) {
+        if (analytics == null) {
+            return;
+        }
+        String counted =
+                switch (endpoint) {
+                    case "/api/suggest" -> Analytics.SUGGEST;
+                    case "/api/telemetry/events" -> Analytics.TELEMETRY;
+                    default -> null;
+                };
+        if (counted == null) {
+            return;
+        }
+        if (caller != null) {
+            analytics.refused(caller.tenant().id(), caller.product().slug(), counted, status, code);
+        } else {
+            analytics.refusedWithoutTenant(counted, status, code);
         }
     }
 
