@@ -44,6 +44,13 @@ function productOptions(select) {
     el("option", { value: `${tenant.id}/${product.slug}` }, `${tenant.id} / ${product.slug}`))));
 }
 
+/** Rows of refused requests by endpoint, status and code (most first, as the server lists them), or one saying none. */
+function refusalRows(refusals, noneText) {
+  if (!refusals.length) return [el("tr", {}, el("td", { colspan: "4", class: "muted" }, noneText))];
+  return refusals.map((r) => el("tr", { "data-code": r.code }, el("td", {}, r.endpoint), el("td", { class: "num" }, r.status),
+    el("td", {}, r.code), el("td", { class: "num" }, r.count)));
+}
+
 // --- Tenants and products ----------------------------------------------------------------------
 function renderTenants(overview) {
   const server = overview.server;
@@ -68,6 +75,8 @@ function renderTenants(overview) {
     tenant.catalogs.length ? el("ul", {}, ...tenant.catalogs.map((c) =>
       el("li", { "data-catalog": c.name }, `${c.name}: ${c.size} options, generation ${c.generation}`))) : null,
     tenant.problems.length ? el("div", { class: "problem" }, ...tenant.problems.map((p) => el("div", {}, p))) : null)));
+  $("refused-without-tenant").tBodies[0].replaceChildren(...refusalRows(server.refused_without_tenant ?? [],
+    "None since this replica started."));
   $("checks").tBodies[0].replaceChildren(...overview.checks.map((check) => el("tr", {},
     el("td", {}, check.name), el("td", {}, el("span", { class: `status-${check.status}` }, check.status)),
     el("td", { class: "small" }, Object.entries(check.data ?? {}).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join("; ")))));
@@ -223,6 +232,7 @@ function readContext() {
 const FIGURES = [
   ["requests", "Requests"], ["sessions", "Sessions"], ["ready_sessions", "Sessions ready"], ["picks", "Picks"],
   ["keystroke_saving", "Keystroke saving"], ["fallbacks", "Engine fallbacks"], ["p50_ms", "p50 (ms)"], ["p99_ms", "p99 (ms)"],
+  ["refused", "Refused requests"],
 ];
 
 function shown(name, value) {
@@ -284,14 +294,16 @@ async function renderAnalytics() {
   ["chart-traffic", "chart-picks", "chart-latency", "figures"].forEach((id) => $(id).replaceChildren());
   $("top-picks").tBodies[0].replaceChildren();
   $("unmatched").tBodies[0].replaceChildren();
+  $("refused").tBodies[0].replaceChildren();
   const data = await getJson(`api/analytics?tenant=${encodeURIComponent(tenant)}&product=${encodeURIComponent(product)}&days=${days}`);
   $("figures").replaceChildren(...FIGURES.map(([name, label]) => el("div", { class: "figure", "data-figure": name },
     el("div", { class: "value" }, shown(name, data[name])), el("div", { class: "name" }, label))));
   const x = data.series.map((p) => Date.parse(p.at) / 1000);
   const daily = Number(days) > 2; // docs/operations.md: one point an hour up to 2 days, else one a UTC day
   const col = (name) => data.series.map((p) => p[name]);
-  chart("chart-traffic", [x, col("requests"), col("sessions"), col("ready_sessions")],
-    [["requests", "#4f46e5"], ["sessions", "#0891b2"], ["ready sessions", "#16a34a"]], daily);
+  chart("chart-traffic", [x, col("requests"), col("sessions"), col("ready_sessions"), col("refused")],
+    [["requests", "#4f46e5"], ["sessions", "#0891b2"], ["ready sessions", "#16a34a"], ["refused", "#dc2626"]], daily);
+  $("chart-traffic").dataset.refused = String(data.refused);
   chart("chart-picks", [x, col("picks"), col("keystroke_saving")],
     [["picks", "#ea580c"], ["keystroke saving", "#7c3aed", "r"]], daily, (v) => `${Math.round(v * 100)}%`);
   chart("chart-latency", [x, col("p50_ms"), col("p99_ms"), col("fallbacks")],
@@ -305,6 +317,7 @@ async function renderAnalytics() {
     ? none(2, "Not kept (analytics.keep-unmatched: false).")
     : data.unmatched.length ? data.unmatched.map((u) => el("tr", {}, el("td", {}, u.text), el("td", { class: "num" }, u.count)))
       : none(2, "No unmatched text in this period.")));
+  $("refused").tBodies[0].replaceChildren(...refusalRows(data.refused_by_code ?? [], "No refused requests in this period."));
 }
 
 // --- start --------------------------------------------------------------------------------------

@@ -120,6 +120,45 @@ describe("the console", () => {
     await screenshot(page, "console-analytics");
   });
 
+  it("shows the refused requests of a product by code, and those of no known key in the overview", async () => {
+    // An operator trial: a client sending bad bodies showed as a product with fewer requests and no reason.
+    const send = (key, body) => fetch(`${server.url}/api/suggest`, {
+      method: "POST",
+      headers: { ...(key ? { Authorization: `Bearer ${key}` } : {}), "Content-Type": "application/json" },
+      body,
+    });
+    for (let i = 0; i < 2; i++) assert.equal((await send(server.keys.travel, '{"data": {"raw_query": "Book a fl')).status, 400);
+    assert.equal((await send(`pk_v1_${"Q".repeat(40)}`, "{}")).status, 401);
+    const visit = await browser.context.newPage();
+    await visit.goto(`${server.management}/admin/?product=demo/travel&days=1`);
+    await visit.locator("body[data-loaded=true]").waitFor({ timeout: 20_000 });
+    // Counted as the answer leaves, in the store within five seconds.
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const refused = Number(await visit.locator("[data-figure=refused] .value").textContent());
+      if (refused >= 2) break;
+      if (Date.now() > deadline) assert.fail(`no refused requests shown after 30 s (${refused})`);
+      await visit.waitForTimeout(1500);
+      await visit.locator("#an-refresh").click();
+      await visit.waitForTimeout(500);
+    }
+    assert.equal(await visit.locator("[data-figure=refused] .value").textContent(), "2");
+    assert.equal(await visit.locator("#chart-traffic").getAttribute("data-refused"), "2");
+    const row = visit.locator("#refused tbody tr[data-code=INVALID_JSON]");
+    assert.deepEqual(await row.locator("td").allTextContents(), ["suggest", "400", "INVALID_JSON", "2"]);
+    assert.equal(await visit.locator("#refused tbody tr").count(), 1, "the unknown key's 401 is no product's");
+    const nobody = await visit.locator("#refused-without-tenant tbody").textContent();
+    assert.match(nobody, /suggest\s*401\s*INVALID_CREDENTIALS\s*1/);
+    assert.doesNotMatch(await visit.locator("body").textContent(), /pk_v1_|Book a fl/, "never a key or a query");
+    await visit.locator("#refused").scrollIntoViewIfNeeded();
+    await screenshot(visit, "console-refused");
+    // A product with none says so, like the other tables.
+    await visit.locator("#an-product").selectOption("demo/workspace");
+    await visit.locator("#refused tbody tr td[colspan]").waitFor();
+    assert.equal(await visit.locator("#refused tbody").textContent(), "No refused requests in this period.");
+    await visit.close();
+  });
+
   it("sends no suggest request when opened, only once the operator asks to try", async () => {
     // An operator trial: every visit of the console counted a session in the first product's analytics.
     const visit = await browser.context.newPage();
