@@ -11,7 +11,9 @@ import java.util.Map;
  *
  * @param type the param type asked about, one of {@link Engine#paramTypes()}; never null
  * @param languages the languages to answer in, most specific first ({@code fr-CA} gives {@code [fr-ca, fr]}),
- *     lower case; empty when the request named none. Engines fall back to the tenant's default language
+ *     lower case: those of the request's that the product's configuration is written in (its default language,
+ *     or one its prompt, phrases, labels or cues are translated to), so that options come in the labels' language;
+ *     empty when the request named none of them. Engines fall back to the tenant's default language
  *     ({@link EngineContext#defaultLanguage()}) after these.
  * @param context the request's {@code additional_context}; data only: never execute, template, log or store it
  * @param filled the values of the params already filled in this query, by type: the picked or typed text as

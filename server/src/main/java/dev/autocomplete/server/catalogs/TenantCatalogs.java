@@ -1,6 +1,7 @@
 package dev.autocomplete.server.catalogs;
 
 import dev.autocomplete.index.LiveOptions;
+import dev.autocomplete.server.engines.GuardedEngine;
 import dev.autocomplete.server.store.CatalogRef;
 import dev.autocomplete.server.store.InvalidRecordsException;
 import dev.autocomplete.server.store.OptionRecord;
@@ -39,7 +40,7 @@ import java.util.function.Supplier;
 public final class TenantCatalogs {
 
     /** The name under which a product's catalog params are served, in health and metrics. */
-    public static final String SOURCE_NAME = "catalogs";
+    public static final String SOURCE_NAME = GuardedEngine.CORE_SOURCE;
 
     /** The keys the catalogs read of a param that names one; {@code options} is an error of its own there. */
     private static final Set<String> PARAM_KEYS = Set.of("catalog", "options", CatalogSources.CONTEXT_ATTRIBUTES);

@@ -38,6 +38,9 @@ public final class GuardedEngine implements AutoCloseable {
     public static final int MAX_TEXT = 200;
     /** More options than this in one answer is an engine bug, not a long list: the rest is cut. */
     public static final int MAX_OPTIONS = 10_000;
+
+    /** The name of the core's own param source, the catalogs ({@link #core}): no plug-in may take it. */
+    public static final String CORE_SOURCE = "catalogs";
     /** At most one log line per engine and kind of trouble in this time. */
     static final Duration LOG_INTERVAL = Duration.ofSeconds(10);
 

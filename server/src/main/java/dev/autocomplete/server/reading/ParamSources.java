@@ -33,6 +33,9 @@ final class ParamSources {
     private final Map<String, GuardedEngine> engines;
     private final Query query;
     private final List<String> languages;
+    /** The languages plug-in engines answer in ({@link ProductModel#engineLanguages}). */
+    private final List<String> engineLanguages;
+
     private final EngineCalls calls;
     private final long deadlineNanos;
     private final Map<String, String> picked;
@@ -45,12 +48,14 @@ final class ParamSources {
     ParamSources(
             Map<String, GuardedEngine> engines,
             Query query,
+            ProductModel model,
             EngineCalls calls,
             long deadlineNanos,
             Map<String, String> picked) {
         this.engines = engines;
         this.query = query;
         this.languages = query.languageFallbacks();
+        this.engineLanguages = model.engineLanguages(languages);
         this.calls = calls;
         this.deadlineNanos = deadlineNanos;
         this.picked = Map.copyOf(picked);
@@ -122,7 +127,10 @@ final class ParamSources {
     }
 
     private Ask ask(String type, Map<String, String> filled, int limit) {
-        return new Ask(type, languages, query.context(), filled, query.today(), limit, deadlineNanos);
+        GuardedEngine engine = engines.get(type);
+        List<String> asked =
+                engine == null || engine.name().equals(GuardedEngine.CORE_SOURCE) ? languages : engineLanguages;
+        return new Ask(type, asked, query.context(), filled, query.today(), limit, deadlineNanos);
     }
 
     /** Texts of filled params: the picks plus values read so far, by type. */

@@ -157,7 +157,7 @@ public final class ProductConfig {
                             : null;
                     Localized prompt =
                             Localized.read(root, "prompt", defaultLanguage, raw == null ? firstPhrase : raw.getFirst());
-                    return intentsRead ? new ProductModel(prompt, intents, contextExample) : null;
+                    return intentsRead ? new ProductModel(prompt, intents, contextExample, defaultLanguage) : null;
                 },
                 null);
     }

@@ -23,15 +23,24 @@ public final class ProductModel {
     private final Map<String, Param> paramsByType;
     private final Set<String> learningTypes;
     private final Map<String, Object> contextExample;
+    /** The tenant's default language, lower case; null when not known (then engines get every requested language). */
+    private final String defaultLanguage;
+    /** The primary subtags ({@code de} of {@code de-AT}) of the languages the configuration has words in. */
+    private final Set<String> writtenIn;
 
     public ProductModel(Localized prompt, List<Intent> intents) {
-        this(prompt, intents, Map.of());
+        this(prompt, intents, Map.of(), null);
     }
 
-    /** @param contextExample see {@link #contextExample()} */
-    public ProductModel(Localized prompt, List<Intent> intents, Map<String, Object> contextExample) {
+    /**
+     * @param contextExample see {@link #contextExample()}
+     * @param defaultLanguage the tenant's default language; null when not known
+     */
+    public ProductModel(
+            Localized prompt, List<Intent> intents, Map<String, Object> contextExample, String defaultLanguage) {
         this.prompt = prompt;
         this.contextExample = frozen(contextExample);
+        this.defaultLanguage = defaultLanguage == null ? null : defaultLanguage.toLowerCase(Locale.ROOT);
         this.intents = List.copyOf(intents);
         Map<String, Param> byType = new LinkedHashMap<>();
         Set<String> learning = new LinkedHashSet<>();
@@ -43,6 +52,12 @@ public final class ProductModel {
         }));
         this.paramsByType = Collections.unmodifiableMap(byType);
         this.learningTypes = Collections.unmodifiableSet(learning);
+        Set<String> written = new LinkedHashSet<>();
+        if (this.defaultLanguage != null) {
+            written.add(primary(this.defaultLanguage));
+        }
+        translatedTo().forEach(tag -> written.add(primary(tag)));
+        this.writtenIn = Collections.unmodifiableSet(written);
     }
 
     /**
@@ -62,7 +77,7 @@ public final class ProductModel {
                                 .map(param -> params.contains(param) ? param.notLearning() : param)
                                 .toList()))
                 .toList();
-        return new ProductModel(prompt, changed, contextExample);
+        return new ProductModel(prompt, changed, contextExample, defaultLanguage);
     }
 
     public Localized prompt() {
@@ -103,21 +118,53 @@ public final class ProductModel {
      * fr]} for the demo's travel). The console's try-it offers them for {@code meta.language}.
      */
     public List<String> languages(String defaultLanguage) {
-        Set<String> others = new TreeSet<>(prompt.translations().keySet());
-        for (Intent intent : intents) {
-            others.addAll(intent.translatedPhrases().keySet());
-            for (Param param : intent.params()) {
-                if (param.label() != null) {
-                    others.addAll(param.label().translations().keySet());
-                }
-                others.addAll(param.translatedCues().keySet());
-            }
-        }
+        Set<String> others = translatedTo();
         String first = defaultLanguage.toLowerCase(Locale.ROOT);
         others.remove(first);
         List<String> languages = new ArrayList<>(List.of(first));
         languages.addAll(others);
         return List.copyOf(languages);
+    }
+
+    /** Every tag the prompt, phrases, labels and cues are translated to, in alphabetical order. */
+    private Set<String> translatedTo() {
+        Set<String> tags = new TreeSet<>(prompt.translations().keySet());
+        for (Intent intent : intents) {
+            tags.addAll(intent.translatedPhrases().keySet());
+            for (Param param : intent.params()) {
+                if (param.label() != null) {
+                    tags.addAll(param.label().translations().keySet());
+                }
+                tags.addAll(param.translatedCues().keySet());
+            }
+        }
+        return tags;
+    }
+
+    /**
+     * The languages a plug-in engine answers in for a request asking {@code fallbacks} ({@code [fr-ca, fr]}): those of
+     * them the product's configuration is written in (its default language, or one its texts are translated to, by
+     * primary subtag), so that its options come in the language of its labels; empty when none is, which an engine
+     * reads as the tenant's default language (docs/protocol.md §3.6). A French browser on a product written in English
+     * and German got French dates under English labels, some half English ({@code Tuesday, mardi 8 décembre}: an
+     * operator trial). The core's catalogs get every requested language: their own translations say what they have.
+     */
+    public List<String> engineLanguages(List<String> fallbacks) {
+        if (defaultLanguage == null || fallbacks.isEmpty()) {
+            return fallbacks;
+        }
+        List<String> kept = new ArrayList<>(fallbacks.size());
+        for (String tag : fallbacks) {
+            if (writtenIn.contains(primary(tag))) {
+                kept.add(tag);
+            }
+        }
+        return kept.size() == fallbacks.size() ? fallbacks : List.copyOf(kept);
+    }
+
+    private static String primary(String tag) {
+        int dash = tag.indexOf('-');
+        return (dash < 0 ? tag : tag.substring(0, dash)).toLowerCase(Locale.ROOT);
     }
 
     @SuppressWarnings("unchecked")

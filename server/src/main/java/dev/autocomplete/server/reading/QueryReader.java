@@ -105,7 +105,8 @@ public final class QueryReader {
             EngineCalls calls,
             long deadlineNanos,
             Map<String, String> picked) {
-        return new QueryReader(model, query, new ParamSources(engines, query, calls, deadlineNanos, picked)).read();
+        return new QueryReader(model, query, new ParamSources(engines, query, model, calls, deadlineNanos, picked))
+                .read();
     }
 
     Reading read() {
