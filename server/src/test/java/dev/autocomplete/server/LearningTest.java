@@ -70,11 +70,30 @@ class LearningTest {
                         cues: [on]
                         engine: date
                         learn: true
+              - id: 6a5b4c3d-2e1f-4a0b-9c8d-7e6f5a4b3c2d
+                slug: dine
+                prompt: Dine
+                max_options: 4
+                intents:
+                  - name: dine
+                    phrases: [Dine]
+                    params:
+                      - type: place
+                        required: true
+                        context_attributes:
+                          city: {from: city, mode: filter}
+                        options:
+                          - {text: Alpha Grill, attributes: {city: Berlin}}
+                          - {text: Bistro Blau, attributes: {city: Berlin}}
+                          - {text: Curry Corner, attributes: {city: Berlin}}
+                          - {text: Deli Dorf, attributes: {city: Berlin}}
+                          - {text: Eden Eck, attributes: {city: Berlin}}
+                          - {text: Green Garden, attributes: {city: Munich}}
             """;
 
     @RegisterExtension
     static final DemoServer demo = new DemoServer()
-            .withTenant("lab", Map.of("lab/tenant.yaml", LAB), "shop", "deli")
+            .withTenant("lab", Map.of("lab/tenant.yaml", LAB), "shop", "deli", "dine")
             .withSettings(settings -> settings.withLearning(new LearningSettings(
                     Duration.ofDays(14), Duration.ofSeconds(1), 20_000, 1_000_000, 1_000_000, 10_000)));
 
@@ -521,6 +540,36 @@ class LearningTest {
         pickReykjavikPutFirstBy("home_country", "IS", session());
         waitFor("the boosted pick refused", () -> learningEvents("not_offered") == notOffered + 1);
         assertEquals(0.0, priors(demo).credit("origin", "", "reykjavik"), "the boosted city is not credited");
+    }
+
+    /**
+     * The same for an option offered only because the context's attributes filtered the others out ({@code mode:
+     * filter}): an operator trial's one pick of a small Munich restaurant, offered to a Munich user with nothing typed,
+     * came second for every user without a city. A pick from a filtered list of an option the list without the context
+     * shows too is still credited.
+     */
+    @Test
+    void an_option_offered_only_because_the_context_filtered_the_others_out_is_never_credited() throws Exception {
+        List<String> plain =
+                suggest(demo, "lab/dine", session(), envelope("Dine ")).options("place");
+        assertFalse(plain.contains("Green Garden"), plain.toString());
+        String munich = session();
+        ObjectNode inMunich = envelope("Dine ");
+        ((ObjectNode) inMunich.path("data")).putObject("additional_context").put("city", "Munich");
+        assertEquals(
+                List.of("Green Garden"),
+                suggest(demo, "lab/dine", munich, inMunich).options("place"));
+        pick(demo, "lab/dine", munich, "Dine ", "Green Garden");
+        String berlin = session();
+        ObjectNode inBerlin = envelope("Dine ");
+        ((ObjectNode) inBerlin.path("data")).putObject("additional_context").put("city", "Berlin");
+        List<String> berliners = suggest(demo, "lab/dine", berlin, inBerlin).options("place");
+        assertTrue(berliners.contains("Deli Dorf"), berliners.toString());
+        pick(demo, "lab/dine", berlin, "Dine ", "Deli Dorf"); // written after the Munich pick: once it is credited
+        waitFor(
+                "Deli Dorf credited",
+                () -> demo.server().learning().priors("lab", "dine").credit("place", "", "deli dorf") > 0);
+        assertEquals(0.0, demo.server().learning().priors("lab", "dine").credit("place", "", "green garden"));
     }
 
     /**

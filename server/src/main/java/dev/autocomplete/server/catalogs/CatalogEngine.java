@@ -98,6 +98,12 @@ final class CatalogEngine implements Engine, ContextFilters {
     }
 
     @Override
+    public boolean filters(Ask ask) {
+        CatalogSources.Source source = sources.get(ask.type());
+        return source != null && !wanted(source, ask.context(), true).isEmpty();
+    }
+
+    @Override
     public Predicate<String> boosted(Ask ask) {
         CatalogSources.Source source = sources.get(ask.type());
         Map<String, List<String>> boosts = source == null ? Map.of() : wanted(source, ask.context(), false);

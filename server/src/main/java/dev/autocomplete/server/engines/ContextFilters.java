@@ -20,4 +20,7 @@ public interface ContextFilters {
      * null when the context boosts none.
      */
     Predicate<String> boosted(Ask ask);
+
+    /** Whether the context's filters apply to {@code ask.type()} at all. */
+    boolean filters(Ask ask);
 }

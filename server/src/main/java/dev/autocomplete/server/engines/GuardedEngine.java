@@ -218,6 +218,11 @@ public final class GuardedEngine implements AutoCloseable {
         return !(engine instanceof ContextFilters filters) || filters.keeps(ask, text);
     }
 
+    /** Whether the context's filters apply to the asked type ({@link ContextFilters}); false for other engines. */
+    public boolean filters(Ask ask) {
+        return engine instanceof ContextFilters filters && filters.filters(ask);
+    }
+
     /** Which options the context's boosts favour, by text ({@link ContextFilters}); null for other engines. */
     public Predicate<String> boosted(Ask ask) {
         return engine instanceof ContextFilters filters ? filters.boosted(ask) : null;

@@ -3,6 +3,7 @@ package dev.autocomplete.server.reading;
 import dev.autocomplete.server.engines.BudgetSpent;
 import dev.autocomplete.server.engines.EngineCalls;
 import dev.autocomplete.server.engines.GuardedEngine;
+import dev.autocomplete.spi.AdditionalContext;
 import dev.autocomplete.spi.Ask;
 import dev.autocomplete.spi.Option;
 import dev.autocomplete.spi.SpanMatch;
@@ -126,11 +127,31 @@ final class ParamSources {
         return engine == null ? null : engine.boosted(ask(type, filled, 1));
     }
 
-    private Ask ask(String type, Map<String, String> filled, int limit) {
+    /** Whether the context's filters apply to {@code type} (its attributes with {@code mode: filter}). */
+    boolean filtered(String type, Map<String, String> filled) {
         GuardedEngine engine = engines.get(type);
-        List<String> asked =
-                engine == null || engine.name().equals(GuardedEngine.CORE_SOURCE) ? languages : engineLanguages;
-        return new Ask(type, asked, query.context(), filled, query.today(), limit, deadlineNanos);
+        return engine != null && engine.filters(ask(type, filled, 1));
+    }
+
+    /** The options of {@code type} for what was typed as a request without {@code additional_context} gets them. */
+    List<Option> withoutContext(String type, String typed, Map<String, String> filled, int limit) {
+        GuardedEngine engine = engines.get(type);
+        if (engine == null) {
+            return List.of();
+        }
+        BudgetSpent.check(deadlineNanos);
+        Ask ask =
+                new Ask(type, languagesOf(engine), AdditionalContext.NONE, filled, query.today(), limit, deadlineNanos);
+        return engine.options(ask, typed, calls);
+    }
+
+    private Ask ask(String type, Map<String, String> filled, int limit) {
+        return new Ask(
+                type, languagesOf(engines.get(type)), query.context(), filled, query.today(), limit, deadlineNanos);
+    }
+
+    private List<String> languagesOf(GuardedEngine engine) {
+        return engine == null || engine.name().equals(GuardedEngine.CORE_SOURCE) ? languages : engineLanguages;
     }
 
     /** Texts of filled params: the picks plus values read so far, by type. */

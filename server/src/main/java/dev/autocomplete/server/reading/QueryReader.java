@@ -719,6 +719,19 @@ public final class QueryReader {
                     fromContext.add(options.get(i).text());
                 }
             }
+            if (!options.isEmpty() && param.learn() && sources.filtered(param.type(), filled)) {
+                // Offered perhaps only because the context's attributes filtered the others out: a pick of an option
+                // the list without the context would not show says what this user's context holds, not what users
+                // prefer (an operator trial's one pick of a small Munich restaurant, offered to a Munich user with
+                // nothing typed, came second for every user without a city).
+                Set<String> unfiltered = new HashSet<>();
+                sources.withoutContext(param.type(), typed, filled, query.optionLimit())
+                        .forEach(option -> unfiltered.add(option.text()));
+                options.stream()
+                        .map(Option::text)
+                        .filter(text -> !unfiltered.contains(text))
+                        .forEach(fromContext::add);
+            }
             suggestions.add(new Reading.ParamSuggestion(
                     param.type(), param.label().in(languages), param.required(), options, fromContext));
         }
