@@ -235,6 +235,16 @@ class RecordsApiTest {
         assertEquals(List.of(1L), positions(byIndex, "index"), "one id twice: " + byIndex.raw());
     }
 
+    /** An operator trial read "… did you mean 'de'?." in the message: a reason that asks ends its own sentence. */
+    @Test
+    void a_language_named_for_a_tag_is_refused_with_the_tag_meant() {
+        ApiClient.Reply refused = call("POST", PRODUCTS, """
+                [{"id": "lang-1", "text": "Zed Lamp", "translations": {"german": "Zedlampe"}}]""", JSON);
+        assertError(400, "INVALID_RECORDS", refused);
+        String message = refused.json().path("error").path("message").asText();
+        assertTrue(message.endsWith("did you mean 'de'?"), message);
+    }
+
     @Test
     void a_patch_that_is_no_json_array_or_ndjson_is_refused() {
         assertError(400, "INVALID_JSON", call("PATCH", PRODUCTS, "{\"id\": \"pt-1\", \"weight\": 2}", JSON));

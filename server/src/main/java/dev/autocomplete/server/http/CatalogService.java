@@ -641,8 +641,10 @@ public final class CatalogService implements HttpService {
                     .append(' ')
                     .append(position)
                     .append(": ")
-                    .append(problem.reason())
-                    .append('.');
+                    .append(problem.reason());
+            if (!problem.reason().endsWith("?") && !problem.reason().endsWith(".")) {
+                message.append('.'); // a reason that asks (did you mean 'de'?) ends the sentence itself
+            }
         }
         if (total > RecordReader.MAX_LISTED_PROBLEMS) {
             message.append(" (the first ")
