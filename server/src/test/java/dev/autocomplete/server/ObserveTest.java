@@ -235,6 +235,20 @@ class ObserveTest {
                         accessLog.lines().getFirst().contains(secret),
                         secret + " leaked: " + accessLog.lines().getFirst());
             }
+            // A telemetry event's line names the event's session (an operator trial read null there).
+            assertEquals(204, telemetry(api, key, """
+                    {"type": "option", "session_id": "9b2f6c1e-4d3a-4f5b-8c7d-2e1f0a9b8c7d",
+                     "query_data": {"raw_query": "Book a flight from ", "selected_option": "Paris"}}""").status());
+            HotReloadTest.await(() -> accessLog.lines().size() == 2, "the event's access log line");
+            JsonNode event = ApiClient.JSON.readTree(accessLog.lines().get(1));
+            assertEquals("/api/telemetry/events", event.path("path").asText());
+            assertEquals(
+                    "9b2f6c1e-4d3a-4f5b-8c7d-2e1f0a9b8c7d",
+                    event.path("session_id").asText(),
+                    event.toString());
+            assertFalse(
+                    accessLog.lines().get(1).contains("Paris"),
+                    accessLog.lines().get(1));
         }
     }
 

@@ -134,7 +134,8 @@ public final class AccessLog implements AutoCloseable {
             long nanos,
             long engineNanos,
             String fallback,
-            boolean logQuery) {}
+            boolean logQuery,
+            String sessionId) {}
 
     /** Queues the line of an answered request (or writes it now if the queue is full or closed). */
     void write(Entry entry) {
@@ -247,7 +248,9 @@ public final class AccessLog implements AutoCloseable {
                 "session_id",
                 entry.answer() != null
                         ? entry.answer().sessionId()
-                        : entry.body() == null ? null : entry.body().sessionId());
+                        : entry.body() == null
+                                ? entry.sessionId()
+                                : entry.body().sessionId());
         line.append(',').raw(where(entry.method(), entry.path(), entry.tenant(), entry.product()));
         line.name("status").number(entry.status());
         line.field("error", entry.errorCode());

@@ -21,6 +21,9 @@ final class RequestFacts {
 
     Caller caller;
     SuggestRequest body;
+    /** The session a telemetry event names, when it is a UUID (a suggest request's is its body's). */
+    String sessionId;
+
     Suggester.Outcome suggested;
     String errorCode;
 

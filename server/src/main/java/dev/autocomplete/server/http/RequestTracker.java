@@ -107,7 +107,8 @@ public final class RequestTracker implements Filter, AutoCloseable {
                         nanos,
                         suggested == null ? 0 : suggested.engineNanos(),
                         suggested == null ? null : suggested.fallback(),
-                        caller != null && caller.tenant().logQueries()));
+                        caller != null && caller.tenant().logQueries(),
+                        facts.sessionId));
             }
         }
     }

@@ -9,6 +9,7 @@ import dev.autocomplete.server.auth.Caller;
 import dev.autocomplete.server.learning.Learning;
 import dev.autocomplete.server.observe.Metrics;
 import dev.autocomplete.server.protocol.ApiException;
+import dev.autocomplete.server.protocol.Uuids;
 import dev.autocomplete.server.reading.ProductModel;
 import dev.autocomplete.spi.toolkit.TextFolding;
 import io.helidon.http.Status;
@@ -80,6 +81,10 @@ public final class TelemetryService implements HttpService {
         try (Admitted admitted = gatekeeper.admit(request, response)) {
             Caller caller = admitted.caller();
             JsonNode event = read(request);
+            JsonNode session = event.path("session_id");
+            if (session.isTextual() && Uuids.isUuid(session.asText())) {
+                RequestFacts.of(request).sessionId = session.asText(); // for the access log line
+            }
             JsonNode type = event.path("type");
             String label = type.isTextual() && EVENT_TYPE.matcher(type.asText()).matches() ? type.asText() : "other";
             metrics.telemetryEvent(caller.tenant().id(), caller.product().slug(), label);

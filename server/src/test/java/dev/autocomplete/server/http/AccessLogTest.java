@@ -67,7 +67,8 @@ class AccessLogTest {
                 12_345_678,
                 2_500_000,
                 "timeout",
-                logQuery);
+                logQuery,
+                null);
     }
 
     private List<JsonNode> written(AccessLog.Entry... entries) throws Exception {
@@ -137,7 +138,19 @@ class AccessLogTest {
         SuggestResponse answer =
                 new SuggestResponse("", null, List.of(), false, REQUEST_ID, "2026-03-01T10:00:00Z", SESSION);
         JsonNode line = written(new AccessLog.Entry(
-                        "POST", "/api/suggest", "demo", "travel", noSession, answer, 200, null, 1, 0, null, false))
+                        "POST",
+                        "/api/suggest",
+                        "demo",
+                        "travel",
+                        noSession,
+                        answer,
+                        200,
+                        null,
+                        1,
+                        0,
+                        null,
+                        false,
+                        null))
                 .getFirst();
 
         assertEquals(SESSION, line.path("session_id").asText());
@@ -146,7 +159,19 @@ class AccessLogTest {
     @Test
     void a_refused_request_has_no_tenant_and_names_its_error() throws Exception {
         JsonNode line = written(new AccessLog.Entry(
-                        "POST", "/api/suggest", null, null, null, null, 401, "INVALID_CREDENTIALS", 1, 0, null, false))
+                        "POST",
+                        "/api/suggest",
+                        null,
+                        null,
+                        null,
+                        null,
+                        401,
+                        "INVALID_CREDENTIALS",
+                        1,
+                        0,
+                        null,
+                        false,
+                        null))
                 .getFirst();
 
         assertEquals(401, line.path("status").asInt());
@@ -170,7 +195,19 @@ class AccessLogTest {
                 writers.add(Thread.ofVirtual().start(() -> {
                     for (int i = 0; i < each; i++) {
                         log.write(new AccessLog.Entry(
-                                "GET", "/t" + thread + "/" + i, null, null, null, null, 200, null, 1, 0, null, false));
+                                "GET",
+                                "/t" + thread + "/" + i,
+                                null,
+                                null,
+                                null,
+                                null,
+                                200,
+                                null,
+                                1,
+                                0,
+                                null,
+                                false,
+                                null));
                         if (i % 500 == 0) {
                             java.util.concurrent.locks.LockSupport.parkNanos(25_000_000); // across the writer's batches
                         }
@@ -196,8 +233,8 @@ class AccessLogTest {
         int count = AccessLog.QUEUE_CAPACITY + 2_000;
         AccessLog.Entry[] entries = new AccessLog.Entry[count];
         for (int i = 0; i < count; i++) {
-            entries[i] =
-                    new AccessLog.Entry("GET", "/ready/" + i, null, null, null, null, 200, null, 1, 0, null, false);
+            entries[i] = new AccessLog.Entry(
+                    "GET", "/ready/" + i, null, null, null, null, 200, null, 1, 0, null, false, null);
         }
         List<JsonNode> lines = written(entries);
 
@@ -253,7 +290,7 @@ class AccessLogTest {
                 String path = i % 2 == 0 ? "/api/suggest" : "/api/telemetry/events";
                 String method = i % 5 == 0 ? "GET" : "POST";
                 AccessLog.Entry entry = new AccessLog.Entry(
-                        method, path, tenant, product, null, null, 401, "INVALID_API_KEY", 1, 0, null, false);
+                        method, path, tenant, product, null, null, 401, "INVALID_API_KEY", 1, 0, null, false, null);
                 JsonNode line = json.readTree(AccessLog.format(entry, java.time.Instant.EPOCH));
                 assertEquals(method, line.path("method").asText());
                 assertEquals(path, line.path("path").asText());
