@@ -332,6 +332,62 @@ class FaultContainmentTest {
         }
     }
 
+    /**
+     * An engine slow only in {@code options} opens its circuit as one slow in {@code match} does. Each of its readings
+     * runs out of time (the product's fallback) though its quick {@code match} answered in time first: that success
+     * ended the row of failures, so the circuit never opened and every request answered the fallback (an engine
+     * author's trial: 13 in a row, circuit closed).
+     */
+    @Test
+    void an_engine_slow_only_in_options_opens_its_circuit_though_its_match_answers_in_time() throws Exception {
+        Path tenants = tenantsWithFaultyEngine();
+        String fragileKey = TestTenants.createKey(tenants, "faulty", "public", "fragile");
+        try (AutocompleteServer server = TestServers.start(tenants)) {
+            ApiClient api = new ApiClient(server.port());
+            // 'slow_options': match answers at once, options after 2 s: each reading runs out of its 200 ms.
+            for (int i = 0; i < 3; i++) {
+                ApiClient.Reply slow = api.suggest(fragileKey, envelope("Find slow_options"));
+                assertEquals(200, slow.status(), slow.raw());
+                assertEquals(List.of("placeholder"), slow.suggestionTypes(), "the fallback: " + slow.raw());
+            }
+            // Its late answers are no success either.
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (Files.readAllLines(tenants.resolve("faulty/.slow-fragile")).size() < 3
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            Thread.sleep(2500);
+
+            JsonNode products = null;
+            JsonNode health = health(ApiClient.management(server.managementPort()));
+            for (JsonNode check : health.path("checks")) {
+                if (check.path("name").asText().equals("tenant:faulty")) {
+                    products = check.path("data").path("products");
+                }
+            }
+            assertEquals(
+                    "open",
+                    products.path("fragile")
+                            .path("engines")
+                            .path("faulty")
+                            .path("circuit")
+                            .asText(),
+                    health.toString());
+            // Open, the engine's params offer nothing and the rest answers again, at once.
+            long start = System.nanoTime();
+            ApiClient.Reply whileOpen = api.suggest(fragileKey, envelope("Find slow_options in L"));
+            assertTrue(System.nanoTime() - start < 1_000_000_000L, "answered within the budget");
+            assertEquals(List.of("Large"), whileOpen.options("size"), whileOpen.raw());
+            String metrics = ApiClient.management(server.managementPort())
+                    .get("/observe/metrics")
+                    .raw();
+            assertTrue(
+                    metrics.contains("autocomplete_circuit_open{engine=\"faulty\",product=\"fragile\","
+                            + "tenant=\"faulty\"} 1"),
+                    metrics);
+        }
+    }
+
     @Test
     void engines_are_closed_when_the_server_unloads_their_tenant() throws Exception {
         Path tenants = tenantsWithFaultyEngine();

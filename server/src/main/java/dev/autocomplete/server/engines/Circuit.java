@@ -7,6 +7,14 @@ import java.time.Duration;
  * the engine and counts failures in a row; that many failures make it {@code OPEN}, which answers with the
  * fallback without calling the engine; after the open period one trial call goes through
  * ({@code HALF_OPEN}): success closes the circuit, failure opens it again. Thread-safe.
+ *
+ * <p>Two rows are counted. Failed calls in a row (errors, unusable answers, timeouts): any call answered in time
+ * ends that row, so an engine failing only in {@code options} keeps reading spans, since its failure costs only
+ * its options. Readings in a row that ran out of time on this engine: only a reading that asked it and finished
+ * in time ends that row, not a call of another kind that answered in time within the same reading. A timeout
+ * costs the whole answer (the product's fallback), so an engine slow only in {@code options}, whose quick
+ * {@code match} succeeded in every one of those readings, must open its circuit too (it never did: an engine
+ * author's trial saw the fallback on every request, the circuit closed).
  */
 final class Circuit {
 
@@ -21,6 +29,8 @@ final class Circuit {
         NONE,
         /** Failures in a row opened a closed circuit. */
         OPENED,
+        /** Readings in a row that ran out of time on the engine opened a closed circuit (its other calls answered). */
+        OPENED_BY_TIMEOUTS,
         /** The trial call after the open period failed. */
         OPENED_AGAIN,
         /** The trial call succeeded. */
@@ -31,6 +41,9 @@ final class Circuit {
     private final long openNanos;
     private State state = State.CLOSED;
     private int failures;
+    /** Readings in a row that ran out of time on the engine; volatile for {@link #readingInTime}'s quick look. */
+    private volatile int timeouts;
+
     private long openUntil;
     private boolean trialRunning;
 
@@ -76,16 +89,48 @@ final class Circuit {
     synchronized Change failed(long now) {
         trialRunning = false;
         failures++;
+        return openIf(failures >= failureThreshold, Change.OPENED, now);
+    }
+
+    /**
+     * A reading ran out of time on this engine: a failure, and one more reading in a row that did, which a call
+     * answered in time does not end ({@link #readingInTime} does).
+     */
+    synchronized Change timedOut(long now) {
+        trialRunning = false;
+        failures++;
+        timeouts++;
+        return failures >= failureThreshold
+                ? openIf(true, Change.OPENED, now)
+                : openIf(timeouts >= failureThreshold, Change.OPENED_BY_TIMEOUTS, now);
+    }
+
+    /** A reading that asked the engine finished within its budget: the row of timeouts, if any, is over. */
+    void readingInTime() {
+        if (timeouts != 0) { // the lock only when there is a row to end
+            synchronized (this) {
+                timeouts = 0;
+            }
+        }
+    }
+
+    /** Opens the circuit when a closed one's row is long enough ({@code opened} then) or its trial failed. */
+    private Change openIf(boolean rowLongEnough, Change opened, long now) {
         Change change = Change.NONE;
-        if (state == State.HALF_OPEN || failures >= failureThreshold) {
+        if (state == State.HALF_OPEN || rowLongEnough) {
             // An open circuit whose period is over is half open, though no call asked yet.
             change = state == State.CLOSED
-                    ? Change.OPENED
+                    ? opened
                     : state == State.HALF_OPEN || now - openUntil >= 0 ? Change.OPENED_AGAIN : Change.NONE;
             state = State.OPEN;
             openUntil = now + openNanos;
         }
         return change;
+    }
+
+    /** Readings in a row that ran out of time on the engine. */
+    int timeoutsInARow() {
+        return timeouts;
     }
 
     /** Failures in a row that open the circuit. */

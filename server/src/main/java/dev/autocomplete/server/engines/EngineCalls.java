@@ -152,6 +152,18 @@ public final class EngineCalls {
         return blamed;
     }
 
+    /**
+     * The work finished within its budget: tells each engine that answered a call of it ({@link
+     * GuardedEngine#readingInTime}); not one whose circuit refused every question.
+     */
+    synchronized void inTime() {
+        for (Map.Entry<String, Tally> entry : byEngine.entrySet()) {
+            if (entry.getValue().calls() > 0) {
+                engines.get(entry.getKey()).readingInTime();
+            }
+        }
+    }
+
     void started(GuardedEngine engine, long now) {
         inProgressSince = now; // before inProgress: whoever sees the engine sees its start
         inProgress = engine;

@@ -268,7 +268,7 @@ public final class GuardedEngine implements AutoCloseable {
      */
     public void timedOut() {
         long now = System.nanoTime();
-        Circuit.Change change = circuit.failed(now);
+        Circuit.Change change = circuit.timedOut(now);
         int[] heldBack = failureLog.admit(now, TIMED_OUT);
         if (heldBack != null) {
             LOG.log(
@@ -276,6 +276,14 @@ public final class GuardedEngine implements AutoCloseable {
                     where + " took most of a request's budget, which ran out" + heldBack(heldBack));
         }
         logChange(change);
+    }
+
+    /**
+     * A reading that asked this engine finished within its budget: ends its row of readings that ran out of time on
+     * it (a call answered in time does not: {@link Circuit}).
+     */
+    void readingInTime() {
+        circuit.readingInTime();
     }
 
     /** Closes the engine; what it throws is logged. */
@@ -375,6 +383,13 @@ public final class GuardedEngine implements AutoCloseable {
                         where + ": circuit opened after " + circuit.failureThreshold()
                                 + " failures in a row; its params" + " offer nothing for "
                                 + seconds(circuit.openPeriod()) + ", then one trial call");
+            case OPENED_BY_TIMEOUTS ->
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        where + ": circuit opened after " + circuit.timeoutsInARow()
+                                + " readings in a row ran out of time on it (its calls that answered in time do not"
+                                + " end that row); its params offer nothing for " + seconds(circuit.openPeriod())
+                                + ", then one trial call");
             case OPENED_AGAIN ->
                 LOG.log(
                         System.Logger.Level.WARNING,

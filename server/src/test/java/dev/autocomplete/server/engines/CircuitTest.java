@@ -44,6 +44,41 @@ class CircuitTest {
         assertTrue(circuit.allow(0));
     }
 
+    /** An engine slow only in options: its quick match answers in time in every reading that runs out of time. */
+    @Test
+    void readings_that_run_out_of_time_open_the_circuit_though_other_calls_answered_in_time_between_them() {
+        assertEquals(Circuit.Change.NONE, circuit.timedOut(0));
+        circuit.succeeded();
+        assertEquals(Circuit.Change.NONE, circuit.timedOut(0));
+        circuit.succeeded();
+        assertEquals(Circuit.Change.OPENED_BY_TIMEOUTS, circuit.timedOut(0));
+        assertEquals(Circuit.State.OPEN, circuit.state(0));
+    }
+
+    @Test
+    void a_reading_in_time_ends_the_row_of_timeouts() {
+        circuit.timedOut(0);
+        circuit.timedOut(0);
+        circuit.succeeded();
+        circuit.readingInTime();
+        circuit.timedOut(0);
+        circuit.timedOut(0);
+        assertEquals(Circuit.State.CLOSED, circuit.state(0));
+    }
+
+    @Test
+    void a_trial_that_succeeds_leaves_the_row_of_timeouts_to_the_reading() {
+        for (int i = 0; i < 3; i++) {
+            circuit.timedOut(0);
+        }
+        assertTrue(circuit.allow(10 * SECOND));
+        assertEquals(Circuit.Change.CLOSED, circuit.succeeded(), "its match, the trial, answered in time");
+        assertEquals(
+                Circuit.Change.OPENED_BY_TIMEOUTS,
+                circuit.timedOut(10 * SECOND),
+                "its options ran out of time again in the trial's reading");
+    }
+
     @Test
     void an_open_circuit_lets_one_trial_through_once_its_period_is_over() {
         fail(3, 0);

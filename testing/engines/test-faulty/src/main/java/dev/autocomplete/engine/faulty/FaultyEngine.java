@@ -44,6 +44,8 @@ final class FaultyEngine implements Engine {
         HANG,
         /** Append a line to {@code .slow-<slug>} in the tenant directory, then answer well after two seconds. */
         SLOW,
+        /** Answer {@code match} at once and well; {@code options} as {@link #SLOW} does. */
+        SLOW_OPTIONS,
         /** Print a forged access log line on standard output and standard error, then answer well. */
         PRINT,
         /** Answer lists of the right size that throw an {@link IllegalStateException} when an element is read. */
@@ -111,6 +113,10 @@ final class FaultyEngine implements Engine {
         Fault fault = faults.getOrDefault(ask.type(), Fault.NONE);
         if (fault == Fault.NONE) {
             fault = asked(typed);
+        }
+        if (fault == Fault.SLOW_OPTIONS) {
+            mark(slowMarker);
+            pause();
         }
         switch (misbehave(fault, typed)) {
             case NULL, WRONG_SIZE -> {
