@@ -63,20 +63,38 @@ class EngineJarsTest {
         }
     }
 
+    /**
+     * An engine author's trial: the tenant's only JAR, its factory class there but not its service file, was refused
+     * with "no EngineFactory found in engine-tickets.jar (is META-INF/services/... in the JAR?)", which named no class,
+     * and the param naming its engine was told nothing. As the guide says, it loads as a library, and that param is
+     * told which class the JAR holds and which file to add.
+     */
     @Test
-    void a_jar_without_its_service_file_is_a_problem_of_that_jar() throws Exception {
+    void a_lone_jar_without_its_service_file_loads_as_a_library_and_its_param_is_told_which_class() throws Exception {
         Path tenant = tenant();
-        Path jar = EngineJarFiles.withEntry(
-                probeJar(),
+        EngineJarFiles.withEntry(
+                faultyJar(),
                 "META-INF/services/dev.autocomplete.spi.EngineFactory",
                 "",
-                tenant.resolve("engines/probe.jar"));
+                tenant.resolve("engines/faulty.jar"));
+        assertEquals("[]", problems(tenant), "a library, no problem of its own");
+        Files.writeString(
+                tenant.resolve("tenant.yaml"), TENANT_YAML.replace("options: [Small, Large]", "engine: faulty"));
 
-        assertEquals(
-                List.of(jar + ":1: no dev.autocomplete.spi.EngineFactory found in probe.jar (is"
-                                + " META-INF/services/dev.autocomplete.spi.EngineFactory in the JAR?)")
-                        .toString(),
-                problems(tenant));
+        TestTenants.Cli validate =
+                TestTenants.cli("validate", "--tenants", temp.resolve("tenants").toString());
+
+        assertEquals(1, validate.exit(), validate.err());
+        assertTrue(
+                validate.err().contains("names no engine 'faulty'; available: catalog, date (")
+                        && validate.err()
+                                .contains("faulty.jar holds dev.autocomplete.engine.faulty.FaultyEngineFactory, which"
+                                        + " names dev.autocomplete.spi.EngineFactory, but no"
+                                        + " META-INF/services/dev.autocomplete.spi.EngineFactory listing it, so it is"
+                                        + " loaded as a library and provides no engine (add that file to the JAR, e.g."
+                                        + " as src/main/resources/META-INF/services/dev.autocomplete.spi.EngineFactory,"
+                                        + " its one line dev.autocomplete.engine.faulty.FaultyEngineFactory)"),
+                validate.err());
     }
 
     /**

@@ -137,7 +137,13 @@ class EnginePluginTest {
         Files.writeString(tenants.resolve("empty/tenant.yaml"), ORCHARD_YAML);
         try (AutocompleteServer server = TestServers.start(tenants)) {
             String messages = server.tenants().problems().toString();
-            assertTrue(messages.contains("nothing.jar"), messages);
+            // A library, as any JAR without the service file; the param naming the engine is told of it.
+            assertTrue(
+                    messages.contains("names no engine 'faulty'")
+                            && messages.contains("loaded as libraries, with no META-INF/services/"
+                                    + "dev.autocomplete.spi.EngineFactory and no class naming"
+                                    + " dev.autocomplete.spi.EngineFactory: nothing.jar"),
+                    messages);
             assertTrue(server.tenants().tenant("demo").isPresent());
         }
     }

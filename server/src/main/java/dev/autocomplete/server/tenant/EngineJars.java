@@ -118,12 +118,14 @@ public final class EngineJars {
         }
 
         /**
-         * What a param naming no engine is told of the JARs loaded as libraries that hold an engine factory class: an
-         * author who forgot the service file. Empty when there are none. Their classes are read only here, when a
-         * param names no engine, not at every load.
+         * What a param naming no engine is told of the JARs loaded as libraries (without the service file): those that
+         * hold an engine factory class by that class and the file to add (an author who forgot it), the others by
+         * name. Empty when there are none. Their classes are read only here, when a param names no engine, not at
+         * every load.
          */
         public String unlistedHint() {
             StringBuilder hint = new StringBuilder();
+            List<String> plain = new ArrayList<>();
             new java.util.TreeMap<>(libraries).forEach((name, copy) -> {
                 String factory;
                 try (JarFile file = new JarFile(copy.toFile())) {
@@ -131,18 +133,33 @@ public final class EngineJars {
                 } catch (IOException e) {
                     return; // read at load already: nothing more to say of it
                 }
-                if (factory != null) {
-                    hint.append("; ")
-                            .append(name)
-                            .append(" holds ")
-                            .append(factory)
-                            .append(", which names ")
-                            .append(EngineFactory.class.getName())
-                            .append(", but no ")
-                            .append(SERVICE_FILE)
-                            .append(" listing it, so it is loaded as a library and provides no engine");
+                if (factory == null) {
+                    plain.add(name);
+                    return;
                 }
+                hint.append("; ")
+                        .append(name)
+                        .append(" holds ")
+                        .append(factory)
+                        .append(", which names ")
+                        .append(EngineFactory.class.getName())
+                        .append(", but no ")
+                        .append(SERVICE_FILE)
+                        .append(" listing it, so it is loaded as a library and provides no engine (add that file to")
+                        .append(" the JAR, e.g. as src/main/resources/")
+                        .append(SERVICE_FILE)
+                        .append(", its one line ")
+                        .append(factory)
+                        .append(")");
             });
+            if (!plain.isEmpty()) { // the JARs searched, even when none holds a factory: a wrong JAR copied, say
+                hint.append("; loaded as libraries, with no ")
+                        .append(SERVICE_FILE)
+                        .append(" and no class naming ")
+                        .append(EngineFactory.class.getName())
+                        .append(": ")
+                        .append(String.join(", ", plain));
+            }
             return hint.toString();
         }
 
@@ -212,15 +229,10 @@ public final class EngineJars {
                 jars.stream()
                         .map(jar -> jar.name() + " version " + jar.version())
                         .toList());
-        int found = load(loader, jars, factories, origins, problems);
-        if (found == 0 && problems.isEmpty()) {
-            // Said of the JAR when there is one: an editor opens the file a problem names.
-            problems.add(new Problem(
-                    originals.size() == 1 ? originals.getFirst() : enginesDir,
-                    0,
-                    "no " + EngineFactory.class.getName() + " found in " + names(originals) + " (is " + SERVICE_FILE
-                            + " in the JAR?)"));
-        }
+        // A JAR that lists no factory is a library, even when it is the only one: a param naming the engine it was
+        // meant to provide is told which class it holds and the file it lacks (Found.unlistedHint). It used to be
+        // refused with "no EngineFactory found", which named no class and kept that param's message from being said.
+        load(loader, jars, factories, origins, problems);
         Map<String, Path> libraries = new java.util.HashMap<>();
         jars.stream()
                 .filter(jar -> jar.factoryClasses().isEmpty())
@@ -423,8 +435,8 @@ public final class EngineJars {
         }
     }
 
-    /** Instantiates the JARs' factories; returns how many there were. */
-    private static int load(
+    /** Instantiates the JARs' factories. */
+    private static void load(
             EngineClassLoader loader,
             List<Jar> jars,
             Map<String, EngineFactory> factories,
@@ -436,11 +448,9 @@ public final class EngineJars {
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
         thread.setContextClassLoader(loader);
-        int found = 0;
         try {
             for (ServiceLoader.Provider<EngineFactory> provider :
                     ServiceLoader.load(EngineFactory.class, loader).stream().toList()) {
-                found++;
                 Jar jar = byCopy.get(copyOf(provider.type()));
                 Path file = jar == null ? enginesDir : jar.original();
                 String origin = jar == null ? "engines/" : jar.name();
@@ -484,7 +494,6 @@ public final class EngineJars {
         } finally {
             thread.setContextClassLoader(previous);
         }
-        return found;
     }
 
     /** What to do about a JAR whose classes failed to load, from the error: a newer Java, or another SPI. */

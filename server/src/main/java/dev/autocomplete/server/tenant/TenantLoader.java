@@ -211,7 +211,7 @@ public final class TenantLoader {
                     defaultLanguage,
                     logQueries,
                     found.factories(),
-                    found.unlistedHint(),
+                    found::unlistedHint,
                     !found.problems().isEmpty(),
                     testClassPath,
                     loader,
@@ -299,7 +299,7 @@ public final class TenantLoader {
             String defaultLanguage,
             boolean logQueries,
             Map<String, EngineFactory> factories,
-            String unlistedHint,
+            java.util.function.Supplier<String> unlistedHint,
             boolean jarsRefused,
             boolean testClassPath,
             ClassLoader loader,
@@ -532,7 +532,7 @@ public final class TenantLoader {
                                                         : " (the built-in engines and those of the JARs in ")
                                                 + settings.directory().resolve("engines")
                                                 + ")")
-                                + settings.unlistedHint()));
+                                + settings.unlistedHint().get()));
             }
             return null;
         }
