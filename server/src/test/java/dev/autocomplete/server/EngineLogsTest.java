@@ -86,7 +86,9 @@ class EngineLogsTest {
             Thread.sleep(Math.max(0, 10_500 - (System.nanoTime() - first) / 1_000_000));
             assertEquals(200, api.suggest(key, envelope("Find a throw")).status());
 
-            Pattern counted = Pattern.compile("Engine 'faulty' of faulty/shop failed in \\w+: threw "
+            // Which build failed, as the load line names it (the failure lines did not: an engine author's trial).
+            Pattern counted = Pattern.compile("Engine 'faulty' of faulty/shop \\[engine-test-faulty\\.jar version"
+                    + " 0\\.1\\.0-SNAPSHOT \\(sha256 [0-9a-f]{12}\\)\\] failed in \\w+: threw "
                     + "java\\.lang\\.IllegalStateException at .* \\(held back since the last line: \\d+ errors and 2"
                     + " timeouts\\)");
             long deadline = System.nanoTime() + 10_000_000_000L;

@@ -228,6 +228,7 @@ class EngineMetricsTest {
             for (String line : timeouts) {
                 assertTrue(
                         line.matches("Reading for faulty/shop did not finish within 500 ms; blamed on engine faulty"
+                                + " \\[engine-test-faulty\\.jar version 0\\.1\\.0-SNAPSHOT \\(sha256 [0-9a-f]{12}\\)\\]"
                                 + " \\(catalogs [0-9.]+ ms, faulty [0-9.]+ ms\\)"),
                         line);
             }

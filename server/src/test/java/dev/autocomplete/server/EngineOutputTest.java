@@ -40,7 +40,12 @@ class EngineOutputTest {
             for (int i = 0; i < 20; i++) {
                 assertEquals(200, api.suggest(key, envelope("Probe ")).status());
             }
-            assertTrue(server.awaitLog("PRINTED System.err: partial line then {", 10), server.log());
+            // Each line says whose it is: the engine, its tenant and product, its JAR's build as the load line gives it
+            // (it named none of them: an engine author's trial).
+            String whose = "by engine 'faulty' of noisy/probe [engine-test-faulty-0.1.0-SNAPSHOT.jar version"
+                    + " 0.1.0-SNAPSHOT (sha256 ";
+            assertTrue(server.awaitLog("PRINTED System.err " + whose, 10), server.log());
+            assertTrue(server.awaitLog(")]: partial line then {", 10), server.log());
             long deadline = System.nanoTime() + 10_000_000_000L;
             while (server.log().split("\"path\":\"/api/suggest\"", -1).length <= 20 && System.nanoTime() < deadline) {
                 Thread.sleep(50); // the access log is written by a background thread
@@ -57,7 +62,11 @@ class EngineOutputTest {
             }
             assertTrue(access >= 20, access + " access log lines in:\n" + server.log());
             assertTrue(
-                    lines.stream().anyMatch(l -> l.matches("\\S+ PRINTED System\\.out: \\{.*/forged.*")), server.log());
+                    lines.stream()
+                            .anyMatch(l -> l.matches("\\S+ PRINTED System\\.out by engine 'faulty' of noisy/probe"
+                                    + " \\[engine-test-faulty-0\\.1\\.0-SNAPSHOT\\.jar version 0\\.1\\.0-SNAPSHOT"
+                                    + " \\(sha256 [0-9a-f]{12}\\)\\]: \\{.*/forged.*")),
+                    server.log());
         }
     }
 

@@ -54,13 +54,15 @@ public final class EngineRunner {
         CompletableFuture<T> future = new CompletableFuture<>();
         // Not Throwable: an OutOfMemoryError or StackOverflowError ends this thread and the wait below times out,
         // rather than being taken for one engine's fault.
-        Thread thread = Thread.ofVirtual().name("read-" + name).start(() -> {
-            try {
-                future.complete(work.run(calls, deadline));
-            } catch (Exception | LinkageError | AssertionError e) {
-                future.completeExceptionally(e);
-            }
-        });
+        Thread thread = Thread.ofVirtual()
+                .name(EngineCode.READING_THREAD + name)
+                .start(() -> {
+                    try {
+                        future.complete(work.run(calls, deadline));
+                    } catch (Exception | LinkageError | AssertionError e) {
+                        future.completeExceptionally(e);
+                    }
+                });
         // An untimed wait, the budget kept by the one watchdog: a timed wait scheduled and cancelled a timer task per
         // request, about a tenth of an uncached request's CPU (docs/benchmarks.md).
         Deadlines.Run run = DEADLINES.watch(future, deadline);
@@ -88,7 +90,8 @@ public final class EngineRunner {
                                 + budget.toMillis() + " ms"
                                 + (late == null
                                         ? ""
-                                        : "; blamed on engine " + late.name() + " (" + timeByEngine(calls.summary())
+                                        : "; blamed on engine " + late.name() + late.build() + " ("
+                                                + timeByEngine(calls.summary())
                                                 + ")")
                                 + (heldBack > 0 ? "; " + heldBack + " more since the last line" : ""));
             }

@@ -57,6 +57,9 @@ public final class GuardedEngine implements AutoCloseable {
     };
 
     private final String where;
+    /** {@code  [engine-repos.jar version 1.2.0 (sha256 3f9a0c71be42)]}, or empty for a built-in engine. */
+    private final String build;
+
     private final String engineName;
     private final Engine engine;
     private final ClassLoader tenantLoader;
@@ -70,13 +73,7 @@ public final class GuardedEngine implements AutoCloseable {
     /** Options and values longer than this are dropped: {@link #MAX_TEXT}, or the core catalogs' own limit. */
     private final int maxText;
 
-    /**
-     * @param engine the engine, created by its factory for this product
-     * @param tenantLoader the thread context class loader for every call
-     * @param circuitFailures failures in a row that open the circuit
-     * @param circuitOpen how long an open circuit answers without the engine before one trial call
-     * @param logQueries whether the tenant allows query text in logs ({@code log_queries})
-     */
+    /** An engine of no JAR's: as below, its log lines naming no build. */
     public GuardedEngine(
             String tenantId,
             String productSlug,
@@ -86,6 +83,28 @@ public final class GuardedEngine implements AutoCloseable {
             int circuitFailures,
             Duration circuitOpen,
             boolean logQueries) {
+        this(tenantId, productSlug, engineName, engine, tenantLoader, circuitFailures, circuitOpen, logQueries, null);
+    }
+
+    /**
+     * @param engine the engine, created by its factory for this product
+     * @param tenantLoader the thread context class loader for every call
+     * @param circuitFailures failures in a row that open the circuit
+     * @param circuitOpen how long an open circuit answers without the engine before one trial call
+     * @param logQueries whether the tenant allows query text in logs ({@code log_queries})
+     * @param build the name and version of the engine's JAR as the load line gives it, which its log lines name
+     *     ({@code engine-repos.jar version 1.2.0 (sha256 3f9a0c71be42)}); null for a built-in engine
+     */
+    public GuardedEngine(
+            String tenantId,
+            String productSlug,
+            String engineName,
+            Engine engine,
+            ClassLoader tenantLoader,
+            int circuitFailures,
+            Duration circuitOpen,
+            boolean logQueries,
+            String build) {
         this(
                 tenantId,
                 productSlug,
@@ -96,7 +115,8 @@ public final class GuardedEngine implements AutoCloseable {
                 circuitOpen,
                 logQueries,
                 LOG_INTERVAL,
-                MAX_TEXT);
+                MAX_TEXT,
+                build);
     }
 
     /**
@@ -122,7 +142,8 @@ public final class GuardedEngine implements AutoCloseable {
                 circuitOpen,
                 logQueries,
                 LOG_INTERVAL,
-                maxText);
+                maxText,
+                null);
     }
 
     /** @param logInterval at most one log line per engine and kind of trouble in this time (tests shorten it) */
@@ -136,11 +157,14 @@ public final class GuardedEngine implements AutoCloseable {
             Duration circuitOpen,
             boolean logQueries,
             Duration logInterval,
-            int maxText) {
+            int maxText,
+            String build) {
         this.maxText = maxText;
+        // Which build failed, as the load line named it: a JAR replaced since says another version.
+        this.build = build == null ? "" : " [" + build + "]";
         this.where = "Engine '" + requireNonNull(engineName, "engineName is null") + "' of "
                 + requireNonNull(tenantId, "tenantId is null") + "/"
-                + requireNonNull(productSlug, "productSlug is null");
+                + requireNonNull(productSlug, "productSlug is null") + this.build;
         this.engineName = engineName;
         this.engine = requireNonNull(engine, "engine is null");
         this.tenantLoader = requireNonNull(tenantLoader, "tenantLoader is null");
@@ -156,6 +180,11 @@ public final class GuardedEngine implements AutoCloseable {
     /** The engine's name, as params name it. */
     public String name() {
         return engineName;
+    }
+
+    /** The engine's JAR and its version for a log line, {@code " [engine-repos.jar version 1.2.0 (...)]"}, or empty. */
+    String build() {
+        return build;
     }
 
     /** The param types the engine serves, read once when it was created; empty when it failed to say. */

@@ -1,5 +1,6 @@
 package dev.autocomplete.server.observe;
 
+import dev.autocomplete.server.engines.EngineCode;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -9,7 +10,8 @@ import java.time.Instant;
 /**
  * What engines (or any library) print with {@code System.out} and {@code System.err}, kept apart from the
  * access log: {@link #install()} replaces both with streams that turn each printed line into one line on the
- * process's standard error, {@code <time> PRINTED System.out: <text>}, with control characters escaped, each
+ * process's standard error, {@code <time> PRINTED System.out by <whose>: <text>} (whose: the engine, tenant, product
+ * and JAR build of the printing code, when {@link EngineCode#running} can tell), with control characters escaped, each
  * written whole in one call to the standard error stream, which serializes it with the access log's batches
  * (also one call each). So printed text never lands inside an access log line, and never starts a line with
  * <code>{</code> as an access log line does. The server itself writes to the streams {@code main} was given, never to {@code System.out}.
@@ -105,7 +107,10 @@ public final class PrintedOutput extends OutputStream {
             escape('\r');
             carriageReturn = false;
         }
-        byte[] head = (Instant.now() + " PRINTED " + source + ": ").getBytes(StandardCharsets.US_ASCII);
+        // Whose line it is, found now from the printing thread (the one that ended the line): nothing is kept per call.
+        String whose = EngineCode.running();
+        byte[] head = (Instant.now() + " PRINTED " + source + (whose == null ? "" : " by " + whose) + ": ")
+                .getBytes(target.charset());
         byte[] newline = System.lineSeparator().getBytes(StandardCharsets.US_ASCII);
         byte[] whole = new byte[head.length + line.size() + newline.length];
         System.arraycopy(head, 0, whole, 0, head.length);

@@ -1,12 +1,18 @@
 package dev.autocomplete.server.tenant;
 
+import dev.autocomplete.server.engines.EngineCode;
 import java.io.IOException;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 
 /**
@@ -22,7 +28,7 @@ import java.util.stream.Stream;
  * classes lazily, and the JDK caches open JAR files by URL, so loading from the operator's file served the
  * previous build's resources every second replacement.
  */
-final class EngineClassLoader extends URLClassLoader {
+final class EngineClassLoader extends URLClassLoader implements EngineCode.Loader {
 
     /** The SPI and the core's catalog index under it (the toolkit's Lookup is built on the index). */
     private static final List<String> SHARED_PACKAGES = List.of("dev.autocomplete.spi.", "dev.autocomplete.index.");
@@ -33,25 +39,75 @@ final class EngineClassLoader extends URLClassLoader {
         ClassLoader.registerAsParallelCapable();
     }
 
+    private final String tenantId;
     private final ClassLoader spiLoader;
     private final Path copies;
-    private final List<String> versions;
+    /** By JAR file name (its copy's is the same), its name and version: {@code repos.jar version 1.2.0 (...)}. */
+    private final Map<String, String> builds;
+    /** By JAR file name, the JAR and the engines it provides, once {@link #provides} said them. */
+    private volatile Map<String, EngineCode.Jar> jars = Map.of();
 
     /**
      * @param jars the copied JARs, in {@code copies}
      * @param copies the directory holding only this loader's copies; deleted by {@link #close()}
-     * @param versions each JAR's file name and version, for the log: {@code repos.jar version 1.2.0}
+     * @param builds by JAR file name, in order, its name and version for the log: {@code repos.jar version 1.2.0
+     *     (sha256 3f9a0c71be42)}
      */
-    EngineClassLoader(String tenantId, URL[] jars, ClassLoader spiLoader, Path copies, List<String> versions) {
+    EngineClassLoader(String tenantId, URL[] jars, ClassLoader spiLoader, Path copies, Map<String, String> builds) {
         super("tenant-" + tenantId, jars, ClassLoader.getPlatformClassLoader());
+        this.tenantId = tenantId;
         this.spiLoader = spiLoader;
         this.copies = copies;
-        this.versions = List.copyOf(versions);
+        this.builds = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(builds));
+        provides(Map.of());
     }
 
     /** Each JAR's file name and version: {@code repos.jar version 1.2.0}, or {@code version unknown}. */
     List<String> versions() {
-        return versions;
+        return List.copyOf(builds.values());
+    }
+
+    /** The name and version of a JAR of this loader, by file name; null when it is none of its. */
+    String build(String jarName) {
+        return builds.get(jarName);
+    }
+
+    /** Which engines each JAR provides, once loaded: {@code origins} by engine name, the JAR's file name. */
+    void provides(Map<String, String> origins) {
+        Map<String, TreeSet<String>> byJar = new TreeMap<>();
+        origins.forEach((engine, jar) ->
+                byJar.computeIfAbsent(jar, j -> new TreeSet<>()).add(engine));
+        Map<String, EngineCode.Jar> described = new java.util.HashMap<>();
+        builds.forEach((jar, build) -> {
+            TreeSet<String> engines = byJar.get(jar);
+            described.put(
+                    jar,
+                    new EngineCode.Jar(
+                            engines == null
+                                    ? null
+                                    : (engines.size() == 1 ? "engine '" : "engines '") + String.join("', '", engines)
+                                            + "'",
+                            build));
+        });
+        this.jars = Map.copyOf(described);
+    }
+
+    @Override
+    public String tenantId() {
+        return tenantId;
+    }
+
+    @Override
+    public Optional<EngineCode.Jar> jarOf(Class<?> type) {
+        if (type.getClassLoader() != this) {
+            return Optional.empty();
+        }
+        java.security.CodeSource source = type.getProtectionDomain().getCodeSource();
+        if (source == null || source.getLocation() == null) {
+            return Optional.empty();
+        }
+        String path = source.getLocation().getPath();
+        return Optional.ofNullable(jars.get(path.substring(path.lastIndexOf('/') + 1)));
     }
 
     @Override

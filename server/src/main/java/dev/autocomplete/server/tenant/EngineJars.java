@@ -163,6 +163,15 @@ public final class EngineJars {
             return hint.toString();
         }
 
+        /**
+         * The name and version of the JAR that provides an engine, as the load line gives it: {@code engine-repos.jar
+         * version 1.2.0 (sha256 3f9a0c71be42)}; null for a built-in engine or one of no JAR of this load.
+         */
+        public String build(String engineName) {
+            String origin = origins.get(engineName);
+            return loader == null || origin == null || BUILT_IN.equals(origin) ? null : loader.build(origin);
+        }
+
         /** Closes the tenant's loader, deleting the copies; for a load that did not go live. */
         @Override
         public void close() {
@@ -221,18 +230,12 @@ public final class EngineJars {
             return new Found(factories, origins, null, serverLoader, problems);
         }
         sameClassInTwoJars(jars, problems);
-        EngineClassLoader loader = new EngineClassLoader(
-                tenantId,
-                urls(jars),
-                serverLoader,
-                copies,
-                jars.stream()
-                        .map(jar -> jar.name() + " version " + jar.version())
-                        .toList());
+        EngineClassLoader loader = new EngineClassLoader(tenantId, urls(jars), serverLoader, copies, builds(jars));
         // A JAR that lists no factory is a library, even when it is the only one: a param naming the engine it was
         // meant to provide is told which class it holds and the file it lacks (Found.unlistedHint). It used to be
         // refused with "no EngineFactory found", which named no class and kept that param's message from being said.
         load(loader, jars, factories, origins, problems);
+        loader.provides(origins); // for the lines engines print (EngineCode)
         Map<String, Path> libraries = new java.util.HashMap<>();
         jars.stream()
                 .filter(jar -> jar.factoryClasses().isEmpty())
@@ -522,6 +525,13 @@ public final class EngineJars {
         } catch (URISyntaxException | IllegalArgumentException e) {
             return null;
         }
+    }
+
+    /** By JAR file name, in order, its name and version for the log: {@code repos.jar version 1.2.0 (sha256 ...)}. */
+    private static Map<String, String> builds(List<Jar> jars) {
+        Map<String, String> builds = new LinkedHashMap<>();
+        jars.forEach(jar -> builds.put(jar.name(), jar.name() + " version " + jar.version()));
+        return builds;
     }
 
     private static URL[] urls(List<Jar> jars) {

@@ -212,6 +212,7 @@ public final class TenantLoader {
                     logQueries,
                     found.factories(),
                     found::unlistedHint,
+                    found::build,
                     !found.problems().isEmpty(),
                     testClassPath,
                     loader,
@@ -300,6 +301,7 @@ public final class TenantLoader {
             boolean logQueries,
             Map<String, EngineFactory> factories,
             java.util.function.Supplier<String> unlistedHint,
+            java.util.function.Function<String, String> builds,
             boolean jarsRefused,
             boolean testClassPath,
             ClassLoader loader,
@@ -574,7 +576,8 @@ public final class TenantLoader {
                 settings.loader(),
                 limits.circuitFailures(),
                 limits.circuitOpen(),
-                settings.logQueries());
+                settings.logQueries(),
+                settings.builds().apply(name));
         for (ParamSpec spec : specs) {
             if (!guarded.paramTypes().contains(spec.type())) {
                 checks.add(new EngineConfigException(

@@ -345,6 +345,31 @@ class GuardedEngineTest {
                 circuit.stream().map(LogRecord::getLevel).toList());
     }
 
+    /**
+     * An engine of a JAR: its failure, timeout and circuit lines name the JAR's build as the load line gave it, which
+     * only the load line did (an engine author's trial), so a line tells which build failed after a JAR was replaced.
+     */
+    @Test
+    void the_lines_of_an_engine_of_a_jar_name_its_build() {
+        String build = "engine-date.jar version 1.2.0 (sha256 3f9a0c71be42)";
+        GuardedEngine failing = new GuardedEngine(
+                "acme", "travel", "date", throwing(), TENANT_LOADER, 2, Duration.ofMinutes(1), false, build);
+        failing.options(ask("date"), "", new EngineCalls());
+        failing.options(ask("date"), "", new EngineCalls()); // its line held back; the circuit's is not
+        GuardedEngine slow = new GuardedEngine(
+                "acme", "shop", "date", throwing(), TENANT_LOADER, 5, Duration.ofMinutes(1), false, build);
+        slow.timedOut();
+
+        List<String> lines = logged.stream().map(LogRecord::getMessage).toList();
+        assertEquals(3, lines.size(), lines.toString());
+        String where = "Engine 'date' of acme/travel [" + build + "]";
+        assertTrue(lines.get(0).startsWith(where + " failed in options: threw "), lines.toString());
+        assertTrue(lines.get(1).startsWith(where + ": circuit opened after 2 failures in a row"), lines.toString());
+        assertTrue(
+                lines.get(2).startsWith("Engine 'date' of acme/shop [" + build + "] took most of a request's budget"),
+                lines.toString());
+    }
+
     @Test
     void an_engines_exception_is_logged_once_per_interval_with_its_class_and_top_frames_but_not_its_message() {
         GuardedEngine engine = guard("date", throwing(), 1000, Duration.ofMinutes(1), false);
@@ -377,7 +402,8 @@ class GuardedEngineTest {
                 Duration.ofMinutes(1),
                 false,
                 Duration.ofMillis(100),
-                GuardedEngine.MAX_TEXT);
+                GuardedEngine.MAX_TEXT,
+                null);
         for (int i = 0; i < 5; i++) {
             engine.options(ask("date"), "x", new EngineCalls());
         }
