@@ -35,7 +35,7 @@ class ExampleEngineTest {
                 !jar.isBlank(),
                 "skipped: build the example (mvn -B install -DskipTests; mvn -B verify -f"
                         + " examples/engine-repos/pom.xml) and set -D" + JAR_PROPERTY + "=<absolute path of"
-                        + " examples/engine-repos/target/engine-repos-1.0.0-SNAPSHOT.jar>, as .ci/run does");
+                        + " examples/engine-repos/target/engine-repos.jar>, as .ci/run does");
         assertTrue(Files.isRegularFile(Path.of(jar)), JAR_PROPERTY + " names no file: " + jar);
         Path tenants = Files.createDirectories(temp.resolve("tenants"));
         Path review = tenants.resolve("review");
