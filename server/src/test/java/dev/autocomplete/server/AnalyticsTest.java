@@ -115,7 +115,7 @@ class AnalyticsTest {
         return UUID.randomUUID().toString();
     }
 
-    private static ApiClient management(DemoServer server) {
+    static ApiClient management(DemoServer server) {
         return ApiClient.management(server.server().managementPort());
     }
 
@@ -127,7 +127,7 @@ class AnalyticsTest {
         return analytics(server, "travel");
     }
 
-    private static JsonNode analytics(DemoServer server, String product) {
+    static JsonNode analytics(DemoServer server, String product) {
         JsonNode last = null;
         for (int i = 0; i < 50; i++) {
             server.server().learning().flush();
@@ -328,7 +328,7 @@ class AnalyticsTest {
     }
 
     /** {@code endpoint status code=count} of each refusal in a list of them, in its order. */
-    private static List<String> refusals(JsonNode list) {
+    static List<String> refusals(JsonNode list) {
         List<String> out = new ArrayList<>();
         list.forEach(r ->
                 out.add(r.path("endpoint").asText() + " " + r.path("status").asInt() + " "

@@ -76,6 +76,27 @@ public final class Authenticator {
         return new Caller(tenant, product, key, Caller.Kind.SECRET_KEY);
     }
 
+    /** A tenant's product by ids: whose refusal a request was. */
+    public record ProductRef(String tenantId, String productSlug) {}
+
+    /**
+     * The product of a revoked or expired public key presented in {@code authorization}, for the analytics of its
+     * {@code 401} (an operator sees that a page's key expired); empty for anything else. Never admits anything.
+     */
+    public Optional<ProductRef> refusedKeyProduct(Optional<String> authorization) {
+        String credential;
+        try {
+            credential = Credentials.from(authorization, "MISSING_CREDENTIALS", "INVALID_CREDENTIALS");
+        } catch (ApiException e) {
+            return Optional.empty();
+        }
+        return keys.unusable(credential)
+                .filter(key -> key.type() == KeyType.PUBLIC)
+                .flatMap(key -> tenants.tenant(key.tenantId())
+                        .flatMap(tenant -> tenant.product(key.productId()))
+                        .map(product -> new ProductRef(key.tenantId(), product.slug())));
+    }
+
     /** The secret key allowed to mint tokens at {@code /api/auth/token}; anything else is INVALID_SECRET_KEY. */
     public KeyRecord secretKey(Optional<String> authorization) {
         String credential;

@@ -161,6 +161,27 @@ public final class KeyRegistry implements KeyStore.Listener, AutoCloseable {
         return Optional.of(record);
     }
 
+    /**
+     * The record of a presented public key that is genuine (its digest matches) but revoked or expired: for the
+     * analytics of the refusal it gets, never to admit it. Only a key {@link #find} just looked at and remembered
+     * (public keys the registry knows): no digest is computed here, so an unknown key costs nothing more.
+     */
+    public Optional<KeyRecord> unusable(String presentedKey) {
+        Digested digested = digests.get(presentedKey);
+        if (digested == null) {
+            return Optional.empty();
+        }
+        KeyRecord record = ephemeral.get(digested.id());
+        if (record == null) {
+            record = stored.get(digested.id());
+        }
+        return record != null
+                        && !record.usableAt(clock.instant())
+                        && ApiKeys.sameDigest(record.digest(), digested.digest())
+                ? Optional.of(record)
+                : Optional.empty();
+    }
+
     /** The record with this id if it is still usable (not revoked, not expired): how tokens follow their key. */
     public Optional<KeyRecord> findUsableById(String id) {
         KeyRecord record = ephemeral.get(id);

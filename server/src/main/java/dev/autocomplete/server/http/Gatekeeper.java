@@ -76,6 +76,11 @@ public final class Gatekeeper {
         } catch (ApiException e) {
             // A browser client must see a 401 to refresh its token; the body says nothing about any key.
             origin.ifPresent(o -> CorsFilter.allow(response, o));
+            if (e.status() == 401) {
+                // A page whose key expired or was revoked: its product's analytics count the refusals.
+                RequestFacts.of(request).refusedKeyProduct =
+                        authenticator.refusedKeyProduct(authorization(request)).orElse(null);
+            }
             throw e;
         }
         // Known from here on: refusals below are counted and logged for this tenant and product.

@@ -1,5 +1,6 @@
 package dev.autocomplete.server.http;
 
+import dev.autocomplete.server.auth.Authenticator;
 import dev.autocomplete.server.auth.Caller;
 import dev.autocomplete.server.protocol.SuggestRequest;
 import dev.autocomplete.server.suggest.Suggester;
@@ -21,6 +22,8 @@ final class RequestFacts {
 
     Caller caller;
     SuggestRequest body;
+    /** The product of a revoked or expired public key the request was refused for; null otherwise. */
+    Authenticator.ProductRef refusedKeyProduct;
     /** The session a telemetry event names, when it is a UUID (a suggest request's is its body's). */
     String sessionId;
 

@@ -1,6 +1,7 @@
 package dev.autocomplete.server.http;
 
 import dev.autocomplete.server.analytics.Analytics;
+import dev.autocomplete.server.auth.Authenticator;
 import dev.autocomplete.server.auth.Caller;
 import dev.autocomplete.server.observe.Metrics;
 import dev.autocomplete.server.protocol.SuggestRequest;
@@ -91,7 +92,7 @@ public final class RequestTracker implements Filter, AutoCloseable {
                 if (facts.errorCode.equals("RATE_LIMITED")) {
                     metrics.rateLimited(tenant, product);
                 }
-                refused(caller, endpoint, status, facts.errorCode);
+                refused(caller, facts.refusedKeyProduct, endpoint, status, facts.errorCode);
             }
             // Load balancers probe readiness every few seconds: counted, not logged.
             if (!endpoint.equals(ReadinessService.PATH)) {
@@ -117,7 +118,7 @@ public final class RequestTracker implements Filter, AutoCloseable {
      * Counts a suggest or telemetry request answered with an error in the analytics (on the error path only): for its
      * product when its key was resolved, else for no one (the console's overview shows those since the start).
      */
-    private void refused(Caller caller, String endpoint, int status, String code) {
+    private void refused(Caller caller, Authenticator.ProductRef refusedKey, String endpoint, int status, String code) {
         if (analytics == null) {
             return;
         }
@@ -132,6 +133,8 @@ public final class RequestTracker implements Filter, AutoCloseable {
         }
         if (caller != null) {
             analytics.refused(caller.tenant().id(), caller.product().slug(), counted, status, code);
+        } else if (refusedKey != null) { // a revoked or expired public key: its product's page is broken
+            analytics.refused(refusedKey.tenantId(), refusedKey.productSlug(), counted, status, code);
         } else {
             analytics.refusedWithoutTenant(counted, status, code);
         }
