@@ -72,17 +72,9 @@ class EngineJarsTest {
     @Test
     void a_lone_jar_without_its_service_file_loads_as_a_library_and_its_param_is_told_which_class() throws Exception {
         Path tenant = tenant();
-        EngineJarFiles.withEntry(
-                faultyJar(),
-                "META-INF/services/dev.autocomplete.spi.EngineFactory",
-                "",
-                tenant.resolve("engines/faulty.jar"));
+        serviceLessFaultyJar(tenant);
         assertEquals("[]", problems(tenant), "a library, no problem of its own");
-        Files.writeString(
-                tenant.resolve("tenant.yaml"), TENANT_YAML.replace("options: [Small, Large]", "engine: faulty"));
-
-        TestTenants.Cli validate =
-                TestTenants.cli("validate", "--tenants", temp.resolve("tenants").toString());
+        TestTenants.Cli validate = validateNamingFaulty(tenant);
 
         assertEquals(1, validate.exit(), validate.err());
         assertTrue(
@@ -97,6 +89,22 @@ class EngineJarsTest {
                 validate.err());
     }
 
+    /** The faulty engine's JAR in the tenant's engines, its service file emptied: a library, providing no engine. */
+    private static void serviceLessFaultyJar(Path tenant) throws Exception {
+        EngineJarFiles.withEntry(
+                faultyJar(),
+                "META-INF/services/dev.autocomplete.spi.EngineFactory",
+                "",
+                tenant.resolve("engines/faulty.jar"));
+    }
+
+    /** {@code validate} of the tenants once the tenant's param names the engine {@code faulty}. */
+    private TestTenants.Cli validateNamingFaulty(Path tenant) throws Exception {
+        Files.writeString(
+                tenant.resolve("tenant.yaml"), TENANT_YAML.replace("options: [Small, Large]", "engine: faulty"));
+        return TestTenants.cli("validate", "--tenants", temp.resolve("tenants").toString());
+    }
+
     /**
      * An engine author's trial: a JAR whose factory class was there but not its service file loaded silently as a
      * library beside other engine JARs, and the param naming its engine was told only the engines there are.
@@ -105,16 +113,8 @@ class EngineJarsTest {
     void a_param_naming_an_engine_whose_jar_lacks_its_service_file_is_told_which_jar_and_class() throws Exception {
         Path tenant = tenant();
         Files.copy(probeJar(), tenant.resolve("engines/probe.jar"));
-        EngineJarFiles.withEntry(
-                faultyJar(),
-                "META-INF/services/dev.autocomplete.spi.EngineFactory",
-                "",
-                tenant.resolve("engines/faulty.jar"));
-        Files.writeString(
-                tenant.resolve("tenant.yaml"), TENANT_YAML.replace("options: [Small, Large]", "engine: faulty"));
-
-        TestTenants.Cli validate =
-                TestTenants.cli("validate", "--tenants", temp.resolve("tenants").toString());
+        serviceLessFaultyJar(tenant);
+        TestTenants.Cli validate = validateNamingFaulty(tenant);
 
         assertEquals(1, validate.exit(), validate.err());
         assertTrue(

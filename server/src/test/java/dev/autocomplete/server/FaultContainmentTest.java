@@ -86,6 +86,35 @@ class FaultContainmentTest {
                 .json();
     }
 
+    /** The circuit of one engine of a product of the faulty tenant, as health reports it. */
+    private static String circuit(JsonNode health, String product, String engine) {
+        for (JsonNode check : health.path("checks")) {
+            if (check.path("name").asText().equals("tenant:faulty")) {
+                return check.path("data")
+                        .path("products")
+                        .path(product)
+                        .path("engines")
+                        .path(engine)
+                        .path("circuit")
+                        .asText();
+            }
+        }
+        throw new AssertionError("no tenant:faulty check: " + health);
+    }
+
+    /**
+     * Waits until the faulty engine's {@code calls} abandoned slow calls have answered, late, and a moment more: a late
+     * answer is no success that closes the circuit again.
+     */
+    private static void awaitLateAnswers(Path tenants, int calls) throws Exception {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (Files.readAllLines(tenants.resolve("faulty/.slow-fragile")).size() < calls
+                && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        Thread.sleep(2500);
+    }
+
     /**
      * A param declared {@code distinct_from} another is not offered the other's value, whichever engine serves it: such
      * a value is read as to confirm, never ready. A catalog left it out already; a plug-in engine's options offered it.
@@ -250,20 +279,8 @@ class FaultContainmentTest {
             assertEquals("UP", faulty.path("status").asText(), health.toString());
             JsonNode products = faulty.path("data").path("products");
             assertEquals("open", products.path("fragile").path("circuit").asText(), health.toString());
-            assertEquals(
-                    "open",
-                    products.path("fragile")
-                            .path("engines")
-                            .path("faulty")
-                            .path("circuit")
-                            .asText());
-            assertEquals(
-                    "closed",
-                    products.path("fragile")
-                            .path("engines")
-                            .path("catalogs")
-                            .path("circuit")
-                            .asText());
+            assertEquals("open", circuit(health, "fragile", "faulty"), health.toString());
+            assertEquals("closed", circuit(health, "fragile", "catalogs"), health.toString());
             assertEquals("closed", products.path("flaky").path("circuit").asText(), health.toString());
 
             ApiClient.Reply whileOpen = api.suggest(fragileKey, envelope("Find thing in L"));
@@ -299,36 +316,10 @@ class FaultContainmentTest {
                 assertEquals(200, api.suggest(fragileKey, envelope("Find slow")).status());
             }
             // The three abandoned calls answer, late: that is no success that closes the circuit again.
-            long deadline = System.nanoTime() + 10_000_000_000L;
-            while (Files.readAllLines(tenants.resolve("faulty/.slow-fragile")).size() < 3
-                    && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-            }
-            Thread.sleep(2500);
-
-            JsonNode products = null;
+            awaitLateAnswers(tenants, 3);
             JsonNode health = health(ApiClient.management(server.managementPort()));
-            for (JsonNode check : health.path("checks")) {
-                if (check.path("name").asText().equals("tenant:faulty")) {
-                    products = check.path("data").path("products");
-                }
-            }
-            assertEquals(
-                    "open",
-                    products.path("fragile")
-                            .path("engines")
-                            .path("faulty")
-                            .path("circuit")
-                            .asText(),
-                    health.toString());
-            assertEquals(
-                    "closed",
-                    products.path("fragile")
-                            .path("engines")
-                            .path("catalogs")
-                            .path("circuit")
-                            .asText(),
-                    health.toString());
+            assertEquals("open", circuit(health, "fragile", "faulty"), health.toString());
+            assertEquals("closed", circuit(health, "fragile", "catalogs"), health.toString());
         }
     }
 
@@ -351,28 +342,9 @@ class FaultContainmentTest {
                 assertEquals(List.of("placeholder"), slow.suggestionTypes(), "the fallback: " + slow.raw());
             }
             // Its late answers are no success either.
-            long deadline = System.nanoTime() + 10_000_000_000L;
-            while (Files.readAllLines(tenants.resolve("faulty/.slow-fragile")).size() < 3
-                    && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-            }
-            Thread.sleep(2500);
-
-            JsonNode products = null;
+            awaitLateAnswers(tenants, 3);
             JsonNode health = health(ApiClient.management(server.managementPort()));
-            for (JsonNode check : health.path("checks")) {
-                if (check.path("name").asText().equals("tenant:faulty")) {
-                    products = check.path("data").path("products");
-                }
-            }
-            assertEquals(
-                    "open",
-                    products.path("fragile")
-                            .path("engines")
-                            .path("faulty")
-                            .path("circuit")
-                            .asText(),
-                    health.toString());
+            assertEquals("open", circuit(health, "fragile", "faulty"), health.toString());
             // Open, the engine's params offer nothing and the rest answers again, at once.
             long start = System.nanoTime();
             ApiClient.Reply whileOpen = api.suggest(fragileKey, envelope("Find slow_options in L"));
