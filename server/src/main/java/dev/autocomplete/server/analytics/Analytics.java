@@ -30,9 +30,10 @@ import java.util.function.Supplier;
  * sessions and the sessions that reached {@code is_ready}, engine fallbacks and latency, from each answered suggest
  * request; honest option picks and the letters typed before them (keystroke saving in the wild), from learning's
  * picks; the typed spans that matched nothing; and the suggest and telemetry requests answered with an error, by
- * endpoint, status and error code ({@link #refused}), so that a broken integration shows why it sends fewer requests. Counted in memory (bounded whatever the traffic) and added to the
- * {@link AnalyticsStore} every {@link #FLUSH_SECONDS} seconds, so that replicas' figures add up. Never
- * {@code additional_context}, never a whole query. Thread-safe.
+ * endpoint, status and error code ({@link #refused}), so that a broken integration shows why it sends fewer
+ * requests. Counted in memory (bounded whatever the traffic) and added to the {@link AnalyticsStore} every
+ * {@link #FLUSH_SECONDS} seconds, so that replicas' figures add up. Never {@code additional_context}, never a whole
+ * query. Thread-safe.
  */
 public final class Analytics implements AutoCloseable {
 
@@ -42,6 +43,18 @@ public final class Analytics implements AutoCloseable {
     private static final int MAX_KEYS_A_DAY = 100_000;
 
     private static final String PLACEHOLDER_TYPE = "placeholder";
+
+    /** The endpoints whose refusals are counted ({@link #refused}). */
+    public static final String SUGGEST = "suggest";
+
+    public static final String TELEMETRY = "telemetry";
+    /** The prefix of a refusal's counter name: {@code refused:<endpoint>:<status>:<code>}. */
+    private static final String REFUSED = "refused:";
+    /** Refusals of no known tenant, by endpoint, status and code: at most this many distinct ones. */
+    private static final int MAX_UNATTRIBUTED = 200;
+
+    /** A product's refusals of one kind ({@link #refusal}) in an hour. */
+    private record Refusal(String tenant, String product, long hour, String name) {}
 
     private final LazyStore<AnalyticsStore> store;
     private final boolean keepUnmatched;
@@ -56,6 +69,11 @@ public final class Analytics implements AutoCloseable {
     private final Map<AnalyticsStore.Sketch, SessionSketch> sketches = new ConcurrentHashMap<>();
 
     private final java.util.Set<AnalyticsStore.Sketch> changed = ConcurrentHashMap.newKeySet();
+    /** Refusals since the last flush, moved into {@link #counts} then; lock-free, as a flood of 429s may add to them. */
+    private final Map<Refusal, AtomicLong> refusals = new ConcurrentHashMap<>();
+    /** Refusals of no known tenant since this process started. */
+    private final Map<String, LongAdder> unattributed = new ConcurrentHashMap<>();
+
     private final ScheduledExecutorService background;
 
     /**
@@ -109,15 +127,6 @@ public final class Analytics implements AutoCloseable {
             }
         }
     }
-
-    /** The prefix of a refusal's counter name: {@code refused:<endpoint>:<status>:<code>}. */
-    private static final String REFUSED = "refused:";
-    /** The endpoints whose refusals are counted. */
-    public static final String SUGGEST = "suggest";
-
-    public static final String TELEMETRY = "telemetry";
-    /** Refusals of no known tenant, by endpoint, status and code: at most this many distinct ones. */
-    private static final int MAX_UNATTRIBUTED = 200;
 
     /**
      * Counts a suggest or telemetry request of a known tenant and product answered with an error (called on the
@@ -207,14 +216,6 @@ public final class Analytics implements AutoCloseable {
         });
         return list;
     }
-
-    /** A product's refusals of one kind ({@link #refusal}) in an hour. */
-    private record Refusal(String tenant, String product, long hour, String name) {}
-
-    /** Refusals since the last flush, moved into {@link #counts} then; lock-free, as a flood of 429s may add to them. */
-    private final Map<Refusal, AtomicLong> refusals = new ConcurrentHashMap<>();
-
-    private final Map<String, LongAdder> unattributed = new ConcurrentHashMap<>();
 
     /** Counts honest option picks (learning's, as written): picks, letters typed before them, their options. */
     public void picked(List<Pick> batch) {
@@ -463,11 +464,13 @@ public final class Analytics implements AutoCloseable {
                     case "length" -> length += value;
                     case "fallbacks" -> fallbacks += value;
                     default -> {
-                        int bucket = Latency.bucketOf(count.getKey());
                         if (count.getKey().startsWith(REFUSED)) {
                             refused += value;
-                        } else if (bucket >= 0) {
-                            latency[bucket] += value;
+                        } else {
+                            int bucket = Latency.bucketOf(count.getKey());
+                            if (bucket >= 0) {
+                                latency[bucket] += value;
+                            }
                         }
                     }
                 }

@@ -198,7 +198,7 @@ public final class ConsoleService implements HttpService {
                     one.put("slug", product.slug());
                     one.put("id", product.id().toString());
                     one.put("health", circuits.getOrDefault(product.slug(), Map.of()));
-                    one.put("languages", product.model().languages(tenant.defaultLanguage()));
+                    one.put("languages", product.model().languages());
                     products.add(one);
                 }
             }

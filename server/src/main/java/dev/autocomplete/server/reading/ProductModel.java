@@ -113,15 +113,17 @@ public final class ProductModel {
     }
 
     /**
-     * The languages this product's configuration has words in: {@code defaultLanguage} (the tenant's) first, then
-     * every other tag its prompt, phrases, labels and cues are translated to, in alphabetical order ({@code [en, de,
-     * fr]} for the demo's travel). The console's try-it offers them for {@code meta.language}.
+     * The languages this product's configuration has words in: the tenant's default language first (when the model
+     * knows it), then every other tag its prompt, phrases, labels and cues are translated to, in alphabetical order
+     * ({@code [en, de, fr]} for the demo's travel). The console's try-it offers them for {@code meta.language}.
      */
-    public List<String> languages(String defaultLanguage) {
+    public List<String> languages() {
         Set<String> others = translatedTo();
-        String first = defaultLanguage.toLowerCase(Locale.ROOT);
-        others.remove(first);
-        List<String> languages = new ArrayList<>(List.of(first));
+        List<String> languages = new ArrayList<>();
+        if (defaultLanguage != null) {
+            others.remove(defaultLanguage);
+            languages.add(defaultLanguage);
+        }
         languages.addAll(others);
         return List.copyOf(languages);
     }
