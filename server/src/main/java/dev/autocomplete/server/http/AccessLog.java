@@ -30,10 +30,13 @@ import java.util.logging.Logger;
  * <p>Lines are written by one background thread, so a request never waits for the console (one synchronous
  * console write per request cost more than the rest of a cached answer). A request formats its line (while what it
  * names is still in the processor's caches: formatted later by the writer, the same line cost several times as much,
- * 6 % of a cached answer's CPU) and adds it to a lock-free queue; the writer wakes every {@link #DRAIN_INTERVAL_MS} ms and writes what
- * has gathered, so no request pays for waking it (a blocking queue's signal per line cost about a tenth
- * of a cached answer's CPU). The queue is bounded: when it is full the request's own thread writes its
- * line, so no line is ever dropped, and {@link #close} writes every line still queued.
+ * 6 % of a cached answer's CPU) and appends its bytes to the {@link LineHandler}'s buffer; the writer wakes every
+ * {@link #DRAIN_INTERVAL_MS} ms and hands what has gathered to standard error, so no request pays for waking it (a
+ * blocking queue's signal per line cost about a tenth of a cached answer's CPU, and a lock-free queue of lines
+ * drained by the writer about 2 % under the profiler). The buffer is bounded: when it holds {@link #BUFFER_BYTES},
+ * the request's own thread writes it out, so no line is ever dropped, and {@link #close} writes every line still
+ * buffered. With handlers of the operator's own, lines wait in a lock-free queue of at most {@link #QUEUE_CAPACITY}
+ * instead, with the same rule, and reach the handlers as log records.
  *
  * <p>Unless the operator gave the logger handlers of its own (java.util.logging configuration), lines go
  * to standard error as bare JSON lines through a {@link LineHandler} that flushes once per drained batch
@@ -46,8 +49,11 @@ public final class AccessLog implements AutoCloseable {
 
     static final String LOGGER = "dev.autocomplete.access";
 
-    /** Lines waiting for the writer thread; beyond this a request writes its own line. */
+    /** Lines waiting for the writer thread in the queue (handlers of the operator's); beyond this a request writes its own line. */
     static final int QUEUE_CAPACITY = 16_384;
+
+    /** Bytes of lines waiting for the writer in the {@link LineHandler}'s buffer; beyond this a request writes them. */
+    static final int BUFFER_BYTES = 4 * 1024 * 1024;
 
     /** How long lines may wait for the writer: short for someone tailing the log, long next to a request. */
     static final long DRAIN_INTERVAL_MS = 20;
@@ -58,18 +64,41 @@ public final class AccessLog implements AutoCloseable {
     private final AtomicInteger queued = new AtomicInteger();
     private final Thread writer;
     private volatile boolean closed;
+    /**
+     * The logger's own {@link LineHandler} while it is its only way out ({@link #directHandler()}), else null: looked
+     * up again by the writer on every wake-up, so a request reads one field rather than the logger's handlers.
+     */
+    private volatile LineHandler direct;
 
     public AccessLog() {
         installLineHandler(julLogger);
+        this.direct = directHandler();
         this.writer = Thread.ofPlatform().daemon().name("access-log").start(this::drain);
     }
 
     /**
      * Bare JSON lines on standard error, gathered in a buffer that the writer hands to standard error once per
-     * drained batch, rather than once per line as the console handler does.
+     * drained batch, rather than once per line as the console handler does. Lines are appended under the buffer's
+     * lock only: a {@link #flush()} swaps in an empty buffer and writes the full one outside that lock, so a request
+     * appending its line never waits for standard error.
      */
     static final class LineHandler extends Handler {
-        private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(64 * 1024);
+        private final PrintStream out;
+        /** Lines not yet handed out; guarded by this handler's lock. */
+        private ByteArrayOutputStream buffer = new ByteArrayOutputStream(64 * 1024);
+        /** The buffer last written out, emptied, for the next swap; guarded by {@link #output}. */
+        private ByteArrayOutputStream spare = new ByteArrayOutputStream(64 * 1024);
+        /** Held while lines are written out, so batches reach standard error in the order they were gathered. */
+        private final Object output = new Object();
+
+        /** Writes to the process's standard error, never an engine's {@code System.err}. */
+        LineHandler() {
+            this(PrintedOutput.standardError());
+        }
+
+        LineHandler(PrintStream out) {
+            this.out = out;
+        }
 
         @Override
         public void publish(LogRecord record) {
@@ -78,23 +107,37 @@ public final class AccessLog implements AutoCloseable {
             }
         }
 
-        /** Adds one line, its UTF-8 bytes, without the {@code LogRecord} a logger call makes. */
-        synchronized void append(byte[] line) {
+        /**
+         * Adds one line, its UTF-8 bytes, without the {@code LogRecord} a logger call makes.
+         *
+         * @return the bytes now waiting to be written out
+         */
+        synchronized int append(byte[] line) {
             buffer.writeBytes(line);
             buffer.writeBytes(NEWLINE);
+            return buffer.size();
         }
 
         @Override
-        public synchronized void flush() {
-            if (buffer.size() > 0) {
-                PrintStream err = PrintedOutput.standardError(); // never an engine's System.err
+        public void flush() {
+            synchronized (output) {
+                ByteArrayOutputStream full;
+                synchronized (this) {
+                    if (buffer.size() == 0) {
+                        return;
+                    }
+                    full = buffer;
+                    buffer = spare;
+                }
                 try {
-                    buffer.writeTo(err);
+                    full.writeTo(out);
                 } catch (IOException e) {
                     throw new UncheckedIOException(e); // a PrintStream does not throw; kept for the signature
+                } finally {
+                    out.flush();
+                    full.reset();
+                    spare = full;
                 }
-                err.flush();
-                buffer.reset();
             }
         }
 
@@ -137,13 +180,20 @@ public final class AccessLog implements AutoCloseable {
             boolean logQuery,
             String sessionId) {}
 
-    /** Queues the line of an answered request (or writes it now if the queue is full or closed). */
+    /** Buffers or queues the line of an answered request (or writes it now if full or closed). */
     void write(Entry entry) {
         if (!julLogger.isLoggable(Level.INFO)) {
             return;
         }
         byte[] line = format(entry, Instant.now());
         if (!closed) {
+            LineHandler lines = direct;
+            if (lines != null) {
+                if (lines.append(line) > BUFFER_BYTES) {
+                    lines.flush(); // standard error is not keeping up: this request writes what gathered
+                }
+                return;
+            }
             if (queued.incrementAndGet() <= QUEUE_CAPACITY) {
                 queue.add(line);
                 return;
@@ -164,6 +214,10 @@ public final class AccessLog implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         synchronized (this) {
+            LineHandler lines = direct;
+            if (lines != null) {
+                lines.flush();
+            }
             writeQueued();
             flush();
         }
@@ -182,6 +236,11 @@ public final class AccessLog implements AutoCloseable {
             }
             synchronized (this) {
                 try {
+                    LineHandler lines = direct;
+                    direct = directHandler();
+                    if (lines != null) {
+                        lines.flush(); // also when the operator's configuration just replaced it
+                    }
                     if (writeQueued() > 0) {
                         flush();
                     }

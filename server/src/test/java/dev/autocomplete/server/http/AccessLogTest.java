@@ -187,45 +187,123 @@ class AccessLogTest {
     void lines_of_many_threads_are_written_once_whole_and_in_each_threads_order() throws Exception {
         int threads = 6;
         int each = 3_000;
-        List<String> lines;
         try (AccessLog log = new AccessLog()) {
-            List<Thread> writers = new java.util.ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                int thread = t;
-                writers.add(Thread.ofVirtual().start(() -> {
-                    for (int i = 0; i < each; i++) {
-                        log.write(new AccessLog.Entry(
-                                "GET",
-                                "/t" + thread + "/" + i,
-                                null,
-                                null,
-                                null,
-                                null,
-                                200,
-                                null,
-                                1,
-                                0,
-                                null,
-                                false,
-                                null));
-                        if (i % 500 == 0) {
-                            java.util.concurrent.locks.LockSupport.parkNanos(25_000_000); // across the writer's batches
-                        }
-                    }
-                }));
-            }
-            for (Thread writer : writers) {
-                writer.join();
-            }
+            writeFromThreads(log, threads, each, null, 500); // across the writer's batches
         }
-        lines = captured.lines();
+        assertEachThreadsLinesInOrder(captured.lines(), threads, each, null);
+    }
+
+    /**
+     * Writes {@code each} lines from each of {@code threads} virtual threads, line i of thread t with the path
+     * {@code /t<t>/<i>} and {@code tenant}, pausing 25 ms every {@code pauseEvery} lines (0: never); returns once all
+     * were written.
+     */
+    private static void writeFromThreads(AccessLog log, int threads, int each, String tenant, int pauseEvery)
+            throws InterruptedException {
+        List<Thread> requests = new java.util.ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int thread = t;
+            requests.add(Thread.ofVirtual().start(() -> {
+                for (int i = 0; i < each; i++) {
+                    log.write(new AccessLog.Entry(
+                            "GET",
+                            "/t" + thread + "/" + i,
+                            tenant,
+                            null,
+                            null,
+                            null,
+                            200,
+                            null,
+                            1,
+                            0,
+                            null,
+                            false,
+                            null));
+                    if (pauseEvery > 0 && i % pauseEvery == 0) {
+                        java.util.concurrent.locks.LockSupport.parkNanos(25_000_000);
+                    }
+                }
+            }));
+        }
+        for (Thread request : requests) {
+            request.join();
+        }
+    }
+
+    /** Every line {@link #writeFromThreads} wrote, once, whole, and each thread's in the order it wrote them. */
+    private void assertEachThreadsLinesInOrder(List<String> lines, int threads, int each, String tenant)
+            throws Exception {
         assertEquals(threads * each, lines.size());
         int[] next = new int[threads];
         for (String text : lines) {
-            String[] path = json.readTree(text).path("path").asText().split("/");
+            JsonNode line = json.readTree(text);
+            String[] path = line.path("path").asText().split("/");
             int thread = Integer.parseInt(path[1].substring(1));
             assertEquals(next[thread]++, Integer.parseInt(path[2]), "thread " + thread + "'s lines in order");
+            assertEquals(tenant == null ? "" : tenant, line.path("tenant").asText(""));
         }
+    }
+
+    /**
+     * The path a server without handlers of the operator's takes: lines appended to the {@link AccessLog.LineHandler}'s
+     * buffer by the requests' threads and written out by the writer, here to an output slower than the lines come
+     * (so the requests write out themselves beyond {@link AccessLog#BUFFER_BYTES}): none lost, each whole, each
+     * thread's in order.
+     */
+    @Test
+    void lines_through_the_line_buffer_are_written_once_whole_and_in_order_even_when_the_output_is_slow()
+            throws Exception {
+        java.io.ByteArrayOutputStream written = new java.io.ByteArrayOutputStream();
+        Set<String> writers = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        java.io.OutputStream slow = new java.io.OutputStream() {
+            @Override
+            public synchronized void write(int b) {
+                written.write(b);
+            }
+
+            @Override
+            public synchronized void write(byte[] bytes, int offset, int length) {
+                java.util.concurrent.locks.LockSupport.parkNanos(length * 50L); // a console that lags: 20 MB a second
+                writers.add(
+                        Thread.currentThread().isVirtual()
+                                ? "request"
+                                : Thread.currentThread().getName());
+                written.write(bytes, offset, length);
+            }
+        };
+        java.util.logging.Logger logger = java.util.logging.Logger.getLogger(AccessLog.LOGGER);
+        java.util.logging.Handler[] before = logger.getHandlers();
+        boolean parents = logger.getUseParentHandlers();
+        for (java.util.logging.Handler handler : before) {
+            logger.removeHandler(handler);
+        }
+        AccessLog.LineHandler lines = new AccessLog.LineHandler(new java.io.PrintStream(slow, false));
+        logger.addHandler(lines);
+        logger.setUseParentHandlers(false);
+        int threads = 4;
+        String padding = "p".repeat(200);
+        int each =
+                AccessLog.BUFFER_BYTES / 250 / threads * 3; // three times what the buffer holds before a request writes
+        try (AccessLog log = new AccessLog()) {
+            writeFromThreads(log, threads, each, padding, 0);
+        } finally {
+            logger.removeHandler(lines);
+            for (java.util.logging.Handler handler : before) {
+                logger.addHandler(handler);
+            }
+            logger.setUseParentHandlers(parents);
+        }
+        assertEachThreadsLinesInOrder(
+                written.toString(java.nio.charset.StandardCharsets.UTF_8)
+                        .lines()
+                        .toList(),
+                threads,
+                each,
+                padding);
+        assertTrue(captured.lines().isEmpty(), "the handlers of before saw none of it");
+        assertTrue(
+                writers.containsAll(Set.of("access-log", "request")),
+                "written out by the writer, and by requests once full (and by close): " + writers);
     }
 
     @Test
