@@ -10,6 +10,7 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -69,6 +70,8 @@ public final class AccessLog implements AutoCloseable {
      * up again by the writer on every wake-up, so a request reads one field rather than the logger's handlers.
      */
     private volatile LineHandler direct;
+    /** The handler {@link #direct} named before it was replaced, for one more {@link #route()}; the writer's. */
+    private LineHandler retired;
 
     public AccessLog() {
         installLineHandler(julLogger);
@@ -138,6 +141,24 @@ public final class AccessLog implements AutoCloseable {
                     full.reset();
                     spare = full;
                 }
+            }
+        }
+
+        /** What was gathered and not yet written out, taken away without writing it. */
+        byte[] take() {
+            synchronized (output) {
+                ByteArrayOutputStream full;
+                synchronized (this) {
+                    if (buffer.size() == 0) {
+                        return new byte[0];
+                    }
+                    full = buffer;
+                    buffer = spare;
+                }
+                byte[] lines = full.toByteArray();
+                full.reset();
+                spare = full;
+                return lines;
             }
         }
 
@@ -214,10 +235,7 @@ public final class AccessLog implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         synchronized (this) {
-            LineHandler lines = direct;
-            if (lines != null) {
-                lines.flush();
-            }
+            route();
             writeQueued();
             flush();
         }
@@ -236,11 +254,7 @@ public final class AccessLog implements AutoCloseable {
             }
             synchronized (this) {
                 try {
-                    LineHandler lines = direct;
-                    direct = directHandler();
-                    if (lines != null) {
-                        lines.flush(); // also when the operator's configuration just replaced it
-                    }
+                    route();
                     if (writeQueued() > 0) {
                         flush();
                     }
@@ -250,6 +264,45 @@ public final class AccessLog implements AutoCloseable {
                             "Access log line not written: " + e.getClass().getName());
                 }
             }
+        }
+    }
+
+    /**
+     * Writes out what requests appended to the {@link LineHandler}, and looks again whether it is the logger's only
+     * way out. When it no longer is (handlers of the operator's, or a test's, were added since), what it gathered goes
+     * through the logger instead, as queued lines do, here and once more at the next call (a request may have read
+     * the handler just before it was replaced). The caller holds this object's lock.
+     */
+    private void route() {
+        LineHandler was = direct;
+        LineHandler now = directHandler();
+        direct = now;
+        if (retired != null) {
+            handOn(retired.take(), now);
+            retired = null;
+        }
+        if (was == now) {
+            if (was != null) {
+                was.flush();
+            }
+        } else if (was != null) {
+            handOn(was.take(), now);
+            retired = was;
+        }
+    }
+
+    /** Lines a replaced {@link LineHandler} gathered, each to the logger's handlers now. */
+    private void handOn(byte[] lines, LineHandler now) {
+        int start = 0;
+        for (int i = 0; i < lines.length; i++) {
+            if (lines[i] == '\n') {
+                int end = i > start && lines[i - 1] == '\r' ? i - 1 : i;
+                log(Arrays.copyOfRange(lines, start, end), now);
+                start = i + 1;
+            }
+        }
+        if (lines.length > 0) {
+            flush();
         }
     }
 

@@ -306,6 +306,48 @@ class AccessLogTest {
                 "written out by the writer, and by requests once full (and by close): " + writers);
     }
 
+    /**
+     * A handler added while the log runs (the operator's configuration read late, a test's capture) gets the lines
+     * written from then on, also those a request appended to the line buffer before the writer noticed it.
+     */
+    @Test
+    void a_handler_added_while_the_log_runs_gets_the_lines_written_since() throws Exception {
+        java.io.ByteArrayOutputStream written = new java.io.ByteArrayOutputStream();
+        java.util.logging.Logger logger = java.util.logging.Logger.getLogger(AccessLog.LOGGER);
+        captured.close(); // the logger as a server's without handlers of the operator's: the line handler alone
+        boolean parents = logger.getUseParentHandlers();
+        java.util.logging.Handler[] before = logger.getHandlers();
+        for (java.util.logging.Handler handler : before) {
+            logger.removeHandler(handler);
+        }
+        AccessLog.LineHandler lines = new AccessLog.LineHandler(new java.io.PrintStream(written, true));
+        logger.addHandler(lines);
+        logger.setUseParentHandlers(false);
+        try (AccessLog log = new AccessLog()) {
+            captured = LogLines.quiet(AccessLog.LOGGER); // now two handlers: the buffer is no longer the only way out
+            log.write(new AccessLog.Entry("GET", "/t0/0", null, null, null, null, 200, null, 1, 0, null, false, null));
+            writeFromThreads(log, 2, 1_000, null, 250);
+        } finally {
+            logger.removeHandler(lines);
+            for (java.util.logging.Handler handler : before) {
+                logger.addHandler(handler);
+            }
+        }
+        List<String> seen = new java.util.ArrayList<>(captured.lines());
+        captured.close();
+        logger.setUseParentHandlers(parents);
+        captured = LogLines.quiet(AccessLog.LOGGER); // for the test's end, as the others'
+
+        assertEquals("/t0/0", json.readTree(seen.removeFirst()).path("path").asText());
+        assertEachThreadsLinesInOrder(seen, 2, 1_000, null);
+        assertEquals(
+                2_001,
+                written.toString(java.nio.charset.StandardCharsets.UTF_8)
+                        .lines()
+                        .count(),
+                "and the line handler, still one of the logger's, wrote each once");
+    }
+
     @Test
     void every_line_is_written_by_close_even_beyond_the_queue() throws Exception {
         int count = AccessLog.QUEUE_CAPACITY + 2_000;
