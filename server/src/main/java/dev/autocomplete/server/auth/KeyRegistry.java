@@ -145,10 +145,7 @@ public final class KeyRegistry implements KeyStore.Listener, AutoCloseable {
                 digests.put(presentedKey, digested);
             }
         }
-        KeyRecord record = ephemeral.get(digested.id());
-        if (record == null) {
-            record = stored.get(digested.id());
-        }
+        KeyRecord record = record(digested.id());
         Instant now = clock.instant();
         if (record == null || !record.usableAt(now) || !ApiKeys.sameDigest(record.digest(), digested.digest())) {
             return Optional.empty();
@@ -171,10 +168,7 @@ public final class KeyRegistry implements KeyStore.Listener, AutoCloseable {
         if (digested == null) {
             return Optional.empty();
         }
-        KeyRecord record = ephemeral.get(digested.id());
-        if (record == null) {
-            record = stored.get(digested.id());
-        }
+        KeyRecord record = record(digested.id());
         return record != null
                         && !record.usableAt(clock.instant())
                         && ApiKeys.sameDigest(record.digest(), digested.digest())
@@ -184,11 +178,14 @@ public final class KeyRegistry implements KeyStore.Listener, AutoCloseable {
 
     /** The record with this id if it is still usable (not revoked, not expired): how tokens follow their key. */
     public Optional<KeyRecord> findUsableById(String id) {
-        KeyRecord record = ephemeral.get(id);
-        if (record == null) {
-            record = stored.get(id);
-        }
+        KeyRecord record = record(id);
         return record != null && record.usableAt(clock.instant()) ? Optional.of(record) : Optional.empty();
+    }
+
+    /** The record with this id, a key made at run time's first; null when there is none. */
+    private KeyRecord record(String id) {
+        KeyRecord record = ephemeral.get(id);
+        return record != null ? record : stored.get(id);
     }
 
     @Override

@@ -73,19 +73,6 @@ public final class GuardedEngine implements AutoCloseable {
     /** Options and values longer than this are dropped: {@link #MAX_TEXT}, or the core catalogs' own limit. */
     private final int maxText;
 
-    /** An engine of no JAR's: as below, its log lines naming no build. */
-    public GuardedEngine(
-            String tenantId,
-            String productSlug,
-            String engineName,
-            Engine engine,
-            ClassLoader tenantLoader,
-            int circuitFailures,
-            Duration circuitOpen,
-            boolean logQueries) {
-        this(tenantId, productSlug, engineName, engine, tenantLoader, circuitFailures, circuitOpen, logQueries, null);
-    }
-
     /**
      * @param engine the engine, created by its factory for this product
      * @param tenantLoader the thread context class loader for every call

@@ -6,7 +6,10 @@ import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.CodeSource;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,7 +61,7 @@ final class EngineClassLoader extends URLClassLoader implements EngineCode.Loade
         this.tenantId = tenantId;
         this.spiLoader = spiLoader;
         this.copies = copies;
-        this.builds = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(builds));
+        this.builds = Collections.unmodifiableMap(new LinkedHashMap<>(builds));
         provides(Map.of());
     }
 
@@ -77,7 +80,7 @@ final class EngineClassLoader extends URLClassLoader implements EngineCode.Loade
         Map<String, TreeSet<String>> byJar = new TreeMap<>();
         origins.forEach((engine, jar) ->
                 byJar.computeIfAbsent(jar, j -> new TreeSet<>()).add(engine));
-        Map<String, EngineCode.Jar> described = new java.util.HashMap<>();
+        Map<String, EngineCode.Jar> described = new HashMap<>();
         builds.forEach((jar, build) -> {
             TreeSet<String> engines = byJar.get(jar);
             described.put(
@@ -102,7 +105,7 @@ final class EngineClassLoader extends URLClassLoader implements EngineCode.Loade
         if (type.getClassLoader() != this) {
             return Optional.empty();
         }
-        java.security.CodeSource source = type.getProtectionDomain().getCodeSource();
+        CodeSource source = type.getProtectionDomain().getCodeSource();
         if (source == null || source.getLocation() == null) {
             return Optional.empty();
         }

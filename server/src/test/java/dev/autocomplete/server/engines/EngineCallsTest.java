@@ -63,7 +63,8 @@ class EngineCallsTest {
                 EngineCallsTest.class.getClassLoader(),
                 1000,
                 Duration.ofMinutes(1),
-                false);
+                false,
+                null);
     }
 
     private static Ask ask(String type) {

@@ -135,7 +135,8 @@ class GuardedEngineTest {
 
     private static GuardedEngine guard(
             String name, Engine engine, int circuitFailures, Duration open, boolean logQueries) {
-        return new GuardedEngine("acme", "travel", name, engine, TENANT_LOADER, circuitFailures, open, logQueries);
+        return new GuardedEngine(
+                "acme", "travel", name, engine, TENANT_LOADER, circuitFailures, open, logQueries, null);
     }
 
     private static Ask ask(String type) {

@@ -64,7 +64,8 @@ class ResponseCacheTest {
                 ResponseCacheTest.class.getClassLoader(),
                 5,
                 Duration.ofSeconds(30),
-                false);
+                false,
+                null);
         ProductModel model = new ProductModel(Localized.of("Go"), List.of());
         return new Product(
                 UUID.randomUUID(),
