@@ -17,6 +17,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -123,42 +124,44 @@ public final class AccessLog implements AutoCloseable {
 
         @Override
         public void flush() {
-            synchronized (output) {
-                ByteArrayOutputStream full;
-                synchronized (this) {
-                    if (buffer.size() == 0) {
-                        return;
-                    }
-                    full = buffer;
-                    buffer = spare;
-                }
+            emptied(full -> {
                 try {
                     full.writeTo(out);
                 } catch (IOException e) {
                     throw new UncheckedIOException(e); // a PrintStream does not throw; kept for the signature
                 } finally {
                     out.flush();
-                    full.reset();
-                    spare = full;
                 }
-            }
+                return null;
+            });
         }
 
         /** What was gathered and not yet written out, taken away without writing it. */
         byte[] take() {
+            byte[] lines = emptied(ByteArrayOutputStream::toByteArray);
+            return lines == null ? new byte[0] : lines;
+        }
+
+        /**
+         * Swaps in the empty buffer and hands the full one to {@code use} under {@link #output}, outside the buffer's
+         * lock; null (and {@code use} not called) when nothing was gathered.
+         */
+        private <T> T emptied(Function<ByteArrayOutputStream, T> use) {
             synchronized (output) {
                 ByteArrayOutputStream full;
                 synchronized (this) {
                     if (buffer.size() == 0) {
-                        return new byte[0];
+                        return null;
                     }
                     full = buffer;
                     buffer = spare;
                 }
-                byte[] lines = full.toByteArray();
-                full.reset();
-                spare = full;
-                return lines;
+                try {
+                    return use.apply(full);
+                } finally {
+                    full.reset();
+                    spare = full;
+                }
             }
         }
 
