@@ -121,7 +121,7 @@ class LearningMemoryTest {
                 learning.offered(
                         travel,
                         session,
-                        new Offered(List.of(new Offered.Offer("destination", true, hashes))),
+                        Offered.of(List.of(new Offered.Offer("destination", true, hashes))),
                         () -> client);
                 String selected = random.nextInt(10) == 0 ? cities.get(random.nextInt(cities.size())) : city;
                 event = pick(session, DESTINATION + typed, selected);

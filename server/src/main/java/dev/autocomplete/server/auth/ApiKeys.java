@@ -54,9 +54,19 @@ public final class ApiKeys {
         return "key_" + HexFormat.of().formatHex(hash, 0, 6);
     }
 
-    /** Compares two digests in time that does not depend on where they differ. */
+    /**
+     * Compares two digests in time that does not depend on where they differ (as {@link MessageDigest#isEqual}, char
+     * by char: without the two byte arrays that cost on every authenticated request).
+     */
     public static boolean sameDigest(String a, String b) {
-        return MessageDigest.isEqual(a.getBytes(StandardCharsets.US_ASCII), b.getBytes(StandardCharsets.US_ASCII));
+        if (a.length() != b.length()) {
+            return false; // the length of a digest is no secret: every one is as long
+        }
+        int difference = 0;
+        for (int i = 0; i < a.length(); i++) {
+            difference |= a.charAt(i) ^ b.charAt(i);
+        }
+        return difference == 0;
     }
 
     private static String checksum(CharSequence body) {

@@ -122,6 +122,20 @@ public final class AccessLog implements AutoCloseable {
             return buffer.size();
         }
 
+        /**
+         * Adds one request's line as {@link #format} wrote it, copied once from the text it was written into (its line
+         * end added there first: one write under the lock).
+         *
+         * @return the bytes now waiting to be written out
+         */
+        int append(JsonText line) {
+            line.ascii(LINE_END);
+            synchronized (this) {
+                line.writeTo(buffer);
+                return buffer.size();
+            }
+        }
+
         @Override
         public void flush() {
             emptied(full -> {
@@ -170,7 +184,8 @@ public final class AccessLog implements AutoCloseable {
             flush(); // standard error belongs to the process, not to this handler
         }
 
-        private static final byte[] NEWLINE = System.lineSeparator().getBytes(StandardCharsets.US_ASCII);
+        private static final String LINE_END = System.lineSeparator();
+        private static final byte[] NEWLINE = LINE_END.getBytes(StandardCharsets.US_ASCII);
     }
 
     /** Once per process, and only when the operator's logging configuration gave the logger no handler. */
@@ -209,7 +224,7 @@ public final class AccessLog implements AutoCloseable {
         if (!julLogger.isLoggable(Level.INFO)) {
             return;
         }
-        byte[] line = format(entry, Instant.now());
+        JsonText line = formatted(entry, Instant.now());
         if (!closed) {
             LineHandler lines = direct;
             if (lines != null) {
@@ -219,12 +234,12 @@ public final class AccessLog implements AutoCloseable {
                 return;
             }
             if (queued.incrementAndGet() <= QUEUE_CAPACITY) {
-                queue.add(line);
+                queue.add(line.bytes());
                 return;
             }
             queued.decrementAndGet();
         }
-        writeNow(line);
+        writeNow(line.bytes());
     }
 
     /** Writes every queued line, then stops the writer thread. */
@@ -355,6 +370,11 @@ public final class AccessLog implements AutoCloseable {
      * {@code StringBuilder}, its {@code String} and that string's bytes made by the writer were three copies).
      */
     static byte[] format(Entry entry, Instant time) {
+        return formatted(entry, time).bytes();
+    }
+
+    /** {@link #format}, the line left in the text it was written into. */
+    private static JsonText formatted(Entry entry, Instant time) {
         JsonText line = new JsonText(384);
         line.append('{');
         time(line, time);
@@ -386,7 +406,7 @@ public final class AccessLog implements AutoCloseable {
             line.append('}');
         }
         line.append('}');
-        return line.bytes();
+        return line;
     }
 
     /** The members {@code "method"}, {@code "path"}, {@code "tenant"} and {@code "product"} of a line, written once. */

@@ -45,7 +45,7 @@ public final class CorsFilter implements Filter {
             chain.proceed();
             return;
         }
-        response.header(HeaderNames.VARY, "Origin");
+        response.header(Headers.VARY_ORIGIN);
         Optional<String> origin = request.headers().first(HeaderNames.ORIGIN);
         if (request.prologue().method() != Method.OPTIONS) {
             chain.proceed();

@@ -31,9 +31,12 @@ public final class HeadRequests {
                 .build();
     }
 
-    /** Whether {@code request} is a {@code HEAD}. */
+    /**
+     * Whether {@code request} is a {@code HEAD}: by identity, as Helidon hands out one instance per known method
+     * ({@link Method#create} returns {@link Method#HEAD} for any spelling of it).
+     */
     static boolean isHead(ServerRequest request) {
-        return Method.HEAD.equals(request.prologue().method());
+        return request.prologue().method() == Method.HEAD;
     }
 
     /**

@@ -27,6 +27,10 @@ final class Headers {
      * cache (browser or proxy) keeps them.
      */
     static final Header NO_STORE = HeaderValues.createCached(HeaderNames.CACHE_CONTROL, "no-store");
+
+    /** {@code Vary: Origin}, made once: a header made from a name and a string is copied again when set. */
+    static final Header VARY_ORIGIN = HeaderValues.createCached(HeaderNames.VARY, "Origin");
+
     /** On every API response and every error: a JSON answer is never sniffed into HTML or script. */
     static final Header NOSNIFF = HeaderValues.X_CONTENT_TYPE_OPTIONS_NOSNIFF;
 

@@ -76,7 +76,7 @@ final class ShownOptions {
      * @param client the client's address, asked only when the session is not in the generations
      */
     void record(String sessionId, Offered offered, long nowSeconds, Supplier<String> client) {
-        if (sessionId == null || offered.offers().isEmpty()) {
+        if (sessionId == null || offered.isEmpty()) {
             return;
         }
         long now = System.nanoTime();
@@ -119,7 +119,7 @@ final class ShownOptions {
      * no session can have that id yet, so none is looked for (a request without one pays no lookup of its own).
      */
     void recordNew(String sessionId, Offered offered, long nowSeconds) {
-        if (offered.offers().isEmpty()) {
+        if (offered.isEmpty()) {
             return;
         }
         madeUp[slot(sessionId)] = new MadeUp(sessionId, new Session(System.nanoTime(), offered, nowSeconds));

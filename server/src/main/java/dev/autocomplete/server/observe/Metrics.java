@@ -82,6 +82,25 @@ public final class Metrics {
 
     private final Map<EngineLabels, EngineSeries> engineSeries = new ConcurrentHashMap<>();
 
+    /** A product's cache lookups of one outcome, and their series: looked up here, not through the counter's labels. */
+    private record CacheLabels(String tenant, String product, boolean hit) {
+        // Written out, as RequestLabels' are.
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof CacheLabels that
+                    && hit == that.hit
+                    && tenant.equals(that.tenant)
+                    && product.equals(that.product);
+        }
+
+        @Override
+        public int hashCode() {
+            return (31 * tenant.hashCode() + product.hashCode()) * 31 + Boolean.hashCode(hit);
+        }
+    }
+
+    private final Map<CacheLabels, CounterDataPoint> cacheSeries = new ConcurrentHashMap<>();
+
     // No exemplars: nothing here is traced, and sampling them scheduled work on every few observations.
     private final Counter requests = Counter.builder()
             .withoutExemplars()
@@ -317,7 +336,11 @@ public final class Metrics {
 
     /** One lookup in the response cache. */
     public void cacheLookup(String tenant, String product, boolean hit) {
-        cache.labelValues(tenant, product, hit ? "hit" : "miss").inc();
+        cacheSeries
+                .computeIfAbsent(
+                        new CacheLabels(tenant, product, hit),
+                        labels -> cache.labelValues(tenant, product, hit ? "hit" : "miss"))
+                .inc();
     }
 
     public void telemetryEvent(String tenant, String product, String type) {

@@ -1,5 +1,6 @@
 package dev.autocomplete.server.protocol;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -27,6 +28,11 @@ public final class JsonText {
     /** What was written: the array itself when the capacity given was exactly filled, else a copy. */
     public byte[] bytes() {
         return length == bytes.length ? bytes : Arrays.copyOf(bytes, length);
+    }
+
+    /** Copies what was written to {@code out}, without the copy {@link #bytes()} may make. */
+    public void writeTo(ByteArrayOutputStream out) {
+        out.write(bytes, 0, length);
     }
 
     private void room(int more) {

@@ -25,12 +25,25 @@ public final class Offered {
 
     private final List<Offer> offers;
 
-    public Offered(List<Offer> offers) {
+    private Offered(List<Offer> offers) {
         this.offers = List.copyOf(offers);
+    }
+
+    /** What an answer offered: {@link #NONE} when nothing. */
+    public static Offered of(List<Offer> offers) {
+        return offers.isEmpty() ? NONE : new Offered(offers);
     }
 
     public List<Offer> offers() {
         return offers;
+    }
+
+    /**
+     * Whether nothing was offered. {@link #NONE} is the only such instance, so this reads nothing from memory: asked of
+     * a cached answer's offers on every hit, which are seldom in the processor's cache.
+     */
+    public boolean isEmpty() {
+        return this == NONE;
     }
 
     /** A 64-bit FNV-1a hash of a folded text: what the session memory keeps instead of the text. */

@@ -398,7 +398,7 @@ public final class Suggester {
             offers.add(new Offered.Offer(suggestion.type(), first && hashes.length > 0, hashes));
             first &= hashes.length == 0;
         }
-        return offers.isEmpty() ? Offered.NONE : new Offered(offers);
+        return Offered.of(offers);
     }
 
     /** docs/protocol.md §4.5: an intent is recognized and each required param is selected or identified completed. */

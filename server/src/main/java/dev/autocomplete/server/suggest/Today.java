@@ -13,8 +13,11 @@ import java.time.ZoneId;
  */
 final class Today {
 
-    /** A day of one zone, and the epoch milliseconds it spans ({@code [from, until)}). */
-    private record Day(ZoneId zone, LocalDate date, long from, long until) {}
+    /**
+     * A day of one zone, the epoch milliseconds it spans ({@code [from, until)}), and the clock in that zone (made
+     * once, not per request).
+     */
+    private record Day(ZoneId zone, Clock clock, LocalDate date, long from, long until) {}
 
     private final Clock clock;
     private volatile Day last;
@@ -28,16 +31,20 @@ final class Today {
      * instant in each zone, as the engine test kit's reads noon of its day in every zone).
      */
     LocalDate in(ZoneId zone) {
-        long now = clock.withZone(zone).millis();
         Day day = last;
-        if (day != null && now >= day.from && now < day.until && (day.zone == zone || day.zone.equals(zone))) {
-            return day.date;
+        if (day != null && (day.zone == zone || day.zone.equals(zone))) {
+            long now = day.clock.millis();
+            if (now >= day.from && now < day.until) {
+                return day.date;
+            }
         }
+        Clock zoned = clock.withZone(zone);
+        long now = zoned.millis();
         LocalDate date = LocalDate.ofInstant(Instant.ofEpochMilli(now), zone);
         // Days of 23 or 25 hours (summer time) and zones whose midnight is skipped are spanned by the rules.
         long from = date.atStartOfDay(zone).toInstant().toEpochMilli();
         long until = date.plusDays(1).atStartOfDay(zone).toInstant().toEpochMilli();
-        last = new Day(zone, date, from, until);
+        last = new Day(zone, zoned, date, from, until);
         return date;
     }
 }

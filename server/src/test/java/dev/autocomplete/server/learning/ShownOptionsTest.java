@@ -18,7 +18,7 @@ class ShownOptionsTest {
     private static final long NOW = 1_800_000_000L;
 
     private static Offered offer(long... options) {
-        return new Offered(List.of(new Offered.Offer("city", true, options)));
+        return Offered.of(List.of(new Offered.Offer("city", true, options)));
     }
 
     @Test
@@ -80,7 +80,7 @@ class ShownOptionsTest {
                 shown.attribute("new-0", 5, type -> false, NOW),
                 "made up, then sent back by its client: kept with the sessions clients name");
         long before = shown.size();
-        shown.recordNew("nothing", new Offered(List.of()), NOW);
+        shown.recordNew("nothing", Offered.of(List.of()), NOW);
         assertEquals(before, shown.size(), "an answer that offered nothing remembers no session");
     }
 
