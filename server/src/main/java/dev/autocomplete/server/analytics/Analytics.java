@@ -42,8 +42,6 @@ public final class Analytics implements AutoCloseable {
     /** Distinct picked options, and distinct unmatched spans, counted a day by this replica at most. */
     private static final int MAX_KEYS_A_DAY = 100_000;
 
-    private static final String PLACEHOLDER_TYPE = "placeholder";
-
     /** The endpoints whose refusals are counted ({@link #refused}). */
     public static final String SUGGEST = "suggest";
 
@@ -109,21 +107,11 @@ public final class Analytics implements AutoCloseable {
                 session(new AnalyticsStore.Sketch(tenant, product, hour, "ready"), request.sessionId());
             }
         }
-        if (keepUnmatched) {
-            SuggestResponse.Suggestion active = null;
-            for (SuggestResponse.Suggestion suggestion : response.suggestions()) {
-                if (!suggestion.type().equals(PLACEHOLDER_TYPE)) {
-                    active = suggestion; // the first param's: a loop, as a stream per request cost 0.7 % of it
-                    break;
-                }
-            }
-            if (active != null && active.options().isEmpty() && outcome.fallback() == null) {
-                String span = UnmatchedSpan.of(
-                        request.rawQuery(),
-                        caller.product().model().paramsByType().get(active.type()));
-                if (span != null) {
-                    unmatched.add(new AnalyticsStore.Span(tenant, product, day, span), 1, day);
-                }
+        if (keepUnmatched && response.unmatchedParam() != null && outcome.fallback() == null) {
+            String span = UnmatchedSpan.of(
+                    request.rawQuery(), caller.product().model().paramsByType().get(response.unmatchedParam()));
+            if (span != null) {
+                unmatched.add(new AnalyticsStore.Span(tenant, product, day, span), 1, day);
             }
         }
     }

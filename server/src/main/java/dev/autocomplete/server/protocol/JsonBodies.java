@@ -11,9 +11,9 @@ import java.util.Map;
 /**
  * Writes response and error bodies straight to bytes, so they go out with a Content-Length.
  *
- * <p>A response served from the response cache shares its {@code data} with every other response of that
- * cache entry, and with it the slot of its written bytes ({@link SuggestResponse.DataBytes}): {@code data} is
- * written once per entry, only {@code meta} per request.
+ * <p>A response served from the response cache shares its {@code data}, written when the answer was kept
+ * ({@link SuggestResponse#written()}), with every other response of that cache entry: only {@code meta} is written per
+ * request.
  */
 public final class JsonBodies {
 
@@ -24,11 +24,7 @@ public final class JsonBodies {
     }
 
     public byte[] suggestResponse(SuggestResponse response) {
-        byte[] data = response.dataBytes().get();
-        if (data == null) {
-            data = data(response);
-            response.dataBytes().set(data);
-        }
+        byte[] data = response.data() != null ? response.data() : data(response);
         // Only meta is written per request. Its values were validated (UUIDs, an ISO timestamp), so they are plain
         // ASCII: the capacity below is then exact, and the array is the body without a copy.
         String requestId = response.requestId();
@@ -56,7 +52,7 @@ public final class JsonBodies {
      * The answer's {@code data}, written by {@link JsonText}: on an uncached answer a generator's per-field work was 3 %
      * of the request's CPU.
      */
-    private static byte[] data(SuggestResponse response) {
+    static byte[] data(SuggestResponse response) {
         JsonText out = new JsonText(1024);
         out.object().field("raw_query", response.rawQuery());
         if (response.input() == null) {

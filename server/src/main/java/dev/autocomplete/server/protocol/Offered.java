@@ -7,7 +7,7 @@ import java.util.List;
  * What one answer offered that picks may be credited to: per suggestion, its param type and the hashes of its
  * options' folded texts ({@link #hash}); options the context supplied and untappable ones are left out (those of
  * params that do not learn are kept: their picks count for analytics only). Kept with a cached answer, so that a hit is remembered for the session as a miss is. Not part
- * of the response's value (every instance is equal, like {@link SuggestResponse.DataBytes}). Immutable.
+ * of the response's value (every instance is equal). Immutable.
  */
 public final class Offered {
 

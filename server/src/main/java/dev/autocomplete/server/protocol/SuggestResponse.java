@@ -1,14 +1,22 @@
 package dev.autocomplete.server.protocol;
 
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A {@code POST /api/suggest} response, ready to write.
  *
+ * <p>A cached answer is read from memory the processor has seldom kept (the cache holds thousands), so what every hit
+ * needs is here at the first step: {@code data} already written, and what analytics reads of the suggestions.
+ *
  * @param input the parsed view, or null when {@code rawQuery} has no placeholder
- * @param dataBytes the bytes of {@code data} once written, shared by every response made from this one with
- *        {@link #withEnvelope}: a cached answer's {@code data} is written once, only {@code meta} per request
  * @param offered what the answer offered that a pick may be credited to; not written
+ * @param unmatchedParam the type of the param the answer asks for first (its first suggestion that is not the
+ *        placeholder) when it offers no option for it, else null: what analytics counts as a span that matched nothing.
+ *        Derived from {@code suggestions}
+ * @param data the UTF-8 bytes of {@code data} once written ({@link #written()}), else null: a kept answer's are written
+ *        when it is kept, and every response made from it with {@link #withEnvelope} shares them, so only {@code meta}
+ *        is written per hit. Like {@code offered}, not part of the response's value ({@link #equals})
  */
 public record SuggestResponse(
         String rawQuery,
@@ -18,8 +26,11 @@ public record SuggestResponse(
         String requestId,
         String requestAt,
         String sessionId,
-        DataBytes dataBytes,
-        Offered offered) {
+        Offered offered,
+        String unmatchedParam,
+        byte[] data) {
+
+    private static final String PLACEHOLDER_TYPE = "placeholder";
 
     public SuggestResponse(
             String rawQuery,
@@ -29,50 +40,80 @@ public record SuggestResponse(
             String requestId,
             String requestAt,
             String sessionId) {
-        this(rawQuery, input, suggestions, ready, requestId, requestAt, sessionId, new DataBytes(), Offered.NONE);
+        this(
+                rawQuery,
+                input,
+                suggestions,
+                ready,
+                requestId,
+                requestAt,
+                sessionId,
+                Offered.NONE,
+                unmatchedParam(suggestions),
+                null);
     }
 
     /** The same {@code data} (and its written bytes) under another envelope. */
     public SuggestResponse withEnvelope(String newRequestId, String newRequestAt, String newSessionId) {
-        return new SuggestResponse(
-                rawQuery, input, suggestions, ready, newRequestId, newRequestAt, newSessionId, dataBytes, offered);
+        return with(newRequestId, newRequestAt, newSessionId, offered, data);
     }
 
     /** The same response, noting what it offered for learning. */
     public SuggestResponse withOffered(Offered newOffered) {
-        return new SuggestResponse(
-                rawQuery, input, suggestions, ready, requestId, requestAt, sessionId, dataBytes, newOffered);
+        return with(requestId, requestAt, sessionId, newOffered, data);
     }
 
-    /**
-     * A slot for the serialized {@code data}, filled by the first writer. Not part of the response's value:
-     * all slots are equal, so two responses with the same contents are equal whether written or not.
-     */
-    public static final class DataBytes {
-        private volatile byte[] bytes;
+    /** This response with its {@code data} written ({@link JsonBodies#data}): done once for an answer that is kept. */
+    public SuggestResponse written() {
+        return data != null ? this : with(requestId, requestAt, sessionId, offered, JsonBodies.data(this));
+    }
 
-        public byte[] get() {
-            return bytes;
-        }
+    private SuggestResponse with(
+            String newRequestId, String newRequestAt, String newSessionId, Offered newOffered, byte[] newData) {
+        return new SuggestResponse(
+                rawQuery,
+                input,
+                suggestions,
+                ready,
+                newRequestId,
+                newRequestAt,
+                newSessionId,
+                newOffered,
+                unmatchedParam,
+                newData);
+    }
 
-        public void set(byte[] written) {
-            bytes = written;
+    private static String unmatchedParam(List<Suggestion> suggestions) {
+        for (Suggestion suggestion : suggestions) {
+            if (!suggestion.type().equals(PLACEHOLDER_TYPE)) {
+                return suggestion.options().isEmpty() ? suggestion.type() : null;
+            }
         }
+        return null;
+    }
 
-        @Override
-        public boolean equals(Object other) {
-            return other instanceof DataBytes;
-        }
+    /** Equal when everything written is: {@code offered} and whether {@code data} was written yet do not count. */
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof SuggestResponse that
+                && ready == that.ready
+                && Objects.equals(rawQuery, that.rawQuery)
+                && Objects.equals(input, that.input)
+                && Objects.equals(suggestions, that.suggestions)
+                && Objects.equals(requestId, that.requestId)
+                && Objects.equals(requestAt, that.requestAt)
+                && Objects.equals(sessionId, that.sessionId);
+    }
 
-        @Override
-        public int hashCode() {
-            return 0;
-        }
+    @Override
+    public int hashCode() {
+        return Objects.hash(rawQuery, input, suggestions, ready, requestId, requestAt, sessionId);
+    }
 
-        @Override
-        public String toString() {
-            return "DataBytes";
-        }
+    @Override
+    public String toString() {
+        return "SuggestResponse[rawQuery=" + rawQuery + ", input=" + input + ", suggestions=" + suggestions + ", ready="
+                + ready + ", requestId=" + requestId + ", requestAt=" + requestAt + ", sessionId=" + sessionId + "]";
     }
 
     /**

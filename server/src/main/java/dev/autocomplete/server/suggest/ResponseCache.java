@@ -169,10 +169,13 @@ public final class ResponseCache {
         static final Lookup UNCACHED = new Lookup(null, null);
     }
 
-    /** Keeps an answer computed on a miss of {@code lookup}, and the request it was computed for. */
+    /**
+     * Keeps an answer computed on a miss of {@code lookup}, and the request it was computed for; the answer's
+     * {@code data} is written now if it was not yet ({@link SuggestResponse#written()}), so no hit writes it.
+     */
     void put(Lookup lookup, SuggestRequest request, SuggestResponse response) {
         if (lookup.key() != null) {
-            answers.put(lookup.key(), new Kept(request, response, weight(lookup.key().data.length)));
+            answers.put(lookup.key(), new Kept(request, response.written(), weight(lookup.key().data.length)));
         }
     }
 

@@ -102,7 +102,11 @@ public final class Suggester {
     }
 
     /** An answer, whether it may be kept in the cache, and what the engines did for it. */
-    private record Answer(SuggestResponse response, boolean keep, EngineRunner.Result<Reading> engines) {}
+    private record Answer(SuggestResponse response, boolean keep, EngineRunner.Result<Reading> engines) {
+        Answer written() {
+            return new Answer(response.written(), keep, engines);
+        }
+    }
 
     /** The response cache, for metrics. */
     public ResponseCache cache() {
@@ -133,7 +137,8 @@ public final class Suggester {
         } else {
             request = reader.read(body);
             fresh = answer(caller, request, today, priors);
-            if (fresh.keep()) {
+            if (fresh.keep() && cached.key() != null) {
+                fresh = fresh.written(); // its data written once, for every hit
                 cache.put(cached, request, fresh.response());
             }
         }

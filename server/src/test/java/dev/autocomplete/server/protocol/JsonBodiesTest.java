@@ -2,10 +2,13 @@ package dev.autocomplete.server.protocol;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -109,5 +112,55 @@ class JsonBodiesTest {
                         new SuggestResponse("", null, List.of(), false, null, null, null).withEnvelope("r", "t", "s")))
                 .path("data");
         assertEquals("{\"raw_query\":\"\",\"input\":null,\"suggestions\":[],\"is_ready\":false}", none.toString());
+    }
+
+    /**
+     * A kept answer's {@code data} is written once ({@link SuggestResponse#written()}) and shared by every envelope made
+     * from it: each body is the one a fresh answer gets, and the written bytes are not part of the response's value.
+     */
+    @Test
+    void a_written_answer_sends_what_a_fresh_one_sends_under_each_envelope() throws Exception {
+        SuggestResponse fresh = new SuggestResponse(
+                "Fly from caf\u00e9",
+                null,
+                List.of(
+                        new SuggestResponse.Suggestion("placeholder", "Where to?", false, List.of()),
+                        new SuggestResponse.Suggestion(
+                                "origin", "From", true, List.of(new SuggestResponse.Option("Caf\u00e9 City", true)))),
+                false,
+                null,
+                null,
+                null);
+        SuggestResponse kept = fresh.written();
+        assertTrue(kept.data() != null && fresh.data() == null);
+        assertSame(kept, kept.written());
+        assertEquals(fresh, kept);
+        for (String id : List.of("r1", "r2")) {
+            assertEquals(
+                    new String(bodies.suggestResponse(fresh.withEnvelope(id, "t", "s")), StandardCharsets.UTF_8),
+                    new String(bodies.suggestResponse(kept.withEnvelope(id, "t", "s")), StandardCharsets.UTF_8));
+            assertSame(kept.data(), kept.withEnvelope(id, "t", "s").data());
+        }
+        // What analytics counts as unmatched: the first param's suggestion when it offers nothing, the placeholder
+        // aside.
+        assertNull(fresh.unmatchedParam());
+        assertEquals(
+                "origin",
+                new SuggestResponse(
+                                "",
+                                null,
+                                List.of(
+                                        new SuggestResponse.Suggestion("placeholder", "Where to?", false, List.of()),
+                                        new SuggestResponse.Suggestion("origin", "From", true, List.of()),
+                                        new SuggestResponse.Suggestion(
+                                                "date",
+                                                "On",
+                                                false,
+                                                List.of(new SuggestResponse.Option("Today", true)))),
+                                false,
+                                null,
+                                null,
+                                null)
+                        .unmatchedParam());
     }
 }
