@@ -3,6 +3,7 @@ package dev.autocomplete.server;
 import static dev.autocomplete.server.ApiClient.envelope;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.autocomplete.server.config.ServerSettings;
@@ -357,7 +358,39 @@ class ConnectionDefencesTest {
             client.send(head(body.length(), key).replace("\r\n\r\n", "\r\nConnection: close\r\n\r\n") + body);
             String answer = client.readResponse();
             assertTrue(answer.startsWith("HTTP/1.1 200"), answer);
+            assertEquals("close", header(answer, "Connection"), answer);
             assertTrue(client.endsWithin(2000), "the connection stayed open after Connection: close");
+        }
+    }
+
+    /**
+     * HTTP/1.1 connections persist unless one side says otherwise, so an answer on a kept connection does not say
+     * {@code Connection: keep-alive}; and every {@code /api/} answer is {@code no-store}, so only a request that names
+     * an {@code Origin} (whose answer does vary by it) gets {@code Vary: Origin}. Together they keep a plain answer's
+     * status line and headers within the 256 bytes Helidon adds to the body for its send buffer: at 280, every cached
+     * answer grew that buffer once more (docs/benchmarks.md).
+     */
+    @Test
+    void a_kept_connection_answers_without_a_connection_header_and_vary_comes_with_an_origin() throws Exception {
+        try (AutocompleteServer server = start();
+                RawConnection client = new RawConnection("127.0.0.1", server.port())) {
+            String body = envelope("Book a flight from P").toString();
+            for (int i = 0; i < 3; i++) {
+                client.send(head(body.length(), key) + body);
+                String answer = client.readResponse();
+                String headers = answer.substring(0, answer.indexOf("\r\n\r\n") + 4);
+                assertTrue(answer.startsWith("HTTP/1.1 200"), answer);
+                assertNull(header(headers, "Connection"), headers);
+                assertNull(header(headers, "Vary"), headers);
+                assertTrue(headers.length() <= 256, headers.length() + " bytes of headers:\n" + headers);
+            }
+            assertFalse(client.endsWithin(200), "the connection ended after three answers");
+            String fromPage =
+                    head(body.length(), key).replace("\r\n\r\n", "\r\nOrigin: https://app.example.com\r\n\r\n");
+            client.send(fromPage + body);
+            String answer = client.readResponse();
+            assertTrue(answer.startsWith("HTTP/1.1 "), answer);
+            assertEquals("Origin", header(answer.substring(0, answer.indexOf("\r\n\r\n")), "Vary"), answer);
         }
     }
 

@@ -45,8 +45,12 @@ public final class CorsFilter implements Filter {
             chain.proceed();
             return;
         }
-        response.header(Headers.VARY_ORIGIN);
         Optional<String> origin = request.headers().first(HeaderNames.ORIGIN);
+        if (origin.isPresent()) {
+            // Only an answer to a page varies by Origin: every /api/ answer is no-store, so no cache keeps one without
+            // an Origin to hand to a page (SecurityHeaders).
+            response.header(Headers.VARY_ORIGIN);
+        }
         if (request.prologue().method() != Method.OPTIONS) {
             chain.proceed();
             return;
