@@ -170,13 +170,19 @@ public final class ResponseCache {
     }
 
     /**
-     * Keeps an answer computed on a miss of {@code lookup}, and the request it was computed for; the answer's
-     * {@code data} is written now if it was not yet ({@link SuggestResponse#written()}), so no hit writes it.
+     * Keeps an answer computed on a miss of {@code lookup}, and the request it was computed for, with its {@code data}
+     * written ({@link SuggestResponse#written()}), so no hit writes it.
+     *
+     * @return the answer as kept, its {@code data} written, for the request that computed it to send; {@code response}
+     *     itself when nothing is kept (the product is not cached)
      */
-    void put(Lookup lookup, SuggestRequest request, SuggestResponse response) {
-        if (lookup.key() != null) {
-            answers.put(lookup.key(), new Kept(request, response.written(), weight(lookup.key().data.length)));
+    SuggestResponse put(Lookup lookup, SuggestRequest request, SuggestResponse response) {
+        if (lookup.key() == null) {
+            return response;
         }
+        SuggestResponse kept = response.written();
+        answers.put(lookup.key(), new Kept(request, kept, weight(lookup.key().data.length)));
+        return kept;
     }
 
     /** Whether responses of this product are cached at all. */

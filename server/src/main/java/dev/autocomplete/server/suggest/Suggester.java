@@ -102,11 +102,7 @@ public final class Suggester {
     }
 
     /** An answer, whether it may be kept in the cache, and what the engines did for it. */
-    private record Answer(SuggestResponse response, boolean keep, EngineRunner.Result<Reading> engines) {
-        Answer written() {
-            return new Answer(response.written(), keep, engines);
-        }
-    }
+    private record Answer(SuggestResponse response, boolean keep, EngineRunner.Result<Reading> engines) {}
 
     /** The response cache, for metrics. */
     public ResponseCache cache() {
@@ -137,9 +133,9 @@ public final class Suggester {
         } else {
             request = reader.read(body);
             fresh = answer(caller, request, today, priors);
-            if (fresh.keep() && cached.key() != null) {
-                fresh = fresh.written(); // its data written once, for every hit
-                cache.put(cached, request, fresh.response());
+            if (fresh.keep()) {
+                // Sent as kept: its data is written once, for this request and every hit.
+                fresh = new Answer(cache.put(cached, request, fresh.response()), true, fresh.engines());
             }
         }
         SuggestResponse response = fresh == null ? cached.hit().response() : fresh.response();

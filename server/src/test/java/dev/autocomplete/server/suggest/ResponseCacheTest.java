@@ -1,6 +1,7 @@
 package dev.autocomplete.server.suggest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -106,11 +107,15 @@ class ResponseCacheTest {
         SuggestRequestReader.Keyed keyed = READER.keyed(body);
         ResponseCache.Lookup lookup = cache.find(product, keyed, today, 0);
         if (lookup.hit() != null) {
+            assertNotNull(lookup.hit().response().data(), "a kept answer's data is written when it is kept");
             return keyed.request(lookup.hit().request());
         }
         calls.incrementAndGet();
         SuggestRequest request = READER.read(body);
-        cache.put(lookup, request, new SuggestResponse("", null, List.of(), false, null, null, null));
+        SuggestResponse fresh = new SuggestResponse("", null, List.of(), false, null, null, null);
+        SuggestResponse sent = cache.put(lookup, request, fresh);
+        assertEquals(lookup.key() != null, sent.data() != null, "written only when kept");
+        assertEquals(fresh, sent);
         return request;
     }
 
