@@ -34,16 +34,26 @@ public record CatalogEntry(
             throw new IllegalArgumentException("text is blank");
         }
         aliases = List.copyOf(aliases);
-        Map<String, String> tags = new LinkedHashMap<>();
-        translations.forEach((tag, translated) -> {
-            if (!translated.isBlank()) {
-                tags.put(tag.toLowerCase(Locale.ROOT), translated);
-            }
-        });
-        translations = Map.copyOf(tags);
-        Map<String, List<String>> copied = new LinkedHashMap<>();
-        attributes.forEach((name, values) -> copied.put(name, List.copyOf(values)));
-        attributes = java.util.Collections.unmodifiableMap(copied);
+        // Most options have neither translations nor attributes: no copy for them (a million entries are made on a
+        // load).
+        if (!translations.isEmpty()) {
+            Map<String, String> tags = new LinkedHashMap<>();
+            translations.forEach((tag, translated) -> {
+                if (!translated.isBlank()) {
+                    tags.put(tag.toLowerCase(Locale.ROOT), translated);
+                }
+            });
+            translations = Map.copyOf(tags);
+        } else {
+            translations = Map.of();
+        }
+        if (!attributes.isEmpty()) {
+            Map<String, List<String>> copied = new LinkedHashMap<>();
+            attributes.forEach((name, values) -> copied.put(name, List.copyOf(values)));
+            attributes = java.util.Collections.unmodifiableMap(copied);
+        } else {
+            attributes = Map.of();
+        }
     }
 
     public CatalogEntry(String text, double weight) {

@@ -57,6 +57,28 @@ public final class Folding {
         return folded.toString();
     }
 
+    /**
+     * Whether {@link #fold} of the text is not empty (it has a letter or digit), without making the folded string: a
+     * seed file's million rows were each folded only for this.
+     */
+    public static boolean hasWord(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < 0x80) {
+                if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z')) {
+                    return true;
+                }
+            } else if (c < TABLE_END) {
+                if (!TABLE[c].isBlank()) {
+                    return true;
+                }
+            } else {
+                return !foldAny(text).isEmpty();
+            }
+        }
+        return false;
+    }
+
     /** {@link #fold} of any text, by its decomposition (NFKD) as a whole. */
     private static String foldAny(String text) {
         StringBuilder folded = new StringBuilder(text.length());

@@ -55,10 +55,21 @@ class FoldingTest {
             texts.add(text.toString());
         }
         for (String text : texts) {
+            assertEquals(!Folding.fold(text).isEmpty(), Folding.hasWord(text), text);
             String decomposed = java.text.Normalizer.normalize(text, java.text.Normalizer.Form.NFKD);
             String plain = decomposed.replaceAll("\\p{M}+", "").toLowerCase(java.util.Locale.ROOT);
             assertEquals(plain.replaceAll("[^\\p{L}\\p{N}]+", " ").strip(), Folding.fold(text), text);
         }
+    }
+
+    @Test
+    void a_text_has_a_word_when_it_folds_to_something() {
+        org.junit.jupiter.api.Assertions.assertTrue(Folding.hasWord("?-a"));
+        org.junit.jupiter.api.Assertions.assertTrue(Folding.hasWord("– é"));
+        org.junit.jupiter.api.Assertions.assertTrue(Folding.hasWord("!東京"));
+        org.junit.jupiter.api.Assertions.assertFalse(Folding.hasWord("?! ́ ·"));
+        org.junit.jupiter.api.Assertions.assertFalse(Folding.hasWord("‼ —"));
+        org.junit.jupiter.api.Assertions.assertFalse(Folding.hasWord(""));
     }
 
     @Test

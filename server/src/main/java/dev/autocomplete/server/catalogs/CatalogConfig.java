@@ -19,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -386,27 +387,25 @@ final class CatalogConfig {
             for (String column : translated) {
                 checkLanguage(tree, key, column.substring(TEXT_COLUMN.length()));
             }
-            boolean weighted = parser.getHeaderMap().containsKey("weight");
-            boolean aliased = parser.getHeaderMap().containsKey("aliases");
+            Columns columns = new Columns(parser.getHeaderMap(), translated, attributeColumns);
             List<String> ids = key.equals("file") && parser.getHeaderMap().containsKey("id") ? new ArrayList<>() : null;
-            Map<String, String> idLines = new HashMap<>();
+            Map<String, Long> idLines = new HashMap<>();
             List<CatalogEntry> entries = new ArrayList<>();
-            List<String> places = new ArrayList<>();
+            Lines places = new Lines();
             // Each row with a problem is refused on its own and the others still read, so that every one is found.
             Refusals refused = new Refusals();
             // A row's line is the one it starts on, counted in the file: a quoted value may hold line breaks, so the
             // record number (a row a line) would name the lines after such a row one too early.
             long lastLine = parser.getCurrentLineNumber();
             for (CSVRecord row : parser) {
-                String line = Long.toString(lastLine + 1);
+                long line = lastLine + 1;
                 lastLine = parser.getCurrentLineNumber();
-                String where = name + " line " + line + ": ";
                 try {
-                    CatalogEntry entry = entry(tree, key, row, where, translated, attributeColumns, weighted, aliased);
+                    CatalogEntry entry = entry(tree, key, row, columns);
                     entries.add(entry);
-                    String id = ids == null ? null : id(tree, key, row, where, idLines, line);
+                    String id = ids == null ? null : id(tree, key, row, idLines, line);
                     if (key.equals("file")) {
-                        storable(tree, key, where, id, entry);
+                        storable(tree, key, id, entry);
                     }
                     if (ids != null) {
                         ids.add(id);
@@ -416,11 +415,9 @@ final class CatalogConfig {
                     if (entries.size() > places.size()) {
                         entries.removeLast();
                     }
-                    String message = e.getMessage();
-                    refused.add(
-                            Long.parseLong(line),
-                            message.startsWith(where) ? message.substring(where.length()) : message,
-                            message);
+                    // The row's own problem, and the same named by its line: the line's words are made only here,
+                    // for a refused row, not for each of a million rows read well.
+                    refused.add(line, e.getMessage(), name + " line " + line + ": " + e.getMessage());
                 }
             }
             if (entries.isEmpty() && refused.isEmpty()) {
@@ -445,67 +442,127 @@ final class CatalogConfig {
         }
     }
 
-    /** One row's option; every problem names the row ({@code where}). */
-    private CatalogEntry entry(
-            ConfigTree tree,
-            String key,
-            CSVRecord row,
-            String where,
-            List<String> translated,
-            List<String> attributeColumns,
-            boolean weighted,
-            boolean aliased)
+    /**
+     * A CSV file's columns, looked up by name once: a row's values are then read by index, where a million rows each
+     * looked up every column's name in the header's map.
+     *
+     * @param text the {@code text} column's index; {@code weight} and {@code aliases} are -1 without the column
+     * @param translated the {@code text_<language>} columns' indexes and their languages, in the file's order
+     * @param attributes the {@code attr.<name>} columns' indexes and their names, in the file's order
+     */
+    private record Columns(
+            int text,
+            int weight,
+            int aliases,
+            int[] translated,
+            List<String> languages,
+            int[] attributes,
+            List<String> attributeNames) {
+
+        Columns(Map<String, Integer> header, List<String> translated, List<String> attributes) {
+            this(
+                    header.get("text"),
+                    header.getOrDefault("weight", -1),
+                    header.getOrDefault("aliases", -1),
+                    translated.stream().mapToInt(header::get).toArray(),
+                    translated.stream()
+                            .map(c -> c.substring(TEXT_COLUMN.length()))
+                            .toList(),
+                    attributes.stream().mapToInt(header::get).toArray(),
+                    attributes.stream()
+                            .map(c -> c.substring(ATTRIBUTE_COLUMN.length()))
+                            .toList());
+        }
+
+        /** The row's value in a column, or null when the column is missing (-1) or the row too short to have it. */
+        static String value(CSVRecord row, int column) {
+            return column >= 0 && column < row.size() ? row.get(column) : null;
+        }
+    }
+
+    /** Line numbers, one per row read well, given as text where a message names them; growable, without boxing. */
+    private static final class Lines extends java.util.AbstractList<String> {
+        private long[] lines = new long[1024];
+        private int size;
+
+        void add(long line) {
+            if (size == lines.length) {
+                lines = Arrays.copyOf(lines, size * 2);
+            }
+            lines[size++] = line;
+        }
+
+        @Override
+        public String get(int index) {
+            java.util.Objects.checkIndex(index, size);
+            return Long.toString(lines[index]);
+        }
+
+        @Override
+        public int size() {
+            return size;
+        }
+    }
+
+    /** One row's option; a problem's message is the row's own, which the caller prefixes with the row's line. */
+    private CatalogEntry entry(ConfigTree tree, String key, CSVRecord row, Columns columns)
             throws EngineConfigException {
-        String text =
-                row.isMapped("text") && row.isSet("text") ? row.get("text").strip() : "";
+        String written = Columns.value(row, columns.text());
+        String text = written == null ? "" : written.strip();
         if (text.isEmpty()) {
-            throw tree.error(key, where + "empty text");
+            throw tree.error(key, "empty text");
         }
         double weight = 0;
-        if (weighted && row.isSet("weight") && !row.get("weight").isBlank()) {
-            weight = number(tree, key, row.get("weight").strip(), where + "weight is not ");
+        String weightValue = Columns.value(row, columns.weight());
+        if (weightValue != null && !weightValue.isBlank()) {
+            weight = number(tree, key, weightValue.strip(), "weight is not ");
         }
-        List<String> aliases =
-                aliased && row.isSet("aliases") && !row.get("aliases").isBlank()
-                        ? List.of(row.get("aliases").split("\\|"))
-                        : List.of();
-        Map<String, String> texts = new LinkedHashMap<>();
-        for (String column : translated) {
-            if (row.isSet(column)) {
-                putTranslation(tree, key, texts, column.substring(TEXT_COLUMN.length()), row.get(column));
+        String aliasValue = Columns.value(row, columns.aliases());
+        List<String> aliases = aliasValue == null || aliasValue.isBlank() ? List.of() : values(aliasValue);
+        Map<String, String> texts = Map.of();
+        for (int c = 0; c < columns.translated().length; c++) {
+            String value = Columns.value(row, columns.translated()[c]);
+            if (value != null) {
+                if (texts.isEmpty()) {
+                    texts = new LinkedHashMap<>();
+                }
+                putTranslation(tree, key, texts, columns.languages().get(c), value);
             }
         }
-        Map<String, List<String>> attributes = new LinkedHashMap<>();
-        for (String column : attributeColumns) {
-            if (row.isSet(column) && !row.get(column).isBlank()) {
-                attributes.put(
-                        column.substring(ATTRIBUTE_COLUMN.length()),
-                        List.of(row.get(column).split("\\|")).stream()
-                                .map(String::strip)
-                                .filter(v -> !v.isEmpty())
-                                .toList());
+        Map<String, List<String>> attributes = Map.of();
+        for (int c = 0; c < columns.attributes().length; c++) {
+            String value = Columns.value(row, columns.attributes()[c]);
+            if (value != null && !value.isBlank()) {
+                if (attributes.isEmpty()) {
+                    attributes = new LinkedHashMap<>();
+                }
+                attributes.put(columns.attributeNames().get(c), values(value));
             }
         }
-        return new CatalogEntry(
-                text,
-                codesChecked(
-                        tree,
-                        key,
-                        where,
-                        aliases.stream()
-                                .map(String::strip)
-                                .filter(a -> !a.isEmpty())
-                                .toList()),
-                weight,
-                texts,
-                attributes);
+        return new CatalogEntry(text, codesChecked(tree, key, "", aliases), weight, texts, attributes);
+    }
+
+    /** A cell's values separated by {@code |}, each stripped, the empty ones left out. */
+    private static List<String> values(String cell) {
+        List<String> values = new ArrayList<>(4);
+        int from = 0;
+        while (from <= cell.length()) {
+            int bar = cell.indexOf('|', from);
+            int to = bar < 0 ? cell.length() : bar;
+            String value = cell.substring(from, to).strip();
+            if (!value.isEmpty()) {
+                values.add(value);
+            }
+            from = to + 1;
+        }
+        return values;
     }
 
     /**
      * Refuses a seed file's row that the catalog store would refuse (a text over its length, a control character, too
      * many aliases), here where its line is known rather than later by its place among the records.
      */
-    private static void storable(ConfigTree tree, String key, String where, String id, CatalogEntry entry)
+    private static void storable(ConfigTree tree, String key, String id, CatalogEntry entry)
             throws EngineConfigException {
         OptionRecord record = new OptionRecord(
                 id != null ? id : "",
@@ -516,24 +573,23 @@ final class CatalogConfig {
                 entry.attributes());
         Optional<String> problem = id != null ? OptionRecords.problem(record) : OptionRecords.contentProblem(record);
         if (problem.isPresent()) {
-            throw tree.error(key, where + problem.get());
+            throw tree.error(key, problem.get());
         }
     }
 
     /** A row's id: not blank, at most {@link #MAX_ID} characters, unique in the file. */
-    private static String id(
-            ConfigTree tree, String key, CSVRecord row, String where, Map<String, String> lines, String line)
+    private static String id(ConfigTree tree, String key, CSVRecord row, Map<String, Long> lines, long line)
             throws EngineConfigException {
         String id = row.isSet("id") ? row.get("id").strip() : "";
         if (id.isEmpty()) {
-            throw tree.error(key, where + "empty id");
+            throw tree.error(key, "empty id");
         }
         if (id.length() > MAX_ID) {
-            throw tree.error(key, where + "id longer than " + MAX_ID + " characters");
+            throw tree.error(key, "id longer than " + MAX_ID + " characters");
         }
-        String first = lines.putIfAbsent(id, line);
+        Long first = lines.putIfAbsent(id, line);
         if (first != null) {
-            throw tree.error(key, where + "id '" + id + "' is already the id of line " + first);
+            throw tree.error(key, "id '" + id + "' is already the id of line " + first);
         }
         return id;
     }

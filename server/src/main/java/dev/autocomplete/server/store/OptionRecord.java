@@ -29,9 +29,13 @@ public record OptionRecord(
         requireNonNull(text, "text is null");
         aliases = List.copyOf(aliases);
         translations = Map.copyOf(translations);
-        java.util.Map<String, List<String>> copied = new java.util.TreeMap<>();
-        attributes.forEach((name, values) -> copied.put(name, List.copyOf(values)));
-        attributes = java.util.Collections.unmodifiableMap(copied);
+        if (attributes.isEmpty()) {
+            attributes = Map.of();
+        } else {
+            java.util.Map<String, List<String>> copied = new java.util.TreeMap<>();
+            attributes.forEach((name, values) -> copied.put(name, List.copyOf(values)));
+            attributes = java.util.Collections.unmodifiableMap(copied);
+        }
     }
 
     public OptionRecord(String id, String text, List<String> aliases, double weight, Map<String, String> translations) {

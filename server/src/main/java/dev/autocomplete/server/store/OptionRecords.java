@@ -1,6 +1,7 @@
 package dev.autocomplete.server.store;
 
 import dev.autocomplete.index.AliasCodes;
+import dev.autocomplete.index.Folding;
 import dev.autocomplete.spi.toolkit.TextFolding;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -52,7 +53,7 @@ public final class OptionRecords {
         if (text.isPresent()) {
             return text;
         }
-        if (TextFolding.fold(record.text()).isEmpty()) {
+        if (!Folding.hasWord(record.text())) {
             return Optional.of("'text' has no letter or digit");
         }
         if (!Double.isFinite(record.weight())) {

@@ -40,6 +40,36 @@ class CatalogSeedsTest {
     }
 
     @Test
+    void columns_are_read_in_any_order_and_a_short_row_has_no_values_in_the_columns_it_lacks() throws Exception {
+        // A row may stop before the last columns (commons-csv keeps it short).
+        Files.writeString(
+                temp.resolve("cities.csv"),
+                "attr.region,text_fr,aliases,text,weight,attr.team\n"
+                        + "EU| west |,Londres,LHR| |City,London,9,a|b\n"
+                        + ",,,Lyon\n"
+                        + "\"E,U\",,,Oslo,2\n");
+        assertEquals(
+                List.of(
+                        new SeedOption(
+                                null,
+                                new CatalogEntry(
+                                        "London",
+                                        List.of("LHR", "City"),
+                                        9,
+                                        Map.of("fr", "Londres"),
+                                        Map.of("region", List.of("EU", "west"), "team", List.of("a", "b")))),
+                        new SeedOption(null, new CatalogEntry("Lyon", 0)),
+                        new SeedOption(
+                                null,
+                                new CatalogEntry("Oslo", List.of(), 2, Map.of(), Map.of("region", List.of("E,U"))))),
+                read(Map.of("file", "cities.csv")));
+        Files.writeString(temp.resolve("cities.csv"), "weight,text\n3\n");
+        EngineConfigException empty =
+                assertThrows(EngineConfigException.class, () -> read(Map.of("file", "cities.csv")));
+        assertEquals("cities.csv line 2: empty text", empty.getMessage());
+    }
+
+    @Test
     void without_an_id_column_or_from_an_inline_list_the_ids_are_left_to_the_importer() throws Exception {
         Files.writeString(temp.resolve("cities.csv"), "text,weight\nLondon,9\n");
         assertEquals(List.of(new SeedOption(null, new CatalogEntry("London", 9))), read(Map.of("file", "cities.csv")));
