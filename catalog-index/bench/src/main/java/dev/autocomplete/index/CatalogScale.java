@@ -43,21 +43,24 @@ public final class CatalogScale {
             long before = usedAfterGc(memory);
             long start = System.nanoTime();
             long cpuStart = threads.getCurrentThreadCpuTime();
+            long allocatedStart = allocated(threads);
             LiveOptions catalog = LiveOptions.of(CatalogSeeds.read(declaration, dir, "en").stream()
                     .map(SeedOption::entry)
                     .toList());
             long millis = (System.nanoTime() - start) / 1_000_000;
             long cpuMillis = (threads.getCurrentThreadCpuTime() - cpuStart) / 1_000_000;
+            long allocatedMegabytes = (allocated(threads) - allocatedStart) >> 20;
             long after = usedAfterGc(memory);
             System.out.printf(
                     Locale.ROOT,
                     "run %d: load %,d ms wall, %,d ms CPU of the loading thread "
-                            + "(load average %.1f); heap retained %.1f bytes/option (GC-measured), %.1f bytes/option "
+                            + "(load average %.1f; %,d MB allocated); heap retained %.1f bytes/option (GC-measured), %.1f bytes/option "
                             + "(catalog arrays)%n",
                     run,
                     millis,
                     cpuMillis,
                     ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+                    allocatedMegabytes,
                     (double) (after - before) / size,
                     (double) catalog.heapBytes() / size);
             List<CatalogEntry> entries = options.stream()
@@ -150,6 +153,14 @@ public final class CatalogScale {
             throw new IllegalStateException("a fold changed the options");
         }
         return String.format(Locale.ROOT, "%,d ms wall, %,d ms CPU", millis, cpuMillis);
+    }
+
+    /**
+     * What the loading thread has allocated, in bytes: steadier than its CPU time on a shared machine, where
+     * touching fresh heap pages (page faults and zeroing) is much of a load's cost and its price swings.
+     */
+    private static long allocated(java.lang.management.ThreadMXBean threads) {
+        return ((com.sun.management.ThreadMXBean) threads).getCurrentThreadAllocatedBytes();
     }
 
     private static long usedAfterGc(MemoryMXBean memory) throws InterruptedException {
