@@ -115,22 +115,24 @@ final class KeyIndex {
         }
         sort(keys, nameStarts);
         this.keys = new PackedInts(keys);
+        // Each key's head, option and weight read once, from the build's plain arrays rather than the packed ones.
         TrieTop.Builder topLevels = new TrieTop.Builder();
+        float[] keyWeights = new float[keys.length];
+        long[] sampled = new long[((keys.length - 1) >> SAMPLE_SHIFT) + 1];
         for (int k = 0; k < keys.length; k++) {
-            topLevels.add(head(k));
+            int name = keys[k] >>> shift;
+            long head = headAt(nameStarts[name] + (keys[k] & mask));
+            topLevels.add(head);
+            if ((k & ((1 << SAMPLE_SHIFT) - 1)) == 0) {
+                sampled[k >> SAMPLE_SHIFT] = head;
+            }
+            keyWeights[k] = weights[owners == null ? name : owners[name]];
         }
         this.maxLength = longest;
         this.top = topLevels.build();
-        float[] keyWeights = new float[keys.length];
-        for (int k = 0; k < keys.length; k++) {
-            keyWeights[k] = weights[option(k)];
-        }
         this.blocks = new Maxima(keyWeights);
         this.supers = new Maxima(blocks.max);
-        this.heads = new long[((keys.length - 1) >> SAMPLE_SHIFT) + 1];
-        for (int s = 0; s < heads.length; s++) {
-            heads[s] = head(s << SAMPLE_SHIFT);
-        }
+        this.heads = sampled;
         this.tops = RangeTops.of(this);
     }
 

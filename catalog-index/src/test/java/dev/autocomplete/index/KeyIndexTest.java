@@ -34,6 +34,54 @@ class KeyIndexTest {
     }
 
     @Test
+    // A misordered index can keep its build's range walk from ending: a failure, not a hung build.
+    @org.junit.jupiter.api.Timeout(value = 60, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+    void a_large_index_orders_its_keys_by_their_bytes_then_equal_ones_by_name_and_offset() {
+        // Tens of thousands of names of words from a small alphabet, so that many keys are equal or share long
+        // prefixes, some of them one byte long.
+        Random words = new Random(29);
+        ByteArrayOutputStream blob = new ByteArrayOutputStream();
+        int names = 40_000;
+        int shift = 6;
+        int[] starts = new int[names];
+        List<int[]> keyed = new ArrayList<>();
+        for (int name = 0; name < names; name++) {
+            starts[name] = blob.size();
+            StringBuilder text = new StringBuilder();
+            for (int w = words.nextInt(3); w >= 0; w--) {
+                if (!text.isEmpty()) {
+                    text.append(' ');
+                }
+                keyed.add(new int[] {name << shift | text.toString().getBytes(StandardCharsets.UTF_8).length});
+                text.append(word(words, 1 + words.nextInt(4)));
+            }
+            blob.writeBytes(text.toString().getBytes(StandardCharsets.UTF_8));
+            blob.write(0);
+        }
+        byte[] bytes = blob.toByteArray();
+        int[] keys = keyed.stream().mapToInt(k -> k[0]).toArray();
+        float[] weights = new float[names];
+        KeyIndex large = new KeyIndex(bytes, starts, new Positions(starts), null, keys.clone(), shift, weights);
+        java.util.function.IntFunction<byte[]> keyBytes = key -> {
+            int from = starts[key >>> shift] + (key & ((1 << shift) - 1));
+            int to = from;
+            while (bytes[to] != 0) {
+                to++;
+            }
+            return Arrays.copyOfRange(bytes, from, to);
+        };
+        List<Integer> expected = new ArrayList<>(Arrays.stream(keys).boxed().toList());
+        expected.sort((p, q) -> {
+            int order = Arrays.compareUnsigned(keyBytes.apply(p), keyBytes.apply(q));
+            return order != 0 ? order : Integer.compare(p, q);
+        });
+        for (int k = 0; k < keys.length; k++) {
+            int key = expected.get(k);
+            assertEquals(starts[key >>> shift] + (key & ((1 << shift) - 1)), large.position(k), "key " + k);
+        }
+    }
+
+    @Test
     void prefix_bounds_match_a_scan_of_the_sorted_keys() {
         for (int q = 0; q < 4_000; q++) {
             byte[] prefix = text(1 + random.nextInt(10)).getBytes(StandardCharsets.UTF_8);
@@ -89,6 +137,15 @@ class KeyIndexTest {
             text.append("abé 1".charAt(random.nextInt(5)));
         }
         return text.toString();
+    }
+
+    /** A word of {@code a}, {@code b} and {@code é} (two bytes in UTF-8). */
+    private static String word(Random random, int length) {
+        StringBuilder word = new StringBuilder();
+        for (int i = 0; i < length; i++) {
+            word.append("abé".charAt(random.nextInt(3)));
+        }
+        return word.toString();
     }
 
     private static boolean startsWith(byte[] key, byte[] prefix) {
