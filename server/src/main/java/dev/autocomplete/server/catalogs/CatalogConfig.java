@@ -334,7 +334,7 @@ final class CatalogConfig {
                 }
                 entries.add(new CatalogEntry(
                         nonBlank(item, "text"),
-                        codesChecked(item, "aliases", "", item.strings("aliases")),
+                        codesChecked(item, "aliases", item.strings("aliases")),
                         number(item, "weight", weight, "must be "),
                         texts,
                         attributes(item)));
@@ -539,7 +539,7 @@ final class CatalogConfig {
                 attributes.put(columns.attributeNames().get(c), values(value));
             }
         }
-        return new CatalogEntry(text, codesChecked(tree, key, "", aliases), weight, texts, attributes);
+        return new CatalogEntry(text, codesChecked(tree, key, aliases), weight, texts, attributes);
     }
 
     /** A cell's values separated by {@code |}, each stripped, the empty ones left out. */
@@ -608,12 +608,12 @@ final class CatalogConfig {
     }
 
     /** The aliases, refused when one is written as a code ({@code =LON}) with nothing to match ({@code =}). */
-    private static List<String> codesChecked(ConfigTree tree, String key, String where, List<String> aliases)
+    private static List<String> codesChecked(ConfigTree tree, String key, List<String> aliases)
             throws EngineConfigException {
         for (String alias : aliases) {
             java.util.Optional<String> problem = AliasCodes.problem(alias);
             if (problem.isPresent()) {
-                throw tree.error(key, where + "alias '" + alias + "' " + problem.get());
+                throw tree.error(key, "alias '" + alias + "' " + problem.get());
             }
         }
         return aliases;
