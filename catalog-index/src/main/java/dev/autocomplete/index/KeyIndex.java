@@ -27,7 +27,7 @@ final class KeyIndex {
     private static final int PART = 4;
 
     private static final long INDEX_MASK = (1L << 30) - 1;
-    private static final int SAMPLE_SHIFT = 4;
+    private static final int SAMPLE_SHIFT = 5;
     private static final int HEAD = 8;
     private static final VarHandle LONG_VIEW = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
@@ -54,7 +54,10 @@ final class KeyIndex {
 
     private final float[] weights;
     private final int maxLength;
-    /** The first 8 bytes of every 16th key, big-endian: most searches for a short prefix stay in this array. */
+    /**
+     * The first 8 bytes of every 32nd key, big-endian: a search past the table's depth, within one of its nodes, stays
+     * in this array but for the last few keys.
+     */
     private final long[] heads;
     /** The first levels of the trie, where most seeks of the typo walk land. */
     private final TrieTop top;
