@@ -44,7 +44,7 @@ class KeyIndexTest {
         int names = 40_000;
         int shift = 6;
         int[] starts = new int[names];
-        List<int[]> keyed = new ArrayList<>();
+        java.util.stream.IntStream.Builder keyed = java.util.stream.IntStream.builder();
         for (int name = 0; name < names; name++) {
             starts[name] = blob.size();
             StringBuilder text = new StringBuilder();
@@ -52,14 +52,14 @@ class KeyIndexTest {
                 if (!text.isEmpty()) {
                     text.append(' ');
                 }
-                keyed.add(new int[] {name << shift | text.toString().getBytes(StandardCharsets.UTF_8).length});
+                keyed.add(name << shift | text.toString().getBytes(StandardCharsets.UTF_8).length);
                 text.append(word(words, 1 + words.nextInt(4)));
             }
             blob.writeBytes(text.toString().getBytes(StandardCharsets.UTF_8));
             blob.write(0);
         }
         byte[] bytes = blob.toByteArray();
-        int[] keys = keyed.stream().mapToInt(k -> k[0]).toArray();
+        int[] keys = keyed.build().toArray();
         float[] weights = new float[names];
         KeyIndex large = new KeyIndex(bytes, starts, new Positions(starts), null, keys.clone(), shift, weights);
         java.util.function.IntFunction<byte[]> keyBytes = key -> {
