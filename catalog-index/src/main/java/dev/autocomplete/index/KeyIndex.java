@@ -293,6 +293,33 @@ final class KeyIndex {
         return lo;
     }
 
+    /**
+     * The keys that start with {@code prefix}, as {@code {from, to}}: {@link #lowerBound} and {@link #upperBound}, in
+     * one descent of the table for a prefix no longer than its levels.
+     */
+    int[] prefixRange(byte[] prefix) {
+        if (prefix.length > 0 && prefix.length <= TrieTop.DEPTH) {
+            return top.keysOf(prefix.length, top.nodeOf(prefix.length, headOf(prefix)));
+        }
+        return new int[] {lowerBound(prefix), upperBound(prefix)};
+    }
+
+    /**
+     * The keys equal to {@code key}, as {@code {from, to}} (equal keys sort first among those it starts): from the
+     * table alone for a key shorter than its levels, else from the first key not below it on.
+     */
+    int[] equalRange(byte[] key) {
+        if (key.length > 0 && key.length < TrieTop.DEPTH) {
+            return top.equalKeysOf(key.length, top.nodeOf(key.length, headOf(key)));
+        }
+        int from = lowerBound(key);
+        int to = from;
+        while (to < size() && isKey(to, key)) {
+            to++;
+        }
+        return new int[] {from, to};
+    }
+
     /** The first key after every key that starts with {@code prefix}. */
     int upperBound(byte[] prefix) {
         if (prefix.length > 0 && prefix.length <= HEAD && (prefix[prefix.length - 1] & 0xff) < 0xff) {
@@ -385,7 +412,7 @@ final class KeyIndex {
     }
 
     /** A prefix of at most 8 bytes as a head. */
-    private static long headOf(byte[] prefix) {
+    static long headOf(byte[] prefix) {
         long head = 0;
         for (int i = 0; i < HEAD; i++) {
             head = (head << 8) | (i < prefix.length ? prefix[i] & 0xff : 0);

@@ -75,6 +75,10 @@ final class LayeredCatalog {
 
     /** {@link OptionCatalog#exactOptions}, ascending. */
     int[] exactOptions(String folded) {
+        int[][] both = tops == null ? null : OptionCatalog.exactOptions(main, gone, delta, tops, folded);
+        if (both != null) {
+            return merged(both[0], both[1]);
+        }
         return merged(
                 main.exactOptions(folded, gone), delta.size() == 0 ? new int[0] : delta.exactOptions(folded, null));
     }

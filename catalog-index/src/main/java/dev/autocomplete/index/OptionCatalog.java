@@ -278,12 +278,22 @@ final class OptionCatalog {
      * {@code gone} (or null) tells the options to leave out.
      */
     int[] exactOptions(String folded, IntPredicate gone) {
+        byte[] key = bytes(folded);
+        return key.length == 0 ? EMPTY_OPTIONS : optionsOf(starts.equalRange(key), gone);
+    }
+
+    /** The options of the start keys {@code [range[0], range[1])} not {@code gone} (or null), each once, ascending. */
+    int[] optionsOf(int[] range, IntPredicate gone) {
+        if (range[0] >= range[1]) {
+            return EMPTY_OPTIONS;
+        }
         IntBuffer found = new IntBuffer();
-        forExact(folded, option -> {
+        for (int k = range[0]; k < range[1]; k++) {
+            int option = starts.option(k);
             if ((gone == null || !gone.test(option)) && !found.contains(option)) {
                 found.add(option);
             }
-        });
+        }
         return found.toArray();
     }
 
@@ -306,8 +316,8 @@ final class OptionCatalog {
      */
     boolean startsLonger(String folded, IntPredicate other) {
         byte[] prefix = bytes(folded);
-        int to = starts.upperBound(prefix);
-        for (int k = starts.lowerBound(prefix); k < to; k++) {
+        int[] range = starts.prefixRange(prefix);
+        for (int k = range[0]; k < range[1]; k++) {
             // Equal keys sort first (the terminator is the smallest byte); usually the next key decides.
             int next = starts.byteAt(k, prefix.length);
             if (next >= 0 && next != ' ' && other.test(starts.option(k))) {
@@ -333,11 +343,12 @@ final class OptionCatalog {
      */
     boolean hasPrefix(String foldedPrefix, IntPredicate gone) {
         byte[] prefix = bytes(foldedPrefix);
-        return hasLive(starts, starts.lowerBound(prefix), starts.upperBound(prefix), gone)
-                || hasLive(words, words.lowerBound(prefix), words.upperBound(prefix), gone);
+        return hasLive(starts, starts.prefixRange(prefix), gone) || hasLive(words, words.prefixRange(prefix), gone);
     }
 
-    private static boolean hasLive(KeyIndex index, int from, int to, IntPredicate gone) {
+    private static boolean hasLive(KeyIndex index, int[] range, IntPredicate gone) {
+        int from = range[0];
+        int to = range[1];
         if (gone == null) {
             return from < to;
         }
@@ -468,6 +479,8 @@ final class OptionCatalog {
         private final OptionCatalog delta;
         private final TrieTop[][] tops;
         private final TypoWalk.Ranges[][] kept = new TypoWalk.Ranges[2][];
+        /** The delta's keys under the typed prefix that {@link #prefixRange} found with the main's: starts, words. */
+        private final int[][] keptPrefix = new int[2][];
 
         /** @param tops {@link #mergedTops} of the two */
         SharedWalks(OptionCatalog main, OptionCatalog delta, TrieTop[][] tops) {
@@ -494,6 +507,25 @@ final class OptionCatalog {
             return true;
         }
 
+        /**
+         * The keys of {@code catalog}'s index (inner {@code words}, or starts) that start with {@code prefix}, as
+         * {@link KeyIndex#prefixRange}: for the main, from one descent of the merged table, which also finds the
+         * delta's keys there and keeps them for the delta's search.
+         */
+        int[] prefixRange(OptionCatalog catalog, boolean words, byte[] prefix) {
+            int which = words ? 1 : 0;
+            if (catalog == main && prefix.length > 0 && prefix.length <= TrieTop.DEPTH) {
+                TrieTop[] both = tops[which];
+                int node = both[0].nodeOf(prefix.length, KeyIndex.headOf(prefix));
+                keptPrefix[which] = both[1].keysOf(prefix.length, node);
+                return both[0].keysOf(prefix.length, node);
+            }
+            if (catalog == delta && keptPrefix[which] != null) {
+                return keptPrefix[which];
+            }
+            return (words ? catalog.words : catalog.starts).prefixRange(prefix);
+        }
+
         TypoWalk.Ranges[] walk(OptionCatalog catalog, boolean words, String typed, int budget, float floor) {
             KeyIndex index = words ? catalog.words : catalog.starts;
             int which = words ? 1 : 0;
@@ -517,6 +549,24 @@ final class OptionCatalog {
         };
     }
 
+    /**
+     * {@link #exactOptions} of a main catalog ({@code gone} left out) and its delta, from one descent of their merged
+     * start keys' table ({@link #mergedTops}) for a text shorter than its levels: the main's options, then the
+     * delta's; null for a longer text, which each catalog looks up alone.
+     */
+    static int[][] exactOptions(
+            OptionCatalog main, IntPredicate gone, OptionCatalog delta, TrieTop[][] tops, String folded) {
+        byte[] key = bytes(folded);
+        if (key.length == 0 || key.length >= TrieTop.DEPTH) {
+            return null;
+        }
+        int node = tops[0][0].nodeOf(key.length, KeyIndex.headOf(key));
+        return new int[][] {
+            main.optionsOf(tops[0][0].equalKeysOf(key.length, node), gone),
+            delta.optionsOf(tops[0][1].equalKeysOf(key.length, node), null)
+        };
+    }
+
     /** What {@link #mergedTops} of {@code main} and a delta hold beyond the main's own tables. */
     static long mergedTopsBytes(OptionCatalog main, TrieTop[][] tops) {
         return tops[0][0].heapBytesBeyond(main.starts.top())
@@ -537,12 +587,8 @@ final class OptionCatalog {
             String foldedPrefix, int budget, int limit, Exclusion excluded, Bound bound, SharedWalks walks) {
         byte[] prefix = bytes(foldedPrefix);
         Ranked ranked = new Ranked(limit, excluded, bound);
-        if (walks == null || !walks.holdsNothing(this, false)) {
-            ranked.takePrefix(starts, prefix, AT_START);
-        }
-        if (walks == null || !walks.holdsNothing(this, true)) {
-            ranked.takePrefix(words, prefix, AT_WORD);
-        }
+        takePrefix(ranked, false, prefix, walks);
+        takePrefix(ranked, true, prefix, walks);
         int last = bound == null ? budget : Math.min(budget, bound.edits());
         if (ranked.full() || last == 0 || prefix.length == 0) {
             return ranked.matches;
@@ -555,13 +601,28 @@ final class OptionCatalog {
         for (int edits = 1; edits <= last && !ranked.full(); edits++) {
             ranked.take(starts, startRanges[edits], AT_START, edits);
             if (!ranked.full() && ranked.admits(edits, AT_WORD)) {
-                wordRanges = wordRanges == null
-                        ? TypoWalk.walk(words, typed, budget, walkFloor(bound, AT_WORD))
-                        : wordRanges;
+                if (wordRanges == null) {
+                    wordRanges = walks == null
+                            ? TypoWalk.walk(words, typed, budget, walkFloor(bound, AT_WORD))
+                            : walks.walk(this, true, typed, budget, walkFloor(bound, AT_WORD));
+                }
                 ranked.take(words, wordRanges[edits], AT_WORD, edits);
             }
         }
         return ranked.matches;
+    }
+
+    /**
+     * Takes the plain prefix matches of one index (inner {@code words}, or starts) when the list has room at that
+     * rank, and when a shared walk has not found the index to hold nothing there.
+     */
+    private void takePrefix(Ranked ranked, boolean inWords, byte[] prefix, SharedWalks walks) {
+        int where = inWords ? AT_WORD : AT_START;
+        KeyIndex index = inWords ? words : starts;
+        if (ranked.wantsPrefix(where) && (walks == null || !walks.holdsNothing(this, inWords))) {
+            int[] range = walks == null ? index.prefixRange(prefix) : walks.prefixRange(this, inWords, prefix);
+            ranked.take(index, range, 2, where, 0);
+        }
     }
 
     /** The matches taken so far, rank by rank; an option is taken once, at its best rank. */
@@ -589,11 +650,9 @@ final class OptionCatalog {
             return matches.size() >= limit;
         }
 
-        /** Takes the keys that start with {@code prefix}, when the list has room at that rank: else reads none. */
-        void takePrefix(KeyIndex index, byte[] prefix, int where) {
-            if (!full() && admits(0, where)) {
-                take(index, new int[] {index.lowerBound(prefix), index.upperBound(prefix)}, 2, where, 0);
-            }
+        /** Whether the list has room for plain prefix matches at {@code where}: else their keys are not looked up. */
+        boolean wantsPrefix(int where) {
+            return !full() && admits(0, where);
         }
 
         void take(KeyIndex index, TypoWalk.Ranges ranges, int where, int edits) {
@@ -635,8 +694,8 @@ final class OptionCatalog {
         if (key.length == 0) {
             return;
         }
-        // The keys equal to it come first among those it starts: no search for the end of those.
-        for (int k = starts.lowerBound(key); k < starts.size() && starts.isKey(k, key); k++) {
+        int[] range = starts.equalRange(key);
+        for (int k = range[0]; k < range[1]; k++) {
             each.accept(starts.option(k));
         }
     }

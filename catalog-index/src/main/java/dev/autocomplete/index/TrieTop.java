@@ -242,6 +242,16 @@ final class TrieTop {
 
     /** The first node at {@code depth} whose prefix is at least {@code target} (a head), or {@code nodes(depth)}. */
     int nodeAtLeast(int depth, long target) {
+        int node = nodeOf(depth, target);
+        return node < 0 ? ~node : node;
+    }
+
+    /**
+     * The node at {@code depth} whose prefix is {@code target} (a head, zero past {@code depth} bytes), or, when no
+     * node has it, the complement ({@code ~n}) of the first node past it: {@link #nodeAtLeast} that also says whether
+     * the keys hold the prefix.
+     */
+    int nodeOf(int depth, long target) {
         int node = 0;
         for (int d = 1; d <= depth; d++) {
             int b = (int) (target >>> (8 * (8 - d))) & 0xff;
@@ -256,11 +266,39 @@ final class TrieTop {
                 for (; d < depth; d++) {
                     child = children[d][child];
                 }
-                return child;
+                return ~child;
             }
             node = child;
         }
         return node;
+    }
+
+    /**
+     * The keys under a node of {@code depth} as {@code {from, to}}, given {@link #nodeOf}'s answer: the node's keys,
+     * or none (at the first key past the prefix) for a complement. A merged table answers with its own index's keys.
+     */
+    int[] keysOf(int depth, int nodeOf) {
+        if (nodeOf < 0) {
+            int at = starts[depth][~nodeOf];
+            return new int[] {at, at};
+        }
+        return new int[] {starts[depth][nodeOf], starts[depth][nodeOf + 1]};
+    }
+
+    /**
+     * The keys equal to the prefix of a node of {@code depth} below the deepest level, as {@code {from, to}}, given
+     * {@link #nodeOf}'s answer: a key that ends there has a zero byte one level down, its node's first child; none
+     * for a complement or a node without such a child. Read from the table alone, no key.
+     */
+    int[] equalKeysOf(int depth, int nodeOf) {
+        if (nodeOf >= 0) {
+            int child = children[depth][nodeOf];
+            if (child < children[depth][nodeOf + 1] && bytes[depth + 1][child] == 0) {
+                return new int[] {starts[depth + 1][child], starts[depth + 1][child + 1]};
+            }
+        }
+        int at = starts[depth][nodeOf < 0 ? ~nodeOf : nodeOf];
+        return new int[] {at, at};
     }
 
     /** How many nodes the level of {@code depth} holds. */

@@ -81,15 +81,38 @@ class TypoWalkTest {
             LayeredCatalog layered = new LayeredCatalog(main, gone, delta);
             IntPredicate excluded = option -> option % 11 == 0;
             for (int q = 0; q < 120; q++) {
-                String typed = query(random, all);
-                List<String> expected =
-                        exhaustive(all, typed, option -> gone.test(option) || excluded.test(option)).stream()
-                                .limit(10)
-                                .map(Found::toString)
-                                .toList();
-                assertEquals(expected, shown(null, layered.completeWithTypos(typed, 10, excluded)), typed);
+                assertLayeredFindsTopTen(all, layered, gone, excluded, query(random, all));
             }
         }
+    }
+
+    @Test
+    void a_main_catalog_and_its_delta_give_the_top_ten_of_short_prefixes_as_an_exhaustive_search_of_both() {
+        // One to eight letters: prefixes the merged table answers alone (up to its depth) and longer ones.
+        Random random = new Random(37);
+        List<CatalogEntry> all = entries(random, 1_600);
+        OptionCatalog main = new OptionCatalog(all.subList(0, 1_500));
+        OptionCatalog delta = new OptionCatalog(all.subList(1_500, all.size()));
+        IntPredicate gone = option -> option < 1_500 && option % 7 == 0;
+        LayeredCatalog layered = new LayeredCatalog(main, gone, delta);
+        IntPredicate excluded = option -> option % 11 == 0;
+        for (int q = 0; q < 400; q++) {
+            String[] words =
+                    Folding.fold(all.get(random.nextInt(all.size())).text()).split(" ");
+            String word = words[random.nextInt(words.length)] + word(random);
+            assertLayeredFindsTopTen(
+                    all, layered, gone, excluded, word.substring(0, Math.min(word.length(), 1 + q % 8)));
+        }
+    }
+
+    /** The layered catalog's top 10 is that of an exhaustive search of all its options, less gone and excluded. */
+    private static void assertLayeredFindsTopTen(
+            List<CatalogEntry> all, LayeredCatalog layered, IntPredicate gone, IntPredicate excluded, String typed) {
+        List<String> expected = exhaustive(all, typed, option -> gone.test(option) || excluded.test(option)).stream()
+                .limit(10)
+                .map(Found::toString)
+                .toList();
+        assertEquals(expected, shown(null, layered.completeWithTypos(typed, 10, excluded)), typed);
     }
 
     /** One option's best match: fewest typos, then the start before an inner word. */
