@@ -280,8 +280,9 @@ final class KeyIndex {
         if (prefix.length > 0 && prefix.length <= HEAD) {
             return firstWithHead(headOf(prefix), prefix.length);
         }
-        int lo = 0;
-        int hi = keys.size();
+        int[] range = sharingTop(prefix);
+        int lo = range[0];
+        int hi = range[1];
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
             if (compare(mid, prefix, false) < 0) {
@@ -291,6 +292,18 @@ final class KeyIndex {
             }
         }
         return lo;
+    }
+
+    /**
+     * The keys that share the first {@link TrieTop#DEPTH} bytes of a longer {@code prefix}, from the table (every key
+     * for an empty prefix): a search for the prefix's bounds need look nowhere else (the keys before are smaller,
+     * those after larger), so it reads a few keys there instead of some twenty across the index.
+     */
+    private int[] sharingTop(byte[] prefix) {
+        if (prefix.length < TrieTop.DEPTH) {
+            return new int[] {0, keys.size()};
+        }
+        return top.keysOf(TrieTop.DEPTH, top.nodeOf(TrieTop.DEPTH, headOf(prefix)));
     }
 
     /**
@@ -325,8 +338,9 @@ final class KeyIndex {
         if (prefix.length > 0 && prefix.length <= HEAD && (prefix[prefix.length - 1] & 0xff) < 0xff) {
             return firstWithHead(headOf(prefix) + (1L << (8 * (HEAD - prefix.length))), prefix.length);
         }
-        int lo = 0;
-        int hi = keys.size();
+        int[] range = sharingTop(prefix);
+        int lo = range[0];
+        int hi = range[1];
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
             if (compare(mid, prefix, true) <= 0) {
@@ -585,7 +599,7 @@ final class KeyIndex {
         }
         LongHeap heap = new LongHeap();
         for (int r = 0; r < length; r += 2) {
-            cover(ranges[r], ranges[r + 1], heap);
+            cover(ranges[r], ranges[r + 1], floor, heap);
         }
         drain(heap, wanted, sortable(floor), skip, accept);
     }
@@ -593,9 +607,11 @@ final class KeyIndex {
     /**
      * Covers {@code [from, to)} with keys, blocks of 64 keys and super blocks of 4,096, largest where aligned; the
      * part of a block a range holds, when more than a few keys, as one entry at the block's maximum, read only when
-     * it comes first (a range's ends cost one entry each, not up to 63).
+     * it comes first (a range's ends cost one entry each, not up to 63). A block lighter than {@code floor} is left
+     * out unread: a delta searched under a main index's full list reads the maxima of its few keys' blocks, not
+     * their weights.
      */
-    private void cover(int from, int to, LongHeap heap) {
+    private void cover(int from, int to, float floor, LongHeap heap) {
         int k = from;
         while (k < to) {
             if ((k & (SUPER - 1)) == 0 && k + SUPER <= to) {
@@ -606,6 +622,10 @@ final class KeyIndex {
                 k += BLOCK;
             } else {
                 int end = Math.min(to, ((k >> BLOCK_SHIFT) + 1) << BLOCK_SHIFT);
+                if (blocks.max[k >> BLOCK_SHIFT] < floor) {
+                    k = end;
+                    continue;
+                }
                 if (end - k > PART) {
                     heap.add(entry(blocks.max[k >> BLOCK_SHIFT], heap.part(k, end), PART_LEVEL));
                 } else {

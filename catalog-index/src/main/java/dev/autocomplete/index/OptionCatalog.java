@@ -520,6 +520,12 @@ final class OptionCatalog {
                 keptPrefix[which] = both[1].keysOf(prefix.length, node);
                 return both[0].keysOf(prefix.length, node);
             }
+            if (catalog == main && prefix.length > TrieTop.DEPTH) {
+                // The delta holds none of the prefix's keys when it holds none of its first bytes' (most often).
+                int[] first = tops[which][1].keysOf(
+                        TrieTop.DEPTH, tops[which][0].nodeOf(TrieTop.DEPTH, KeyIndex.headOf(prefix)));
+                keptPrefix[which] = first[0] == first[1] ? first : null;
+            }
             if (catalog == delta && keptPrefix[which] != null) {
                 return keptPrefix[which];
             }
@@ -550,20 +556,28 @@ final class OptionCatalog {
     }
 
     /**
-     * {@link #exactOptions} of a main catalog ({@code gone} left out) and its delta, from one descent of their merged
-     * start keys' table ({@link #mergedTops}) for a text shorter than its levels: the main's options, then the
-     * delta's; null for a longer text, which each catalog looks up alone.
+     * {@link #exactOptions} of a main catalog ({@code gone} left out) and its delta: the main's options, then the
+     * delta's. One descent of their merged start keys' table ({@link #mergedTops}) finds both for a text shorter than
+     * its levels; for a longer one it tells whether the delta holds a key of the text's first bytes. Null for none.
      */
     static int[][] exactOptions(
             OptionCatalog main, IntPredicate gone, OptionCatalog delta, TrieTop[][] tops, String folded) {
         byte[] key = bytes(folded);
-        if (key.length == 0 || key.length >= TrieTop.DEPTH) {
+        if (key.length == 0) {
             return null;
         }
-        int node = tops[0][0].nodeOf(key.length, KeyIndex.headOf(key));
+        if (key.length < TrieTop.DEPTH) {
+            int node = tops[0][0].nodeOf(key.length, KeyIndex.headOf(key));
+            return new int[][] {
+                main.optionsOf(tops[0][0].equalKeysOf(key.length, node), gone),
+                delta.optionsOf(tops[0][1].equalKeysOf(key.length, node), null)
+            };
+        }
+        // Longer: each looks its keys up, the delta only when it holds a key of the text's first bytes (seldom).
+        int[] deltaKeys = tops[0][1].keysOf(TrieTop.DEPTH, tops[0][0].nodeOf(TrieTop.DEPTH, KeyIndex.headOf(key)));
         return new int[][] {
-            main.optionsOf(tops[0][0].equalKeysOf(key.length, node), gone),
-            delta.optionsOf(tops[0][1].equalKeysOf(key.length, node), null)
+            main.exactOptions(folded, gone),
+            deltaKeys[0] == deltaKeys[1] ? EMPTY_OPTIONS : delta.exactOptions(folded, null)
         };
     }
 

@@ -87,9 +87,9 @@ class KeyIndexTest {
             byte[] prefix = text(1 + random.nextInt(10)).getBytes(StandardCharsets.UTF_8);
             byte[] key = keys.get(random.nextInt(keys.size()));
             if (q % 2 == 0 && key.length > TrieTop.DEPTH) {
-                // A key's first six to eight bytes, past the trie table's depth; one time in three its last byte one
-                // more or one less, so that it lands between keys sharing the table's bytes.
-                prefix = Arrays.copyOf(key, Math.min(key.length, TrieTop.DEPTH + 1 + random.nextInt(3)));
+                // A key's first seven to twelve bytes, past the trie table's depth and past a head's eight; one time
+                // in three its last byte one more or one less, so that it lands between keys sharing the table's bytes.
+                prefix = Arrays.copyOf(key, Math.min(key.length, TrieTop.DEPTH + 1 + random.nextInt(6)));
                 prefix[prefix.length - 1] += (byte) (q % 3 == 0 ? (random.nextBoolean() ? 1 : -1) : 0);
             }
             int lower = 0;
@@ -103,6 +103,17 @@ class KeyIndexTest {
             String label = new String(prefix, StandardCharsets.UTF_8);
             assertEquals(lower, index.lowerBound(prefix), label);
             assertEquals(upper, index.upperBound(prefix), label);
+            assertEquals(
+                    List.of(lower, upper), List.of(index.prefixRange(prefix)[0], index.prefixRange(prefix)[1]), label);
+            int equal = lower;
+            while (equal < upper && keys.get(equal).length == prefix.length) {
+                equal++;
+            }
+            int[] equalRange = index.equalRange(prefix);
+            assertEquals(lower == equal ? 0 : equal - lower, equalRange[1] - equalRange[0], label);
+            if (lower < equal) {
+                assertEquals(lower, equalRange[0], label);
+            }
         }
     }
 
