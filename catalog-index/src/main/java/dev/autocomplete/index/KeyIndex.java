@@ -622,7 +622,7 @@ final class KeyIndex {
                 k += BLOCK;
             } else {
                 int end = Math.min(to, ((k >> BLOCK_SHIFT) + 1) << BLOCK_SHIFT);
-                if (blocks.max[k >> BLOCK_SHIFT] < floor) {
+                if (floor > Float.NEGATIVE_INFINITY && blocks.max[k >> BLOCK_SHIFT] < floor) {
                     k = end;
                     continue;
                 }
