@@ -522,8 +522,7 @@ final class OptionCatalog {
             }
             if (catalog == main && prefix.length > TrieTop.DEPTH) {
                 // The delta holds none of the prefix's keys when it holds none of its first bytes' (most often).
-                int[] first = tops[which][1].keysOf(
-                        TrieTop.DEPTH, tops[which][0].nodeOf(TrieTop.DEPTH, KeyIndex.headOf(prefix)));
+                int[] first = deltaKeysOfFirstBytes(tops[which], prefix);
                 keptPrefix[which] = first[0] == first[1] ? first : null;
             }
             if (catalog == delta && keptPrefix[which] != null) {
@@ -558,7 +557,8 @@ final class OptionCatalog {
     /**
      * {@link #exactOptions} of a main catalog ({@code gone} left out) and its delta: the main's options, then the
      * delta's. One descent of their merged start keys' table ({@link #mergedTops}) finds both for a text shorter than
-     * its levels; for a longer one it tells whether the delta holds a key of the text's first bytes. Null for none.
+     * its levels; for a longer one it tells whether the delta holds a key of the text's first bytes. Null for an
+     * empty text.
      */
     static int[][] exactOptions(
             OptionCatalog main, IntPredicate gone, OptionCatalog delta, TrieTop[][] tops, String folded) {
@@ -574,11 +574,19 @@ final class OptionCatalog {
             };
         }
         // Longer: each looks its keys up, the delta only when it holds a key of the text's first bytes (seldom).
-        int[] deltaKeys = tops[0][1].keysOf(TrieTop.DEPTH, tops[0][0].nodeOf(TrieTop.DEPTH, KeyIndex.headOf(key)));
+        int[] deltaKeys = deltaKeysOfFirstBytes(tops[0], key);
         return new int[][] {
             main.exactOptions(folded, gone),
             deltaKeys[0] == deltaKeys[1] ? EMPTY_OPTIONS : delta.exactOptions(folded, null)
         };
+    }
+
+    /**
+     * The delta's keys (the second of a {@link #mergedTops} pair) that share the first {@link TrieTop#DEPTH} bytes of
+     * a longer {@code key}: when there are none, the delta holds no key equal to it or starting with it.
+     */
+    private static int[] deltaKeysOfFirstBytes(TrieTop[] pair, byte[] key) {
+        return pair[1].keysOf(TrieTop.DEPTH, pair[0].nodeOf(TrieTop.DEPTH, KeyIndex.headOf(key)));
     }
 
     /** What {@link #mergedTops} of {@code main} and a delta hold beyond the main's own tables. */

@@ -103,14 +103,14 @@ class KeyIndexTest {
             String label = new String(prefix, StandardCharsets.UTF_8);
             assertEquals(lower, index.lowerBound(prefix), label);
             assertEquals(upper, index.upperBound(prefix), label);
-            assertEquals(
-                    List.of(lower, upper), List.of(index.prefixRange(prefix)[0], index.prefixRange(prefix)[1]), label);
+            int[] range = index.prefixRange(prefix);
+            assertEquals(List.of(lower, upper), List.of(range[0], range[1]), label);
             int equal = lower;
             while (equal < upper && keys.get(equal).length == prefix.length) {
                 equal++;
             }
             int[] equalRange = index.equalRange(prefix);
-            assertEquals(lower == equal ? 0 : equal - lower, equalRange[1] - equalRange[0], label);
+            assertEquals(equal - lower, equalRange[1] - equalRange[0], label);
             if (lower < equal) {
                 assertEquals(lower, equalRange[0], label);
             }
