@@ -647,14 +647,24 @@ final class OptionCatalog {
         }
     }
 
-    /** The matches taken so far, rank by rank; an option is taken once, at its best rank. */
-    private static final class Ranked {
+    /**
+     * The matches taken so far, rank by rank; an option is taken once, at its best rank. It is also the test each
+     * key of a {@link #take} passes: a lambda capturing the take's index and rank was allocated through a method
+     * handle (a native call) on every take, a few per cent of a short prefix's lookup.
+     */
+    private static final class Ranked implements IntPredicate {
         final List<Match> matches;
         private final int limit;
         private final Exclusion excluded;
         private final Bound bound;
         /** The options taken. */
         private final OrderedInts seen;
+
+        /** The index whose keys are being taken, and their rank: what {@link #test} records of a match. */
+        private KeyIndex taking;
+
+        private int takingWhere;
+        private int takingEdits;
 
         Ranked(int limit, Exclusion excluded, Bound bound) {
             this.matches = new ArrayList<>(limit);
@@ -689,14 +699,21 @@ final class OptionCatalog {
                 return;
             }
             float floor = bound == null ? Float.NEGATIVE_INFINITY : bound.floor(edits, where);
-            index.heaviest(ranges, length, wanted, floor, key -> {
-                int option = index.option(key);
-                if (excluded.test(option) || !seen.add(option)) {
-                    return false;
-                }
-                matches.add(new Match(option, where, edits, index.position(key)));
-                return true;
-            });
+            taking = index;
+            takingWhere = where;
+            takingEdits = edits;
+            index.heaviest(ranges, length, wanted, floor, this);
+        }
+
+        /** Takes the option of key {@code key} of the index being taken, unless excluded or taken: whether it did. */
+        @Override
+        public boolean test(int key) {
+            int option = taking.option(key);
+            if (excluded.test(option) || !seen.add(option)) {
+                return false;
+            }
+            matches.add(new Match(option, takingWhere, takingEdits, taking.position(key)));
+            return true;
         }
     }
 
