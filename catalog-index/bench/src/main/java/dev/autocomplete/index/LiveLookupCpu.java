@@ -1,6 +1,7 @@
 package dev.autocomplete.index;
 
 import dev.autocomplete.bench.SyntheticCatalog;
+import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
@@ -9,17 +10,37 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
+import java.util.function.IntPredicate;
 
 /**
  * {@link LiveLookupBenchmark}'s lookups timed in CPU time of the querying thread rather than wall time, so that a
  * busy shared machine, which deschedules the thread for milliseconds, does not decide the tail: both snapshots
- * (no pending changes, 1% pending) in one JVM, in alternating rounds, every query timed on each. Prints the
- * percentiles over the queries of each one's CPU time (summed over the measured rounds) and their ratios.
- * Usage: {@code LiveLookupCpu repoRoot [rounds]}.
+ * (no pending changes, 1% pending) in one JVM, in alternating rounds, every query timed on each, after a warm-up
+ * that lasts until the JIT is quiet ({@link #warmUp}). Prints the percentiles over the queries of each one's CPU time
+ * (summed over the measured rounds), their ratios, and the JIT's compilation time during the measured rounds. Run it
+ * on a heap committed and touched first ({@code benchmarks/run live-cpu} does): on a growing heap, allocations
+ * fault fresh pages in, and the kernel's time clearing them counts as the thread's. Usage: {@code LiveLookupCpu
+ * repoRoot [rounds]}.
  */
 public final class LiveLookupCpu {
 
-    static final int WARMUP_ROUNDS = 3;
+    /**
+     * Warm-up rounds run at least this many, and until {@link #QUIET_ROUNDS} in a row added no JIT compilation: with
+     * three rounds, the compiler was still replacing the lookups' code through the measured rounds, so runs differed
+     * by which code each query ran, not by what it did.
+     */
+    static final int MIN_WARMUP_ROUNDS = 20;
+
+    static final int QUIET_ROUNDS = 10;
+    /** A warm-up that never turns quiet stops here (and says so). */
+    static final long MAX_WARMUP_NANOS = 90_000_000_000L;
+
+    /**
+     * The exclusion of every lookup, warm-up and measured alike: a second lambda seen at the index's exclusion check
+     * made the compiler throw its code away in the first measured round.
+     */
+    private static final IntPredicate NOTHING_EXCLUDED = option -> false;
+
     /** Each timing covers this many runs of the query: the clock read costs about a microsecond. */
     static final int REPEATS = 3;
 
@@ -36,10 +57,20 @@ public final class LiveLookupCpu {
         LiveOptions pending = LiveLookupBenchmark.withPending(none, entries, 10_000, new Random(11));
         QueryMix mix = QueryMix.of(synthesized);
         ThreadMXBean threads = header(rounds);
+        warmUp(() -> {
+            for (String[] queries : List.of(mix.prefixes(), mix.typos())) {
+                for (LiveOptions options : List.of(none, pending)) {
+                    for (String query : queries) {
+                        options.complete(query, false, 10, NOTHING_EXCLUDED, List.of());
+                    }
+                }
+            }
+        });
         for (String kind : List.of("prefix", "oneTypo")) {
             String[] queries = kind.equals("prefix") ? mix.prefixes() : mix.typos();
             long[][] nanos = new long[2][queries.length];
-            for (int round = 0; round < WARMUP_ROUNDS + rounds; round++) {
+            long compiled = compilationMillis();
+            for (int round = 0; round < rounds; round++) {
                 for (int variant = 0; variant < 2; variant++) {
                     // Alternate which goes first, so that neither always runs on a cache the other warmed.
                     int which = (round + variant) % 2;
@@ -47,20 +78,19 @@ public final class LiveLookupCpu {
                     for (int q = 0; q < queries.length; q++) {
                         long start = threads.getCurrentThreadCpuTime();
                         for (int r = 0; r < REPEATS; r++) {
-                            options.complete(queries[q], false, 10, option -> false, List.of());
+                            options.complete(queries[q], false, 10, NOTHING_EXCLUDED, List.of());
                         }
-                        if (round >= WARMUP_ROUNDS) {
-                            nanos[which][q] += threads.getCurrentThreadCpuTime() - start;
-                        }
+                        nanos[which][q] += threads.getCurrentThreadCpuTime() - start;
                     }
                 }
             }
+            compiled = compilationMillis() - compiled;
             long[] plain = perRun(nanos[0], rounds);
             long[] live = perRun(nanos[1], rounds);
             System.out.printf(
                     Locale.ROOT,
                     "%s: p50 / p90 / p99 CPU us, none %.1f / %.1f / %.1f, 1%% pending %.1f / "
-                            + "%.1f / %.1f; ratio %.2f / %.2f / %.2f; total ratio %.2f%n",
+                            + "%.1f / %.1f; ratio %.2f / %.2f / %.2f; total ratio %.2f; JIT %d ms while measuring%n",
                     kind,
                     at(plain, 0.5),
                     at(plain, 0.9),
@@ -71,17 +101,51 @@ public final class LiveLookupCpu {
                     at(live, 0.5) / at(plain, 0.5),
                     at(live, 0.9) / at(plain, 0.9),
                     at(live, 0.99) / at(plain, 0.99),
-                    (double) Arrays.stream(live).sum() / Arrays.stream(plain).sum());
+                    (double) Arrays.stream(live).sum() / Arrays.stream(plain).sum(),
+                    compiled);
         }
+    }
+
+    /**
+     * Runs {@code round} (every query of every kind and variant once) until the JIT is quiet: at least {@link
+     * #MIN_WARMUP_ROUNDS}, then until {@link #QUIET_ROUNDS} in a row added no compilation time. Prints how many
+     * rounds that took.
+     */
+    static void warmUp(Runnable round) {
+        long start = System.nanoTime();
+        int rounds = 0;
+        int quiet = 0;
+        while (rounds < MIN_WARMUP_ROUNDS || quiet < QUIET_ROUNDS) {
+            long compiled = compilationMillis();
+            round.run();
+            rounds++;
+            quiet = compilationMillis() == compiled ? quiet + 1 : 0;
+            if (System.nanoTime() - start > MAX_WARMUP_NANOS) {
+                System.out.printf(
+                        Locale.ROOT, "warm-up: the JIT still compiling after %d rounds; measuring anyway%n", rounds);
+                return;
+            }
+        }
+        System.out.printf(
+                Locale.ROOT,
+                "warm-up: %d rounds of every query, %.1f s, the last %d without JIT compilation%n",
+                rounds,
+                (System.nanoTime() - start) / 1e9,
+                QUIET_ROUNDS);
+    }
+
+    /** The JIT's compilation time so far, in milliseconds (all compiler threads). */
+    static long compilationMillis() {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : 0;
     }
 
     /** Prints the rounds and the load; returns the clock of the querying thread. */
     static ThreadMXBean header(int rounds) {
         System.out.printf(
                 Locale.ROOT,
-                "%d rounds after %d of warmup, %d runs per timing; load average %.1f%n",
+                "%d rounds after a warm-up, %d runs per timing; load average %.1f%n",
                 rounds,
-                WARMUP_ROUNDS,
                 REPEATS,
                 ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         return ManagementFactory.getThreadMXBean();

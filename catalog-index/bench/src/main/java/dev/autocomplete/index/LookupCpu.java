@@ -25,9 +25,10 @@ import org.apache.lucene.store.ByteBuffersDirectory;
  * the percentiles over the 1,000 queries of each kind and the slowest queries. Given the JAR of another build of
  * {@code catalog-index} (say main's, copied aside), runs both builds in this one JVM, each in a class loader of its
  * own, alternating round by round, and prints their ratios: on a shared machine two builds compare fairly only
- * under the same load. Prefix ratios hold (0.96 to 0.97 for a build against its own JAR); one-typo ratios do not
- * (1.81 against its own JAR: the two copies of the typo walk are not compiled alike), so compare one-typo lookups
- * of two builds with JMH, each in its own fork. {@code lucene} instead of a JAR times Lucene's suggesters of {@link LookupBenchmark}
+ * under the same load. Both are warmed up until the JIT is quiet ({@link LiveLookupCpu#warmUp}). Against its own JAR
+ * a build's prefix ratios read 0.98 to 1.07, its one-typo ratios 0.90 to 1.14 (1.81 with the three warm-up rounds of
+ * before: the two copies of the typo walk were not compiled alike), so a one-typo A/B of builds resolves about 10 %.
+ * {@code lucene} instead of a JAR times Lucene's suggesters of {@link LookupBenchmark}
  * ({@link FuzzySuggester} for one typo, {@link WFSTCompletionLookup} for prefixes) the same way. Usage:
  * {@code LookupCpu repoRoot [rounds] [slowest] [baseline.jar|lucene]...} ({@code benchmarks/run lookup-cpu ...}).
  */
@@ -49,21 +50,34 @@ public final class LookupCpu {
             timers.add(args[a].equals("lucene") ? new LuceneTimer(repo) : baseline(Path.of(args[a]), repo));
         }
         LiveLookupCpu.header(rounds);
+        LiveLookupCpu.warmUp(() -> {
+            for (int kind = 0; kind < 2; kind++) {
+                int count = ((Timer) timers.get(0)).queries(kind).length;
+                for (LongBinaryOperator timer : timers) {
+                    for (int q = 0; q < count; q++) {
+                        timer.applyAsLong(kind, q);
+                    }
+                }
+            }
+        });
         for (int kind = 0; kind < 2; kind++) {
             String[] queries = ((Timer) timers.get(0)).queries(kind);
             long[][] nanos = new long[timers.size()][queries.length];
-            for (int round = 0; round < LiveLookupCpu.WARMUP_ROUNDS + rounds; round++) {
+            long compiled = LiveLookupCpu.compilationMillis();
+            for (int round = 0; round < rounds; round++) {
                 for (int variant = 0; variant < timers.size(); variant++) {
                     // Alternate which goes first, so that neither always runs on a cache the other warmed.
                     int which = (round + variant) % timers.size();
                     for (int q = 0; q < queries.length; q++) {
-                        long spent = timers.get(which).applyAsLong(kind, q);
-                        if (round >= LiveLookupCpu.WARMUP_ROUNDS) {
-                            nanos[which][q] += spent;
-                        }
+                        nanos[which][q] += timers.get(which).applyAsLong(kind, q);
                     }
                 }
             }
+            System.out.printf(
+                    Locale.ROOT,
+                    "%s: JIT %d ms while measuring%n",
+                    kind == 0 ? "prefix" : "oneTypo",
+                    LiveLookupCpu.compilationMillis() - compiled);
             double[] first = null;
             for (int b = 0; b < timers.size(); b++) {
                 long[] each = Arrays.stream(nanos[b])
