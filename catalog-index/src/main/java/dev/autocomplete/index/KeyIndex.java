@@ -261,7 +261,10 @@ final class KeyIndex {
         return max;
     }
 
-    /** The first key in {@code [k, to)} of an option weighing at least {@code floor}, or {@code to}: whole blocks lighter are skipped. */
+    /**
+     * The first key in {@code [k, to)} of an option weighing at least {@code floor}, or {@code to}: whole blocks
+     * lighter are skipped.
+     */
     int nextAtLeast(int k, int to, float floor) {
         while (k < to) {
             if (blocks.max[k >> BLOCK_SHIFT] < floor) {
@@ -608,8 +611,8 @@ final class KeyIndex {
      * Covers {@code [from, to)} with keys, blocks of 64 keys and super blocks of 4,096, largest where aligned; the
      * part of a block a range holds, when more than a few keys, as one entry at the block's maximum, read only when
      * it comes first (a range's ends cost one entry each, not up to 63). The part of a block at a range's end, when
-     * that block is lighter than {@code floor}, is left out unread: a delta searched under a main index's full list reads the maxima of its few keys' blocks, not
-     * their weights.
+     * that block is lighter than {@code floor}, is left out unread: a delta searched under a main index's full list
+     * reads the maxima of its few keys' blocks, not their weights.
      */
     private void cover(int from, int to, float floor, LongHeap heap) {
         int k = from;
